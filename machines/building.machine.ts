@@ -1,0 +1,90 @@
+/**
+ * Building: the screen of a project that is coming up ('Setting up project') or in an unknown state
+ * ('Initiating project set up'). Polls the project status every 4 s; a request gets 2 s and is then abandoned
+ * (its signal aborted by leaving the state), so polls never overlap. Failed, malformed and timed-out answers
+ * keep polling. On ACTIVE_HEALTHY it stops for good and asks for the project and the project list to be refreshed.
+ */
+import { assign, fromPromise, setup } from 'xstate'
+import type { ProjectStatus } from '../src/contracts/common'
+import type { ProjectStatusResponse } from '../src/contracts/projects'
+
+export interface BuildingInput {
+  ref: string
+  status: ProjectStatus
+}
+
+export const buildingMachine = setup({
+  types: {
+    input: {} as BuildingInput,
+    context: {} as { ref: string; status: ProjectStatus },
+  },
+  actors: {
+    fetchProjectStatus: fromPromise<ProjectStatusResponse, { ref: string }>(async () => {
+      throw new Error('fetchProjectStatus not provided')
+    }),
+  },
+  actions: {
+    refreshProject: () => {},
+    refreshProjectList: () => {},
+  },
+  delays: {
+    pollInterval: 4_000,
+    requestTimeout: 2_000,
+  },
+  guards: {
+    isActiveHealthy: (_, params: { status: ProjectStatus }) => params.status === 'ACTIVE_HEALTHY',
+  },
+}).createMachine({
+  id: 'building',
+  context: ({ input }) => ({ ref: input.ref, status: input.status }),
+  initial: 'waiting',
+  states: {
+    waiting: {
+      after: { pollInterval: 'polling' },
+    },
+    polling: {
+      invoke: {
+        id: 'fetchProjectStatus',
+        src: 'fetchProjectStatus',
+        input: ({ context }) => ({ ref: context.ref }),
+        onDone: [
+          {
+            guard: { type: 'isActiveHealthy', params: ({ event }) => ({ status: event.output.status }) },
+            target: 'healthy',
+            actions: assign({ status: ({ event }) => event.output.status }),
+          },
+          {
+            target: 'waiting',
+            actions: assign({ status: ({ event }) => event.output.status }),
+          },
+        ],
+        onError: 'waiting',
+      },
+      after: {
+        requestTimeout: 'waiting',
+      },
+    },
+    healthy: {
+      type: 'final',
+      entry: ['refreshProject', 'refreshProjectList'],
+    },
+  },
+})
+
+export type BuildingSnapshot = ReturnType<(typeof buildingMachine)['transition']>
+
+export interface BuildingView {
+  title: 'Setting up project' | 'Initiating project set up'
+  complete: boolean
+}
+
+export function buildingTitle(status: ProjectStatus): BuildingView['title'] {
+  return status === 'UNKNOWN' ? 'Initiating project set up' : 'Setting up project'
+}
+
+export function selectBuildingView(snapshot: { context: { status: ProjectStatus }; status: string }): BuildingView {
+  return {
+    title: buildingTitle(snapshot.context.status),
+    complete: snapshot.status === 'done',
+  }
+}

@@ -1,0 +1,178 @@
+/**
+ * Project status: loads the open project and decides which full-page state its current route shows
+ * (resolveProjectPage holds the spec's layout rules). Each full-page state is a state here; the building
+ * state invokes the building flow, which ends when the project is healthy and asks for a refresh.
+ * Invariants: a route change that keeps the same page does not restart the page's flow; a refresh keeps
+ * the project on screen (no blank page) and a failed refresh keeps the last good data.
+ */
+import { assign, fromPromise, sendParent, setup } from 'xstate'
+import type { Project } from '../src/contracts/projects'
+import { buildingMachine } from './building.machine'
+import { isBuildingStatus, normalizeSection, resolveProjectPage, type ProjectPage } from './projectPage'
+
+export interface ProjectStatusInput {
+  ref: string
+  section: string
+}
+
+interface Context {
+  ref: string
+  section: string
+  project: Project | null
+  error: string | null
+}
+
+export type ProjectStatusEvent =
+  | { type: 'route.changed'; section: string }
+  | { type: 'project.refresh' }
+  | { type: 'project.updated'; project: Project }
+  | { type: 'project.retry' }
+  | { type: 'projects.refresh' }
+
+/** The building flow as this machine's child: its refresh requests come up to this machine. */
+export const buildingChildMachine = buildingMachine.provide({
+  actions: {
+    refreshProject: sendParent({ type: 'project.refresh' }),
+    refreshProjectList: sendParent({ type: 'projects.refresh' }),
+  },
+})
+
+const pageIs = (page: ProjectPage) => ({ context }: { context: Context }) =>
+  context.project !== null && resolveProjectPage(context.project, context.section) === page
+
+export const projectStatusMachine = setup({
+  types: {
+    input: {} as ProjectStatusInput,
+    context: {} as Context,
+    events: {} as ProjectStatusEvent,
+  },
+  actors: {
+    fetchProject: fromPromise<Project, { ref: string }>(async () => {
+      throw new Error('fetchProject not provided')
+    }),
+    building: buildingChildMachine,
+  },
+  actions: {
+    /** Provided by the app: tells the project list to load again. */
+    refreshProjectList: () => {},
+  },
+  guards: {
+    isPaused: pageIs('paused'),
+    isUpgrading: pageIs('upgrading'),
+    isPausing: pageIs('pausing'),
+    isConnecting: pageIs('connecting'),
+    isRestoring: pageIs('restoring'),
+    isBuilding: pageIs('building'),
+    /** A route change only re-routes when the page it shows changes, so a running flow is not restarted. */
+    changesPage: ({ context }, params: { section: string }) =>
+      context.project !== null &&
+      resolveProjectPage(context.project, params.section) !== resolveProjectPage(context.project, context.section),
+  },
+}).createMachine({
+  id: 'projectStatus',
+  context: ({ input }) => ({ ref: input.ref, section: normalizeSection(input.section), project: null, error: null }),
+  initial: 'loading',
+  on: {
+    'route.changed': [
+      {
+        guard: { type: 'changesPage', params: ({ event }) => ({ section: normalizeSection(event.section) }) },
+        target: '.routing',
+        actions: assign({ section: ({ event }) => normalizeSection(event.section) }),
+      },
+      { actions: assign({ section: ({ event }) => normalizeSection(event.section) }) },
+    ],
+    'project.updated': {
+      target: '.routing',
+      actions: assign({ project: ({ event }) => event.project, error: null }),
+    },
+    'projects.refresh': { actions: 'refreshProjectList' },
+  },
+  states: {
+    loading: {
+      invoke: {
+        id: 'fetchProject',
+        src: 'fetchProject',
+        input: ({ context }) => ({ ref: context.ref }),
+        onDone: { target: 'routing', actions: assign({ project: ({ event }) => event.output, error: null }) },
+        onError: {
+          target: 'loadFailed',
+          actions: assign({ error: ({ event }) => (event.error instanceof Error ? event.error.message : 'Failed to load project') }),
+        },
+      },
+    },
+    loadFailed: {
+      on: { 'project.retry': 'loading' },
+    },
+    routing: {
+      always: [
+        { guard: 'isPaused', target: 'paused' },
+        { guard: 'isUpgrading', target: 'upgrading' },
+        { guard: 'isPausing', target: 'pausing' },
+        { guard: 'isConnecting', target: 'connecting' },
+        { guard: 'isRestoring', target: 'restoring' },
+        { guard: 'isBuilding', target: 'building' },
+        { target: 'normal' },
+      ],
+    },
+    normal: { on: { 'project.refresh': 'refreshing' } },
+    paused: { on: { 'project.refresh': 'refreshing' } },
+    upgrading: { on: { 'project.refresh': 'refreshing' } },
+    pausing: { on: { 'project.refresh': 'refreshing' } },
+    connecting: { on: { 'project.refresh': 'refreshing' } },
+    restoring: { on: { 'project.refresh': 'refreshing' } },
+    building: {
+      invoke: {
+        id: 'building',
+        src: 'building',
+        input: ({ context }) => ({ ref: context.ref, status: context.project!.status }),
+      },
+      on: { 'project.refresh': 'refreshing' },
+    },
+    refreshing: {
+      invoke: {
+        id: 'refetchProject',
+        src: 'fetchProject',
+        input: ({ context }) => ({ ref: context.ref }),
+        onDone: { target: 'routing', actions: assign({ project: ({ event }) => event.output }) },
+        // The last good project stays; its page's own polling will ask again.
+        onError: 'routing',
+      },
+    },
+  },
+})
+
+export type ProjectStatusSnapshot = ReturnType<(typeof projectStatusMachine)['transition']>
+type SnapshotLike = { context: Context; value: unknown; matches: (value: never) => boolean }
+
+export type ProjectView =
+  | { phase: 'loading'; project: null; page: null; error: null }
+  | { phase: 'loadFailed'; project: null; page: null; error: string }
+  | { phase: 'ready'; project: Project; page: ProjectPage; refreshing: boolean; error: null }
+
+/** What the project layout renders: never the raw snapshot. */
+export function selectProjectView(snapshot: SnapshotLike): ProjectView {
+  const { project, error, section } = snapshot.context
+  if (project === null) {
+    return snapshot.value === 'loadFailed'
+      ? { phase: 'loadFailed', project: null, page: null, error: error ?? 'Failed to load project' }
+      : { phase: 'loading', project: null, page: null, error: null }
+  }
+  return {
+    phase: 'ready',
+    project,
+    page: resolveProjectPage(project, section),
+    refreshing: snapshot.value === 'refreshing',
+    error: null,
+  }
+}
+
+export const selectProject = (snapshot: { context: Context }) => snapshot.context.project
+
+/** Where a tool link of the project leads: the building page while the project is coming up. */
+export function projectLink(project: Pick<Project, 'ref' | 'status'> | null, ref: string, path: string) {
+  const to = path === '' ? `/project/${ref}` : `/project/${ref}/${path.replace(/^\/+/, '')}`
+  if (project !== null && isBuildingStatus(project.status) && path !== '' && !path.startsWith('settings')) {
+    return `/project/${ref}/building`
+  }
+  return to
+}

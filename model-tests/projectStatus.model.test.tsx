@@ -1,0 +1,146 @@
+import { act, fireEvent, render, screen } from '@testing-library/react'
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
+import { createActor, type AnyMachineSnapshot, type EventObject } from 'xstate'
+import { TestModel } from 'xstate/graph'
+import { projectStatusMachine } from '../machines/projectStatus.machine'
+import { liveProjectStatusMachine } from '../src/api/actors'
+import type { Project } from '../src/contracts/projects'
+import { ProjectStatusGate } from '../src/views/project/lifecycle/ProjectStatusGate'
+import { ProjectActorContext } from '../src/views/project/projectActor'
+import { makeProject, REF } from '../tests/fixtures'
+import { createControlledFetch, describePath, missingCoverage } from './support'
+
+const PROJECT_URL = /\/platform\/projects\/[a-z]{20}$/
+
+const FIXTURES: Project[] = [
+  makeProject({ status: 'ACTIVE_HEALTHY' }),
+  makeProject({ status: 'INACTIVE' }),
+  makeProject({ status: 'UPGRADING' }),
+  makeProject({ status: 'PAUSING' }),
+  makeProject({ status: 'RESTORING' }),
+  makeProject({ status: 'COMING_UP' }),
+  makeProject({ status: 'ACTIVE_HEALTHY', postgrestStatus: 'OFFLINE' }),
+]
+const SECTIONS = ['', 'editor', 'settings/general', 'reports']
+const PAGE_STATES = ['normal', 'paused', 'upgrading', 'pausing', 'connecting', 'restoring', 'building']
+
+const model = new TestModel(projectStatusMachine, {
+  input: { ref: REF, section: 'editor' },
+  events: (snapshot: AnyMachineSnapshot): EventObject[] => {
+    if (snapshot.matches('loading')) {
+      return [
+        ...FIXTURES.map((output) => ({ type: 'xstate.done.actor.fetchProject', output }) as EventObject),
+        { type: 'xstate.error.actor.fetchProject', error: new Error('Request failed with status 500') } as EventObject,
+      ]
+    }
+    if (snapshot.matches('loadFailed')) return [{ type: 'project.retry' }]
+    if (snapshot.matches('refreshing')) {
+      return [
+        ...FIXTURES.map((output) => ({ type: 'xstate.done.actor.refetchProject', output }) as EventObject),
+        { type: 'xstate.error.actor.refetchProject', error: new Error('Request failed with status 500') } as EventObject,
+      ]
+    }
+    const pageEvents: EventObject[] = [
+      { type: 'project.refresh' },
+      ...SECTIONS.map((section) => ({ type: 'route.changed', section }) as EventObject),
+      ...FIXTURES.map((project) => ({ type: 'project.updated', project }) as EventObject),
+    ]
+    return snapshot.matches('building') ? [...pageEvents, { type: 'projects.refresh' }] : pageEvents
+  },
+  // A vertex is a state, the project and route it holds, and the edge that led there: so the shortest paths
+  // take every edge, not only reach every vertex.
+  serializeState: (snapshot, event) => {
+    const { project, section } = (snapshot as AnyMachineSnapshot).context as { project: Project | null; section: string }
+    const summary = (e: any) => e && `${e.type}:${e.output?.status ?? e.project?.status ?? e.section ?? ''}${e.output?.postgrestStatus ?? e.project?.postgrestStatus ?? ''}`
+    return `${JSON.stringify(snapshot.value)}|${project ? `${project.status}/${project.postgrestStatus}` : '-'}|${section}|${summary(event)}`
+  },
+})
+
+const paths = model.getShortestPaths()
+
+let server: ReturnType<typeof createControlledFetch>
+beforeEach(() => {
+  vi.useFakeTimers({ now: 0 })
+  server = createControlledFetch()
+  vi.stubGlobal('fetch', server.fetch)
+})
+afterEach(() => {
+  vi.unstubAllGlobals()
+  vi.useRealTimers()
+})
+
+const heading = (name: string) => screen.getByRole('heading', { level: 1, name })
+
+describe('project status model', () => {
+  it('the paths reach every state and every transition', () => {
+    const missing = missingCoverage(projectStatusMachine, paths)
+    expect(missing).toEqual({ states: [], transitions: [] })
+  })
+
+  it('has a path to every full-page state', () => {
+    const reached = new Set(paths.flatMap((path) => path.steps.map((step) => String(step.state.value))))
+    for (const state of [...PAGE_STATES, 'loading', 'loadFailed', 'refreshing']) expect(reached).toContain(state)
+  })
+
+  for (const path of paths) {
+    it(describePath(path), async () => {
+      const refreshProjectList = vi.fn()
+      const actor = createActor(liveProjectStatusMachine(refreshProjectList), { input: { ref: REF, section: 'editor' } })
+      actor.start()
+      render(
+        <ProjectActorContext.Provider value={actor}>
+          <ProjectStatusGate>
+            <p>Project page content</p>
+          </ProjectStatusGate>
+        </ProjectActorContext.Provider>,
+      )
+      const respond = (body: unknown, status = 200) => async () => {
+        server.json(PROJECT_URL, body, status)
+        await act(() => vi.advanceTimersByTimeAsync(0))
+      }
+      const sendToActor = async (step: { event: EventObject }) => {
+        await act(async () => actor.send(step.event as never))
+      }
+
+      await path.test({
+        states: {
+          loading: () => expect(screen.getByRole('status')).toHaveTextContent('Loading project…'),
+          loadFailed: () => {
+            expect(screen.getByRole('alert')).toHaveTextContent('Failed to load project')
+            expect(screen.getByRole('button', { name: 'Try again' })).toBeEnabled()
+          },
+          normal: () => expect(screen.getByText('Project page content')).toBeInTheDocument(),
+          paused: () => heading('Project is paused'),
+          upgrading: () => heading('Upgrading project'),
+          pausing: () => heading('Pausing project'),
+          connecting: () => heading('Connecting to project'),
+          restoring: () => heading('Restoration in progress'),
+          building: () => heading('Setting up project'),
+          refreshing: () => {
+            // A refresh keeps the last page on screen: never a blank or loading screen.
+            expect(screen.queryByRole('status')).toBeNull()
+            expect(document.body.textContent).not.toBe('')
+          },
+        },
+        events: {
+          'xstate.done.actor.fetchProject': async (step) => respond((step.event as unknown as { output: unknown }).output)(),
+          'xstate.error.actor.fetchProject': respond({ message: 'Internal server error' }, 500),
+          'xstate.done.actor.refetchProject': async (step) => respond((step.event as unknown as { output: unknown }).output)(),
+          'xstate.error.actor.refetchProject': respond({ message: 'Internal server error' }, 500),
+          'project.retry': async () => {
+            await act(async () => fireEvent.click(screen.getByRole('button', { name: 'Try again' })))
+          },
+          'route.changed': sendToActor,
+          'project.refresh': sendToActor,
+          'project.updated': sendToActor,
+          'projects.refresh': async (step) => {
+            await sendToActor(step)
+            expect(refreshProjectList).toHaveBeenCalledTimes(1)
+          },
+        },
+      })
+      expect(actor.getSnapshot().value).toEqual(path.state.value)
+      actor.stop()
+    })
+  }
+})

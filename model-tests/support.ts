@@ -1,0 +1,129 @@
+/**
+ * Shared helpers of the model tests: coverage of a machine's states and transitions by a set of paths,
+ * measured against the machine's own transition definitions (so a path set that misses one fails the test),
+ * and a fake platform server that answers the real HTTP client request by request.
+ */
+import type { AnyStateMachine, AnyMachineSnapshot, EventObject, StateNode } from 'xstate'
+import type { TestPath } from 'xstate/graph'
+
+type AnyNode = StateNode<any, any>
+
+function allNodes(node: AnyNode): AnyNode[] {
+  return [node, ...Object.values(node.states as Record<string, AnyNode>).flatMap(allNodes)]
+}
+
+const transitionKey = (sourceId: string, eventType: string, index: number) => `${sourceId} --${eventType}#${index}`
+
+/** Every state node id and every transition definition (including eventless ones) of a machine. */
+export function machineInventory(machine: AnyStateMachine) {
+  const states = new Set<string>()
+  const transitions = new Set<string>()
+  for (const node of allNodes(machine.root as AnyNode)) {
+    if (node !== machine.root) states.add(node.id)
+    for (const [eventType, defs] of node.transitions as Map<string, unknown[]>) {
+      defs.forEach((_, index) => transitions.add(transitionKey(node.id, eventType, index)))
+    }
+    ;(node.always ?? []).forEach((_: unknown, index: number) => transitions.add(transitionKey(node.id, '(always)', index)))
+  }
+  return { states, transitions }
+}
+
+/** Which states and transitions the given paths reach, replaying each step through the machine. */
+export function coverageOf(machine: AnyStateMachine, paths: Array<TestPath<AnyMachineSnapshot, EventObject>>) {
+  const states = new Set<string>()
+  const transitions = new Set<string>()
+  for (const path of paths) {
+    let previous: AnyMachineSnapshot | null = null
+    for (const step of path.steps) {
+      for (const node of (step.state as any)._nodes as AnyNode[]) if (node !== machine.root) states.add(node.id)
+      if (previous !== null) {
+        const taken = (machine as any).getTransitionData(previous, step.event) as Array<{ source: AnyNode; eventType: string }>
+        for (const t of taken ?? []) {
+          const defs = (t.source.transitions as Map<string, unknown[]>).get(t.eventType) ?? []
+          transitions.add(transitionKey(t.source.id, t.eventType, defs.indexOf(t)))
+        }
+        // Eventless transitions fire inside the step: the one taken is the first of the transient state's
+        // `always` list whose target the step ended in.
+        for (const node of allNodes(machine.root as AnyNode)) {
+          const always = (node.always ?? []) as Array<{ target?: AnyNode[] }>
+          if (always.length === 0 || !taken?.some((t: any) => t.target?.includes(node))) continue
+          const index = always.findIndex((t) => t.target?.some((target) => ((step.state as any)._nodes as AnyNode[]).includes(target)))
+          if (index >= 0) {
+            transitions.add(transitionKey(node.id, '(always)', index))
+            states.add(node.id) // a transient state is reached when one of its eventless transitions is taken
+          }
+        }
+      }
+      previous = step.state as AnyMachineSnapshot
+    }
+  }
+  return { states, transitions }
+}
+
+export function missingCoverage(machine: AnyStateMachine, paths: Array<TestPath<AnyMachineSnapshot, EventObject>>) {
+  const all = machineInventory(machine)
+  const reached = coverageOf(machine, paths)
+  return {
+    states: [...all.states].filter((s) => !reached.states.has(s)),
+    transitions: [...all.transitions].filter((t) => !reached.transitions.has(t)),
+  }
+}
+
+/** Serializes a snapshot by its state value plus the event (type and payload) that led to it. */
+export function keyByIncomingEdge(snapshot: AnyMachineSnapshot, event: EventObject | undefined, extra = '') {
+  return `${JSON.stringify(snapshot.value)}|${extra}|${event ? JSON.stringify(event, (k, v) => (k === 'error' ? String(v) : v)) : ''}`
+}
+
+export function describePath(path: { steps: Array<{ event: EventObject; state: AnyMachineSnapshot }> }) {
+  return path.steps
+    .map((step) => `${step.event.type.replace(/^xstate\./, '')}${'output' in step.event ? `(${JSON.stringify((step.event as any).output).slice(0, 40)})` : ''} → ${JSON.stringify(step.state.value)}`)
+    .join(' · ')
+}
+
+interface PendingRequest {
+  url: string
+  method: string
+  signal: AbortSignal | null
+  respond: (response: Response) => void
+}
+
+/**
+ * A platform that answers only when the test says so: every fetch waits until `respond` is called, so a
+ * model step can resolve, fail or time out exactly the request the machine made.
+ */
+export function createControlledFetch() {
+  const pending: PendingRequest[] = []
+  const log: Array<{ url: string; method: string }> = []
+  const fetchImpl = (input: RequestInfo | URL, init?: RequestInit) => {
+    const request = input instanceof Request ? input : new Request(String(input), init)
+    const url = new URL(request.url, 'http://localhost').pathname
+    log.push({ url, method: request.method })
+    return new Promise<Response>((resolve, reject) => {
+      const entry: PendingRequest = { url, method: request.method, signal: request.signal, respond: resolve }
+      pending.push(entry)
+      request.signal?.addEventListener('abort', () => {
+        pending.splice(pending.indexOf(entry), 1)
+        reject(new DOMException('The operation was aborted.', 'AbortError'))
+      })
+    })
+  }
+  function take(path: RegExp) {
+    const index = pending.findIndex((p) => path.test(p.url))
+    if (index < 0) throw new Error(`No pending request matches ${path}; pending: ${pending.map((p) => p.url).join(', ') || 'none'}`)
+    return pending.splice(index, 1)[0]
+  }
+  return {
+    fetch: fetchImpl,
+    pending,
+    log,
+    json(path: RegExp, body: unknown, status = 200) {
+      take(path).respond(new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } }))
+    },
+    text(path: RegExp, body: string, status = 200) {
+      take(path).respond(new Response(body, { status, headers: { 'content-type': 'text/plain' } }))
+    },
+    isPending(path: RegExp) {
+      return pending.some((p) => path.test(p.url))
+    },
+  }
+}

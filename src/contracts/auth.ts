@@ -1,0 +1,41 @@
+import { z } from 'zod'
+import { Permission, Role } from './common'
+
+/** POST /platform/auth/sign-in (sets the HTTP-only session cookie). */
+export const SignInBody = z.object({
+  email: z.string().trim().toLowerCase().email('Enter a valid e-mail address'),
+  password: z.string().min(1, 'Enter your password'),
+})
+export type SignInBody = z.infer<typeof SignInBody>
+
+/** GET /platform/profile; also the answer of sign-in. */
+export const Profile = z.object({
+  id: z.number().int(),
+  username: z.string(),
+  primary_email: z.string(),
+})
+export type Profile = z.infer<typeof Profile>
+
+/** GET /platform/profile/permissions: one entry per organization the person belongs to. */
+export const OrganizationPermissions = z.object({
+  organization_id: z.number().int(),
+  organization_slug: z.string(),
+  role: Role,
+  permissions: z.array(Permission),
+})
+export type OrganizationPermissions = z.infer<typeof OrganizationPermissions>
+export const PermissionsResponse = z.array(OrganizationPermissions)
+
+/** Personal access tokens for /v1 (Authorization: Bearer). Stored hashed; the value is shown once. */
+export const CreateAccessTokenBody = z.object({ name: z.string().trim().min(1, 'Name is required').max(100) })
+export const AccessToken = z.object({
+  id: z.number().int(),
+  name: z.string(),
+  token_alias: z.string(),
+  created_at: z.string(),
+  last_used_at: z.string().nullable(),
+})
+export type AccessToken = z.infer<typeof AccessToken>
+export const AccessTokenList = z.array(AccessToken)
+export const CreatedAccessToken = AccessToken.extend({ token: z.string() })
+export type CreatedAccessToken = z.infer<typeof CreatedAccessToken>

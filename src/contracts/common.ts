@@ -1,0 +1,51 @@
+import { z } from 'zod'
+
+/** The project statuses the dashboard distinguishes (spec section 4). */
+export const ProjectStatus = z.enum([
+  'INACTIVE',
+  'UPGRADING',
+  'RESTORING',
+  'COMING_UP',
+  'UNKNOWN',
+  'GOING_DOWN',
+  'PAUSING',
+  'ACTIVE_HEALTHY',
+  'RESTORATION_FAILED',
+])
+export type ProjectStatus = z.infer<typeof ProjectStatus>
+
+/** State of a project's API server (PostgREST); OFFLINE drives the connecting page. */
+export const PostgrestStatus = z.enum(['ONLINE', 'OFFLINE'])
+export type PostgrestStatus = z.infer<typeof PostgrestStatus>
+
+export const Role = z.enum(['Owner', 'Administrator', 'Developer', 'Read-only'])
+export type Role = z.infer<typeof Role>
+
+/**
+ * Permissions the spec names, derived from the member's role on the server.
+ * `projects:write` stands for every change a Read-only member may not make.
+ */
+export const Permission = z.enum([
+  'projects:write',
+  'project_auth:all',
+  'project_storage:all',
+  'project_edge_function:all',
+  'realtime:all',
+  'service_api_keys:read',
+  'infra:execute:project-initialize-or-resume',
+])
+export type Permission = z.infer<typeof Permission>
+
+export const PlanId = z.enum(['free', 'pro', 'team', 'enterprise'])
+export type PlanId = z.infer<typeof PlanId>
+
+/** Every error the servers answer with: `{ message }`, plus a machine-readable code where useful. */
+export const ErrorBody = z.object({ message: z.string(), code: z.string().optional() })
+export type ErrorBody = z.infer<typeof ErrorBody>
+
+/** Project refs: 20 lowercase letters, as in the Management API contract. */
+export const ProjectRef = z.string().regex(/^[a-z]{20}$/, 'Project ref is required')
+export const OrgSlug = z.string().regex(/^[\w-]+$/, 'slug is required')
+
+/** GET /platform/health: no session, no side effect. */
+export const HealthResponse = z.object({ ok: z.literal(true) })

@@ -1,0 +1,32 @@
+import { z } from 'zod'
+import { PostgrestStatus, ProjectStatus } from './common'
+
+/** GET /platform/projects (list) and GET /platform/projects/{ref} (detail). */
+export const Project = z.object({
+  id: z.number().int(),
+  ref: z.string(),
+  name: z.string(),
+  organization_id: z.number().int(),
+  organization_slug: z.string(),
+  status: ProjectStatus,
+  /** The project's REST endpoint; empty while none exists yet. */
+  restUrl: z.string(),
+  /** Version of the project's API gateway, as 'kps-v3.8.6'. */
+  kpsVersion: z.string().nullable(),
+  is_branch_enabled: z.boolean(),
+  postgrestStatus: PostgrestStatus,
+  region: z.string(),
+  inserted_at: z.string(),
+  /** Postgres version, as '15.6'. */
+  db_version: z.string(),
+})
+export type Project = z.infer<typeof Project>
+export const ProjectList = z.array(Project)
+
+/** GET /platform/projects/{ref}/status */
+export const ProjectStatusResponse = z.object({ status: ProjectStatus })
+export type ProjectStatusResponse = z.infer<typeof ProjectStatusResponse>
+
+/** PATCH /platform/projects/{ref}: rename (needs projects:write). */
+export const UpdateProjectBody = z.object({ name: z.string().trim().min(1, 'Name is required').max(64) })
+export type UpdateProjectBody = z.infer<typeof UpdateProjectBody>
