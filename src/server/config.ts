@@ -1,0 +1,76 @@
+import path from 'node:path'
+import { fileURLToPath } from 'node:url'
+
+/** Repository root (src/server/ is two levels down). */
+export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..')
+
+/** Every setting of the local platform, read once from the environment. */
+export interface ServerConfig {
+  /** PORT; 0 picks a free port. */
+  port: number
+  /** HOST to bind; loopback by default (demo accounts have a known password). */
+  host: string
+  /** DATA_DIR: PGlite data folder, used when no DATABASE_URL. */
+  dataDir: string
+  /** DATABASE_URL: a real PostgreSQL server instead of PGlite. */
+  databaseUrl?: string
+  /** DEV_CONTROLS=1 turns on /dev. */
+  devControls: boolean
+  /** Built dashboard served at /. */
+  distDir: string
+  /** PUBLIC_URL: base for project URLs shown to people; default is the request's origin. */
+  publicUrl?: string
+  /** ALLOWED_ORIGINS (comma-separated): extra origins trusted for cookie-authenticated writes. */
+  allowedOrigins: string[]
+  /** LOG_REQUESTS=1: one line per request (method, path, status, ms; never headers or bodies). */
+  logRequests: boolean
+  /** Durations of the lifecycle engine; later issues add pause, restore, upgrade steps here. */
+  lifecycle: {
+    /** LIFECYCLE_COMING_UP_MS: COMING_UP → ACTIVE_HEALTHY. */
+    comingUpMs: number
+    /** LIFECYCLE_TICK_MS: how often the engine looks for due transitions. */
+    tickMs: number
+  }
+  /** Session cookie lifetime. */
+  sessionTtlMs: number
+}
+
+type Env = Record<string, string | undefined>
+
+function int(env: Env, name: string, fallback: number, min = 0): number {
+  const raw = env[name]
+  if (raw === undefined || raw.trim() === '') return fallback
+  const n = Number(raw)
+  if (!Number.isInteger(n) || n < min) throw new Error(`${name} must be an integer >= ${min}, got '${raw}'`)
+  return n
+}
+
+export function loadConfig(env: Env = process.env): ServerConfig {
+  const port = int(env, 'PORT', 8787)
+  if (port > 65535) throw new Error(`PORT must be at most 65535, got ${port}`)
+  return {
+    port,
+    host: env.HOST?.trim() || '127.0.0.1',
+    dataDir: path.resolve(env.DATA_DIR?.trim() || '.data/'),
+    databaseUrl: env.DATABASE_URL?.trim() || undefined,
+    devControls: env.DEV_CONTROLS === '1' || env.DEV_CONTROLS === 'true',
+    distDir: path.resolve(env.DIST_DIR?.trim() || path.join(repoRoot, 'dist')),
+    publicUrl: env.PUBLIC_URL?.trim().replace(/\/+$/, '') || undefined,
+    allowedOrigins: (env.ALLOWED_ORIGINS ?? '')
+      .split(',')
+      .map((s) => s.trim())
+      .filter(Boolean),
+    logRequests: env.LOG_REQUESTS === '1',
+    lifecycle: {
+      comingUpMs: int(env, 'LIFECYCLE_COMING_UP_MS', 15_000),
+      tickMs: int(env, 'LIFECYCLE_TICK_MS', 250, 1),
+    },
+    sessionTtlMs: 7 * 24 * 60 * 60 * 1000,
+  }
+}
+
+/** Injectable time source: the engine, sessions and timestamps read it, so tests move time by hand. */
+export interface Clock {
+  now(): Date
+}
+export const systemClock: Clock = { now: () => new Date() }

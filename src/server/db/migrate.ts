@@ -1,0 +1,32 @@
+import type { Db, Queryable } from './types'
+import m001 from './migrations/001_initial'
+
+/** Ordered; never edit an applied one, add the next. */
+export const migrations: { id: string; sql: string }[] = [{ id: '001_initial', sql: m001 }]
+
+/** Arbitrary constant: serialises concurrent starts of several processes on one database. */
+const MIGRATION_LOCK_KEY = 7_262_021_001
+
+/**
+ * Applies pending migrations inside one transaction under an advisory lock, then runs `after`
+ * (the demo seed) in the same transaction, so a second process starting at the same time waits
+ * and then finds everything done.
+ */
+export async function migrate(db: Db, after?: (tx: Queryable) => Promise<void>): Promise<string[]> {
+  return db.transaction(async (tx) => {
+    await tx.query('select pg_advisory_xact_lock($1::bigint)', [MIGRATION_LOCK_KEY])
+    await tx.exec(`create table if not exists schema_migrations (
+      id text primary key, applied_at timestamptz not null default now())`)
+    const { rows } = await tx.query<{ id: string }>('select id from schema_migrations')
+    const done = new Set(rows.map((r) => r.id))
+    const applied: string[] = []
+    for (const m of migrations) {
+      if (done.has(m.id)) continue
+      await tx.exec(m.sql)
+      await tx.query('insert into schema_migrations (id) values ($1)', [m.id])
+      applied.push(m.id)
+    }
+    if (after) await after(tx)
+    return applied
+  })
+}

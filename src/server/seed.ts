@@ -1,0 +1,107 @@
+/** Demo data, created once into an empty database (inside the migration transaction). */
+import type { PlanId, PostgrestStatus, ProjectStatus, Role } from '../contracts/common'
+import type { ServerConfig } from './config'
+import type { Queryable } from './db'
+import { scheduleOnEntry } from './lifecycle'
+import { hashPassword, newProjectRef } from './secrets'
+import { insertProject } from './store'
+
+export const DEMO_PASSWORD = 'demo1234'
+
+export const demoAccounts: { email: string; username: string; role: Role }[] = [
+  { email: 'owner@example.com', username: 'owner', role: 'Owner' },
+  { email: 'developer@example.com', username: 'developer', role: 'Developer' },
+  { email: 'readonly@example.com', username: 'readonly', role: 'Read-only' },
+]
+
+const demoOrganizations: { slug: string; name: string; plan: PlanId; optInTags: string[] }[] = [
+  { slug: 'demo-free', name: 'Demo Free Org', plan: 'free', optInTags: [] },
+  { slug: 'demo-pro', name: 'Demo Pro Org', plan: 'pro', optInTags: ['AI_SQL'] },
+]
+
+interface DemoProject {
+  org: string
+  name: string
+  status: ProjectStatus
+  postgrestStatus?: PostgrestStatus
+  kpsVersion?: string | null
+  dbVersion?: string
+  region?: string
+  branching?: boolean
+}
+
+/** Every status of the spec, plus an ACTIVE_HEALTHY project whose API server is OFFLINE. */
+export const demoProjects: DemoProject[] = [
+  { org: 'demo-free', name: 'Recipe Box', status: 'ACTIVE_HEALTHY' },
+  { org: 'demo-free', name: 'Weekend Hackathon', status: 'INACTIVE', region: 'eu-central-1' },
+  { org: 'demo-free', name: 'Habit Tracker', status: 'COMING_UP', kpsVersion: null },
+  { org: 'demo-free', name: 'Book Club API', status: 'PAUSING' },
+  {
+    org: 'demo-free',
+    name: 'Legacy Blog',
+    status: 'ACTIVE_HEALTHY',
+    postgrestStatus: 'OFFLINE',
+    kpsVersion: 'kps-v3.1.0',
+    dbVersion: '14.1',
+  },
+  { org: 'demo-pro', name: 'Acme Storefront', status: 'ACTIVE_HEALTHY', branching: true, region: 'eu-west-1' },
+  { org: 'demo-pro', name: 'Analytics Warehouse', status: 'UPGRADING', kpsVersion: 'kps-v3.1.0' },
+  { org: 'demo-pro', name: 'Customer Portal', status: 'RESTORING' },
+  { org: 'demo-pro', name: 'Inventory Sync', status: 'UNKNOWN', region: 'ap-southeast-1' },
+  { org: 'demo-pro', name: 'Mobile Backend', status: 'GOING_DOWN' },
+  { org: 'demo-pro', name: 'Support Desk', status: 'RESTORATION_FAILED' },
+]
+
+/** Seeds only when there is no account yet; returns whether it did. */
+export async function seedDemoData(
+  tx: Queryable,
+  now: Date,
+  durations: ServerConfig['lifecycle'],
+): Promise<boolean> {
+  const { rows } = await tx.query<{ n: number }>('select count(*)::int as n from accounts')
+  if (rows[0].n > 0) return false
+
+  const orgIds = new Map<string, number>()
+  for (const org of demoOrganizations) {
+    const r = await tx.query<{ id: number }>(
+      `insert into organizations (slug, name, plan_id, opt_in_tags, created_at) values ($1, $2, $3, $4::jsonb, $5)
+       returning id`,
+      [org.slug, org.name, org.plan, JSON.stringify(org.optInTags), now.toISOString()],
+    )
+    orgIds.set(org.slug, r.rows[0].id)
+  }
+
+  const hashes = await Promise.all(demoAccounts.map(() => hashPassword(DEMO_PASSWORD)))
+  for (const [i, account] of demoAccounts.entries()) {
+    const r = await tx.query<{ id: number }>(
+      `insert into accounts (username, primary_email, password_hash, created_at) values ($1, $2, $3, $4) returning id`,
+      [account.username, account.email, hashes[i], now.toISOString()],
+    )
+    for (const orgId of orgIds.values()) {
+      await tx.query('insert into members (organization_id, account_id, role) values ($1, $2, $3)', [
+        orgId,
+        r.rows[0].id,
+        account.role,
+      ])
+    }
+  }
+
+  for (const [i, p] of demoProjects.entries()) {
+    // Staggered creation times, oldest first, so lists have a stable, realistic order.
+    const insertedAt = new Date(now.getTime() - (demoProjects.length - i) * 86_400_000)
+    const id = await insertProject(tx, {
+      organizationId: orgIds.get(p.org)!,
+      name: p.name,
+      status: p.status,
+      postgrestStatus: p.postgrestStatus ?? 'ONLINE',
+      kpsVersion: p.kpsVersion === undefined ? 'kps-v3.8.6' : p.kpsVersion,
+      isBranchEnabled: p.branching,
+      region: p.region,
+      dbVersion: p.dbVersion,
+      ref: newProjectRef(),
+      now: insertedAt,
+    })
+    await scheduleOnEntry(tx, id, p.status, now, durations)
+  }
+  return true
+}

@@ -1,0 +1,27 @@
+/** The built dashboard: files from dist/, SPA fallback to dist/index.html, a hint when not built. */
+import { existsSync } from 'node:fs'
+import { readFile } from 'node:fs/promises'
+import path from 'node:path'
+import { serveStatic } from '@hono/node-server/serve-static'
+import type { MiddlewareHandler } from 'hono'
+import type { AppEnv } from './http'
+import { isApiPath } from './http'
+
+const NOT_BUILT = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Dashboard not built</title></head>
+<body style="font-family: system-ui, sans-serif; margin: 3rem;"><h1>The dashboard is not built yet</h1>
+<p>Run <code>npm run build</code> (or <code>npm start</code>, which builds first), then reload this page.
+The API is already running under <code>/platform</code> and <code>/v1</code>.</p></body></html>`
+
+export function dashboard(distDir: string): MiddlewareHandler<AppEnv> {
+  let files: MiddlewareHandler<AppEnv> | undefined
+  const indexPath = path.join(distDir, 'index.html')
+  return async (c, next) => {
+    if ((c.req.method !== 'GET' && c.req.method !== 'HEAD') || isApiPath(c.req.path)) return next()
+    if (!existsSync(indexPath)) return c.html(NOT_BUILT, 200)
+    files ??= serveStatic<AppEnv>({ root: distDir })
+    const served = await files(c, async () => {})
+    if (served) return served
+    // Unknown paths are client-side routes: the SPA decides.
+    return c.html(await readFile(indexPath, 'utf8'))
+  }
+}

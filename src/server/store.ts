@@ -1,0 +1,168 @@
+/** Queries shared by the routes, and the mapping of rows to contract shapes. */
+import type { PostgrestStatus, ProjectStatus, Role } from '../contracts/common'
+import type { Organization } from '../contracts/organizations'
+import type { Project } from '../contracts/projects'
+import type { Queryable } from './db'
+
+export function iso(value: unknown): string {
+  return value instanceof Date ? value.toISOString() : new Date(String(value)).toISOString()
+}
+
+export interface AccountRow {
+  id: number
+  username: string
+  primary_email: string
+}
+
+export interface OrganizationRow {
+  id: number
+  slug: string
+  name: string
+  plan_id: Organization['plan']['id']
+  opt_in_tags: string[]
+  role: Role
+}
+
+export function toOrganization(row: OrganizationRow): Organization {
+  return { id: row.id, slug: row.slug, name: row.name, plan: { id: row.plan_id }, opt_in_tags: row.opt_in_tags }
+}
+
+/** Organizations the account belongs to, with its role in each. */
+export async function listMemberOrganizations(db: Queryable, accountId: number): Promise<OrganizationRow[]> {
+  const { rows } = await db.query<OrganizationRow>(
+    `select o.id, o.slug, o.name, o.plan_id, o.opt_in_tags, m.role
+     from organizations o join members m on m.organization_id = o.id
+     where m.account_id = $1 order by o.id`,
+    [accountId],
+  )
+  return rows
+}
+
+/** The organization if the account is a member; undefined otherwise (callers answer 404). */
+export async function findMemberOrganization(
+  db: Queryable,
+  accountId: number,
+  slug: string,
+): Promise<OrganizationRow | undefined> {
+  const { rows } = await db.query<OrganizationRow>(
+    `select o.id, o.slug, o.name, o.plan_id, o.opt_in_tags, m.role
+     from organizations o join members m on m.organization_id = o.id
+     where m.account_id = $1 and o.slug = $2`,
+    [accountId, slug],
+  )
+  return rows[0]
+}
+
+export interface ProjectRow {
+  id: number
+  ref: string
+  name: string
+  organization_id: number
+  organization_slug: string
+  status: ProjectStatus
+  postgrest_status: PostgrestStatus
+  kps_version: string | null
+  is_branch_enabled: boolean
+  region: string
+  db_version: string
+  inserted_at: Date | string
+}
+
+export interface MemberProjectRow extends ProjectRow {
+  role: Role
+}
+
+const projectColumns = `p.id, p.ref, p.name, p.organization_id, o.slug as organization_slug, p.status,
+  p.postgrest_status, p.kps_version, p.is_branch_enabled, p.region, p.db_version, p.inserted_at`
+
+export async function listMemberProjects(db: Queryable, accountId: number): Promise<MemberProjectRow[]> {
+  const { rows } = await db.query<MemberProjectRow>(
+    `select ${projectColumns}, m.role
+     from projects p join organizations o on o.id = p.organization_id
+     join members m on m.organization_id = o.id and m.account_id = $1
+     order by p.inserted_at, p.id`,
+    [accountId],
+  )
+  return rows
+}
+
+/** The project if the account is a member of its organization; undefined otherwise (404). */
+export async function findMemberProject(
+  db: Queryable,
+  accountId: number,
+  ref: string,
+): Promise<MemberProjectRow | undefined> {
+  const { rows } = await db.query<MemberProjectRow>(
+    `select ${projectColumns}, m.role
+     from projects p join organizations o on o.id = p.organization_id
+     join members m on m.organization_id = o.id and m.account_id = $1
+     where p.ref = $2`,
+    [accountId, ref],
+  )
+  return rows[0]
+}
+
+export async function findProjectByRef(db: Queryable, ref: string): Promise<ProjectRow | undefined> {
+  const { rows } = await db.query<ProjectRow>(
+    `select ${projectColumns} from projects p join organizations o on o.id = p.organization_id where p.ref = $1`,
+    [ref],
+  )
+  return rows[0]
+}
+
+/** The REST endpoint of a project, under the platform's public origin. */
+export function restUrlFor(baseUrl: string, ref: string): string {
+  return `${baseUrl}/rest/${ref}/v1/`
+}
+
+export function toProject(row: ProjectRow, baseUrl: string): Project {
+  return {
+    id: row.id,
+    ref: row.ref,
+    name: row.name,
+    organization_id: row.organization_id,
+    organization_slug: row.organization_slug,
+    status: row.status,
+    restUrl: restUrlFor(baseUrl, row.ref),
+    kpsVersion: row.kps_version,
+    is_branch_enabled: row.is_branch_enabled,
+    postgrestStatus: row.postgrest_status,
+    region: row.region,
+    inserted_at: iso(row.inserted_at),
+    db_version: row.db_version,
+  }
+}
+
+export interface NewProject {
+  organizationId: number
+  name: string
+  status: ProjectStatus
+  postgrestStatus: PostgrestStatus
+  kpsVersion: string | null
+  isBranchEnabled?: boolean
+  region?: string
+  dbVersion?: string
+  ref: string
+  now: Date
+}
+
+export async function insertProject(db: Queryable, p: NewProject): Promise<number> {
+  const { rows } = await db.query<{ id: number }>(
+    `insert into projects (ref, organization_id, name, status, postgrest_status, kps_version, is_branch_enabled,
+       region, db_version, inserted_at, updated_at)
+     values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $10) returning id`,
+    [
+      p.ref,
+      p.organizationId,
+      p.name,
+      p.status,
+      p.postgrestStatus,
+      p.kpsVersion,
+      p.isBranchEnabled ?? false,
+      p.region ?? 'us-east-1',
+      p.dbVersion ?? '15.6',
+      p.now.toISOString(),
+    ],
+  )
+  return rows[0].id
+}

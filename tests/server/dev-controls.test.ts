@@ -1,0 +1,104 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { Project } from '../../src/contracts/projects'
+import { createApp } from '../../src/server/app'
+import { devControlRoutes } from '../../src/server/routes/dev'
+import { FakeClock, OWNER, json, projectByName, startTestServer, testConfig, type TestServer } from './helpers'
+
+let s: TestServer
+beforeAll(async () => {
+  s = await startTestServer()
+})
+afterAll(() => s?.close())
+
+describe('with DEV_CONTROLS off', () => {
+  it('every /dev route answers 404 JSON', async () => {
+    const off = await createApp({ db: s.db, config: testConfig({ devControls: false }), clock: new FakeClock() })
+    const { ref } = await projectByName(s, 'Recipe Box')
+    for (const [path, body] of [
+      ['/dev/projects', { organization_slug: 'demo-free' }],
+      [`/dev/projects/${ref}/status`, { status: 'INACTIVE' }],
+      [`/dev/projects/${ref}/postgrest`, { postgrestStatus: 'OFFLINE' }],
+      ['/dev/latency', { ms: 10 }],
+    ] as const) {
+      const res = await off.app.request(path, json(body))
+      expect(res.status, path).toBe(404)
+      expect(await res.json(), path).toHaveProperty('message')
+    }
+    expect((await projectByName(s, 'Recipe Box')).status).toBe('ACTIVE_HEALTHY')
+  })
+})
+
+describe('with DEV_CONTROLS on', () => {
+  it('lists four routes with a curl example each', () => {
+    expect(devControlRoutes.map((r) => r.path)).toEqual([
+      '/dev/projects',
+      '/dev/projects/{ref}/status',
+      '/dev/projects/{ref}/postgrest',
+      '/dev/latency',
+    ])
+    for (const r of devControlRoutes) expect(r.curl).toMatch(/^curl -X POST /)
+  })
+
+  it('creates a project in any status, visible to members', async () => {
+    const res = await s.request('/dev/projects', json({ organization_slug: 'demo-pro', name: 'Paused One', status: 'INACTIVE' }))
+    expect(res.status).toBe(201)
+    const p = Project.parse(await res.json())
+    expect(p).toMatchObject({ name: 'Paused One', status: 'INACTIVE', postgrestStatus: 'ONLINE', organization_slug: 'demo-pro' })
+    expect(p.ref).toMatch(/^[a-z]{20}$/)
+    const cookie = await s.signIn(OWNER)
+    const detail = await s.request(`/platform/projects/${p.ref}`, { headers: { cookie } })
+    expect(Project.parse(await detail.json()).status).toBe('INACTIVE')
+  })
+
+  it('sets status and postgrestStatus', async () => {
+    const { ref } = await projectByName(s, 'Weekend Hackathon')
+    const st = await s.request(`/dev/projects/${ref}/status`, json({ status: 'RESTORING' }))
+    expect(Project.parse(await st.json()).status).toBe('RESTORING')
+    const pg = await s.request(`/dev/projects/${ref}/postgrest`, json({ postgrestStatus: 'OFFLINE' }))
+    expect(Project.parse(await pg.json()).postgrestStatus).toBe('OFFLINE')
+  })
+
+  it('slows /platform and /v1 responses, not health', async () => {
+    const cookie = await s.signIn(OWNER)
+    expect((await (await s.request('/dev/latency', json({ ms: 150 }))).json())).toEqual({ ms: 150 })
+    try {
+      let t = performance.now()
+      await s.request('/platform/organizations', { headers: { cookie } })
+      expect(performance.now() - t).toBeGreaterThanOrEqual(140)
+      t = performance.now()
+      await s.request('/platform/health')
+      expect(performance.now() - t).toBeLessThan(140)
+    } finally {
+      await s.request('/dev/latency', json({ ms: 0 }))
+    }
+  })
+
+  describe('validates input', () => {
+    it.each([
+      ['/dev/projects', { organization_slug: 'demo-free', status: 'SLEEPING' }, /status/],
+      ['/dev/projects', { status: 'INACTIVE' }, /organization_slug/],
+      ['/dev/projects', { organization_slug: 'no such org!' }, /slug is required/],
+      ['/dev/latency', { ms: -1 }, /ms/],
+      ['/dev/latency', { ms: 'slow' }, /ms/],
+      ['/dev/projects/NOT-A-REF/status', { status: 'INACTIVE' }, /Project ref is required/],
+    ] as const)('POST %s %j → 400', async (path, body, message) => {
+      const res = await s.request(path, json(body))
+      expect(res.status).toBe(400)
+      expect((await res.json()).message).toMatch(message)
+    })
+
+    it('a bad status body → 400', async () => {
+      const { ref } = await projectByName(s, 'Recipe Box')
+      const res = await s.request(`/dev/projects/${ref}/status`, json({ status: 'nope' }))
+      expect(res.status).toBe(400)
+      const pg = await s.request(`/dev/projects/${ref}/postgrest`, json({ postgrestStatus: 'DOWN' }))
+      expect(pg.status).toBe(400)
+    })
+
+    it('an unknown organization or project → 404', async () => {
+      expect((await s.request('/dev/projects', json({ organization_slug: 'nowhere' }))).status).toBe(404)
+      const res = await s.request('/dev/projects/aaaaaaaaaaaaaaaaaaaa/status', json({ status: 'INACTIVE' }))
+      expect(res.status).toBe(404)
+    })
+  })
+})

@@ -1,0 +1,209 @@
+/**
+ * Harness of the server tests. The same files run on PGlite (TEST_DB=pglite) and on PostgreSQL
+ * (TEST_DB=postgres, server from postgres.globalSetup.ts). Each test file gets its own fresh database:
+ * an in-memory PGlite (or a temp folder when a test restarts the server), or CREATE DATABASE on Postgres.
+ */
+import { existsSync, readFileSync } from 'node:fs'
+import { mkdtemp, rename, rm, writeFile } from 'node:fs/promises'
+import os from 'node:os'
+import path from 'node:path'
+import { PGlite } from '@electric-sql/pglite'
+import pg from 'pg'
+import { inject } from 'vitest'
+import { createApp, type PlatformServer } from '../../src/server/app'
+import { loadConfig, repoRoot, type Clock, type ServerConfig } from '../../src/server/config'
+import type { Db } from '../../src/server/db'
+import { wrapPglite } from '../../src/server/db/pglite'
+import { openPostgres } from '../../src/server/db/postgres'
+
+export const isPostgres = process.env.TEST_DB === 'postgres'
+export const DEMO_PASSWORD = 'demo1234'
+export const OWNER = 'owner@example.com'
+export const DEVELOPER = 'developer@example.com'
+export const READONLY = 'readonly@example.com'
+
+const pgliteVersion = (
+  JSON.parse(readFileSync(path.join(repoRoot, 'node_modules/@electric-sql/pglite/package.json'), 'utf8')) as {
+    version: string
+  }
+).version
+
+/**
+ * A new PGlite runs initdb (2–4 s); loading a dump of a fresh cluster takes under 1 s. The dump of an
+ * empty cluster (no schema: the tests still run the migrations) is cached in the temp folder per version.
+ */
+async function pgliteTemplate(): Promise<Blob> {
+  const file = path.join(os.tmpdir(), `kp-pglite-template-${pgliteVersion}.tar.gz`)
+  if (existsSync(file)) return new Blob([readFileSync(file)])
+  const fresh = await PGlite.create()
+  const dump = await fresh.dumpDataDir('gzip')
+  await fresh.close()
+  const partial = `${file}.${process.pid}.partial`
+  await writeFile(partial, Buffer.from(await dump.arrayBuffer()))
+  await rename(partial, file) // atomic: parallel workers never read half a file
+  return dump
+}
+
+async function openTemplatedPglite(dataDir?: string): Promise<Db> {
+  const loadDataDir = await pgliteTemplate()
+  if (dataDir && existsSync(dataDir)) return wrapPglite(await PGlite.create(dataDir))
+  return wrapPglite(dataDir ? await PGlite.create(dataDir, { loadDataDir }) : await PGlite.create({ loadDataDir }))
+}
+
+/** A database that can be opened again after closing (restart tests). */
+export interface TestStore {
+  open(): Promise<Db>
+  destroy(): Promise<void>
+}
+
+export async function createTestStore(opts: { durable?: boolean } = {}): Promise<TestStore> {
+  if (isPostgres) {
+    const baseUrl = inject('databaseUrl')
+    if (!baseUrl) throw new Error('TEST_DB=postgres but no databaseUrl was provided by the global setup')
+    const name = `kp_test_${process.pid}_${Math.random().toString(36).slice(2, 10)}`
+    const admin = new pg.Client({ connectionString: baseUrl })
+    await admin.connect()
+    await admin.query(`create database ${name}`)
+    await admin.end()
+    const url = new URL(baseUrl)
+    url.pathname = `/${name}`
+    const opened: Db[] = []
+    return {
+      async open() {
+        const db = openPostgres(url.toString(), 5)
+        opened.push(db)
+        return db
+      },
+      async destroy() {
+        await Promise.all(opened.map((db) => db.close().catch(() => {})))
+        const c = new pg.Client({ connectionString: baseUrl })
+        await c.connect()
+        await c.query(`drop database if exists ${name} with (force)`)
+        await c.end()
+      },
+    }
+  }
+  if (!opts.durable) {
+    let db: Db | undefined
+    return {
+      async open() {
+        if (db) throw new Error('an in-memory store cannot be reopened: use createTestStore({ durable: true })')
+        db = await openTemplatedPglite()
+        return db
+      },
+      async destroy() {
+        await db?.close()
+      },
+    }
+  }
+  const dir = await mkdtemp(path.join(os.tmpdir(), 'kp-test-'))
+  const opened: Db[] = []
+  return {
+    async open() {
+      const db = await openTemplatedPglite(path.join(dir, 'data'))
+      opened.push(db)
+      return db
+    },
+    async destroy() {
+      for (const db of opened) await db.close().catch(() => {})
+      await rm(dir, { recursive: true, force: true })
+    },
+  }
+}
+
+/** Time that moves only when a test says so. */
+export class FakeClock implements Clock {
+  constructor(public ms = Date.now()) {}
+  now(): Date {
+    return new Date(this.ms)
+  }
+  advance(ms: number): void {
+    this.ms += ms
+  }
+}
+
+export function testConfig(overrides: Partial<ServerConfig> = {}): ServerConfig {
+  const base = loadConfig({})
+  return { ...base, devControls: true, distDir: path.join(os.tmpdir(), 'kp-no-dist'), ...overrides }
+}
+
+export interface TestServer extends PlatformServer {
+  db: Db
+  clock: FakeClock
+  config: ServerConfig
+  store: TestStore
+  request(path: string, init?: RequestInit): Promise<Response>
+  /** Signs in and returns the Cookie header value. */
+  signIn(email: string, password?: string): Promise<string>
+  /** Stops the engine, closes the database; `destroy` also deletes it. */
+  close(opts?: { destroy?: boolean }): Promise<void>
+}
+
+export async function startTestServer(
+  opts: { store?: TestStore; db?: Db; clock?: FakeClock; config?: Partial<ServerConfig> } = {},
+): Promise<TestServer> {
+  const store = opts.store ?? (await createTestStore())
+  const db = opts.db ?? (await store.open())
+  const clock = opts.clock ?? new FakeClock()
+  const config = testConfig(opts.config)
+  const server = await createApp({ db, config, clock })
+  const request = (p: string, init?: RequestInit) => Promise.resolve(server.app.request(p, init))
+  return {
+    ...server,
+    db,
+    clock,
+    config,
+    store,
+    request,
+    async signIn(email, password = DEMO_PASSWORD) {
+      const res = await request('/platform/auth/sign-in', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ email, password }),
+      })
+      if (res.status !== 200) throw new Error(`sign-in as ${email} answered ${res.status}`)
+      return cookieFrom(res)
+    },
+    async close({ destroy = true } = {}) {
+      await server.close()
+      await db.close()
+      if (destroy) await store.destroy()
+    },
+  }
+}
+
+export function cookieFrom(res: Response): string {
+  const header = res.headers.get('set-cookie') ?? ''
+  const pair = header.split(';')[0]
+  if (!pair.includes('=')) throw new Error('no session cookie in the answer')
+  return pair
+}
+
+export function json(body: unknown, headers: Record<string, string> = {}): RequestInit {
+  return { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) }
+}
+
+/** An organization none of the demo accounts belongs to, with one project. */
+export async function insertForeignOrganization(db: Db): Promise<{ slug: string; ref: string }> {
+  const slug = 'someone-elses-org'
+  const ref = 'zzzzzzzzzzzzzzzzzzzz'
+  const { rows } = await db.query<{ id: number }>(
+    `insert into organizations (slug, name, plan_id) values ($1, 'Someone Else', 'pro') returning id`,
+    [slug],
+  )
+  await db.query(
+    `insert into projects (ref, organization_id, name, status, region, db_version, inserted_at, updated_at)
+     values ($1, $2, 'Secret Project', 'ACTIVE_HEALTHY', 'us-east-1', '15.6', now(), now())`,
+    [ref, rows[0].id],
+  )
+  return { slug, ref }
+}
+
+export async function projectByName(server: TestServer, name: string) {
+  const { rows } = await server.db.query<{ id: number; ref: string; status: string; postgrest_status: string }>(
+    'select id, ref, status, postgrest_status from projects where name = $1',
+    [name],
+  )
+  if (!rows[0]) throw new Error(`no project named ${name}`)
+  return rows[0]
+}
