@@ -1,17 +1,16 @@
 import { act, render, screen } from '@testing-library/react'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { createActor, type AnyMachineSnapshot, type EventObject } from 'xstate'
-import { TestModel } from 'xstate/graph'
 import { buildingMachine } from '../machines/building.machine'
 import { liveBuildingMachine } from '../src/api/actors'
 import { BuildingPage } from '../src/views/project/lifecycle/BuildingPage'
 import { REF } from '../tests/fixtures'
-import { createControlledFetch, describePath, keyByIncomingEdge, missingCoverage } from './support'
+import { createControlledFetch, describePath, keyByIncomingEdge, missingCoverage, modelOf } from './support'
 
 const STATUS_URL = /\/platform\/projects\/[a-z]{20}\/status$/
 
 function modelFor(status: 'COMING_UP' | 'UNKNOWN') {
-  return new TestModel(buildingMachine, {
+  return modelOf(buildingMachine, {
     input: { ref: REF, status },
     events: (snapshot: AnyMachineSnapshot): EventObject[] => {
       if (snapshot.matches('waiting')) return [{ type: 'xstate.after.pollInterval.building.waiting' }]
@@ -25,7 +24,7 @@ function modelFor(status: 'COMING_UP' | 'UNKNOWN') {
       }
       return []
     },
-    serializeState: (snapshot, event) => keyByIncomingEdge(snapshot as AnyMachineSnapshot, event as EventObject | undefined),
+    serializeState: (snapshot, event) => keyByIncomingEdge(snapshot, event),
   })
 }
 

@@ -1,14 +1,13 @@
 import { act, fireEvent, render, screen } from '@testing-library/react'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { createActor, type AnyMachineSnapshot, type EventObject } from 'xstate'
-import { TestModel } from 'xstate/graph'
 import { projectStatusMachine } from '../machines/projectStatus.machine'
 import { liveProjectStatusMachine } from '../src/api/actors'
 import type { Project } from '../src/contracts/projects'
 import { ProjectStatusGate } from '../src/views/project/lifecycle/ProjectStatusGate'
 import { ProjectActorContext } from '../src/views/project/projectActor'
 import { makeProject, REF } from '../tests/fixtures'
-import { createControlledFetch, describePath, missingCoverage } from './support'
+import { createControlledFetch, describePath, missingCoverage, modelOf } from './support'
 
 const PROJECT_URL = /\/platform\/projects\/[a-z]{20}$/
 
@@ -24,7 +23,7 @@ const FIXTURES: Project[] = [
 const SECTIONS = ['', 'editor', 'settings/general', 'reports']
 const PAGE_STATES = ['normal', 'paused', 'upgrading', 'pausing', 'connecting', 'restoring', 'building']
 
-const model = new TestModel(projectStatusMachine, {
+const model = modelOf(projectStatusMachine, {
   input: { ref: REF, section: 'editor' },
   events: (snapshot: AnyMachineSnapshot): EventObject[] => {
     if (snapshot.matches('loading')) {
@@ -69,7 +68,9 @@ afterEach(() => {
   vi.useRealTimers()
 })
 
-const heading = (name: string) => screen.getByRole('heading', { level: 1, name })
+const heading = (name: string) => {
+  expect(screen.getByRole('heading', { level: 1, name })).toBeVisible()
+}
 
 describe('project status model', () => {
   it('the paths reach every state and every transition', () => {
@@ -104,18 +105,34 @@ describe('project status model', () => {
 
       await path.test({
         states: {
-          loading: () => expect(screen.getByRole('status')).toHaveTextContent('Loading project…'),
+          loading: () => {
+            expect(screen.getByRole('status')).toHaveTextContent('Loading project…')
+          },
           loadFailed: () => {
             expect(screen.getByRole('alert')).toHaveTextContent('Failed to load project')
             expect(screen.getByRole('button', { name: 'Try again' })).toBeEnabled()
           },
-          normal: () => expect(screen.getByText('Project page content')).toBeInTheDocument(),
-          paused: () => heading('Project is paused'),
-          upgrading: () => heading('Upgrading project'),
-          pausing: () => heading('Pausing project'),
-          connecting: () => heading('Connecting to project'),
-          restoring: () => heading('Restoration in progress'),
-          building: () => heading('Setting up project'),
+          normal: () => {
+            expect(screen.getByText('Project page content')).toBeInTheDocument()
+          },
+          paused: () => {
+            heading('Project is paused')
+          },
+          upgrading: () => {
+            heading('Upgrading project')
+          },
+          pausing: () => {
+            heading('Pausing project')
+          },
+          connecting: () => {
+            heading('Connecting to project')
+          },
+          restoring: () => {
+            heading('Restoration in progress')
+          },
+          building: () => {
+            heading('Setting up project')
+          },
           refreshing: () => {
             // A refresh keeps the last page on screen: never a blank or loading screen.
             expect(screen.queryByRole('status')).toBeNull()
@@ -123,9 +140,9 @@ describe('project status model', () => {
           },
         },
         events: {
-          'xstate.done.actor.fetchProject': async (step) => respond((step.event as unknown as { output: unknown }).output)(),
+          'xstate.done.actor.fetchProject': async (step: { event: EventObject }) => respond((step.event as unknown as { output: unknown }).output)(),
           'xstate.error.actor.fetchProject': respond({ message: 'Internal server error' }, 500),
-          'xstate.done.actor.refetchProject': async (step) => respond((step.event as unknown as { output: unknown }).output)(),
+          'xstate.done.actor.refetchProject': async (step: { event: EventObject }) => respond((step.event as unknown as { output: unknown }).output)(),
           'xstate.error.actor.refetchProject': respond({ message: 'Internal server error' }, 500),
           'project.retry': async () => {
             await act(async () => fireEvent.click(screen.getByRole('button', { name: 'Try again' })))

@@ -3,10 +3,20 @@
  * measured against the machine's own transition definitions (so a path set that misses one fails the test),
  * and a fake platform server that answers the real HTTP client request by request.
  */
-import type { AnyStateMachine, AnyMachineSnapshot, EventObject, StateNode } from 'xstate'
-import type { TestPath } from 'xstate/graph'
+import type { ActorLogic, AnyStateMachine, AnyMachineSnapshot, EventObject, StateNode } from 'xstate'
+import { TestModel, type TestPath } from 'xstate/graph'
 
 type AnyNode = StateNode<any, any>
+
+type ModelOptions = NonNullable<ConstructorParameters<typeof TestModel<AnyMachineSnapshot, EventObject, unknown>>[1]>
+
+/**
+ * A TestModel whose events may include the machine's internal edges (`xstate.done.actor.*`, `xstate.after.*`),
+ * which the machine's declared event union does not name.
+ */
+export function modelOf(machine: AnyStateMachine, options: ModelOptions) {
+  return new TestModel(machine as unknown as ActorLogic<AnyMachineSnapshot, EventObject, unknown>, options)
+}
 
 function allNodes(node: AnyNode): AnyNode[] {
   return [node, ...Object.values(node.states as Record<string, AnyNode>).flatMap(allNodes)]

@@ -1,0 +1,63 @@
+/** Shared by the benches: a real server process on a free port with a fresh data folder. */
+import { spawn, type ChildProcess } from 'node:child_process'
+import { mkdtempSync, rmSync } from 'node:fs'
+import { createServer } from 'node:net'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer()
+    server.once('error', reject)
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address()
+      server.close(() => resolve(typeof address === 'object' && address ? address.port : 0))
+    })
+  })
+}
+
+export interface RunningServer {
+  url: string
+  process: ChildProcess
+  dataDir: string
+  stop: () => Promise<void>
+}
+
+export async function startServer(env: Record<string, string> = {}, dataDir = mkdtempSync(join(tmpdir(), 'dashboard-bench-'))): Promise<RunningServer> {
+  const port = await freePort()
+  const child = spawn('npx', ['tsx', 'src/server/main.ts'], {
+    env: { ...process.env, PORT: String(port), DATA_DIR: dataDir, DEV_CONTROLS: '1', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  })
+  const url = `http://127.0.0.1:${port}`
+  const deadline = Date.now() + 60_000
+  while (Date.now() < deadline) {
+    try {
+      const response = await fetch(`${url}/platform/health`)
+      if (response.ok) break
+    } catch {
+      // not up yet
+    }
+    await new Promise((r) => setTimeout(r, 25))
+  }
+  return {
+    url,
+    process: child,
+    dataDir,
+    stop: async () => {
+      const exited = new Promise((r) => child.once('exit', r))
+      child.kill('SIGTERM')
+      await exited
+    },
+  }
+}
+
+export function removeDir(dir: string) {
+  rmSync(dir, { recursive: true, force: true })
+}
+
+export const median = (values: number[]) => {
+  const sorted = [...values].sort((a, b) => a - b)
+  const mid = Math.floor(sorted.length / 2)
+  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2
+}
