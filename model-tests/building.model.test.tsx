@@ -57,16 +57,18 @@ describe('building model', () => {
       })
       actor.start()
       render(<BuildingPage actor={actor} projectName="Analytics" />)
-      const title = initialStatus === 'UNKNOWN' ? 'Initiating project set up' : 'Setting up project'
+      // The title follows the last status read: an UNKNOWN project reported COMING_UP is being set up.
+      const titleOf = (state: AnyMachineSnapshot) =>
+        (state.context as { status: string }).status === 'UNKNOWN' ? 'Initiating project set up' : 'Setting up project'
 
       await path.test({
         states: {
-          waiting: () => {
-            expect(screen.getByRole('heading', { level: 1, name: title })).toBeInTheDocument()
+          waiting: (state) => {
+            expect(screen.getByRole('heading', { level: 1, name: titleOf(state) })).toBeInTheDocument()
             expect(server.isPending(STATUS_URL)).toBe(false)
           },
-          polling: () => {
-            expect(screen.getByRole('heading', { level: 1, name: title })).toBeInTheDocument()
+          polling: (state) => {
+            expect(screen.getByRole('heading', { level: 1, name: titleOf(state) })).toBeInTheDocument()
             expect(server.isPending(STATUS_URL)).toBe(true)
           },
           healthy: () => {

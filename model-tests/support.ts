@@ -15,7 +15,11 @@ type ModelOptions = NonNullable<ConstructorParameters<typeof TestModel<AnyMachin
  * which the machine's declared event union does not name.
  */
 export function modelOf(machine: AnyStateMachine, options: ModelOptions) {
-  return new TestModel(machine as unknown as ActorLogic<AnyMachineSnapshot, EventObject, unknown>, options)
+  return new TestModel(machine as unknown as ActorLogic<AnyMachineSnapshot, EventObject, unknown>, {
+    // Without this, state assertions keyed by state name never run (the default matcher only knows '*').
+    stateMatcher: (snapshot, key) => key === '*' || (snapshot as AnyMachineSnapshot).matches(key as never),
+    ...options,
+  })
 }
 
 function allNodes(node: AnyNode): AnyNode[] {

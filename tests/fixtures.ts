@@ -17,6 +17,7 @@ export function makeProject(overrides: Partial<Project> = {}): Project {
     region: 'us-east-1',
     inserted_at: '2026-11-01T10:00:00.000Z',
     db_version: '15.6',
+    status_changed_at: '2026-11-01T10:00:00.000Z',
     ...overrides,
   }
 }

@@ -19,6 +19,8 @@ export const Project = z.object({
   inserted_at: z.string(),
   /** Postgres version, as '15.6'. */
   db_version: z.string(),
+  /** When the status last changed (server time): waiting screens count from it. */
+  status_changed_at: z.string(),
 })
 export type Project = z.infer<typeof Project>
 export const ProjectList = z.array(Project)

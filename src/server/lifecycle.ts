@@ -25,7 +25,7 @@ const handlers: Record<string, Handler> = {
   async 'project.status'(tx, row, now) {
     const { from, to } = row.payload as { from: ProjectStatus; to: ProjectStatus }
     const { rows } = await tx.query<{ id: number }>(
-      `update projects set status = $3, updated_at = $4 where id = $1 and status = $2 returning id`,
+      `update projects set status = $3, updated_at = $4, status_changed_at = $4 where id = $1 and status = $2 returning id`,
       [row.project_id, from, to, now.toISOString()],
     )
     return rows.length ? 'applied' : `skipped: project no longer ${from}`
@@ -78,7 +78,7 @@ export async function setProjectStatus(
   durations: ServerConfig['lifecycle'],
 ): Promise<void> {
   await cancelPendingTransitions(tx, projectId, now)
-  await tx.query(`update projects set status = $2, updated_at = $3 where id = $1`, [
+  await tx.query(`update projects set status = $2, updated_at = $3, status_changed_at = $3 where id = $1`, [
     projectId,
     status,
     now.toISOString(),

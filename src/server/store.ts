@@ -66,6 +66,7 @@ export interface ProjectRow {
   region: string
   db_version: string
   inserted_at: Date | string
+  status_changed_at: Date | string
 }
 
 export interface MemberProjectRow extends ProjectRow {
@@ -73,7 +74,7 @@ export interface MemberProjectRow extends ProjectRow {
 }
 
 const projectColumns = `p.id, p.ref, p.name, p.organization_id, o.slug as organization_slug, p.status,
-  p.postgrest_status, p.kps_version, p.is_branch_enabled, p.region, p.db_version, p.inserted_at`
+  p.postgrest_status, p.kps_version, p.is_branch_enabled, p.region, p.db_version, p.inserted_at, p.status_changed_at`
 
 export async function listMemberProjects(db: Queryable, accountId: number): Promise<MemberProjectRow[]> {
   const { rows } = await db.query<MemberProjectRow>(
@@ -130,6 +131,7 @@ export function toProject(row: ProjectRow, baseUrl: string): Project {
     region: row.region,
     inserted_at: iso(row.inserted_at),
     db_version: row.db_version,
+    status_changed_at: iso(row.status_changed_at),
   }
 }
 
@@ -149,8 +151,8 @@ export interface NewProject {
 export async function insertProject(db: Queryable, p: NewProject): Promise<number> {
   const { rows } = await db.query<{ id: number }>(
     `insert into projects (ref, organization_id, name, status, postgrest_status, kps_version, is_branch_enabled,
-       region, db_version, inserted_at, updated_at)
-     values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $10) returning id`,
+       region, db_version, inserted_at, updated_at, status_changed_at)
+     values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $10, $10) returning id`,
     [
       p.ref,
       p.organizationId,

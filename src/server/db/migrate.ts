@@ -1,8 +1,12 @@
 import type { Db, Queryable } from './types'
 import m001 from './migrations/001_initial'
+import m002 from './migrations/002_status_changed_at'
 
 /** Ordered; never edit an applied one, add the next. */
-export const migrations: { id: string; sql: string }[] = [{ id: '001_initial', sql: m001 }]
+export const migrations: { id: string; sql: string }[] = [
+  { id: '001_initial', sql: m001 },
+  { id: '002_status_changed_at', sql: m002 },
+]
 
 /** Arbitrary constant: serialises concurrent starts of several processes on one database. */
 const MIGRATION_LOCK_KEY = 7_262_021_001

@@ -1,0 +1,167 @@
+/**
+ * Personal access tokens: list, create with a name, revoke after a confirmation. A created token's value comes
+ * back once; it is shown (with a Copy button, 'Copied' for 2 s) until dismissed and then forgotten. A failed
+ * create or revoke keeps the list and shows the server's message; a failed first load offers a retry.
+ */
+import { assign, fromPromise, setup } from 'xstate'
+import type { AccessToken, CreatedAccessToken } from '../src/contracts/auth'
+
+interface Context {
+  tokens: AccessToken[]
+  created: CreatedAccessToken | null
+  revokeId: number | null
+  error: string | null
+}
+
+export type AccessTokensEvent =
+  | { type: 'tokens.retry' }
+  | { type: 'token.create'; name: string }
+  | { type: 'token.copy' }
+  | { type: 'token.dismiss' }
+  | { type: 'token.revoke'; id: number }
+  | { type: 'revoke.confirm' }
+  | { type: 'revoke.cancel' }
+
+const messageOf = (error: unknown, fallback: string) => (error instanceof Error && error.message ? error.message : fallback)
+
+export const accessTokensMachine = setup({
+  types: {
+    context: {} as Context,
+    events: {} as AccessTokensEvent,
+  },
+  actors: {
+    listAccessTokens: fromPromise<AccessToken[]>(async () => {
+      throw new Error('listAccessTokens not provided')
+    }),
+    createAccessToken: fromPromise<CreatedAccessToken, { name: string }>(async () => {
+      throw new Error('createAccessToken not provided')
+    }),
+    revokeAccessToken: fromPromise<void, { id: number }>(async () => {
+      throw new Error('revokeAccessToken not provided')
+    }),
+  },
+  actions: {
+    /** Provided by the app: writes the value to the clipboard. */
+    copyToClipboard: (_, _params: { text: string }) => {},
+  },
+  delays: {
+    copiedDuration: 2_000,
+  },
+}).createMachine({
+  id: 'accessTokens',
+  context: { tokens: [], created: null, revokeId: null, error: null },
+  initial: 'loading',
+  states: {
+    loading: {
+      invoke: {
+        id: 'listAccessTokens',
+        src: 'listAccessTokens',
+        onDone: { target: 'idle', actions: assign({ tokens: ({ event }) => event.output, error: null }) },
+        onError: { target: 'failed', actions: assign({ error: ({ event }) => messageOf(event.error, 'Failed to load access tokens') }) },
+      },
+    },
+    failed: {
+      on: { 'tokens.retry': 'loading' },
+    },
+    idle: {
+      on: {
+        'token.create': { target: 'creating', actions: assign({ error: null }) },
+        'token.revoke': { target: 'confirmingRevoke', actions: assign({ revokeId: ({ event }) => event.id, error: null }) },
+      },
+    },
+    creating: {
+      invoke: {
+        id: 'createAccessToken',
+        src: 'createAccessToken',
+        input: ({ event }) => ({ name: (event as Extract<AccessTokensEvent, { type: 'token.create' }>).name }),
+        onDone: {
+          target: 'showingToken',
+          actions: assign({
+            created: ({ event }) => event.output,
+            tokens: ({ context, event }) => {
+              const { token: _value, ...listed } = event.output
+              return [...context.tokens, listed]
+            },
+          }),
+        },
+        onError: { target: 'idle', actions: assign({ error: ({ event }) => messageOf(event.error, 'Failed to create access token') }) },
+      },
+    },
+    /** The only time the value is on screen; dismissing forgets it. */
+    showingToken: {
+      initial: 'ready',
+      exit: assign({ created: null }),
+      on: { 'token.dismiss': 'idle' },
+      states: {
+        ready: {
+          on: {
+            'token.copy': {
+              target: 'copied',
+              actions: { type: 'copyToClipboard', params: ({ context }) => ({ text: context.created?.token ?? '' }) },
+            },
+          },
+        },
+        copied: {
+          after: { copiedDuration: 'ready' },
+        },
+      },
+    },
+    confirmingRevoke: {
+      on: {
+        'revoke.confirm': 'revoking',
+        'revoke.cancel': { target: 'idle', actions: assign({ revokeId: null }) },
+      },
+    },
+    revoking: {
+      invoke: {
+        id: 'revokeAccessToken',
+        src: 'revokeAccessToken',
+        input: ({ context }) => ({ id: context.revokeId ?? -1 }),
+        onDone: {
+          target: 'idle',
+          actions: assign({ tokens: ({ context }) => context.tokens.filter((token) => token.id !== context.revokeId), revokeId: null }),
+        },
+        onError: {
+          target: 'idle',
+          actions: assign({ error: ({ event }) => messageOf(event.error, 'Failed to revoke access token'), revokeId: null }),
+        },
+      },
+    },
+  },
+})
+
+type SnapshotLike = { context: Context; matches: (value: never) => boolean }
+const is = (snapshot: SnapshotLike, value: unknown) => snapshot.matches(value as never)
+
+export type AccessTokensView =
+  | { phase: 'loading' }
+  | { phase: 'failed'; error: string }
+  | {
+      phase: 'ready'
+      tokens: AccessToken[]
+      error: string | null
+      creating: boolean
+      created: CreatedAccessToken | null
+      copied: boolean
+      /** The token awaiting confirmation (or being revoked). */
+      revoking: { token: AccessToken; inFlight: boolean } | null
+    }
+
+export function selectAccessTokensView(snapshot: SnapshotLike): AccessTokensView {
+  const { tokens, error, created, revokeId } = snapshot.context
+  if (is(snapshot, 'loading')) return { phase: 'loading' }
+  if (is(snapshot, 'failed')) return { phase: 'failed', error: error ?? 'Failed to load access tokens' }
+  const revokeToken = tokens.find((token) => token.id === revokeId)
+  return {
+    phase: 'ready',
+    tokens,
+    error,
+    creating: is(snapshot, 'creating'),
+    created: is(snapshot, 'showingToken') ? created : null,
+    copied: is(snapshot, { showingToken: 'copied' }),
+    revoking:
+      revokeToken && (is(snapshot, 'confirmingRevoke') || is(snapshot, 'revoking'))
+        ? { token: revokeToken, inFlight: is(snapshot, 'revoking') }
+        : null,
+  }
+}

@@ -1,0 +1,150 @@
+/**
+ * Session: whether someone is signed in, and signing in and out. Starts by asking the server for the profile
+ * (checking); a 401 means signed out, any other failure is shown with a retry. A failed sign-in keeps the
+ * server's message until the next attempt. Any 401 anywhere (`session.expired`, sent by the app from the HTTP
+ * client's onUnauthorized hook) ends a signed-in session; while signed out it is ignored, because a wrong password
+ * is itself a 401. Signing out always ends in signedOut, even when the server call fails.
+ */
+import { assign, fromPromise, setup } from 'xstate'
+import type { OrganizationPermissions, Profile } from '../src/contracts/auth'
+import type { Permission } from '../src/contracts/common'
+
+export interface SessionData {
+  profile: Profile
+  permissions: OrganizationPermissions[]
+}
+
+export interface SignInCredentials {
+  email: string
+  password: string
+}
+
+interface Context {
+  session: SessionData | null
+  error: string | null
+}
+
+export type SessionEvent =
+  | { type: 'session.signIn'; email: string; password: string }
+  | { type: 'session.signOut' }
+  | { type: 'session.expired' }
+  | { type: 'session.retry' }
+
+const messageOf = (error: unknown, fallback: string) => (error instanceof Error && error.message ? error.message : fallback)
+
+export const sessionMachine = setup({
+  types: {
+    context: {} as Context,
+    events: {} as SessionEvent,
+  },
+  actors: {
+    fetchSession: fromPromise<SessionData>(async () => {
+      throw new Error('fetchSession not provided')
+    }),
+    signIn: fromPromise<SessionData, SignInCredentials>(async () => {
+      throw new Error('signIn not provided')
+    }),
+    signOut: fromPromise<void>(async () => {
+      throw new Error('signOut not provided')
+    }),
+  },
+  guards: {
+    isUnauthorized: (_, params: { error: unknown }) =>
+      typeof params.error === 'object' && params.error !== null && (params.error as { status?: unknown }).status === 401,
+  },
+  actions: {
+    forgetSession: assign({ session: null }),
+  },
+}).createMachine({
+  id: 'session',
+  context: { session: null, error: null },
+  initial: 'checking',
+  states: {
+    checking: {
+      invoke: {
+        id: 'fetchSession',
+        src: 'fetchSession',
+        onDone: { target: 'signedIn', actions: assign({ session: ({ event }) => event.output, error: null }) },
+        onError: [
+          { guard: { type: 'isUnauthorized', params: ({ event }) => ({ error: event.error }) }, target: 'signedOut' },
+          { target: 'checkFailed', actions: assign({ error: ({ event }) => messageOf(event.error, 'Unable to reach the server') }) },
+        ],
+      },
+    },
+    checkFailed: {
+      on: { 'session.retry': { target: 'checking', actions: assign({ error: null }) } },
+    },
+    signedOut: {
+      id: 'signedOut',
+      entry: 'forgetSession',
+      initial: 'idle',
+      states: {
+        idle: {
+          on: { 'session.signIn': 'signingIn' },
+        },
+        signingIn: {
+          invoke: {
+            id: 'signIn',
+            src: 'signIn',
+            input: ({ event }) => {
+              const { email, password } = event as Extract<SessionEvent, { type: 'session.signIn' }>
+              return { email, password }
+            },
+            onDone: { target: '#signedIn', actions: assign({ session: ({ event }) => event.output, error: null }) },
+            onError: { target: 'rejected', actions: assign({ error: ({ event }) => messageOf(event.error, 'Unable to sign in') }) },
+          },
+        },
+        rejected: {
+          on: { 'session.signIn': { target: 'signingIn', actions: assign({ error: null }) } },
+        },
+      },
+    },
+    signedIn: {
+      id: 'signedIn',
+      initial: 'idle',
+      on: { 'session.expired': '#signedOut' },
+      states: {
+        idle: {
+          on: { 'session.signOut': 'signingOut' },
+        },
+        signingOut: {
+          invoke: { id: 'signOut', src: 'signOut', onDone: '#signedOut', onError: '#signedOut' },
+        },
+      },
+    },
+  },
+})
+
+type SnapshotLike = { context: Context; matches: (value: never) => boolean }
+const is = (snapshot: SnapshotLike, value: unknown) => snapshot.matches(value as never)
+
+export type SessionPhase = 'checking' | 'checkFailed' | 'signedOut' | 'signedIn'
+
+export function selectSessionPhase(snapshot: SnapshotLike): SessionPhase {
+  if (is(snapshot, 'checking')) return 'checking'
+  if (is(snapshot, 'checkFailed')) return 'checkFailed'
+  return is(snapshot, 'signedIn') ? 'signedIn' : 'signedOut'
+}
+
+export interface SignInView {
+  submitting: boolean
+  error: string | null
+}
+
+export function selectSignInView(snapshot: SnapshotLike): SignInView {
+  return {
+    submitting: is(snapshot, { signedOut: 'signingIn' }),
+    error: is(snapshot, { signedOut: 'rejected' }) ? snapshot.context.error : null,
+  }
+}
+
+export const selectCheckError = (snapshot: SnapshotLike) => snapshot.context.error
+export const selectProfile = (snapshot: SnapshotLike) => snapshot.context.session?.profile ?? null
+export const selectSigningOut = (snapshot: SnapshotLike) => is(snapshot, { signedIn: 'signingOut' })
+
+/** The permissions the person holds in one organization (empty when unknown). */
+export function selectOrgPermissions(slug: string | null) {
+  return (snapshot: SnapshotLike): readonly Permission[] =>
+    snapshot.context.session?.permissions.find((entry) => entry.organization_slug === slug)?.permissions ?? NO_PERMISSIONS
+}
+const NO_PERMISSIONS: readonly Permission[] = []

@@ -1,0 +1,133 @@
+import { act, screen, waitFor, within } from '@testing-library/react'
+import userEvent from '@testing-library/user-event'
+import { afterEach, describe, expect, it, vi } from 'vitest'
+import type { AnyMachineSnapshot, EventObject } from 'xstate'
+import { sessionMachine, type SessionData } from '../machines/session.machine'
+import { getProfile } from '../src/api/platform'
+import { ALL_PERMISSIONS, OWNER, fakePlatform, renderApp } from '../tests/web/platform'
+import { apiError, deferredActor, matchesStateKey, testModelOf } from '../tests/web/modelSupport'
+import { describePath, keyByIncomingEdge, missingCoverage } from './support'
+
+const SESSION: SessionData = {
+  profile: OWNER,
+  permissions: [{ organization_id: 2, organization_slug: 'demo-pro', role: 'Owner', permissions: ALL_PERMISSIONS }],
+}
+const UNAUTHORIZED = apiError('Not signed in', 401)
+const UNREACHABLE = apiError('Unable to reach the server', null)
+const WRONG_PASSWORD = apiError('Invalid e-mail or password', 401)
+
+const model = testModelOf(sessionMachine, {
+  events: (snapshot: AnyMachineSnapshot): EventObject[] => {
+    if (snapshot.matches('checking')) {
+      return [
+        { type: 'xstate.done.actor.fetchSession', output: SESSION } as EventObject,
+        { type: 'xstate.error.actor.fetchSession', error: UNAUTHORIZED } as EventObject,
+        { type: 'xstate.error.actor.fetchSession', error: UNREACHABLE } as EventObject,
+      ]
+    }
+    if (snapshot.matches('checkFailed')) return [{ type: 'session.retry' }]
+    if (snapshot.matches({ signedOut: 'idle' }) || snapshot.matches({ signedOut: 'rejected' })) {
+      return [{ type: 'session.signIn', email: 'owner@example.com', password: 'demo1234' } as EventObject]
+    }
+    if (snapshot.matches({ signedOut: 'signingIn' })) {
+      return [
+        { type: 'xstate.done.actor.signIn', output: SESSION } as EventObject,
+        { type: 'xstate.error.actor.signIn', error: WRONG_PASSWORD } as EventObject,
+      ]
+    }
+    if (snapshot.matches({ signedIn: 'idle' })) return [{ type: 'session.signOut' }, { type: 'session.expired' }]
+    if (snapshot.matches({ signedIn: 'signingOut' })) {
+      return [
+        { type: 'xstate.done.actor.signOut' },
+        { type: 'xstate.error.actor.signOut', error: UNREACHABLE } as EventObject,
+        { type: 'session.expired' },
+      ]
+    }
+    return []
+  },
+  serializeState: (snapshot, event, previous) =>
+    keyByIncomingEdge(snapshot as AnyMachineSnapshot, event as EventObject | undefined, JSON.stringify(previous?.value ?? null)),
+  stateMatcher: matchesStateKey,
+})
+
+const paths = model.getShortestPaths()
+
+afterEach(() => vi.unstubAllGlobals())
+
+describe('session model', () => {
+  it('the paths reach every state and every transition', () => {
+    expect(missingCoverage(sessionMachine, paths)).toEqual({ states: [], transitions: [] })
+  })
+
+  for (const path of paths) {
+    it(describePath(path), async () => {
+      const platform = fakePlatform()
+      const fetchSession = deferredActor<SessionData>('fetchSession')
+      const signIn = deferredActor<SessionData, { email: string; password: string }>('signIn')
+      const signOut = deferredActor<void>('signOut')
+      const machine = sessionMachine.provide({ actors: { fetchSession: fetchSession.logic, signIn: signIn.logic, signOut: signOut.logic } })
+      const { location } = renderApp('/projects', { logic: { session: machine } })
+      const user = userEvent.setup()
+      const signInPage = () => screen.findByRole('heading', { name: 'Welcome back' })
+
+      await path.test({
+        states: {
+          checking: async () => {
+            expect(await screen.findByText('Loading your session…')).toBeInTheDocument()
+          },
+          checkFailed: async () => {
+            expect(await screen.findByRole('alert')).toHaveTextContent('Unable to reach the server')
+            expect(screen.getByRole('button', { name: 'Try again' })).toBeEnabled()
+          },
+          'signedOut.idle': async () => {
+            expect(await signInPage()).toBeInTheDocument()
+            expect(location.history.at(-1)).toBe('/sign-in')
+            expect(screen.queryByRole('alert')).not.toBeInTheDocument()
+          },
+          'signedOut.signingIn': async () => {
+            expect(await screen.findByRole('button', { name: 'Signing in…' })).toBeDisabled()
+          },
+          'signedOut.rejected': async () => {
+            expect(await screen.findByRole('alert')).toHaveTextContent('Invalid e-mail or password')
+            expect(screen.getByLabelText('Email')).toHaveValue('owner@example.com')
+          },
+          'signedIn.idle': async () => {
+            expect(await screen.findByRole('heading', { level: 1, name: 'Projects' })).toBeInTheDocument()
+            await waitFor(() => expect(location.history.at(-1)).toBe('/projects'))
+          },
+          'signedIn.signingOut': async () => {
+            expect(screen.getByRole('heading', { level: 1, name: 'Projects' })).toBeInTheDocument()
+          },
+        },
+        events: {
+          'xstate.done.actor.fetchSession': async (step) => fetchSession.resolve((step.event as unknown as { output: SessionData }).output),
+          'xstate.error.actor.fetchSession': async (step) => fetchSession.reject((step.event as unknown as { error: unknown }).error),
+          'session.retry': async () => user.click(screen.getByRole('button', { name: 'Try again' })),
+          'session.signIn': async () => {
+            await user.clear(screen.getByLabelText('Email'))
+            await user.type(screen.getByLabelText('Email'), 'owner@example.com')
+            await user.clear(screen.getByLabelText('Password'))
+            await user.type(screen.getByLabelText('Password'), 'demo1234')
+            await user.click(screen.getByRole('button', { name: 'Sign in' }))
+          },
+          'xstate.done.actor.signIn': async (step) => signIn.resolve((step.event as unknown as { output: SessionData }).output),
+          'xstate.error.actor.signIn': async (step) => signIn.reject((step.event as unknown as { error: unknown }).error),
+          'session.signOut': async () => {
+            await user.click(screen.getByRole('button', { name: 'Account' }))
+            await user.click(within(await screen.findByRole('menu')).getByRole('menuitem', { name: 'Log out' }))
+          },
+          'xstate.done.actor.signOut': async () => signOut.resolve(undefined),
+          'xstate.error.actor.signOut': async (step) => signOut.reject((step.event as unknown as { error: unknown }).error),
+          // A 401 from any call, through the real HTTP client's onUnauthorized hook.
+          'session.expired': async () => {
+            platform.state.signedIn = false
+            await act(async () => {
+              await getProfile().catch(() => undefined)
+            })
+            platform.state.signedIn = true
+          },
+        },
+      })
+    })
+  }
+})

@@ -1,0 +1,95 @@
+import { act, render, screen } from '@testing-library/react'
+import userEvent from '@testing-library/user-event'
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { createActor, type AnyMachineSnapshot, type EventObject } from 'xstate'
+import { THEMES, THEME_LABELS, themeMachine, type Theme } from '../machines/theme.machine'
+import { applyThemeClass, readTheme, writeTheme } from '../src/app/preferences'
+import { ThemeList } from '../src/views/account/ThemeList'
+import { matchesStateKey, testModelOf } from '../tests/web/modelSupport'
+import { describePath, keyByIncomingEdge, missingCoverage } from './support'
+
+const EVENTS: EventObject[] = [
+  ...THEMES.map((theme) => ({ type: 'theme.set', theme }) as EventObject),
+  { type: 'system.changed', dark: true } as EventObject,
+  { type: 'system.changed', dark: false } as EventObject,
+]
+
+function modelFor(initial: Theme) {
+  return testModelOf(themeMachine, {
+    input: { theme: initial, systemDark: false },
+    events: () => EVENTS,
+    serializeState: (snapshot, event, previous) =>
+      keyByIncomingEdge(
+        snapshot as AnyMachineSnapshot,
+        event as EventObject | undefined,
+        `${JSON.stringify(previous?.value ?? null)}${(snapshot.context as { systemDark: boolean }).systemDark}`,
+      ),
+    stateMatcher: matchesStateKey,
+  })
+}
+
+// One model per remembered theme: the machine starts in the state of the stored choice.
+const paths = THEMES.flatMap((initial) => modelFor(initial).getShortestPaths().map((path) => ({ initial, path })))
+
+
+beforeEach(() => {
+  localStorage.clear()
+  document.documentElement.className = ''
+})
+let stop: (() => void) | null = null
+afterEach(() => stop?.())
+
+describe('theme model', () => {
+  it('the paths reach every state and every transition', () => {
+    const missing = missingCoverage(themeMachine, paths.map(({ path }) => path))
+    // The transient starting state is left at once; each model starts from one remembered theme, so together the
+    // four starts take each of its eventless branches.
+    const starts = new Set(paths.map(({ path }) => JSON.stringify(path.steps[0].state.value)))
+    expect(starts).toEqual(new Set(['"light"', '"dark"', '"deepDark"', '"system"']))
+    expect(missing).toEqual({
+      states: ['theme.starting'],
+      transitions: ['theme.starting --(always)#0', 'theme.starting --(always)#1', 'theme.starting --(always)#2', 'theme.starting --(always)#3'],
+    })
+  })
+
+  for (const { initial, path } of paths) {
+    it(`from ${initial}: ${describePath(path)}`, async () => {
+      writeTheme(initial)
+      const actor = createActor(
+        themeMachine.provide({
+          actions: {
+            applyTheme: (_, params) => applyThemeClass(params.className),
+            persistTheme: (_, params) => writeTheme(params.theme),
+          },
+        }),
+        { input: { theme: readTheme(), systemDark: false } },
+      ).start()
+      stop = () => actor.stop()
+      render(<ThemeList theme={actor} />)
+      const user = userEvent.setup()
+      const shows = (theme: Theme, className: string) => {
+        expect(screen.getByRole('radio', { name: THEME_LABELS[theme] })).toBeChecked()
+        expect(document.documentElement.className).toBe(className)
+        expect(localStorage.getItem('supabase-ui-theme')).toBe(theme)
+      }
+
+      await path.test({
+        states: {
+          light: () => shows('light', 'light'),
+          dark: () => shows('dark', 'dark'),
+          deepDark: () => shows('deep-dark', 'deep-dark'),
+          system: (snapshot) => shows('system', (snapshot.context as { systemDark: boolean }).systemDark ? 'dark' : 'light'),
+        },
+        events: {
+          'theme.set': async (step) => {
+            await user.click(screen.getByRole('radio', { name: THEME_LABELS[(step.event as unknown as { theme: Theme }).theme] }))
+          },
+          // A fact from the operating system (the app's prefers-color-scheme listener sends it).
+          'system.changed': async (step) => {
+            await act(async () => actor.send(step.event as unknown as { type: 'system.changed'; dark: boolean }))
+          },
+        },
+      })
+    })
+  }
+})

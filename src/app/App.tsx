@@ -1,0 +1,71 @@
+import { useSelector } from '@xstate/react'
+import type { ReactNode } from 'react'
+import { Redirect, Route, Router, Switch, type BaseLocationHook, type BaseSearchHook } from 'wouter'
+import { selectSessionPhase } from '../../machines/session.machine'
+import { config } from '../config'
+import { SessionCheckFailed, SessionChecking } from '../views/auth/SessionScreens'
+import { SignInPage } from '../views/auth/SignInPage'
+import { NotFound } from '../views/NotFound'
+import { BuildFlagsContext, useShell, type BuildFlags } from '../views/shell/contexts'
+import { AppLogicContext, LIVE_LOGIC, type AppLogic } from './logic'
+import { ShellProviders } from './ShellProviders'
+import { SignedIn } from './SignedIn'
+
+/** Paths served by the signed-in area; anything else is a 404 whatever the session. */
+const SIGNED_IN_ROUTES = /^\/(projects|account|new|org|project|support)(\/.*)?$/
+
+export interface AppProps {
+  /** A wouter location (tests use memoryLocation); the browser's by default. */
+  location?: { hook: BaseLocationHook; searchHook?: BaseSearchHook }
+  logic?: Partial<AppLogic>
+  flags?: BuildFlags
+}
+
+export function App({ location, logic, flags = config }: AppProps) {
+  const routerProps = location ? { hook: location.hook, ...(location.searchHook ? { searchHook: location.searchHook } : {}) } : {}
+  return (
+    <BuildFlagsContext.Provider value={flags}>
+      <AppLogicContext.Provider value={{ ...LIVE_LOGIC, ...logic }}>
+        <ShellProviders>
+          <Router {...routerProps}>
+            <AppRoutes />
+          </Router>
+        </ShellProviders>
+      </AppLogicContext.Provider>
+    </BuildFlagsContext.Provider>
+  )
+}
+
+export function AppRoutes() {
+  return (
+    <Switch>
+      <Route path="/">
+        <Redirect to="/projects" replace />
+      </Route>
+      <Route path="/sign-in">
+        <SignInRoute />
+      </Route>
+      <Route path={SIGNED_IN_ROUTES}>
+        <SignedIn />
+      </Route>
+      <Route>
+        <Centered>
+          <NotFound />
+        </Centered>
+      </Route>
+    </Switch>
+  )
+}
+
+function SignInRoute() {
+  const { session } = useShell()
+  const phase = useSelector(session, selectSessionPhase)
+  if (phase === 'checking') return <SessionChecking />
+  if (phase === 'checkFailed') return <SessionCheckFailed session={session} />
+  if (phase === 'signedIn') return <Redirect to="/projects" replace />
+  return <SignInPage session={session} />
+}
+
+function Centered({ children }: { children: ReactNode }) {
+  return <div className="min-h-screen bg-neutral-50 dark:bg-neutral-950">{children}</div>
+}

@@ -1,0 +1,133 @@
+import { useActorRef, useSelector } from '@xstate/react'
+import { lazy, Suspense, type ReactNode } from 'react'
+import { Redirect, Route, Switch, useSearch } from 'wouter'
+import { navBarMachine } from '../../machines/navBar.machine'
+import { selectSessionPhase } from '../../machines/session.machine'
+import { SessionCheckFailed, SessionChecking } from '../views/auth/SessionScreens'
+import { FeaturePreviewsDialog } from '../views/layout/FeaturePreviewsDialog'
+import { ShellFrame } from '../views/layout/ShellFrame'
+import { NotFound } from '../views/NotFound'
+import type { OrganizationPageKind } from '../views/org/OrganizationPages'
+import { ProjectsPage } from '../views/projects/ProjectsPage'
+import { Loading } from '../views/shell/ui'
+import { ProjectListContext, useShell, type NavBarActorRef } from '../views/shell/contexts'
+import { inspectOption } from './inspector'
+import { useAppLogic } from './logic'
+import { ProjectLayout } from './ProjectLayout'
+
+// Pages off the main path load on demand, keeping them out of the entry chunk.
+const AccountPage = lazy(() => import('../views/account/AccountPage').then((m) => ({ default: m.AccountPage })))
+const OrganizationPage = lazy(() => import('../views/org/OrganizationPages').then((m) => ({ default: m.OrganizationPage })))
+const SupportPage = lazy(() => import('../views/support/SupportPage').then((m) => ({ default: m.SupportPage })))
+
+function Page({ children }: { children: ReactNode }) {
+  return <Suspense fallback={<Loading label="Loading page…" />}>{children}</Suspense>
+}
+
+export const PROJECT_ROUTE = /^\/project\/(?<ref>[^/]+)(?:\/(?<section>.*))?$/
+
+/** Signed-in routes: redirect to /sign-in when signed out; otherwise the project list and the shell around pages. */
+export function SignedIn() {
+  const { session } = useShell()
+  const phase = useSelector(session, selectSessionPhase)
+  if (phase === 'checking') return <SessionChecking />
+  if (phase === 'checkFailed') return <SessionCheckFailed session={session} />
+  if (phase === 'signedOut') return <Redirect to="/sign-in" replace />
+  return <SignedInShell />
+}
+
+function SignedInShell() {
+  const logic = useAppLogic()
+  const { previews } = useShell()
+  const projectList = useActorRef(logic.projectList, inspectOption())
+  const navBar = useActorRef(navBarMachine, inspectOption())
+
+  return (
+    <ProjectListContext.Provider value={projectList}>
+      <Switch>
+        <Route path="/projects">
+          <ShellFrame navBar={navBar} crumbs={[{ label: 'Projects' }]}>
+            <ProjectsPage projectList={projectList} />
+          </ShellFrame>
+        </Route>
+        <Route path="/account/me">
+          <ShellFrame navBar={navBar} crumbs={[{ label: 'Account preferences' }]}>
+            <AccountRoute />
+          </ShellFrame>
+        </Route>
+        <Route path="/new/:slug">{({ slug }) => <OrganizationRoute key={slug} navBar={navBar} slug={slug} kind="new" />}</Route>
+        <Route path="/org/:slug/:page">
+          {({ slug, page }) =>
+            page === 'usage' || page === 'general' || page === 'billing' ? (
+              <OrganizationRoute key={slug} navBar={navBar} slug={slug} kind={page} />
+            ) : (
+              <ShellFrame navBar={navBar} crumbs={[{ label: 'Not found' }]}>
+                <NotFound />
+              </ShellFrame>
+            )
+          }
+        </Route>
+        <Route path="/support/new">
+          <ShellFrame navBar={navBar} crumbs={[{ label: 'Support' }]}>
+            <SupportRoute />
+          </ShellFrame>
+        </Route>
+        <Route path={PROJECT_ROUTE}>
+          {(params: { ref?: string; section?: string }) => (
+            <ProjectLayout
+              key={params.ref}
+              projectRef={params.ref ?? ''}
+              section={(params.section ?? '').replace(/\/+$/, '')}
+              navBar={navBar}
+            />
+          )}
+        </Route>
+        <Route>
+          <ShellFrame navBar={navBar} crumbs={[{ label: 'Not found' }]}>
+            <NotFound />
+          </ShellFrame>
+        </Route>
+      </Switch>
+      <FeaturePreviewsDialog previews={previews} />
+    </ProjectListContext.Provider>
+  )
+}
+
+function AccountRoute() {
+  const logic = useAppLogic()
+  const tokens = useActorRef(logic.accessTokens, inspectOption())
+  return (
+    <Page>
+      <AccountPage tokens={tokens} />
+    </Page>
+  )
+}
+
+function OrganizationRoute({ navBar, slug, kind }: { navBar: NavBarActorRef; slug: string; kind: OrganizationPageKind }) {
+  const logic = useAppLogic()
+  const organization = useActorRef(logic.organization, { input: { slug }, ...inspectOption() })
+  const panel = new URLSearchParams(useSearch()).get('panel')
+  const crumbs = [{ label: slug, href: `/org/${slug}/general` }, { label: kind === 'new' ? 'New project' : kind[0].toUpperCase() + kind.slice(1) }]
+  return (
+    <ShellFrame navBar={navBar} crumbs={crumbs}>
+      <Page>
+        <OrganizationPage organization={organization} kind={kind} panel={panel} />
+      </Page>
+    </ShellFrame>
+  )
+}
+
+function SupportRoute() {
+  const query = new URLSearchParams(useSearch())
+  const prefill = {
+    category: query.get('category') ?? '',
+    ref: query.get('ref') ?? '',
+    subject: query.get('subject') ?? '',
+    message: query.get('message') ?? '',
+  }
+  return (
+    <Page>
+      <SupportPage key={query.toString()} prefill={prefill} />
+    </Page>
+  )
+}

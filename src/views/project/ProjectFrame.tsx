@@ -1,0 +1,74 @@
+import { useSelector } from '@xstate/react'
+import { selectOrganizationBySlug } from '../../../machines/projectList.machine'
+import { projectLink, selectProject } from '../../../machines/projectStatus.machine'
+import { NotFound } from '../NotFound'
+import { ApiDocsDialog } from '../layout/ApiDocsDialog'
+import { AppFrame, type Crumb } from '../layout/AppFrame'
+import { CommandMenu } from '../layout/CommandMenu'
+import { NavBar } from '../layout/NavBar'
+import { SideMenu } from '../layout/SideMenu'
+import { useBuildFlags, useProjectListActor, type NavBarActorRef } from '../shell/contexts'
+import { useDocumentTitle } from '../shell/useDocumentTitle'
+import { ProjectStatusGate } from './lifecycle/ProjectStatusGate'
+import { ProjectHome, ToolPage } from './pages/ProjectPages'
+import { useProjectActor } from './projectActor'
+import { findProjectRoute, sideMenuFor } from './routes'
+
+/**
+ * Everything around a project page: navigation, breadcrumbs (organization › project › page), the side menu of
+ * the current product (hidden for a paused project) and the main area behind the lifecycle gate.
+ */
+export function ProjectFrame({ projectRef, section, navBar }: { projectRef: string; section: string; navBar: NavBarActorRef }) {
+  const flags = useBuildFlags()
+  const project = useSelector(useProjectActor(), selectProject)
+  const organization = useSelector(useProjectListActor(), selectOrganizationBySlug(project?.organization_slug ?? null))
+  const route = findProjectRoute(section, flags)
+  const title = route === null ? 'Page not found' : route.product === 'home' ? (project?.name ?? null) : route.title
+  useDocumentTitle(title)
+
+  const crumbs: Crumb[] = []
+  if (organization) crumbs.push({ label: organization.name, href: `/org/${organization.slug}/general` })
+  crumbs.push({ label: project?.name ?? projectRef, href: `/project/${projectRef}` })
+  if (route && route.product !== 'home') crumbs.push({ label: route.title })
+
+  const menu = route && project && project.status !== 'INACTIVE' ? sideMenuFor(route.product, flags) : null
+
+  return (
+    <AppFrame
+      nav={<NavBar navBar={navBar} project={{ ref: projectRef, product: route?.product ?? 'home' }} />}
+      crumbs={crumbs}
+      side={
+        menu ? (
+          <SideMenu
+            title={menu.title}
+            items={menu.items.map((item) => ({
+              label: item.label,
+              href: projectLink(project, projectRef, item.section),
+              active: item.section === section,
+            }))}
+          />
+        ) : null
+      }
+      overlays={
+        <>
+          {flags.isPlatform ? <CommandMenu project={project} /> : null}
+          <ApiDocsDialog navBar={navBar} projectRef={projectRef} />
+        </>
+      }
+    >
+      {route === null ? (
+        <NotFound />
+      ) : (
+        <ProjectStatusGate>
+          <ProjectPageContent section={section} title={route.title} />
+        </ProjectStatusGate>
+      )}
+    </AppFrame>
+  )
+}
+
+function ProjectPageContent({ section, title }: { section: string; title: string }) {
+  if (section === '') return <ProjectHome />
+  if (section === 'building') return <ToolPage title="Project is ready" note="The project has finished setting up." />
+  return <ToolPage title={title} />
+}

@@ -1,0 +1,198 @@
+/**
+ * The project routes of the spec's route table: their titles, the product they belong to (for the side menu
+ * and the navigation bar's active entry) and the navigation entries. Data only; the app routes with it.
+ */
+import type { Permission } from '../../contracts/common'
+import type { BuildFlags } from '../shell/contexts'
+
+export type ProductId =
+  | 'home'
+  | 'building'
+  | 'editor'
+  | 'sql'
+  | 'database'
+  | 'branches'
+  | 'auth'
+  | 'storage'
+  | 'functions'
+  | 'realtime'
+  | 'reports'
+  | 'logs'
+  | 'api'
+  | 'settings'
+
+export interface ProjectRoute {
+  /** The path after /project/{ref}/ ('' for home). */
+  section: string
+  title: string
+  product: ProductId
+}
+
+export function sqlSection(flags: Pick<BuildFlags, 'isProduction'>) {
+  return flags.isProduction ? 'sql/new' : 'sql/1'
+}
+
+const ROUTES: ProjectRoute[] = [
+  { section: 'building', title: 'Building', product: 'building' },
+  { section: 'editor', title: 'Table Editor', product: 'editor' },
+  { section: 'database/tables', title: 'Database', product: 'database' },
+  { section: 'database/backups/scheduled', title: 'Scheduled backups', product: 'database' },
+  { section: 'branches', title: 'Branches', product: 'branches' },
+  { section: 'auth/users', title: 'Authentication', product: 'auth' },
+  { section: 'storage/buckets', title: 'Storage', product: 'storage' },
+  { section: 'functions', title: 'Edge Functions', product: 'functions' },
+  { section: 'realtime/inspector', title: 'Realtime', product: 'realtime' },
+  { section: 'reports', title: 'Reports', product: 'reports' },
+  { section: 'logs/explorer', title: 'Logs', product: 'logs' },
+  { section: 'api', title: 'API Docs', product: 'api' },
+  { section: 'api/graphiql', title: 'GraphiQL', product: 'api' },
+  { section: 'settings/general', title: 'General settings', product: 'settings' },
+  { section: 'settings/database', title: 'Database settings', product: 'settings' },
+  { section: 'settings/api', title: 'API settings', product: 'settings' },
+  { section: 'settings/auth', title: 'Auth settings', product: 'settings' },
+  { section: 'settings/storage', title: 'Storage settings', product: 'settings' },
+  { section: 'settings/infrastructure', title: 'Infrastructure', product: 'settings' },
+  { section: 'settings/addons', title: 'Add-ons', product: 'settings' },
+  { section: 'settings/vault', title: 'Vault', product: 'settings' },
+]
+
+/** The route a section shows, or null for an unknown one (a 404 inside the project). Home is ''. */
+export function findProjectRoute(section: string, flags: Pick<BuildFlags, 'isProduction'>): ProjectRoute | null {
+  if (section === '') return { section: '', title: 'Home', product: 'home' }
+  // /sql/new is the production SQL editor; any /sql/{id} (the non-production build uses /sql/1) opens a snippet.
+  if (section === 'sql/new' || /^sql\/[\w-]+$/.test(section)) return { section, title: 'SQL Editor', product: 'sql' }
+  if (section === 'settings') return ROUTES.find((route) => route.section === 'settings/general') ?? null
+  void flags
+  return ROUTES.find((route) => route.section === section) ?? null
+}
+
+/** Every page of a project, for the command menu. */
+export function allProjectRoutes(flags: Pick<BuildFlags, 'isProduction'>): ProjectRoute[] {
+  return [
+    { section: '', title: 'Project home', product: 'home' },
+    { section: sqlSection(flags), title: 'SQL Editor', product: 'sql' },
+    ...ROUTES.filter((route) => route.product !== 'building'),
+  ]
+}
+
+export interface NavEntry {
+  id: string
+  label: string
+  section: string
+  product: ProductId
+  group: 'home' | 'tools' | 'product' | 'other' | 'settings'
+  icon: IconName
+  feature?: keyof BuildFlags['features']
+  permission?: Permission
+  platformOnly?: boolean
+  /** The Project API entry may open the API docs panel instead of navigating. */
+  opensApiDocs?: boolean
+}
+
+export type IconName =
+  | 'home'
+  | 'table'
+  | 'sql'
+  | 'database'
+  | 'auth'
+  | 'storage'
+  | 'functions'
+  | 'realtime'
+  | 'reports'
+  | 'logs'
+  | 'api'
+  | 'settings'
+
+export function navEntries(flags: Pick<BuildFlags, 'isProduction'>): NavEntry[] {
+  return [
+    { id: 'home', label: 'Home', section: '', product: 'home', group: 'home', icon: 'home' },
+    { id: 'editor', label: 'Table Editor', section: 'editor', product: 'editor', group: 'tools', icon: 'table' },
+    { id: 'sql', label: 'SQL Editor', section: sqlSection(flags), product: 'sql', group: 'tools', icon: 'sql' },
+    { id: 'database', label: 'Database', section: 'database/tables', product: 'database', group: 'tools', icon: 'database' },
+    { id: 'auth', label: 'Authentication', section: 'auth/users', product: 'auth', group: 'product', icon: 'auth', feature: 'auth', permission: 'project_auth:all' },
+    { id: 'storage', label: 'Storage', section: 'storage/buckets', product: 'storage', group: 'product', icon: 'storage', feature: 'storage', permission: 'project_storage:all' },
+    {
+      id: 'functions',
+      label: 'Edge Functions',
+      section: 'functions',
+      product: 'functions',
+      group: 'product',
+      icon: 'functions',
+      feature: 'edgeFunctions',
+      permission: 'project_edge_function:all',
+      platformOnly: true,
+    },
+    { id: 'realtime', label: 'Realtime', section: 'realtime/inspector', product: 'realtime', group: 'product', icon: 'realtime', feature: 'realtime', permission: 'realtime:all' },
+    { id: 'reports', label: 'Reports', section: 'reports', product: 'reports', group: 'other', icon: 'reports', platformOnly: true },
+    { id: 'logs', label: 'Logs', section: 'logs/explorer', product: 'logs', group: 'other', icon: 'logs' },
+    { id: 'api', label: 'API Docs', section: 'api', product: 'api', group: 'other', icon: 'api', opensApiDocs: true },
+    { id: 'settings', label: 'Project Settings', section: 'settings/general', product: 'settings', group: 'settings', icon: 'settings', platformOnly: true },
+  ]
+}
+
+/** Entries the person sees: build flags, product switches and permissions in the project's organization. */
+export function visibleNavEntries(flags: BuildFlags, permissions: readonly Permission[]): NavEntry[] {
+  return navEntries(flags).filter(
+    (entry) =>
+      (!entry.platformOnly || flags.isPlatform) &&
+      (entry.feature === undefined || flags.features[entry.feature]) &&
+      (entry.permission === undefined || permissions.includes(entry.permission)),
+  )
+}
+
+export interface SideMenuItem {
+  label: string
+  section: string
+}
+
+/** The sub-pages of a product, listed in the side menu. */
+export const SIDE_MENUS: Partial<Record<ProductId, { title: string; items: SideMenuItem[] }>> = {
+  database: {
+    title: 'Database',
+    items: [
+      { label: 'Tables', section: 'database/tables' },
+      { label: 'Scheduled backups', section: 'database/backups/scheduled' },
+      { label: 'Branches', section: 'branches' },
+    ],
+  },
+  branches: {
+    title: 'Database',
+    items: [
+      { label: 'Tables', section: 'database/tables' },
+      { label: 'Scheduled backups', section: 'database/backups/scheduled' },
+      { label: 'Branches', section: 'branches' },
+    ],
+  },
+  auth: { title: 'Authentication', items: [{ label: 'Users', section: 'auth/users' }] },
+  storage: { title: 'Storage', items: [{ label: 'Buckets', section: 'storage/buckets' }] },
+  functions: { title: 'Edge Functions', items: [{ label: 'Functions', section: 'functions' }] },
+  realtime: { title: 'Realtime', items: [{ label: 'Inspector', section: 'realtime/inspector' }] },
+  reports: { title: 'Reports', items: [{ label: 'Reports', section: 'reports' }] },
+  logs: { title: 'Logs', items: [{ label: 'Log explorer', section: 'logs/explorer' }] },
+  api: {
+    title: 'API Docs',
+    items: [
+      { label: 'Introduction', section: 'api' },
+      { label: 'GraphiQL', section: 'api/graphiql' },
+    ],
+  },
+  settings: {
+    title: 'Project Settings',
+    items: [
+      { label: 'General', section: 'settings/general' },
+      { label: 'Database', section: 'settings/database' },
+      { label: 'API', section: 'settings/api' },
+      { label: 'Authentication', section: 'settings/auth' },
+      { label: 'Storage', section: 'settings/storage' },
+      { label: 'Infrastructure', section: 'settings/infrastructure' },
+      { label: 'Add-ons', section: 'settings/addons' },
+      { label: 'Vault', section: 'settings/vault' },
+    ],
+  },
+}
+
+export function sideMenuFor(product: ProductId, flags: Pick<BuildFlags, 'isProduction'>) {
+  if (product === 'sql') return { title: 'SQL Editor', items: [{ label: 'New query', section: sqlSection(flags) }] }
+  if (product === 'editor') return { title: 'Table Editor', items: [{ label: 'Tables', section: 'editor' }] }
+  return SIDE_MENUS[product] ?? null
+}

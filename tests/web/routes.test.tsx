@@ -1,0 +1,123 @@
+import { screen, within } from '@testing-library/react'
+import { afterEach, describe, expect, it, vi } from 'vitest'
+import { makeProject } from '../fixtures'
+import { fakePlatform, renderApp } from './platform'
+
+const REF = 'abcdefghijklmnopqrst'
+afterEach(() => vi.unstubAllGlobals())
+
+const TOOL_PAGES: Array<[path: string, title: string]> = [
+  ['editor', 'Table Editor'],
+  ['sql/new', 'SQL Editor'],
+  ['sql/1', 'SQL Editor'],
+  ['database/tables', 'Database'],
+  ['database/backups/scheduled', 'Scheduled backups'],
+  ['branches', 'Branches'],
+  ['auth/users', 'Authentication'],
+  ['storage/buckets', 'Storage'],
+  ['functions', 'Edge Functions'],
+  ['realtime/inspector', 'Realtime'],
+  ['reports', 'Reports'],
+  ['logs/explorer', 'Logs'],
+  ['api', 'API Docs'],
+  ['api/graphiql', 'GraphiQL'],
+  ['settings/general', 'General settings'],
+  ['settings/database', 'Database settings'],
+  ['settings/api', 'API settings'],
+  ['settings/auth', 'Auth settings'],
+  ['settings/storage', 'Storage settings'],
+  ['settings/infrastructure', 'Infrastructure'],
+  ['settings/addons?panel=pitr', 'Add-ons'],
+  ['settings/vault', 'Vault'],
+]
+
+describe('routes', () => {
+  for (const [path, title] of TOOL_PAGES) {
+    it(`/project/{ref}/${path} shows '${title}' with the project's data`, async () => {
+      fakePlatform()
+      renderApp(`/project/${REF}/${path}`)
+      expect(await screen.findByRole('heading', { level: 1, name: title })).toBeInTheDocument()
+      const main = within(screen.getByRole('main'))
+      expect(main.getByText('Analytics')).toBeInTheDocument()
+      expect(main.getByText(REF)).toBeInTheDocument()
+      expect(main.getByText('us-east-1')).toBeInTheDocument()
+      expect(main.getByText('15.6')).toBeInTheDocument()
+      expect(document.title).toBe(`${title} | Supabase`)
+    })
+  }
+
+  it('project home is titled with the project name', async () => {
+    fakePlatform()
+    renderApp(`/project/${REF}`)
+    expect(await screen.findByRole('heading', { level: 1, name: 'Analytics' })).toBeInTheDocument()
+    expect(document.title).toBe('Analytics | Supabase')
+  })
+
+  it('shows the building page while the project is coming up', async () => {
+    fakePlatform({ projects: [makeProject({ status: 'COMING_UP' })] })
+    renderApp(`/project/${REF}/building`)
+    expect(await screen.findByRole('heading', { level: 1, name: 'Setting up project' })).toBeInTheDocument()
+  })
+
+  it('hides the side menu for a paused project', async () => {
+    fakePlatform({ projects: [makeProject({ status: 'INACTIVE' })] })
+    renderApp(`/project/${REF}/settings/general`)
+    expect(await screen.findByRole('heading', { level: 1, name: 'General settings' })).toBeInTheDocument()
+    expect(screen.queryByRole('complementary', { name: 'Project Settings menu' })).not.toBeInTheDocument()
+  })
+
+  it('lists the sub-pages of the current product in a resizable side menu', async () => {
+    fakePlatform()
+    renderApp(`/project/${REF}/settings/api`)
+    const menu = await screen.findByRole('complementary', { name: 'Project Settings menu' })
+    expect(within(menu).getByRole('link', { name: 'API' })).toHaveAttribute('aria-current', 'page')
+    expect(within(menu).getByRole('link', { name: 'Vault' })).toHaveAttribute('href', `/project/${REF}/settings/vault`)
+    const handle = screen.getByRole('separator', { name: 'Resize side menu' })
+    expect(handle).toHaveAttribute('aria-valuemin', '16')
+    expect(handle).toHaveAttribute('aria-valuemax', '32')
+    handle.focus()
+    const { default: userEvent } = await import('@testing-library/user-event')
+    await userEvent.setup().keyboard('{ArrowRight}{ArrowRight}')
+    expect(handle).toHaveAttribute('aria-valuenow', '18')
+    await userEvent.setup().keyboard('{End}')
+    expect(handle).toHaveAttribute('aria-valuenow', '32')
+  })
+
+  it.each([
+    ['/org/demo-pro/general', 'Organization settings'],
+    ['/org/demo-free/usage', 'Usage'],
+    ['/org/demo-pro/billing?panel=subscriptionPlan', 'Billing'],
+    ['/new/demo-free', 'Create a new project'],
+  ])('%s shows the organization and its plan', async (path, title) => {
+    fakePlatform()
+    renderApp(path)
+    expect(await screen.findByRole('heading', { level: 1, name: title })).toBeInTheDocument()
+    expect(await screen.findByText(path.includes('free') ? 'Free' : 'Pro')).toBeInTheDocument()
+  })
+
+  it('/account/me shows the profile, the full theme list and access tokens', async () => {
+    fakePlatform()
+    renderApp('/account/me')
+    expect(await screen.findByRole('heading', { level: 1, name: 'Account preferences' })).toBeInTheDocument()
+    expect(screen.getByText('owner@example.com')).toBeInTheDocument()
+    for (const name of ['Light', 'Dark', 'Deep dark', 'System']) expect(screen.getByRole('radio', { name })).toBeInTheDocument()
+    expect(await screen.findByText('No access tokens yet.')).toBeInTheDocument()
+  })
+
+  it('/support/new is prefilled from the query', async () => {
+    fakePlatform()
+    renderApp(`/support/new?category=Database_unresponsive&ref=${REF}&subject=Help&message=It%20is%20down`)
+    expect(await screen.findByRole('heading', { level: 1, name: 'Contact support' })).toBeInTheDocument()
+    expect(screen.getByLabelText('Category')).toHaveValue('Database_unresponsive')
+    expect(screen.getByLabelText('Project reference')).toHaveValue(REF)
+    expect(screen.getByLabelText('Subject')).toHaveValue('Help')
+    expect(screen.getByLabelText('Message')).toHaveValue('It is down')
+  })
+
+  it.each(['/nowhere', `/project/${REF}/nowhere`, '/org/demo-pro/nowhere'])('%s is a 404 with a link to /projects', async (path) => {
+    fakePlatform()
+    renderApp(path)
+    expect(await screen.findByRole('heading', { level: 1, name: 'Page not found' })).toBeInTheDocument()
+    expect(screen.getByRole('link', { name: 'Back to your projects' })).toHaveAttribute('href', '/projects')
+  })
+})
