@@ -34,6 +34,14 @@ export default defineConfig({
       DATA_DIR: process.env.E2E_DATA_DIR,
       DEV_CONTROLS: '1',
       LIFECYCLE_COMING_UP_MS: String(COMING_UP_MS),
+      // Pause: 2 s GOING_DOWN + 3 s PAUSING; restore: 5 s (tests/e2e/pause-restore.spec.ts).
+      LIFECYCLE_GOING_DOWN_MS: '2000',
+      LIFECYCLE_PAUSING_MS: '3000',
+      LIFECYCLE_RESTORING_MS: '5000',
+      // A JWT secret rotation takes 3 s (tests/e2e/api-keys.spec.ts).
+      LIFECYCLE_JWT_UPDATE_MS: '3000',
+      // Each of the eight upgrade steps takes 1.5 s (tests/e2e/upgrade-connect.spec.ts).
+      LIFECYCLE_UPGRADE_STEP_MS: '1500',
     },
   },
 })

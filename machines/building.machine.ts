@@ -7,21 +7,28 @@
 import { assign, fromPromise, setup } from 'xstate'
 import type { ProjectStatus } from '../src/contracts/common'
 import type { ProjectStatusResponse } from '../src/contracts/projects'
+import { elapsedMachine } from './elapsed.machine'
 
 export interface BuildingInput {
   ref: string
   status: ProjectStatus
+  /** When the project entered its status (server time): the elapsed notice counts from it. */
+  since: string
 }
+
+/** Support asks people to wait 2 minutes before opening a ticket about a project being set up. */
+export const BUILDING_OVERDUE_AFTER_MS = 120_000
 
 export const buildingMachine = setup({
   types: {
     input: {} as BuildingInput,
-    context: {} as { ref: string; status: ProjectStatus },
+    context: {} as { ref: string; status: ProjectStatus; since: string },
   },
   actors: {
     fetchProjectStatus: fromPromise<ProjectStatusResponse, { ref: string }>(async () => {
       throw new Error('fetchProjectStatus not provided')
     }),
+    elapsed: elapsedMachine,
   },
   actions: {
     refreshProject: () => {},
@@ -36,7 +43,13 @@ export const buildingMachine = setup({
   },
 }).createMachine({
   id: 'building',
-  context: ({ input }) => ({ ref: input.ref, status: input.status }),
+  context: ({ input }) => ({ ref: input.ref, status: input.status, since: input.since }),
+  // Lives as long as the screen, across polls.
+  invoke: {
+    id: 'elapsed',
+    src: 'elapsed',
+    input: ({ context }) => ({ since: context.since, overdueAfterMs: BUILDING_OVERDUE_AFTER_MS }),
+  },
   initial: 'waiting',
   states: {
     waiting: {

@@ -8,6 +8,12 @@
 import { assign, fromPromise, sendParent, setup } from 'xstate'
 import type { Project } from '../src/contracts/projects'
 import { buildingMachine } from './building.machine'
+import { connectingChildMachine } from './connecting.machine'
+import { upgradingChildMachine } from './upgrading.machine'
+import { pausedChildMachine } from './paused.machine'
+import { pausingChildMachine } from './pausing.machine'
+import { restoringChildMachine } from './restoring.machine'
+import { TOAST_SYSTEM_ID, toastMachine } from './toast.machine'
 import { isBuildingStatus, normalizeSection, resolveProjectPage, type ProjectPage } from './projectPage'
 
 export interface ProjectStatusInput {
@@ -51,6 +57,12 @@ export const projectStatusMachine = setup({
       throw new Error('fetchProject not provided')
     }),
     building: buildingChildMachine,
+    upgrading: upgradingChildMachine,
+    connecting: connectingChildMachine,
+    paused: pausedChildMachine,
+    pausing: pausingChildMachine,
+    restoring: restoringChildMachine,
+    toasts: toastMachine,
   },
   actions: {
     /** Provided by the app: tells the project list to load again. */
@@ -71,6 +83,8 @@ export const projectStatusMachine = setup({
 }).createMachine({
   id: 'projectStatus',
   context: ({ input }) => ({ ref: input.ref, section: normalizeSection(input.section), project: null, error: null }),
+  // The project's toasts outlive the page states that ask for them (a flow sends to system id 'toasts').
+  invoke: { id: 'toasts', src: 'toasts', systemId: TOAST_SYSTEM_ID },
   initial: 'loading',
   on: {
     'route.changed': [
@@ -115,16 +129,51 @@ export const projectStatusMachine = setup({
       ],
     },
     normal: { on: { 'project.refresh': 'refreshing' } },
-    paused: { on: { 'project.refresh': 'refreshing' } },
-    upgrading: { on: { 'project.refresh': 'refreshing' } },
-    pausing: { on: { 'project.refresh': 'refreshing' } },
-    connecting: { on: { 'project.refresh': 'refreshing' } },
-    restoring: { on: { 'project.refresh': 'refreshing' } },
+    paused: {
+      invoke: { id: 'paused', src: 'paused', input: ({ context }) => ({ project: context.project! }) },
+      on: { 'project.refresh': 'refreshing' },
+    },
+    upgrading: {
+      invoke: {
+        id: 'upgrading',
+        src: 'upgrading',
+        input: ({ context }) => ({ ref: context.ref, since: context.project!.status_changed_at }),
+      },
+      on: { 'project.refresh': 'refreshing' },
+    },
+    pausing: {
+      invoke: {
+        id: 'pausing',
+        src: 'pausing',
+        input: ({ context }) => ({ ref: context.ref, since: context.project!.status_changed_at }),
+      },
+      on: { 'project.refresh': 'refreshing' },
+    },
+    connecting: {
+      invoke: { id: 'connecting', src: 'connecting', input: ({ context }) => ({ project: context.project! }) },
+      on: { 'project.refresh': 'refreshing' },
+    },
+    restoring: {
+      invoke: {
+        id: 'restoring',
+        src: 'restoring',
+        input: ({ context }) => ({
+          ref: context.ref,
+          status: context.project!.status,
+          since: context.project!.status_changed_at,
+        }),
+      },
+      on: { 'project.refresh': 'refreshing' },
+    },
     building: {
       invoke: {
         id: 'building',
         src: 'building',
-        input: ({ context }) => ({ ref: context.ref, status: context.project!.status }),
+        input: ({ context }) => ({
+          ref: context.ref,
+          status: context.project!.status,
+          since: context.project!.status_changed_at,
+        }),
       },
       on: { 'project.refresh': 'refreshing' },
     },

@@ -11,7 +11,7 @@ const STATUS_URL = /\/platform\/projects\/[a-z]{20}\/status$/
 
 function modelFor(status: 'COMING_UP' | 'UNKNOWN') {
   return modelOf(buildingMachine, {
-    input: { ref: REF, status },
+    input: { ref: REF, status, since: new Date(0).toISOString() },
     events: (snapshot: AnyMachineSnapshot): EventObject[] => {
       if (snapshot.matches('waiting')) return [{ type: 'xstate.after.pollInterval.building.waiting' }]
       if (snapshot.matches('polling')) {
@@ -53,7 +53,7 @@ describe('building model', () => {
       const refreshProjectList = vi.fn()
       const initialStatus = initialStatusOf(path)
       const actor = createActor(liveBuildingMachine.provide({ actions: { refreshProject, refreshProjectList } }), {
-        input: { ref: REF, status: initialStatus },
+        input: { ref: REF, status: initialStatus, since: new Date(0).toISOString() },
       })
       actor.start()
       render(<BuildingPage actor={actor} projectName="Analytics" />)

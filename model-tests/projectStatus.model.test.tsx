@@ -135,7 +135,7 @@ describe('project status model', () => {
           },
           refreshing: () => {
             // A refresh keeps the last page on screen: never a blank or loading screen.
-            expect(screen.queryByRole('status')).toBeNull()
+            expect(screen.queryByText('Loading project…')).toBeNull()
             expect(document.body.textContent).not.toBe('')
           },
         },

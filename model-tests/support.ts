@@ -28,6 +28,15 @@ function allNodes(node: AnyNode): AnyNode[] {
 
 const transitionKey = (sourceId: string, eventType: string, index: number) => `${sourceId} --${eventType}#${index}`
 
+/** The states a machine enters on start: its initial chain (every region of a parallel state). */
+function initialChain(node: AnyNode): AnyNode[] {
+  const children = Object.values(node.states as Record<string, AnyNode>)
+  if (children.length === 0) return [node]
+  if (node.type === 'parallel') return [node, ...children.flatMap(initialChain)]
+  const initial = (node as any).initial?.target?.[0] as AnyNode | undefined
+  return initial ? [node, ...initialChain(initial)] : [node]
+}
+
 /** Every state node id and every transition definition (including eventless ones) of a machine. */
 export function machineInventory(machine: AnyStateMachine) {
   const states = new Set<string>()
@@ -50,7 +59,17 @@ export function coverageOf(machine: AnyStateMachine, paths: Array<TestPath<AnyMa
     let previous: AnyMachineSnapshot | null = null
     for (const step of path.steps) {
       for (const node of (step.state as any)._nodes as AnyNode[]) if (node !== machine.root) states.add(node.id)
-      if (previous !== null) {
+      if (previous === null) {
+        // The init step: a transient state on the initial chain has taken one of its eventless transitions.
+        const reachedIds = new Set(((step.state as any)._nodes as AnyNode[]).map((n) => n.id))
+        for (const node of initialChain(machine.root as AnyNode)) {
+          const always = (node.always ?? []) as Array<{ target?: AnyNode[] }>
+          const index = always.findIndex((t) => t.target?.some((target) => reachedIds.has(target.id)))
+          if (index < 0) continue
+          states.add(node.id)
+          transitions.add(transitionKey(node.id, '(always)', index))
+        }
+      } else {
         const taken = (machine as any).getTransitionData(previous, step.event) as Array<{ source: AnyNode; eventType: string }>
         for (const t of taken ?? []) {
           const defs = (t.source.transitions as Map<string, unknown[]>).get(t.eventType) ?? []
@@ -58,10 +77,12 @@ export function coverageOf(machine: AnyStateMachine, paths: Array<TestPath<AnyMa
         }
         // Eventless transitions fire inside the step: the one taken is the first of the transient state's
         // `always` list whose target the step ended in.
+        // Nodes are compared by id: a machine made with .provide() has its own node objects.
+        const reachedIds = new Set(((step.state as any)._nodes as AnyNode[]).map((n) => n.id))
         for (const node of allNodes(machine.root as AnyNode)) {
           const always = (node.always ?? []) as Array<{ target?: AnyNode[] }>
-          if (always.length === 0 || !taken?.some((t: any) => t.target?.includes(node))) continue
-          const index = always.findIndex((t) => t.target?.some((target) => ((step.state as any)._nodes as AnyNode[]).includes(target)))
+          if (always.length === 0 || !taken?.some((t: any) => t.target?.some((target: AnyNode) => target.id === node.id))) continue
+          const index = always.findIndex((t) => t.target?.some((target) => reachedIds.has(target.id)))
           if (index >= 0) {
             transitions.add(transitionKey(node.id, '(always)', index))
             states.add(node.id) // a transient state is reached when one of its eventless transitions is taken

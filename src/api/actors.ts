@@ -2,6 +2,8 @@
 import { fromPromise } from 'xstate'
 import { buildingMachine } from '../../machines/building.machine'
 import { buildingChildMachine, projectStatusMachine } from '../../machines/projectStatus.machine'
+import { livePauseChildren } from './pauseActors'
+import { liveUpgradeChildren } from './upgradeActors'
 import { getProject, getProjectStatus } from './platform'
 
 export const fetchProjectStatus = fromPromise(({ input, signal }: { input: { ref: string }; signal: AbortSignal }) =>
@@ -18,6 +20,8 @@ export function liveProjectStatusMachine(refreshProjectList: () => void) {
     actors: {
       fetchProject,
       building: buildingChildMachine.provide({ actors: { fetchProjectStatus } }),
+      ...livePauseChildren,
+      ...liveUpgradeChildren,
     },
     actions: { refreshProjectList: () => refreshProjectList() },
   })

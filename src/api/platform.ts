@@ -9,6 +9,16 @@ import {
 } from '../contracts/auth'
 import { Organization, OrganizationList, Subscription } from '../contracts/organizations'
 import { Project, ProjectList, ProjectStatusResponse } from '../contracts/projects'
+import { ProjectLiveResponse, RestSchemaResponse } from '../contracts/connecting'
+import {
+  DatabaseUpgradeStatusResponse,
+  ProjectUpgradeEligibilityResponse,
+  ProjectUpgradeInitiateResponse,
+  type UpgradeDatabaseBody,
+} from '../contracts/upgrade'
+import { OrgUsageResponse, ResourceWarningsResponse, type OrgUsageQuery } from '../contracts/usage'
+import { JwtSecretUpdateAccepted, JwtSecretUpdateStatusResponse, ProjectSettings, type JwtSecretUpdateBody } from '../contracts/keys'
+import { MembersReachedFreeProjectLimit, RestoreResponse, RestoreStatusResponse } from '../contracts/pause'
 import { http, type CallOptions } from './http'
 
 const platform = (path: string) => `${config.platformUrl}${path}`
@@ -44,3 +54,40 @@ export const getProject = (ref: string | undefined, options?: CallOptions) =>
 export const getProjectStatus = (ref: string | undefined, options?: CallOptions) =>
   http.get(platform(`/projects/${requireRef(ref)}/status`), ProjectStatusResponse, options)
 
+// Postgres upgrade ({api} = the Management API base), connectivity of the API server, resource warnings, usage.
+const api = (path: string) => `${config.apiUrl}${path}`
+export const getUpgradeStatus = (ref: string | undefined, options?: CallOptions) =>
+  http.get(api(`/projects/${requireRef(ref)}/upgrade/status`), DatabaseUpgradeStatusResponse, options)
+export const getUpgradeEligibility = (ref: string | undefined, options?: CallOptions) =>
+  http.get(api(`/projects/${requireRef(ref)}/upgrade/eligibility`), ProjectUpgradeEligibilityResponse, options)
+export const startUpgrade = (ref: string | undefined, body: UpgradeDatabaseBody, options?: CallOptions) =>
+  http.post(api(`/projects/${requireRef(ref)}/upgrade`), ProjectUpgradeInitiateResponse, body, options)
+export const getProjectLive = (ref: string | undefined, options?: CallOptions) =>
+  http.get(platform(`/projects/${requireRef(ref)}/live`), ProjectLiveResponse, options)
+export const getProjectRestSchema = (ref: string | undefined, options?: CallOptions) =>
+  http.get(platform(`/projects/${requireRef(ref)}/api/rest`), RestSchemaResponse, options)
+export const getResourceWarnings = (options?: CallOptions) =>
+  http.get(platform('/projects-resource-warnings'), ResourceWarningsResponse, options)
+export const getOrgUsage = (slug: string | undefined, query: OrgUsageQuery, options?: CallOptions) => {
+  const params = new URLSearchParams({ start: query.start, end: query.end })
+  if (query.project_ref) params.set('project_ref', query.project_ref)
+  return http.get(platform(`/organizations/${requireSlug(slug)}/usage?${params.toString()}`), OrgUsageResponse, options)
+}
+
+// API keys and JWT secret rotation (src/contracts/keys.ts).
+export const getProjectSettings = (ref: string | undefined, options?: CallOptions) =>
+  http.get(platform(`/props/project/${requireRef(ref)}/settings`), ProjectSettings, options)
+export const updateJwtSecret = (ref: string | undefined, body: JwtSecretUpdateBody, options?: CallOptions) =>
+  http.post(platform(`/props/project/${requireRef(ref)}/jwt-secret-update`), JwtSecretUpdateAccepted, body, options)
+export const getJwtSecretUpdateStatus = (ref: string | undefined, options?: CallOptions) =>
+  http.get(platform(`/props/project/${requireRef(ref)}/jwt-secret-update-status`), JwtSecretUpdateStatusResponse, options)
+
+// Pause and restore (src/contracts/pause.ts). Pausing goes through the Management API path ({api}).
+export const pauseProject = (ref: string | undefined, options?: CallOptions) =>
+  http.post(`${config.apiUrl}/projects/${requireRef(ref)}/pause`, null, {}, options)
+export const restoreProject = (ref: string | undefined, options?: CallOptions) =>
+  http.post(platform(`/projects/${requireRef(ref)}/restore`), RestoreResponse, {}, options)
+export const getRestoreStatus = (ref: string | undefined, options?: CallOptions) =>
+  http.get(platform(`/projects/${requireRef(ref)}/restore/status`), RestoreStatusResponse, options)
+export const getMembersReachedFreeProjectLimit = (slug: string | undefined, options?: CallOptions) =>
+  http.get(platform(`/organizations/${requireSlug(slug)}/members/reached-free-project-limit`), MembersReachedFreeProjectLimit, options)

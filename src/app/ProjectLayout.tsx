@@ -1,8 +1,11 @@
 import { useActorRef } from '@xstate/react'
 import { useEffect } from 'react'
 import { liveProjectStatusMachine } from '../api/actors'
+import { liveApiKeysMachine } from '../api/keysActors'
+import { ApiKeysMachineContext } from '../views/project/settings/apiKeysLogic'
 import { ProjectActorContext } from '../views/project/projectActor'
 import { ProjectFrame } from '../views/project/ProjectFrame'
+import { ProjectToasts } from '../views/project/lifecycle/ToastRegion'
 import { useProjectListActor, type NavBarActorRef } from '../views/shell/contexts'
 import { inspectOption } from './inspector'
 
@@ -23,7 +26,10 @@ export function ProjectLayout({ projectRef, section, navBar }: { projectRef: str
 
   return (
     <ProjectActorContext.Provider value={actor}>
-      <ProjectFrame projectRef={projectRef} section={section} navBar={navBar} />
+      <ApiKeysMachineContext.Provider value={liveApiKeysMachine}>
+        <ProjectFrame projectRef={projectRef} section={section} navBar={navBar} />
+        <ProjectToasts />
+      </ApiKeysMachineContext.Provider>
     </ProjectActorContext.Provider>
   )
 }

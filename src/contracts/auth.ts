@@ -1,4 +1,4 @@
-import { z } from 'zod'
+import * as z from 'zod'
 import { Permission, Role } from './common'
 
 /** POST /platform/auth/sign-in (sets the HTTP-only session cookie). */

@@ -1,4 +1,4 @@
-import { z } from 'zod'
+import * as z from 'zod'
 
 /** The project statuses the dashboard distinguishes (spec section 4). */
 export const ProjectStatus = z.enum([

@@ -1,4 +1,4 @@
-import { z } from 'zod'
+import * as z from 'zod'
 import { PlanId } from './common'
 
 /** GET /platform/organizations and /platform/organizations/{slug} */

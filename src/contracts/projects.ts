@@ -1,4 +1,4 @@
-import { z } from 'zod'
+import * as z from 'zod'
 import { PostgrestStatus, ProjectStatus } from './common'
 
 /** GET /platform/projects (list) and GET /platform/projects/{ref} (detail). */

@@ -1,4 +1,4 @@
-import { z } from 'zod'
+import * as z from 'zod'
 
 /**
  * Management API shapes (../shared/reference/management-api.openapi.json).

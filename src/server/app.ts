@@ -11,9 +11,13 @@ import { migrate } from './db/migrate'
 import type { Deps } from './deps'
 import { errorJson, isApiPath, type AppEnv } from './http'
 import { createEngine, type Engine } from './lifecycle'
+import { backfillProjectKeys } from './keys'
 import { registerDevRoutes } from './routes/dev'
+import { registerKeysRoutes } from './routes/keys'
+import { registerPauseRoutes } from './routes/pause'
 import { registerPlatformRoutes, registerPublicPlatformRoutes } from './routes/platform'
 import { registerV1Routes } from './routes/v1'
+import { registerUpgradeDevRoutes, registerUpgradePlatformRoutes, registerUpgradeV1Routes } from './routes/upgrade'
 import { seedDemoData } from './seed'
 import { dashboard } from './static'
 
@@ -34,6 +38,8 @@ export interface CreateAppOptions {
 
 export async function createApp({ db, config, clock = systemClock, seed = true }: CreateAppOptions): Promise<PlatformServer> {
   await migrate(db, seed ? async (tx) => void (await seedDemoData(tx, clock.now(), config.lifecycle)) : undefined)
+  // Projects past setting up that have no API keys yet (created before migration 005) get them now.
+  await db.transaction((tx) => backfillProjectKeys(tx, clock.now()))
 
   const engine = createEngine({ db, clock, tickMs: config.lifecycle.tickMs })
   const deps: Deps = { db, config, clock, engine, latency: { ms: 0 } }
@@ -62,9 +68,14 @@ export async function createApp({ db, config, clock = systemClock, seed = true }
   registerPublicPlatformRoutes(app, deps)
   app.use('/platform/*', requireSession(db, clock))
   registerPlatformRoutes(app, deps)
+  registerUpgradePlatformRoutes(app, deps)
   app.use('/v1/*', requireApiAuth(db, clock))
   registerV1Routes(app, deps)
+  registerKeysRoutes(app, deps)
+  registerUpgradeV1Routes(app, deps)
+  registerPauseRoutes(app, deps)
   if (config.devControls) registerDevRoutes(app, deps)
+  if (config.devControls) registerUpgradeDevRoutes(app, deps)
 
   app.use('*', dashboard(config.distDir))
 

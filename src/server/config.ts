@@ -30,7 +30,19 @@ export interface ServerConfig {
     comingUpMs: number
     /** LIFECYCLE_TICK_MS: how often the engine looks for due transitions. */
     tickMs: number
+    /** LIFECYCLE_JWT_UPDATE_MS: a JWT secret update, from the request to the re-signed keys. */
+    jwtUpdateMs: number
+    /** LIFECYCLE_GOING_DOWN_MS: GOING_DOWN → PAUSING after a pause. */
+    goingDownMs: number
+    /** LIFECYCLE_PAUSING_MS: PAUSING → INACTIVE. */
+    pausingMs: number
+    /** LIFECYCLE_RESTORING_MS: RESTORING → ACTIVE_HEALTHY (or RESTORATION_FAILED). */
+    restoringMs: number
+    /** LIFECYCLE_UPGRADE_STEP_MS: each of the eight steps of a Postgres upgrade. */
+    upgradeStepMs: number
   }
+  /** FREE_PROJECT_LIMIT: active projects a member may own in free organizations. */
+  freeProjectLimit: number
   /** Session cookie lifetime. */
   sessionTtlMs: number
 }
@@ -64,7 +76,13 @@ export function loadConfig(env: Env = process.env): ServerConfig {
     lifecycle: {
       comingUpMs: int(env, 'LIFECYCLE_COMING_UP_MS', 15_000),
       tickMs: int(env, 'LIFECYCLE_TICK_MS', 250, 1),
+      jwtUpdateMs: int(env, 'LIFECYCLE_JWT_UPDATE_MS', 5_000),
+      goingDownMs: int(env, 'LIFECYCLE_GOING_DOWN_MS', 3_000),
+      pausingMs: int(env, 'LIFECYCLE_PAUSING_MS', 4_000),
+      restoringMs: int(env, 'LIFECYCLE_RESTORING_MS', 8_000),
+      upgradeStepMs: int(env, 'LIFECYCLE_UPGRADE_STEP_MS', 4_000),
     },
+    freeProjectLimit: int(env, 'FREE_PROJECT_LIMIT', 2),
     sessionTtlMs: 7 * 24 * 60 * 60 * 1000,
   }
 }

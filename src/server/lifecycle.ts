@@ -8,6 +8,8 @@
 import type { ProjectStatus } from '../contracts/common'
 import type { Clock, ServerConfig } from './config'
 import type { Db, Queryable } from './db'
+import { applyJwtSecretUpdate, ensureProjectKeys, isSettingUp } from './keys'
+import { applyUpgradeStep, beginUpgrade } from './upgrade'
 
 export interface TransitionRow {
   id: number
@@ -21,6 +23,8 @@ export interface TransitionRow {
 type Handler = (tx: Queryable, row: TransitionRow, now: Date) => Promise<string>
 
 const handlers: Record<string, Handler> = {
+  /** payload { upgrade_id, step }: one of the eight steps of a Postgres upgrade (src/server/upgrade.ts). */
+  'project.upgrade.step': applyUpgradeStep,
   /** payload { from, to }: moves the project only if it is still in `from`. */
   async 'project.status'(tx, row, now) {
     const { from, to } = row.payload as { from: ProjectStatus; to: ProjectStatus }
@@ -28,9 +32,41 @@ const handlers: Record<string, Handler> = {
       `update projects set status = $3, updated_at = $4, status_changed_at = $4 where id = $1 and status = $2 returning id`,
       [row.project_id, from, to, now.toISOString()],
     )
-    return rows.length ? 'applied' : `skipped: project no longer ${from}`
+    if (!rows.length) return `skipped: project no longer ${from}`
+    // A project that has finished coming up gets its JWT secret and API keys (src/server/keys.ts).
+    if (to === 'ACTIVE_HEALTHY') await ensureProjectKeys(tx, row.project_id, now)
+    return 'applied'
+  },
+  /** payload { update_id }: re-signs the API keys with the new JWT secret, or fails as asked (src/server/keys.ts). */
+  'jwt.secret.update': (tx, row, now) => applyJwtSecretUpdate(tx, row, now),
+  /**
+   * payload {}: ends a restore. RESTORING → ACTIVE_HEALTHY, or RESTORATION_FAILED with a recorded message when
+   * the development control asked this project's next restore to fail (the switch is used up).
+   */
+  async 'project.restore'(tx, row, now) {
+    const { rows } = await tx.query<{ fail_next_restore: boolean }>(
+      `select fail_next_restore from projects where id = $1 and status = 'RESTORING' for update`,
+      [row.project_id],
+    )
+    if (!rows[0]) return 'skipped: project no longer RESTORING'
+    const failed = rows[0].fail_next_restore
+    await tx.query(
+      `update projects set status = $2, restore_error = $3, fail_next_restore = false, updated_at = $4, status_changed_at = $4
+       where id = $1`,
+      [
+        row.project_id,
+        failed ? 'RESTORATION_FAILED' : 'ACTIVE_HEALTHY',
+        failed ? RESTORE_FAILURE_MESSAGE : null,
+        now.toISOString(),
+      ],
+    )
+    return failed ? 'applied: restoration failed' : 'applied'
   },
 }
+
+/** What a failed restore records; the restoring page shows it. */
+export const RESTORE_FAILURE_MESSAGE =
+  'The database could not be restored from its backup: the restore job stopped before the database came back online.'
 
 export async function scheduleTransition(
   tx: Queryable,
@@ -63,10 +99,29 @@ export async function scheduleOnEntry(
   now: Date,
   durations: ServerConfig['lifecycle'],
 ): Promise<void> {
+  // Past setting up, a project has its API keys (a no-op when it has them already).
+  if (!isSettingUp(status)) await ensureProjectKeys(tx, projectId, now)
   if (status === 'COMING_UP') {
     const due = new Date(now.getTime() + durations.comingUpMs)
     await scheduleTransition(tx, projectId, 'project.status', { from: 'COMING_UP', to: 'ACTIVE_HEALTHY' }, due, now)
   }
+  // A pause: both steps are scheduled at once, so each is durable from the start; each moves only from its `from`.
+  if (status === 'GOING_DOWN') {
+    const toPausing = new Date(now.getTime() + durations.goingDownMs)
+    const toInactive = new Date(toPausing.getTime() + durations.pausingMs)
+    await scheduleTransition(tx, projectId, 'project.status', { from: 'GOING_DOWN', to: 'PAUSING' }, toPausing, now)
+    await scheduleTransition(tx, projectId, 'project.status', { from: 'PAUSING', to: 'INACTIVE' }, toInactive, now)
+  }
+  if (status === 'PAUSING') {
+    const due = new Date(now.getTime() + durations.pausingMs)
+    await scheduleTransition(tx, projectId, 'project.status', { from: 'PAUSING', to: 'INACTIVE' }, due, now)
+  }
+  if (status === 'RESTORING') {
+    await scheduleTransition(tx, projectId, 'project.restore', {}, new Date(now.getTime() + durations.restoringMs), now)
+  }
+  // A project put UPGRADING from outside (seed, development control) gets an upgrade record that does not advance:
+  // a stuck upgrade, as the upgrade page and its overdue prompt show. Real upgrades start at POST /v1/…/upgrade.
+  if (status === 'UPGRADING') await beginUpgrade(tx, projectId, { stepMs: durations.upgradeStepMs, now, scheduleSteps: false })
 }
 
 /** Sets a project's status from outside the engine: cancels what was pending, then schedules anew. */

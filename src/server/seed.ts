@@ -2,7 +2,7 @@
 import type { PlanId, PostgrestStatus, ProjectStatus, Role } from '../contracts/common'
 import type { ServerConfig } from './config'
 import type { Queryable } from './db'
-import { scheduleOnEntry } from './lifecycle'
+import { cancelPendingTransitions, scheduleOnEntry } from './lifecycle'
 import { hashPassword, newProjectRef } from './secrets'
 import { insertProject } from './store'
 
@@ -28,6 +28,8 @@ interface DemoProject {
   dbVersion?: string
   region?: string
   branching?: boolean
+  /** The demo keeps it in its status (no timed transition), so the page of that status can always be seen. */
+  hold?: boolean
 }
 
 /** Every status of the spec, plus an ACTIVE_HEALTHY project whose API server is OFFLINE. */
@@ -35,7 +37,7 @@ export const demoProjects: DemoProject[] = [
   { org: 'demo-free', name: 'Recipe Box', status: 'ACTIVE_HEALTHY' },
   { org: 'demo-free', name: 'Weekend Hackathon', status: 'INACTIVE', region: 'eu-central-1' },
   { org: 'demo-free', name: 'Habit Tracker', status: 'COMING_UP', kpsVersion: null },
-  { org: 'demo-free', name: 'Book Club API', status: 'PAUSING' },
+  { org: 'demo-free', name: 'Book Club API', status: 'PAUSING', hold: true },
   {
     org: 'demo-free',
     name: 'Legacy Blog',
@@ -46,9 +48,9 @@ export const demoProjects: DemoProject[] = [
   },
   { org: 'demo-pro', name: 'Acme Storefront', status: 'ACTIVE_HEALTHY', branching: true, region: 'eu-west-1' },
   { org: 'demo-pro', name: 'Analytics Warehouse', status: 'UPGRADING', kpsVersion: 'kps-v3.1.0' },
-  { org: 'demo-pro', name: 'Customer Portal', status: 'RESTORING' },
+  { org: 'demo-pro', name: 'Customer Portal', status: 'RESTORING', hold: true },
   { org: 'demo-pro', name: 'Inventory Sync', status: 'UNKNOWN', region: 'ap-southeast-1' },
-  { org: 'demo-pro', name: 'Mobile Backend', status: 'GOING_DOWN' },
+  { org: 'demo-pro', name: 'Mobile Backend', status: 'GOING_DOWN', hold: true },
   { org: 'demo-pro', name: 'Support Desk', status: 'RESTORATION_FAILED' },
 ]
 
@@ -100,8 +102,13 @@ export async function seedDemoData(
       dbVersion: p.dbVersion,
       ref: newProjectRef(),
       now: insertedAt,
+      // The demo's transitions are under way now, not since the project was created days ago.
+      statusChangedAt: now,
     })
     await scheduleOnEntry(tx, id, p.status, now, durations)
+    if (p.hold) await cancelPendingTransitions(tx, id, now)
   }
+  // The Owner created every demo project: with its active free projects it starts over the free project limit.
+  await tx.query(`update projects set created_by = (select id from accounts where primary_email = $1)`, [demoAccounts[0].email])
   return true
 }

@@ -146,13 +146,15 @@ export interface NewProject {
   dbVersion?: string
   ref: string
   now: Date
+  /** When the project entered its status; defaults to `now` (its creation). */
+  statusChangedAt?: Date
 }
 
 export async function insertProject(db: Queryable, p: NewProject): Promise<number> {
   const { rows } = await db.query<{ id: number }>(
     `insert into projects (ref, organization_id, name, status, postgrest_status, kps_version, is_branch_enabled,
        region, db_version, inserted_at, updated_at, status_changed_at)
-     values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $10, $10) returning id`,
+     values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $10, $11) returning id`,
     [
       p.ref,
       p.organizationId,
@@ -164,6 +166,7 @@ export async function insertProject(db: Queryable, p: NewProject): Promise<numbe
       p.region ?? 'us-east-1',
       p.dbVersion ?? '15.6',
       p.now.toISOString(),
+      (p.statusChangedAt ?? p.now).toISOString(),
     ],
   )
   return rows[0].id

@@ -18,12 +18,12 @@ test('a project coming up shows "Setting up project", polls every 4 s, and opens
   const building = page.getByRole('heading', { level: 1, name: 'Setting up project' })
   await expect(building).toBeVisible()
   // While coming up, every tool link leads to the building page.
-  await expect(page.getByRole('link', { name: 'Table Editor' })).toHaveAttribute('href', `/project/${project.ref}/building`)
+  await expect(page.getByLabel('Table Editor', { exact: true })).toHaveAttribute('href', `/project/${project.ref}/building`)
 
   await expect(building).toBeHidden({ timeout: COMING_UP_MS + 10_000 })
   const shownAt = Date.now()
   await expect(page.getByRole('heading', { level: 1, name: 'E2E coming up' })).toBeVisible()
-  await expect(page.getByRole('link', { name: 'Table Editor' })).toHaveAttribute('href', `/project/${project.ref}/editor`)
+  await expect(page.getByLabel('Table Editor', { exact: true })).toHaveAttribute('href', `/project/${project.ref}/editor`)
 
   // The page shows the healthy project within one poll interval of the server's transition (plus the
   // engine's tick and the refetch).

@@ -26,7 +26,7 @@ function stubStatusEndpoint(answers: Answer[]) {
 function renderBuilding() {
   const refreshProject = vi.fn()
   const actor = createActor(liveBuildingMachine.provide({ actions: { refreshProject } }), {
-    input: { ref: REF, status: 'COMING_UP' },
+    input: { ref: REF, status: 'COMING_UP', since: new Date(0).toISOString() },
   }).start()
   render(<BuildingPage actor={actor} projectName="Analytics" />)
   return { actor, refreshProject }

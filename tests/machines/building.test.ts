@@ -23,7 +23,7 @@ function start(replies: Reply[], status: ProjectStatus = 'COMING_UP') {
   const refreshProjectList = vi.fn()
   const actor = createActor(
     buildingMachine.provide({ actors: { fetchProjectStatus: endpoint.actor }, actions: { refreshProject, refreshProjectList } }),
-    { input: { ref: 'abcdefghijklmnopqrst', status } },
+    { input: { ref: 'abcdefghijklmnopqrst', status, since: new Date(0).toISOString() } },
   ).start()
   return { actor, requests: endpoint.requests, refreshProject, refreshProjectList }
 }

@@ -29,12 +29,14 @@ describe('with DEV_CONTROLS off', () => {
 })
 
 describe('with DEV_CONTROLS on', () => {
-  it('lists four routes with a curl example each', () => {
+  it('lists its routes with a curl example each', () => {
     expect(devControlRoutes.map((r) => r.path)).toEqual([
       '/dev/projects',
       '/dev/projects/{ref}/status',
       '/dev/projects/{ref}/postgrest',
       '/dev/latency',
+      '/dev/projects/{ref}/fail-next-restore',
+      '/dev/projects/{ref}/fail-next-jwt-update',
     ])
     for (const r of devControlRoutes) expect(r.curl).toMatch(/^curl -X POST /)
   })

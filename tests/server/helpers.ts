@@ -122,9 +122,18 @@ export class FakeClock implements Clock {
   }
 }
 
-export function testConfig(overrides: Partial<ServerConfig> = {}): ServerConfig {
+/** Overrides of the test config; `lifecycle` merges into the defaults, so a test names only the durations it uses. */
+export type ConfigOverrides = Partial<Omit<ServerConfig, 'lifecycle'>> & { lifecycle?: Partial<ServerConfig['lifecycle']> }
+
+export function testConfig(overrides: ConfigOverrides = {}): ServerConfig {
   const base = loadConfig({})
-  return { ...base, devControls: true, distDir: path.join(os.tmpdir(), 'kp-no-dist'), ...overrides }
+  return {
+    ...base,
+    devControls: true,
+    distDir: path.join(os.tmpdir(), 'kp-no-dist'),
+    ...overrides,
+    lifecycle: { ...base.lifecycle, ...overrides.lifecycle },
+  }
 }
 
 export interface TestServer extends PlatformServer {
@@ -140,7 +149,7 @@ export interface TestServer extends PlatformServer {
 }
 
 export async function startTestServer(
-  opts: { store?: TestStore; db?: Db; clock?: FakeClock; config?: Partial<ServerConfig> } = {},
+  opts: { store?: TestStore; db?: Db; clock?: FakeClock; config?: ConfigOverrides } = {},
 ): Promise<TestServer> {
   const store = opts.store ?? (await createTestStore())
   const db = opts.db ?? (await store.open())

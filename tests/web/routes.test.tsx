@@ -23,7 +23,6 @@ const TOOL_PAGES: Array<[path: string, title: string]> = [
   ['api/graphiql', 'GraphiQL'],
   ['settings/general', 'General settings'],
   ['settings/database', 'Database settings'],
-  ['settings/api', 'API settings'],
   ['settings/auth', 'Auth settings'],
   ['settings/storage', 'Storage settings'],
   ['settings/infrastructure', 'Infrastructure'],
@@ -45,6 +44,15 @@ describe('routes', () => {
       expect(document.title).toBe(`${title} | Supabase`)
     })
   }
+
+  it("/project/{ref}/settings/api shows 'API settings' with the 'Project API keys' and 'Project Configuration' panels", async () => {
+    fakePlatform()
+    renderApp(`/project/${REF}/settings/api`)
+    expect(await screen.findByRole('heading', { level: 1, name: 'API settings' })).toBeInTheDocument()
+    expect(screen.getByRole('region', { name: 'Project API keys' })).toBeInTheDocument()
+    expect(screen.getByRole('region', { name: 'Project Configuration' })).toBeInTheDocument()
+    expect(document.title).toBe('API settings | Supabase')
+  })
 
   it('project home is titled with the project name', async () => {
     fakePlatform()

@@ -1,11 +1,17 @@
 import type { Db, Queryable } from './types'
 import m001 from './migrations/001_initial'
 import m002 from './migrations/002_status_changed_at'
+import m003 from './migrations/003_pause_restore'
+import m004 from './migrations/004_upgrades_usage'
+import m005 from './migrations/005_api_keys'
 
 /** Ordered; never edit an applied one, add the next. */
 export const migrations: { id: string; sql: string }[] = [
   { id: '001_initial', sql: m001 },
   { id: '002_status_changed_at', sql: m002 },
+  { id: '003_pause_restore', sql: m003 },
+  { id: '004_upgrades_usage', sql: m004 },
+  { id: '005_api_keys', sql: m005 },
 ]
 
 /** Arbitrary constant: serialises concurrent starts of several processes on one database. */

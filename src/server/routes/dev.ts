@@ -10,16 +10,22 @@
  *     curl -X POST http://127.0.0.1:8787/dev/projects/<ref>/postgrest -H 'content-type: application/json' -d '{"postgrestStatus":"OFFLINE"}'
  *   POST /dev/latency                  slow every /platform and /v1 response by N ms, 0 to stop (DevLatencyBody)
  *     curl -X POST http://127.0.0.1:8787/dev/latency -H 'content-type: application/json' -d '{"ms":2500}'
+ *   POST /dev/projects/{ref}/fail-next-restore  make the project's next restore end in RESTORATION_FAILED (DevFailNextRestoreBody)
+ *     curl -X POST http://127.0.0.1:8787/dev/projects/<ref>/fail-next-restore -H 'content-type: application/json' -d '{"fail":true}'
+ *   POST /dev/projects/{ref}/fail-next-jwt-update  make the project's next JWT secret update fail (old secret and keys stay)
+ *     curl -X POST http://127.0.0.1:8787/dev/projects/<ref>/fail-next-jwt-update
  */
 import type { Hono } from 'hono'
-import { z } from 'zod'
+import * as z from 'zod'
 import { ProjectRef } from '../../contracts/common'
 import { DevCreateProjectBody, DevLatencyBody, DevSetPostgrestBody, DevSetStatusBody } from '../../contracts/dev'
+import { DevFailNextRestoreBody } from '../../contracts/pause'
 import type { Deps } from '../deps'
 import { errorJson, validate, type AppEnv } from '../http'
 import { scheduleOnEntry, setProjectStatus } from '../lifecycle'
 import { newProjectRef } from '../secrets'
 import { findProjectByRef, insertProject, toProject } from '../store'
+import { registerKeysDevRoutes } from './keys'
 import { baseUrl } from './platform'
 
 /** The list the README quotes. */
@@ -43,6 +49,16 @@ export const devControlRoutes = [
     method: 'POST',
     path: '/dev/latency',
     curl: `curl -X POST http://127.0.0.1:8787/dev/latency -H 'content-type: application/json' -d '{"ms":2500}'`,
+  },
+  {
+    method: 'POST',
+    path: '/dev/projects/{ref}/fail-next-restore',
+    curl: `curl -X POST http://127.0.0.1:8787/dev/projects/<ref>/fail-next-restore -H 'content-type: application/json' -d '{"fail":true}'`,
+  },
+  {
+    method: 'POST',
+    path: '/dev/projects/{ref}/fail-next-jwt-update',
+    curl: `curl -X POST http://127.0.0.1:8787/dev/projects/<ref>/fail-next-jwt-update`,
   },
 ] as const
 
@@ -103,8 +119,25 @@ export function registerDevRoutes(app: Hono<AppEnv>, deps: Deps): void {
     },
   )
 
+  app.post(
+    '/dev/projects/:ref/fail-next-restore',
+    validate('param', RefParam),
+    validate('json', DevFailNextRestoreBody),
+    async (c) => {
+      const { ref } = c.req.valid('param')
+      const { rows } = await db.query<{ fail_next_restore: boolean }>(
+        'update projects set fail_next_restore = $2 where ref = $1 returning fail_next_restore',
+        [ref, c.req.valid('json').fail],
+      )
+      if (!rows.length) return errorJson(c, 404, 'Project not found')
+      return c.json({ ref, fail_next_restore: rows[0].fail_next_restore })
+    },
+  )
+
   app.post('/dev/latency', validate('json', DevLatencyBody), (c) => {
     deps.latency.ms = c.req.valid('json').ms
     return c.json({ ms: deps.latency.ms })
   })
+
+  registerKeysDevRoutes(app, deps)
 }

@@ -1,6 +1,6 @@
 /** /platform: sign-in, profile, access tokens, organizations, projects. */
 import type { Hono } from 'hono'
-import { z } from 'zod'
+import * as z from 'zod'
 import { CreateAccessTokenBody, SignInBody } from '../../contracts/auth'
 import { OrgSlug, ProjectRef } from '../../contracts/common'
 import { UpdateProjectBody } from '../../contracts/projects'

@@ -1,6 +1,6 @@
 /** /v1: the Management API subset, shaped like ../shared/reference/management-api.openapi.json. */
 import type { Hono } from 'hono'
-import { z } from 'zod'
+import * as z from 'zod'
 import type { ProjectStatus } from '../../contracts/common'
 import { ProjectRef } from '../../contracts/common'
 import type { V1ProjectWithDatabase } from '../../contracts/v1'

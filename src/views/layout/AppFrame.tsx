@@ -14,12 +14,18 @@ export function AppFrame({
   side,
   children,
   overlays,
+  badge,
+  banner,
 }: {
   nav: ReactNode
   crumbs: Crumb[]
   side?: ReactNode
   children: ReactNode
   overlays?: ReactNode
+  /** After the breadcrumbs (the 'Exceeding usage limits' badge). */
+  badge?: ReactNode
+  /** Above the main content (the resource-exhaustion banner). */
+  banner?: ReactNode
 }) {
   return (
     <div className="flex h-screen overflow-hidden bg-neutral-50 text-neutral-900 dark:bg-neutral-950 dark:text-neutral-100">
@@ -27,10 +33,11 @@ export function AppFrame({
       <div className="flex min-w-0 flex-1 flex-col">
         <header className="flex h-12 shrink-0 items-center border-b border-neutral-200 bg-white px-4 dark:border-neutral-800 dark:bg-neutral-900">
           <Breadcrumbs crumbs={crumbs} />
+          {badge}
         </header>
         <div className="flex min-h-0 flex-1">
           {side}
-          <main className="min-w-0 flex-1 overflow-y-auto">{children}</main>
+          <main className="min-w-0 flex-1 overflow-y-auto">{banner}{children}</main>
         </div>
       </div>
       {overlays}

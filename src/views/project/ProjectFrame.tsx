@@ -11,8 +11,12 @@ import { useBuildFlags, useProjectListActor, type NavBarActorRef } from '../shel
 import { useDocumentTitle } from '../shell/useDocumentTitle'
 import { ProjectStatusGate } from './lifecycle/ProjectStatusGate'
 import { ProjectHome, ToolPage } from './pages/ProjectPages'
+import { GeneralSettingsPage } from './settings/GeneralSettingsPage'
+import { ApiSettingsPage } from './settings/ApiSettingsPage'
 import { useProjectActor } from './projectActor'
 import { findProjectRoute, sideMenuFor } from './routes'
+import { InfrastructureSettingsPage } from './settings/UpgradePostgresPanel'
+import { ResourceBanner, UsageBadge, useResourceWarnings } from './usage/ResourceWarnings'
 
 /**
  * Everything around a project page: navigation, breadcrumbs (organization › project › page), the side menu of
@@ -31,12 +35,15 @@ export function ProjectFrame({ projectRef, section, navBar }: { projectRef: stri
   crumbs.push({ label: project?.name ?? projectRef, href: `/project/${projectRef}` })
   if (route && route.product !== 'home') crumbs.push({ label: route.title })
 
+  const resources = useResourceWarnings(projectRef, project?.organization_slug ?? null)
   const menu = route && project && project.status !== 'INACTIVE' ? sideMenuFor(route.product, flags) : null
 
   return (
     <AppFrame
       nav={<NavBar navBar={navBar} project={{ ref: projectRef, product: route?.product ?? 'home' }} />}
       crumbs={crumbs}
+      badge={<UsageBadge actor={resources} />}
+      banner={<ResourceBanner actor={resources} pathname={`/project/${projectRef}/${section}`.replace(/\/+$/, '')} />}
       side={
         menu ? (
           <SideMenu
@@ -69,6 +76,9 @@ export function ProjectFrame({ projectRef, section, navBar }: { projectRef: stri
 
 function ProjectPageContent({ section, title }: { section: string; title: string }) {
   if (section === '') return <ProjectHome />
+  if (section === 'settings/general' || section === 'settings') return <GeneralSettingsPage />
+  if (section === 'settings/infrastructure') return <InfrastructureSettingsPage />
   if (section === 'building') return <ToolPage title="Project is ready" note="The project has finished setting up." />
+  if (section === 'settings/api') return <ApiSettingsPage />
   return <ToolPage title={title} />
 }

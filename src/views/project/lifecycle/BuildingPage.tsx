@@ -1,15 +1,33 @@
 import { useSelector } from '@xstate/react'
+import type { ReactNode } from 'react'
 import type { ActorRefFrom } from 'xstate'
 import { selectBuildingView, type BuildingView, type buildingMachine } from '../../../../machines/building.machine'
+import { type elapsedMachine } from '../../../../machines/elapsed.machine'
+import { supportLink } from '../../../../machines/supportLink'
 import { CLIENT_LIBRARIES, EXAMPLE_APPS } from './clientLibraries'
+import { ElapsedNotice } from './ElapsedNotice'
+import { BuildingApiKeys } from '../settings/ApiSettingsPage'
 
 export function BuildingPage({ actor, projectName }: { actor: ActorRefFrom<typeof buildingMachine>; projectName: string }) {
   const view = useSelector(actor, selectBuildingView)
-  return <BuildingScreen title={view.title} projectName={projectName} />
+  const elapsed = useSelector(actor, (snapshot) => snapshot.children.elapsed as ActorRefFrom<typeof elapsedMachine> | undefined)
+  const ref = useSelector(actor, (snapshot) => snapshot.context.ref)
+  const notice = elapsed ? (
+    <ElapsedNotice
+      actor={elapsed}
+      supportHref={supportLink({
+        category: 'Database_unresponsive',
+        ref,
+        subject: `Project ${projectName} is stuck setting up`,
+        message: `My project ${ref} has been setting up for longer than expected.`,
+      })}
+    />
+  ) : null
+  return <BuildingScreen title={view.title} projectName={projectName} notice={notice} />
 }
 
 /** The building screen itself; also shown for the moment between 'healthy' and the refreshed project. */
-export function BuildingScreen({ title, projectName }: { title: BuildingView['title']; projectName: string }) {
+export function BuildingScreen({ title, projectName, notice }: { title: BuildingView['title']; projectName: string; notice?: ReactNode }) {
   return (
     <section aria-labelledby="building-title" className="mx-auto max-w-5xl space-y-8 p-8">
       <header className="space-y-2">
@@ -22,7 +40,10 @@ export function BuildingScreen({ title, projectName }: { title: BuildingView['ti
           We are provisioning your database and API. If the project is not ready after 2 minutes, please contact
           support; until then there is no need to open a ticket.
         </p>
+        {notice}
       </header>
+
+      <BuildingApiKeys />
 
       <section aria-labelledby="client-libraries" className="space-y-3">
         <h2 id="client-libraries" className="text-lg font-medium">Client libraries</h2>

@@ -5,6 +5,8 @@ import { buildingTitle, type buildingMachine } from '../../../../machines/buildi
 import { selectProjectView } from '../../../../machines/projectStatus.machine'
 import { useProjectActor } from '../projectActor'
 import { BuildingPage, BuildingScreen } from './BuildingPage'
+import { UpgradeConnectGate } from './UpgradeConnectGate'
+import { PauseRestoreGate } from './PauseRestoreGate'
 
 const TITLES = {
   paused: 'Project is paused',
@@ -42,6 +44,8 @@ export function ProjectStatusGate({ children }: { children: ReactNode }) {
     )
   }
   if (view.page === 'normal') return <>{children}</>
+  if (view.page === 'upgrading' || view.page === 'connecting') return <UpgradeConnectGate page={view.page} project={view.project} />
+  if (view.page === 'paused' || view.page === 'pausing' || view.page === 'restoring') return <PauseRestoreGate page={view.page} project={view.project} />
   if (view.page === 'building') {
     return building ? (
       <BuildingPage actor={building} projectName={view.project.name} />

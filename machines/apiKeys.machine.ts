@@ -1,0 +1,256 @@
+/**
+ * Project API keys and configuration (settings/api, and the building screen). Loads the project settings; while
+ * they hold no keys yet (a project still coming up) polls every 2 s; a failed, malformed or timed-out answer
+ * (2 s) shows 'Failed to retrieve API keys' and keeps polling. The JWT secret flow runs as the child 'jwtSecret'
+ * and reports its status; after a successful update it asks for a refetch ('settings.refresh').
+ * Invariants: the service_role key and the JWT secret are masked until revealed; reveal and copy of a key need
+ * service_api_keys:read and the JWT secret in the updated state; any status change masks them again.
+ */
+import { assign, fromPromise, sendParent, sendTo, setup } from 'xstate'
+import type { ApiKeyTag, ProjectSettings } from '../src/contracts/keys'
+import { copyButtonMachine } from './copyButton.machine'
+import { jwtSecretMachine, type JwtPhase } from './jwtSecret.machine'
+
+export interface ApiKeysInput {
+  ref: string
+  /** service_api_keys:read in the project's organization. */
+  canReadKeys: boolean
+  /** service_api_keys:read and projects:write. */
+  canUpdateSecret: boolean
+}
+
+export type CopyTarget = ApiKeyTag | 'jwt_secret' | 'url'
+export type JwtStatus = JwtPhase | 'unknown'
+
+interface Context extends ApiKeysInput {
+  settings: ProjectSettings | null
+  error: string | null
+  jwtStatus: JwtStatus
+}
+
+export type ApiKeysEvent =
+  | { type: 'settings.refresh' }
+  | { type: 'jwt.status.changed'; status: JwtPhase }
+  | { type: 'serviceKey.reveal' }
+  | { type: 'serviceKey.hide' }
+  | { type: 'jwtSecret.reveal' }
+  | { type: 'jwtSecret.hide' }
+  | { type: 'value.copy'; key: CopyTarget }
+
+/** The JWT secret flow as this machine's child: its reports and requests come up to this machine. */
+export const jwtSecretChildMachine = jwtSecretMachine.provide({
+  actions: {
+    reportStatus: sendParent((_, params: { status: JwtPhase }) => ({ type: 'jwt.status.changed', status: params.status })),
+    refreshSettings: sendParent({ type: 'settings.refresh' }),
+  },
+})
+
+const COPY_IDS: Record<CopyTarget, string> = {
+  anon: 'copyAnonKey',
+  service_role: 'copyServiceRoleKey',
+  jwt_secret: 'copyJwtSecret',
+  url: 'copyUrl',
+}
+
+export const keyOf = (settings: ProjectSettings | null, tag: ApiKeyTag) =>
+  settings?.services[0]?.service_api_keys.find((key) => key.tags.split(',').map((t) => t.trim()).includes(tag))?.api_key
+
+export const projectUrlOf = (settings: ProjectSettings | null) => {
+  const config = settings?.services[0]?.app_config
+  return config ? `${config.protocol}://${config.endpoint}` : undefined
+}
+
+function valueOf(settings: ProjectSettings | null, key: CopyTarget): string | undefined {
+  if (key === 'url') return projectUrlOf(settings)
+  if (key === 'jwt_secret') return settings?.project.jwt_secret
+  return keyOf(settings, key)
+}
+
+const messageOf = (error: unknown) => (error instanceof Error && error.message ? error.message : 'Request failed')
+
+export const apiKeysMachine = setup({
+  types: {
+    input: {} as ApiKeysInput,
+    context: {} as Context,
+    events: {} as ApiKeysEvent,
+  },
+  actors: {
+    fetchSettings: fromPromise<ProjectSettings, { ref: string }>(async () => {
+      throw new Error('fetchSettings not provided')
+    }),
+    jwtSecret: jwtSecretChildMachine,
+    copyButton: copyButtonMachine,
+  },
+  actions: {
+    storeJwtStatus: assign({ jwtStatus: (_, params: { status: JwtPhase }) => params.status }),
+    copyValue: sendTo(
+      (_, params: { key: CopyTarget; text: string }) => COPY_IDS[params.key],
+      (_, params: { key: CopyTarget; text: string }) => ({ type: 'clipboard.copy' as const, text: params.text }),
+    ),
+  },
+  delays: {
+    /** Spec: settings polled every 2 s until keys exist. */
+    pollInterval: 2_000,
+    /** The platform's default request time-out (spec section 9). */
+    requestTimeout: 2_000,
+  },
+  guards: {
+    hasKeys: (_, params: { settings: ProjectSettings }) => keyOf(params.settings, 'anon') !== undefined,
+    maySeeSecrets: ({ context }, params: { key: CopyTarget }) =>
+      context.canReadKeys && context.jwtStatus === 'updated' && valueOf(context.settings, params.key) !== undefined,
+    mayCopy: ({ context }, params: { key: CopyTarget }) =>
+      params.key === 'url'
+        ? valueOf(context.settings, 'url') !== undefined
+        : context.canReadKeys && context.jwtStatus === 'updated' && valueOf(context.settings, params.key) !== undefined,
+  },
+}).createMachine({
+  id: 'apiKeys',
+  context: ({ input }) => ({ ...input, settings: null, error: null, jwtStatus: 'unknown' }),
+  invoke: {
+    id: 'jwtSecret',
+    src: 'jwtSecret',
+    input: ({ context }) => ({ ref: context.ref, canUpdate: context.canUpdateSecret }),
+  },
+  on: {
+    'jwt.status.changed': { actions: { type: 'storeJwtStatus', params: ({ event }) => ({ status: event.status }) } },
+  },
+  initial: 'fetching',
+  states: {
+    fetching: {
+      invoke: {
+        id: 'fetchSettings',
+        src: 'fetchSettings',
+        input: ({ context }) => ({ ref: context.ref }),
+        onDone: [
+          {
+            guard: { type: 'hasKeys', params: ({ event }) => ({ settings: event.output }) },
+            target: 'ready',
+            actions: assign({ settings: ({ event }) => event.output, error: null }),
+          },
+          { target: 'retrieving', actions: assign({ settings: ({ event }) => event.output, error: null }) },
+        ],
+        onError: { target: 'failed', actions: assign({ error: ({ event }) => messageOf(event.error) }) },
+      },
+      after: { requestTimeout: { target: 'failed', actions: assign({ error: 'The request timed out' }) } },
+    },
+    /** No keys yet: the project is still setting up. */
+    retrieving: {
+      after: { pollInterval: 'fetching' },
+    },
+    failed: {
+      after: { pollInterval: 'fetching' },
+    },
+    ready: {
+      type: 'parallel',
+      invoke: [
+        { id: COPY_IDS.anon, src: 'copyButton' },
+        { id: COPY_IDS.service_role, src: 'copyButton' },
+        { id: COPY_IDS.jwt_secret, src: 'copyButton' },
+        { id: COPY_IDS.url, src: 'copyButton' },
+      ],
+      on: {
+        'settings.refresh': 'fetching',
+        // Whatever the new status, revealed secrets are masked again.
+        'jwt.status.changed': {
+          target: 'ready',
+          reenter: true,
+          actions: { type: 'storeJwtStatus', params: ({ event }) => ({ status: event.status }) },
+        },
+        'value.copy': {
+          guard: { type: 'mayCopy', params: ({ event }) => ({ key: event.key }) },
+          actions: {
+            type: 'copyValue',
+            params: ({ context, event }) => ({ key: event.key, text: valueOf(context.settings, event.key) ?? '' }),
+          },
+        },
+      },
+      states: {
+        serviceKey: {
+          initial: 'masked',
+          states: {
+            masked: {
+              on: { 'serviceKey.reveal': { guard: { type: 'maySeeSecrets', params: { key: 'service_role' } }, target: 'revealed' } },
+            },
+            revealed: { on: { 'serviceKey.hide': 'masked' } },
+          },
+        },
+        jwtSecret: {
+          initial: 'masked',
+          states: {
+            masked: {
+              on: { 'jwtSecret.reveal': { guard: { type: 'maySeeSecrets', params: { key: 'jwt_secret' } }, target: 'revealed' } },
+            },
+            revealed: { on: { 'jwtSecret.hide': 'masked' } },
+          },
+        },
+      },
+    },
+  },
+})
+
+export const PERMISSION_TEXT = 'You need additional permissions to view API keys'
+export const UPDATING_TEXT = 'JWT secret is being updated'
+export const FAILED_TEXT = 'JWT secret update failed, new API key may have issues'
+
+type SnapshotLike = { context: Context; matches: (value: never) => boolean }
+const is = (snapshot: SnapshotLike, value: unknown) => snapshot.matches(value as never)
+
+/** A value as the panel shows it: the value itself, masked, or a message in its place. */
+export type ShownValue =
+  | { kind: 'value'; text: string }
+  | { kind: 'masked' }
+  | { kind: 'message'; text: string }
+
+export interface KeyRowView {
+  tag: ApiKeyTag
+  shown: ShownValue
+  revealable: boolean
+  revealed: boolean
+}
+
+export type ApiKeysView =
+  | { phase: 'retrieving' }
+  | { phase: 'failed' }
+  | { phase: 'ready'; rows: KeyRowView[] }
+
+function shownSecret(context: Context, value: string | undefined, revealed: boolean): ShownValue {
+  if (!context.canReadKeys) return { kind: 'message', text: PERMISSION_TEXT }
+  if (context.jwtStatus === 'updating') return { kind: 'message', text: UPDATING_TEXT }
+  if (context.jwtStatus === 'failed') return { kind: 'message', text: FAILED_TEXT }
+  if (value === undefined) return { kind: 'message', text: PERMISSION_TEXT }
+  return revealed ? { kind: 'value', text: value } : { kind: 'masked' }
+}
+
+export function selectApiKeysView(snapshot: SnapshotLike): ApiKeysView {
+  if (is(snapshot, 'failed')) return { phase: 'failed' }
+  if (!is(snapshot, 'ready')) return { phase: 'retrieving' }
+  const { context } = snapshot
+  const anon = keyOf(context.settings, 'anon')
+  const anonShown = shownSecret(context, anon, true)
+  const serviceRevealed = is(snapshot, { ready: { serviceKey: 'revealed' } })
+  return {
+    phase: 'ready',
+    rows: [
+      { tag: 'anon', shown: anonShown, revealable: false, revealed: anonShown.kind === 'value' },
+      {
+        tag: 'service_role',
+        shown: shownSecret(context, keyOf(context.settings, 'service_role'), serviceRevealed),
+        revealable: true,
+        revealed: serviceRevealed,
+      },
+    ],
+  }
+}
+
+export type ProjectConfigView =
+  | { phase: 'retrieving'; url: string | null }
+  | { phase: 'failed' }
+  | { phase: 'ready'; url: string | null; jwtSecret: ShownValue; revealed: boolean }
+
+export function selectProjectConfigView(snapshot: SnapshotLike): ProjectConfigView {
+  if (is(snapshot, 'failed')) return { phase: 'failed' }
+  const url = projectUrlOf(snapshot.context.settings) ?? null
+  if (!is(snapshot, 'ready')) return { phase: 'retrieving', url }
+  const revealed = is(snapshot, { ready: { jwtSecret: 'revealed' } })
+  return { phase: 'ready', url, jwtSecret: shownSecret(snapshot.context, snapshot.context.settings?.project.jwt_secret, revealed), revealed }
+}

@@ -1,0 +1,186 @@
+/**
+ * JWT secret: the status of the project's JWT secret and its rotation. Reads the update status once; while an
+ * update is running polls it every 1 s (each request abandoned after 2 s). 'Generate a new JWT secret' opens a
+ * destructive confirmation (roll, or a custom secret of at least 32 characters); the request's answer starts the
+ * polling. When the update ends updated, the parent is asked to refetch the settings (the PostgREST-related data).
+ * Invariants: the parent always knows the last status read (reportStatus); a closed dialog or a refused request
+ * re-reads the status, so the screen never trusts a guess; only members who may update can open the dialog.
+ */
+import { assign, fromPromise, setup } from 'xstate'
+import {
+  JWT_SECRET_MIN_LENGTH,
+  type JwtSecretUpdateAccepted,
+  type JwtSecretUpdateBody,
+  type JwtSecretUpdateStatusResponse,
+} from '../src/contracts/keys'
+
+export type JwtPhase = 'updating' | 'updated' | 'failed'
+
+export interface JwtSecretInput {
+  ref: string
+  /** service_api_keys:read and projects:write in the project's organization. */
+  canUpdate: boolean
+}
+
+interface Context {
+  ref: string
+  canUpdate: boolean
+  changeTrackingId: string | null
+  /** The refused request's message ('Failed to update JWT secret'). */
+  error: string | null
+}
+
+export type JwtSecretEvent =
+  | { type: 'secret.generate' }
+  | { type: 'secret.cancel' }
+  | { type: 'secret.confirm'; jwt_secret?: string }
+
+type StatusOutput = JwtSecretUpdateStatusResponse
+const phaseOf = (output: StatusOutput): JwtPhase => output.jwtSecretUpdateStatus?.meta.status ?? 'updated'
+const messageOf = (error: unknown) => (error instanceof Error && error.message ? error.message : 'Request failed')
+
+export const jwtSecretMachine = setup({
+  types: {
+    input: {} as JwtSecretInput,
+    context: {} as Context,
+    events: {} as JwtSecretEvent,
+  },
+  actors: {
+    fetchJwtStatus: fromPromise<StatusOutput, { ref: string }>(async () => {
+      throw new Error('fetchJwtStatus not provided')
+    }),
+    updateJwtSecret: fromPromise<JwtSecretUpdateAccepted, { ref: string; body: JwtSecretUpdateBody }>(async () => {
+      throw new Error('updateJwtSecret not provided')
+    }),
+  },
+  actions: {
+    /** Provided by the parent: the status it gates reveal and copy with. */
+    reportStatus: (_, _params: { status: JwtPhase }) => {},
+    /** Provided by the parent: refetch the settings (new keys) after a successful update. */
+    refreshSettings: () => {},
+  },
+  delays: {
+    /** Spec: JWT status polled every 1 s while updating. */
+    statusPollInterval: 1_000,
+    requestTimeout: 2_000,
+  },
+  guards: {
+    mayUpdate: ({ context }) => context.canUpdate,
+    isPhase: (_, params: { output: StatusOutput; phase: JwtPhase }) => phaseOf(params.output) === params.phase,
+    /** Absent = roll; present = a custom secret of at least 32 characters. */
+    isAcceptableSecret: (_, params: { secret: string | undefined }) =>
+      params.secret === undefined || params.secret.length >= JWT_SECRET_MIN_LENGTH,
+  },
+}).createMachine({
+  id: 'jwtSecret',
+  context: ({ input }) => ({ ref: input.ref, canUpdate: input.canUpdate, changeTrackingId: null, error: null }),
+  initial: 'checking',
+  states: {
+    checking: {
+      invoke: {
+        id: 'fetchJwtStatus',
+        src: 'fetchJwtStatus',
+        input: ({ context }) => ({ ref: context.ref }),
+        onDone: [
+          {
+            guard: { type: 'isPhase', params: ({ event }) => ({ output: event.output, phase: 'updating' as const }) },
+            target: 'updating',
+            actions: assign({ changeTrackingId: ({ event }) => event.output.jwtSecretUpdateStatus?.meta.change_tracking_id ?? null }),
+          },
+          { guard: { type: 'isPhase', params: ({ event }) => ({ output: event.output, phase: 'failed' as const }) }, target: 'failed' },
+          { target: 'updated' },
+        ],
+        onError: 'checkFailed',
+      },
+      after: { requestTimeout: 'checkFailed' },
+    },
+    /** The status could not be read: reveal and copy stay as they were; read again shortly. */
+    checkFailed: {
+      after: { statusPollInterval: 'checking' },
+    },
+    updated: {
+      entry: { type: 'reportStatus', params: { status: 'updated' } },
+      on: { 'secret.generate': { guard: 'mayUpdate', target: 'confirming', actions: assign({ error: null }) } },
+    },
+    failed: {
+      entry: { type: 'reportStatus', params: { status: 'failed' } },
+      on: { 'secret.generate': { guard: 'mayUpdate', target: 'confirming', actions: assign({ error: null }) } },
+    },
+    confirming: {
+      on: {
+        'secret.cancel': 'checking',
+        'secret.confirm': {
+          guard: { type: 'isAcceptableSecret', params: ({ event }) => ({ secret: event.jwt_secret }) },
+          target: 'requesting',
+        },
+      },
+    },
+    requesting: {
+      invoke: {
+        id: 'updateJwtSecret',
+        src: 'updateJwtSecret',
+        input: ({ context, event }) => {
+          const secret = (event as Extract<JwtSecretEvent, { type: 'secret.confirm' }>).jwt_secret
+          return { ref: context.ref, body: secret === undefined ? {} : { jwt_secret: secret } }
+        },
+        onDone: { target: 'updating', actions: assign({ changeTrackingId: ({ event }) => event.output.change_tracking_id }) },
+        onError: { target: 'checking', actions: assign({ error: ({ event }) => messageOf(event.error) }) },
+      },
+    },
+    updating: {
+      entry: { type: 'reportStatus', params: { status: 'updating' } },
+      initial: 'waiting',
+      states: {
+        waiting: {
+          after: { statusPollInterval: 'polling' },
+        },
+        polling: {
+          invoke: {
+            id: 'pollJwtStatus',
+            src: 'fetchJwtStatus',
+            input: ({ context }) => ({ ref: context.ref }),
+            onDone: [
+              {
+                guard: { type: 'isPhase', params: ({ event }) => ({ output: event.output, phase: 'updated' as const }) },
+                target: '#jwtSecret.updated',
+                actions: 'refreshSettings',
+              },
+              { guard: { type: 'isPhase', params: ({ event }) => ({ output: event.output, phase: 'failed' as const }) }, target: '#jwtSecret.failed' },
+              { target: 'waiting' },
+            ],
+            onError: 'waiting',
+          },
+          after: { requestTimeout: 'waiting' },
+        },
+      },
+    },
+  },
+})
+
+type SnapshotLike = { context: Context; matches: (value: never) => boolean }
+const is = (snapshot: SnapshotLike, value: unknown) => snapshot.matches(value as never)
+
+export interface JwtSecretView {
+  /** 'unknown' until the status has been read. */
+  phase: JwtPhase | 'unknown'
+  dialogOpen: boolean
+  submitting: boolean
+  /** The toast-like notice the panel shows, verbatim from the spec. */
+  notice: { tone: 'progress' | 'error'; title: string; detail: string | null } | null
+}
+
+export function selectJwtSecretView(snapshot: SnapshotLike): JwtSecretView {
+  const requesting = is(snapshot, 'requesting')
+  const phase: JwtSecretView['phase'] = is(snapshot, 'updating')
+    ? 'updating'
+    : is(snapshot, 'failed')
+      ? 'failed'
+      : is(snapshot, 'updated') || is(snapshot, 'confirming') || requesting
+        ? 'updated'
+        : 'unknown'
+  let notice: JwtSecretView['notice'] = null
+  if (requesting || phase === 'updating') notice = { tone: 'progress', title: 'Updating JWT secret...', detail: null }
+  else if (phase === 'failed') notice = { tone: 'error', title: 'JWT secret update failed', detail: null }
+  else if (snapshot.context.error !== null) notice = { tone: 'error', title: 'Failed to update JWT secret', detail: snapshot.context.error }
+  return { phase, dialogOpen: is(snapshot, 'confirming') || requesting, submitting: requesting, notice }
+}

@@ -1,0 +1,203 @@
+import { act, fireEvent, render, screen, within } from '@testing-library/react'
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
+import { createActor, fromPromise, type AnyMachineSnapshot, type EventObject } from 'xstate'
+import { FAILED_TEXT, PERMISSION_TEXT, UPDATING_TEXT, apiKeysMachine } from '../machines/apiKeys.machine'
+import { copyButtonMachine } from '../machines/copyButton.machine'
+import { jwtSecretMachine } from '../machines/jwtSecret.machine'
+import { fetchSettings } from '../src/api/keysActors'
+import type { JwtSecretUpdateAccepted, JwtSecretUpdateBody, JwtSecretUpdateStatusResponse } from '../src/contracts/keys'
+import { ApiKeysPanel, ProjectConfigPanel } from '../src/views/project/settings/ApiKeysPanels'
+import { REF } from '../tests/fixtures'
+import { ANON_KEY, JWT_SECRET, SERVICE_KEY, makeSettings } from '../tests/fixtures.keys'
+import { createControlledFetch, describePath, keyByIncomingEdge, missingCoverage, modelOf } from './support'
+
+const SETTINGS_URL = /\/platform\/props\/project\/[a-z]{20}\/settings$/
+const WITH_KEYS = makeSettings()
+const WITHOUT_KEYS = makeSettings({ keys: false })
+type Jwt = 'unknown' | 'updating' | 'updated' | 'failed'
+const jwtOf = (snapshot: AnyMachineSnapshot) => (snapshot.context as { jwtStatus: Jwt }).jwtStatus
+
+const model = modelOf(apiKeysMachine, {
+  input: { ref: REF, canReadKeys: true, canUpdateSecret: true },
+  events: (snapshot: AnyMachineSnapshot): EventObject[] => {
+    const jwt = jwtOf(snapshot)
+    const statusEvents = (jwt === 'updated' ? ['updating', 'failed'] : ['updated']).map(
+      (status) => ({ type: 'jwt.status.changed', status }) as EventObject,
+    )
+    if (snapshot.matches('fetching')) {
+      return [
+        { type: 'xstate.done.actor.fetchSettings', output: WITH_KEYS } as EventObject,
+        { type: 'xstate.done.actor.fetchSettings', output: WITHOUT_KEYS } as EventObject,
+        { type: 'xstate.error.actor.fetchSettings', error: new Error('Internal server error') } as EventObject,
+        { type: 'xstate.after.requestTimeout.apiKeys.fetching' },
+        ...(jwt === 'unknown' ? statusEvents : []),
+      ]
+    }
+    if (snapshot.matches('retrieving')) return [{ type: 'xstate.after.pollInterval.apiKeys.retrieving' }]
+    if (snapshot.matches('failed')) return [{ type: 'xstate.after.pollInterval.apiKeys.failed' }]
+    if (snapshot.matches('ready')) {
+      const user: EventObject[] = [
+        { type: 'serviceKey.reveal' },
+        { type: 'serviceKey.hide' },
+        { type: 'jwtSecret.reveal' },
+        { type: 'jwtSecret.hide' },
+        { type: 'value.copy', key: 'service_role' } as EventObject,
+        { type: 'value.copy', key: 'url' } as EventObject,
+      ]
+      return [{ type: 'settings.refresh' }, ...statusEvents, ...user.filter((event) => snapshot.can(event as never))]
+    }
+    return []
+  },
+  serializeState: (snapshot, event) => keyByIncomingEdge(snapshot, event, jwtOf(snapshot)),
+})
+const paths = model.getShortestPaths()
+
+let server: ReturnType<typeof createControlledFetch>
+beforeEach(() => {
+  vi.useFakeTimers({ now: 0 })
+  server = createControlledFetch()
+  vi.stubGlobal('fetch', server.fetch)
+})
+afterEach(() => {
+  vi.unstubAllGlobals()
+  vi.useRealTimers()
+})
+
+/** The JWT child as a quiet stand-in: its reports are the model's 'jwt.status.changed' events. */
+const quietJwt = jwtSecretMachine.provide({
+  actors: {
+    fetchJwtStatus: fromPromise<JwtSecretUpdateStatusResponse, { ref: string }>(() => new Promise(() => {})),
+    updateJwtSecret: fromPromise<JwtSecretUpdateAccepted, { ref: string; body: JwtSecretUpdateBody }>(() => new Promise(() => {})),
+  },
+})
+
+function startPanels(canReadKeys = true) {
+  const clipboard: string[] = []
+  const actor = createActor(
+    apiKeysMachine.provide({
+      actors: {
+        fetchSettings,
+        jwtSecret: quietJwt as never,
+        copyButton: copyButtonMachine.provide({
+          actors: { writeClipboard: fromPromise<void, { text: string }>(async ({ input }) => void clipboard.push(input.text)) },
+        }),
+      },
+    }),
+    { input: { ref: REF, canReadKeys, canUpdateSecret: canReadKeys } },
+  ).start()
+  const view = render(
+    <>
+      <ApiKeysPanel actor={actor} />
+      <ProjectConfigPanel actor={actor} />
+    </>,
+  )
+  return { actor, clipboard, view }
+}
+
+const settle = () => act(() => vi.advanceTimersByTimeAsync(0))
+const group = (name: string) => screen.getByRole('group', { name })
+
+describe('API keys model', () => {
+  it('the paths reach every state and every transition', () => {
+    expect(missingCoverage(apiKeysMachine, paths)).toEqual({ states: [], transitions: [] })
+  })
+
+  for (const path of paths) {
+    it(describePath(path), async () => {
+      const { actor, clipboard, view } = startPanels()
+      const html = () => view.container.innerHTML
+
+      await path.test({
+        states: {
+          fetching: () => {
+            expect(server.isPending(SETTINGS_URL)).toBe(true)
+            expect(within(screen.getByRole('region', { name: 'Project API keys' })).getByRole('status')).toHaveTextContent('Retrieving API keys')
+          },
+          retrieving: () => {
+            expect(server.isPending(SETTINGS_URL)).toBe(false)
+            expect(within(screen.getByRole('region', { name: 'Project API keys' })).getByRole('status')).toHaveTextContent('Retrieving API keys')
+            expect(within(group('URL')).getByText(`http://localhost/rest/${REF}`)).toBeInTheDocument()
+          },
+          failed: () => {
+            expect(screen.getAllByRole('alert').map((a) => a.textContent)).toEqual([
+              expect.stringContaining('Failed to retrieve API keys'),
+              expect.stringContaining('Failed to retrieve configuration'),
+            ])
+            expect(html()).not.toContain(ANON_KEY)
+          },
+          ready: (state) => {
+            const jwt = jwtOf(state)
+            const anon = within(group('anon key'))
+            expect(anon.getByText('public')).toBeInTheDocument()
+            expect(within(group('service_role key')).getByText('secret')).toBeInTheDocument()
+            if (jwt === 'updating') expect(screen.getAllByText(UPDATING_TEXT)).toHaveLength(3)
+            if (jwt === 'failed') expect(screen.getAllByText(FAILED_TEXT)).toHaveLength(3)
+            if (jwt === 'updated') expect(anon.getByText(ANON_KEY)).toBeInTheDocument()
+            if (jwt !== 'updated') expect(html()).not.toContain(SERVICE_KEY)
+            expect(within(group('service_role key')).getByRole('button', { name: /^(Copy|Copied)$/ })).toHaveProperty('disabled', jwt !== 'updated')
+          },
+          'ready.serviceKey.masked': () => {
+            expect(html()).not.toContain(SERVICE_KEY)
+            expect(within(group('service_role key')).getByRole('button', { name: 'Reveal' })).toBeInTheDocument()
+          },
+          'ready.serviceKey.revealed': () => {
+            expect(within(group('service_role key')).getByText(SERVICE_KEY)).toBeInTheDocument()
+          },
+          'ready.jwtSecret.masked': () => {
+            expect(html()).not.toContain(JWT_SECRET)
+          },
+          'ready.jwtSecret.revealed': () => {
+            expect(within(group('JWT Secret')).getByText(JWT_SECRET)).toBeInTheDocument()
+          },
+        },
+        events: {
+          'xstate.done.actor.fetchSettings': async (step) => {
+            server.json(SETTINGS_URL, (step.event as unknown as { output: unknown }).output)
+            await settle()
+          },
+          'xstate.error.actor.fetchSettings': async () => {
+            server.json(SETTINGS_URL, { message: 'Internal server error' }, 500)
+            await settle()
+          },
+          'xstate.after.requestTimeout.apiKeys.fetching': async () => act(() => vi.advanceTimersByTimeAsync(2_000)),
+          'xstate.after.pollInterval.apiKeys.retrieving': async () => act(() => vi.advanceTimersByTimeAsync(2_000)),
+          'xstate.after.pollInterval.apiKeys.failed': async () => act(() => vi.advanceTimersByTimeAsync(2_000)),
+          // Facts from the JWT secret child.
+          'jwt.status.changed': async (step) => act(() => void actor.send(step.event as never)),
+          'settings.refresh': async () => act(() => void actor.send({ type: 'settings.refresh' })),
+          'serviceKey.reveal': async () => void fireEvent.click(within(group('service_role key')).getByRole('button', { name: 'Reveal' })),
+          'serviceKey.hide': async () => void fireEvent.click(within(group('service_role key')).getByRole('button', { name: 'Hide' })),
+          'jwtSecret.reveal': async () => void fireEvent.click(within(group('JWT Secret')).getByRole('button', { name: 'Reveal' })),
+          'jwtSecret.hide': async () => void fireEvent.click(within(group('JWT Secret')).getByRole('button', { name: 'Hide' })),
+          'value.copy': async (step) => {
+            const key = (step.event as unknown as { key: string }).key
+            const row = group(key === 'url' ? 'URL' : 'service_role key')
+            fireEvent.click(within(row).getByRole('button', { name: 'Copy' }))
+            await settle()
+            expect(clipboard.at(-1)).toBe(key === 'url' ? `http://localhost/rest/${REF}` : SERVICE_KEY)
+            expect(within(row).getByRole('button', { name: 'Copied' })).toBeInTheDocument()
+          },
+        },
+      })
+      expect(actor.getSnapshot().value).toEqual(path.state.value)
+      actor.stop()
+    })
+  }
+
+  it('without service_api_keys:read every value reads the permission text and nothing can be revealed or copied', async () => {
+    const { actor, view } = startPanels(false)
+    await settle()
+    server.json(SETTINGS_URL, makeSettings({ secrets: false }))
+    await settle()
+    act(() => void actor.send({ type: 'jwt.status.changed', status: 'updated' }))
+    for (const name of ['anon key', 'service_role key', 'JWT Secret']) {
+      expect(within(group(name)).getByText(PERMISSION_TEXT)).toBeInTheDocument()
+      expect(within(group(name)).getByRole('button', { name: 'Copy' })).toBeDisabled()
+    }
+    expect(within(group('service_role key')).getByRole('button', { name: 'Reveal' })).toBeDisabled()
+    expect(within(group('anon key')).queryByRole('button', { name: 'Reveal' })).toBeNull()
+    expect(within(group('URL')).getByRole('button', { name: 'Copy' })).toBeEnabled()
+    expect(view.container.innerHTML).not.toContain(ANON_KEY)
+    actor.stop()
+  })
+})

@@ -1,0 +1,96 @@
+import * as z from 'zod'
+import { ProjectStatus } from './common'
+
+/**
+ * API keys, project settings and JWT secret rotation.
+ *   GET  /platform/props/project/{ref}/settings                  -> ProjectSettings
+ *   POST /platform/props/project/{ref}/jwt-secret-update         JwtSecretUpdateBody -> JwtSecretUpdateAccepted
+ *   GET  /platform/props/project/{ref}/jwt-secret-update-status  -> JwtSecretUpdateStatusResponse
+ *   GET  /v1/projects/{ref}/api-keys                             -> V1ApiKeyList
+ * The service_role key and the jwt_secret are absent (not masked) for members without service_api_keys:read.
+ */
+
+/** Shortest custom JWT secret the platform accepts. */
+export const JWT_SECRET_MIN_LENGTH = 32
+export const JWT_SECRET_TOO_SHORT = `The JWT secret must be at least ${JWT_SECRET_MIN_LENGTH} characters long`
+
+/** Tags of a key, comma-separated ('anon', 'service_role'). */
+export const ApiKeyTag = z.enum(['anon', 'service_role'])
+export type ApiKeyTag = z.infer<typeof ApiKeyTag>
+
+export const ServiceApiKey = z.object({
+  api_key: z.string().min(1),
+  name: z.string(),
+  tags: z.string(),
+})
+export type ServiceApiKey = z.infer<typeof ServiceApiKey>
+
+export const ProjectService = z.object({
+  id: z.number().int(),
+  name: z.string(),
+  app: z.object({ id: z.number().int(), name: z.string() }),
+  app_config: z.object({ protocol: z.string(), endpoint: z.string() }),
+  service_api_keys: z.array(ServiceApiKey),
+})
+export type ProjectService = z.infer<typeof ProjectService>
+
+export const ProjectSettings = z.object({
+  project: z.object({
+    id: z.number().int(),
+    ref: z.string(),
+    name: z.string(),
+    status: ProjectStatus,
+    db_host: z.string(),
+    /** Only for members allowed to read service_api_keys. */
+    jwt_secret: z.string().optional(),
+  }),
+  services: z.array(ProjectService),
+})
+export type ProjectSettings = z.infer<typeof ProjectSettings>
+
+/** Absent jwt_secret: roll (the platform generates one); present: a custom secret. */
+export const JwtSecretUpdateBody = z
+  .object({
+    jwt_secret: z.string().min(JWT_SECRET_MIN_LENGTH, JWT_SECRET_TOO_SHORT).max(1024, 'The JWT secret must be at most 1024 characters long').optional(),
+  })
+  .strict()
+export type JwtSecretUpdateBody = z.infer<typeof JwtSecretUpdateBody>
+
+export const JwtSecretUpdateAccepted = z.object({ change_tracking_id: z.string() })
+export type JwtSecretUpdateAccepted = z.infer<typeof JwtSecretUpdateAccepted>
+
+export const JwtSecretUpdateState = z.enum(['updating', 'updated', 'failed'])
+export type JwtSecretUpdateState = z.infer<typeof JwtSecretUpdateState>
+
+export const JwtSecretUpdateMeta = z.object({
+  change_tracking_id: z.string(),
+  error: z.string().nullable(),
+  progress: z.string(),
+  status: JwtSecretUpdateState,
+})
+export type JwtSecretUpdateMeta = z.infer<typeof JwtSecretUpdateMeta>
+
+/** null: the secret was never updated. */
+export const JwtSecretUpdateStatusResponse = z.object({
+  jwtSecretUpdateStatus: z.object({ meta: JwtSecretUpdateMeta }).nullable(),
+})
+export type JwtSecretUpdateStatusResponse = z.infer<typeof JwtSecretUpdateStatusResponse>
+
+/** Management API ApiKeyResponse (legacy JWT keys). */
+export const V1ApiKey = z.object({
+  api_key: z.string().nullable(),
+  id: z.string().nullable(),
+  type: z.enum(['legacy', 'publishable', 'secret']).nullable(),
+  prefix: z.string().nullable(),
+  name: z.string(),
+  description: z.string().nullable(),
+  hash: z.string().nullable(),
+  secret_jwt_template: z.record(z.string(), z.unknown()).nullable(),
+  inserted_at: z.string().nullable(),
+  updated_at: z.string().nullable(),
+})
+export type V1ApiKey = z.infer<typeof V1ApiKey>
+export const V1ApiKeyList = z.array(V1ApiKey)
+
+/** POST /dev/projects/{ref}/fail-next-jwt-update */
+export const DevFailNextJwtUpdateResponse = z.object({ fail_next_jwt_update: z.literal(true) })

@@ -1,0 +1,173 @@
+/**
+ * Postgres upgrades on the local platform. Starting one moves the project to UPGRADING and schedules the spec's
+ * eight steps at once (step k due at start + k × LIFECYCLE_UPGRADE_STEP_MS), each a persisted lifecycle
+ * transition, so a restart resumes where it was. Each step applies only if the upgrade is still running and is
+ * at the step before (order is kept even when several are overdue). The eighth step completes it: the project's
+ * db_version becomes the target. A failure chosen by the development control stops it at that step. Either way
+ * the project is ACTIVE_HEALTHY again.
+ */
+import { randomUUID } from 'node:crypto'
+import {
+  UPGRADE_STEPS,
+  UpgradeError,
+  UpgradeProgress,
+  type DatabaseUpgradeStatusWire,
+  type ProjectUpgradeEligibilityResponse,
+  UPGRADE_STATUS_CODES,
+  type UpgradeStatusWord,
+} from '../contracts/upgrade'
+import type { Queryable } from './db'
+import type { TransitionRow } from './lifecycle'
+import { scheduleTransition } from './lifecycle'
+import { iso } from './store'
+
+export const UPGRADE_STEP_KIND = 'project.upgrade.step'
+
+/** The Postgres majors this platform upgrades to, and the minor each installs. */
+const RELEASES: Record<string, string> = { '13': '13.16', '14': '14.13', '15': '15.8', '17': '17.4' }
+export const UPGRADE_TARGETS = ['15', '17'] as const
+export const LATEST_MAJOR = '17'
+
+export const majorOf = (dbVersion: string) => Number.parseInt(dbVersion.split('.')[0] ?? '0', 10)
+export const targetsFor = (dbVersion: string) => UPGRADE_TARGETS.filter((t) => Number(t) > majorOf(dbVersion))
+const appVersion = (version: string) => `supabase-postgres-${RELEASES[version] ?? version}.1.042`
+
+/** The error code of a failure at step n (1-based): its leading number is the failing step's index. */
+export function errorForStep(step: number): UpgradeError {
+  const index = Math.max(step - 1, 1)
+  return UpgradeError.options.find((code) => code.startsWith(`${index}_`))!
+}
+
+export interface UpgradeRow {
+  id: number
+  project_id: number
+  tracking_id: string
+  from_version: string
+  target_version: string
+  release_channel: string
+  status: UpgradeStatusWord
+  progress: string
+  error: string | null
+  fail_at_step: number | null
+  initiated_at: Date | string
+  latest_status_at: Date | string
+}
+
+export function toUpgradeStatus(row: UpgradeRow): DatabaseUpgradeStatusWire {
+  return {
+    initiated_at: iso(row.initiated_at),
+    latest_status_at: iso(row.latest_status_at),
+    target_version: Number.parseInt(row.target_version, 10),
+    status: UPGRADE_STATUS_CODES[row.status],
+    progress: UpgradeProgress.parse(row.progress),
+    ...(row.error ? { error: UpgradeError.parse(row.error) } : {}),
+  }
+}
+
+export function eligibilityFor(dbVersion: string): ProjectUpgradeEligibilityResponse {
+  const targets = targetsFor(dbVersion)
+  return {
+    eligible: targets.length > 0,
+    current_app_version: `supabase-postgres-${dbVersion}.1.042`,
+    current_app_version_release_channel: 'ga',
+    latest_app_version: appVersion(LATEST_MAJOR),
+    target_upgrade_versions: targets.map((t) => ({ postgres_version: t, release_channel: 'ga', app_version: appVersion(t) })),
+    duration_estimate_hours: 1,
+    legacy_auth_custom_roles: [],
+    objects_to_be_dropped: [],
+    unsupported_extensions: [],
+    user_defined_objects_in_internal_schemas: [],
+    validation_errors: [],
+    warnings: [],
+  }
+}
+
+export async function latestUpgrade(db: Queryable, projectId: number, trackingId?: string): Promise<UpgradeRow | undefined> {
+  const { rows } = await db.query<UpgradeRow>(
+    `select * from project_upgrades where project_id = $1 and ($2::text is null or tracking_id = $2)
+     order by initiated_at desc, id desc limit 1`,
+    [projectId, trackingId ?? null],
+  )
+  return rows[0]
+}
+
+/**
+ * Records an upgrade of a project that has just been set UPGRADING (same `now`, so initiated_at equals the
+ * project's status_changed_at) and schedules its eight steps (unless told not to: a stuck upgrade). Any upgrade row still marked running belongs to
+ * an upgrade cut short from outside (a development control set another status): it is closed as failed first.
+ */
+export async function beginUpgrade(
+  tx: Queryable,
+  projectId: number,
+  opts: { targetVersion?: string; releaseChannel?: string; stepMs: number; now: Date; scheduleSteps?: boolean },
+): Promise<string> {
+  const { now, stepMs } = opts
+  const { rows } = await tx.query<{ db_version: string }>('select db_version from projects where id = $1', [projectId])
+  const fromVersion = rows[0]?.db_version ?? '15.6'
+  const target = opts.targetVersion ?? targetsFor(fromVersion).at(-1) ?? String(majorOf(fromVersion))
+  await tx.query(
+    `update project_upgrades set status = 'failed', error = $2, latest_status_at = $3 where project_id = $1 and status = 'upgrading'`,
+    [projectId, '8_upgrade_completion_failed', now.toISOString()],
+  )
+  const failure = await tx.query<{ at_step: number }>(
+    'delete from project_upgrade_failures where project_id = $1 returning at_step',
+    [projectId],
+  )
+  const trackingId = randomUUID()
+  const inserted = await tx.query<{ id: number }>(
+    `insert into project_upgrades (project_id, tracking_id, from_version, target_version, release_channel, status, progress,
+       fail_at_step, initiated_at, latest_status_at)
+     values ($1, $2, $3, $4, $5, 'upgrading', '0_requested', $6, $7, $7) returning id`,
+    [projectId, trackingId, fromVersion, target, opts.releaseChannel ?? 'ga', failure.rows[0]?.at_step ?? null, now.toISOString()],
+  )
+  const upgradeId = inserted.rows[0].id
+  if (opts.scheduleSteps === false) return trackingId
+  for (let step = 1; step <= UPGRADE_STEPS.length; step++) {
+    const due = new Date(now.getTime() + step * stepMs)
+    await scheduleTransition(tx, projectId, UPGRADE_STEP_KIND, { upgrade_id: upgradeId, step }, due, now)
+  }
+  return trackingId
+}
+
+/** Lifecycle handler of one upgrade step: payload { upgrade_id, step } with step 1..8. */
+export async function applyUpgradeStep(tx: Queryable, row: TransitionRow, now: Date): Promise<string> {
+  const { upgrade_id: upgradeId, step } = row.payload as { upgrade_id: number; step: number }
+  const { rows } = await tx.query<UpgradeRow>('select * from project_upgrades where id = $1 for update', [upgradeId])
+  const upgrade = rows[0]
+  if (!upgrade || upgrade.status !== 'upgrading') return 'skipped: upgrade no longer running'
+  const at = Number.parseInt(upgrade.progress.split('_')[0] ?? '', 10)
+  if (at !== step - 1) return `skipped: upgrade at ${upgrade.progress}, not before step ${step}`
+  const stamp = now.toISOString()
+  const backOnline = () =>
+    tx.query(
+      `update projects set status = 'ACTIVE_HEALTHY', updated_at = $2, status_changed_at = $2 where id = $1 and status = 'UPGRADING'`,
+      [upgrade.project_id, stamp],
+    )
+
+  if (upgrade.fail_at_step === step) {
+    await tx.query(`update project_upgrades set status = 'failed', error = $2, latest_status_at = $3 where id = $1`, [
+      upgradeId,
+      errorForStep(step),
+      stamp,
+    ])
+    await backOnline()
+    return `applied: failed at step ${step} (${UPGRADE_STEPS[step - 1]})`
+  }
+  const progress = UpgradeProgress.options[step]
+  const done = step === UPGRADE_STEPS.length
+  await tx.query(`update project_upgrades set progress = $2, status = $3, latest_status_at = $4 where id = $1`, [
+    upgradeId,
+    progress,
+    done ? 'upgraded' : 'upgrading',
+    stamp,
+  ])
+  if (done) {
+    await tx.query('update projects set db_version = $2 where id = $1', [
+      upgrade.project_id,
+      RELEASES[upgrade.target_version] ?? `${upgrade.target_version}.0`,
+    ])
+    await backOnline()
+    return 'applied: upgraded'
+  }
+  return `applied: ${progress}`
+}

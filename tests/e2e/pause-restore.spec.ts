@@ -1,0 +1,110 @@
+import { expect, test, type Page } from '@playwright/test'
+import { createProject, signIn } from './support'
+
+// The durations playwright.config.ts gives the server (webServer.env).
+const GOING_DOWN_MS = 2_000
+const PAUSING_MS = 3_000
+const RESTORING_MS = 5_000
+
+const STATUS_PATH = /\/platform\/projects\/[a-z]{20}\/status$/
+
+function countStatusRequests(page: Page) {
+  const times: number[] = []
+  page.on('request', (r) => {
+    if (STATUS_PATH.test(new URL(r.url()).pathname)) times.push(Date.now())
+  })
+  return times
+}
+
+test('pausing a project from its settings shows "Pausing project" until it is paused, then the paused page', async ({ page, request }) => {
+  await signIn(page)
+  const project = await createProject(request, { organization_slug: 'demo-pro', name: 'E2E pause me', status: 'ACTIVE_HEALTHY' })
+  await page.goto(`/project/${project.ref}/settings/general`)
+  await page.getByRole('button', { name: 'Pause project' }).click()
+  const dialog = page.getByRole('dialog', { name: 'Pause this project' })
+  // Headless UI's dialog element has no box of its own; its panel (title and buttons) is what shows.
+  await expect(dialog.getByRole('heading', { name: 'Pause this project' })).toBeVisible()
+  const requests = countStatusRequests(page)
+  await dialog.getByRole('button', { name: 'Confirm pause' }).click()
+  const startedAt = Date.now()
+
+  await expect(page.getByRole('heading', { level: 1, name: 'Pausing project' })).toBeVisible()
+  await expect(page.getByText(/Running for \d+ s/)).toBeVisible()
+  // Settings render normally for a paused project: the pausing page gives way to the settings page.
+  await expect(page.getByRole('heading', { level: 1, name: 'Pausing project' })).toBeHidden({ timeout: GOING_DOWN_MS + PAUSING_MS + 8_000 })
+  await expect(page.getByRole('heading', { level: 1, name: 'General settings' })).toBeVisible()
+  await expect(page.getByText('Paused', { exact: true })).toBeVisible()
+  // The first status poll comes 4 s after the page opened, then every 2 s.
+  expect(requests[0] - startedAt).toBeGreaterThan(3_500)
+  for (let i = 1; i < requests.length; i++) expect(requests[i] - requests[i - 1]).toBeGreaterThan(1_800)
+
+  await page.getByRole('link', { name: 'Table Editor' }).first().click()
+  await expect(page.getByRole('heading', { level: 1, name: 'Project is paused' })).toBeVisible()
+  await expect(page.getByRole('button', { name: 'Restore project' })).toBeEnabled()
+})
+
+test('restoring a paused project shows "Restoration in progress", then "Restoration complete!" and returns to it', async ({ page, request }) => {
+  await signIn(page)
+  const project = await createProject(request, { organization_slug: 'demo-pro', name: 'E2E restore me', status: 'INACTIVE' })
+  await page.goto(`/project/${project.ref}/editor`)
+  await expect(page.getByRole('heading', { level: 1, name: 'Project is paused' })).toBeVisible()
+  // The Pro plan: a compute billing note and the settings link, no upgrade link.
+  await expect(page.getByRole('link', { name: 'Project settings', exact: true })).toHaveAttribute('href', `/project/${project.ref}/settings/general`)
+  await expect(page.getByRole('link', { name: 'Upgrade to Pro' })).toHaveCount(0)
+
+  await page.getByRole('button', { name: 'Restore project' }).click()
+  const dialog = page.getByRole('dialog', { name: 'Restore this project' })
+  await dialog.getByRole('button', { name: 'Confirm restore' }).click()
+  await expect(page.getByRole('status', { name: 'Notifications' })).toContainText('Restoring project')
+  await expect(page.getByRole('heading', { level: 1, name: 'Restoration in progress' })).toBeVisible()
+  await expect(page.getByRole('heading', { level: 1, name: 'Restoration complete!' })).toBeVisible({ timeout: RESTORING_MS + 8_000 })
+  await page.getByRole('button', { name: 'Return to project' }).click()
+  await expect(page.getByRole('heading', { level: 1, name: 'Table Editor' })).toBeVisible()
+})
+
+test('a failed restore shows the recorded error with a Contact support link', async ({ page, request }) => {
+  await signIn(page)
+  const project = await createProject(request, { organization_slug: 'demo-pro', name: 'E2E failing restore', status: 'INACTIVE' })
+  const fail = await request.post(`/dev/projects/${project.ref}/fail-next-restore`, { data: { fail: true } })
+  expect(fail.status()).toBe(200)
+  await page.goto(`/project/${project.ref}/editor`)
+  await page.getByRole('button', { name: 'Restore project' }).click()
+  await page.getByRole('dialog', { name: 'Restore this project' }).getByRole('button', { name: 'Confirm restore' }).click()
+  await expect(page.getByRole('heading', { level: 1, name: 'Restoration failed' })).toBeVisible({ timeout: RESTORING_MS + 8_000 })
+  await expect(page.getByRole('alert')).toContainText('could not be restored')
+  const support = page.getByRole('link', { name: 'Contact support' })
+  const href = new URL((await support.getAttribute('href'))!, 'http://x')
+  expect(href.pathname).toBe('/support/new')
+  expect(href.searchParams.get('category')).toBe('Database_unresponsive')
+  expect(href.searchParams.get('ref')).toBe(project.ref)
+  await support.click()
+  await expect(page.getByLabel('Project reference')).toHaveValue(project.ref)
+})
+
+test("the Developer's restore attempt shows the permission error and the tooltip", async ({ page, request }) => {
+  const project = await createProject(request, { organization_slug: 'demo-pro', name: 'E2E developer restore', status: 'INACTIVE' })
+  await signIn(page, 'developer@example.com')
+  await page.goto(`/project/${project.ref}/editor`)
+  const restore = page.getByRole('button', { name: 'Restore project' })
+  await expect(restore).toBeEnabled()
+  await restore.hover()
+  await expect(page.getByRole('tooltip')).toHaveText('You need additional permissions to resume this project')
+  await restore.click()
+  await expect(page.getByRole('alert')).toHaveText('You do not have the required permissions to restore this project')
+  await expect(page.getByRole('dialog')).toHaveCount(0)
+})
+
+test('the free organization over its free project limit shows the blocking modal', async ({ page, request }) => {
+  const project = await createProject(request, { organization_slug: 'demo-free', name: 'E2E free restore', status: 'INACTIVE' })
+  await signIn(page)
+  await page.goto(`/project/${project.ref}/database/tables`)
+  await expect(page.getByRole('link', { name: 'Upgrade to Pro' })).toHaveAttribute('href', '/org/demo-free/billing?panel=subscriptionPlan')
+  await page.getByRole('button', { name: 'Restore project' }).click()
+  const modal = page.getByRole('dialog', { name: 'Free project limit reached' })
+  await expect(modal.getByRole('heading', { name: 'Free project limit reached' })).toBeVisible()
+  await expect(modal).toContainText('owner@example.com')
+  await expect(modal).toContainText('delete, pause or upgrade one of their projects first')
+  await modal.getByRole('button', { name: 'Understood' }).click()
+  await expect(modal).toHaveCount(0)
+  await expect(page.getByRole('heading', { level: 1, name: 'Project is paused' })).toBeVisible()
+})

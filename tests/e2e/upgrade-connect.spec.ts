@@ -1,0 +1,189 @@
+import { expect, test, type Page } from '@playwright/test'
+import { createProject, signIn } from './support'
+
+/** playwright.config.ts webServer.env LIFECYCLE_UPGRADE_STEP_MS. */
+const UPGRADE_STEP_MS = 1_500
+const STATUS_PATH = /\/v1\/projects\/[a-z]{20}\/upgrade\/status$/
+
+const STEP_LABELS = [
+  'Prepare new server',
+  'Launch upgraded server',
+  'Detach storage from upgraded server',
+  'Attach storage to current server',
+  'Start data upgrade',
+  'Complete data upgrade',
+  'Detach storage from current server',
+  'Optimize database',
+]
+
+function countRequests(page: Page, path: RegExp) {
+  const at: number[] = []
+  page.on('request', (r) => {
+    if (path.test(new URL(r.url()).pathname)) at.push(Date.now())
+  })
+  return at
+}
+
+test('an upgrade started from settings/infrastructure runs its eight steps to "Upgrade completed!"', async ({ page, request }) => {
+  await signIn(page)
+  const project = await createProject(request, { organization_slug: 'demo-pro', name: 'E2E upgrade' })
+  const polls = countRequests(page, STATUS_PATH)
+
+  await page.goto(`/project/${project.ref}/settings/infrastructure`)
+  await expect(page.getByText('Postgres 17 is available for this project.')).toBeVisible()
+  await page.getByRole('button', { name: 'Upgrade Postgres' }).click()
+  const dialog = page.getByRole('dialog', { name: 'Upgrade Postgres' })
+  await expect(dialog.getByLabel('Target version')).toHaveValue('17')
+  await dialog.getByRole('button', { name: 'Confirm upgrade' }).click()
+
+  await expect(page.getByRole('heading', { level: 1, name: 'Upgrading project' })).toBeVisible()
+  const steps = page.getByRole('list', { name: 'Upgrade steps' }).getByRole('listitem')
+  await expect(steps).toHaveCount(8)
+  for (const [i, label] of STEP_LABELS.entries()) await expect(steps.nth(i)).toContainText(label)
+  await expect(page.getByText(/Started at \d{2} [A-Z][a-z]{2} \d{4} \d{2}:\d{2}:\d{2} \(UTC\)/)).toBeVisible()
+  await expect(page.getByText(/Running for \d+ s/)).toBeVisible()
+  // Somewhere along the way, a step is completed while a later one is in progress.
+  await expect(steps.first()).toContainText('Completed', { timeout: 12_000 })
+
+  await expect(page.getByRole('heading', { level: 1, name: 'Upgrade completed!' })).toBeVisible({ timeout: 8 * UPGRADE_STEP_MS + 10_000 })
+  await expect(page.getByText(/upgraded to Postgres 17/)).toBeVisible()
+  // The poll ran every 5 s.
+  for (let i = 1; i < polls.length; i++) {
+    expect(polls[i] - polls[i - 1]).toBeGreaterThan(4_800)
+    expect(polls[i] - polls[i - 1]).toBeLessThan(5_800)
+  }
+  await page.getByRole('button', { name: 'Return to project' }).click()
+  await expect(page.getByRole('heading', { level: 1, name: 'Infrastructure' })).toBeVisible()
+  await expect(page.getByText('Your project is on the latest Postgres version.')).toBeVisible()
+  await expect(page.getByText('Postgres 17.4')).toBeVisible()
+  const after = polls.length
+  await page.waitForTimeout(6_000)
+  expect(polls.length).toBe(after)
+})
+
+test('a failing upgrade shows the failure page with a prefilled Contact support link', async ({ page, request }) => {
+  await signIn(page)
+  const project = await createProject(request, { organization_slug: 'demo-pro', name: 'E2E failing upgrade' })
+  expect((await request.post(`/dev/projects/${project.ref}/fail-next-upgrade`, { data: { at_step: 3 } })).ok()).toBe(true)
+  const started = await page.request.post(`/v1/projects/${project.ref}/upgrade`, { data: { target_version: '17' } })
+  expect(started.status()).toBe(201)
+
+  await page.goto(`/project/${project.ref}`)
+  await expect(page.getByRole('heading', { level: 1, name: 'Upgrading project' })).toBeVisible()
+  await expect(page.getByRole('heading', { level: 1, name: 'We ran into an issue while upgrading your project' })).toBeVisible({ timeout: 15_000 })
+  await expect(page.getByText('Your project is back online and its data is unaffected', { exact: false })).toBeVisible()
+  const initiated = page.locator('time')
+  await expect(initiated).toHaveText(/^\d{2} [A-Z][a-z]{2} \d{4} \d{2}:\d{2}:\d{2} \(UTC\)$/)
+  await expect(initiated).toHaveAttribute('title', /local time/)
+  await expect(page.getByText('2_volume_detachchment_from_upgraded_instance_failed')).toBeVisible()
+
+  const support = page.getByRole('link', { name: 'Contact support' })
+  const href = new URL((await support.getAttribute('href'))!, 'http://x')
+  expect(href.pathname).toBe('/support/new')
+  expect(href.searchParams.get('category')).toBe('Database_unresponsive')
+  expect(href.searchParams.get('ref')).toBe(project.ref)
+  expect(href.searchParams.get('subject')).toBe('Upgrade failed for project')
+  expect(href.searchParams.get('message')).toContain('Target Postgres version: 17')
+  expect(href.searchParams.get('message')).toContain('Error: 2_volume_detachchment_from_upgraded_instance_failed')
+  expect(href.searchParams.get('message')).toMatch(/Initiated at: \d{2} [A-Z][a-z]{2} \d{4} \d{2}:\d{2}:\d{2} \(UTC\)/)
+  await support.click()
+  await expect(page).toHaveURL(/\/support\/new\?/)
+  await expect(page.getByLabel('Subject')).toHaveValue('Upgrade failed for project')
+  await expect(page.getByLabel('Message')).toHaveValue(/Target Postgres version: 17/)
+})
+
+test('a project whose API server goes offline shows "Connecting to project", tests /live every 4 s and recovers', async ({ page, request }) => {
+  await signIn(page)
+  const project = await createProject(request, { organization_slug: 'demo-pro', name: 'E2E connecting' })
+  const live = countRequests(page, /\/platform\/projects\/[a-z]{20}\/live$/)
+  await page.goto(`/project/${project.ref}/editor`)
+  await expect(page.getByRole('heading', { level: 1, name: 'Table Editor' })).toBeVisible()
+
+  await request.post(`/dev/projects/${project.ref}/postgrest`, { data: { postgrestStatus: 'OFFLINE' } })
+  await page.reload()
+  const connecting = page.getByRole('heading', { level: 1, name: 'Connecting to project' })
+  await expect(connecting).toBeVisible()
+  await expect(page.getByText('please wait 2 minutes before opening a support ticket', { exact: false })).toBeVisible()
+  await expect.poll(() => live.length, { timeout: 12_000 }).toBeGreaterThanOrEqual(2)
+  // Still offline: the screen stays.
+  await expect(connecting).toBeVisible()
+  for (let i = 1; i < live.length; i++) {
+    expect(live[i] - live[i - 1]).toBeGreaterThan(3_800)
+    expect(live[i] - live[i - 1]).toBeLessThan(4_800)
+  }
+
+  const onlineAt = Date.now()
+  await request.post(`/dev/projects/${project.ref}/postgrest`, { data: { postgrestStatus: 'ONLINE' } })
+  await expect(page.getByRole('heading', { level: 1, name: 'Table Editor' })).toBeVisible({ timeout: 6_000 })
+  expect(Date.now() - onlineAt).toBeLessThan(4_000 + 1_500)
+  const after = live.length
+  await page.waitForTimeout(5_000)
+  expect(live.length).toBe(after)
+})
+
+test('an older gateway (kps-v3.1.0) is tested with the REST schema endpoint', async ({ page, request }) => {
+  await signIn(page)
+  const projects = (await (await page.request.get('/platform/projects')).json()) as Array<{ ref: string; name: string }>
+  const legacy = projects.find((p) => p.name === 'Legacy Blog')!
+  const rest = countRequests(page, /\/platform\/projects\/[a-z]{20}\/api\/rest$/)
+  const live = countRequests(page, /\/platform\/projects\/[a-z]{20}\/live$/)
+  try {
+    await page.goto(`/project/${legacy.ref}/api`)
+    await expect(page.getByRole('heading', { level: 1, name: 'Connecting to project' })).toBeVisible()
+    await expect.poll(() => rest.length, { timeout: 10_000 }).toBeGreaterThanOrEqual(1)
+    await request.post(`/dev/projects/${legacy.ref}/postgrest`, { data: { postgrestStatus: 'ONLINE' } })
+    await expect(page.getByRole('heading', { level: 1, name: 'API Docs' })).toBeVisible({ timeout: 6_000 })
+    expect(live).toHaveLength(0)
+  } finally {
+    await request.post(`/dev/projects/${legacy.ref}/postgrest`, { data: { postgrestStatus: 'OFFLINE' } })
+  }
+})
+
+test('the usage badge appears when a metric is over its limit, and the banner when a warning is raised', async ({ page, request }) => {
+  await signIn(page)
+  const project = await createProject(request, { organization_slug: 'demo-free', name: 'E2E resources' })
+  const badge = page.getByRole('link', { name: 'Exceeding usage limits' })
+  try {
+    await page.goto(`/project/${project.ref}/editor`)
+    await expect(page.getByRole('heading', { level: 1, name: 'Table Editor' })).toBeVisible()
+    await expect(badge).toBeHidden()
+    await expect(page.getByText('Your project is running out of', { exact: false })).toBeHidden()
+
+    // Free plan includes 5 GB of egress.
+    await request.post(`/dev/projects/${project.ref}/usage`, { data: { metric: 'EGRESS', usage: 12 } })
+    await request.post(`/dev/projects/${project.ref}/resource-warnings`, { data: { resource: 'cpu_exhaustion', level: 'warning' } })
+    await page.goto(`/project/${project.ref}/editor`)
+    await expect(badge).toBeVisible()
+    await expect(badge).toHaveAttribute('href', '/org/demo-free/usage')
+    const banner = page.getByRole('status').filter({ hasText: 'Your project is running out of CPU' })
+    await expect(banner).toBeVisible()
+    await expect(banner).toHaveAttribute('data-variant', 'warning')
+
+    // Hidden on the infrastructure page unless read-only.
+    await page.goto(`/project/${project.ref}/settings/infrastructure`)
+    await expect(page.getByRole('heading', { level: 1, name: 'Infrastructure' })).toBeVisible()
+    await expect(page.getByText('Your project is running out of CPU')).toBeHidden()
+
+    // Critical: destructive.
+    await request.post(`/dev/projects/${project.ref}/resource-warnings`, { data: { resource: 'disk_space_exhaustion', level: 'critical' } })
+    await page.goto(`/project/${project.ref}/editor`)
+    const critical = page.getByRole('alert').filter({ hasText: 'Your project has exhausted its' })
+    await expect(critical).toBeVisible()
+    await expect(critical).toHaveAttribute('data-variant', 'destructive')
+
+    // Read-only: shown on infrastructure, hidden on settings/database.
+    await request.post(`/dev/projects/${project.ref}/read-only`, { data: { enabled: true } })
+    await page.goto(`/project/${project.ref}/settings/infrastructure`)
+    await expect(page.getByRole('alert').filter({ hasText: 'Your project is in read-only mode' })).toBeVisible()
+    await page.goto(`/project/${project.ref}/settings/database`)
+    await expect(page.getByRole('heading', { level: 1, name: 'Database settings' })).toBeVisible()
+    await expect(page.getByText('Your project is in read-only mode')).toBeHidden()
+
+    await page.goto(`/project/${project.ref}`)
+    await badge.click()
+    await expect(page).toHaveURL(/\/org\/demo-free\/usage$/)
+  } finally {
+    // The usage is the organization's: leave demo-free under its limits for the other walks.
+    await request.post(`/dev/projects/${project.ref}/usage`, { data: { metric: 'EGRESS', usage: 0 } })
+  }
+})

@@ -1,0 +1,89 @@
+import { act, render, screen, within } from '@testing-library/react'
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
+import { createActor } from 'xstate'
+import { liveApiKeysMachine } from '../../src/api/keysActors'
+import { ApiKeysPanel, ProjectConfigPanel } from '../../src/views/project/settings/ApiKeysPanels'
+import { REF } from '../fixtures'
+import { ANON_KEY, makeSettings } from '../fixtures.keys'
+
+type Answer = () => Promise<Response>
+const json = (body: unknown, status = 200) => () =>
+  Promise.resolve(new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } }))
+
+/** The settings endpoint answers from a script (the JWT status says 'never updated'), through ky and the contracts. */
+function stubPlatform(answers: Answer[]) {
+  const calls: number[] = []
+  vi.stubGlobal('fetch', (input: Request) => {
+    const path = new URL(input.url, 'http://localhost').pathname
+    const answer = path.endsWith('/jwt-secret-update-status')
+      ? json({ jwtSecretUpdateStatus: null })
+      : (calls.push(Date.now()), answers.shift() ?? json(makeSettings()))
+    return new Promise<Response>((resolve, reject) => {
+      input.signal.addEventListener('abort', () => reject(new DOMException('aborted', 'AbortError')))
+      answer().then(resolve, reject)
+    })
+  })
+  return calls
+}
+
+function renderPanels() {
+  const actor = createActor(liveApiKeysMachine, { input: { ref: REF, canReadKeys: true, canUpdateSecret: true } }).start()
+  render(
+    <>
+      <ApiKeysPanel actor={actor} />
+      <ProjectConfigPanel actor={actor} />
+    </>,
+  )
+  return actor
+}
+
+const keysPanel = () => within(screen.getByRole('region', { name: 'Project API keys' }))
+
+beforeEach(() => vi.useFakeTimers({ now: 0 }))
+afterEach(() => {
+  vi.unstubAllGlobals()
+  vi.useRealTimers()
+})
+
+const cases: Array<[string, Answer]> = [
+  ['a body that is not JSON', () => Promise.resolve(new Response('<html>Bad gateway</html>', { status: 200 }))],
+  ['malformed settings (keys not a list)', json({ ...makeSettings(), services: [{ ...makeSettings().services[0], service_api_keys: 'anon' }] })],
+  ['malformed settings (no project)', json({ services: [] })],
+  ['a 500', json({ message: 'Internal server error' }, 500)],
+  ['a 500 that is not JSON', () => Promise.resolve(new Response('oops', { status: 500 }))],
+  ['a network failure', () => Promise.reject(new TypeError('Failed to fetch'))],
+  ['a time-out', () => new Promise<Response>(() => {})],
+]
+
+describe('API keys panel under bad answers', () => {
+  it.each(cases)("%s shows 'Failed to retrieve API keys' and keeps polling every 2 s", async (_, bad) => {
+    const calls = stubPlatform([bad, bad, json(makeSettings())])
+    const actor = renderPanels()
+    // A time-out is declared after 2 s; other failures at once.
+    await act(() => vi.advanceTimersByTimeAsync(2_000))
+    expect(keysPanel().getByRole('alert')).toHaveTextContent('Failed to retrieve API keys')
+    expect(screen.getByText('Failed to retrieve configuration')).toBeInTheDocument()
+    expect(calls.length).toBeGreaterThanOrEqual(1)
+    await act(() => vi.advanceTimersByTimeAsync(8_000))
+    expect(calls.length).toBe(3)
+    expect(calls[1] - calls[0]).toBeGreaterThanOrEqual(2_000)
+    expect(calls[1] - calls[0]).toBeLessThanOrEqual(4_000)
+    // Recovered: the keys are shown and the polling stopped.
+    expect(keysPanel().getByText(ANON_KEY)).toBeInTheDocument()
+    expect(keysPanel().queryByRole('alert')).toBeNull()
+    await act(() => vi.advanceTimersByTimeAsync(10_000))
+    expect(calls.length).toBe(3)
+    actor.stop()
+  })
+
+  it("a project without keys yet shows 'Retrieving API keys' and polls every 2 s until they exist", async () => {
+    const calls = stubPlatform([json(makeSettings({ keys: false })), json(makeSettings({ keys: false })), json(makeSettings())])
+    const actor = renderPanels()
+    await act(() => vi.advanceTimersByTimeAsync(0))
+    expect(keysPanel().getByRole('status')).toHaveTextContent('Retrieving API keys')
+    await act(() => vi.advanceTimersByTimeAsync(4_000))
+    expect(calls).toEqual([0, 2_000, 4_000])
+    expect(keysPanel().getByText(ANON_KEY)).toBeInTheDocument()
+    actor.stop()
+  })
+})

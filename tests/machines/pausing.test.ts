@@ -1,0 +1,84 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
+import { createActor, fromPromise } from 'xstate'
+import { PAUSING_OVERDUE_AFTER_MS, pausingMachine, selectPausingView } from '../../machines/pausing.machine'
+import { selectElapsed } from '../../machines/elapsed.machine'
+import type { ProjectStatus } from '../../src/contracts/common'
+import { REF } from '../fixtures'
+
+type Answer = ProjectStatus | Error | 'hang'
+
+function start(answers: Answer[], since = new Date(0).toISOString()) {
+  const requests: number[] = []
+  const aborted: number[] = []
+  const refreshProject = vi.fn()
+  const refreshProjectList = vi.fn()
+  const machine = pausingMachine.provide({
+    actors: {
+      fetchProjectStatus: fromPromise(async ({ signal }) => {
+        requests.push(Date.now())
+        const next = answers.shift() ?? 'PAUSING'
+        if (next === 'hang') {
+          return new Promise<never>((_, reject) => signal.addEventListener('abort', () => {
+            aborted.push(Date.now())
+            reject(new Error('aborted'))
+          }))
+        }
+        if (next instanceof Error) throw next
+        return { status: next }
+      }),
+    },
+    actions: { refreshProject, refreshProjectList },
+  })
+  const actor = createActor(machine, { input: { ref: REF, since } }).start()
+  return { actor, requests, aborted, refreshProject, refreshProjectList }
+}
+
+beforeEach(() => vi.useFakeTimers({ now: 0 }))
+afterEach(() => vi.useRealTimers())
+
+describe('pausing machine', () => {
+  it('waits 4 s, then polls every 2 s until INACTIVE, then refreshes the project and the list once', async () => {
+    const { actor, requests, refreshProject, refreshProjectList } = start(['GOING_DOWN', 'PAUSING', 'PAUSING', 'INACTIVE'])
+    await vi.advanceTimersByTimeAsync(3_999)
+    expect(requests).toEqual([])
+    await vi.advanceTimersByTimeAsync(20_000)
+    expect(requests).toEqual([4_000, 6_000, 8_000, 10_000])
+    expect(actor.getSnapshot().status).toBe('done')
+    expect(selectPausingView(actor.getSnapshot())).toEqual({ polling: false, complete: true })
+    expect(refreshProject).toHaveBeenCalledTimes(1)
+    expect(refreshProjectList).toHaveBeenCalledTimes(1)
+  })
+
+  it('keeps the 2 s cadence through failures and abandons a request still unanswered after its 2 s', async () => {
+    const { actor, requests, aborted, refreshProject } = start([new Error('500'), 'hang', new Error('malformed'), 'PAUSING'])
+    await vi.advanceTimersByTimeAsync(12_000)
+    expect(requests).toEqual([4_000, 6_000, 8_000, 10_000, 12_000])
+    expect(aborted).toEqual([8_000])
+    expect(refreshProject).not.toHaveBeenCalled()
+    expect(selectPausingView(actor.getSnapshot()).polling).toBe(true)
+  })
+
+  it('never takes a status other than INACTIVE as done', async () => {
+    const { actor, refreshProject } = start(['ACTIVE_HEALTHY', 'RESTORING', 'UNKNOWN', 'GOING_DOWN'])
+    await vi.advanceTimersByTimeAsync(12_000)
+    expect(actor.getSnapshot().status).toBe('active')
+    expect(refreshProject).not.toHaveBeenCalled()
+  })
+
+  it('stopping it leaves no timer and no request behind', async () => {
+    const { actor, requests } = start(['hang'])
+    await vi.advanceTimersByTimeAsync(4_000)
+    actor.stop()
+    await vi.advanceTimersByTimeAsync(20_000)
+    expect(requests).toEqual([4_000])
+    expect(vi.getTimerCount()).toBe(0)
+  })
+
+  it('counts the elapsed time from the server timestamp and turns overdue past its threshold', async () => {
+    const { actor } = start([], new Date(-PAUSING_OVERDUE_AFTER_MS + 2_000).toISOString())
+    const elapsed = () => selectElapsed(actor.getSnapshot().children.elapsed!.getSnapshot() as never)
+    expect(elapsed().overdue).toBe(false)
+    await vi.advanceTimersByTimeAsync(2_000)
+    expect(elapsed().overdue).toBe(true)
+  })
+})

@@ -1,0 +1,110 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
+import { createActor, fromPromise } from 'xstate'
+import { restoringMachine, selectRestoringView } from '../../machines/restoring.machine'
+import type { ProjectStatus } from '../../src/contracts/common'
+import type { RestoreStatusResponse } from '../../src/contracts/pause'
+import { REF } from '../fixtures'
+
+type Answer = ProjectStatus | Error | 'hang'
+
+function start(opened: ProjectStatus, answers: Answer[], failure: RestoreStatusResponse | Error = { status: 'RESTORATION_FAILED', error: 'disk full' }) {
+  const requests: number[] = []
+  const aborted: number[] = []
+  const refreshProject = vi.fn()
+  const refreshProjectList = vi.fn()
+  const machine = restoringMachine.provide({
+    actors: {
+      fetchProjectStatus: fromPromise(async ({ signal }) => {
+        requests.push(Date.now())
+        const next = answers.shift() ?? 'RESTORING'
+        if (next === 'hang') {
+          return new Promise<never>((_, reject) => signal.addEventListener('abort', () => {
+            aborted.push(Date.now())
+            reject(new Error('aborted'))
+          }))
+        }
+        if (next instanceof Error) throw next
+        return { status: next }
+      }),
+      fetchRestoreStatus: fromPromise(async () => {
+        if (failure instanceof Error) throw failure
+        return failure
+      }),
+    },
+    actions: { refreshProject, refreshProjectList },
+  })
+  const actor = createActor(machine, { input: { ref: REF, status: opened, since: new Date(0).toISOString() } }).start()
+  const view = () => selectRestoringView(actor.getSnapshot())
+  return { actor, requests, aborted, refreshProject, refreshProjectList, view }
+}
+
+beforeEach(() => vi.useFakeTimers({ now: 0 }))
+afterEach(() => vi.useRealTimers())
+
+describe('restoring machine', () => {
+  it('polls every 4 s from the moment it opens and shows completion only on ACTIVE_HEALTHY', async () => {
+    const { requests, view, refreshProject } = start('RESTORING', ['RESTORING', 'RESTORING', 'ACTIVE_HEALTHY'])
+    expect(view()).toMatchObject({ phase: 'inProgress', title: 'Restoration in progress', canReturn: false })
+    await vi.advanceTimersByTimeAsync(7_999)
+    expect(requests).toEqual([0, 4_000])
+    await vi.advanceTimersByTimeAsync(1)
+    expect(requests).toEqual([0, 4_000, 8_000])
+    expect(view()).toMatchObject({ phase: 'complete', title: 'Restoration complete!', canReturn: true })
+    await vi.advanceTimersByTimeAsync(20_000)
+    expect(requests).toHaveLength(3) // done: no more polling
+    expect(refreshProject).not.toHaveBeenCalled()
+  })
+
+  it("'Return to project' asks for the project and the project list again, once", async () => {
+    const { actor, refreshProject, refreshProjectList } = start('RESTORING', ['ACTIVE_HEALTHY'])
+    await vi.advanceTimersByTimeAsync(0)
+    actor.send({ type: 'project.return' })
+    actor.send({ type: 'project.return' })
+    expect(refreshProject).toHaveBeenCalledTimes(1)
+    expect(refreshProjectList).toHaveBeenCalledTimes(1)
+    expect(actor.getSnapshot().status).toBe('done')
+  })
+
+  it('an ACTIVE_HEALTHY read before RESTORING was ever seen is not taken as done', async () => {
+    const { requests, view } = start('INACTIVE', ['ACTIVE_HEALTHY', 'INACTIVE', 'RESTORING', 'ACTIVE_HEALTHY'])
+    await vi.advanceTimersByTimeAsync(4_000)
+    expect(view().phase).toBe('inProgress')
+    await vi.advanceTimersByTimeAsync(8_000)
+    expect(requests).toEqual([0, 4_000, 8_000, 12_000])
+    expect(view().phase).toBe('complete')
+  })
+
+  it('RESTORATION_FAILED stops polling and shows the error the server recorded', async () => {
+    const { requests, view } = start('RESTORING', ['RESTORING', 'RESTORATION_FAILED'])
+    await vi.advanceTimersByTimeAsync(4_000)
+    expect(view()).toEqual({ phase: 'failed', title: 'Restoration failed', error: 'disk full', canReturn: false })
+    await vi.advanceTimersByTimeAsync(20_000)
+    expect(requests).toHaveLength(2)
+  })
+
+  it('opened on a failed project, it reads the failure without polling; an unreadable failure shows no invented error', async () => {
+    const a = start('RESTORATION_FAILED', [])
+    await vi.advanceTimersByTimeAsync(0)
+    expect(a.view()).toMatchObject({ phase: 'failed', error: 'disk full' })
+    expect(a.requests).toEqual([])
+    a.actor.stop()
+    const b = start('RESTORATION_FAILED', [], new Error('Request failed with status 500'))
+    await vi.advanceTimersByTimeAsync(0)
+    expect(b.view()).toMatchObject({ phase: 'failed', error: null })
+  })
+
+  it('keeps the 4 s cadence through failures; a request gets 2 s, then is abandoned', async () => {
+    const { requests, aborted, view } = start('RESTORING', [new Error('500'), 'hang', new Error('malformed'), 'RESTORING'])
+    await vi.advanceTimersByTimeAsync(16_000)
+    expect(requests).toEqual([0, 4_000, 8_000, 12_000, 16_000])
+    expect(aborted).toEqual([6_000])
+    expect(view().phase).toBe('inProgress')
+  })
+
+  it('stopping it leaves no timer and no request behind', async () => {
+    const { actor } = start('RESTORING', ['hang'])
+    actor.stop()
+    await vi.advanceTimersByTimeAsync(20_000)
+    expect(vi.getTimerCount()).toBe(0)
+  })
+})
