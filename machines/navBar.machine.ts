@@ -63,3 +63,4 @@ type SnapshotLike = { matches: (value: never) => boolean }
 
 export const selectNavExpanded = (snapshot: SnapshotLike) => !snapshot.matches({ width: 'collapsed' } as never)
 export const selectApiDocsOpen = (snapshot: SnapshotLike) => snapshot.matches({ apiDocs: 'open' } as never)
+export const selectAccountMenuOpen = (snapshot: SnapshotLike) => snapshot.matches({ menu: 'open' } as never)
