@@ -4,10 +4,6 @@
  * secret and keys, one update at a time, permissions, validation, durability across a restart, and /v1 api-keys
  * against the Management API contract.
  */
-import { readFileSync } from 'node:fs'
-import path from 'node:path'
-import { Ajv } from 'ajv'
-import addFormatsModule from 'ajv-formats'
 import { decodeJwt, decodeProtectedHeader, jwtVerify } from 'jose'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import {
@@ -17,7 +13,8 @@ import {
   V1ApiKeyList,
 } from '../../src/contracts/keys'
 import { Project } from '../../src/contracts/projects'
-import { loadConfig, repoRoot } from '../../src/server/config'
+import { loadConfig } from '../../src/server/config'
+import { responseValidator } from './openapi'
 import { secretsEqual } from '../../src/server/keys'
 import {
   DEVELOPER,
@@ -359,23 +356,6 @@ describe('restart durability', () => {
   })
 })
 
-const OPENAPI = path.resolve(repoRoot, '../shared/reference/management-api.openapi.json')
-const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv
-
-/** OpenAPI 3.0 → JSON Schema: `nullable: true` becomes a union with null (as in v1-contract.test.ts). */
-function convert(node: unknown): unknown {
-  if (Array.isArray(node)) return node.map(convert)
-  if (!node || typeof node !== 'object') return node
-  const out: Record<string, unknown> = {}
-  for (const [k, v] of Object.entries(node)) if (k !== 'nullable') out[k] = convert(v)
-  if ((node as { nullable?: boolean }).nullable) {
-    if (typeof out.type === 'string') out.type = [out.type, 'null']
-    else return { anyOf: [out, { type: 'null' }] }
-    if (Array.isArray(out.enum)) out.enum = [...out.enum, null]
-  }
-  return out
-}
-
 describe('GET /v1/projects/{ref}/api-keys', () => {
   let s: TestServer
   const tokens: Record<string, string> = {}
@@ -390,19 +370,8 @@ describe('GET /v1/projects/{ref}/api-keys', () => {
   afterAll(() => s?.close())
 
   function validator() {
-    const doc = JSON.parse(readFileSync(OPENAPI, 'utf8')) as {
-      components: { schemas: Record<string, unknown> }
-      paths: Record<string, { get: { responses: { 200: { content: { 'application/json': { schema: unknown } } } } } }>
-    }
-    const ajv = new Ajv({ strict: false, allErrors: true })
-    addFormats(ajv)
-    ajv.addSchema({ $id: 'openapi', components: convert(doc.components) })
     // The response schema as the document states it for this path: an array of ApiKeyResponse.
-    const schema = doc.paths['/v1/projects/{ref}/api-keys'].get.responses[200].content['application/json'].schema as {
-      items: { $ref: string }
-    }
-    expect(schema.items.$ref).toBe('#/components/schemas/ApiKeyResponse')
-    return ajv.compile({ type: 'array', items: { $ref: `openapi${schema.items.$ref}` } })
+    return responseValidator('/v1/projects/{ref}/api-keys')
   }
 
   it('validates against the contract; the Owner gets anon and service_role, which verify', async () => {

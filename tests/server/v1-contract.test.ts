@@ -1,39 +1,8 @@
 /** GET /v1/projects against the Management API's own OpenAPI document (OpenAPI 3.0, `nullable`). */
-import { readFileSync } from 'node:fs'
-import path from 'node:path'
-import { Ajv } from 'ajv'
-import addFormatsModule from 'ajv-formats'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { V1ProjectList } from '../../src/contracts/v1'
-import { repoRoot } from '../../src/server/config'
 import { OWNER, projectByName, startTestServer, type TestServer } from './helpers'
-
-const OPENAPI = path.resolve(repoRoot, '../shared/reference/management-api.openapi.json')
-const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv
-
-/** OpenAPI 3.0 → JSON Schema: `nullable: true` becomes a union with null. */
-function convert(node: unknown): unknown {
-  if (Array.isArray(node)) return node.map(convert)
-  if (!node || typeof node !== 'object') return node
-  const out: Record<string, unknown> = {}
-  for (const [k, v] of Object.entries(node)) if (k !== 'nullable') out[k] = convert(v)
-  if ((node as { nullable?: boolean }).nullable) {
-    if (typeof out.type === 'string') out.type = [out.type, 'null']
-    else return { anyOf: [out, { type: 'null' }] }
-    if (Array.isArray(out.enum)) out.enum = [...out.enum, null]
-  }
-  return out
-}
-
-function validatorFor(schemaName: string) {
-  const doc = JSON.parse(readFileSync(OPENAPI, 'utf8')) as { components: { schemas: Record<string, unknown> } }
-  const ajv = new Ajv({ strict: false, allErrors: true })
-  addFormats(ajv)
-  ajv.addSchema({ $id: 'openapi', components: convert(doc.components) })
-  const validate = ajv.getSchema(`openapi#/components/schemas/${schemaName}`)
-  if (!validate) throw new Error(`no schema ${schemaName}`)
-  return validate
-}
+import { validatorFor } from './openapi'
 
 let s: TestServer
 let token: string
