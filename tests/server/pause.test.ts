@@ -15,6 +15,7 @@ import {
   createTestStore,
   insertForeignOrganization,
   json,
+  projectByName,
   startTestServer,
   type TestServer,
 } from './helpers'
@@ -318,6 +319,36 @@ describe('the free project limit counts owned, active, free projects', () => {
       const cookie = await roomy.signIn(OWNER)
       const res = await roomy.request('/platform/organizations/demo-free/members/reached-free-project-limit', { headers: { cookie } })
       expect(await res.json()).toEqual([])
+    } finally {
+      await roomy.close()
+    }
+  })
+})
+
+describe('the server holds the free project limit too', () => {
+  it('refuses a restore in a free organization whose members reached the limit, and the project stays paused', async () => {
+    const t = await startTestServer({ config: { lifecycle, freeProjectLimit: 2 } })
+    try {
+      const cookie = await t.signIn(OWNER)
+      const paused = await projectByName(t, 'Weekend Hackathon')
+      expect(paused.status).toBe('INACTIVE')
+      const res = await t.request(`/platform/projects/${paused.ref}/restore`, { method: 'POST', headers: { cookie } })
+      expect(res.status).toBe(409)
+      const body = (await res.json()) as { message: string; code: string }
+      expect(body.code).toBe('free_project_limit')
+      expect(body.message).toContain('owner (owner@example.com)')
+      expect(body.message).toContain('Delete, pause or upgrade a project first')
+      expect((await projectByName(t, 'Weekend Hackathon')).status).toBe('INACTIVE')
+    } finally {
+      await t.close()
+    }
+    const roomy = await startTestServer({ config: { lifecycle, freeProjectLimit: 10 } })
+    try {
+      const cookie = await roomy.signIn(OWNER)
+      const paused = await projectByName(roomy, 'Weekend Hackathon')
+      const res = await roomy.request(`/platform/projects/${paused.ref}/restore`, { method: 'POST', headers: { cookie } })
+      expect(res.status).toBe(200)
+      expect((await projectByName(roomy, 'Weekend Hackathon')).status).toBe('RESTORING')
     } finally {
       await roomy.close()
     }

@@ -67,6 +67,24 @@ function refuseTransition(c: Context<AppEnv>, action: 'pause' | 'restore', statu
   return errorJson(c, 409, `Project is ${describeStatus(status)}: only ${allowed}`, 'invalid_transition')
 }
 
+/**
+ * Members of a free organization who already own the maximum of active free projects (across every free
+ * organization; a paused project does not count). Empty for paid organizations.
+ */
+async function membersAtFreeLimit(db: Queryable, organizationId: number, limit: number) {
+  const { rows } = await db.query<{ username: string; primary_email: string }>(
+    `select a.username, a.primary_email
+     from members m join accounts a on a.id = m.account_id
+     join organizations org on org.id = m.organization_id
+     where m.organization_id = $1 and org.plan_id = 'free'
+       and (select count(*) from projects p join organizations o on o.id = p.organization_id
+            where p.created_by = a.id and o.plan_id = 'free' and p.status <> 'INACTIVE') >= $2
+     order by a.username`,
+    [organizationId, limit],
+  )
+  return rows
+}
+
 export function registerPauseRoutes(app: Hono<AppEnv>, deps: Deps): void {
   const { db, config } = deps
 
@@ -87,6 +105,17 @@ export function registerPauseRoutes(app: Hono<AppEnv>, deps: Deps): void {
     const row = await findMemberProject(db, c.get('account').id, ref)
     if (!row) return errorJson(c, 404, 'Project not found')
     if (!can(row.role, 'infra:execute:project-initialize-or-resume')) return errorJson(c, 403, RESTORE_PERMISSION_MESSAGE)
+    // The dashboard shows these members in a blocking dialog; the server holds the same rule for every client.
+    const atLimit = await membersAtFreeLimit(db, row.organization_id, config.freeProjectLimit)
+    if (atLimit.length > 0) {
+      const who = atLimit.map((m) => `${m.username} (${m.primary_email})`).join(', ')
+      return errorJson(
+        c,
+        409,
+        `Members of this organization have reached the free project limit of ${config.freeProjectLimit}: ${who}. Delete, pause or upgrade a project first.`,
+        'free_project_limit',
+      )
+    }
     const outcome = await transition(deps, row.id, 'INACTIVE', 'RESTORING', async (tx) => {
       await tx.query('update projects set restore_error = null where id = $1', [row.id])
     })
@@ -120,17 +149,7 @@ export function registerPauseRoutes(app: Hono<AppEnv>, deps: Deps): void {
   app.get('/platform/organizations/:slug/members/reached-free-project-limit', validate('param', SlugParam), async (c) => {
     const org = await findMemberOrganization(db, c.get('account').id, c.req.valid('param').slug)
     if (!org) return errorJson(c, 404, 'Organization not found')
-    if (org.plan_id !== 'free') return c.json([] as MemberReachedFreeProjectLimit[])
-    // Active free projects a member owns, across every free organization; a paused (INACTIVE) one does not count.
-    const { rows } = await db.query<{ username: string; primary_email: string }>(
-      `select a.username, a.primary_email
-       from members m join accounts a on a.id = m.account_id
-       where m.organization_id = $1
-         and (select count(*) from projects p join organizations o on o.id = p.organization_id
-              where p.created_by = a.id and o.plan_id = 'free' and p.status <> 'INACTIVE') >= $2
-       order by a.username`,
-      [org.id, config.freeProjectLimit],
-    )
+    const rows = await membersAtFreeLimit(db, org.id, config.freeProjectLimit)
     return c.json(
       rows.map((r): MemberReachedFreeProjectLimit => ({
         username: r.username,
