@@ -25,9 +25,10 @@ export interface RunningServer {
 
 export async function startServer(env: Record<string, string> = {}, dataDir = mkdtempSync(join(tmpdir(), 'dashboard-bench-'))): Promise<RunningServer> {
   const port = await freePort()
-  const child = spawn('npx', ['tsx', 'src/server/main.ts'], {
+  // Node itself with tsx's loader: a wrapper process (npx) would not pass a stop signal on reliably.
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/server/main.ts'], {
     env: { ...process.env, PORT: String(port), DATA_DIR: dataDir, DEV_CONTROLS: '1', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
+    stdio: ['ignore', 'ignore', 'inherit'],
   })
   const url = `http://127.0.0.1:${port}`
   const deadline = Date.now() + 60_000
@@ -45,9 +46,12 @@ export async function startServer(env: Record<string, string> = {}, dataDir = mk
     process: child,
     dataDir,
     stop: async () => {
+      if (child.exitCode !== null) return
       const exited = new Promise((r) => child.once('exit', r))
       child.kill('SIGTERM')
+      const forced = setTimeout(() => child.kill('SIGKILL'), 5_000)
       await exited
+      clearTimeout(forced)
     },
   }
 }
