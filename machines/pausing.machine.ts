@@ -6,7 +6,8 @@
  * timed-out answers keep polling. On INACTIVE it stops for good and asks for the project and the project list
  * to be refreshed. While it waits, an elapsed child counts from the server's status change.
  */
-import { fromPromise, sendParent, setup } from 'xstate'
+import { fromPromise, setup } from 'xstate'
+import { refreshThroughParent } from './projectChild'
 import type { ProjectStatus } from '../src/contracts/common'
 import type { ProjectStatusResponse } from '../src/contracts/projects'
 import { elapsedMachine } from './elapsed.machine'
@@ -92,12 +93,7 @@ export const pausingMachine = setup({
 })
 
 /** The pausing flow as the project status machine's child: its refresh requests go up to it. */
-export const pausingChildMachine = pausingMachine.provide({
-  actions: {
-    refreshProject: sendParent({ type: 'project.refresh' }),
-    refreshProjectList: sendParent({ type: 'projects.refresh' }),
-  },
-})
+export const pausingChildMachine = pausingMachine.provide({ actions: refreshThroughParent() })
 
 export interface PausingView {
   polling: boolean

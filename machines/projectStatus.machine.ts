@@ -5,7 +5,8 @@
  * Invariants: a route change that keeps the same page does not restart the page's flow; a refresh keeps
  * the project on screen (no blank page) and a failed refresh keeps the last good data.
  */
-import { assign, fromPromise, sendParent, setup } from 'xstate'
+import { assign, fromPromise, setup } from 'xstate'
+import { refreshThroughParent } from './projectChild'
 import type { Project } from '../src/contracts/projects'
 import { buildingMachine } from './building.machine'
 import { connectingChildMachine } from './connecting.machine'
@@ -36,12 +37,7 @@ export type ProjectStatusEvent =
   | { type: 'projects.refresh' }
 
 /** The building flow as this machine's child: its refresh requests come up to this machine. */
-export const buildingChildMachine = buildingMachine.provide({
-  actions: {
-    refreshProject: sendParent({ type: 'project.refresh' }),
-    refreshProjectList: sendParent({ type: 'projects.refresh' }),
-  },
-})
+export const buildingChildMachine = buildingMachine.provide({ actions: refreshThroughParent() })
 
 const pageIs = (page: ProjectPage) => ({ context }: { context: Context }) =>
   context.project !== null && resolveProjectPage(context.project, context.section) === page

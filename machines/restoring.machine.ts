@@ -6,7 +6,8 @@
  * taken as done; RESTORATION_FAILED stops polling and shows the recorded error. 'Return to project' asks the
  * project status machine to refetch the project, which never leaves the screen stuck loading.
  */
-import { assign, fromPromise, sendParent, setup } from 'xstate'
+import { assign, fromPromise, setup } from 'xstate'
+import { refreshThroughParent } from './projectChild'
 import type { ProjectStatus } from '../src/contracts/common'
 import type { RestoreStatusResponse } from '../src/contracts/pause'
 import type { ProjectStatusResponse } from '../src/contracts/projects'
@@ -173,12 +174,7 @@ export const restoringMachine = setup({
   },
 })
 
-export const restoringChildMachine = restoringMachine.provide({
-  actions: {
-    refreshProject: sendParent({ type: 'project.refresh' }),
-    refreshProjectList: sendParent({ type: 'projects.refresh' }),
-  },
-})
+export const restoringChildMachine = restoringMachine.provide({ actions: refreshThroughParent() })
 
 export const RESTORING_TITLES = {
   inProgress: 'Restoration in progress',

@@ -4,10 +4,9 @@ import { pauseProjectMachine } from '../../machines/pauseProject.machine'
 import { pausedChildMachine, pausedMachine, type RestoreContext } from '../../machines/paused.machine'
 import { pausingChildMachine, pausingMachine } from '../../machines/pausing.machine'
 import { restoringChildMachine, restoringMachine } from '../../machines/restoring.machine'
-import type { Permission } from '../contracts/common'
 import {
   getMembersReachedFreeProjectLimit,
-  getPermissions,
+  getOrganizationPermissions,
   getProjectStatus,
   getRestoreStatus,
   getSubscription,
@@ -19,16 +18,10 @@ type Signal = { signal: AbortSignal }
 
 const fetchProjectStatus = fromPromise(({ input, signal }: Signal & { input: { ref: string } }) => getProjectStatus(input.ref, { signal }))
 
-/** The person's permissions in one organization (none when not listed). */
-async function permissionsIn(organizationSlug: string, signal: AbortSignal): Promise<Permission[]> {
-  const all = await getPermissions({ signal })
-  return all.find((entry) => entry.organization_slug === organizationSlug)?.permissions ?? []
-}
-
 const fetchRestoreContext = fromPromise(
   async ({ input, signal }: Signal & { input: { organizationSlug: string } }): Promise<RestoreContext> => {
     const [permissions, subscription, membersReachedLimit] = await Promise.all([
-      permissionsIn(input.organizationSlug, signal),
+      getOrganizationPermissions(input.organizationSlug, { signal }),
       getSubscription(input.organizationSlug, { signal }),
       getMembersReachedFreeProjectLimit(input.organizationSlug, { signal }),
     ])
@@ -59,7 +52,7 @@ export const livePauseChildren = {
 export const livePauseProjectMachine = pauseProjectMachine.provide({
   actors: {
     fetchPermissions: fromPromise(({ input, signal }: Signal & { input: { organizationSlug: string } }) =>
-      permissionsIn(input.organizationSlug, signal),
+      getOrganizationPermissions(input.organizationSlug, { signal }),
     ),
     pauseProject: fromPromise(async ({ input, signal }: Signal & { input: { ref: string } }) => {
       await pauseProject(input.ref, { signal })

@@ -35,6 +35,11 @@ export const signIn = (body: SignInBody, options?: CallOptions) => http.post(pla
 export const signOut = (options?: CallOptions) => http.post(platform('/auth/sign-out'), null, {}, options)
 export const getProfile = (options?: CallOptions) => http.get(platform('/profile'), Profile, options)
 export const getPermissions = (options?: CallOptions) => http.get(platform('/profile/permissions'), PermissionsResponse, options)
+/** The person's permissions in one organization (none when not listed), read fresh before a privileged action. */
+export async function getOrganizationPermissions(organizationSlug: string, options?: CallOptions) {
+  const all = await getPermissions(options)
+  return all.find((entry) => entry.organization_slug === organizationSlug)?.permissions ?? []
+}
 
 export const listAccessTokens = (options?: CallOptions) => http.get(platform('/profile/access-tokens'), AccessTokenList, options)
 export const createAccessToken = (name: string, options?: CallOptions) =>

@@ -6,7 +6,7 @@ import { upgradeActionMachine, type UpgradeContext } from '../../machines/upgrad
 import { upgradingChildMachine, upgradingMachine } from '../../machines/upgrading.machine'
 import {
   getOrgUsage,
-  getPermissions,
+  getOrganizationPermissions,
   getProjectLive,
   getProjectRestSchema,
   getResourceWarnings,
@@ -31,9 +31,11 @@ export const testConnectivity = fromPromise(
 
 const fetchUpgradeContext = fromPromise(
   async ({ input, signal }: Signal & { input: { ref: string; organizationSlug: string } }): Promise<UpgradeContext> => {
-    const [eligibility, permissions] = await Promise.all([getUpgradeEligibility(input.ref, { signal }), getPermissions({ signal })])
-    const mine = permissions.find((entry) => entry.organization_slug === input.organizationSlug)?.permissions ?? []
-    return { eligibility, canUpgrade: mine.includes('projects:write') }
+    const [eligibility, permissions] = await Promise.all([
+      getUpgradeEligibility(input.ref, { signal }),
+      getOrganizationPermissions(input.organizationSlug, { signal }),
+    ])
+    return { eligibility, canUpgrade: permissions.includes('projects:write') }
   },
 )
 const requestUpgrade = fromPromise(({ input, signal }: Signal & { input: { ref: string; targetVersion: string } }) =>

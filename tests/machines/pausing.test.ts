@@ -1,31 +1,18 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
-import { createActor, fromPromise } from 'xstate'
+import { createActor } from 'xstate'
 import { PAUSING_OVERDUE_AFTER_MS, pausingMachine, selectPausingView } from '../../machines/pausing.machine'
 import { selectElapsed } from '../../machines/elapsed.machine'
-import type { ProjectStatus } from '../../src/contracts/common'
 import { REF } from '../fixtures'
+import { scriptedStatus, type Answer } from './scriptedStatus'
 
-type Answer = ProjectStatus | Error | 'hang'
 
 function start(answers: Answer[], since = new Date(0).toISOString()) {
-  const requests: number[] = []
-  const aborted: number[] = []
+  const { actor: fetchProjectStatus, requests, aborted } = scriptedStatus(answers, 'PAUSING')
   const refreshProject = vi.fn()
   const refreshProjectList = vi.fn()
   const machine = pausingMachine.provide({
     actors: {
-      fetchProjectStatus: fromPromise(async ({ signal }) => {
-        requests.push(Date.now())
-        const next = answers.shift() ?? 'PAUSING'
-        if (next === 'hang') {
-          return new Promise<never>((_, reject) => signal.addEventListener('abort', () => {
-            aborted.push(Date.now())
-            reject(new Error('aborted'))
-          }))
-        }
-        if (next instanceof Error) throw next
-        return { status: next }
-      }),
+      fetchProjectStatus,
     },
     actions: { refreshProject, refreshProjectList },
   })

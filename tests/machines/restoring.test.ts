@@ -4,28 +4,16 @@ import { restoringMachine, selectRestoringView } from '../../machines/restoring.
 import type { ProjectStatus } from '../../src/contracts/common'
 import type { RestoreStatusResponse } from '../../src/contracts/pause'
 import { REF } from '../fixtures'
+import { scriptedStatus, type Answer } from './scriptedStatus'
 
-type Answer = ProjectStatus | Error | 'hang'
 
 function start(opened: ProjectStatus, answers: Answer[], failure: RestoreStatusResponse | Error = { status: 'RESTORATION_FAILED', error: 'disk full' }) {
-  const requests: number[] = []
-  const aborted: number[] = []
+  const { actor: fetchProjectStatus, requests, aborted } = scriptedStatus(answers, 'RESTORING')
   const refreshProject = vi.fn()
   const refreshProjectList = vi.fn()
   const machine = restoringMachine.provide({
     actors: {
-      fetchProjectStatus: fromPromise(async ({ signal }) => {
-        requests.push(Date.now())
-        const next = answers.shift() ?? 'RESTORING'
-        if (next === 'hang') {
-          return new Promise<never>((_, reject) => signal.addEventListener('abort', () => {
-            aborted.push(Date.now())
-            reject(new Error('aborted'))
-          }))
-        }
-        if (next instanceof Error) throw next
-        return { status: next }
-      }),
+      fetchProjectStatus,
       fetchRestoreStatus: fromPromise(async () => {
         if (failure instanceof Error) throw failure
         return failure
