@@ -23,10 +23,14 @@ export interface RunningServer {
   stop: () => Promise<void>
 }
 
-export async function startServer(env: Record<string, string> = {}, dataDir = mkdtempSync(join(tmpdir(), 'dashboard-bench-'))): Promise<RunningServer> {
+export async function startServer(
+  env: Record<string, string> = {},
+  dataDir = mkdtempSync(join(tmpdir(), 'dashboard-bench-')),
+  script = 'src/server/main.ts',
+): Promise<RunningServer> {
   const port = await freePort()
   // Node itself with tsx's loader: a wrapper process (npx) would not pass a stop signal on reliably.
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/server/main.ts'], {
+  const child = spawn(process.execPath, ['--import', 'tsx', script], {
     env: { ...process.env, PORT: String(port), DATA_DIR: dataDir, DEV_CONTROLS: '1', ...env },
     stdio: ['ignore', 'ignore', 'inherit'],
   })
