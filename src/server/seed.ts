@@ -1,10 +1,9 @@
 /** Demo data, created once into an empty database (inside the migration transaction). */
 import type { PlanId, PostgrestStatus, ProjectStatus, Role } from '../contracts/common'
-import type { ServerConfig } from './config'
+import { hashPassword, newProjectRef } from './core/secrets'
 import type { Queryable } from './db'
-import { cancelPendingTransitions, scheduleOnEntry } from './lifecycle'
-import { hashPassword, newProjectRef } from './secrets'
-import { insertProject } from './store'
+import { cancelPendingTransitions, type Lifecycle } from './engine/lifecycle'
+import { insertProject } from './features/projects/store'
 
 export const DEMO_PASSWORD = 'demo1234'
 
@@ -58,7 +57,7 @@ export const demoProjects: DemoProject[] = [
 export async function seedDemoData(
   tx: Queryable,
   now: Date,
-  durations: ServerConfig['lifecycle'],
+  lifecycle: Pick<Lifecycle, 'enterStatus'>,
 ): Promise<boolean> {
   const { rows } = await tx.query<{ n: number }>('select count(*)::int as n from accounts')
   if (rows[0].n > 0) return false
@@ -105,7 +104,7 @@ export async function seedDemoData(
       // The demo's transitions are under way now, not since the project was created days ago.
       statusChangedAt: now,
     })
-    await scheduleOnEntry(tx, id, p.status, now, durations)
+    await lifecycle.enterStatus(tx, id, p.status, now)
     if (p.hold) await cancelPendingTransitions(tx, id, now)
   }
   // The Owner created every demo project: with its active free projects it starts over the free project limit.

@@ -2,15 +2,15 @@
  * Project API keys: a JWT secret per project and two keys signed with it (HS256): anon and service_role, with
  * the claims a client library expects (iss, ref, role, iat, exp). Keys exist once a project has finished
  * setting up. A rotation (roll or custom secret) is a jwt_secret_updates row plus a lifecycle transition of
- * kind 'jwt.secret.update': the engine re-signs both keys with the new secret, or, when the development control
+ * kind 'jwt.secret.update' (registered below): the engine re-signs both keys with the new secret, or, when the development control
  * asked for it, fails and leaves the old secret and keys in place. Secrets are never logged.
  */
 import { createHash, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto'
 import { SignJWT } from 'jose'
-import type { ProjectStatus } from '../contracts/common'
-import type { JwtSecretUpdateMeta } from '../contracts/keys'
-import type { Queryable } from './db'
-import { scheduleTransition, type TransitionRow } from './lifecycle'
+import type { ProjectStatus } from '../../../contracts/common'
+import type { JwtSecretUpdateMeta } from '../../../contracts/keys'
+import type { Queryable } from '../../db'
+import { scheduleTransition, type Lifecycle, type TransitionRow } from '../../engine/lifecycle'
 
 export const JWT_ISSUER = 'supabase'
 /** Keys are valid for about ten years, like the platform's own. */
@@ -210,4 +210,20 @@ export async function applyJwtSecretUpdate(tx: Queryable, row: TransitionRow, no
     [update.id, stamp],
   )
   return 'applied'
+}
+
+/**
+ * What this feature gives the lifecycle engine: the handler of 'jwt.secret.update', and API keys for every project
+ * past setting up (on entering any such status, and when a project has finished coming up).
+ */
+export function registerKeysLifecycle(lifecycle: Lifecycle): void {
+  lifecycle.registerTransition(JWT_UPDATE_KIND, applyJwtSecretUpdate)
+  lifecycle.onEntry(async (tx, projectId, status, now) => {
+    // Past setting up, a project has its API keys (a no-op when it has them already).
+    if (!isSettingUp(status)) await ensureProjectKeys(tx, projectId, now)
+  })
+  lifecycle.onArrival(async (tx, projectId, status, now) => {
+    // A project that has finished coming up gets its JWT secret and API keys.
+    if (status === 'ACTIVE_HEALTHY') await ensureProjectKeys(tx, projectId, now)
+  })
 }

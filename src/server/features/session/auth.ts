@@ -4,11 +4,11 @@
  */
 import type { Context, MiddlewareHandler } from 'hono'
 import { deleteCookie, getCookie, setCookie } from 'hono/cookie'
-import type { Clock } from './config'
-import type { Db } from './db'
-import { errorJson, type AppEnv } from './http'
-import { newAccessToken, randomToken, sha256 } from './secrets'
-import { iso, type AccountRow } from './store'
+import type { Clock } from '../../config'
+import type { Db } from '../../db'
+import { errorJson, type AppEnv } from '../../core/http'
+import { iso, type AccountRow } from '../../core/rows'
+import { newAccessToken, randomToken, sha256 } from '../../core/secrets'
 
 export const SESSION_COOKIE = 'kp_session'
 

@@ -15,11 +15,11 @@ import {
   type ProjectUpgradeEligibilityResponse,
   UPGRADE_STATUS_CODES,
   type UpgradeStatusWord,
-} from '../contracts/upgrade'
-import type { Queryable } from './db'
-import type { TransitionRow } from './lifecycle'
-import { scheduleTransition } from './lifecycle'
-import { iso } from './store'
+} from '../../../contracts/upgrade'
+import type { ServerConfig } from '../../config'
+import { iso } from '../../core/rows'
+import type { Queryable } from '../../db'
+import { scheduleTransition, type Lifecycle, type TransitionRow } from '../../engine/lifecycle'
 
 export const UPGRADE_STEP_KIND = 'project.upgrade.step'
 
@@ -170,4 +170,16 @@ export async function applyUpgradeStep(tx: Queryable, row: TransitionRow, now: D
     return 'applied: upgraded'
   }
   return `applied: ${progress}`
+}
+
+/**
+ * What this feature gives the lifecycle engine: the handler of each upgrade step, and an upgrade record for a
+ * project put UPGRADING from outside (seed, development control). That record does not advance: a stuck upgrade,
+ * as the upgrade page and its overdue prompt show. Real upgrades start at POST /v1/…/upgrade.
+ */
+export function registerUpgradeLifecycle(lifecycle: Lifecycle, durations: ServerConfig['lifecycle']): void {
+  lifecycle.registerTransition(UPGRADE_STEP_KIND, applyUpgradeStep)
+  lifecycle.onEntry(async (tx, projectId, status, now) => {
+    if (status === 'UPGRADING') await beginUpgrade(tx, projectId, { stepMs: durations.upgradeStepMs, now, scheduleSteps: false })
+  })
 }
