@@ -4,6 +4,7 @@ import m002 from './migrations/002_status_changed_at'
 import m003 from './migrations/003_pause_restore'
 import m004 from './migrations/004_upgrades_usage'
 import m005 from './migrations/005_api_keys'
+import m006 from './migrations/006_dev_switches'
 
 /** Ordered; never edit an applied one, add the next. */
 export const migrations: { id: string; sql: string }[] = [
@@ -12,6 +13,7 @@ export const migrations: { id: string; sql: string }[] = [
   { id: '003_pause_restore', sql: m003 },
   { id: '004_upgrades_usage', sql: m004 },
   { id: '005_api_keys', sql: m005 },
+  { id: '006_dev_switches', sql: m006 },
 ]
 
 /** Arbitrary constant: serialises concurrent starts of several processes on one database. */

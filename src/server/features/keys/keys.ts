@@ -9,6 +9,7 @@ import { createHash, randomBytes, randomUUID, timingSafeEqual } from 'node:crypt
 import { SignJWT } from 'jose'
 import type { ProjectStatus } from '../../../contracts/common'
 import type { JwtSecretUpdateMeta } from '../../../contracts/keys'
+import { takeDevSwitch } from '../../core/devSwitches'
 import type { Queryable } from '../../db'
 import { scheduleTransition, type Lifecycle, type TransitionRow } from '../../engine/lifecycle'
 
@@ -57,14 +58,13 @@ export interface ProjectKeysRow {
   jwt_secret: string
   anon_key: string
   service_role_key: string
-  fail_next_jwt_update: boolean
   created_at: Date | string
   updated_at: Date | string
 }
 
 export async function findProjectKeys(db: Queryable, projectId: number): Promise<ProjectKeysRow | undefined> {
   const { rows } = await db.query<ProjectKeysRow>(
-    `select project_id, jwt_secret, anon_key, service_role_key, fail_next_jwt_update, created_at, updated_at
+    `select project_id, jwt_secret, anon_key, service_role_key, created_at, updated_at
      from project_api_keys where project_id = $1`,
     [projectId],
   )
@@ -179,10 +179,10 @@ export async function requestJwtSecretUpdate(
 /** The lifecycle handler of 'jwt.secret.update' (payload { update_id }). */
 export async function applyJwtSecretUpdate(tx: Queryable, row: TransitionRow, now: Date): Promise<string> {
   const updateId = Number((row.payload as { update_id?: unknown }).update_id)
-  const { rows } = await tx.query<{ id: number; status: string; pending_secret: string | null; ref: string; fail: boolean | null }>(
-    `select u.id, u.status, u.pending_secret, p.ref, k.fail_next_jwt_update as fail
+  const { rows } = await tx.query<{ id: number; status: string; pending_secret: string | null; ref: string; has_keys: boolean }>(
+    `select u.id, u.status, u.pending_secret, p.ref,
+       exists(select 1 from project_api_keys k where k.project_id = u.project_id) as has_keys
      from jwt_secret_updates u join projects p on p.id = u.project_id
-     left join project_api_keys k on k.project_id = u.project_id
      where u.id = $1 and u.project_id = $2 for update of u`,
     [updateId, row.project_id],
   )
@@ -190,13 +190,14 @@ export async function applyJwtSecretUpdate(tx: Queryable, row: TransitionRow, no
   if (!update) return 'skipped: no such update'
   if (update.status !== 'updating') return `skipped: update already ${update.status}`
   const stamp = now.toISOString()
-  if (update.fail === null || update.fail || !update.pending_secret) {
+  // The development switch is used up by the update it fails (a project without keys has no switch to use).
+  const askedToFail = update.has_keys && (await takeDevSwitch(tx, row.project_id, 'fail_next_jwt_update')) !== undefined
+  if (!update.has_keys || askedToFail || !update.pending_secret) {
     await tx.query(
       `update jwt_secret_updates set status = 'failed', progress = 'Failed', error = $2, pending_secret = null, updated_at = $3
        where id = $1`,
       [update.id, JWT_UPDATE_FAILURE_MESSAGE, stamp],
     )
-    await tx.query('update project_api_keys set fail_next_jwt_update = false where project_id = $1', [row.project_id])
     return 'applied: update failed, previous secret kept'
   }
   const keys = await signKeyPair(update.pending_secret, update.ref, now)

@@ -11,6 +11,7 @@ import { Hono } from 'hono'
 import { endpoints } from '../../../contracts/endpoints'
 import type { JwtSecretUpdateAccepted, JwtSecretUpdateStatusResponse, ProjectSettings, V1ApiKey } from '../../../contracts/keys'
 import type { Deps } from '../../core/deps'
+import { setDevSwitch } from '../../core/devSwitches'
 import { at, baseUrl, errorJson, validate, type AppEnv } from '../../core/http'
 import { can } from '../../core/permissions'
 import { iso } from '../../core/rows'
@@ -126,11 +127,10 @@ export function keysDevRoutes({ db }: Deps) {
   const app = new Hono()
 
   app.on(...at(endpoints.devFailNextJwtUpdate), anyProject(db), async (c) => {
-    const { rows } = await db.query(
-      'update project_api_keys set fail_next_jwt_update = true where project_id = $1 returning project_id',
-      [c.var.project.id],
-    )
-    if (!rows.length) return errorJson(c, 409, 'The project has no API keys yet: wait until it has finished setting up')
+    if (!(await findProjectKeys(db, c.var.project.id))) {
+      return errorJson(c, 409, 'The project has no API keys yet: wait until it has finished setting up')
+    }
+    await setDevSwitch(db, c.var.project.id, 'fail_next_jwt_update')
     return c.json({ fail_next_jwt_update: true as const })
   })
 

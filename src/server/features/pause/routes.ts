@@ -16,6 +16,7 @@ import { endpoints } from '../../../contracts/endpoints'
 import type { MemberReachedFreeProjectLimit } from '../../../contracts/pause'
 import type { Queryable } from '../../db'
 import type { Deps } from '../../core/deps'
+import { clearDevSwitch, setDevSwitch } from '../../core/devSwitches'
 import { at, baseUrl, errorJson, formatIssues, validate, type AppEnv } from '../../core/http'
 import { can } from '../../core/permissions'
 import { memberOrganization } from '../organizations/access'
@@ -149,11 +150,9 @@ export function pauseDevRoutes({ db }: Deps) {
   const app = new Hono()
 
   app.on(...at(endpoints.devFailNextRestore), refParam, validate('json', endpoints.devFailNextRestore.body), anyProject(db), async (c) => {
-    const { rows } = await db.query<{ fail_next_restore: boolean }>(
-      'update projects set fail_next_restore = $2 where id = $1 returning fail_next_restore',
-      [c.var.project.id, c.req.valid('json').fail],
-    )
-    return c.json({ ref: c.var.project.ref, fail_next_restore: rows[0].fail_next_restore })
+    const { fail } = c.req.valid('json')
+    await (fail ? setDevSwitch : clearDevSwitch)(db, c.var.project.id, 'fail_next_restore')
+    return c.json({ ref: c.var.project.ref, fail_next_restore: fail })
   })
 
   return app

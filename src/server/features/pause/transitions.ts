@@ -5,6 +5,7 @@
  * development control asked this project's next restore to fail (the switch is used up).
  */
 import type { ServerConfig } from '../../config'
+import { takeDevSwitch } from '../../core/devSwitches'
 import { scheduleTransition, type Lifecycle } from '../../engine/lifecycle'
 import { scheduleStatusChange } from '../lifecycle/statuses'
 
@@ -16,14 +17,13 @@ export const RESTORE_FAILURE_MESSAGE =
 
 export function registerPauseLifecycle(lifecycle: Lifecycle, durations: ServerConfig['lifecycle']): void {
   lifecycle.registerTransition(RESTORE_KIND, async (tx, row, now) => {
-    const { rows } = await tx.query<{ fail_next_restore: boolean }>(
-      `select fail_next_restore from projects where id = $1 and status = 'RESTORING' for update`,
-      [row.project_id],
-    )
+    const { rows } = await tx.query<{ id: number }>(`select id from projects where id = $1 and status = 'RESTORING' for update`, [
+      row.project_id,
+    ])
     if (!rows[0]) return 'skipped: project no longer RESTORING'
-    const failed = rows[0].fail_next_restore
+    const failed = (await takeDevSwitch(tx, row.project_id, 'fail_next_restore')) !== undefined
     await tx.query(
-      `update projects set status = $2, restore_error = $3, fail_next_restore = false, updated_at = $4, status_changed_at = $4
+      `update projects set status = $2, restore_error = $3, updated_at = $4, status_changed_at = $4
        where id = $1`,
       [
         row.project_id,

@@ -10,6 +10,7 @@ import { Hono } from 'hono'
 import { endpoints } from '../../../contracts/endpoints'
 import type { DatabaseUpgradeStatusWireResponse } from '../../../contracts/upgrade'
 import type { Deps } from '../../core/deps'
+import { setDevSwitch } from '../../core/devSwitches'
 import { at, errorJson, validate, type AppEnv } from '../../core/http'
 import { can } from '../../core/permissions'
 import { anyProject, memberProject, refParam } from '../projects/access'
@@ -80,11 +81,7 @@ export function upgradeDevRoutes({ db }: Deps) {
 
   app.on(...at(endpoints.devFailNextUpgrade), refParam, validate('json', endpoints.devFailNextUpgrade.body), anyProject(db), async (c) => {
     const { at_step: atStep } = c.req.valid('json')
-    await db.query(
-      `insert into project_upgrade_failures (project_id, at_step) values ($1, $2)
-       on conflict (project_id) do update set at_step = excluded.at_step`,
-      [c.var.project.id, atStep],
-    )
+    await setDevSwitch(db, c.var.project.id, 'fail_next_upgrade', atStep)
     return c.json({ at_step: atStep })
   })
 

@@ -17,6 +17,7 @@ import {
   type UpgradeStatusWord,
 } from '../../../contracts/upgrade'
 import type { ServerConfig } from '../../config'
+import { takeDevSwitch } from '../../core/devSwitches'
 import { iso } from '../../core/rows'
 import type { Queryable } from '../../db'
 import { scheduleTransition, type Lifecycle, type TransitionRow } from '../../engine/lifecycle'
@@ -109,16 +110,14 @@ export async function beginUpgrade(
     `update project_upgrades set status = 'failed', error = $2, latest_status_at = $3 where project_id = $1 and status = 'upgrading'`,
     [projectId, '8_upgrade_completion_failed', now.toISOString()],
   )
-  const failure = await tx.query<{ at_step: number }>(
-    'delete from project_upgrade_failures where project_id = $1 returning at_step',
-    [projectId],
-  )
+  // The development switch 'fail the next upgrade' is used up by this upgrade, stuck or not.
+  const failure = await takeDevSwitch(tx, projectId, 'fail_next_upgrade')
   const trackingId = randomUUID()
   const inserted = await tx.query<{ id: number }>(
     `insert into project_upgrades (project_id, tracking_id, from_version, target_version, release_channel, status, progress,
        fail_at_step, initiated_at, latest_status_at)
      values ($1, $2, $3, $4, $5, 'upgrading', '0_requested', $6, $7, $7) returning id`,
-    [projectId, trackingId, fromVersion, target, opts.releaseChannel ?? 'ga', failure.rows[0]?.at_step ?? null, now.toISOString()],
+    [projectId, trackingId, fromVersion, target, opts.releaseChannel ?? 'ga', failure?.at_step ?? null, now.toISOString()],
   )
   const upgradeId = inserted.rows[0].id
   if (opts.scheduleSteps === false) return trackingId
