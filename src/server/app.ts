@@ -25,7 +25,7 @@ import { publicSessionRoutes, sessionRoutes } from './features/session/routes'
 import { upgradeDevRoutes, upgradeRoutes } from './features/upgrade/routes'
 import { registerUpgradeLifecycle } from './features/upgrade/upgrade'
 import { usageDevRoutes, usageRoutes } from './features/usage/routes'
-import { seedDemoData } from './seed'
+import { creditDemoOwner, seedDemoData } from './seed'
 import { dashboard } from './static'
 
 export interface PlatformServer {
@@ -57,7 +57,10 @@ function lifecycleFor(config: ServerConfig): Lifecycle {
 
 export async function createApp({ db, config, clock = systemClock, seed = true }: CreateAppOptions): Promise<PlatformServer> {
   const lifecycle = lifecycleFor(config)
-  await migrate(db, seed ? async (tx) => void (await seedDemoData(tx, clock.now(), lifecycle)) : undefined)
+  await migrate(db, async (tx, applied) => {
+    await creditDemoOwner(tx, applied)
+    if (seed) await seedDemoData(tx, clock.now(), lifecycle)
+  })
   // Projects past setting up that have no API keys yet (created before migration 005) get them now.
   await db.transaction((tx) => backfillProjectKeys(tx, clock.now()))
 

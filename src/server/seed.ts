@@ -1,4 +1,7 @@
-/** Demo data, created once into an empty database (inside the migration transaction). */
+/**
+ * Demo data, created once into an empty database (inside the migration transaction); and the demo's part of a
+ * migration (no migration writes demo data).
+ */
 import type { PlanId, PostgrestStatus, ProjectStatus, Role } from '../contracts/common'
 import { hashPassword, newProjectRef } from './core/secrets'
 import type { Queryable } from './db'
@@ -52,6 +55,19 @@ export const demoProjects: DemoProject[] = [
   { org: 'demo-pro', name: 'Mobile Backend', status: 'GOING_DOWN', hold: true },
   { org: 'demo-pro', name: 'Support Desk', status: 'RESTORATION_FAILED' },
 ]
+
+/**
+ * Migration 003 added projects.created_by (the free project limit counts the projects a member owns). Projects
+ * that existed before it are credited to the demo Owner when that account exists, in the transaction that applied
+ * 003. (A fresh database has no project then; its demo projects are credited by seedDemoData.)
+ */
+export async function creditDemoOwner(tx: Queryable, applied: readonly string[]): Promise<void> {
+  if (!applied.includes('003_pause_restore')) return
+  await tx.query(
+    'update projects set created_by = (select id from accounts where primary_email = $1) where created_by is null',
+    [demoAccounts[0].email],
+  )
+}
 
 /** Seeds only when there is no account yet; returns whether it did. */
 export async function seedDemoData(
