@@ -35,7 +35,7 @@ interface DemoProject {
 }
 
 /** Every status of the spec, plus an ACTIVE_HEALTHY project whose API server is OFFLINE. */
-export const demoProjects: DemoProject[] = [
+const demoProjects: DemoProject[] = [
   { org: 'demo-free', name: 'Recipe Box', status: 'ACTIVE_HEALTHY' },
   { org: 'demo-free', name: 'Weekend Hackathon', status: 'INACTIVE', region: 'eu-central-1' },
   { org: 'demo-free', name: 'Habit Tracker', status: 'COMING_UP', kpsVersion: null },

@@ -47,7 +47,7 @@ export function errorJson(c: Context, status: ContentfulStatusCode, message: str
   return c.json(code ? { message, code } : { message }, status)
 }
 
-export const API_PREFIXES = ['/platform', '/v1', '/dev'] as const
+const API_PREFIXES = ['/platform', '/v1', '/dev'] as const
 export function isApiPath(path: string): boolean {
   return API_PREFIXES.some((p) => path === p || path.startsWith(`${p}/`))
 }

@@ -13,16 +13,16 @@ import { takeDevSwitch } from '../../core/devSwitches'
 import type { Queryable } from '../../db'
 import { scheduleTransition, type Lifecycle, type TransitionRow } from '../../engine/lifecycle'
 
-export const JWT_ISSUER = 'supabase'
+const JWT_ISSUER = 'supabase'
 /** Keys are valid for about ten years, like the platform's own. */
 const KEY_LIFETIME_S = 10 * 365 * 24 * 60 * 60
-export const JWT_UPDATE_KIND = 'jwt.secret.update'
-export const JWT_UPDATE_FAILURE_MESSAGE =
+const JWT_UPDATE_KIND = 'jwt.secret.update'
+const JWT_UPDATE_FAILURE_MESSAGE =
   'The new JWT secret could not be applied: the API gateway did not accept the re-signed keys. The previous secret and keys remain valid.'
 const INTERRUPTED_MESSAGE = 'The JWT secret update was interrupted; the previous secret and keys remain valid.'
 
 /** 48 characters drawn from 36 random bytes (base64url). */
-export function newJwtSecret(): string {
+function newJwtSecret(): string {
   return randomBytes(36).toString('base64url')
 }
 
@@ -33,9 +33,9 @@ export function secretsEqual(a: string, b: string): boolean {
   return timingSafeEqual(da, db)
 }
 
-export type KeyRole = 'anon' | 'service_role'
+type KeyRole = 'anon' | 'service_role'
 
-export function signApiKey(secret: string, ref: string, role: KeyRole, now: Date): Promise<string> {
+function signApiKey(secret: string, ref: string, role: KeyRole, now: Date): Promise<string> {
   const iat = Math.floor(now.getTime() / 1000)
   return new SignJWT({ ref, role })
     .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
@@ -45,7 +45,7 @@ export function signApiKey(secret: string, ref: string, role: KeyRole, now: Date
     .sign(new TextEncoder().encode(secret))
 }
 
-export async function signKeyPair(secret: string, ref: string, now: Date) {
+async function signKeyPair(secret: string, ref: string, now: Date) {
   const [anon, serviceRole] = await Promise.all([
     signApiKey(secret, ref, 'anon', now),
     signApiKey(secret, ref, 'service_role', now),
@@ -72,7 +72,7 @@ export async function findProjectKeys(db: Queryable, projectId: number): Promise
 }
 
 /** Creates the project's secret and keys unless it has them; idempotent. */
-export async function ensureProjectKeys(tx: Queryable, projectId: number, now: Date): Promise<void> {
+async function ensureProjectKeys(tx: Queryable, projectId: number, now: Date): Promise<void> {
   const { rows } = await tx.query<{ ref: string; has_keys: boolean }>(
     `select p.ref, exists(select 1 from project_api_keys k where k.project_id = p.id) as has_keys
      from projects p where p.id = $1`,
@@ -90,7 +90,7 @@ export async function ensureProjectKeys(tx: Queryable, projectId: number, now: D
 }
 
 /** Statuses of a project still being set up: its keys come when it turns ACTIVE_HEALTHY. */
-export function isSettingUp(status: ProjectStatus): boolean {
+function isSettingUp(status: ProjectStatus): boolean {
   return status === 'COMING_UP' || status === 'UNKNOWN'
 }
 
@@ -140,7 +140,7 @@ export async function latestUpdate(tx: Queryable, projectId: number): Promise<Up
   return rows[0]
 }
 
-export type RequestUpdateResult =
+type RequestUpdateResult =
   | { ok: true; changeTrackingId: string }
   | { ok: false; status: 409 | 400; message: string }
 
@@ -177,7 +177,7 @@ export async function requestJwtSecretUpdate(
 }
 
 /** The lifecycle handler of 'jwt.secret.update' (payload { update_id }). */
-export async function applyJwtSecretUpdate(tx: Queryable, row: TransitionRow, now: Date): Promise<string> {
+async function applyJwtSecretUpdate(tx: Queryable, row: TransitionRow, now: Date): Promise<string> {
   const updateId = Number((row.payload as { update_id?: unknown }).update_id)
   const { rows } = await tx.query<{ id: number; status: string; pending_secret: string | null; ref: string; has_keys: boolean }>(
     `select u.id, u.status, u.pending_secret, p.ref,

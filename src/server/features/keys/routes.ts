@@ -23,7 +23,7 @@ import { failStaleUpdates, findProjectKeys, latestUpdate, requestJwtSecretUpdate
 /** The PostgREST service of a project: app id 1, as the dashboard's client libraries expect. */
 const AUTO_API = { id: 1, name: 'Auto API' }
 
-export function toProjectSettings(
+function toProjectSettings(
   project: MemberProjectRow,
   keys: ProjectKeysRow | undefined,
   base: string,

@@ -8,7 +8,7 @@ import type { ServerConfig } from '../../config'
 import type { Queryable } from '../../db'
 import { scheduleTransition, type Lifecycle } from '../../engine/lifecycle'
 
-export const STATUS_KIND = 'project.status'
+const STATUS_KIND = 'project.status'
 
 /** Schedules the move of a project from `from` to `to` at `dueAt`. */
 export function scheduleStatusChange(

@@ -9,7 +9,7 @@ import type { Queryable } from '../../db'
 import { errorJson, formatIssues, validate, type AppEnv } from '../../core/http'
 import { findMemberOrganization, type OrganizationRow } from './store'
 
-export const ORGANIZATION_NOT_FOUND = 'Organization not found'
+const ORGANIZATION_NOT_FOUND = 'Organization not found'
 
 /** Validates `:slug` only: put it first when a body or query is validated before the organization is loaded. */
 export const slugParam = validate('param', z.object({ slug: OrgSlug }))

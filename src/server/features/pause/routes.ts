@@ -23,8 +23,8 @@ import { memberOrganization } from '../organizations/access'
 import { anyProject, memberProject, refParam, type MemberProjectEnv } from '../projects/access'
 import { findProjectByRef, toProject } from '../projects/store'
 
-export const RESTORE_PERMISSION_MESSAGE = 'You do not have the required permissions to restore this project'
-export const PAUSE_PERMISSION_MESSAGE = 'You do not have the required permissions to pause this project'
+const RESTORE_PERMISSION_MESSAGE = 'You do not have the required permissions to restore this project'
+const PAUSE_PERMISSION_MESSAGE = 'You do not have the required permissions to pause this project'
 
 /** The body of a call that takes none (the descriptor's EmptyBody): empty, or an empty JSON object. */
 const emptyBody = createMiddleware(async (c, next) => {

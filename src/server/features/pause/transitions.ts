@@ -9,7 +9,7 @@ import { takeDevSwitch } from '../../core/devSwitches'
 import { scheduleTransition, type Lifecycle } from '../../engine/lifecycle'
 import { scheduleStatusChange } from '../lifecycle/statuses'
 
-export const RESTORE_KIND = 'project.restore'
+const RESTORE_KIND = 'project.restore'
 
 /** What a failed restore records; the restoring page shows it. */
 export const RESTORE_FAILURE_MESSAGE =

@@ -10,7 +10,7 @@ import type { Queryable } from '../../db'
 import { errorJson, formatIssues, validate, type AppEnv } from '../../core/http'
 import { findMemberProject, findProjectByRef, type MemberProjectRow, type ProjectRow } from './store'
 
-export const PROJECT_NOT_FOUND = 'Project not found'
+const PROJECT_NOT_FOUND = 'Project not found'
 
 /**
  * Validates `:ref` only. Routes that validate a body (or query) put it first, so a bad ref is reported before a

@@ -63,7 +63,7 @@ export async function findProjectByRef(db: Queryable, ref: string): Promise<Proj
 }
 
 /** The REST endpoint of a project, under the platform's public origin. */
-export function restUrlFor(baseUrl: string, ref: string): string {
+function restUrlFor(baseUrl: string, ref: string): string {
   return `${baseUrl}/rest/${ref}/v1/`
 }
 

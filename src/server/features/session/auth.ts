@@ -10,7 +10,7 @@ import { errorJson, type AppEnv } from '../../core/http'
 import { iso, type AccountRow } from '../../core/rows'
 import { newAccessToken, randomToken, sha256 } from '../../core/secrets'
 
-export const SESSION_COOKIE = 'kp_session'
+const SESSION_COOKIE = 'kp_session'
 
 export async function createSession(db: Db, accountId: number, now: Date, ttlMs: number): Promise<string> {
   const token = randomToken()

@@ -22,24 +22,24 @@ import { iso } from '../../core/rows'
 import type { Queryable } from '../../db'
 import { scheduleTransition, type Lifecycle, type TransitionRow } from '../../engine/lifecycle'
 
-export const UPGRADE_STEP_KIND = 'project.upgrade.step'
+const UPGRADE_STEP_KIND = 'project.upgrade.step'
 
 /** The Postgres majors this platform upgrades to, and the minor each installs. */
 const RELEASES: Record<string, string> = { '13': '13.16', '14': '14.13', '15': '15.8', '17': '17.4' }
-export const UPGRADE_TARGETS = ['15', '17'] as const
-export const LATEST_MAJOR = '17'
+const UPGRADE_TARGETS = ['15', '17'] as const
+const LATEST_MAJOR = '17'
 
-export const majorOf = (dbVersion: string) => Number.parseInt(dbVersion.split('.')[0] ?? '0', 10)
+const majorOf = (dbVersion: string) => Number.parseInt(dbVersion.split('.')[0] ?? '0', 10)
 export const targetsFor = (dbVersion: string) => UPGRADE_TARGETS.filter((t) => Number(t) > majorOf(dbVersion))
 const appVersion = (version: string) => `supabase-postgres-${RELEASES[version] ?? version}.1.042`
 
 /** The error code of a failure at step n (1-based): its leading number is the failing step's index. */
-export function errorForStep(step: number): UpgradeError {
+function errorForStep(step: number): UpgradeError {
   const index = Math.max(step - 1, 1)
   return UpgradeError.options.find((code) => code.startsWith(`${index}_`))!
 }
 
-export interface UpgradeRow {
+interface UpgradeRow {
   id: number
   project_id: number
   tracking_id: string
@@ -129,7 +129,7 @@ export async function beginUpgrade(
 }
 
 /** Lifecycle handler of one upgrade step: payload { upgrade_id, step } with step 1..8. */
-export async function applyUpgradeStep(tx: Queryable, row: TransitionRow, now: Date): Promise<string> {
+async function applyUpgradeStep(tx: Queryable, row: TransitionRow, now: Date): Promise<string> {
   const { upgrade_id: upgradeId, step } = row.payload as { upgrade_id: number; step: number }
   const { rows } = await tx.query<UpgradeRow>('select * from project_upgrades where id = $1 for update', [upgradeId])
   const upgrade = rows[0]
