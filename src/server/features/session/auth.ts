@@ -60,30 +60,24 @@ async function accountForAccessToken(db: Db, token: string, now: Date): Promise<
 
 const unauthorized = (c: Context) => errorJson(c, 401, 'You must be signed in to do this')
 
-/** /platform: the session cookie. */
-export function requireSession(db: Db, clock: Clock): MiddlewareHandler<AppEnv> {
+/** /v1: `Authorization: Bearer <personal access token>`, or the session cookie. */
+export function requireApiAuth(db: Db, clock: Clock): MiddlewareHandler<AppEnv> {
+  const bySession = requireSession(db, clock)
   return async (c, next) => {
-    const token = getCookie(c, SESSION_COOKIE)
-    const account = token ? await accountForSession(db, token, clock.now()) : undefined
-    if (!account) return unauthorized(c)
+    const header = c.req.header('authorization')
+    if (header === undefined) return bySession(c, next)
+    const match = /^Bearer\s+(\S+)\s*$/i.exec(header)
+    const account = match ? await accountForAccessToken(db, match[1], clock.now()) : undefined
+    if (!account) return errorJson(c, 401, 'Invalid or revoked access token')
     c.set('account', account)
-    c.set('authVia', 'cookie')
-    await next()
+    c.set('authVia', 'bearer')
+    return next()
   }
 }
 
-/** /v1: `Authorization: Bearer <personal access token>`, or the session cookie. */
-export function requireApiAuth(db: Db, clock: Clock): MiddlewareHandler<AppEnv> {
+/** /platform (and /v1 without a bearer token): the session cookie's account on the request, or 401. */
+export function requireSession(db: Db, clock: Clock): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
-    const header = c.req.header('authorization')
-    if (header !== undefined) {
-      const match = /^Bearer\s+(\S+)\s*$/i.exec(header)
-      const account = match ? await accountForAccessToken(db, match[1], clock.now()) : undefined
-      if (!account) return errorJson(c, 401, 'Invalid or revoked access token')
-      c.set('account', account)
-      c.set('authVia', 'bearer')
-      return next()
-    }
     const token = getCookie(c, SESSION_COOKIE)
     const account = token ? await accountForSession(db, token, clock.now()) : undefined
     if (!account) return unauthorized(c)
