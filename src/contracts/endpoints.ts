@@ -20,13 +20,26 @@ import {
   ProjectUpgradeInitiateResponse,
   UpgradeDatabaseBody,
 } from './upgrade'
-import { DevReadOnlyBody, DevResourceWarningBody, DevUsageBody, OrgUsageQuery, OrgUsageResponse, ResourceWarningsResponse } from './usage'
+import {
+  DevReadOnlyBody,
+  DevResourceWarningBody,
+  DevUsageBody,
+  OrgUsageQuery,
+  OrgUsageResponse,
+  ResourceWarning,
+  ResourceWarningsResponse,
+  UsageMetric,
+} from './usage'
 import { V1ProjectList, V1ProjectWithDatabase } from './v1'
 
 /** GET /v1/projects/{ref}/api-keys?reveal: accepted as the Management API has it (keys are shown by permission). */
 export const V1ApiKeysQuery = z.object({ reveal: z.enum(['true', 'false'], 'reveal must be true or false').optional() })
 /** GET /v1/projects/{ref}/upgrade/status?tracking_id: one upgrade instead of the latest. */
 export const UpgradeStatusQuery = z.object({ tracking_id: z.string().max(100).optional() })
+
+/** What the development controls of upgrade and usage answer: what they set. */
+export const DevFailNextUpgradeResponse = z.object({ at_step: z.number().int() })
+export const DevUsageResponse = z.object({ metric: UsageMetric, usage: z.number() })
 
 export type ApiBase = 'platform' | 'v1' | 'dev'
 export type HttpMethod = 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE'
@@ -132,10 +145,16 @@ export const endpoints = {
     response: DevFailNextRestoreResponse,
   }),
   devFailNextJwtUpdate: endpoint('POST', 'dev', '/projects/:ref/fail-next-jwt-update', { response: DevFailNextJwtUpdateResponse }),
-  devFailNextUpgrade: endpoint('POST', 'dev', '/projects/:ref/fail-next-upgrade', { body: DevFailNextUpgradeBody }),
-  devSetResourceWarning: endpoint('POST', 'dev', '/projects/:ref/resource-warnings', { body: DevResourceWarningBody }),
-  devSetReadOnly: endpoint('POST', 'dev', '/projects/:ref/read-only', { body: DevReadOnlyBody }),
-  devSetUsage: endpoint('POST', 'dev', '/projects/:ref/usage', { body: DevUsageBody }),
+  devFailNextUpgrade: endpoint('POST', 'dev', '/projects/:ref/fail-next-upgrade', {
+    body: DevFailNextUpgradeBody,
+    response: DevFailNextUpgradeResponse,
+  }),
+  devSetResourceWarning: endpoint('POST', 'dev', '/projects/:ref/resource-warnings', {
+    body: DevResourceWarningBody,
+    response: ResourceWarning,
+  }),
+  devSetReadOnly: endpoint('POST', 'dev', '/projects/:ref/read-only', { body: DevReadOnlyBody, response: ResourceWarning }),
+  devSetUsage: endpoint('POST', 'dev', '/projects/:ref/usage', { body: DevUsageBody, response: DevUsageResponse }),
 } as const
 
 /** The names of a path's `:params`: '/projects/:ref/status' → 'ref'. */

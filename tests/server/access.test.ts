@@ -105,3 +105,28 @@ describe('the descriptors', () => {
     }
   })
 })
+
+describe('the development controls', () => {
+  it('answer what their descriptors say', async () => {
+    const created = await s.request(routeOf(endpoints.devCreateProject), json({ organization_slug: 'demo-pro', name: 'Described' }))
+    const { ref } = endpoints.devCreateProject.response.parse(await created.json())
+    const calls: [keyof typeof endpoints, object | undefined][] = [
+      ['devSetStatus', { status: 'ACTIVE_HEALTHY' }],
+      ['devSetPostgrest', { postgrestStatus: 'ONLINE' }],
+      ['devSetLatency', { ms: 0 }],
+      ['devFailNextRestore', { fail: false }],
+      ['devFailNextJwtUpdate', undefined],
+      ['devFailNextUpgrade', { at_step: 4 }],
+      ['devSetResourceWarning', { resource: 'cpu_exhaustion', level: 'warning' }],
+      ['devSetReadOnly', { enabled: false }],
+      ['devSetUsage', { metric: 'EGRESS', usage: 1 }],
+    ]
+    for (const [name, body] of calls) {
+      const e = endpoints[name]
+      const res = await s.request(routeOf(e).replace(':ref', ref), body ? json(body) : { method: 'POST' })
+      expect(res.status, name).toBe(200)
+      const answer: unknown = await res.json()
+      expect(e.response?.safeParse(answer).success, `${name}: ${JSON.stringify(answer)}`).toBe(true)
+    }
+  })
+})
