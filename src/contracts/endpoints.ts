@@ -4,7 +4,7 @@
  * base it was built with (config.platformUrl / config.apiUrl), and parses the answer with `endpoint.response`.
  * `response: null` means no body the dashboard reads (the server may still send one).
  */
-import type * as z from 'zod'
+import * as z from 'zod'
 import { CreateAccessTokenBody, AccessTokenList, CreatedAccessToken, PermissionsResponse, Profile, SignInBody } from './auth'
 import { HealthResponse } from './common'
 import { ProjectLiveResponse, RestSchemaResponse } from './connecting'
@@ -20,8 +20,26 @@ import {
   ProjectUpgradeInitiateResponse,
   UpgradeDatabaseBody,
 } from './upgrade'
-import { DevReadOnlyBody, DevResourceWarningBody, DevUsageBody, OrgUsageQuery, OrgUsageResponse, ResourceWarningsResponse } from './usage'
+import {
+  DevReadOnlyBody,
+  DevResourceWarningBody,
+  DevUsageBody,
+  OrgUsageQuery,
+  OrgUsageResponse,
+  ResourceWarning,
+  ResourceWarningsResponse,
+  UsageMetric,
+} from './usage'
 import { V1ProjectList, V1ProjectWithDatabase } from './v1'
+
+/** GET /v1/projects/{ref}/api-keys?reveal: accepted as the Management API has it (keys are shown by permission). */
+export const V1ApiKeysQuery = z.object({ reveal: z.enum(['true', 'false'], 'reveal must be true or false').optional() })
+/** GET /v1/projects/{ref}/upgrade/status?tracking_id: one upgrade instead of the latest. */
+export const UpgradeStatusQuery = z.object({ tracking_id: z.string().max(100).optional() })
+
+/** What the development controls of upgrade and usage answer: what they set. */
+export const DevFailNextUpgradeResponse = z.object({ at_step: z.number().int() })
+export const DevUsageResponse = z.object({ metric: UsageMetric, usage: z.number() })
 
 export type ApiBase = 'platform' | 'v1' | 'dev'
 export type HttpMethod = 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE'
@@ -94,7 +112,12 @@ export const endpoints = {
 
   // Postgres upgrade (Management API).
   startUpgrade: endpoint('POST', 'v1', '/projects/:ref/upgrade', { body: UpgradeDatabaseBody, response: ProjectUpgradeInitiateResponse }),
-  getUpgradeStatus: endpoint('GET', 'v1', '/projects/:ref/upgrade/status', { response: DatabaseUpgradeStatusResponse }),
+  // The server sends DatabaseUpgradeStatusWireResponse (status as a number); `response` is the dashboard's parsed
+  // reading of it (the number as the spec's word), which is what a client wants from the descriptor.
+  getUpgradeStatus: endpoint('GET', 'v1', '/projects/:ref/upgrade/status', {
+    query: UpgradeStatusQuery,
+    response: DatabaseUpgradeStatusResponse,
+  }),
   getUpgradeEligibility: endpoint('GET', 'v1', '/projects/:ref/upgrade/eligibility', { response: ProjectUpgradeEligibilityResponse }),
 
   // API keys and JWT secret.
@@ -110,7 +133,7 @@ export const endpoints = {
   // Management API reads.
   v1ListProjects: endpoint('GET', 'v1', '/projects', { response: V1ProjectList }),
   v1GetProject: endpoint('GET', 'v1', '/projects/:ref', { response: V1ProjectWithDatabase }),
-  v1ListApiKeys: endpoint('GET', 'v1', '/projects/:ref/api-keys', { response: V1ApiKeyList }),
+  v1ListApiKeys: endpoint('GET', 'v1', '/projects/:ref/api-keys', { query: V1ApiKeysQuery, response: V1ApiKeyList }),
 
   // Development controls (served only with DEV_CONTROLS=1).
   devCreateProject: endpoint('POST', 'dev', '/projects', { body: DevCreateProjectBody, response: Project }),
@@ -122,10 +145,16 @@ export const endpoints = {
     response: DevFailNextRestoreResponse,
   }),
   devFailNextJwtUpdate: endpoint('POST', 'dev', '/projects/:ref/fail-next-jwt-update', { response: DevFailNextJwtUpdateResponse }),
-  devFailNextUpgrade: endpoint('POST', 'dev', '/projects/:ref/fail-next-upgrade', { body: DevFailNextUpgradeBody }),
-  devSetResourceWarning: endpoint('POST', 'dev', '/projects/:ref/resource-warnings', { body: DevResourceWarningBody }),
-  devSetReadOnly: endpoint('POST', 'dev', '/projects/:ref/read-only', { body: DevReadOnlyBody }),
-  devSetUsage: endpoint('POST', 'dev', '/projects/:ref/usage', { body: DevUsageBody }),
+  devFailNextUpgrade: endpoint('POST', 'dev', '/projects/:ref/fail-next-upgrade', {
+    body: DevFailNextUpgradeBody,
+    response: DevFailNextUpgradeResponse,
+  }),
+  devSetResourceWarning: endpoint('POST', 'dev', '/projects/:ref/resource-warnings', {
+    body: DevResourceWarningBody,
+    response: ResourceWarning,
+  }),
+  devSetReadOnly: endpoint('POST', 'dev', '/projects/:ref/read-only', { body: DevReadOnlyBody, response: ResourceWarning }),
+  devSetUsage: endpoint('POST', 'dev', '/projects/:ref/usage', { body: DevUsageBody, response: DevUsageResponse }),
 } as const
 
 /** The names of a path's `:params`: '/projects/:ref/status' → 'ref'. */

@@ -66,4 +66,3 @@ export type OrgUsageResponse = z.infer<typeof OrgUsageResponse>
 export const DevResourceWarningBody = z.object({ resource: Resource, level: WarningLevel.nullable() })
 export const DevReadOnlyBody = z.object({ enabled: z.boolean() })
 export const DevUsageBody = z.object({ metric: UsageMetric, usage: z.number().min(0) })
-export const DevRefParam = z.object({ ref: ProjectRef })

@@ -1,29 +1,38 @@
 /**
  * The local platform as a Hono app: tests call `app.request(...)`, main.ts serves it on a port.
- * createApp migrates the store (and seeds demo data into an empty one) before answering.
+ * createApp migrates the store (and seeds demo data into an empty one), registers every feature's transitions
+ * on this app's lifecycle, and mounts every feature's routes behind the app-wide defences. It composes; the
+ * features (src/server/features/*) hold their routes, their SQL and their transitions.
  */
 import { Hono } from 'hono'
-import { HTTPException } from 'hono/http-exception'
-import { refuseCrossSite, requireApiAuth, requireSession } from './auth'
 import { systemClock, type Clock, type ServerConfig } from './config'
+import { addedLatency, logRequests, notFound, onError } from './core/defences'
+import type { Deps } from './core/deps'
+import type { AppEnv } from './core/http'
 import type { Db } from './db'
 import { migrate } from './db/migrate'
-import type { Deps } from './deps'
-import { errorJson, isApiPath, type AppEnv } from './http'
-import { createEngine, type Engine } from './lifecycle'
-import { backfillProjectKeys } from './keys'
-import { registerDevRoutes } from './routes/dev'
-import { registerKeysRoutes } from './routes/keys'
-import { registerPauseRoutes } from './routes/pause'
-import { registerPlatformRoutes, registerPublicPlatformRoutes } from './routes/platform'
-import { registerV1Routes } from './routes/v1'
-import { registerUpgradeDevRoutes, registerUpgradePlatformRoutes, registerUpgradeV1Routes } from './routes/upgrade'
-import { seedDemoData } from './seed'
+import { createEngine, createLifecycle, type Engine, type Lifecycle } from './engine/lifecycle'
+import { devRoutes } from './features/dev/routes'
+import { backfillProjectKeys, registerKeysLifecycle } from './features/keys/keys'
+import { keysDevRoutes, keysRoutes } from './features/keys/routes'
+import { registerStatusLifecycle } from './features/lifecycle/statuses'
+import { organizationRoutes } from './features/organizations/routes'
+import { pauseDevRoutes, pauseRoutes } from './features/pause/routes'
+import { registerPauseLifecycle } from './features/pause/transitions'
+import { projectRoutes } from './features/projects/routes'
+import { refuseCrossSite, requireApiAuth, requireSession } from './features/session/auth'
+import { publicSessionRoutes, sessionRoutes } from './features/session/routes'
+import { upgradeDevRoutes, upgradeRoutes } from './features/upgrade/routes'
+import { registerUpgradeLifecycle } from './features/upgrade/upgrade'
+import { usageDevRoutes, usageRoutes } from './features/usage/routes'
+import { creditDemoOwner, seedDemoData } from './seed'
 import { dashboard } from './static'
 
 export interface PlatformServer {
   app: Hono<AppEnv>
   engine: Engine
+  /** This app's transitions and status hooks (a second app in the same process has its own). */
+  lifecycle: Lifecycle
   /** Stops the engine. The caller owns the Db and closes it. */
   close(): Promise<void>
 }
@@ -36,66 +45,55 @@ export interface CreateAppOptions {
   seed?: boolean
 }
 
+/** Every feature's transitions and status hooks, registered in one place (the order is the order hooks run in). */
+function lifecycleFor(config: ServerConfig): Lifecycle {
+  const lifecycle = createLifecycle()
+  registerKeysLifecycle(lifecycle)
+  registerStatusLifecycle(lifecycle, config.lifecycle)
+  registerPauseLifecycle(lifecycle, config.lifecycle)
+  registerUpgradeLifecycle(lifecycle, config.lifecycle)
+  return lifecycle
+}
+
 export async function createApp({ db, config, clock = systemClock, seed = true }: CreateAppOptions): Promise<PlatformServer> {
-  await migrate(db, seed ? async (tx) => void (await seedDemoData(tx, clock.now(), config.lifecycle)) : undefined)
+  const lifecycle = lifecycleFor(config)
+  await migrate(db, async (tx, applied) => {
+    await creditDemoOwner(tx, applied)
+    if (seed) await seedDemoData(tx, clock.now(), lifecycle)
+  })
   // Projects past setting up that have no API keys yet (created before migration 005) get them now.
   await db.transaction((tx) => backfillProjectKeys(tx, clock.now()))
 
-  const engine = createEngine({ db, clock, tickMs: config.lifecycle.tickMs })
-  const deps: Deps = { db, config, clock, engine, latency: { ms: 0 } }
+  const engine = createEngine({ db, clock, tickMs: config.lifecycle.tickMs, lifecycle })
+  const deps: Deps = { db, config, clock, lifecycle, latency: { ms: 0 } }
   const app = new Hono<AppEnv>()
 
-  if (config.logRequests) {
-    app.use('*', async (c, next) => {
-      const started = performance.now()
-      await next()
-      // Method, path and status only: never headers, cookies, query strings or bodies.
-      console.log(`${c.req.method} ${c.req.path} ${c.res.status} ${Math.round(performance.now() - started)}ms`)
-    })
-  }
-
+  if (config.logRequests) app.use('*', logRequests)
   app.use('*', refuseCrossSite(config.allowedOrigins))
+  app.use('/platform/*', addedLatency(deps.latency))
+  app.use('/v1/*', addedLatency(deps.latency))
 
-  const slow = async (c: { req: { path: string } }, next: () => Promise<void>) => {
-    if (deps.latency.ms > 0 && c.req.path !== '/platform/health') {
-      await new Promise((resolve) => setTimeout(resolve, deps.latency.ms))
-    }
-    await next()
-  }
-  app.use('/platform/*', slow)
-  app.use('/v1/*', slow)
-
-  registerPublicPlatformRoutes(app, deps)
+  // Health and sign-in need no session; everything after this point does (cookie on /platform, bearer or cookie on /v1).
+  app.route('/', publicSessionRoutes(deps))
   app.use('/platform/*', requireSession(db, clock))
-  registerPlatformRoutes(app, deps)
-  registerUpgradePlatformRoutes(app, deps)
   app.use('/v1/*', requireApiAuth(db, clock))
-  registerV1Routes(app, deps)
-  registerKeysRoutes(app, deps)
-  registerUpgradeV1Routes(app, deps)
-  registerPauseRoutes(app, deps)
-  if (config.devControls) registerDevRoutes(app, deps)
-  if (config.devControls) registerUpgradeDevRoutes(app, deps)
+
+  app.route('/', sessionRoutes(deps))
+  app.route('/', organizationRoutes(deps))
+  app.route('/', projectRoutes(deps))
+  app.route('/', pauseRoutes(deps))
+  app.route('/', upgradeRoutes(deps))
+  app.route('/', keysRoutes(deps))
+  app.route('/', usageRoutes(deps))
+  if (config.devControls) {
+    for (const routes of [devRoutes, pauseDevRoutes, keysDevRoutes, upgradeDevRoutes, usageDevRoutes]) {
+      app.route('/', routes(deps))
+    }
+  }
 
   app.use('*', dashboard(config.distDir))
+  app.notFound(notFound)
+  app.onError(onError)
 
-  app.notFound((c) =>
-    isApiPath(c.req.path) ? errorJson(c, 404, `No route ${c.req.method} ${c.req.path}`) : c.text('Not found', 404),
-  )
-
-  app.onError((err, c) => {
-    if (err instanceof HTTPException && err.status < 500) {
-      // Hono's own 4xx (e.g. malformed JSON body) answered as JSON like every other error.
-      return errorJson(c, err.status, err.message || 'Bad request')
-    }
-    // The message and stack only: never the request's headers or body.
-    console.error(`${c.req.method} ${c.req.path} failed:`, err instanceof Error ? (err.stack ?? err.message) : err)
-    return errorJson(c, 500, 'Internal server error')
-  })
-
-  return {
-    app,
-    engine,
-    close: () => engine.stop(),
-  }
+  return { app, engine, lifecycle, close: () => engine.stop() }
 }

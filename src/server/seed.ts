@@ -1,10 +1,12 @@
-/** Demo data, created once into an empty database (inside the migration transaction). */
+/**
+ * Demo data, created once into an empty database (inside the migration transaction); and the demo's part of a
+ * migration (no migration writes demo data).
+ */
 import type { PlanId, PostgrestStatus, ProjectStatus, Role } from '../contracts/common'
-import type { ServerConfig } from './config'
+import { hashPassword, newProjectRef } from './core/secrets'
 import type { Queryable } from './db'
-import { cancelPendingTransitions, scheduleOnEntry } from './lifecycle'
-import { hashPassword, newProjectRef } from './secrets'
-import { insertProject } from './store'
+import { cancelPendingTransitions, type Lifecycle } from './engine/lifecycle'
+import { insertProject } from './features/projects/store'
 
 export const DEMO_PASSWORD = 'demo1234'
 
@@ -33,7 +35,7 @@ interface DemoProject {
 }
 
 /** Every status of the spec, plus an ACTIVE_HEALTHY project whose API server is OFFLINE. */
-export const demoProjects: DemoProject[] = [
+const demoProjects: DemoProject[] = [
   { org: 'demo-free', name: 'Recipe Box', status: 'ACTIVE_HEALTHY' },
   { org: 'demo-free', name: 'Weekend Hackathon', status: 'INACTIVE', region: 'eu-central-1' },
   { org: 'demo-free', name: 'Habit Tracker', status: 'COMING_UP', kpsVersion: null },
@@ -54,11 +56,24 @@ export const demoProjects: DemoProject[] = [
   { org: 'demo-pro', name: 'Support Desk', status: 'RESTORATION_FAILED' },
 ]
 
+/**
+ * Migration 003 added projects.created_by (the free project limit counts the projects a member owns). Projects
+ * that existed before it are credited to the demo Owner when that account exists, in the transaction that applied
+ * 003. (A fresh database has no project then; its demo projects are credited by seedDemoData.)
+ */
+export async function creditDemoOwner(tx: Queryable, applied: readonly string[]): Promise<void> {
+  if (!applied.includes('003_pause_restore')) return
+  await tx.query(
+    'update projects set created_by = (select id from accounts where primary_email = $1) where created_by is null',
+    [demoAccounts[0].email],
+  )
+}
+
 /** Seeds only when there is no account yet; returns whether it did. */
 export async function seedDemoData(
   tx: Queryable,
   now: Date,
-  durations: ServerConfig['lifecycle'],
+  lifecycle: Pick<Lifecycle, 'enterStatus'>,
 ): Promise<boolean> {
   const { rows } = await tx.query<{ n: number }>('select count(*)::int as n from accounts')
   if (rows[0].n > 0) return false
@@ -105,7 +120,7 @@ export async function seedDemoData(
       // The demo's transitions are under way now, not since the project was created days ago.
       statusChangedAt: now,
     })
-    await scheduleOnEntry(tx, id, p.status, now, durations)
+    await lifecycle.enterStatus(tx, id, p.status, now)
     if (p.hold) await cancelPendingTransitions(tx, id, now)
   }
   // The Owner created every demo project: with its active free projects it starts over the free project limit.

@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net'
 import { serve } from '@hono/node-server'
 import { createApp, type PlatformServer } from './app'
 import type { ServerConfig } from './config'
-import { createAccessToken } from './auth'
+import { createAccessToken } from './features/session/auth'
 import { openDb, type Db } from './db'
 import { DEMO_PASSWORD, demoAccounts } from './seed'
 

@@ -4,8 +4,7 @@ import { readFile } from 'node:fs/promises'
 import path from 'node:path'
 import { serveStatic } from '@hono/node-server/serve-static'
 import type { MiddlewareHandler } from 'hono'
-import type { AppEnv } from './http'
-import { isApiPath } from './http'
+import { isApiPath, type AppEnv } from './core/http'
 
 const NOT_BUILT = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Dashboard not built</title></head>
 <body style="font-family: system-ui, sans-serif; margin: 3rem;"><h1>The dashboard is not built yet</h1>

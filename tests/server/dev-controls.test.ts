@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { Project } from '../../src/contracts/projects'
 import { createApp } from '../../src/server/app'
-import { devControlRoutes } from '../../src/server/routes/dev'
+import { devControlRoutes } from '../../src/server/features/dev/routes'
 import { FakeClock, OWNER, json, projectByName, startTestServer, testConfig, type TestServer } from './helpers'
 
 let s: TestServer

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { Project } from '../../src/contracts/projects'
-import { createEngine, scheduleTransition } from '../../src/server/lifecycle'
+import { createEngine, scheduleTransition } from '../../src/server/engine/lifecycle'
 import {
   FakeClock,
   OWNER,
@@ -102,7 +102,7 @@ describe('COMING_UP → ACTIVE_HEALTHY', () => {
         scheduleTransition(tx, id, 'project.status', { from: 'COMING_UP', to: 'ACTIVE_HEALTHY' }, now, now),
       )
     }
-    const other = createEngine({ db: s.db, clock: s.clock, tickMs: 10 })
+    const other = createEngine({ db: s.db, clock: s.clock, tickMs: 10, lifecycle: s.lifecycle })
     const [a, b] = await Promise.all([s.engine.runDue(), other.runDue()])
     expect(a + b).toBe(6)
     const { rows } = await s.db.query<{ outcome: string }>(

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { ErrorBody } from '../../src/contracts/common'
 import { MembersReachedFreeProjectLimit, RestoreResponse, RestoreStatusResponse } from '../../src/contracts/pause'
 import { Project } from '../../src/contracts/projects'
-import { RESTORE_FAILURE_MESSAGE } from '../../src/server/lifecycle'
+import { RESTORE_FAILURE_MESSAGE } from '../../src/server/features/pause/transitions'
 import {
   DEVELOPER,
   FakeClock,

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { PermissionsResponse } from '../../src/contracts/auth'
 import { Permission, Role } from '../../src/contracts/common'
-import { can, permissionsFor } from '../../src/server/permissions'
+import { can, permissionsFor } from '../../src/server/core/permissions'
 import {
   DEVELOPER,
   OWNER,

@@ -4,6 +4,7 @@ import m002 from './migrations/002_status_changed_at'
 import m003 from './migrations/003_pause_restore'
 import m004 from './migrations/004_upgrades_usage'
 import m005 from './migrations/005_api_keys'
+import m006 from './migrations/006_dev_switches'
 
 /** Ordered; never edit an applied one, add the next. */
 export const migrations: { id: string; sql: string }[] = [
@@ -12,6 +13,7 @@ export const migrations: { id: string; sql: string }[] = [
   { id: '003_pause_restore', sql: m003 },
   { id: '004_upgrades_usage', sql: m004 },
   { id: '005_api_keys', sql: m005 },
+  { id: '006_dev_switches', sql: m006 },
 ]
 
 /** Arbitrary constant: serialises concurrent starts of several processes on one database. */
@@ -19,10 +21,10 @@ const MIGRATION_LOCK_KEY = 7_262_021_001
 
 /**
  * Applies pending migrations inside one transaction under an advisory lock, then runs `after`
- * (the demo seed) in the same transaction, so a second process starting at the same time waits
- * and then finds everything done.
+ * (the demo data) in the same transaction with the ids just applied, so a second process starting at the
+ * same time waits and then finds everything done.
  */
-export async function migrate(db: Db, after?: (tx: Queryable) => Promise<void>): Promise<string[]> {
+export async function migrate(db: Db, after?: (tx: Queryable, applied: string[]) => Promise<void>): Promise<string[]> {
   return db.transaction(async (tx) => {
     await tx.query('select pg_advisory_xact_lock($1::bigint)', [MIGRATION_LOCK_KEY])
     await tx.exec(`create table if not exists schema_migrations (
@@ -36,7 +38,7 @@ export async function migrate(db: Db, after?: (tx: Queryable) => Promise<void>):
       await tx.query('insert into schema_migrations (id) values ($1)', [m.id])
       applied.push(m.id)
     }
-    if (after) await after(tx)
+    if (after) await after(tx, applied)
     return applied
   })
 }

@@ -1,9 +1,11 @@
-/** Shared pieces of the HTTP layer: the Hono env type, request validation, error answers. */
+/** Shared pieces of the HTTP layer: the Hono env type, request validation, error answers, routes from descriptors. */
 import { zValidator } from '@hono/zod-validator'
 import type { Context, ValidationTargets } from 'hono'
 import type { ContentfulStatusCode } from 'hono/utils/http-status'
 import type { z } from 'zod'
-import type { AccountRow } from './store'
+import { routeOf, type Endpoint } from '../../contracts/endpoints'
+import type { ServerConfig } from '../config'
+import type { AccountRow } from './rows'
 
 export type AppEnv = {
   Variables: {
@@ -33,11 +35,24 @@ export function validate<Target extends keyof ValidationTargets, Schema extends 
   })
 }
 
+/**
+ * The method and route pattern of an endpoint descriptor, for `app.on(...at(endpoints.x), ...handlers)`:
+ * every path is written once, in src/contracts/endpoints.ts, and the method comes with it.
+ */
+export function at<E extends Pick<Endpoint, 'method' | 'base' | 'path'>>(endpoint: E): [E['method'], string] {
+  return [endpoint.method, routeOf(endpoint)]
+}
+
 export function errorJson(c: Context, status: ContentfulStatusCode, message: string, code?: string) {
   return c.json(code ? { message, code } : { message }, status)
 }
 
-export const API_PREFIXES = ['/platform', '/v1', '/dev'] as const
+const API_PREFIXES = ['/platform', '/v1', '/dev'] as const
 export function isApiPath(path: string): boolean {
   return API_PREFIXES.some((p) => path === p || path.startsWith(`${p}/`))
+}
+
+/** The origin project URLs are built on: PUBLIC_URL, or the request's own origin. */
+export function baseUrl(config: Pick<ServerConfig, 'publicUrl'>, requestUrl: string): string {
+  return config.publicUrl ?? new URL(requestUrl).origin
 }

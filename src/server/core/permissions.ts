@@ -1,4 +1,4 @@
-import { Permission, type Role } from '../contracts/common'
+import { Permission, type Role } from '../../contracts/common'
 
 /**
  * The one place where roles become permissions. Every route that checks asks `can(role, permission)`;

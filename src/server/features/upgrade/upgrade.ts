@@ -15,30 +15,31 @@ import {
   type ProjectUpgradeEligibilityResponse,
   UPGRADE_STATUS_CODES,
   type UpgradeStatusWord,
-} from '../contracts/upgrade'
-import type { Queryable } from './db'
-import type { TransitionRow } from './lifecycle'
-import { scheduleTransition } from './lifecycle'
-import { iso } from './store'
+} from '../../../contracts/upgrade'
+import type { ServerConfig } from '../../config'
+import { takeDevSwitch } from '../../core/devSwitches'
+import { iso } from '../../core/rows'
+import type { Queryable } from '../../db'
+import { scheduleTransition, type Lifecycle, type TransitionRow } from '../../engine/lifecycle'
 
-export const UPGRADE_STEP_KIND = 'project.upgrade.step'
+const UPGRADE_STEP_KIND = 'project.upgrade.step'
 
 /** The Postgres majors this platform upgrades to, and the minor each installs. */
 const RELEASES: Record<string, string> = { '13': '13.16', '14': '14.13', '15': '15.8', '17': '17.4' }
-export const UPGRADE_TARGETS = ['15', '17'] as const
-export const LATEST_MAJOR = '17'
+const UPGRADE_TARGETS = ['15', '17'] as const
+const LATEST_MAJOR = '17'
 
-export const majorOf = (dbVersion: string) => Number.parseInt(dbVersion.split('.')[0] ?? '0', 10)
+const majorOf = (dbVersion: string) => Number.parseInt(dbVersion.split('.')[0] ?? '0', 10)
 export const targetsFor = (dbVersion: string) => UPGRADE_TARGETS.filter((t) => Number(t) > majorOf(dbVersion))
 const appVersion = (version: string) => `supabase-postgres-${RELEASES[version] ?? version}.1.042`
 
 /** The error code of a failure at step n (1-based): its leading number is the failing step's index. */
-export function errorForStep(step: number): UpgradeError {
+function errorForStep(step: number): UpgradeError {
   const index = Math.max(step - 1, 1)
   return UpgradeError.options.find((code) => code.startsWith(`${index}_`))!
 }
 
-export interface UpgradeRow {
+interface UpgradeRow {
   id: number
   project_id: number
   tracking_id: string
@@ -109,16 +110,14 @@ export async function beginUpgrade(
     `update project_upgrades set status = 'failed', error = $2, latest_status_at = $3 where project_id = $1 and status = 'upgrading'`,
     [projectId, '8_upgrade_completion_failed', now.toISOString()],
   )
-  const failure = await tx.query<{ at_step: number }>(
-    'delete from project_upgrade_failures where project_id = $1 returning at_step',
-    [projectId],
-  )
+  // The development switch 'fail the next upgrade' is used up by this upgrade, stuck or not.
+  const failure = await takeDevSwitch(tx, projectId, 'fail_next_upgrade')
   const trackingId = randomUUID()
   const inserted = await tx.query<{ id: number }>(
     `insert into project_upgrades (project_id, tracking_id, from_version, target_version, release_channel, status, progress,
        fail_at_step, initiated_at, latest_status_at)
      values ($1, $2, $3, $4, $5, 'upgrading', '0_requested', $6, $7, $7) returning id`,
-    [projectId, trackingId, fromVersion, target, opts.releaseChannel ?? 'ga', failure.rows[0]?.at_step ?? null, now.toISOString()],
+    [projectId, trackingId, fromVersion, target, opts.releaseChannel ?? 'ga', failure?.at_step ?? null, now.toISOString()],
   )
   const upgradeId = inserted.rows[0].id
   if (opts.scheduleSteps === false) return trackingId
@@ -130,7 +129,7 @@ export async function beginUpgrade(
 }
 
 /** Lifecycle handler of one upgrade step: payload { upgrade_id, step } with step 1..8. */
-export async function applyUpgradeStep(tx: Queryable, row: TransitionRow, now: Date): Promise<string> {
+async function applyUpgradeStep(tx: Queryable, row: TransitionRow, now: Date): Promise<string> {
   const { upgrade_id: upgradeId, step } = row.payload as { upgrade_id: number; step: number }
   const { rows } = await tx.query<UpgradeRow>('select * from project_upgrades where id = $1 for update', [upgradeId])
   const upgrade = rows[0]
@@ -170,4 +169,16 @@ export async function applyUpgradeStep(tx: Queryable, row: TransitionRow, now: D
     return 'applied: upgraded'
   }
   return `applied: ${progress}`
+}
+
+/**
+ * What this feature gives the lifecycle engine: the handler of each upgrade step, and an upgrade record for a
+ * project put UPGRADING from outside (seed, development control). That record does not advance: a stuck upgrade,
+ * as the upgrade page and its overdue prompt show. Real upgrades start at POST /v1/…/upgrade.
+ */
+export function registerUpgradeLifecycle(lifecycle: Lifecycle, durations: ServerConfig['lifecycle']): void {
+  lifecycle.registerTransition(UPGRADE_STEP_KIND, applyUpgradeStep)
+  lifecycle.onEntry(async (tx, projectId, status, now) => {
+    if (status === 'UPGRADING') await beginUpgrade(tx, projectId, { stepMs: durations.upgradeStepMs, now, scheduleSteps: false })
+  })
 }

@@ -4,13 +4,13 @@
  */
 import type { Context, MiddlewareHandler } from 'hono'
 import { deleteCookie, getCookie, setCookie } from 'hono/cookie'
-import type { Clock } from './config'
-import type { Db } from './db'
-import { errorJson, type AppEnv } from './http'
-import { newAccessToken, randomToken, sha256 } from './secrets'
-import { iso, type AccountRow } from './store'
+import type { Clock } from '../../config'
+import type { Db } from '../../db'
+import { errorJson, type AppEnv } from '../../core/http'
+import { iso, type AccountRow } from '../../core/rows'
+import { newAccessToken, randomToken, sha256 } from '../../core/secrets'
 
-export const SESSION_COOKIE = 'kp_session'
+const SESSION_COOKIE = 'kp_session'
 
 export async function createSession(db: Db, accountId: number, now: Date, ttlMs: number): Promise<string> {
   const token = randomToken()
@@ -60,30 +60,24 @@ async function accountForAccessToken(db: Db, token: string, now: Date): Promise<
 
 const unauthorized = (c: Context) => errorJson(c, 401, 'You must be signed in to do this')
 
-/** /platform: the session cookie. */
-export function requireSession(db: Db, clock: Clock): MiddlewareHandler<AppEnv> {
+/** /v1: `Authorization: Bearer <personal access token>`, or the session cookie. */
+export function requireApiAuth(db: Db, clock: Clock): MiddlewareHandler<AppEnv> {
+  const bySession = requireSession(db, clock)
   return async (c, next) => {
-    const token = getCookie(c, SESSION_COOKIE)
-    const account = token ? await accountForSession(db, token, clock.now()) : undefined
-    if (!account) return unauthorized(c)
+    const header = c.req.header('authorization')
+    if (header === undefined) return bySession(c, next)
+    const match = /^Bearer\s+(\S+)\s*$/i.exec(header)
+    const account = match ? await accountForAccessToken(db, match[1], clock.now()) : undefined
+    if (!account) return errorJson(c, 401, 'Invalid or revoked access token')
     c.set('account', account)
-    c.set('authVia', 'cookie')
-    await next()
+    c.set('authVia', 'bearer')
+    return next()
   }
 }
 
-/** /v1: `Authorization: Bearer <personal access token>`, or the session cookie. */
-export function requireApiAuth(db: Db, clock: Clock): MiddlewareHandler<AppEnv> {
+/** /platform (and /v1 without a bearer token): the session cookie's account on the request, or 401. */
+export function requireSession(db: Db, clock: Clock): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
-    const header = c.req.header('authorization')
-    if (header !== undefined) {
-      const match = /^Bearer\s+(\S+)\s*$/i.exec(header)
-      const account = match ? await accountForAccessToken(db, match[1], clock.now()) : undefined
-      if (!account) return errorJson(c, 401, 'Invalid or revoked access token')
-      c.set('account', account)
-      c.set('authVia', 'bearer')
-      return next()
-    }
     const token = getCookie(c, SESSION_COOKIE)
     const account = token ? await accountForSession(db, token, clock.now()) : undefined
     if (!account) return unauthorized(c)

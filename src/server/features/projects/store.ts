@@ -1,57 +1,8 @@
-/** Queries shared by the routes, and the mapping of rows to contract shapes. */
-import type { PostgrestStatus, ProjectStatus, Role } from '../contracts/common'
-import type { Organization } from '../contracts/organizations'
-import type { Project } from '../contracts/projects'
-import type { Queryable } from './db'
-
-export function iso(value: unknown): string {
-  return value instanceof Date ? value.toISOString() : new Date(String(value)).toISOString()
-}
-
-export interface AccountRow {
-  id: number
-  username: string
-  primary_email: string
-}
-
-export interface OrganizationRow {
-  id: number
-  slug: string
-  name: string
-  plan_id: Organization['plan']['id']
-  opt_in_tags: string[]
-  role: Role
-}
-
-export function toOrganization(row: OrganizationRow): Organization {
-  return { id: row.id, slug: row.slug, name: row.name, plan: { id: row.plan_id }, opt_in_tags: row.opt_in_tags }
-}
-
-/** Organizations the account belongs to, with its role in each. */
-export async function listMemberOrganizations(db: Queryable, accountId: number): Promise<OrganizationRow[]> {
-  const { rows } = await db.query<OrganizationRow>(
-    `select o.id, o.slug, o.name, o.plan_id, o.opt_in_tags, m.role
-     from organizations o join members m on m.organization_id = o.id
-     where m.account_id = $1 order by o.id`,
-    [accountId],
-  )
-  return rows
-}
-
-/** The organization if the account is a member; undefined otherwise (callers answer 404). */
-export async function findMemberOrganization(
-  db: Queryable,
-  accountId: number,
-  slug: string,
-): Promise<OrganizationRow | undefined> {
-  const { rows } = await db.query<OrganizationRow>(
-    `select o.id, o.slug, o.name, o.plan_id, o.opt_in_tags, m.role
-     from organizations o join members m on m.organization_id = o.id
-     where m.account_id = $1 and o.slug = $2`,
-    [accountId, slug],
-  )
-  return rows[0]
-}
+/** The SQL of projects: members' projects, a project by ref, a new project; and the mapping of rows to contract shapes. */
+import type { PostgrestStatus, ProjectStatus, Role } from '../../../contracts/common'
+import type { Project } from '../../../contracts/projects'
+import type { Queryable } from '../../db'
+import { iso } from '../../core/rows'
 
 export interface ProjectRow {
   id: number
@@ -112,7 +63,7 @@ export async function findProjectByRef(db: Queryable, ref: string): Promise<Proj
 }
 
 /** The REST endpoint of a project, under the platform's public origin. */
-export function restUrlFor(baseUrl: string, ref: string): string {
+function restUrlFor(baseUrl: string, ref: string): string {
   return `${baseUrl}/rest/${ref}/v1/`
 }
 

@@ -1,0 +1,35 @@
+/** The app-wide layers around every feature: request log, development latency, unknown API paths, errors. */
+import type { Context, ErrorHandler, MiddlewareHandler, NotFoundHandler } from 'hono'
+import { HTTPException } from 'hono/http-exception'
+import { errorJson, isApiPath, type AppEnv } from './http'
+
+/** LOG_REQUESTS=1: method, path and status only; never headers, cookies, query strings or bodies. */
+export const logRequests: MiddlewareHandler<AppEnv> = async (c, next) => {
+  const started = performance.now()
+  await next()
+  console.log(`${c.req.method} ${c.req.path} ${c.res.status} ${Math.round(performance.now() - started)}ms`)
+}
+
+/** The latency development control: /platform and /v1 answers wait `latency.ms` (health never does). */
+export function addedLatency(latency: { ms: number }): MiddlewareHandler<AppEnv> {
+  return async (c, next) => {
+    if (latency.ms > 0 && c.req.path !== '/platform/health') {
+      await new Promise((resolve) => setTimeout(resolve, latency.ms))
+    }
+    await next()
+  }
+}
+
+/** An unknown API path answers 404 JSON; anything else (the dashboard's own 404) plain text. */
+export const notFound: NotFoundHandler<AppEnv> = (c) =>
+  isApiPath(c.req.path) ? errorJson(c, 404, `No route ${c.req.method} ${c.req.path}`) : c.text('Not found', 404)
+
+export const onError: ErrorHandler<AppEnv> = (err, c: Context<AppEnv>) => {
+  if (err instanceof HTTPException && err.status < 500) {
+    // Hono's own 4xx (e.g. malformed JSON body) answered as JSON like every other error.
+    return errorJson(c, err.status, err.message || 'Bad request')
+  }
+  // The message and stack only: never the request's headers or body.
+  console.error(`${c.req.method} ${c.req.path} failed:`, err instanceof Error ? (err.stack ?? err.message) : err)
+  return errorJson(c, 500, 'Internal server error')
+}

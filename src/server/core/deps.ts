@@ -1,0 +1,14 @@
+import type { Clock, ServerConfig } from '../config'
+import type { Db } from '../db'
+import type { Lifecycle } from '../engine/lifecycle'
+
+/** What every feature receives when the app builds its routes and registers its transitions. */
+export interface Deps {
+  db: Db
+  config: ServerConfig
+  clock: Clock
+  /** The lifecycle registry of this app instance: features register their transitions and status hooks on it. */
+  lifecycle: Lifecycle
+  /** Added delay for /platform and /v1 responses (development control). */
+  latency: { ms: number }
+}

@@ -1,0 +1,87 @@
+/**
+ * Development controls: mounted only with DEV_CONTROLS=1 (otherwise every /dev path is 404).
+ * No session needed (a local developer tool); input is validated like everywhere else.
+ * This feature holds the controls of any project (create, status, API server, latency); the controls of one
+ * feature (fail the next restore, JWT update or upgrade; warnings, usage) live in that feature's routes.
+ */
+import { Hono } from 'hono'
+import { endpoints, routeOf, type Endpoint } from '../../../contracts/endpoints'
+import type { Deps } from '../../core/deps'
+import { at, baseUrl, errorJson, validate } from '../../core/http'
+import { newProjectRef } from '../../core/secrets'
+import { anyProject, refParam } from '../projects/access'
+import { findProjectByRef, insertProject, toProject } from '../projects/store'
+
+/** A control and an example of its body, for the curl line. */
+const documented: { endpoint: Endpoint; example?: object }[] = [
+  { endpoint: endpoints.devCreateProject, example: { organization_slug: 'demo-free', name: 'Fresh', status: 'COMING_UP' } },
+  { endpoint: endpoints.devSetStatus, example: { status: 'INACTIVE' } },
+  { endpoint: endpoints.devSetPostgrest, example: { postgrestStatus: 'OFFLINE' } },
+  { endpoint: endpoints.devSetLatency, example: { ms: 2500 } },
+  { endpoint: endpoints.devFailNextRestore, example: { fail: true } },
+  { endpoint: endpoints.devFailNextJwtUpdate },
+]
+
+/** The development controls with a curl line each (the README quotes them), derived from their descriptors. */
+export const devControlRoutes = documented.map(({ endpoint, example }) => {
+  const route = routeOf(endpoint)
+  const body = example ? ` -H 'content-type: application/json' -d '${JSON.stringify(example)}'` : ''
+  return {
+    method: endpoint.method,
+    path: route.replace(/:(\w+)/g, '{$1}'),
+    curl: `curl -X ${endpoint.method} http://127.0.0.1:8787${route.replace(/:(\w+)/g, '<$1>')}${body}`,
+  }
+})
+
+export function devRoutes(deps: Deps) {
+  const { db, clock, config, lifecycle } = deps
+  const app = new Hono()
+  const project = anyProject(db)
+
+  app.on(...at(endpoints.devCreateProject), validate('json', endpoints.devCreateProject.body), async (c) => {
+    const body = c.req.valid('json')
+    const ref = newProjectRef()
+    const created = await db.transaction(async (tx) => {
+      const { rows } = await tx.query<{ id: number }>('select id from organizations where slug = $1', [body.organization_slug])
+      if (!rows[0]) return false
+      const now = clock.now()
+      const id = await insertProject(tx, {
+        organizationId: rows[0].id,
+        name: body.name ?? `Dev project ${ref.slice(0, 4)}`,
+        status: body.status,
+        postgrestStatus: body.postgrestStatus,
+        kpsVersion: 'kps-v3.8.6',
+        ref,
+        now,
+      })
+      await lifecycle.enterStatus(tx, id, body.status, now)
+      return true
+    })
+    if (!created) return errorJson(c, 404, `Organization '${body.organization_slug}' not found`)
+    const row = await findProjectByRef(db, ref)
+    return c.json(toProject(row!, baseUrl(config, c.req.url)), 201)
+  })
+
+  app.on(...at(endpoints.devSetStatus), refParam, validate('json', endpoints.devSetStatus.body), project, async (c) => {
+    const { id, ref } = c.var.project
+    await db.transaction((tx) => lifecycle.setStatus(tx, id, c.req.valid('json').status, clock.now()))
+    return c.json(toProject((await findProjectByRef(db, ref))!, baseUrl(config, c.req.url)))
+  })
+
+  app.on(...at(endpoints.devSetPostgrest), refParam, validate('json', endpoints.devSetPostgrest.body), project, async (c) => {
+    const { id, ref } = c.var.project
+    await db.query('update projects set postgrest_status = $2, updated_at = $3 where id = $1', [
+      id,
+      c.req.valid('json').postgrestStatus,
+      clock.now().toISOString(),
+    ])
+    return c.json(toProject((await findProjectByRef(db, ref))!, baseUrl(config, c.req.url)))
+  })
+
+  app.on(...at(endpoints.devSetLatency), validate('json', endpoints.devSetLatency.body), (c) => {
+    deps.latency.ms = c.req.valid('json').ms
+    return c.json({ ms: deps.latency.ms })
+  })
+
+  return app
+}

@@ -1,0 +1,159 @@
+/**
+ * Pause and restore on the local platform.
+ *   POST /v1/projects/{ref}/pause          ACTIVE_HEALTHY → GOING_DOWN → PAUSING → INACTIVE      (projects:write)
+ *   POST /v1/projects/{ref}/restore        INACTIVE → RESTORING → ACTIVE_HEALTHY | RESTORATION_FAILED
+ *   POST /platform/projects/{ref}/restore  the same, answering the project                (infra-execute permission)
+ *   GET  /platform/projects/{ref}/restore/status                          status and the last restore's error
+ *   GET  /platform/organizations/{slug}/members/reached-free-project-limit
+ *   POST /dev/projects/{ref}/fail-next-restore                            development control
+ * Each change runs in one transaction with the project row locked, so two requests cannot both start one;
+ * the timed steps are lifecycle rows (see transitions.ts), durable across restarts.
+ */
+import { Hono, type Context } from 'hono'
+import { createMiddleware } from 'hono/factory'
+import type { ProjectStatus } from '../../../contracts/common'
+import { endpoints } from '../../../contracts/endpoints'
+import type { MemberReachedFreeProjectLimit } from '../../../contracts/pause'
+import type { Queryable } from '../../db'
+import type { Deps } from '../../core/deps'
+import { clearDevSwitch, setDevSwitch } from '../../core/devSwitches'
+import { at, baseUrl, errorJson, formatIssues, validate, type AppEnv } from '../../core/http'
+import { can } from '../../core/permissions'
+import { memberOrganization } from '../organizations/access'
+import { anyProject, memberProject, refParam, type MemberProjectEnv } from '../projects/access'
+import { findProjectByRef, toProject } from '../projects/store'
+
+const RESTORE_PERMISSION_MESSAGE = 'You do not have the required permissions to restore this project'
+const PAUSE_PERMISSION_MESSAGE = 'You do not have the required permissions to pause this project'
+
+/** The body of a call that takes none (the descriptor's EmptyBody): empty, or an empty JSON object. */
+const emptyBody = createMiddleware(async (c, next) => {
+  const text = (await c.req.text()).trim()
+  if (text !== '') {
+    let parsed: unknown
+    try {
+      parsed = JSON.parse(text)
+    } catch {
+      return errorJson(c, 400, 'The body must be empty or an empty JSON object')
+    }
+    const result = endpoints.pauseProject.body.safeParse(parsed)
+    if (!result.success) return errorJson(c, 400, formatIssues(result.error.issues, 'json'))
+  }
+  await next()
+})
+
+type Outcome = { ok: true } | { ok: false; status: ProjectStatus }
+
+const describeStatus = (status: ProjectStatus) => (status === 'INACTIVE' ? 'paused (INACTIVE)' : status)
+
+function refuseTransition(c: Context, action: 'pause' | 'restore', status: ProjectStatus) {
+  const allowed = action === 'pause' ? 'an ACTIVE_HEALTHY project can be paused' : 'a paused (INACTIVE) project can be restored'
+  return errorJson(c, 409, `Project is ${describeStatus(status)}: only ${allowed}`, 'invalid_transition')
+}
+
+/**
+ * Members of a free organization who already own the maximum of active free projects (across every free
+ * organization; a paused project does not count). Empty for paid organizations.
+ */
+async function membersAtFreeLimit(db: Queryable, organizationId: number, limit: number) {
+  const { rows } = await db.query<{ username: string; primary_email: string }>(
+    `select a.username, a.primary_email
+     from members m join accounts a on a.id = m.account_id
+     join organizations org on org.id = m.organization_id
+     where m.organization_id = $1 and org.plan_id = 'free'
+       and (select count(*) from projects p join organizations o on o.id = p.organization_id
+            where p.created_by = a.id and o.plan_id = 'free' and p.status <> 'INACTIVE') >= $2
+     order by a.username`,
+    [organizationId, limit],
+  )
+  return rows
+}
+
+export function pauseRoutes(deps: Deps) {
+  const { db, clock, config, lifecycle } = deps
+  const app = new Hono<AppEnv>()
+  const project = memberProject(db)
+
+  /** Moves a locked project from `from` into `to` (cancelling what was pending, scheduling what `to` needs). */
+  function transition(projectId: number, from: ProjectStatus, to: ProjectStatus, before?: (tx: Queryable) => Promise<void>) {
+    return db.transaction(async (tx): Promise<Outcome> => {
+      const { rows } = await tx.query<{ status: ProjectStatus }>('select status from projects where id = $1 for update', [projectId])
+      const status = rows[0]?.status
+      if (status !== from) return { ok: false, status: status ?? 'UNKNOWN' }
+      await before?.(tx)
+      await lifecycle.setStatus(tx, projectId, to, clock.now())
+      return { ok: true }
+    })
+  }
+
+  /** Pause: ACTIVE_HEALTHY → GOING_DOWN, for a member who may change the project. */
+  const pause = createMiddleware<MemberProjectEnv>(async (c, next) => {
+    const row = c.var.project
+    if (!can(row.role, 'projects:write')) return errorJson(c, 403, PAUSE_PERMISSION_MESSAGE)
+    const outcome = await transition(row.id, 'ACTIVE_HEALTHY', 'GOING_DOWN')
+    if (!outcome.ok) return refuseTransition(c, 'pause', outcome.status)
+    await next()
+  })
+
+  /** Restore: INACTIVE → RESTORING, for a member allowed to, unless members are at the free project limit. */
+  const restore = createMiddleware<MemberProjectEnv>(async (c, next) => {
+    const row = c.var.project
+    if (!can(row.role, 'infra:execute:project-initialize-or-resume')) return errorJson(c, 403, RESTORE_PERMISSION_MESSAGE)
+    // The dashboard shows these members in a blocking dialog; the server holds the same rule for every client.
+    const atLimit = await membersAtFreeLimit(db, row.organization_id, config.freeProjectLimit)
+    if (atLimit.length > 0) {
+      const who = atLimit.map((m) => `${m.username} (${m.primary_email})`).join(', ')
+      return errorJson(
+        c,
+        409,
+        `Members of this organization have reached the free project limit of ${config.freeProjectLimit}: ${who}. Delete, pause or upgrade a project first.`,
+        'free_project_limit',
+      )
+    }
+    const outcome = await transition(row.id, 'INACTIVE', 'RESTORING', async (tx) => {
+      await tx.query('update projects set restore_error = null where id = $1', [row.id])
+    })
+    if (!outcome.ok) return refuseTransition(c, 'restore', outcome.status)
+    await next()
+  })
+
+  app.on(...at(endpoints.pauseProject), refParam, emptyBody, project, pause, (c) => c.body(null, 200))
+
+  app.on(...at(endpoints.restoreProjectV1), refParam, emptyBody, project, restore, (c) => c.body(null, 200))
+
+  app.on(...at(endpoints.restoreProject), refParam, emptyBody, project, restore, async (c) =>
+    c.json(toProject((await findProjectByRef(db, c.var.project.ref))!, baseUrl(config, c.req.url))),
+  )
+
+  app.on(...at(endpoints.getRestoreStatus), project, async (c) => {
+    const row = c.var.project
+    const { rows } = await db.query<{ restore_error: string | null }>('select restore_error from projects where id = $1', [row.id])
+    return c.json({ status: row.status, error: row.status === 'RESTORATION_FAILED' ? (rows[0]?.restore_error ?? null) : null })
+  })
+
+  app.on(...at(endpoints.getMembersReachedFreeProjectLimit), memberOrganization(db), async (c) => {
+    const rows = await membersAtFreeLimit(db, c.var.organization.id, config.freeProjectLimit)
+    return c.json(
+      rows.map((r): MemberReachedFreeProjectLimit => ({
+        username: r.username,
+        primary_email: r.primary_email,
+        free_project_limit: config.freeProjectLimit,
+      })),
+    )
+  })
+
+  return app
+}
+
+/** Development control (mounted only with DEV_CONTROLS=1): the project's next restore ends in RESTORATION_FAILED. */
+export function pauseDevRoutes({ db }: Deps) {
+  const app = new Hono()
+
+  app.on(...at(endpoints.devFailNextRestore), refParam, validate('json', endpoints.devFailNextRestore.body), anyProject(db), async (c) => {
+    const { fail } = c.req.valid('json')
+    await (fail ? setDevSwitch : clearDevSwitch)(db, c.var.project.id, 'fail_next_restore')
+    return c.json({ ref: c.var.project.ref, fail_next_restore: fail })
+  })
+
+  return app
+}

@@ -1,0 +1,53 @@
+/**
+ * The timed steps of a pause and of a restore. A pause schedules both steps at once (GOING_DOWN → PAUSING →
+ * INACTIVE), so each is durable from the start and each moves only from its `from`. A restore ends with the
+ * 'project.restore' transition: RESTORING → ACTIVE_HEALTHY, or RESTORATION_FAILED with a recorded message when the
+ * development control asked this project's next restore to fail (the switch is used up).
+ */
+import type { ServerConfig } from '../../config'
+import { takeDevSwitch } from '../../core/devSwitches'
+import { scheduleTransition, type Lifecycle } from '../../engine/lifecycle'
+import { scheduleStatusChange } from '../lifecycle/statuses'
+
+const RESTORE_KIND = 'project.restore'
+
+/** What a failed restore records; the restoring page shows it. */
+export const RESTORE_FAILURE_MESSAGE =
+  'The database could not be restored from its backup: the restore job stopped before the database came back online.'
+
+export function registerPauseLifecycle(lifecycle: Lifecycle, durations: ServerConfig['lifecycle']): void {
+  lifecycle.registerTransition(RESTORE_KIND, async (tx, row, now) => {
+    const { rows } = await tx.query<{ id: number }>(`select id from projects where id = $1 and status = 'RESTORING' for update`, [
+      row.project_id,
+    ])
+    if (!rows[0]) return 'skipped: project no longer RESTORING'
+    const failed = (await takeDevSwitch(tx, row.project_id, 'fail_next_restore')) !== undefined
+    await tx.query(
+      `update projects set status = $2, restore_error = $3, updated_at = $4, status_changed_at = $4
+       where id = $1`,
+      [
+        row.project_id,
+        failed ? 'RESTORATION_FAILED' : 'ACTIVE_HEALTHY',
+        failed ? RESTORE_FAILURE_MESSAGE : null,
+        now.toISOString(),
+      ],
+    )
+    return failed ? 'applied: restoration failed' : 'applied'
+  })
+
+  lifecycle.onEntry(async (tx, projectId, status, now) => {
+    if (status === 'GOING_DOWN') {
+      const toPausing = new Date(now.getTime() + durations.goingDownMs)
+      const toInactive = new Date(toPausing.getTime() + durations.pausingMs)
+      await scheduleStatusChange(tx, projectId, { from: 'GOING_DOWN', to: 'PAUSING' }, toPausing, now)
+      await scheduleStatusChange(tx, projectId, { from: 'PAUSING', to: 'INACTIVE' }, toInactive, now)
+    }
+    if (status === 'PAUSING') {
+      const due = new Date(now.getTime() + durations.pausingMs)
+      await scheduleStatusChange(tx, projectId, { from: 'PAUSING', to: 'INACTIVE' }, due, now)
+    }
+    if (status === 'RESTORING') {
+      await scheduleTransition(tx, projectId, RESTORE_KIND, {}, new Date(now.getTime() + durations.restoringMs), now)
+    }
+  })
+}

@@ -1,0 +1,50 @@
+/**
+ * The `:ref` of a project route, in one place: validated (400 'Project ref is required'), then the project loaded
+ * for the signed-in member of its organization (404 'Project not found' for an unknown ref and for a project of an
+ * organization the person does not belong to, so the two cannot be told apart).
+ */
+import * as z from 'zod'
+import { createMiddleware } from 'hono/factory'
+import { ProjectRef } from '../../../contracts/common'
+import type { Queryable } from '../../db'
+import { errorJson, formatIssues, validate, type AppEnv } from '../../core/http'
+import { findMemberProject, findProjectByRef, type MemberProjectRow, type ProjectRow } from './store'
+
+const PROJECT_NOT_FOUND = 'Project not found'
+
+/**
+ * Validates `:ref` only. Routes that validate a body (or query) put it first, so a bad ref is reported before a
+ * bad body, and the body before an unknown project, as each route always has.
+ */
+export const refParam = validate('param', z.object({ ref: ProjectRef }))
+
+function parseRef(c: { req: { param(name: string): string | undefined } }) {
+  return ProjectRef.safeParse(c.req.param('ref'))
+}
+
+/** The env of a route behind memberProject: `c.var.project` is the member's project, with the member's role. */
+export type MemberProjectEnv = AppEnv & { Variables: { project: MemberProjectRow } }
+
+/** Validates `:ref` and loads the project of the signed-in member into `c.var.project` (with the member's role). */
+export function memberProject(db: Queryable) {
+  return createMiddleware<MemberProjectEnv>(async (c, next) => {
+    const ref = parseRef(c)
+    if (!ref.success) return c.json({ message: formatIssues(ref.error.issues, 'param') }, 400)
+    const project = await findMemberProject(db, c.get('account').id, ref.data)
+    if (!project) return errorJson(c, 404, PROJECT_NOT_FOUND)
+    c.set('project', project)
+    await next()
+  })
+}
+
+/** Development controls (no session): validates `:ref` and loads any project into `c.var.project`. */
+export function anyProject(db: Queryable) {
+  return createMiddleware<{ Variables: { project: ProjectRow } }>(async (c, next) => {
+    const ref = parseRef(c)
+    if (!ref.success) return c.json({ message: formatIssues(ref.error.issues, 'param') }, 400)
+    const project = await findProjectByRef(db, ref.data)
+    if (!project) return errorJson(c, 404, PROJECT_NOT_FOUND)
+    c.set('project', project)
+    await next()
+  })
+}

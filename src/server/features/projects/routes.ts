@@ -1,0 +1,84 @@
+/**
+ * Projects: the member's projects and one project (/platform, and the Management API's /v1 reads), its status,
+ * its rename, and the health and REST schema of its API server (the connecting screen's test).
+ */
+import { Hono } from 'hono'
+import type { RestSchemaResponse } from '../../../contracts/connecting'
+import { endpoints } from '../../../contracts/endpoints'
+import type { Deps } from '../../core/deps'
+import { at, baseUrl, errorJson, validate, type AppEnv } from '../../core/http'
+import { can } from '../../core/permissions'
+import { memberProject, refParam } from './access'
+import { listMemberProjects, toProject } from './store'
+import { toV1Project } from './v1'
+
+/** A minimal but real REST schema: the project's public tables (none yet: projects have no database of their own). */
+function restSchemaFor(ref: string, host: string, tables: Record<string, string[]> = {}): RestSchemaResponse {
+  const definitions: RestSchemaResponse['definitions'] = {}
+  const paths: RestSchemaResponse['paths'] = { '/': { get: { summary: 'OpenAPI description (this document)' } } }
+  for (const [table, columns] of Object.entries(tables)) {
+    definitions[table] = { type: 'object', properties: Object.fromEntries(columns.map((c) => [c, { type: 'string' }])) }
+    paths[`/${table}`] = { get: { tags: [table] } }
+  }
+  return {
+    swagger: '2.0',
+    info: { title: `REST API of project ${ref}`, version: '12.2.0', description: 'Generated from the public schema' },
+    host,
+    basePath: '/',
+    paths,
+    definitions,
+  }
+}
+
+export function projectRoutes(deps: Deps) {
+  const { db, clock, config } = deps
+  const app = new Hono<AppEnv>()
+  const project = memberProject(db)
+
+  app.on(...at(endpoints.listProjects), async (c) => {
+    const rows = await listMemberProjects(db, c.get('account').id)
+    const base = baseUrl(config, c.req.url)
+    return c.json(rows.map((r) => toProject(r, base)))
+  })
+
+  app.on(...at(endpoints.getProject), project, (c) => c.json(toProject(c.var.project, baseUrl(config, c.req.url))))
+
+  app.on(...at(endpoints.getProjectStatus), project, (c) => c.json({ status: c.var.project.status }))
+
+  app.on(...at(endpoints.updateProject), refParam, validate('json', endpoints.updateProject.body), project, async (c) => {
+    const row = c.var.project
+    if (!can(row.role, 'projects:write')) {
+      return errorJson(c, 403, 'You do not have permission to change this project')
+    }
+    const name = c.req.valid('json').name
+    await db.query('update projects set name = $2, updated_at = $3 where id = $1', [row.id, name, clock.now().toISOString()])
+    return c.json(toProject({ ...row, name }, baseUrl(config, c.req.url)))
+  })
+
+  app.on(...at(endpoints.getProjectLive), project, (c) => {
+    if (c.var.project.postgrest_status !== 'ONLINE') return errorJson(c, 503, 'The project API server is offline')
+    return c.json({ status: 'ok' as const })
+  })
+
+  app.on(...at(endpoints.getProjectRestSchema), project, (c) => {
+    if (c.var.project.postgrest_status !== 'ONLINE') return errorJson(c, 503, 'The project API server is offline')
+    return c.json(restSchemaFor(c.var.project.ref, new URL(c.req.url).host))
+  })
+
+  // The Management API's reads (/v1), shaped like ../shared/reference/management-api.openapi.json.
+  // Informational host; a bare IP would read oddly after the ref.
+  const hostOf = (url: string) => {
+    const host = new URL(config.publicUrl ?? url).hostname
+    return /^[\d.]+$|:/.test(host) ? 'localhost' : host
+  }
+
+  app.on(...at(endpoints.v1ListProjects), async (c) => {
+    const rows = await listMemberProjects(db, c.get('account').id)
+    const host = hostOf(c.req.url)
+    return c.json(rows.map((r) => toV1Project(r, host)))
+  })
+
+  app.on(...at(endpoints.v1GetProject), project, (c) => c.json(toV1Project(c.var.project, hostOf(c.req.url))))
+
+  return app
+}
