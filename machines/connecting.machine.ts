@@ -5,7 +5,7 @@
  * malformed and timed-out answers keep testing. On success it stops for good, tells the parent the project is
  * ONLINE and asks for a refresh. An elapsed child (id 'elapsed') counts from the project's status change.
  */
-import { fromPromise, sendParent, setup } from 'xstate'
+import { fromPromise, sendParent, setup, type SnapshotFrom } from 'xstate'
 import type { Project } from '../src/contracts/projects'
 import { elapsedMachine } from './elapsed.machine'
 import { supportLink } from './supportLink'
@@ -39,6 +39,7 @@ export const connectingMachine = setup({
   types: {
     input: {} as ConnectingInput,
     context: {} as { project: Project },
+    children: {} as { elapsed: 'elapsed'; testConnectivity: 'testConnectivity' },
   },
   actors: {
     testConnectivity: fromPromise<unknown, { ref: string; endpoint: ConnectivityEndpoint }>(async () => {
@@ -115,11 +116,11 @@ export interface ConnectingView {
   supportHref: string
 }
 
-export function selectConnectingView(snapshot: { context: { project: Project }; status: string; value: unknown }): ConnectingView {
+export function selectConnectingView(snapshot: SnapshotFrom<typeof connectingMachine>): ConnectingView {
   const { project } = snapshot.context
   return {
     title: 'Connecting to project',
-    testing: typeof snapshot.value === 'object' && snapshot.value !== null && 'testing' in snapshot.value,
+    testing: snapshot.matches('testing'),
     endpoint: connectivityEndpoint(project.kpsVersion),
     connected: snapshot.status === 'done',
     supportHref: supportLink({

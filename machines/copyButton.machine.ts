@@ -3,7 +3,7 @@
  * provides (the browser's clipboard); a refused write returns to idle. Copying again while 'Copied' shows starts a
  * new write. The value is kept only while it is being written.
  */
-import { assign, fromPromise, setup } from 'xstate'
+import { assign, fromPromise, setup, type SnapshotFrom } from 'xstate'
 
 export type CopyButtonEvent = { type: 'clipboard.copy'; text: string }
 
@@ -11,6 +11,7 @@ export const copyButtonMachine = setup({
   types: {
     context: {} as { text: string },
     events: {} as CopyButtonEvent,
+    children: {} as { writeClipboard: 'writeClipboard' },
   },
   actors: {
     writeClipboard: fromPromise<void, { text: string }>(async () => {
@@ -52,9 +53,9 @@ export const copyButtonMachine = setup({
 
 export type CopyButtonView = { label: 'Copy' | 'Copied'; copying: boolean }
 
-export function selectCopyButtonView(snapshot: { matches: (value: never) => boolean }): CopyButtonView {
+export function selectCopyButtonView(snapshot: SnapshotFrom<typeof copyButtonMachine>): CopyButtonView {
   return {
-    label: snapshot.matches('copied' as never) ? 'Copied' : 'Copy',
-    copying: snapshot.matches('copying' as never),
+    label: snapshot.matches('copied') ? 'Copied' : 'Copy',
+    copying: snapshot.matches('copying'),
   }
 }

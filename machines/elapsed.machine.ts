@@ -4,7 +4,7 @@
  * longer than usual. Ticks once a second while its waiting screen is up; it does no I/O.
  * Invariant: once overdue, it stays overdue.
  */
-import { assign, setup } from 'xstate'
+import { assign, setup, type SnapshotFrom } from 'xstate'
 
 export interface ElapsedInput {
   /** ISO time the transition started, from the server. */
@@ -62,9 +62,9 @@ export interface ElapsedView {
   overdue: boolean
 }
 
-export function selectElapsed(snapshot: { context: Context; value: unknown }): ElapsedView {
+export function selectElapsed(snapshot: SnapshotFrom<typeof elapsedMachine>): ElapsedView {
   return {
     elapsedText: formatElapsed(snapshot.context.now - snapshot.context.since),
-    overdue: snapshot.value === 'overdue',
+    overdue: snapshot.matches('overdue'),
   }
 }

@@ -6,7 +6,7 @@
  * Invariants: the project is marked RESTORING only from the server's answer to the restore call; every outcome
  * of the call leaves a toast.
  */
-import { assign, fromPromise, sendParent, sendTo, setup } from 'xstate'
+import { assign, fromPromise, sendParent, sendTo, setup, type SnapshotFrom } from 'xstate'
 import type { Permission, PlanId } from '../src/contracts/common'
 import type { MemberReachedFreeProjectLimit } from '../src/contracts/pause'
 import type { Project } from '../src/contracts/projects'
@@ -46,6 +46,7 @@ export const pausedMachine = setup({
     input: {} as PausedInput,
     context: {} as Context,
     events: {} as PausedEvent,
+    children: {} as { fetchRestoreContext: 'fetchRestoreContext'; restoreProject: 'restoreProject' },
   },
   actors: {
     fetchRestoreContext: fromPromise<RestoreContext, { organizationSlug: string }>(async () => {
@@ -141,12 +142,6 @@ export const pausedChildMachine = pausedMachine.provide({
   },
 })
 
-type SnapshotLike = {
-  context: Context
-  value: unknown
-  can: (event: PausedEvent) => boolean
-}
-
 export interface PausedView {
   phase: 'loading' | 'loadFailed' | 'ready'
   loadError: string | null
@@ -161,18 +156,18 @@ export interface PausedView {
   confirmed: boolean
 }
 
-export function selectPausedView(snapshot: SnapshotLike): PausedView {
-  const state = snapshot.value as string
+export function selectPausedView(snapshot: SnapshotFrom<typeof pausedMachine>): PausedView {
   const rc = snapshot.context.restoreContext
+  const confirmed = snapshot.matches('restoring') || snapshot.matches('restored')
   return {
-    phase: state === 'loading' ? 'loading' : state === 'loadFailed' ? 'loadFailed' : 'ready',
-    loadError: state === 'loadFailed' ? snapshot.context.error : null,
+    phase: snapshot.matches('loading') ? 'loading' : snapshot.matches('loadFailed') ? 'loadFailed' : 'ready',
+    loadError: snapshot.matches('loadFailed') ? snapshot.context.error : null,
     canRequestRestore: snapshot.can({ type: 'restore.request' }),
     lacksPermission: rc !== null && !rc.permissions.includes(RESTORE_PERMISSION),
-    denied: state === 'denied',
+    denied: snapshot.matches('denied'),
     plan: rc?.plan ?? null,
     membersReachedLimit: rc?.membersReachedLimit ?? [],
-    dialog: state === 'limitReached' ? 'limit' : state === 'confirming' || state === 'restoring' || state === 'restored' ? 'confirm' : 'none',
-    confirmed: state === 'restoring' || state === 'restored',
+    dialog: snapshot.matches('limitReached') ? 'limit' : snapshot.matches('confirming') || confirmed ? 'confirm' : 'none',
+    confirmed,
   }
 }

@@ -6,7 +6,7 @@
  * timed-out answers keep polling. On INACTIVE it stops for good and asks for the project and the project list
  * to be refreshed. While it waits, an elapsed child counts from the server's status change.
  */
-import { fromPromise, setup } from 'xstate'
+import { fromPromise, setup, type SnapshotFrom } from 'xstate'
 import { refreshThroughParent } from './projectChild'
 import type { ProjectStatus } from '../src/contracts/common'
 import type { ProjectStatusResponse } from '../src/contracts/projects'
@@ -25,6 +25,7 @@ export const pausingMachine = setup({
   types: {
     input: {} as PausingInput,
     context: {} as { ref: string; since: string },
+    children: {} as { elapsed: 'elapsed'; fetchProjectStatus: 'fetchProjectStatus' },
   },
   actors: {
     fetchProjectStatus: fromPromise<ProjectStatusResponse, { ref: string }>(async () => {
@@ -100,9 +101,9 @@ export interface PausingView {
   complete: boolean
 }
 
-export function selectPausingView(snapshot: { status: string; matches: (value: never) => boolean }): PausingView {
+export function selectPausingView(snapshot: SnapshotFrom<typeof pausingMachine>): PausingView {
   return {
-    polling: snapshot.matches({ waiting: 'polling' } as never),
+    polling: snapshot.matches({ waiting: 'polling' }),
     complete: snapshot.status === 'done',
   }
 }

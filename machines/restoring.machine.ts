@@ -6,7 +6,7 @@
  * taken as done; RESTORATION_FAILED stops polling and shows the recorded error. 'Return to project' asks the
  * project status machine to refetch the project, which never leaves the screen stuck loading.
  */
-import { assign, fromPromise, setup } from 'xstate'
+import { assign, fromPromise, setup, type SnapshotFrom } from 'xstate'
 import { refreshThroughParent } from './projectChild'
 import type { ProjectStatus } from '../src/contracts/common'
 import type { RestoreStatusResponse } from '../src/contracts/pause'
@@ -42,6 +42,7 @@ export const restoringMachine = setup({
     input: {} as RestoringInput,
     context: {} as Context,
     events: {} as RestoringEvent,
+    children: {} as { elapsed: 'elapsed'; fetchProjectStatus: 'fetchProjectStatus'; fetchRestoreStatus: 'fetchRestoreStatus' },
   },
   actors: {
     fetchProjectStatus: fromPromise<ProjectStatusResponse, { ref: string }>(async () => {
@@ -189,15 +190,10 @@ export interface RestoringView {
   canReturn: boolean
 }
 
-export function selectRestoringView(snapshot: {
-  context: Context
-  status: string
-  matches: (value: never) => boolean
-  can: (event: RestoringEvent) => boolean
-}): RestoringView {
-  const phase = snapshot.matches('failed' as never)
+export function selectRestoringView(snapshot: SnapshotFrom<typeof restoringMachine>): RestoringView {
+  const phase = snapshot.matches('failed')
     ? 'failed'
-    : snapshot.matches('complete' as never) || snapshot.status === 'done'
+    : snapshot.matches('complete') || snapshot.status === 'done'
       ? 'complete'
       : 'inProgress'
   return {

@@ -6,7 +6,7 @@
  * the upgrade eligibility is read again; 'Return to project' asks the parent to refetch the project.
  * While running, an elapsed child (id 'elapsed') counts from the upgrade's start.
  */
-import { assign, fromPromise, sendParent, setup } from 'xstate'
+import { assign, fromPromise, sendParent, setup, type SnapshotFrom } from 'xstate'
 import type { DatabaseUpgradeStatus, DatabaseUpgradeStatusResponse, ProjectUpgradeEligibilityResponse } from '../src/contracts/upgrade'
 import { UPGRADE_STEPS, progressIndex, type UpgradeStep } from '../src/contracts/upgrade'
 import { elapsedMachine } from './elapsed.machine'
@@ -39,6 +39,7 @@ export const upgradingMachine = setup({
     input: {} as UpgradingInput,
     context: {} as Context,
     events: {} as { type: 'project.return' },
+    children: {} as { elapsed: 'elapsed'; fetchUpgradeStatus: 'fetchUpgradeStatus'; fetchEligibility: 'fetchEligibility' },
   },
   actors: {
     fetchUpgradeStatus: fromPromise<DatabaseUpgradeStatusResponse, { ref: string }>(async () => {
@@ -182,16 +183,16 @@ function supportHrefFor(ref: string, upgrade: DatabaseUpgradeStatus | null, subj
   return supportLink({ category: 'Database_unresponsive', ref, subject, message: lines.join('\n') })
 }
 
-export function selectUpgradingView(snapshot: { context: Context; value: unknown }): UpgradingView {
+export function selectUpgradingView(snapshot: SnapshotFrom<typeof upgradingMachine>): UpgradingView {
   const { upgrade, ref, eligibility } = snapshot.context
-  if (snapshot.value === 'upgraded' && upgrade) {
+  if (snapshot.matches('upgraded') && upgrade) {
     return {
       phase: 'upgraded',
       targetVersion: upgrade.target_version,
       installedVersion: eligibility?.current_app_version ?? null,
     }
   }
-  if (snapshot.value === 'failed' && upgrade) {
+  if (snapshot.matches('failed') && upgrade) {
     return {
       phase: 'failed',
       targetVersion: upgrade.target_version,

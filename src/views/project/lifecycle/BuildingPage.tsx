@@ -2,7 +2,6 @@ import { useSelector } from '@xstate/react'
 import type { ReactNode } from 'react'
 import type { ActorRefFrom } from 'xstate'
 import { selectBuildingView, type BuildingView, type buildingMachine } from '../../../../machines/building.machine'
-import { type elapsedMachine } from '../../../../machines/elapsed.machine'
 import { supportLink } from '../../../../machines/supportLink'
 import { CLIENT_LIBRARIES, EXAMPLE_APPS } from './clientLibraries'
 import { ElapsedNotice } from './ElapsedNotice'
@@ -10,7 +9,7 @@ import { BuildingApiKeys } from '../settings/ApiSettingsPage'
 
 export function BuildingPage({ actor, projectName }: { actor: ActorRefFrom<typeof buildingMachine>; projectName: string }) {
   const view = useSelector(actor, selectBuildingView)
-  const elapsed = useSelector(actor, (snapshot) => snapshot.children.elapsed as ActorRefFrom<typeof elapsedMachine> | undefined)
+  const elapsed = useSelector(actor, (snapshot) => snapshot.children.elapsed)
   const ref = useSelector(actor, (snapshot) => snapshot.context.ref)
   const notice = elapsed ? (
     <ElapsedNotice
