@@ -1,6 +1,7 @@
 import { useSelector } from '@xstate/react'
 import type { ActorRefFrom } from 'xstate'
 import {
+  type apiKeysMachine,
   selectApiKeysView,
   selectCopier,
   selectJwtSecretActor,
@@ -11,10 +12,10 @@ import {
 } from '../../../../machines/apiKeys.machine'
 import { selectJwtSecretView, type jwtSecretMachine } from '../../../../machines/jwtSecret.machine'
 import { Button, Card, cx } from '../../shell/ui'
-import type { ApiKeysActorRef } from './apiKeysLogic'
 import { CopyButton } from './CopyButton'
 import { GenerateJwtSecretDialog } from './GenerateJwtSecretDialog'
 
+export type ApiKeysActorRef = ActorRefFrom<typeof apiKeysMachine>
 export type JwtSecretActorRef = ActorRefFrom<typeof jwtSecretMachine>
 
 const MASK = '•'.repeat(40)

@@ -3,8 +3,8 @@ import { useState } from 'react'
 import type { ProjectStatus } from '../../../contracts/common'
 import type { ActorRefFrom } from 'xstate'
 import { selectPauseProjectView, type pauseProjectMachine } from '../../../../machines/pauseProject.machine'
-import { livePauseProjectMachine } from '../../../api/pauseActors'
 import { selectProject } from '../../../../machines/projectStatus.machine'
+import { useAppLogic } from '../../shell/logic'
 import { Modal } from '../../shell/Modal'
 import { Button, Card } from '../../shell/ui'
 import { useProjectActor, type ProjectActorRef } from '../projectActor'
@@ -33,9 +33,10 @@ function PauseProjectCard({
   input: { ref: string; organizationSlug: string; status: ProjectStatus }
   projectName: string
 }) {
-  // Wiring, made once: the flow's refresh request goes to the project status machine.
+  const { pauseProject } = useAppLogic()
+  // Made once per card: the flow's refresh request goes to the project status actor.
   const [machine] = useState(() =>
-    livePauseProjectMachine.provide({ actions: { refreshProject: () => projectActor.send({ type: 'project.refresh' }) } }),
+    pauseProject.provide({ actions: { refreshProject: () => projectActor.send({ type: 'project.refresh' }) } }),
   )
   const actor = useActorRef(machine, { input })
   return <PauseProjectPanel actor={actor} projectName={projectName} />

@@ -1,8 +1,9 @@
 import { useActorRef, useSelector } from '@xstate/react'
+import { useState } from 'react'
 import type { ActorRefFrom } from 'xstate'
 import { selectProject } from '../../../../machines/projectStatus.machine'
 import { selectUpgradeActionView, type upgradeActionMachine } from '../../../../machines/upgradeAction.machine'
-import { liveUpgradeActionMachine } from '../../../api/upgradeActors'
+import { useAppLogic } from '../../shell/logic'
 import { Modal } from '../../shell/Modal'
 import { Button, Card, ErrorPanel, Loading, inputClass } from '../../shell/ui'
 import { ToolPage } from '../pages/ProjectPages'
@@ -18,10 +19,12 @@ export function UpgradePostgresSection() {
 
 function UpgradePostgresMount({ projectRef, organizationSlug, dbVersion }: { projectRef: string; organizationSlug: string; dbVersion: string }) {
   const projectActor = useProjectActor()
-  const actor = useActorRef(
-    liveUpgradeActionMachine.provide({ actions: { refreshProject: () => projectActor.send({ type: 'project.refresh' }) } }),
-    { input: { ref: projectRef, organizationSlug } },
+  const { upgradeAction } = useAppLogic()
+  // Made once per project: the started upgrade's refresh request goes to the project status actor.
+  const [machine] = useState(() =>
+    upgradeAction.provide({ actions: { refreshProject: () => projectActor.send({ type: 'project.refresh' }) } }),
   )
+  const actor = useActorRef(machine, { input: { ref: projectRef, organizationSlug } })
   return <UpgradePostgresPanel actor={actor} dbVersion={dbVersion} />
 }
 

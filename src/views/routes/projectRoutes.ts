@@ -1,9 +1,11 @@
 /**
  * The project routes of the spec's route table: their titles, the product they belong to (for the side menu
- * and the navigation bar's active entry) and the navigation entries. Data only; the app routes with it.
+ * and the navigation bar's active entry) and the navigation entries. Data only, below the layout and the project
+ * views that both read it.
  */
 import type { Permission } from '../../contracts/common'
 import type { BuildFlags } from '../shell/contexts'
+import type { IconName } from '../shell/Icon'
 
 export type ProductId =
   | 'home'
@@ -88,20 +90,6 @@ export interface NavEntry {
   /** The Project API entry may open the API docs panel instead of navigating. */
   opensApiDocs?: boolean
 }
-
-export type IconName =
-  | 'home'
-  | 'table'
-  | 'sql'
-  | 'database'
-  | 'auth'
-  | 'storage'
-  | 'functions'
-  | 'realtime'
-  | 'reports'
-  | 'logs'
-  | 'api'
-  | 'settings'
 
 export function navEntries(flags: Pick<BuildFlags, 'isProduction'>): NavEntry[] {
   return [
