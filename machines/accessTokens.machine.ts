@@ -13,7 +13,7 @@ interface Context {
   error: string | null
 }
 
-export type AccessTokensEvent =
+type AccessTokensEvent =
   | { type: 'tokens.retry' }
   | { type: 'token.create'; name: string }
   | { type: 'token.copy' }
@@ -132,7 +132,7 @@ export const accessTokensMachine = setup({
 })
 
 
-export type AccessTokensView =
+type AccessTokensView =
   | { phase: 'loading' }
   | { phase: 'failed'; error: string }
   | {

@@ -11,7 +11,7 @@ import type { ApiKeyTag, ProjectSettings } from '../src/contracts/keys'
 import { copyButtonMachine } from './copyButton.machine'
 import { jwtSecretMachine, type JwtPhase } from './jwtSecret.machine'
 
-export interface ApiKeysInput {
+interface ApiKeysInput {
   ref: string
   /** service_api_keys:read in the project's organization. */
   canReadKeys: boolean
@@ -20,7 +20,7 @@ export interface ApiKeysInput {
 }
 
 export type CopyTarget = ApiKeyTag | 'jwt_secret' | 'url'
-export type JwtStatus = JwtPhase | 'unknown'
+type JwtStatus = JwtPhase | 'unknown'
 
 interface Context extends ApiKeysInput {
   settings: ProjectSettings | null
@@ -28,7 +28,7 @@ interface Context extends ApiKeysInput {
   jwtStatus: JwtStatus
 }
 
-export type ApiKeysEvent =
+type ApiKeysEvent =
   | { type: 'settings.refresh' }
   | { type: 'jwt.status.changed'; status: JwtPhase }
   | { type: 'serviceKey.reveal' }
@@ -46,7 +46,7 @@ export const jwtSecretChildMachine = jwtSecretMachine.provide({
 })
 
 /** The copy button child of each value. */
-export const COPY_IDS = {
+const COPY_IDS = {
   anon: 'copyAnonKey',
   service_role: 'copyServiceRoleKey',
   jwt_secret: 'copyJwtSecret',
@@ -56,7 +56,7 @@ export const COPY_IDS = {
 export const keyOf = (settings: ProjectSettings | null, tag: ApiKeyTag) =>
   settings?.services[0]?.service_api_keys.find((key) => key.tags.split(',').map((t) => t.trim()).includes(tag))?.api_key
 
-export const projectUrlOf = (settings: ProjectSettings | null) => {
+const projectUrlOf = (settings: ProjectSettings | null) => {
   const config = settings?.services[0]?.app_config
   return config ? `${config.protocol}://${config.endpoint}` : undefined
 }
@@ -216,7 +216,7 @@ export interface KeyRowView {
   revealed: boolean
 }
 
-export type ApiKeysView =
+type ApiKeysView =
   | { phase: 'retrieving' }
   | { phase: 'failed' }
   | { phase: 'ready'; rows: KeyRowView[] }
@@ -250,7 +250,7 @@ export function selectApiKeysView(snapshot: ApiKeysSnapshot): ApiKeysView {
   }
 }
 
-export type ProjectConfigView =
+type ProjectConfigView =
   | { phase: 'retrieving'; url: string | null }
   | { phase: 'failed' }
   | { phase: 'ready'; url: string | null; jwtSecret: ShownValue; revealed: boolean }

@@ -9,7 +9,7 @@ import type { ProjectStatus } from '../src/contracts/common'
 import type { ProjectStatusResponse } from '../src/contracts/projects'
 import { elapsedMachine } from './elapsed.machine'
 
-export interface BuildingInput {
+interface BuildingInput {
   ref: string
   status: ProjectStatus
   /** When the project entered its status (server time): the elapsed notice counts from it. */
@@ -17,7 +17,7 @@ export interface BuildingInput {
 }
 
 /** Support asks people to wait 2 minutes before opening a ticket about a project being set up. */
-export const BUILDING_OVERDUE_AFTER_MS = 120_000
+const BUILDING_OVERDUE_AFTER_MS = 120_000
 
 export const buildingMachine = setup({
   types: {
@@ -85,7 +85,7 @@ export const buildingMachine = setup({
   },
 })
 
-export type BuildingSnapshot = SnapshotFrom<typeof buildingMachine>
+type BuildingSnapshot = SnapshotFrom<typeof buildingMachine>
 
 export interface BuildingView {
   title: 'Setting up project' | 'Initiating project set up'

@@ -4,7 +4,7 @@
  */
 import { setup, type SnapshotFrom } from 'xstate'
 
-export type CommandMenuEvent = { type: 'commandMenu.open' } | { type: 'commandMenu.close' } | { type: 'commandMenu.toggle' }
+type CommandMenuEvent = { type: 'commandMenu.open' } | { type: 'commandMenu.close' } | { type: 'commandMenu.toggle' }
 
 export const commandMenuMachine = setup({
   types: { events: {} as CommandMenuEvent },

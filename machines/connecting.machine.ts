@@ -10,15 +10,15 @@ import type { Project } from '../src/contracts/projects'
 import { elapsedMachine } from './elapsed.machine'
 import { supportLink } from './supportLink'
 
-export interface ConnectingInput {
+interface ConnectingInput {
   project: Project
 }
 
 export type ConnectivityEndpoint = 'live' | 'rest'
 
 /** Spec: "wait 2 minutes before opening a support ticket". */
-export const CONNECTING_OVERDUE_AFTER_MS = 120_000
-export const DEFAULT_KPS_VERSION = 'kps-v0.0.1'
+const CONNECTING_OVERDUE_AFTER_MS = 120_000
+const DEFAULT_KPS_VERSION = 'kps-v0.0.1'
 const HEALTH_ENDPOINT_FROM = [3, 8, 6]
 
 function versionParts(kpsVersion: string): number[] {
@@ -108,7 +108,7 @@ export const connectingMachine = setup({
   },
 })
 
-export interface ConnectingView {
+interface ConnectingView {
   title: 'Connecting to project'
   testing: boolean
   endpoint: ConnectivityEndpoint

@@ -5,7 +5,7 @@
  */
 import { assign, fromPromise, setup, type SnapshotFrom } from 'xstate'
 
-export type CopyButtonEvent = { type: 'clipboard.copy'; text: string }
+type CopyButtonEvent = { type: 'clipboard.copy'; text: string }
 
 export const copyButtonMachine = setup({
   types: {
@@ -51,7 +51,7 @@ export const copyButtonMachine = setup({
   },
 })
 
-export type CopyButtonView = { label: 'Copy' | 'Copied'; copying: boolean }
+type CopyButtonView = { label: 'Copy' | 'Copied'; copying: boolean }
 
 export function selectCopyButtonView(snapshot: SnapshotFrom<typeof copyButtonMachine>): CopyButtonView {
   return {

@@ -6,7 +6,7 @@
  */
 import { assign, setup, type SnapshotFrom } from 'xstate'
 
-export interface ElapsedInput {
+interface ElapsedInput {
   /** ISO time the transition started, from the server. */
   since: string
   overdueAfterMs: number
@@ -57,7 +57,7 @@ export function formatElapsed(ms: number): string {
   return `${Math.floor(minutes / 60)} h ${String(minutes % 60).padStart(2, '0')} min`
 }
 
-export interface ElapsedView {
+interface ElapsedView {
   elapsedText: string
   overdue: boolean
 }

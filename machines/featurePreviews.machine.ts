@@ -11,10 +11,10 @@ export const FEATURE_PREVIEWS = [
     description: 'Open the project API documentation in a panel over the page instead of navigating to the API page.',
   },
 ] as const
-export type FeaturePreviewId = (typeof FEATURE_PREVIEWS)[number]['id']
+type FeaturePreviewId = (typeof FEATURE_PREVIEWS)[number]['id']
 export type EnabledPreviews = Partial<Record<FeaturePreviewId, boolean>>
 
-export type FeaturePreviewsEvent =
+type FeaturePreviewsEvent =
   | { type: 'previews.open' }
   | { type: 'previews.close' }
   | { type: 'preview.toggle'; id: FeaturePreviewId }

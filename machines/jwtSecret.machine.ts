@@ -16,7 +16,7 @@ import {
 
 export type JwtPhase = 'updating' | 'updated' | 'failed'
 
-export interface JwtSecretInput {
+interface JwtSecretInput {
   ref: string
   /** service_api_keys:read and projects:write in the project's organization. */
   canUpdate: boolean
@@ -30,7 +30,7 @@ interface Context {
   error: string | null
 }
 
-export type JwtSecretEvent =
+type JwtSecretEvent =
   | { type: 'secret.generate' }
   | { type: 'secret.cancel' }
   | { type: 'secret.confirm'; jwt_secret?: string }
@@ -159,7 +159,7 @@ export const jwtSecretMachine = setup({
 })
 
 
-export interface JwtSecretView {
+interface JwtSecretView {
   /** 'unknown' until the status has been read. */
   phase: JwtPhase | 'unknown'
   dialogOpen: boolean

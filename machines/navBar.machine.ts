@@ -6,7 +6,7 @@
  */
 import { setup, stateIn, type SnapshotFrom } from 'xstate'
 
-export type NavBarEvent =
+type NavBarEvent =
   | { type: 'pointer.entered' }
   | { type: 'pointer.left' }
   | { type: 'menu.opened' }

@@ -50,7 +50,7 @@ export const organizationMachine = setup({
   },
 })
 
-export type OrganizationView =
+type OrganizationView =
   | { phase: 'loading' }
   | { phase: 'failed'; error: string }
   | { phase: 'loaded'; data: OrganizationData }

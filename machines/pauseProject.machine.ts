@@ -8,9 +8,9 @@
 import { assign, fromPromise, setup, type SnapshotFrom } from 'xstate'
 import type { Permission, ProjectStatus } from '../src/contracts/common'
 
-export const PAUSE_PERMISSION: Permission = 'projects:write'
+const PAUSE_PERMISSION: Permission = 'projects:write'
 
-export interface PauseProjectInput {
+interface PauseProjectInput {
   ref: string
   organizationSlug: string
   status: ProjectStatus
@@ -21,7 +21,7 @@ interface Context extends PauseProjectInput {
   error: string | null
 }
 
-export type PauseProjectEvent =
+type PauseProjectEvent =
   | { type: 'pause.request' }
   | { type: 'pause.confirm' }
   | { type: 'pause.cancel' }
@@ -93,13 +93,16 @@ export const pauseProjectMachine = setup({
   },
 })
 
-export interface PauseProjectView {
+interface PauseProjectView {
   phase: 'loading' | 'loadFailed' | 'ready'
   canRequest: boolean
   /** Why the action is disabled, when it is. */
   reason: string | null
   dialogOpen: boolean
   confirmed: boolean
+  /** The dialog's buttons, disabled once confirmed. */
+  canConfirm: boolean
+  canCancel: boolean
   error: string | null
 }
 
@@ -122,6 +125,8 @@ export function selectPauseProjectView(snapshot: SnapshotFrom<typeof pauseProjec
     reason,
     dialogOpen: snapshot.matches('confirming') || confirmed,
     confirmed,
+    canConfirm: snapshot.can({ type: 'pause.confirm' }),
+    canCancel: snapshot.can({ type: 'pause.cancel' }),
     error: loadFailed || snapshot.matches('confirming') ? snapshot.context.error : null,
   }
 }

@@ -12,8 +12,8 @@ import type { MemberReachedFreeProjectLimit } from '../src/contracts/pause'
 import type { Project } from '../src/contracts/projects'
 import { TOAST_SYSTEM_ID, type ToastTone } from './toast.machine'
 
-export const RESTORE_PERMISSION: Permission = 'infra:execute:project-initialize-or-resume'
-export const FREE_PLAN: PlanId = 'free'
+const RESTORE_PERMISSION: Permission = 'infra:execute:project-initialize-or-resume'
+const FREE_PLAN: PlanId = 'free'
 
 export interface RestoreContext {
   /** The person's permissions in the project's organization. */
@@ -22,7 +22,7 @@ export interface RestoreContext {
   membersReachedLimit: MemberReachedFreeProjectLimit[]
 }
 
-export interface PausedInput {
+interface PausedInput {
   project: Project
 }
 
@@ -32,7 +32,7 @@ interface Context {
   error: string | null
 }
 
-export type PausedEvent =
+type PausedEvent =
   | { type: 'restore.request' }
   | { type: 'restore.confirm' }
   | { type: 'restore.cancel' }
@@ -142,7 +142,7 @@ export const pausedChildMachine = pausedMachine.provide({
   },
 })
 
-export interface PausedView {
+interface PausedView {
   phase: 'loading' | 'loadFailed' | 'ready'
   loadError: string | null
   /** The Restore button is enabled (a click without the permission still shows the refusal). */
@@ -152,8 +152,11 @@ export interface PausedView {
   plan: PlanId | null
   membersReachedLimit: MemberReachedFreeProjectLimit[]
   dialog: 'none' | 'limit' | 'confirm'
-  /** Confirmed: the dialog's buttons are disabled while the restore call runs. */
+  /** Confirmed: the restore call runs (the dialog says so). */
   confirmed: boolean
+  /** The dialog's buttons, disabled once confirmed. */
+  canConfirm: boolean
+  canCancel: boolean
 }
 
 export function selectPausedView(snapshot: SnapshotFrom<typeof pausedMachine>): PausedView {
@@ -169,5 +172,7 @@ export function selectPausedView(snapshot: SnapshotFrom<typeof pausedMachine>): 
     membersReachedLimit: rc?.membersReachedLimit ?? [],
     dialog: snapshot.matches('limitReached') ? 'limit' : snapshot.matches('confirming') || confirmed ? 'confirm' : 'none',
     confirmed,
+    canConfirm: snapshot.can({ type: 'restore.confirm' }),
+    canCancel: snapshot.can({ type: 'restore.cancel' }),
   }
 }

@@ -12,7 +12,7 @@ import type { ProjectStatus } from '../src/contracts/common'
 import type { ProjectStatusResponse } from '../src/contracts/projects'
 import { elapsedMachine } from './elapsed.machine'
 
-export interface PausingInput {
+interface PausingInput {
   ref: string
   /** When the project entered its status (server time): the elapsed notice counts from it. */
   since: string
@@ -96,7 +96,7 @@ export const pausingMachine = setup({
 /** The pausing flow as the project status machine's child: its refresh requests go up to it. */
 export const pausingChildMachine = pausingMachine.provide({ actions: refreshThroughParent() })
 
-export interface PausingView {
+interface PausingView {
   polling: boolean
   complete: boolean
 }

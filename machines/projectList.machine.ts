@@ -18,7 +18,7 @@ interface Context extends ProjectListData {
   query: string
 }
 
-export type ProjectListEvent =
+type ProjectListEvent =
   | { type: 'projects.refresh' }
   | { type: 'projects.retry' }
   | { type: 'projects.search'; query: string }
@@ -81,12 +81,12 @@ export const projectListMachine = setup({
 
 type ProjectListSnapshot = SnapshotFrom<typeof projectListMachine>
 
-export interface OrganizationGroup {
+interface OrganizationGroup {
   organization: Organization
   projects: Project[]
 }
 
-export type ProjectListView =
+type ProjectListView =
   | { phase: 'loading' }
   | { phase: 'failed'; error: string }
   | { phase: 'loaded'; refreshing: boolean; query: string; groups: OrganizationGroup[]; noResults: boolean }

@@ -17,7 +17,7 @@ import { restoringChildMachine } from './restoring.machine'
 import { TOAST_SYSTEM_ID, toastMachine } from './toast.machine'
 import { isBuildingStatus, normalizeSection, resolveProjectPage, type ProjectPage } from './projectPage'
 
-export interface ProjectStatusInput {
+interface ProjectStatusInput {
   ref: string
   section: string
 }
@@ -29,7 +29,7 @@ interface Context {
   error: string | null
 }
 
-export type ProjectStatusEvent =
+type ProjectStatusEvent =
   | { type: 'route.changed'; section: string }
   | { type: 'project.refresh' }
   | { type: 'project.updated'; project: Project }
@@ -197,9 +197,9 @@ export const projectStatusMachine = setup({
   },
 })
 
-export type ProjectStatusSnapshot = SnapshotFrom<typeof projectStatusMachine>
+type ProjectStatusSnapshot = SnapshotFrom<typeof projectStatusMachine>
 
-export type ProjectView =
+type ProjectView =
   | { phase: 'loading'; project: null; page: null; error: null }
   | { phase: 'loadFailed'; project: null; page: null; error: string }
   | { phase: 'ready'; project: Project; page: ProjectPage; refreshing: boolean; error: null }

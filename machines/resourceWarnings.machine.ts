@@ -9,7 +9,7 @@ import { assign, fromPromise, setup, type SnapshotFrom } from 'xstate'
 import type { Subscription } from '../src/contracts/organizations'
 import { RESOURCES, type Resource, type ResourceWarning, type UsageRecord } from '../src/contracts/usage'
 
-export interface ResourceWarningsInput {
+interface ResourceWarningsInput {
   ref: string
   organizationSlug: string | null
 }
@@ -26,7 +26,7 @@ interface Context {
   usage: UsageSummary | null
 }
 
-export type ResourceWarningsEvent = { type: 'organization.known'; slug: string }
+type ResourceWarningsEvent = { type: 'organization.known'; slug: string }
 
 export const resourceWarningsMachine = setup({
   types: {

@@ -13,7 +13,7 @@ import type { RestoreStatusResponse } from '../src/contracts/pause'
 import type { ProjectStatusResponse } from '../src/contracts/projects'
 import { elapsedMachine } from './elapsed.machine'
 
-export interface RestoringInput {
+interface RestoringInput {
   ref: string
   /** The project's status when the screen opened. */
   status: ProjectStatus
@@ -22,7 +22,7 @@ export interface RestoringInput {
 }
 
 /** A restore can last minutes to hours; past an hour the page offers support. */
-export const RESTORING_OVERDUE_AFTER_MS = 60 * 60_000
+const RESTORING_OVERDUE_AFTER_MS = 60 * 60_000
 
 interface Context {
   ref: string
@@ -32,7 +32,7 @@ interface Context {
   error: string | null
 }
 
-export type RestoringEvent = { type: 'project.return' }
+type RestoringEvent = { type: 'project.return' }
 
 type StatusParams = { status: ProjectStatus }
 const statusOf = ({ event }: { event: { output: ProjectStatusResponse } }): StatusParams => ({ status: event.output.status })
@@ -177,13 +177,13 @@ export const restoringMachine = setup({
 
 export const restoringChildMachine = restoringMachine.provide({ actions: refreshThroughParent() })
 
-export const RESTORING_TITLES = {
+const RESTORING_TITLES = {
   inProgress: 'Restoration in progress',
   failed: 'Restoration failed',
   complete: 'Restoration complete!',
 } as const
 
-export interface RestoringView {
+interface RestoringView {
   phase: 'inProgress' | 'failed' | 'complete'
   title: (typeof RESTORING_TITLES)[keyof typeof RESTORING_TITLES]
   error: string | null

@@ -24,7 +24,7 @@ interface Context {
   error: string | null
 }
 
-export type SessionEvent =
+type SessionEvent =
   | { type: 'session.signIn'; email: string; password: string }
   | { type: 'session.signOut' }
   | { type: 'session.expired' }
@@ -118,7 +118,7 @@ export const sessionMachine = setup({
 
 type SessionSnapshot = SnapshotFrom<typeof sessionMachine>
 
-export type SessionPhase = 'checking' | 'checkFailed' | 'signedOut' | 'signedIn'
+type SessionPhase = 'checking' | 'checkFailed' | 'signedOut' | 'signedIn'
 
 export function selectSessionPhase(snapshot: SessionSnapshot): SessionPhase {
   if (snapshot.matches('checking')) return 'checking'
@@ -126,7 +126,7 @@ export function selectSessionPhase(snapshot: SessionSnapshot): SessionPhase {
   return snapshot.matches('signedIn') ? 'signedIn' : 'signedOut'
 }
 
-export interface SignInView {
+interface SignInView {
   submitting: boolean
   error: string | null
 }

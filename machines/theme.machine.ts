@@ -10,9 +10,9 @@ export type Theme = (typeof THEMES)[number]
 /** The class put on <html>. */
 export type ThemeClass = 'light' | 'dark' | 'deep-dark'
 
-export type ThemeEvent = { type: 'theme.set'; theme: Theme } | { type: 'system.changed'; dark: boolean }
+type ThemeEvent = { type: 'theme.set'; theme: Theme } | { type: 'system.changed'; dark: boolean }
 
-export interface ThemeInput {
+interface ThemeInput {
   theme: Theme
   systemDark: boolean
 }

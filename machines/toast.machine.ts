@@ -13,7 +13,7 @@ export interface Toast {
   message: string
 }
 
-export type ToastEvent = { type: 'toast.show'; tone: ToastTone; message: string } | { type: 'toast.dismiss' }
+type ToastEvent = { type: 'toast.show'; tone: ToastTone; message: string } | { type: 'toast.dismiss' }
 
 export const TOAST_SYSTEM_ID = 'toasts'
 

@@ -7,7 +7,7 @@
 import { assign, fromPromise, setup, type SnapshotFrom } from 'xstate'
 import type { ProjectUpgradeEligibilityResponse, ProjectUpgradeInitiateResponse } from '../src/contracts/upgrade'
 
-export interface UpgradeActionInput {
+interface UpgradeActionInput {
   ref: string
   organizationSlug: string
 }
@@ -24,7 +24,7 @@ interface Context extends UpgradeActionInput {
   error: string | null
 }
 
-export type UpgradeActionEvent =
+type UpgradeActionEvent =
   | { type: 'upgrade.open' }
   | { type: 'upgrade.cancel' }
   | { type: 'upgrade.target'; version: string }
@@ -120,7 +120,7 @@ export const upgradeActionMachine = setup({
   },
 })
 
-export interface UpgradeActionView {
+interface UpgradeActionView {
   phase: 'loading' | 'loadFailed' | 'ready' | 'started'
   dialogOpen: boolean
   submitting: boolean

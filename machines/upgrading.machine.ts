@@ -12,7 +12,7 @@ import { UPGRADE_STEPS, progressIndex, type UpgradeStep } from '../src/contracts
 import { elapsedMachine } from './elapsed.machine'
 import { supportLink } from './supportLink'
 
-export interface UpgradingInput {
+interface UpgradingInput {
   ref: string
   /** When the project became UPGRADING (server time) — the same instant the upgrade was initiated. */
   since: string
@@ -26,7 +26,7 @@ interface Context {
 }
 
 /** Past this an upgrade is taking longer than usual and the screen offers support. */
-export const UPGRADE_OVERDUE_AFTER_MS = 10 * 60_000
+const UPGRADE_OVERDUE_AFTER_MS = 10 * 60_000
 
 /** An outcome counts only for an upgrade initiated no earlier than the project became UPGRADING. */
 const isThisUpgrade = (context: Context, upgrade: DatabaseUpgradeStatus) => {
@@ -133,7 +133,7 @@ export const upgradingMachine = setup({
 })
 
 /** The spec's labels, from 'Prepare new server' to 'Optimize database'. */
-export const UPGRADE_STEP_LABELS: Record<UpgradeStep, string> = {
+const UPGRADE_STEP_LABELS: Record<UpgradeStep, string> = {
   Started: 'Prepare new server',
   LaunchedUpgradedInstance: 'Launch upgraded server',
   DetachedVolumeFromUpgradedInstance: 'Detach storage from upgraded server',
@@ -155,13 +155,13 @@ export function formatUtc(iso: string): string {
   return `${pad(d.getUTCDate())} ${MONTHS[d.getUTCMonth()]} ${d.getUTCFullYear()} ${pad(d.getUTCHours())}:${pad(d.getUTCMinutes())}:${pad(d.getUTCSeconds())}`
 }
 /** The same instant in the browser's time zone, for the tooltip. */
-export function formatLocal(iso: string): string {
+function formatLocal(iso: string): string {
   const d = new Date(iso)
   if (Number.isNaN(d.getTime())) return iso
   return `${pad(d.getDate())} ${MONTHS[d.getMonth()]} ${d.getFullYear()} ${pad(d.getHours())}:${pad(d.getMinutes())}:${pad(d.getSeconds())} (local time)`
 }
 
-export type UpgradingView =
+type UpgradingView =
   | {
       phase: 'running'
       steps: Array<{ key: UpgradeStep; label: string; state: StepState }>

@@ -5,7 +5,7 @@ import { ErrorBody } from '../contracts/common'
 import { pathOf, type ApiBase, type Endpoint, type ParamsOf } from '../contracts/endpoints'
 
 /** Every failure of a call, whatever its cause, reaches the machines as one ApiError with a readable message. */
-export class ApiError extends Error {
+class ApiError extends Error {
   constructor(
     message: string,
     readonly status: number | null,

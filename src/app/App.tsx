@@ -39,7 +39,7 @@ export function App({ location, logic, flags = config }: AppProps) {
   )
 }
 
-export function AppRoutes() {
+function AppRoutes() {
   return (
     <Switch>
       <Route path="/">

@@ -23,7 +23,7 @@ function Page({ children }: { children: ReactNode }) {
   return <Suspense fallback={<Loading label="Loading page…" />}>{children}</Suspense>
 }
 
-export const PROJECT_ROUTE = /^\/project\/(?<ref>[^/]+)(?:\/(?<section>.*))?$/
+const PROJECT_ROUTE = /^\/project\/(?<ref>[^/]+)(?:\/(?<section>.*))?$/
 
 /** Signed-in routes: redirect to /sign-in when signed out; otherwise the project list and the shell around pages. */
 export function SignedIn() {

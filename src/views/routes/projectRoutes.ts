@@ -23,7 +23,7 @@ export type ProductId =
   | 'api'
   | 'settings'
 
-export interface ProjectRoute {
+interface ProjectRoute {
   /** The path after /project/{ref}/ ('' for home). */
   section: string
   title: string
@@ -91,7 +91,7 @@ export interface NavEntry {
   opensApiDocs?: boolean
 }
 
-export function navEntries(flags: Pick<BuildFlags, 'isProduction'>): NavEntry[] {
+function navEntries(flags: Pick<BuildFlags, 'isProduction'>): NavEntry[] {
   return [
     { id: 'home', label: 'Home', section: '', product: 'home', group: 'home', icon: 'home' },
     { id: 'editor', label: 'Table Editor', section: 'editor', product: 'editor', group: 'tools', icon: 'table' },
@@ -128,13 +128,13 @@ export function visibleNavEntries(flags: BuildFlags, permissions: readonly Permi
   )
 }
 
-export interface SideMenuItem {
+interface SideMenuItem {
   label: string
   section: string
 }
 
 /** The sub-pages of a product, listed in the side menu. */
-export const SIDE_MENUS: Partial<Record<ProductId, { title: string; items: SideMenuItem[] }>> = {
+const SIDE_MENUS: Partial<Record<ProductId, { title: string; items: SideMenuItem[] }>> = {
   database: {
     title: 'Database',
     items: [

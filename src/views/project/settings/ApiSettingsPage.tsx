@@ -14,7 +14,7 @@ import { ApiKeysPanel, ProjectConfigPanel, type ApiKeysActorRef } from './ApiKey
  * its children with it. Renders nothing outside a project route inside the app (no project actor, session or
  * machines), so the screens that mount the panel (the building page) stay renderable on their own in tests.
  */
-export function ApiKeysHost({ children }: { children: (actor: ApiKeysActorRef) => ReactNode }) {
+function ApiKeysHost({ children }: { children: (actor: ApiKeysActorRef) => ReactNode }) {
   const projectActor = useContext(ProjectActorContext)
   const shell = useContext(ShellContext)
   const logic = useContext(AppLogicContext)

@@ -88,10 +88,10 @@ export function PauseProjectPanel({ actor, projectName }: { actor: ActorRefFrom<
             </p>
           ) : null}
           <div className="flex justify-end gap-2 pt-2">
-            <Button disabled={view.confirmed} onClick={() => send({ type: 'pause.cancel' })}>
+            <Button disabled={!view.canCancel} onClick={() => send({ type: 'pause.cancel' })}>
               Cancel
             </Button>
-            <Button variant="danger" disabled={view.confirmed} onClick={() => send({ type: 'pause.confirm' })}>
+            <Button variant="danger" disabled={!view.canConfirm} onClick={() => send({ type: 'pause.confirm' })}>
               {view.confirmed ? 'Pausing…' : 'Confirm pause'}
             </Button>
           </div>

@@ -10,7 +10,7 @@ import { ToolPage } from '../pages/ProjectPages'
 import { useProjectActor } from '../projectActor'
 
 /** Mounted in settings/infrastructure: the project's Postgres version and the "Upgrade Postgres" action. */
-export function UpgradePostgresSection() {
+function UpgradePostgresSection() {
   const projectActor = useProjectActor()
   const project = useSelector(projectActor, selectProject)
   if (!project) return null

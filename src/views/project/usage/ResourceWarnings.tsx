@@ -6,7 +6,7 @@ import { selectResourceBanner, selectUsageBadge, type resourceWarningsMachine } 
 import { useAppLogic } from '../../shell/logic'
 import { cx } from '../../shell/ui'
 
-export type ResourceWarningsActorRef = ActorRefFrom<typeof resourceWarningsMachine>
+type ResourceWarningsActorRef = ActorRefFrom<typeof resourceWarningsMachine>
 
 /** One resource-warnings actor per open project (ProjectFrame keys by ref); told the organization once known. */
 export function useResourceWarnings(projectRef: string, organizationSlug: string | null): ResourceWarningsActorRef {
