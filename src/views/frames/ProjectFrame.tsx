@@ -10,13 +10,18 @@ import { SideMenu } from '../layout/SideMenu'
 import { ProjectStatusGate } from '../project/lifecycle/ProjectStatusGate'
 import { ProjectHome, ToolPage } from '../project/pages/ProjectPages'
 import { useProjectActor } from '../project/projectActor'
-import { ApiSettingsPage } from '../project/settings/ApiSettingsPage'
-import { GeneralSettingsPage } from '../project/settings/GeneralSettingsPage'
-import { InfrastructureSettingsPage } from '../project/settings/UpgradePostgresPanel'
 import { ResourceBanner, UsageBadge, useResourceWarnings } from '../project/usage/ResourceWarnings'
 import { findProjectRoute, sideMenuFor } from '../routes/projectRoutes'
 import { useBuildFlags, useProjectListActor, type NavBarActorRef } from '../shell/contexts'
+import { lazyComponent } from '../shell/lazy'
 import { useDocumentTitle } from '../shell/useDocumentTitle'
+
+// The settings pages with actions (pause, upgrade, API keys) load with their first visit, off the project's first load.
+const GeneralSettingsPage = lazyComponent<object>(() => import('../project/settings/GeneralSettingsPage').then((m) => ({ default: m.GeneralSettingsPage })))
+const InfrastructureSettingsPage = lazyComponent<object>(() =>
+  import('../project/settings/UpgradePostgresPanel').then((m) => ({ default: m.InfrastructureSettingsPage })),
+)
+const ApiSettingsPage = lazyComponent<object>(() => import('../project/settings/ApiSettingsPage').then((m) => ({ default: m.ApiSettingsPage })))
 
 /**
  * The frame of a project route, where the layout and the project's pages meet (neither imports the other).

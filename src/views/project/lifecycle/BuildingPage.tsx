@@ -5,7 +5,10 @@ import { selectBuildingView, type BuildingView, type buildingMachine } from '../
 import { supportLink } from '../../../../machines/supportLink'
 import { CLIENT_LIBRARIES, EXAMPLE_APPS } from './clientLibraries'
 import { ElapsedNotice } from './ElapsedNotice'
-import { BuildingApiKeys } from '../settings/ApiSettingsPage'
+import { lazyComponent } from '../../shell/lazy'
+
+// The keys panel loads with the first building screen, off the project's first load.
+const BuildingApiKeys = lazyComponent<object>(() => import('../settings/ApiSettingsPage').then((m) => ({ default: m.BuildingApiKeys })))
 
 export function BuildingPage({ actor, projectName }: { actor: ActorRefFrom<typeof buildingMachine>; projectName: string }) {
   const view = useSelector(actor, selectBuildingView)
