@@ -4,7 +4,7 @@ import { ProjectFrame } from '../views/frames/ProjectFrame'
 import { ProjectToasts } from '../views/project/lifecycle/ToastRegion'
 import { ProjectActorContext } from '../views/project/projectActor'
 import { useProjectListActor, type NavBarActorRef } from '../views/shell/contexts'
-import { useAppLogic } from '../views/shell/logic'
+import { AppLogicContext, useAppLogic } from '../views/shell/logic'
 import { inspectOption } from './inspector'
 
 /**
@@ -12,22 +12,33 @@ import { inspectOption } from './inspector'
  * every route change inside the project. A project that came up asks the project list to load again.
  */
 export function ProjectLayout({ projectRef, section, navBar }: { projectRef: string; section: string; navBar: NavBarActorRef }) {
-  const { projectStatus } = useAppLogic()
+  const logic = useAppLogic()
   const projectList = useProjectListActor()
-  // Made once per project: the list actor outlives this layout.
+  // Made once per project (the route keys this layout by ref): the list actor outlives it.
   const [machine] = useState(() =>
-    projectStatus.provide({ actions: { refreshProjectList: () => projectList.send({ type: 'projects.refresh' }) } }),
+    logic.projectStatus.provide({ actions: { refreshProjectList: () => projectList.send({ type: 'projects.refresh' }) } }),
   )
   const actor = useActorRef(machine, { input: { ref: projectRef, section }, ...inspectOption() })
+  // Inside the project, its actions (pause, upgrade) ask this project's status actor to read the project again.
+  const [projectLogic] = useState(() => {
+    const refreshProject = () => actor.send({ type: 'project.refresh' })
+    return {
+      ...logic,
+      pauseProject: logic.pauseProject.provide({ actions: { refreshProject } }),
+      upgradeAction: logic.upgradeAction.provide({ actions: { refreshProject } }),
+    }
+  })
 
   useEffect(() => {
     actor.send({ type: 'route.changed', section })
   }, [actor, section])
 
   return (
-    <ProjectActorContext.Provider value={actor}>
-      <ProjectFrame projectRef={projectRef} section={section} navBar={navBar} />
-      <ProjectToasts />
-    </ProjectActorContext.Provider>
+    <AppLogicContext.Provider value={projectLogic}>
+      <ProjectActorContext.Provider value={actor}>
+        <ProjectFrame projectRef={projectRef} section={section} navBar={navBar} />
+        <ProjectToasts />
+      </ProjectActorContext.Provider>
+    </AppLogicContext.Provider>
   )
 }

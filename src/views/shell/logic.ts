@@ -1,7 +1,8 @@
 /**
  * The one wiring point of the machines: the app (src/app) provides every machine it runs with its live actors;
- * tests hand in other versions through the same context. Views create their actors from it and never import
- * src/api.
+ * tests hand in other versions through the same context. Inside a project route the app provides it again with
+ * the project's wiring (its pause and upgrade actions refresh that project). Views create their actors from it,
+ * never call .provide() and never import src/api.
  */
 import { createContext, useContext } from 'react'
 import type { accessTokensMachine } from '../../../machines/accessTokens.machine'

@@ -1,5 +1,4 @@
 import { useActorRef, useSelector } from '@xstate/react'
-import { useState } from 'react'
 import type { ActorRefFrom } from 'xstate'
 import { selectProject } from '../../../../machines/projectStatus.machine'
 import { selectUpgradeActionView, type upgradeActionMachine } from '../../../../machines/upgradeAction.machine'
@@ -18,13 +17,8 @@ function UpgradePostgresSection() {
 }
 
 function UpgradePostgresMount({ projectRef, organizationSlug, dbVersion }: { projectRef: string; organizationSlug: string; dbVersion: string }) {
-  const projectActor = useProjectActor()
-  const { upgradeAction } = useAppLogic()
-  // Made once per project: the started upgrade's refresh request goes to the project status actor.
-  const [machine] = useState(() =>
-    upgradeAction.provide({ actions: { refreshProject: () => projectActor.send({ type: 'project.refresh' }) } }),
-  )
-  const actor = useActorRef(machine, { input: { ref: projectRef, organizationSlug } })
+  // The project's layout provides the flow with its refresh request wired to the project status actor.
+  const actor = useActorRef(useAppLogic().upgradeAction, { input: { ref: projectRef, organizationSlug } })
   return <UpgradePostgresPanel actor={actor} dbVersion={dbVersion} />
 }
 
