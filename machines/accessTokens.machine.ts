@@ -3,7 +3,7 @@
  * back once; it is shown (with a Copy button, 'Copied' for 2 s) until dismissed and then forgotten. A failed
  * create or revoke keeps the list and shows the server's message; a failed first load offers a retry.
  */
-import { assign, fromPromise, setup } from 'xstate'
+import { assign, fromPromise, setup, type SnapshotFrom } from 'xstate'
 import type { AccessToken, CreatedAccessToken } from '../src/contracts/auth'
 
 interface Context {
@@ -13,7 +13,7 @@ interface Context {
   error: string | null
 }
 
-export type AccessTokensEvent =
+type AccessTokensEvent =
   | { type: 'tokens.retry' }
   | { type: 'token.create'; name: string }
   | { type: 'token.copy' }
@@ -28,6 +28,7 @@ export const accessTokensMachine = setup({
   types: {
     context: {} as Context,
     events: {} as AccessTokensEvent,
+    children: {} as { listAccessTokens: 'listAccessTokens'; createAccessToken: 'createAccessToken'; revokeAccessToken: 'revokeAccessToken' },
   },
   actors: {
     listAccessTokens: fromPromise<AccessToken[]>(async () => {
@@ -130,10 +131,8 @@ export const accessTokensMachine = setup({
   },
 })
 
-type SnapshotLike = { context: Context; matches: (value: never) => boolean }
-const is = (snapshot: SnapshotLike, value: unknown) => snapshot.matches(value as never)
 
-export type AccessTokensView =
+type AccessTokensView =
   | { phase: 'loading' }
   | { phase: 'failed'; error: string }
   | {
@@ -147,21 +146,21 @@ export type AccessTokensView =
       revoking: { token: AccessToken; inFlight: boolean } | null
     }
 
-export function selectAccessTokensView(snapshot: SnapshotLike): AccessTokensView {
+export function selectAccessTokensView(snapshot: SnapshotFrom<typeof accessTokensMachine>): AccessTokensView {
   const { tokens, error, created, revokeId } = snapshot.context
-  if (is(snapshot, 'loading')) return { phase: 'loading' }
-  if (is(snapshot, 'failed')) return { phase: 'failed', error: error ?? 'Failed to load access tokens' }
+  if (snapshot.matches('loading')) return { phase: 'loading' }
+  if (snapshot.matches('failed')) return { phase: 'failed', error: error ?? 'Failed to load access tokens' }
   const revokeToken = tokens.find((token) => token.id === revokeId)
   return {
     phase: 'ready',
     tokens,
     error,
-    creating: is(snapshot, 'creating'),
-    created: is(snapshot, 'showingToken') ? created : null,
-    copied: is(snapshot, { showingToken: 'copied' }),
+    creating: snapshot.matches('creating'),
+    created: snapshot.matches('showingToken') ? created : null,
+    copied: snapshot.matches({ showingToken: 'copied' }),
     revoking:
-      revokeToken && (is(snapshot, 'confirmingRevoke') || is(snapshot, 'revoking'))
-        ? { token: revokeToken, inFlight: is(snapshot, 'revoking') }
+      revokeToken && (snapshot.matches('confirmingRevoke') || snapshot.matches('revoking'))
+        ? { token: revokeToken, inFlight: snapshot.matches('revoking') }
         : null,
   }
 }

@@ -6,12 +6,12 @@
  * Invariants: the service_role key and the JWT secret are masked until revealed; reveal and copy of a key need
  * service_api_keys:read and the JWT secret in the updated state; any status change masks them again.
  */
-import { assign, fromPromise, sendParent, sendTo, setup } from 'xstate'
+import { assign, fromPromise, sendParent, sendTo, setup, type SnapshotFrom } from 'xstate'
 import type { ApiKeyTag, ProjectSettings } from '../src/contracts/keys'
 import { copyButtonMachine } from './copyButton.machine'
 import { jwtSecretMachine, type JwtPhase } from './jwtSecret.machine'
 
-export interface ApiKeysInput {
+interface ApiKeysInput {
   ref: string
   /** service_api_keys:read in the project's organization. */
   canReadKeys: boolean
@@ -20,7 +20,7 @@ export interface ApiKeysInput {
 }
 
 export type CopyTarget = ApiKeyTag | 'jwt_secret' | 'url'
-export type JwtStatus = JwtPhase | 'unknown'
+type JwtStatus = JwtPhase | 'unknown'
 
 interface Context extends ApiKeysInput {
   settings: ProjectSettings | null
@@ -28,7 +28,7 @@ interface Context extends ApiKeysInput {
   jwtStatus: JwtStatus
 }
 
-export type ApiKeysEvent =
+type ApiKeysEvent =
   | { type: 'settings.refresh' }
   | { type: 'jwt.status.changed'; status: JwtPhase }
   | { type: 'serviceKey.reveal' }
@@ -45,17 +45,18 @@ export const jwtSecretChildMachine = jwtSecretMachine.provide({
   },
 })
 
-const COPY_IDS: Record<CopyTarget, string> = {
+/** The copy button child of each value. */
+const COPY_IDS = {
   anon: 'copyAnonKey',
   service_role: 'copyServiceRoleKey',
   jwt_secret: 'copyJwtSecret',
   url: 'copyUrl',
-}
+} as const satisfies Record<CopyTarget, string>
 
 export const keyOf = (settings: ProjectSettings | null, tag: ApiKeyTag) =>
   settings?.services[0]?.service_api_keys.find((key) => key.tags.split(',').map((t) => t.trim()).includes(tag))?.api_key
 
-export const projectUrlOf = (settings: ProjectSettings | null) => {
+const projectUrlOf = (settings: ProjectSettings | null) => {
   const config = settings?.services[0]?.app_config
   return config ? `${config.protocol}://${config.endpoint}` : undefined
 }
@@ -73,6 +74,14 @@ export const apiKeysMachine = setup({
     input: {} as ApiKeysInput,
     context: {} as Context,
     events: {} as ApiKeysEvent,
+    children: {} as {
+      jwtSecret: 'jwtSecret'
+      fetchSettings: 'fetchSettings'
+      copyAnonKey: 'copyButton'
+      copyServiceRoleKey: 'copyButton'
+      copyJwtSecret: 'copyButton'
+      copyUrl: 'copyButton'
+    },
   },
   actors: {
     fetchSettings: fromPromise<ProjectSettings, { ref: string }>(async () => {
@@ -192,8 +201,7 @@ export const PERMISSION_TEXT = 'You need additional permissions to view API keys
 export const UPDATING_TEXT = 'JWT secret is being updated'
 export const FAILED_TEXT = 'JWT secret update failed, new API key may have issues'
 
-type SnapshotLike = { context: Context; matches: (value: never) => boolean }
-const is = (snapshot: SnapshotLike, value: unknown) => snapshot.matches(value as never)
+type ApiKeysSnapshot = SnapshotFrom<typeof apiKeysMachine>
 
 /** A value as the panel shows it: the value itself, masked, or a message in its place. */
 export type ShownValue =
@@ -208,7 +216,7 @@ export interface KeyRowView {
   revealed: boolean
 }
 
-export type ApiKeysView =
+type ApiKeysView =
   | { phase: 'retrieving' }
   | { phase: 'failed' }
   | { phase: 'ready'; rows: KeyRowView[] }
@@ -221,13 +229,13 @@ function shownSecret(context: Context, value: string | undefined, revealed: bool
   return revealed ? { kind: 'value', text: value } : { kind: 'masked' }
 }
 
-export function selectApiKeysView(snapshot: SnapshotLike): ApiKeysView {
-  if (is(snapshot, 'failed')) return { phase: 'failed' }
-  if (!is(snapshot, 'ready')) return { phase: 'retrieving' }
+export function selectApiKeysView(snapshot: ApiKeysSnapshot): ApiKeysView {
+  if (snapshot.matches('failed')) return { phase: 'failed' }
+  if (!snapshot.matches('ready')) return { phase: 'retrieving' }
   const { context } = snapshot
   const anon = keyOf(context.settings, 'anon')
   const anonShown = shownSecret(context, anon, true)
-  const serviceRevealed = is(snapshot, { ready: { serviceKey: 'revealed' } })
+  const serviceRevealed = snapshot.matches({ ready: { serviceKey: 'revealed' } })
   return {
     phase: 'ready',
     rows: [
@@ -242,15 +250,21 @@ export function selectApiKeysView(snapshot: SnapshotLike): ApiKeysView {
   }
 }
 
-export type ProjectConfigView =
+type ProjectConfigView =
   | { phase: 'retrieving'; url: string | null }
   | { phase: 'failed' }
   | { phase: 'ready'; url: string | null; jwtSecret: ShownValue; revealed: boolean }
 
-export function selectProjectConfigView(snapshot: SnapshotLike): ProjectConfigView {
-  if (is(snapshot, 'failed')) return { phase: 'failed' }
+export function selectProjectConfigView(snapshot: ApiKeysSnapshot): ProjectConfigView {
+  if (snapshot.matches('failed')) return { phase: 'failed' }
   const url = projectUrlOf(snapshot.context.settings) ?? null
-  if (!is(snapshot, 'ready')) return { phase: 'retrieving', url }
-  const revealed = is(snapshot, { ready: { jwtSecret: 'revealed' } })
+  if (!snapshot.matches('ready')) return { phase: 'retrieving', url }
+  const revealed = snapshot.matches({ ready: { jwtSecret: 'revealed' } })
   return { phase: 'ready', url, jwtSecret: shownSecret(snapshot.context, snapshot.context.settings?.project.jwt_secret, revealed), revealed }
 }
+
+/** The copy button of one value: a child of the ready state, absent before. */
+export const selectCopier = (key: CopyTarget) => (snapshot: ApiKeysSnapshot) => snapshot.children[COPY_IDS[key]]
+
+/** The JWT secret flow, the child that lives as long as the API keys flow. */
+export const selectJwtSecretActor = (snapshot: ApiKeysSnapshot) => snapshot.children.jwtSecret

@@ -4,12 +4,12 @@
  * (its signal aborted by leaving the state), so polls never overlap. Failed, malformed and timed-out answers
  * keep polling. On ACTIVE_HEALTHY it stops for good and asks for the project and the project list to be refreshed.
  */
-import { assign, fromPromise, setup } from 'xstate'
+import { assign, fromPromise, setup, type SnapshotFrom } from 'xstate'
 import type { ProjectStatus } from '../src/contracts/common'
 import type { ProjectStatusResponse } from '../src/contracts/projects'
 import { elapsedMachine } from './elapsed.machine'
 
-export interface BuildingInput {
+interface BuildingInput {
   ref: string
   status: ProjectStatus
   /** When the project entered its status (server time): the elapsed notice counts from it. */
@@ -17,12 +17,13 @@ export interface BuildingInput {
 }
 
 /** Support asks people to wait 2 minutes before opening a ticket about a project being set up. */
-export const BUILDING_OVERDUE_AFTER_MS = 120_000
+const BUILDING_OVERDUE_AFTER_MS = 120_000
 
 export const buildingMachine = setup({
   types: {
     input: {} as BuildingInput,
     context: {} as { ref: string; status: ProjectStatus; since: string },
+    children: {} as { elapsed: 'elapsed'; fetchProjectStatus: 'fetchProjectStatus' },
   },
   actors: {
     fetchProjectStatus: fromPromise<ProjectStatusResponse, { ref: string }>(async () => {
@@ -84,7 +85,7 @@ export const buildingMachine = setup({
   },
 })
 
-export type BuildingSnapshot = ReturnType<(typeof buildingMachine)['transition']>
+type BuildingSnapshot = SnapshotFrom<typeof buildingMachine>
 
 export interface BuildingView {
   title: 'Setting up project' | 'Initiating project set up'
@@ -95,7 +96,7 @@ export function buildingTitle(status: ProjectStatus): BuildingView['title'] {
   return status === 'UNKNOWN' ? 'Initiating project set up' : 'Setting up project'
 }
 
-export function selectBuildingView(snapshot: { context: { status: ProjectStatus }; status: string }): BuildingView {
+export function selectBuildingView(snapshot: BuildingSnapshot): BuildingView {
   return {
     title: buildingTitle(snapshot.context.status),
     complete: snapshot.status === 'done',

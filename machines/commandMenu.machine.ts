@@ -2,9 +2,9 @@
  * Command menu: a dialog opened by the Search button or the K shortcut (which toggles it), closed by Escape,
  * a click outside or choosing an entry. The typed query is the input's own value, not flow state.
  */
-import { setup } from 'xstate'
+import { setup, type SnapshotFrom } from 'xstate'
 
-export type CommandMenuEvent = { type: 'commandMenu.open' } | { type: 'commandMenu.close' } | { type: 'commandMenu.toggle' }
+type CommandMenuEvent = { type: 'commandMenu.open' } | { type: 'commandMenu.close' } | { type: 'commandMenu.toggle' }
 
 export const commandMenuMachine = setup({
   types: { events: {} as CommandMenuEvent },
@@ -17,4 +17,4 @@ export const commandMenuMachine = setup({
   },
 })
 
-export const selectCommandMenuOpen = (snapshot: { matches: (value: never) => boolean }) => snapshot.matches('open' as never)
+export const selectCommandMenuOpen = (snapshot: SnapshotFrom<typeof commandMenuMachine>) => snapshot.matches('open')

@@ -5,20 +5,20 @@
  * malformed and timed-out answers keep testing. On success it stops for good, tells the parent the project is
  * ONLINE and asks for a refresh. An elapsed child (id 'elapsed') counts from the project's status change.
  */
-import { fromPromise, sendParent, setup } from 'xstate'
+import { fromPromise, sendParent, setup, type SnapshotFrom } from 'xstate'
 import type { Project } from '../src/contracts/projects'
 import { elapsedMachine } from './elapsed.machine'
 import { supportLink } from './supportLink'
 
-export interface ConnectingInput {
+interface ConnectingInput {
   project: Project
 }
 
 export type ConnectivityEndpoint = 'live' | 'rest'
 
 /** Spec: "wait 2 minutes before opening a support ticket". */
-export const CONNECTING_OVERDUE_AFTER_MS = 120_000
-export const DEFAULT_KPS_VERSION = 'kps-v0.0.1'
+const CONNECTING_OVERDUE_AFTER_MS = 120_000
+const DEFAULT_KPS_VERSION = 'kps-v0.0.1'
 const HEALTH_ENDPOINT_FROM = [3, 8, 6]
 
 function versionParts(kpsVersion: string): number[] {
@@ -39,6 +39,7 @@ export const connectingMachine = setup({
   types: {
     input: {} as ConnectingInput,
     context: {} as { project: Project },
+    children: {} as { elapsed: 'elapsed'; testConnectivity: 'testConnectivity' },
   },
   actors: {
     testConnectivity: fromPromise<unknown, { ref: string; endpoint: ConnectivityEndpoint }>(async () => {
@@ -107,7 +108,7 @@ export const connectingMachine = setup({
   },
 })
 
-export interface ConnectingView {
+interface ConnectingView {
   title: 'Connecting to project'
   testing: boolean
   endpoint: ConnectivityEndpoint
@@ -115,11 +116,11 @@ export interface ConnectingView {
   supportHref: string
 }
 
-export function selectConnectingView(snapshot: { context: { project: Project }; status: string; value: unknown }): ConnectingView {
+export function selectConnectingView(snapshot: SnapshotFrom<typeof connectingMachine>): ConnectingView {
   const { project } = snapshot.context
   return {
     title: 'Connecting to project',
-    testing: typeof snapshot.value === 'object' && snapshot.value !== null && 'testing' in snapshot.value,
+    testing: snapshot.matches('testing'),
     endpoint: connectivityEndpoint(project.kpsVersion),
     connected: snapshot.status === 'done',
     supportHref: supportLink({

@@ -3,14 +3,15 @@
  * provides (the browser's clipboard); a refused write returns to idle. Copying again while 'Copied' shows starts a
  * new write. The value is kept only while it is being written.
  */
-import { assign, fromPromise, setup } from 'xstate'
+import { assign, fromPromise, setup, type SnapshotFrom } from 'xstate'
 
-export type CopyButtonEvent = { type: 'clipboard.copy'; text: string }
+type CopyButtonEvent = { type: 'clipboard.copy'; text: string }
 
 export const copyButtonMachine = setup({
   types: {
     context: {} as { text: string },
     events: {} as CopyButtonEvent,
+    children: {} as { writeClipboard: 'writeClipboard' },
   },
   actors: {
     writeClipboard: fromPromise<void, { text: string }>(async () => {
@@ -50,11 +51,11 @@ export const copyButtonMachine = setup({
   },
 })
 
-export type CopyButtonView = { label: 'Copy' | 'Copied'; copying: boolean }
+type CopyButtonView = { label: 'Copy' | 'Copied'; copying: boolean }
 
-export function selectCopyButtonView(snapshot: { matches: (value: never) => boolean }): CopyButtonView {
+export function selectCopyButtonView(snapshot: SnapshotFrom<typeof copyButtonMachine>): CopyButtonView {
   return {
-    label: snapshot.matches('copied' as never) ? 'Copied' : 'Copy',
-    copying: snapshot.matches('copying' as never),
+    label: snapshot.matches('copied') ? 'Copied' : 'Copy',
+    copying: snapshot.matches('copying'),
   }
 }

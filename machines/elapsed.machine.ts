@@ -4,9 +4,9 @@
  * longer than usual. Ticks once a second while its waiting screen is up; it does no I/O.
  * Invariant: once overdue, it stays overdue.
  */
-import { assign, setup } from 'xstate'
+import { assign, setup, type SnapshotFrom } from 'xstate'
 
-export interface ElapsedInput {
+interface ElapsedInput {
   /** ISO time the transition started, from the server. */
   since: string
   overdueAfterMs: number
@@ -57,14 +57,14 @@ export function formatElapsed(ms: number): string {
   return `${Math.floor(minutes / 60)} h ${String(minutes % 60).padStart(2, '0')} min`
 }
 
-export interface ElapsedView {
+interface ElapsedView {
   elapsedText: string
   overdue: boolean
 }
 
-export function selectElapsed(snapshot: { context: Context; value: unknown }): ElapsedView {
+export function selectElapsed(snapshot: SnapshotFrom<typeof elapsedMachine>): ElapsedView {
   return {
     elapsedText: formatElapsed(snapshot.context.now - snapshot.context.since),
-    overdue: snapshot.value === 'overdue',
+    overdue: snapshot.matches('overdue'),
   }
 }

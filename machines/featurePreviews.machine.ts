@@ -2,7 +2,7 @@
  * Feature previews: opt-in switches for features in preview, listed in a modal opened from the account menu.
  * Each toggle is remembered by the app (`persistPreviews`, provided); the initial choices come from input.
  */
-import { assign, setup } from 'xstate'
+import { assign, setup, type SnapshotFrom } from 'xstate'
 
 export const FEATURE_PREVIEWS = [
   {
@@ -11,10 +11,10 @@ export const FEATURE_PREVIEWS = [
     description: 'Open the project API documentation in a panel over the page instead of navigating to the API page.',
   },
 ] as const
-export type FeaturePreviewId = (typeof FEATURE_PREVIEWS)[number]['id']
+type FeaturePreviewId = (typeof FEATURE_PREVIEWS)[number]['id']
 export type EnabledPreviews = Partial<Record<FeaturePreviewId, boolean>>
 
-export type FeaturePreviewsEvent =
+type FeaturePreviewsEvent =
   | { type: 'previews.open' }
   | { type: 'previews.close' }
   | { type: 'preview.toggle'; id: FeaturePreviewId }
@@ -48,8 +48,8 @@ export const featurePreviewsMachine = setup({
   },
 })
 
-type SnapshotLike = { context: { enabled: EnabledPreviews }; matches: (value: never) => boolean }
+type FeaturePreviewsSnapshot = SnapshotFrom<typeof featurePreviewsMachine>
 
-export const selectPreviewsOpen = (snapshot: SnapshotLike) => snapshot.matches('open' as never)
-export const selectEnabledPreviews = (snapshot: SnapshotLike) => snapshot.context.enabled
-export const selectApiDocsPanelPreview = (snapshot: SnapshotLike) => snapshot.context.enabled.apiDocsPanel === true
+export const selectPreviewsOpen = (snapshot: FeaturePreviewsSnapshot) => snapshot.matches('open')
+export const selectEnabledPreviews = (snapshot: FeaturePreviewsSnapshot) => snapshot.context.enabled
+export const selectApiDocsPanelPreview = (snapshot: FeaturePreviewsSnapshot) => snapshot.context.enabled.apiDocsPanel === true

@@ -6,7 +6,7 @@
  * Invariants: the parent always knows the last status read (reportStatus); a closed dialog or a refused request
  * re-reads the status, so the screen never trusts a guess; only members who may update can open the dialog.
  */
-import { assign, fromPromise, setup } from 'xstate'
+import { assign, fromPromise, setup, type SnapshotFrom } from 'xstate'
 import {
   JWT_SECRET_MIN_LENGTH,
   type JwtSecretUpdateAccepted,
@@ -16,7 +16,7 @@ import {
 
 export type JwtPhase = 'updating' | 'updated' | 'failed'
 
-export interface JwtSecretInput {
+interface JwtSecretInput {
   ref: string
   /** service_api_keys:read and projects:write in the project's organization. */
   canUpdate: boolean
@@ -30,7 +30,7 @@ interface Context {
   error: string | null
 }
 
-export type JwtSecretEvent =
+type JwtSecretEvent =
   | { type: 'secret.generate' }
   | { type: 'secret.cancel' }
   | { type: 'secret.confirm'; jwt_secret?: string }
@@ -44,6 +44,7 @@ export const jwtSecretMachine = setup({
     input: {} as JwtSecretInput,
     context: {} as Context,
     events: {} as JwtSecretEvent,
+    children: {} as { fetchJwtStatus: 'fetchJwtStatus'; pollJwtStatus: 'fetchJwtStatus'; updateJwtSecret: 'updateJwtSecret' },
   },
   actors: {
     fetchJwtStatus: fromPromise<StatusOutput, { ref: string }>(async () => {
@@ -157,10 +158,8 @@ export const jwtSecretMachine = setup({
   },
 })
 
-type SnapshotLike = { context: Context; matches: (value: never) => boolean }
-const is = (snapshot: SnapshotLike, value: unknown) => snapshot.matches(value as never)
 
-export interface JwtSecretView {
+interface JwtSecretView {
   /** 'unknown' until the status has been read. */
   phase: JwtPhase | 'unknown'
   dialogOpen: boolean
@@ -169,18 +168,18 @@ export interface JwtSecretView {
   notice: { tone: 'progress' | 'error'; title: string; detail: string | null } | null
 }
 
-export function selectJwtSecretView(snapshot: SnapshotLike): JwtSecretView {
-  const requesting = is(snapshot, 'requesting')
-  const phase: JwtSecretView['phase'] = is(snapshot, 'updating')
+export function selectJwtSecretView(snapshot: SnapshotFrom<typeof jwtSecretMachine>): JwtSecretView {
+  const requesting = snapshot.matches('requesting')
+  const phase: JwtSecretView['phase'] = snapshot.matches('updating')
     ? 'updating'
-    : is(snapshot, 'failed')
+    : snapshot.matches('failed')
       ? 'failed'
-      : is(snapshot, 'updated') || is(snapshot, 'confirming') || requesting
+      : snapshot.matches('updated') || snapshot.matches('confirming') || requesting
         ? 'updated'
         : 'unknown'
   let notice: JwtSecretView['notice'] = null
   if (requesting || phase === 'updating') notice = { tone: 'progress', title: 'Updating JWT secret...', detail: null }
   else if (phase === 'failed') notice = { tone: 'error', title: 'JWT secret update failed', detail: null }
   else if (snapshot.context.error !== null) notice = { tone: 'error', title: 'Failed to update JWT secret', detail: snapshot.context.error }
-  return { phase, dialogOpen: is(snapshot, 'confirming') || requesting, submitting: requesting, notice }
+  return { phase, dialogOpen: snapshot.matches('confirming') || requesting, submitting: requesting, notice }
 }

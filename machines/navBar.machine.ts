@@ -4,9 +4,9 @@
  * Opening the account menu from the keyboard expands it too. The API docs panel, opened from the Project API
  * entry when its feature preview is on, is a region of its own.
  */
-import { setup, stateIn } from 'xstate'
+import { setup, stateIn, type SnapshotFrom } from 'xstate'
 
-export type NavBarEvent =
+type NavBarEvent =
   | { type: 'pointer.entered' }
   | { type: 'pointer.left' }
   | { type: 'menu.opened' }
@@ -59,8 +59,8 @@ export const navBarMachine = setup({
   },
 })
 
-type SnapshotLike = { matches: (value: never) => boolean }
+type NavBarSnapshot = SnapshotFrom<typeof navBarMachine>
 
-export const selectNavExpanded = (snapshot: SnapshotLike) => !snapshot.matches({ width: 'collapsed' } as never)
-export const selectApiDocsOpen = (snapshot: SnapshotLike) => snapshot.matches({ apiDocs: 'open' } as never)
-export const selectAccountMenuOpen = (snapshot: SnapshotLike) => snapshot.matches({ menu: 'open' } as never)
+export const selectNavExpanded = (snapshot: NavBarSnapshot) => !snapshot.matches({ width: 'collapsed' })
+export const selectApiDocsOpen = (snapshot: NavBarSnapshot) => snapshot.matches({ apiDocs: 'open' })
+export const selectAccountMenuOpen = (snapshot: NavBarSnapshot) => snapshot.matches({ menu: 'open' })

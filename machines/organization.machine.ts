@@ -2,7 +2,7 @@
  * Organization page data: the organization and its subscription, loaded together for the org pages
  * (/org/{slug}/…, /new/{slug}). A failed load shows its message with a retry.
  */
-import { assign, fromPromise, setup } from 'xstate'
+import { assign, fromPromise, setup, type SnapshotFrom } from 'xstate'
 import type { Organization, Subscription } from '../src/contracts/organizations'
 
 export interface OrganizationData {
@@ -21,6 +21,7 @@ export const organizationMachine = setup({
     input: {} as { slug: string },
     context: {} as Context,
     events: {} as { type: 'organization.retry' },
+    children: {} as { fetchOrganization: 'fetchOrganization' },
   },
   actors: {
     fetchOrganization: fromPromise<OrganizationData, { slug: string }>(async () => {
@@ -49,16 +50,14 @@ export const organizationMachine = setup({
   },
 })
 
-type SnapshotLike = { context: Context; matches: (value: never) => boolean }
-
-export type OrganizationView =
+type OrganizationView =
   | { phase: 'loading' }
   | { phase: 'failed'; error: string }
   | { phase: 'loaded'; data: OrganizationData }
 
-export function selectOrganizationView(snapshot: SnapshotLike): OrganizationView {
+export function selectOrganizationView(snapshot: SnapshotFrom<typeof organizationMachine>): OrganizationView {
   const { data, error } = snapshot.context
-  if (snapshot.matches('loaded' as never) && data) return { phase: 'loaded', data }
-  if (snapshot.matches('failed' as never)) return { phase: 'failed', error: error ?? 'Failed to load organization' }
+  if (snapshot.matches('loaded') && data) return { phase: 'loaded', data }
+  if (snapshot.matches('failed')) return { phase: 'failed', error: error ?? 'Failed to load organization' }
   return { phase: 'loading' }
 }

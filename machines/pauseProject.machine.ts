@@ -5,12 +5,12 @@
  * project is refetched, so the router shows the pausing page for the status the server reports.
  * Invariants: only an ACTIVE_HEALTHY project can be asked to pause; a failed call keeps the dialog with the error.
  */
-import { assign, fromPromise, setup } from 'xstate'
+import { assign, fromPromise, setup, type SnapshotFrom } from 'xstate'
 import type { Permission, ProjectStatus } from '../src/contracts/common'
 
-export const PAUSE_PERMISSION: Permission = 'projects:write'
+const PAUSE_PERMISSION: Permission = 'projects:write'
 
-export interface PauseProjectInput {
+interface PauseProjectInput {
   ref: string
   organizationSlug: string
   status: ProjectStatus
@@ -21,7 +21,7 @@ interface Context extends PauseProjectInput {
   error: string | null
 }
 
-export type PauseProjectEvent =
+type PauseProjectEvent =
   | { type: 'pause.request' }
   | { type: 'pause.confirm' }
   | { type: 'pause.cancel' }
@@ -34,6 +34,7 @@ export const pauseProjectMachine = setup({
     input: {} as PauseProjectInput,
     context: {} as Context,
     events: {} as PauseProjectEvent,
+    children: {} as { fetchPermissions: 'fetchPermissions'; pauseProject: 'pauseProject' },
   },
   actors: {
     fetchPermissions: fromPromise<Permission[], { organizationSlug: string }>(async () => {
@@ -92,35 +93,40 @@ export const pauseProjectMachine = setup({
   },
 })
 
-type SnapshotLike = { context: Context; value: unknown; can: (event: PauseProjectEvent) => boolean }
-
-export interface PauseProjectView {
+interface PauseProjectView {
   phase: 'loading' | 'loadFailed' | 'ready'
   canRequest: boolean
   /** Why the action is disabled, when it is. */
   reason: string | null
   dialogOpen: boolean
   confirmed: boolean
+  /** The dialog's buttons, disabled once confirmed. */
+  canConfirm: boolean
+  canCancel: boolean
   error: string | null
 }
 
-export function selectPauseProjectView(snapshot: SnapshotLike): PauseProjectView {
-  const state = snapshot.value as string
+export function selectPauseProjectView(snapshot: SnapshotFrom<typeof pauseProjectMachine>): PauseProjectView {
   const { permissions, status } = snapshot.context
+  const loading = snapshot.matches('loading')
+  const loadFailed = snapshot.matches('loadFailed')
+  const confirmed = snapshot.matches('pausing') || snapshot.matches('requested')
   const reason =
-    state === 'loading' || state === 'loadFailed'
+    loading || loadFailed
       ? null
       : !permissions.includes(PAUSE_PERMISSION)
         ? 'You need additional permissions to pause this project'
-        : status !== 'ACTIVE_HEALTHY' && state === 'idle'
+        : status !== 'ACTIVE_HEALTHY' && snapshot.matches('idle')
           ? `Only a healthy project can be paused; this one is ${status}`
           : null
   return {
-    phase: state === 'loading' ? 'loading' : state === 'loadFailed' ? 'loadFailed' : 'ready',
+    phase: loading ? 'loading' : loadFailed ? 'loadFailed' : 'ready',
     canRequest: snapshot.can({ type: 'pause.request' }),
     reason,
-    dialogOpen: state === 'confirming' || state === 'pausing' || state === 'requested',
-    confirmed: state === 'pausing' || state === 'requested',
-    error: state === 'loadFailed' || state === 'confirming' ? snapshot.context.error : null,
+    dialogOpen: snapshot.matches('confirming') || confirmed,
+    confirmed,
+    canConfirm: snapshot.can({ type: 'pause.confirm' }),
+    canCancel: snapshot.can({ type: 'pause.cancel' }),
+    error: loadFailed || snapshot.matches('confirming') ? snapshot.context.error : null,
   }
 }

@@ -6,14 +6,14 @@
  * Invariants: the project is marked RESTORING only from the server's answer to the restore call; every outcome
  * of the call leaves a toast.
  */
-import { assign, fromPromise, sendParent, sendTo, setup } from 'xstate'
+import { assign, fromPromise, sendParent, sendTo, setup, type SnapshotFrom } from 'xstate'
 import type { Permission, PlanId } from '../src/contracts/common'
 import type { MemberReachedFreeProjectLimit } from '../src/contracts/pause'
 import type { Project } from '../src/contracts/projects'
 import { TOAST_SYSTEM_ID, type ToastTone } from './toast.machine'
 
-export const RESTORE_PERMISSION: Permission = 'infra:execute:project-initialize-or-resume'
-export const FREE_PLAN: PlanId = 'free'
+const RESTORE_PERMISSION: Permission = 'infra:execute:project-initialize-or-resume'
+const FREE_PLAN: PlanId = 'free'
 
 export interface RestoreContext {
   /** The person's permissions in the project's organization. */
@@ -22,7 +22,7 @@ export interface RestoreContext {
   membersReachedLimit: MemberReachedFreeProjectLimit[]
 }
 
-export interface PausedInput {
+interface PausedInput {
   project: Project
 }
 
@@ -32,7 +32,7 @@ interface Context {
   error: string | null
 }
 
-export type PausedEvent =
+type PausedEvent =
   | { type: 'restore.request' }
   | { type: 'restore.confirm' }
   | { type: 'restore.cancel' }
@@ -46,6 +46,7 @@ export const pausedMachine = setup({
     input: {} as PausedInput,
     context: {} as Context,
     events: {} as PausedEvent,
+    children: {} as { fetchRestoreContext: 'fetchRestoreContext'; restoreProject: 'restoreProject' },
   },
   actors: {
     fetchRestoreContext: fromPromise<RestoreContext, { organizationSlug: string }>(async () => {
@@ -141,13 +142,7 @@ export const pausedChildMachine = pausedMachine.provide({
   },
 })
 
-type SnapshotLike = {
-  context: Context
-  value: unknown
-  can: (event: PausedEvent) => boolean
-}
-
-export interface PausedView {
+interface PausedView {
   phase: 'loading' | 'loadFailed' | 'ready'
   loadError: string | null
   /** The Restore button is enabled (a click without the permission still shows the refusal). */
@@ -157,22 +152,27 @@ export interface PausedView {
   plan: PlanId | null
   membersReachedLimit: MemberReachedFreeProjectLimit[]
   dialog: 'none' | 'limit' | 'confirm'
-  /** Confirmed: the dialog's buttons are disabled while the restore call runs. */
+  /** Confirmed: the restore call runs (the dialog says so). */
   confirmed: boolean
+  /** The dialog's buttons, disabled once confirmed. */
+  canConfirm: boolean
+  canCancel: boolean
 }
 
-export function selectPausedView(snapshot: SnapshotLike): PausedView {
-  const state = snapshot.value as string
+export function selectPausedView(snapshot: SnapshotFrom<typeof pausedMachine>): PausedView {
   const rc = snapshot.context.restoreContext
+  const confirmed = snapshot.matches('restoring') || snapshot.matches('restored')
   return {
-    phase: state === 'loading' ? 'loading' : state === 'loadFailed' ? 'loadFailed' : 'ready',
-    loadError: state === 'loadFailed' ? snapshot.context.error : null,
+    phase: snapshot.matches('loading') ? 'loading' : snapshot.matches('loadFailed') ? 'loadFailed' : 'ready',
+    loadError: snapshot.matches('loadFailed') ? snapshot.context.error : null,
     canRequestRestore: snapshot.can({ type: 'restore.request' }),
     lacksPermission: rc !== null && !rc.permissions.includes(RESTORE_PERMISSION),
-    denied: state === 'denied',
+    denied: snapshot.matches('denied'),
     plan: rc?.plan ?? null,
     membersReachedLimit: rc?.membersReachedLimit ?? [],
-    dialog: state === 'limitReached' ? 'limit' : state === 'confirming' || state === 'restoring' || state === 'restored' ? 'confirm' : 'none',
-    confirmed: state === 'restoring' || state === 'restored',
+    dialog: snapshot.matches('limitReached') ? 'limit' : snapshot.matches('confirming') || confirmed ? 'confirm' : 'none',
+    confirmed,
+    canConfirm: snapshot.can({ type: 'restore.confirm' }),
+    canCancel: snapshot.can({ type: 'restore.cancel' }),
   }
 }

@@ -6,13 +6,13 @@
  * timed-out answers keep polling. On INACTIVE it stops for good and asks for the project and the project list
  * to be refreshed. While it waits, an elapsed child counts from the server's status change.
  */
-import { fromPromise, setup } from 'xstate'
+import { fromPromise, setup, type SnapshotFrom } from 'xstate'
 import { refreshThroughParent } from './projectChild'
 import type { ProjectStatus } from '../src/contracts/common'
 import type { ProjectStatusResponse } from '../src/contracts/projects'
 import { elapsedMachine } from './elapsed.machine'
 
-export interface PausingInput {
+interface PausingInput {
   ref: string
   /** When the project entered its status (server time): the elapsed notice counts from it. */
   since: string
@@ -25,6 +25,7 @@ export const pausingMachine = setup({
   types: {
     input: {} as PausingInput,
     context: {} as { ref: string; since: string },
+    children: {} as { elapsed: 'elapsed'; fetchProjectStatus: 'fetchProjectStatus' },
   },
   actors: {
     fetchProjectStatus: fromPromise<ProjectStatusResponse, { ref: string }>(async () => {
@@ -95,14 +96,14 @@ export const pausingMachine = setup({
 /** The pausing flow as the project status machine's child: its refresh requests go up to it. */
 export const pausingChildMachine = pausingMachine.provide({ actions: refreshThroughParent() })
 
-export interface PausingView {
+interface PausingView {
   polling: boolean
   complete: boolean
 }
 
-export function selectPausingView(snapshot: { status: string; matches: (value: never) => boolean }): PausingView {
+export function selectPausingView(snapshot: SnapshotFrom<typeof pausingMachine>): PausingView {
   return {
-    polling: snapshot.matches({ waiting: 'polling' } as never),
+    polling: snapshot.matches({ waiting: 'polling' }),
     complete: snapshot.status === 'done',
   }
 }

@@ -4,7 +4,7 @@
  * up) reloads in the background and keeps the list on screen, and a failed refresh keeps the last good list.
  * The search text lives here so the grouping and filtering are one selector the views read.
  */
-import { assign, fromPromise, setup } from 'xstate'
+import { assign, fromPromise, setup, type SnapshotFrom } from 'xstate'
 import type { Organization } from '../src/contracts/organizations'
 import type { Project } from '../src/contracts/projects'
 
@@ -18,7 +18,7 @@ interface Context extends ProjectListData {
   query: string
 }
 
-export type ProjectListEvent =
+type ProjectListEvent =
   | { type: 'projects.refresh' }
   | { type: 'projects.retry' }
   | { type: 'projects.search'; query: string }
@@ -29,6 +29,7 @@ export const projectListMachine = setup({
   types: {
     context: {} as Context,
     events: {} as ProjectListEvent,
+    children: {} as { fetchProjects: 'fetchProjects' },
   },
   actors: {
     fetchProjects: fromPromise<ProjectListData>(async () => {
@@ -78,14 +79,14 @@ export const projectListMachine = setup({
   },
 })
 
-type SnapshotLike = { context: Context; matches: (value: never) => boolean }
+type ProjectListSnapshot = SnapshotFrom<typeof projectListMachine>
 
-export interface OrganizationGroup {
+interface OrganizationGroup {
   organization: Organization
   projects: Project[]
 }
 
-export type ProjectListView =
+type ProjectListView =
   | { phase: 'loading' }
   | { phase: 'failed'; error: string }
   | { phase: 'loaded'; refreshing: boolean; query: string; groups: OrganizationGroup[]; noResults: boolean }
@@ -96,10 +97,10 @@ function matchesQuery(project: Project, query: string) {
 }
 
 /** Organizations in their server order, each with its projects filtered by the search text. */
-export function selectProjectListView(snapshot: SnapshotLike): ProjectListView {
+export function selectProjectListView(snapshot: ProjectListSnapshot): ProjectListView {
   const { organizations, projects, query, error } = snapshot.context
-  if (snapshot.matches('loading' as never)) return { phase: 'loading' }
-  if (snapshot.matches('failed' as never)) return { phase: 'failed', error: error ?? 'Failed to load projects' }
+  if (snapshot.matches('loading')) return { phase: 'loading' }
+  if (snapshot.matches('failed')) return { phase: 'failed', error: error ?? 'Failed to load projects' }
   const searching = query.trim() !== ''
   const groups = organizations.map((organization) => ({
     organization,
@@ -107,7 +108,7 @@ export function selectProjectListView(snapshot: SnapshotLike): ProjectListView {
   }))
   return {
     phase: 'loaded',
-    refreshing: snapshot.matches({ loaded: 'refreshing' } as never),
+    refreshing: snapshot.matches({ loaded: 'refreshing' }),
     query,
     // While searching, organizations without a match are left out; no match anywhere is 'No results found.'.
     groups: searching ? groups.filter((group) => group.projects.length > 0) : groups,
@@ -115,12 +116,10 @@ export function selectProjectListView(snapshot: SnapshotLike): ProjectListView {
   }
 }
 
-export const selectSearchQuery = (snapshot: SnapshotLike) => snapshot.context.query
-
 /** Every project, for the command menu. */
-export const selectAllProjects = (snapshot: SnapshotLike) => snapshot.context.projects
+export const selectAllProjects = (snapshot: ProjectListSnapshot) => snapshot.context.projects
 
 /** The organization a project belongs to, for breadcrumbs. */
 export function selectOrganizationBySlug(slug: string | null) {
-  return (snapshot: SnapshotLike) => snapshot.context.organizations.find((organization) => organization.slug === slug) ?? null
+  return (snapshot: ProjectListSnapshot) => snapshot.context.organizations.find((organization) => organization.slug === slug) ?? null
 }

@@ -7,7 +7,7 @@ import type { PostgrestStatus, ProjectStatus } from '../src/contracts/common'
 export type ProjectPage = 'normal' | 'paused' | 'upgrading' | 'pausing' | 'connecting' | 'restoring' | 'building'
 
 /** The part of a project route after /project/{ref}/, without query or hash: '' for home, 'settings/api', … */
-export type ProjectSection = string
+type ProjectSection = string
 
 const isSettings = (section: ProjectSection) => section === 'settings' || section.startsWith('settings/')
 const isVault = (section: ProjectSection) => section === 'settings/vault'

@@ -5,7 +5,7 @@
  * Invariants: a route change that keeps the same page does not restart the page's flow; a refresh keeps
  * the project on screen (no blank page) and a failed refresh keeps the last good data.
  */
-import { assign, fromPromise, setup } from 'xstate'
+import { assign, fromPromise, setup, type SnapshotFrom } from 'xstate'
 import { refreshThroughParent } from './projectChild'
 import type { Project } from '../src/contracts/projects'
 import { buildingMachine } from './building.machine'
@@ -17,7 +17,7 @@ import { restoringChildMachine } from './restoring.machine'
 import { TOAST_SYSTEM_ID, toastMachine } from './toast.machine'
 import { isBuildingStatus, normalizeSection, resolveProjectPage, type ProjectPage } from './projectPage'
 
-export interface ProjectStatusInput {
+interface ProjectStatusInput {
   ref: string
   section: string
 }
@@ -29,7 +29,7 @@ interface Context {
   error: string | null
 }
 
-export type ProjectStatusEvent =
+type ProjectStatusEvent =
   | { type: 'route.changed'; section: string }
   | { type: 'project.refresh' }
   | { type: 'project.updated'; project: Project }
@@ -47,6 +47,17 @@ export const projectStatusMachine = setup({
     input: {} as ProjectStatusInput,
     context: {} as Context,
     events: {} as ProjectStatusEvent,
+    children: {} as {
+      toasts: 'toasts'
+      fetchProject: 'fetchProject'
+      refetchProject: 'fetchProject'
+      paused: 'paused'
+      upgrading: 'upgrading'
+      pausing: 'pausing'
+      connecting: 'connecting'
+      restoring: 'restoring'
+      building: 'building'
+    },
   },
   actors: {
     fetchProject: fromPromise<Project, { ref: string }>(async () => {
@@ -186,19 +197,18 @@ export const projectStatusMachine = setup({
   },
 })
 
-export type ProjectStatusSnapshot = ReturnType<(typeof projectStatusMachine)['transition']>
-type SnapshotLike = { context: Context; value: unknown; matches: (value: never) => boolean }
+type ProjectStatusSnapshot = SnapshotFrom<typeof projectStatusMachine>
 
-export type ProjectView =
+type ProjectView =
   | { phase: 'loading'; project: null; page: null; error: null }
   | { phase: 'loadFailed'; project: null; page: null; error: string }
   | { phase: 'ready'; project: Project; page: ProjectPage; refreshing: boolean; error: null }
 
 /** What the project layout renders: never the raw snapshot. */
-export function selectProjectView(snapshot: SnapshotLike): ProjectView {
+export function selectProjectView(snapshot: ProjectStatusSnapshot): ProjectView {
   const { project, error, section } = snapshot.context
   if (project === null) {
-    return snapshot.value === 'loadFailed'
+    return snapshot.matches('loadFailed')
       ? { phase: 'loadFailed', project: null, page: null, error: error ?? 'Failed to load project' }
       : { phase: 'loading', project: null, page: null, error: null }
   }
@@ -206,12 +216,12 @@ export function selectProjectView(snapshot: SnapshotLike): ProjectView {
     phase: 'ready',
     project,
     page: resolveProjectPage(project, section),
-    refreshing: snapshot.value === 'refreshing',
+    refreshing: snapshot.matches('refreshing'),
     error: null,
   }
 }
 
-export const selectProject = (snapshot: { context: Context }) => snapshot.context.project
+export const selectProject = (snapshot: ProjectStatusSnapshot) => snapshot.context.project
 
 /** Where a tool link of the project leads: the building page while the project is coming up. */
 export function projectLink(project: Pick<Project, 'ref' | 'status'> | null, ref: string, path: string) {

@@ -5,11 +5,11 @@
  * at the same staleness). A failed read hides what it would have shown and is retried when stale; neither region
  * ever blocks the page. The rules of spec sections 4 and 5 live in the selectors below.
  */
-import { assign, fromPromise, setup } from 'xstate'
+import { assign, fromPromise, setup, type SnapshotFrom } from 'xstate'
 import type { Subscription } from '../src/contracts/organizations'
 import { RESOURCES, type Resource, type ResourceWarning, type UsageRecord } from '../src/contracts/usage'
 
-export interface ResourceWarningsInput {
+interface ResourceWarningsInput {
   ref: string
   organizationSlug: string | null
 }
@@ -26,13 +26,14 @@ interface Context {
   usage: UsageSummary | null
 }
 
-export type ResourceWarningsEvent = { type: 'organization.known'; slug: string }
+type ResourceWarningsEvent = { type: 'organization.known'; slug: string }
 
 export const resourceWarningsMachine = setup({
   types: {
     input: {} as ResourceWarningsInput,
     context: {} as Context,
     events: {} as ResourceWarningsEvent,
+    children: {} as { fetchResourceWarnings: 'fetchResourceWarnings'; fetchUsageSummary: 'fetchUsageSummary' },
   },
   actors: {
     fetchResourceWarnings: fromPromise<ResourceWarning[], void>(async () => {
@@ -110,7 +111,7 @@ export function showsUsageBadge(usage: UsageSummary | null): boolean {
   return (plan === 'free' || plan === 'pro') && !usage.subscription.usage_billing_enabled && usage.usages.some(isUsageExceeded)
 }
 
-export function selectUsageBadge(snapshot: { context: Context }): { show: boolean; href: string | null } {
+export function selectUsageBadge(snapshot: SnapshotFrom<typeof resourceWarningsMachine>): { show: boolean; href: string | null } {
   const { usage, organizationSlug } = snapshot.context
   const show = organizationSlug !== null && showsUsageBadge(usage)
   return { show, href: show ? `/org/${organizationSlug}/usage` : null }
@@ -166,7 +167,7 @@ export function resourceBannerFor(warning: ResourceWarning | undefined, ref: str
 }
 
 export function selectResourceBanner(pathname: string) {
-  return (snapshot: { context: Context }): ResourceBanner => {
+  return (snapshot: SnapshotFrom<typeof resourceWarningsMachine>): ResourceBanner => {
     const { warnings, ref } = snapshot.context
     return resourceBannerFor(warnings?.find((w) => w.project === ref), ref, pathname)
   }

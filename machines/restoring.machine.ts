@@ -6,14 +6,14 @@
  * taken as done; RESTORATION_FAILED stops polling and shows the recorded error. 'Return to project' asks the
  * project status machine to refetch the project, which never leaves the screen stuck loading.
  */
-import { assign, fromPromise, setup } from 'xstate'
+import { assign, fromPromise, setup, type SnapshotFrom } from 'xstate'
 import { refreshThroughParent } from './projectChild'
 import type { ProjectStatus } from '../src/contracts/common'
 import type { RestoreStatusResponse } from '../src/contracts/pause'
 import type { ProjectStatusResponse } from '../src/contracts/projects'
 import { elapsedMachine } from './elapsed.machine'
 
-export interface RestoringInput {
+interface RestoringInput {
   ref: string
   /** The project's status when the screen opened. */
   status: ProjectStatus
@@ -22,7 +22,7 @@ export interface RestoringInput {
 }
 
 /** A restore can last minutes to hours; past an hour the page offers support. */
-export const RESTORING_OVERDUE_AFTER_MS = 60 * 60_000
+const RESTORING_OVERDUE_AFTER_MS = 60 * 60_000
 
 interface Context {
   ref: string
@@ -32,7 +32,7 @@ interface Context {
   error: string | null
 }
 
-export type RestoringEvent = { type: 'project.return' }
+type RestoringEvent = { type: 'project.return' }
 
 type StatusParams = { status: ProjectStatus }
 const statusOf = ({ event }: { event: { output: ProjectStatusResponse } }): StatusParams => ({ status: event.output.status })
@@ -42,6 +42,7 @@ export const restoringMachine = setup({
     input: {} as RestoringInput,
     context: {} as Context,
     events: {} as RestoringEvent,
+    children: {} as { elapsed: 'elapsed'; fetchProjectStatus: 'fetchProjectStatus'; fetchRestoreStatus: 'fetchRestoreStatus' },
   },
   actors: {
     fetchProjectStatus: fromPromise<ProjectStatusResponse, { ref: string }>(async () => {
@@ -176,28 +177,23 @@ export const restoringMachine = setup({
 
 export const restoringChildMachine = restoringMachine.provide({ actions: refreshThroughParent() })
 
-export const RESTORING_TITLES = {
+const RESTORING_TITLES = {
   inProgress: 'Restoration in progress',
   failed: 'Restoration failed',
   complete: 'Restoration complete!',
 } as const
 
-export interface RestoringView {
+interface RestoringView {
   phase: 'inProgress' | 'failed' | 'complete'
   title: (typeof RESTORING_TITLES)[keyof typeof RESTORING_TITLES]
   error: string | null
   canReturn: boolean
 }
 
-export function selectRestoringView(snapshot: {
-  context: Context
-  status: string
-  matches: (value: never) => boolean
-  can: (event: RestoringEvent) => boolean
-}): RestoringView {
-  const phase = snapshot.matches('failed' as never)
+export function selectRestoringView(snapshot: SnapshotFrom<typeof restoringMachine>): RestoringView {
+  const phase = snapshot.matches('failed')
     ? 'failed'
-    : snapshot.matches('complete' as never) || snapshot.status === 'done'
+    : snapshot.matches('complete') || snapshot.status === 'done'
       ? 'complete'
       : 'inProgress'
   return {

@@ -5,7 +5,7 @@
  * client's onUnauthorized hook) ends a signed-in session; while signed out it is ignored, because a wrong password
  * is itself a 401. Signing out always ends in signedOut, even when the server call fails.
  */
-import { assign, fromPromise, setup } from 'xstate'
+import { assign, fromPromise, setup, type SnapshotFrom } from 'xstate'
 import type { OrganizationPermissions, Profile } from '../src/contracts/auth'
 import type { Permission } from '../src/contracts/common'
 
@@ -24,7 +24,7 @@ interface Context {
   error: string | null
 }
 
-export type SessionEvent =
+type SessionEvent =
   | { type: 'session.signIn'; email: string; password: string }
   | { type: 'session.signOut' }
   | { type: 'session.expired' }
@@ -36,6 +36,7 @@ export const sessionMachine = setup({
   types: {
     context: {} as Context,
     events: {} as SessionEvent,
+    children: {} as { fetchSession: 'fetchSession'; signIn: 'signIn'; signOut: 'signOut' },
   },
   actors: {
     fetchSession: fromPromise<SessionData>(async () => {
@@ -115,36 +116,34 @@ export const sessionMachine = setup({
   },
 })
 
-type SnapshotLike = { context: Context; matches: (value: never) => boolean }
-const is = (snapshot: SnapshotLike, value: unknown) => snapshot.matches(value as never)
+type SessionSnapshot = SnapshotFrom<typeof sessionMachine>
 
-export type SessionPhase = 'checking' | 'checkFailed' | 'signedOut' | 'signedIn'
+type SessionPhase = 'checking' | 'checkFailed' | 'signedOut' | 'signedIn'
 
-export function selectSessionPhase(snapshot: SnapshotLike): SessionPhase {
-  if (is(snapshot, 'checking')) return 'checking'
-  if (is(snapshot, 'checkFailed')) return 'checkFailed'
-  return is(snapshot, 'signedIn') ? 'signedIn' : 'signedOut'
+export function selectSessionPhase(snapshot: SessionSnapshot): SessionPhase {
+  if (snapshot.matches('checking')) return 'checking'
+  if (snapshot.matches('checkFailed')) return 'checkFailed'
+  return snapshot.matches('signedIn') ? 'signedIn' : 'signedOut'
 }
 
-export interface SignInView {
+interface SignInView {
   submitting: boolean
   error: string | null
 }
 
-export function selectSignInView(snapshot: SnapshotLike): SignInView {
+export function selectSignInView(snapshot: SessionSnapshot): SignInView {
   return {
-    submitting: is(snapshot, { signedOut: 'signingIn' }),
-    error: is(snapshot, { signedOut: 'rejected' }) ? snapshot.context.error : null,
+    submitting: snapshot.matches({ signedOut: 'signingIn' }),
+    error: snapshot.matches({ signedOut: 'rejected' }) ? snapshot.context.error : null,
   }
 }
 
-export const selectCheckError = (snapshot: SnapshotLike) => snapshot.context.error
-export const selectProfile = (snapshot: SnapshotLike) => snapshot.context.session?.profile ?? null
-export const selectSigningOut = (snapshot: SnapshotLike) => is(snapshot, { signedIn: 'signingOut' })
+export const selectCheckError = (snapshot: SessionSnapshot) => snapshot.context.error
+export const selectProfile = (snapshot: SessionSnapshot) => snapshot.context.session?.profile ?? null
 
 /** The permissions the person holds in one organization (empty when unknown). */
 export function selectOrgPermissions(slug: string | null) {
-  return (snapshot: SnapshotLike): readonly Permission[] =>
+  return (snapshot: SessionSnapshot): readonly Permission[] =>
     snapshot.context.session?.permissions.find((entry) => entry.organization_slug === slug)?.permissions ?? NO_PERMISSIONS
 }
 const NO_PERMISSIONS: readonly Permission[] = []

@@ -3,16 +3,16 @@
  * app from a media query listener). Entering a theme applies its class to <html> and remembers the choice;
  * both are actions the app provides (the machine does no I/O). The initial theme comes from input.
  */
-import { assign, setup } from 'xstate'
+import { assign, setup, type SnapshotFrom } from 'xstate'
 
 export const THEMES = ['light', 'dark', 'deep-dark', 'system'] as const
 export type Theme = (typeof THEMES)[number]
 /** The class put on <html>. */
 export type ThemeClass = 'light' | 'dark' | 'deep-dark'
 
-export type ThemeEvent = { type: 'theme.set'; theme: Theme } | { type: 'system.changed'; dark: boolean }
+type ThemeEvent = { type: 'theme.set'; theme: Theme } | { type: 'system.changed'; dark: boolean }
 
-export interface ThemeInput {
+interface ThemeInput {
   theme: Theme
   systemDark: boolean
 }
@@ -90,13 +90,11 @@ export const themeMachine = setup({
   },
 })
 
-type SnapshotLike = { matches: (value: never) => boolean }
-
 /** The chosen theme (not the resolved class). */
-export function selectTheme(snapshot: SnapshotLike): Theme {
-  if (snapshot.matches('light' as never)) return 'light'
-  if (snapshot.matches('dark' as never)) return 'dark'
-  if (snapshot.matches('deepDark' as never)) return 'deep-dark'
+export function selectTheme(snapshot: SnapshotFrom<typeof themeMachine>): Theme {
+  if (snapshot.matches('light')) return 'light'
+  if (snapshot.matches('dark')) return 'dark'
+  if (snapshot.matches('deepDark')) return 'deep-dark'
   return 'system'
 }
 

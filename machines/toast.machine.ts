@@ -3,7 +3,7 @@
  * `displayTime`, or until dismissed; a new one replaces the one on screen and starts its own time.
  * Other flows ask for a toast by sending `toast.show` to the actor registered as system id 'toasts'.
  */
-import { assign, setup } from 'xstate'
+import { assign, setup, type SnapshotFrom } from 'xstate'
 
 export type ToastTone = 'success' | 'error'
 
@@ -13,7 +13,7 @@ export interface Toast {
   message: string
 }
 
-export type ToastEvent = { type: 'toast.show'; tone: ToastTone; message: string } | { type: 'toast.dismiss' }
+type ToastEvent = { type: 'toast.show'; tone: ToastTone; message: string } | { type: 'toast.dismiss' }
 
 export const TOAST_SYSTEM_ID = 'toasts'
 
@@ -54,4 +54,4 @@ export const toastMachine = setup({
   },
 })
 
-export const selectToast = (snapshot: { context: { toast: Toast | null } }) => snapshot.context.toast
+export const selectToast = (snapshot: SnapshotFrom<typeof toastMachine>) => snapshot.context.toast

@@ -4,10 +4,10 @@
  * target version and confirm. Once confirmed the buttons are disabled until the server answers; on success the
  * project is refetched (it is now UPGRADING and its upgrade page takes over); a refusal (409, 403…) is shown.
  */
-import { assign, fromPromise, setup } from 'xstate'
+import { assign, fromPromise, setup, type SnapshotFrom } from 'xstate'
 import type { ProjectUpgradeEligibilityResponse, ProjectUpgradeInitiateResponse } from '../src/contracts/upgrade'
 
-export interface UpgradeActionInput {
+interface UpgradeActionInput {
   ref: string
   organizationSlug: string
 }
@@ -24,7 +24,7 @@ interface Context extends UpgradeActionInput {
   error: string | null
 }
 
-export type UpgradeActionEvent =
+type UpgradeActionEvent =
   | { type: 'upgrade.open' }
   | { type: 'upgrade.cancel' }
   | { type: 'upgrade.target'; version: string }
@@ -38,6 +38,7 @@ export const upgradeActionMachine = setup({
     input: {} as UpgradeActionInput,
     context: {} as Context,
     events: {} as UpgradeActionEvent,
+    children: {} as { fetchUpgradeContext: 'fetchUpgradeContext'; requestUpgrade: 'requestUpgrade' },
   },
   actors: {
     fetchUpgradeContext: fromPromise<UpgradeContext, { ref: string; organizationSlug: string }>(async () => {
@@ -119,7 +120,7 @@ export const upgradeActionMachine = setup({
   },
 })
 
-export interface UpgradeActionView {
+interface UpgradeActionView {
   phase: 'loading' | 'loadFailed' | 'ready' | 'started'
   dialogOpen: boolean
   submitting: boolean
@@ -132,13 +133,13 @@ export interface UpgradeActionView {
   error: string | null
 }
 
-export function selectUpgradeActionView(snapshot: { context: Context; value: unknown }): UpgradeActionView {
+export function selectUpgradeActionView(snapshot: SnapshotFrom<typeof upgradeActionMachine>): UpgradeActionView {
   const { eligibility, canUpgrade, targetVersion, error } = snapshot.context
-  const value = snapshot.value as string
+  const submitting = snapshot.matches('starting')
   return {
-    phase: value === 'loading' || value === 'loadFailed' || value === 'started' ? value : 'ready',
-    dialogOpen: value === 'confirming' || value === 'starting',
-    submitting: value === 'starting',
+    phase: snapshot.matches('loading') ? 'loading' : snapshot.matches('loadFailed') ? 'loadFailed' : snapshot.matches('started') ? 'started' : 'ready',
+    dialogOpen: snapshot.matches('confirming') || submitting,
+    submitting,
     currentVersion: eligibility?.current_app_version ?? null,
     eligible: eligibility?.eligible ?? false,
     canUpgrade,

@@ -6,13 +6,13 @@
  * the upgrade eligibility is read again; 'Return to project' asks the parent to refetch the project.
  * While running, an elapsed child (id 'elapsed') counts from the upgrade's start.
  */
-import { assign, fromPromise, sendParent, setup } from 'xstate'
+import { assign, fromPromise, sendParent, setup, type SnapshotFrom } from 'xstate'
 import type { DatabaseUpgradeStatus, DatabaseUpgradeStatusResponse, ProjectUpgradeEligibilityResponse } from '../src/contracts/upgrade'
 import { UPGRADE_STEPS, progressIndex, type UpgradeStep } from '../src/contracts/upgrade'
 import { elapsedMachine } from './elapsed.machine'
 import { supportLink } from './supportLink'
 
-export interface UpgradingInput {
+interface UpgradingInput {
   ref: string
   /** When the project became UPGRADING (server time) — the same instant the upgrade was initiated. */
   since: string
@@ -26,7 +26,7 @@ interface Context {
 }
 
 /** Past this an upgrade is taking longer than usual and the screen offers support. */
-export const UPGRADE_OVERDUE_AFTER_MS = 10 * 60_000
+const UPGRADE_OVERDUE_AFTER_MS = 10 * 60_000
 
 /** An outcome counts only for an upgrade initiated no earlier than the project became UPGRADING. */
 const isThisUpgrade = (context: Context, upgrade: DatabaseUpgradeStatus) => {
@@ -39,6 +39,7 @@ export const upgradingMachine = setup({
     input: {} as UpgradingInput,
     context: {} as Context,
     events: {} as { type: 'project.return' },
+    children: {} as { elapsed: 'elapsed'; fetchUpgradeStatus: 'fetchUpgradeStatus'; fetchEligibility: 'fetchEligibility' },
   },
   actors: {
     fetchUpgradeStatus: fromPromise<DatabaseUpgradeStatusResponse, { ref: string }>(async () => {
@@ -132,7 +133,7 @@ export const upgradingMachine = setup({
 })
 
 /** The spec's labels, from 'Prepare new server' to 'Optimize database'. */
-export const UPGRADE_STEP_LABELS: Record<UpgradeStep, string> = {
+const UPGRADE_STEP_LABELS: Record<UpgradeStep, string> = {
   Started: 'Prepare new server',
   LaunchedUpgradedInstance: 'Launch upgraded server',
   DetachedVolumeFromUpgradedInstance: 'Detach storage from upgraded server',
@@ -154,13 +155,13 @@ export function formatUtc(iso: string): string {
   return `${pad(d.getUTCDate())} ${MONTHS[d.getUTCMonth()]} ${d.getUTCFullYear()} ${pad(d.getUTCHours())}:${pad(d.getUTCMinutes())}:${pad(d.getUTCSeconds())}`
 }
 /** The same instant in the browser's time zone, for the tooltip. */
-export function formatLocal(iso: string): string {
+function formatLocal(iso: string): string {
   const d = new Date(iso)
   if (Number.isNaN(d.getTime())) return iso
   return `${pad(d.getDate())} ${MONTHS[d.getMonth()]} ${d.getFullYear()} ${pad(d.getHours())}:${pad(d.getMinutes())}:${pad(d.getSeconds())} (local time)`
 }
 
-export type UpgradingView =
+type UpgradingView =
   | {
       phase: 'running'
       steps: Array<{ key: UpgradeStep; label: string; state: StepState }>
@@ -182,16 +183,16 @@ function supportHrefFor(ref: string, upgrade: DatabaseUpgradeStatus | null, subj
   return supportLink({ category: 'Database_unresponsive', ref, subject, message: lines.join('\n') })
 }
 
-export function selectUpgradingView(snapshot: { context: Context; value: unknown }): UpgradingView {
+export function selectUpgradingView(snapshot: SnapshotFrom<typeof upgradingMachine>): UpgradingView {
   const { upgrade, ref, eligibility } = snapshot.context
-  if (snapshot.value === 'upgraded' && upgrade) {
+  if (snapshot.matches('upgraded') && upgrade) {
     return {
       phase: 'upgraded',
       targetVersion: upgrade.target_version,
       installedVersion: eligibility?.current_app_version ?? null,
     }
   }
-  if (snapshot.value === 'failed' && upgrade) {
+  if (snapshot.matches('failed') && upgrade) {
     return {
       phase: 'failed',
       targetVersion: upgrade.target_version,

@@ -4,7 +4,7 @@ import { createActor, fromPromise, type AnyMachineSnapshot, type EventObject } f
 import { FAILED_TEXT, PERMISSION_TEXT, UPDATING_TEXT, apiKeysMachine } from '../machines/apiKeys.machine'
 import { copyButtonMachine } from '../machines/copyButton.machine'
 import { jwtSecretMachine } from '../machines/jwtSecret.machine'
-import { fetchSettings } from '../src/api/keysActors'
+import { fetchSettings } from '../src/api/live/apiKeys'
 import type { JwtSecretUpdateAccepted, JwtSecretUpdateBody, JwtSecretUpdateStatusResponse } from '../src/contracts/keys'
 import { ApiKeysPanel, ProjectConfigPanel } from '../src/views/project/settings/ApiKeysPanels'
 import { REF } from '../tests/fixtures'

@@ -2,7 +2,7 @@ import { act, fireEvent, render, screen } from '@testing-library/react'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { createActor, type AnyMachineSnapshot, type EventObject } from 'xstate'
 import { projectStatusMachine } from '../machines/projectStatus.machine'
-import { liveProjectStatusMachine } from '../src/api/actors'
+import { liveProjectStatusMachine } from '../src/api/live/projectStatus'
 import type { Project } from '../src/contracts/projects'
 import { ProjectStatusGate } from '../src/views/project/lifecycle/ProjectStatusGate'
 import { ProjectActorContext } from '../src/views/project/projectActor'
@@ -86,7 +86,7 @@ describe('project status model', () => {
   for (const path of paths) {
     it(describePath(path), async () => {
       const refreshProjectList = vi.fn()
-      const actor = createActor(liveProjectStatusMachine(refreshProjectList), { input: { ref: REF, section: 'editor' } })
+      const actor = createActor(liveProjectStatusMachine.provide({ actions: { refreshProjectList } }), { input: { ref: REF, section: 'editor' } })
       actor.start()
       render(
         <ProjectActorContext.Provider value={actor}>

@@ -1,9 +1,11 @@
 import ky, { HTTPError, TimeoutError } from 'ky'
 import type { z } from 'zod'
+import { config } from '../config'
 import { ErrorBody } from '../contracts/common'
+import { pathOf, type ApiBase, type Endpoint, type ParamsOf } from '../contracts/endpoints'
 
 /** Every failure of a call, whatever its cause, reaches the machines as one ApiError with a readable message. */
-export class ApiError extends Error {
+class ApiError extends Error {
   constructor(
     message: string,
     readonly status: number | null,
@@ -27,36 +29,69 @@ export interface CallOptions {
   signal?: AbortSignal
 }
 
-async function send<S extends z.ZodType>(
-  method: 'get' | 'post' | 'put' | 'patch' | 'delete',
-  url: string,
-  schema: S | null,
-  body: unknown,
-  { signal }: CallOptions = {},
-): Promise<z.infer<S>> {
+/** The bases the dashboard calls, as it was built: the platform API ({platform}) and the Management API ({api}). */
+function baseUrl(base: ApiBase): string {
+  if (base === 'platform') return config.platformUrl
+  if (base === 'v1') return config.apiUrl
+  throw new Error(`The dashboard does not call the ${base} API`)
+}
+
+type ResponseOf<E extends Endpoint> = E['response'] extends z.ZodType ? z.infer<E['response']> : void
+type BodyOf<E extends Endpoint> = E['body'] extends z.ZodType ? z.input<E['body']> : never
+
+interface Request<E extends Endpoint> extends CallOptions {
+  body?: BodyOf<E>
+  /** Query parameters in order; undefined ones are left out. */
+  query?: Record<string, string | undefined>
+}
+
+/**
+ * Calls one endpoint: its path filled from `params` under the base the dashboard was built with, a JSON body on
+ * every method but GET and DELETE (`{}` when none is given), and the answer parsed with the endpoint's schema.
+ * A missing path parameter throws before anything is sent.
+ */
+export function call<E extends Endpoint>(
+  endpoint: E,
+  params: { [K in ParamsOf<E['path']>]: string | number | undefined },
+  { body, query, signal }: Request<E> = {},
+): Promise<ResponseOf<E>> {
+  const search = query ? searchOf(query) : ''
+  const url = `${baseUrl(endpoint.base)}${pathOf(endpoint, params)}${search}`
+  const withBody = endpoint.method !== 'GET' && endpoint.method !== 'DELETE'
+  return send(endpoint.method, url, endpoint.response, withBody ? (body ?? {}) : undefined, signal) as Promise<ResponseOf<E>>
+}
+
+function searchOf(query: Record<string, string | undefined>) {
+  const params = new URLSearchParams()
+  for (const [name, value] of Object.entries(query)) if (value !== undefined) params.set(name, value)
+  const text = params.toString()
+  return text === '' ? '' : `?${text}`
+}
+
+async function send(method: Endpoint['method'], url: string, schema: z.ZodType | null, body: unknown, signal?: AbortSignal): Promise<unknown> {
   let response: Response
   try {
     response = await client(url, {
-      method,
+      method: method.toLowerCase(),
       signal,
       ...(body === undefined ? {} : { json: body }),
     })
   } catch (error) {
     throw await toApiError(error, signal)
   }
-  if (schema === null) return undefined as z.infer<S>
+  if (schema === null) return undefined
   const text = await response.text()
   let json: unknown
   try {
     json = text === '' ? null : JSON.parse(text)
   } catch {
-    throw new ApiError(`Malformed response from ${pathOf(url)}: not JSON`, response.status, 'malformed')
+    throw new ApiError(`Malformed response from ${pathWithoutOrigin(url)}: not JSON`, response.status, 'malformed')
   }
   const parsed = schema.safeParse(json)
   if (!parsed.success) {
     const issue = parsed.error.issues[0]
     const where = issue && issue.path.length > 0 ? ` at ${issue.path.join('.')}` : ''
-    throw new ApiError(`Malformed response from ${pathOf(url)}${where}`, response.status, 'malformed')
+    throw new ApiError(`Malformed response from ${pathWithoutOrigin(url)}${where}`, response.status, 'malformed')
   }
   return parsed.data
 }
@@ -81,14 +116,6 @@ async function toApiError(error: unknown, signal?: AbortSignal): Promise<ApiErro
   return new ApiError('Unable to reach the server', null, 'network')
 }
 
-function pathOf(url: string) {
+function pathWithoutOrigin(url: string) {
   return url.replace(/^https?:\/\/[^/]+/, '')
-}
-
-export const http = {
-  get: <S extends z.ZodType>(url: string, schema: S, options?: CallOptions) => send('get', url, schema, undefined, options),
-  post: <S extends z.ZodType>(url: string, schema: S | null, body?: unknown, options?: CallOptions) =>
-    send('post', url, schema, body ?? {}, options),
-  delete: <S extends z.ZodType>(url: string, schema: S | null, options?: CallOptions) =>
-    send('delete', url, schema, undefined, options),
 }

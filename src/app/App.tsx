@@ -1,5 +1,5 @@
 import { useSelector } from '@xstate/react'
-import type { ReactNode } from 'react'
+import { useMemo, type ReactNode } from 'react'
 import { Redirect, Route, Router, Switch, type BaseLocationHook, type BaseSearchHook } from 'wouter'
 import { selectSessionPhase } from '../../machines/session.machine'
 import { config } from '../config'
@@ -7,7 +7,8 @@ import { SessionCheckFailed, SessionChecking } from '../views/auth/SessionScreen
 import { SignInPage } from '../views/auth/SignInPage'
 import { NotFound } from '../views/NotFound'
 import { BuildFlagsContext, useShell, type BuildFlags } from '../views/shell/contexts'
-import { AppLogicContext, LIVE_LOGIC, type AppLogic } from './logic'
+import { AppLogicContext, type AppLogic } from '../views/shell/logic'
+import { LIVE_LOGIC } from './logic'
 import { ShellProviders } from './ShellProviders'
 import { SignedIn } from './SignedIn'
 
@@ -17,15 +18,17 @@ const SIGNED_IN_ROUTES = /^\/(projects|account|new|org|project|support)(\/.*)?$/
 export interface AppProps {
   /** A wouter location (tests use memoryLocation); the browser's by default. */
   location?: { hook: BaseLocationHook; searchHook?: BaseSearchHook }
+  /** Machines to run instead of the live ones (tests hand in versions with other actors). */
   logic?: Partial<AppLogic>
   flags?: BuildFlags
 }
 
 export function App({ location, logic, flags = config }: AppProps) {
   const routerProps = location ? { hook: location.hook, ...(location.searchHook ? { searchHook: location.searchHook } : {}) } : {}
+  const machines = useMemo(() => ({ ...LIVE_LOGIC, ...logic }), [logic])
   return (
     <BuildFlagsContext.Provider value={flags}>
-      <AppLogicContext.Provider value={{ ...LIVE_LOGIC, ...logic }}>
+      <AppLogicContext.Provider value={machines}>
         <ShellProviders>
           <Router {...routerProps}>
             <AppRoutes />
@@ -36,7 +39,7 @@ export function App({ location, logic, flags = config }: AppProps) {
   )
 }
 
-export function AppRoutes() {
+function AppRoutes() {
   return (
     <Switch>
       <Route path="/">

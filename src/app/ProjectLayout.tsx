@@ -1,23 +1,32 @@
 import { useActorRef } from '@xstate/react'
-import { useEffect } from 'react'
-import { liveProjectStatusMachine } from '../api/actors'
-import { liveApiKeysMachine } from '../api/keysActors'
-import { ApiKeysMachineContext } from '../views/project/settings/apiKeysLogic'
-import { ProjectActorContext } from '../views/project/projectActor'
-import { ProjectFrame } from '../views/project/ProjectFrame'
+import { useEffect, useState } from 'react'
+import { ProjectFrame } from '../views/frames/ProjectFrame'
 import { ProjectToasts } from '../views/project/lifecycle/ToastRegion'
+import { ProjectActorContext } from '../views/project/projectActor'
 import { useProjectListActor, type NavBarActorRef } from '../views/shell/contexts'
+import { AppLogicContext, useAppLogic } from '../views/shell/logic'
 import { inspectOption } from './inspector'
 
 /**
  * /project/{ref}/**: one project status actor per project (the route keys this component by ref), told about
- * every route change inside the project.
+ * every route change inside the project. A project that came up asks the project list to load again.
  */
 export function ProjectLayout({ projectRef, section, navBar }: { projectRef: string; section: string; navBar: NavBarActorRef }) {
-  const projectListActor = useProjectListActor()
-  const actor = useActorRef(liveProjectStatusMachine(() => projectListActor.send({ type: 'projects.refresh' })), {
-    input: { ref: projectRef, section },
-    ...inspectOption(),
+  const logic = useAppLogic()
+  const projectList = useProjectListActor()
+  // Made once per project (the route keys this layout by ref): the list actor outlives it.
+  const [machine] = useState(() =>
+    logic.projectStatus.provide({ actions: { refreshProjectList: () => projectList.send({ type: 'projects.refresh' }) } }),
+  )
+  const actor = useActorRef(machine, { input: { ref: projectRef, section }, ...inspectOption() })
+  // Inside the project, its actions (pause, upgrade) ask this project's status actor to read the project again.
+  const [projectLogic] = useState(() => {
+    const refreshProject = () => actor.send({ type: 'project.refresh' })
+    return {
+      ...logic,
+      pauseProject: logic.pauseProject.provide({ actions: { refreshProject } }),
+      upgradeAction: logic.upgradeAction.provide({ actions: { refreshProject } }),
+    }
   })
 
   useEffect(() => {
@@ -25,11 +34,11 @@ export function ProjectLayout({ projectRef, section, navBar }: { projectRef: str
   }, [actor, section])
 
   return (
-    <ProjectActorContext.Provider value={actor}>
-      <ApiKeysMachineContext.Provider value={liveApiKeysMachine}>
+    <AppLogicContext.Provider value={projectLogic}>
+      <ProjectActorContext.Provider value={actor}>
         <ProjectFrame projectRef={projectRef} section={section} navBar={navBar} />
         <ProjectToasts />
-      </ApiKeysMachineContext.Provider>
-    </ProjectActorContext.Provider>
+      </ProjectActorContext.Provider>
+    </AppLogicContext.Provider>
   )
 }

@@ -1,7 +1,6 @@
 import { useActorRef, useSelector } from '@xstate/react'
 import { lazy, Suspense, type ReactNode } from 'react'
 import { Redirect, Route, Switch, useSearch } from 'wouter'
-import { navBarMachine } from '../../machines/navBar.machine'
 import { selectSessionPhase } from '../../machines/session.machine'
 import { SessionCheckFailed, SessionChecking } from '../views/auth/SessionScreens'
 import { FeaturePreviewsDialog } from '../views/layout/FeaturePreviewsDialog'
@@ -12,7 +11,7 @@ import { ProjectsPage } from '../views/projects/ProjectsPage'
 import { Loading } from '../views/shell/ui'
 import { ProjectListContext, useShell, type NavBarActorRef } from '../views/shell/contexts'
 import { inspectOption } from './inspector'
-import { useAppLogic } from './logic'
+import { useAppLogic } from '../views/shell/logic'
 import { ProjectLayout } from './ProjectLayout'
 
 // Pages off the main path load on demand, keeping them out of the entry chunk.
@@ -24,7 +23,7 @@ function Page({ children }: { children: ReactNode }) {
   return <Suspense fallback={<Loading label="Loading page…" />}>{children}</Suspense>
 }
 
-export const PROJECT_ROUTE = /^\/project\/(?<ref>[^/]+)(?:\/(?<section>.*))?$/
+const PROJECT_ROUTE = /^\/project\/(?<ref>[^/]+)(?:\/(?<section>.*))?$/
 
 /** Signed-in routes: redirect to /sign-in when signed out; otherwise the project list and the shell around pages. */
 export function SignedIn() {
@@ -40,7 +39,7 @@ function SignedInShell() {
   const logic = useAppLogic()
   const { previews } = useShell()
   const projectList = useActorRef(logic.projectList, inspectOption())
-  const navBar = useActorRef(navBarMachine, inspectOption())
+  const navBar = useActorRef(logic.navBar, inspectOption())
 
   return (
     <ProjectListContext.Provider value={projectList}>

@@ -1,7 +1,7 @@
 import { act, render, screen, within } from '@testing-library/react'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { createActor } from 'xstate'
-import { liveApiKeysMachine } from '../../src/api/keysActors'
+import { liveApiKeysMachine } from '../../src/api/live/apiKeys'
 import { ApiKeysPanel, ProjectConfigPanel } from '../../src/views/project/settings/ApiKeysPanels'
 import { REF } from '../fixtures'
 import { ANON_KEY, makeSettings } from '../fixtures.keys'

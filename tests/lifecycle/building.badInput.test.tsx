@@ -1,7 +1,7 @@
 import { act, render, screen } from '@testing-library/react'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { createActor } from 'xstate'
-import { liveBuildingMachine } from '../../src/api/actors'
+import { liveBuildingMachine } from '../../src/api/live/building'
 import { BuildingPage } from '../../src/views/project/lifecycle/BuildingPage'
 import { REF } from '../fixtures'
 

@@ -1,7 +1,7 @@
 import { act, render, screen } from '@testing-library/react'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { createActor } from 'xstate'
-import { liveConnectingMachine } from '../../src/api/upgradeActors'
+import { liveConnectingMachine } from '../../src/api/live/connecting'
 import { ConnectingPage } from '../../src/views/project/lifecycle/ConnectingPage'
 import { makeProject } from '../fixtures'
 

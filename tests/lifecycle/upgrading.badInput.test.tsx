@@ -1,7 +1,7 @@
 import { act, render, screen } from '@testing-library/react'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { createActor } from 'xstate'
-import { liveUpgradingMachine } from '../../src/api/upgradeActors'
+import { liveUpgradingMachine } from '../../src/api/live/upgrading'
 import { UpgradingPage } from '../../src/views/project/lifecycle/UpgradingPage'
 import { REF } from '../fixtures'
 

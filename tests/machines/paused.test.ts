@@ -43,9 +43,9 @@ describe('paused machine', () => {
     await vi.advanceTimersByTimeAsync(0)
     expect(view()).toMatchObject({ phase: 'ready', canRequestRestore: true, plan: 'pro', dialog: 'none' })
     actor.send({ type: 'restore.request' })
-    expect(view()).toMatchObject({ dialog: 'confirm', confirmed: false })
+    expect(view()).toMatchObject({ dialog: 'confirm', confirmed: false, canConfirm: true, canCancel: true })
     actor.send({ type: 'restore.confirm' })
-    expect(view()).toMatchObject({ dialog: 'confirm', confirmed: true })
+    expect(view()).toMatchObject({ dialog: 'confirm', confirmed: true, canConfirm: false, canCancel: false })
     actor.send({ type: 'restore.cancel' }) // disabled once confirmed: ignored
     actor.send({ type: 'restore.confirm' })
     expect(restoreCalls).toHaveLength(1)

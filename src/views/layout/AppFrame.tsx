@@ -45,7 +45,7 @@ export function AppFrame({
   )
 }
 
-export function Breadcrumbs({ crumbs }: { crumbs: Crumb[] }) {
+function Breadcrumbs({ crumbs }: { crumbs: Crumb[] }) {
   return (
     <nav aria-label="Breadcrumb">
       <ol className="flex items-center gap-1.5 text-sm">

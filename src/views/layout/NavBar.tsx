@@ -2,11 +2,10 @@ import { useSelector } from '@xstate/react'
 import { Link } from 'wouter'
 import { selectApiDocsPanelPreview } from '../../../machines/featurePreviews.machine'
 import { selectNavExpanded } from '../../../machines/navBar.machine'
-import { projectLink, selectProject } from '../../../machines/projectStatus.machine'
+import { projectLink } from '../../../machines/projectStatus.machine'
 import { selectOrgPermissions } from '../../../machines/session.machine'
 import type { Project } from '../../contracts/projects'
-import { useProjectActor } from '../project/projectActor'
-import { visibleNavEntries, type NavEntry, type ProductId } from '../project/routes'
+import { visibleNavEntries, type NavEntry, type ProductId } from '../routes/projectRoutes'
 import { useBuildFlags, useShell, type NavBarActorRef } from '../shell/contexts'
 import { AccountMenu } from './AccountMenu'
 import { EntryLabel, entryClass } from './navEntry'
@@ -20,7 +19,14 @@ import { cx } from '../shell/ui'
  * it lists the project's tools; every tool link goes through projectLink, so it leads to the building page while
  * the project is coming up.
  */
-export function NavBar({ navBar, project }: { navBar: NavBarActorRef; project: { ref: string; product: ProductId } | null }) {
+export function NavBar({
+  navBar,
+  project,
+}: {
+  navBar: NavBarActorRef
+  /** Inside a project: its ref, the product of the page, and the project once loaded. */
+  project: { ref: string; product: ProductId; data: Project | null } | null
+}) {
   const expanded = useSelector(navBar, selectNavExpanded)
   const flags = useBuildFlags()
   const { commandMenu } = useShell()
@@ -45,10 +51,10 @@ export function NavBar({ navBar, project }: { navBar: NavBarActorRef; project: {
           <Logo className="h-7 w-7 shrink-0" />
         </Link>
         <div className="flex flex-1 flex-col gap-1 overflow-y-auto overflow-x-hidden">
-          {project ? <ProjectEntries navBar={navBar} projectRef={project.ref} product={project.product} expanded={expanded} /> : null}
+          {project ? <ProjectEntries navBar={navBar} projectRef={project.ref} project={project.data} product={project.product} expanded={expanded} /> : null}
         </div>
         <div className="mt-2 flex flex-col gap-1 border-t border-neutral-200 pt-2 dark:border-neutral-800">
-          {project ? <ProjectEntries navBar={navBar} projectRef={project.ref} product={project.product} expanded={expanded} bottom /> : null}
+          {project ? <ProjectEntries navBar={navBar} projectRef={project.ref} project={project.data} product={project.product} expanded={expanded} bottom /> : null}
           {flags.isPlatform ? (
             <button
               type="button"
@@ -75,20 +81,20 @@ export function NavBar({ navBar, project }: { navBar: NavBarActorRef; project: {
 function ProjectEntries({
   navBar,
   projectRef,
+  project,
   product,
   expanded,
   bottom = false,
 }: {
   navBar: NavBarActorRef
   projectRef: string
+  project: Project | null
   product: ProductId
   expanded: boolean
   bottom?: boolean
 }) {
   const flags = useBuildFlags()
   const { session, previews } = useShell()
-  const projectActor = useProjectActor()
-  const project = useSelector(projectActor, selectProject)
   const permissions = useSelector(session, selectOrgPermissions(project?.organization_slug ?? null))
   const apiDocsPanel = useSelector(previews, selectApiDocsPanelPreview)
   const entries = visibleNavEntries(flags, permissions).filter((entry) =>

@@ -3,8 +3,8 @@ import { Link } from 'wouter'
 import { cx } from '../shell/ui'
 
 /** Side menu width in rem: 64 Tailwind units (16rem) to 32rem. */
-export const SIDE_MENU_MIN_REM = 16
-export const SIDE_MENU_MAX_REM = 32
+const SIDE_MENU_MIN_REM = 16
+const SIDE_MENU_MAX_REM = 32
 const STEP_REM = 1
 
 const clamp = (rem: number) => Math.min(SIDE_MENU_MAX_REM, Math.max(SIDE_MENU_MIN_REM, rem))

@@ -4,7 +4,7 @@ import { selectOrganizationView, type OrganizationData, type organizationMachine
 import { Card, DataList, ErrorPanel, Loading, PageHeading, TextLink } from '../shell/ui'
 import { useDocumentTitle } from '../shell/useDocumentTitle'
 
-export type OrganizationActorRef = ActorRefFrom<typeof organizationMachine>
+type OrganizationActorRef = ActorRefFrom<typeof organizationMachine>
 export type OrganizationPageKind = 'general' | 'usage' | 'billing' | 'new'
 
 const TITLES: Record<OrganizationPageKind, string> = {

@@ -25,8 +25,6 @@ const TONES: Record<ProjectStatus, string> = {
   RESTORATION_FAILED: 'bg-red-50 text-red-700 ring-red-600/20 dark:bg-red-950/50 dark:text-red-300',
 }
 
-export const statusLabel = (status: ProjectStatus) => LABELS[status]
-
 export function StatusBadge({ status }: { status: ProjectStatus }) {
   return (
     <span className={cx('inline-flex items-center rounded-full px-2 py-0.5 text-xs font-medium ring-1 ring-inset', TONES[status])}>

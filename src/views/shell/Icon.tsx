@@ -1,4 +1,17 @@
-import type { IconName } from '../project/routes'
+/** The icons of the navigation entries. */
+export type IconName =
+  | 'home'
+  | 'table'
+  | 'sql'
+  | 'database'
+  | 'auth'
+  | 'storage'
+  | 'functions'
+  | 'realtime'
+  | 'reports'
+  | 'logs'
+  | 'api'
+  | 'settings'
 
 type Name = IconName | 'search' | 'user' | 'chevron' | 'close' | 'copy'
 

@@ -3,7 +3,7 @@ import { lazyComponent } from './lazy'
 
 const ModalDialog = lazyComponent(() => import('./ModalDialog'))
 
-export interface ModalProps {
+interface ModalProps {
   open: boolean
   onClose: () => void
   title: string

@@ -12,11 +12,11 @@ import { config } from '../../config'
 export type SessionActorRef = ActorRefFrom<typeof sessionMachine>
 export type ThemeActorRef = ActorRefFrom<typeof themeMachine>
 export type PreviewsActorRef = ActorRefFrom<typeof featurePreviewsMachine>
-export type CommandMenuActorRef = ActorRefFrom<typeof commandMenuMachine>
+type CommandMenuActorRef = ActorRefFrom<typeof commandMenuMachine>
 export type ProjectListActorRef = ActorRefFrom<typeof projectListMachine>
 export type NavBarActorRef = ActorRefFrom<typeof navBarMachine>
 
-export interface ShellActors {
+interface ShellActors {
   session: SessionActorRef
   theme: ThemeActorRef
   previews: PreviewsActorRef

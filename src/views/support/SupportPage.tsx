@@ -10,7 +10,7 @@ const CATEGORIES = [
   { value: 'Login_issues', label: 'Login issues' },
 ] as const
 
-export interface SupportPrefill {
+interface SupportPrefill {
   category: string
   ref: string
   subject: string

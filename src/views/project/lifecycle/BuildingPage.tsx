@@ -2,15 +2,17 @@ import { useSelector } from '@xstate/react'
 import type { ReactNode } from 'react'
 import type { ActorRefFrom } from 'xstate'
 import { selectBuildingView, type BuildingView, type buildingMachine } from '../../../../machines/building.machine'
-import { type elapsedMachine } from '../../../../machines/elapsed.machine'
 import { supportLink } from '../../../../machines/supportLink'
 import { CLIENT_LIBRARIES, EXAMPLE_APPS } from './clientLibraries'
 import { ElapsedNotice } from './ElapsedNotice'
-import { BuildingApiKeys } from '../settings/ApiSettingsPage'
+import { lazyComponent } from '../../shell/lazy'
+
+// The keys panel loads with the first building screen, off the project's first load.
+const BuildingApiKeys = lazyComponent<object>(() => import('../settings/ApiSettingsPage').then((m) => ({ default: m.BuildingApiKeys })))
 
 export function BuildingPage({ actor, projectName }: { actor: ActorRefFrom<typeof buildingMachine>; projectName: string }) {
   const view = useSelector(actor, selectBuildingView)
-  const elapsed = useSelector(actor, (snapshot) => snapshot.children.elapsed as ActorRefFrom<typeof elapsedMachine> | undefined)
+  const elapsed = useSelector(actor, (snapshot) => snapshot.children.elapsed)
   const ref = useSelector(actor, (snapshot) => snapshot.context.ref)
   const notice = elapsed ? (
     <ElapsedNotice

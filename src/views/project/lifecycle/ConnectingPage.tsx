@@ -2,14 +2,13 @@ import { useSelector } from '@xstate/react'
 import type { ReactNode } from 'react'
 import type { ActorRefFrom } from 'xstate'
 import { selectConnectingView, type connectingMachine } from '../../../../machines/connecting.machine'
-import type { elapsedMachine } from '../../../../machines/elapsed.machine'
 import { Card } from '../../shell/ui'
 import { ElapsedNotice } from './ElapsedNotice'
 
 /** The connecting page: the project's API server is offline; the connecting machine tests it until it answers. */
 export function ConnectingPage({ actor, projectName }: { actor: ActorRefFrom<typeof connectingMachine>; projectName: string }) {
   const view = useSelector(actor, selectConnectingView)
-  const elapsed = useSelector(actor, (snapshot) => snapshot.children.elapsed as ActorRefFrom<typeof elapsedMachine> | undefined)
+  const elapsed = useSelector(actor, (snapshot) => snapshot.children.elapsed)
   return <ConnectingScreen projectName={projectName} notice={elapsed ? <ElapsedNotice actor={elapsed} supportHref={view.supportHref} /> : null} />
 }
 

@@ -106,10 +106,10 @@ export function PausedPage({ actor, project }: { actor: ActorRefFrom<typeof paus
             minutes; you can follow it on the project's page.
           </p>
           <div className="flex justify-end gap-2 pt-2">
-            <Button disabled={view.confirmed} onClick={() => send({ type: 'restore.cancel' })}>
+            <Button disabled={!view.canCancel} onClick={() => send({ type: 'restore.cancel' })}>
               Cancel
             </Button>
-            <Button variant="primary" disabled={view.confirmed} onClick={() => send({ type: 'restore.confirm' })}>
+            <Button variant="primary" disabled={!view.canConfirm} onClick={() => send({ type: 'restore.confirm' })}>
               {view.confirmed ? 'Restoring…' : 'Confirm restore'}
             </Button>
           </div>

@@ -1,6 +1,5 @@
 import { useSelector } from '@xstate/react'
 import type { ActorRefFrom } from 'xstate'
-import type { elapsedMachine } from '../../../../machines/elapsed.machine'
 import { type pausingMachine } from '../../../../machines/pausing.machine'
 import { supportLink } from '../../../../machines/supportLink'
 import { ElapsedNotice } from './ElapsedNotice'
@@ -8,7 +7,7 @@ import { LifecycleScreen } from './LifecycleScreen'
 
 export function PausingPage({ actor, projectName }: { actor: ActorRefFrom<typeof pausingMachine>; projectName: string }) {
   const ref = useSelector(actor, (snapshot) => snapshot.context.ref)
-  const elapsed = useSelector(actor, (snapshot) => snapshot.children.elapsed as ActorRefFrom<typeof elapsedMachine> | undefined)
+  const elapsed = useSelector(actor, (snapshot) => snapshot.children.elapsed)
   return (
     <PausingScreen projectName={projectName}>
       {elapsed ? (

@@ -1,29 +1,26 @@
 import { useSelector } from '@xstate/react'
 import type { ReactNode } from 'react'
-import type { ActorRefFrom } from 'xstate'
-import { buildingTitle, type buildingMachine } from '../../../../machines/building.machine'
+import { buildingTitle } from '../../../../machines/building.machine'
 import { selectProjectView } from '../../../../machines/projectStatus.machine'
+import { Loading } from '../../shell/ui'
 import { useProjectActor } from '../projectActor'
 import { BuildingPage, BuildingScreen } from './BuildingPage'
-import { UpgradeConnectGate } from './UpgradeConnectGate'
-import { PauseRestoreGate } from './PauseRestoreGate'
-
-const TITLES = {
-  paused: 'Project is paused',
-  upgrading: 'Upgrading project',
-  pausing: 'Pausing project',
-  connecting: 'Connecting to project',
-  restoring: 'Restoration in progress',
-} as const
+import { ConnectingPage, ConnectingScreen } from './ConnectingPage'
+import { LifecycleScreen } from './LifecycleScreen'
+import { PausedPage } from './PausedPage'
+import { PausingPage, PausingScreen } from './PausingPage'
+import { RestoringPage, RestoringScreen } from './RestoringPage'
+import { UpgradingPage } from './UpgradingPage'
 
 /**
- * The main area of a project route: a full-page lifecycle state when the project status machine says so,
- * otherwise the page itself. Never blank: loading and failure have their own screens.
+ * The main area of a project route: the full-page state the project status machine routed to, each driven by
+ * the child it runs in that state, otherwise the page itself. Never blank: loading and failure have their own
+ * screens, and without the child (the moment the project is being fetched again) the page's own screen stays up.
  */
 export function ProjectStatusGate({ children }: { children: ReactNode }) {
   const actor = useProjectActor()
   const view = useSelector(actor, selectProjectView)
-  const building = useSelector(actor, (snapshot) => snapshot.children.building as ActorRefFrom<typeof buildingMachine> | undefined)
+  const flows = useSelector(actor, (snapshot) => snapshot.children)
 
   if (view.phase === 'loading') {
     return (
@@ -43,23 +40,35 @@ export function ProjectStatusGate({ children }: { children: ReactNode }) {
       </div>
     )
   }
-  if (view.page === 'normal') return <>{children}</>
-  if (view.page === 'upgrading' || view.page === 'connecting') return <UpgradeConnectGate page={view.page} project={view.project} />
-  if (view.page === 'paused' || view.page === 'pausing' || view.page === 'restoring') return <PauseRestoreGate page={view.page} project={view.project} />
-  if (view.page === 'building') {
-    return building ? (
-      <BuildingPage actor={building} projectName={view.project.name} />
-    ) : (
-      <BuildingScreen
-        title={buildingTitle(view.project.status)}
-        projectName={view.project.name}
-      />
-    )
+
+  const { project } = view
+  switch (view.page) {
+    case 'normal':
+      return <>{children}</>
+    case 'paused':
+      return flows.paused ? (
+        <PausedPage actor={flows.paused} project={project} />
+      ) : (
+        <LifecycleScreen titleId="paused-title" title="Project is paused" projectName={project.name} tone="paused" />
+      )
+    case 'pausing':
+      return flows.pausing ? <PausingPage actor={flows.pausing} projectName={project.name} /> : <PausingScreen projectName={project.name} />
+    case 'restoring':
+      return flows.restoring ? (
+        <RestoringPage actor={flows.restoring} projectName={project.name} />
+      ) : (
+        <RestoringScreen projectName={project.name} title={project.status === 'RESTORATION_FAILED' ? 'Restoration failed' : 'Returning to project'} />
+      )
+    case 'connecting':
+      return flows.connecting ? <ConnectingPage actor={flows.connecting} projectName={project.name} /> : <ConnectingScreen projectName={project.name} />
+    case 'upgrading':
+      // Between the project being read and the child starting (a refresh), the page waits without claiming anything.
+      return flows.upgrading ? <UpgradingPage actor={flows.upgrading} projectName={project.name} /> : <Loading label="Reading upgrade status…" />
+    case 'building':
+      return flows.building ? (
+        <BuildingPage actor={flows.building} projectName={project.name} />
+      ) : (
+        <BuildingScreen title={buildingTitle(project.status)} projectName={project.name} />
+      )
   }
-  return (
-    <section className="p-8">
-      <h1 className="text-2xl font-semibold">{TITLES[view.page]}</h1>
-      <p className="mt-2 text-sm text-neutral-500">{view.project.name}</p>
-    </section>
-  )
 }

@@ -1,6 +1,5 @@
 import { useSelector } from '@xstate/react'
 import type { ActorRefFrom } from 'xstate'
-import type { elapsedMachine } from '../../../../machines/elapsed.machine'
 import { selectRestoringView, type restoringMachine } from '../../../../machines/restoring.machine'
 import { supportLink } from '../../../../machines/supportLink'
 import { Button } from '../../shell/ui'
@@ -12,7 +11,7 @@ const linkClass = 'font-medium text-emerald-700 underline-offset-4 hover:underli
 export function RestoringPage({ actor, projectName }: { actor: ActorRefFrom<typeof restoringMachine>; projectName: string }) {
   const view = useSelector(actor, selectRestoringView)
   const ref = useSelector(actor, (snapshot) => snapshot.context.ref)
-  const elapsed = useSelector(actor, (snapshot) => snapshot.children.elapsed as ActorRefFrom<typeof elapsedMachine> | undefined)
+  const elapsed = useSelector(actor, (snapshot) => snapshot.children.elapsed)
 
   if (view.phase === 'failed') {
     const error = view.error ?? 'The restore did not finish; no error message was recorded.'

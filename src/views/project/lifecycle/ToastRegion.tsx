@@ -38,6 +38,6 @@ export function ToastRegion({ actor }: { actor: ActorRefFrom<typeof toastMachine
 
 /** The open project's toasts: the toast machine the project status machine runs as its child 'toasts'. */
 export function ProjectToasts() {
-  const toasts = useSelector(useProjectActor(), (snapshot) => snapshot.children.toasts as ActorRefFrom<typeof toastMachine> | undefined)
+  const toasts = useSelector(useProjectActor(), (snapshot) => snapshot.children.toasts)
   return toasts ? <ToastRegion actor={toasts} /> : null
 }

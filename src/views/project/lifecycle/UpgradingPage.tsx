@@ -1,6 +1,5 @@
 import { useSelector } from '@xstate/react'
 import type { ActorRefFrom } from 'xstate'
-import type { elapsedMachine } from '../../../../machines/elapsed.machine'
 import { selectUpgradingView, type StepState, type upgradingMachine } from '../../../../machines/upgrading.machine'
 import { Button, Card } from '../../shell/ui'
 import { ElapsedNotice } from './ElapsedNotice'
@@ -26,7 +25,7 @@ function StepIcon({ state }: { state: StepState }) {
 /** The upgrade page: eight steps while running, then completed or failed, as the upgrading machine says. */
 export function UpgradingPage({ actor, projectName }: { actor: ActorRefFrom<typeof upgradingMachine>; projectName: string }) {
   const view = useSelector(actor, selectUpgradingView)
-  const elapsed = useSelector(actor, (snapshot) => snapshot.children.elapsed as ActorRefFrom<typeof elapsedMachine> | undefined)
+  const elapsed = useSelector(actor, (snapshot) => snapshot.children.elapsed)
 
   if (view.phase === 'upgraded') {
     return (

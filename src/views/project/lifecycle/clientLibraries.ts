@@ -1,5 +1,5 @@
 /** Static lists shown while a project is being set up (spec section 1). */
-export interface ClientLibrary {
+interface ClientLibrary {
   language: string
   officialSupport: boolean
   releaseState?: 'Alpha'
@@ -16,7 +16,7 @@ export const CLIENT_LIBRARIES: ClientLibrary[] = [
   { language: 'Kotlin', officialSupport: false, docsUrl: 'https://supabase.com/docs/reference/kotlin', sourceUrl: 'https://github.com/supabase-community/supabase-kt' },
 ]
 
-export interface ExampleApp {
+interface ExampleApp {
   title: string
   description: string
   url: string

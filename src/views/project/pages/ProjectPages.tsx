@@ -6,7 +6,7 @@ import { StatusBadge } from '../../projects/StatusBadge'
 import { useBuildFlags } from '../../shell/contexts'
 import { Card, DataList, PageHeading } from '../../shell/ui'
 import { useProjectActor } from '../projectActor'
-import { sqlSection } from '../routes'
+import { sqlSection } from '../../routes/projectRoutes'
 
 function ProjectFacts({ project }: { project: Project }) {
   return (

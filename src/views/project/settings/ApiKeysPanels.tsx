@@ -1,7 +1,10 @@
 import { useSelector } from '@xstate/react'
 import type { ActorRefFrom } from 'xstate'
 import {
+  type apiKeysMachine,
   selectApiKeysView,
+  selectCopier,
+  selectJwtSecretActor,
   selectProjectConfigView,
   type CopyTarget,
   type KeyRowView,
@@ -9,23 +12,16 @@ import {
 } from '../../../../machines/apiKeys.machine'
 import { selectJwtSecretView, type jwtSecretMachine } from '../../../../machines/jwtSecret.machine'
 import { Button, Card, cx } from '../../shell/ui'
-import type { ApiKeysActorRef } from './apiKeysLogic'
-import { CopyButton, type CopyButtonActorRef } from './CopyButton'
+import { CopyButton } from './CopyButton'
 import { GenerateJwtSecretDialog } from './GenerateJwtSecretDialog'
 
+export type ApiKeysActorRef = ActorRefFrom<typeof apiKeysMachine>
 export type JwtSecretActorRef = ActorRefFrom<typeof jwtSecretMachine>
-
-const COPY_CHILD: Record<CopyTarget, string> = {
-  anon: 'copyAnonKey',
-  service_role: 'copyServiceRoleKey',
-  jwt_secret: 'copyJwtSecret',
-  url: 'copyUrl',
-}
 
 const MASK = '•'.repeat(40)
 
 function useCopier(actor: ApiKeysActorRef, key: CopyTarget) {
-  return useSelector(actor, (snapshot) => snapshot.children[COPY_CHILD[key] as keyof typeof snapshot.children] as CopyButtonActorRef | undefined)
+  return useSelector(actor, selectCopier(key))
 }
 
 function Tag({ children, tone }: { children: string; tone: 'neutral' | 'public' | 'secret' }) {
@@ -196,7 +192,7 @@ export function GenerateAction({ jwt }: { jwt: JwtSecretActorRef }) {
 /** 'Project Configuration': URL and JWT Secret rows, and the JWT secret rotation. */
 export function ProjectConfigPanel({ actor }: { actor: ApiKeysActorRef }) {
   const view = useSelector(actor, selectProjectConfigView)
-  const jwt = useSelector(actor, (snapshot) => snapshot.children.jwtSecret as JwtSecretActorRef | undefined)
+  const jwt = useSelector(actor, selectJwtSecretActor)
   const urlCopier = useCopier(actor, 'url')
   const secretCopier = useCopier(actor, 'jwt_secret')
   const canCopyUrl = useSelector(actor, (snapshot) => snapshot.can({ type: 'value.copy', key: 'url' }))

@@ -6,30 +6,33 @@ import type { Project } from '../../../contracts/projects'
 import { ShellContext, type SessionActorRef } from '../../shell/contexts'
 import { PageHeading } from '../../shell/ui'
 import { ProjectActorContext, type ProjectActorRef } from '../projectActor'
-import { ApiKeysPanel, ProjectConfigPanel } from './ApiKeysPanels'
-import { ApiKeysMachineContext, type ApiKeysActorRef } from './apiKeysLogic'
+import { AppLogicContext, type AppLogic } from '../../shell/logic'
+import { ApiKeysPanel, ProjectConfigPanel, type ApiKeysActorRef } from './ApiKeysPanels'
 
 /**
  * Runs one API keys actor for the open project, with the person's permissions in its organization, and renders
- * its children with it. Renders nothing outside a project route, without a session or without the live machine
- * (so the screens that mount the panel stay renderable on their own in tests).
+ * its children with it. Renders nothing outside a project route inside the app (no project actor, session or
+ * machines), so the screens that mount the panel (the building page) stay renderable on their own in tests.
  */
-export function ApiKeysHost({ children }: { children: (actor: ApiKeysActorRef) => ReactNode }) {
+function ApiKeysHost({ children }: { children: (actor: ApiKeysActorRef) => ReactNode }) {
   const projectActor = useContext(ProjectActorContext)
   const shell = useContext(ShellContext)
-  if (!projectActor || !shell) return null
+  const logic = useContext(AppLogicContext)
+  if (!projectActor || !shell || !logic) return null
   return (
-    <ProjectKeysHost projectActor={projectActor} session={shell.session}>
+    <ProjectKeysHost machine={logic.apiKeys} projectActor={projectActor} session={shell.session}>
       {children}
     </ProjectKeysHost>
   )
 }
 
 function ProjectKeysHost({
+  machine,
   projectActor,
   session,
   children,
 }: {
+  machine: AppLogic['apiKeys']
   projectActor: ProjectActorRef
   session: SessionActorRef
   children: (actor: ApiKeysActorRef) => ReactNode
@@ -40,25 +43,26 @@ function ProjectKeysHost({
   const canReadKeys = permissions.includes('service_api_keys:read')
   const canUpdateSecret = canReadKeys && permissions.includes('projects:write')
   return (
-    <KeysActor key={`${project.ref}:${canReadKeys}:${canUpdateSecret}`} project={project} canReadKeys={canReadKeys} canUpdateSecret={canUpdateSecret}>
+    <KeysActor
+      key={`${project.ref}:${canReadKeys}:${canUpdateSecret}`}
+      machine={machine}
+      project={project}
+      canReadKeys={canReadKeys}
+      canUpdateSecret={canUpdateSecret}
+    >
       {children}
     </KeysActor>
   )
 }
 
-function KeysActor(props: { project: Project; canReadKeys: boolean; canUpdateSecret: boolean; children: (actor: ApiKeysActorRef) => ReactNode }) {
-  const machine = useContext(ApiKeysMachineContext)
-  return machine ? <RunKeysActor machine={machine} {...props} /> : null
-}
-
-function RunKeysActor({
+function KeysActor({
   machine,
   project,
   canReadKeys,
   canUpdateSecret,
   children,
 }: {
-  machine: NonNullable<React.ContextType<typeof ApiKeysMachineContext>>
+  machine: AppLogic['apiKeys']
   project: Project
   canReadKeys: boolean
   canUpdateSecret: boolean

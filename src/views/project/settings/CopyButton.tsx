@@ -4,7 +4,7 @@ import { selectCopyButtonView, type copyButtonMachine } from '../../../../machin
 import { Icon } from '../../shell/Icon'
 import { Button } from '../../shell/ui'
 
-export type CopyButtonActorRef = ActorRefFrom<typeof copyButtonMachine>
+type CopyButtonActorRef = ActorRefFrom<typeof copyButtonMachine>
 
 /**
  * 'Copy', then 'Copied' for 2 s: the label follows the copy button machine; the click asks the owner to copy.

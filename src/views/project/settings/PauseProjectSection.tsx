@@ -1,13 +1,12 @@
 import { useActorRef, useSelector } from '@xstate/react'
-import { useState } from 'react'
-import type { ProjectStatus } from '../../../contracts/common'
 import type { ActorRefFrom } from 'xstate'
+import type { ProjectStatus } from '../../../contracts/common'
 import { selectPauseProjectView, type pauseProjectMachine } from '../../../../machines/pauseProject.machine'
-import { livePauseProjectMachine } from '../../../api/pauseActors'
 import { selectProject } from '../../../../machines/projectStatus.machine'
+import { useAppLogic } from '../../shell/logic'
 import { Modal } from '../../shell/Modal'
 import { Button, Card } from '../../shell/ui'
-import { useProjectActor, type ProjectActorRef } from '../projectActor'
+import { useProjectActor } from '../projectActor'
 
 /** The 'Pause project' action of the general settings; one pause flow per project status (keyed). */
 export function PauseProjectSection() {
@@ -17,27 +16,15 @@ export function PauseProjectSection() {
   return (
     <PauseProjectCard
       key={`${project.ref}:${project.status}`}
-      projectActor={projectActor}
       input={{ ref: project.ref, organizationSlug: project.organization_slug, status: project.status }}
       projectName={project.name}
     />
   )
 }
 
-function PauseProjectCard({
-  projectActor,
-  input,
-  projectName,
-}: {
-  projectActor: ProjectActorRef
-  input: { ref: string; organizationSlug: string; status: ProjectStatus }
-  projectName: string
-}) {
-  // Wiring, made once: the flow's refresh request goes to the project status machine.
-  const [machine] = useState(() =>
-    livePauseProjectMachine.provide({ actions: { refreshProject: () => projectActor.send({ type: 'project.refresh' }) } }),
-  )
-  const actor = useActorRef(machine, { input })
+function PauseProjectCard({ input, projectName }: { input: { ref: string; organizationSlug: string; status: ProjectStatus }; projectName: string }) {
+  // The project's layout provides the flow with its refresh request wired to the project status actor.
+  const actor = useActorRef(useAppLogic().pauseProject, { input })
   return <PauseProjectPanel actor={actor} projectName={projectName} />
 }
 
@@ -87,10 +74,10 @@ export function PauseProjectPanel({ actor, projectName }: { actor: ActorRefFrom<
             </p>
           ) : null}
           <div className="flex justify-end gap-2 pt-2">
-            <Button disabled={view.confirmed} onClick={() => send({ type: 'pause.cancel' })}>
+            <Button disabled={!view.canCancel} onClick={() => send({ type: 'pause.cancel' })}>
               Cancel
             </Button>
-            <Button variant="danger" disabled={view.confirmed} onClick={() => send({ type: 'pause.confirm' })}>
+            <Button variant="danger" disabled={!view.canConfirm} onClick={() => send({ type: 'pause.confirm' })}>
               {view.confirmed ? 'Pausing…' : 'Confirm pause'}
             </Button>
           </div>

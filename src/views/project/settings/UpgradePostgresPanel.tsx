@@ -2,14 +2,14 @@ import { useActorRef, useSelector } from '@xstate/react'
 import type { ActorRefFrom } from 'xstate'
 import { selectProject } from '../../../../machines/projectStatus.machine'
 import { selectUpgradeActionView, type upgradeActionMachine } from '../../../../machines/upgradeAction.machine'
-import { liveUpgradeActionMachine } from '../../../api/upgradeActors'
+import { useAppLogic } from '../../shell/logic'
 import { Modal } from '../../shell/Modal'
 import { Button, Card, ErrorPanel, Loading, inputClass } from '../../shell/ui'
 import { ToolPage } from '../pages/ProjectPages'
 import { useProjectActor } from '../projectActor'
 
 /** Mounted in settings/infrastructure: the project's Postgres version and the "Upgrade Postgres" action. */
-export function UpgradePostgresSection() {
+function UpgradePostgresSection() {
   const projectActor = useProjectActor()
   const project = useSelector(projectActor, selectProject)
   if (!project) return null
@@ -17,11 +17,8 @@ export function UpgradePostgresSection() {
 }
 
 function UpgradePostgresMount({ projectRef, organizationSlug, dbVersion }: { projectRef: string; organizationSlug: string; dbVersion: string }) {
-  const projectActor = useProjectActor()
-  const actor = useActorRef(
-    liveUpgradeActionMachine.provide({ actions: { refreshProject: () => projectActor.send({ type: 'project.refresh' }) } }),
-    { input: { ref: projectRef, organizationSlug } },
-  )
+  // The project's layout provides the flow with its refresh request wired to the project status actor.
+  const actor = useActorRef(useAppLogic().upgradeAction, { input: { ref: projectRef, organizationSlug } })
   return <UpgradePostgresPanel actor={actor} dbVersion={dbVersion} />
 }
 

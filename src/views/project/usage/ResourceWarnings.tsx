@@ -3,14 +3,14 @@ import { useEffect } from 'react'
 import { Link } from 'wouter'
 import type { ActorRefFrom } from 'xstate'
 import { selectResourceBanner, selectUsageBadge, type resourceWarningsMachine } from '../../../../machines/resourceWarnings.machine'
-import { liveResourceWarningsMachine } from '../../../api/upgradeActors'
+import { useAppLogic } from '../../shell/logic'
 import { cx } from '../../shell/ui'
 
-export type ResourceWarningsActorRef = ActorRefFrom<typeof resourceWarningsMachine>
+type ResourceWarningsActorRef = ActorRefFrom<typeof resourceWarningsMachine>
 
 /** One resource-warnings actor per open project (ProjectFrame keys by ref); told the organization once known. */
 export function useResourceWarnings(projectRef: string, organizationSlug: string | null): ResourceWarningsActorRef {
-  const actor = useActorRef(liveResourceWarningsMachine, { input: { ref: projectRef, organizationSlug } })
+  const actor = useActorRef(useAppLogic().resourceWarnings, { input: { ref: projectRef, organizationSlug } })
   useEffect(() => {
     if (organizationSlug !== null) actor.send({ type: 'organization.known', slug: organizationSlug })
   }, [actor, organizationSlug])

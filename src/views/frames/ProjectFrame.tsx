@@ -7,18 +7,24 @@ import { AppFrame, type Crumb } from '../layout/AppFrame'
 import { CommandMenu } from '../layout/CommandMenu'
 import { NavBar } from '../layout/NavBar'
 import { SideMenu } from '../layout/SideMenu'
+import { ProjectStatusGate } from '../project/lifecycle/ProjectStatusGate'
+import { ProjectHome, ToolPage } from '../project/pages/ProjectPages'
+import { useProjectActor } from '../project/projectActor'
+import { ResourceBanner, UsageBadge, useResourceWarnings } from '../project/usage/ResourceWarnings'
+import { findProjectRoute, sideMenuFor } from '../routes/projectRoutes'
 import { useBuildFlags, useProjectListActor, type NavBarActorRef } from '../shell/contexts'
+import { lazyComponent } from '../shell/lazy'
 import { useDocumentTitle } from '../shell/useDocumentTitle'
-import { ProjectStatusGate } from './lifecycle/ProjectStatusGate'
-import { ProjectHome, ToolPage } from './pages/ProjectPages'
-import { GeneralSettingsPage } from './settings/GeneralSettingsPage'
-import { ApiSettingsPage } from './settings/ApiSettingsPage'
-import { useProjectActor } from './projectActor'
-import { findProjectRoute, sideMenuFor } from './routes'
-import { InfrastructureSettingsPage } from './settings/UpgradePostgresPanel'
-import { ResourceBanner, UsageBadge, useResourceWarnings } from './usage/ResourceWarnings'
+
+// The settings pages with actions (pause, upgrade, API keys) load with their first visit, off the project's first load.
+const GeneralSettingsPage = lazyComponent<object>(() => import('../project/settings/GeneralSettingsPage').then((m) => ({ default: m.GeneralSettingsPage })))
+const InfrastructureSettingsPage = lazyComponent<object>(() =>
+  import('../project/settings/UpgradePostgresPanel').then((m) => ({ default: m.InfrastructureSettingsPage })),
+)
+const ApiSettingsPage = lazyComponent<object>(() => import('../project/settings/ApiSettingsPage').then((m) => ({ default: m.ApiSettingsPage })))
 
 /**
+ * The frame of a project route, where the layout and the project's pages meet (neither imports the other).
  * Everything around a project page: navigation, breadcrumbs (organization › project › page), the side menu of
  * the current product (hidden for a paused project) and the main area behind the lifecycle gate.
  */
@@ -40,7 +46,7 @@ export function ProjectFrame({ projectRef, section, navBar }: { projectRef: stri
 
   return (
     <AppFrame
-      nav={<NavBar navBar={navBar} project={{ ref: projectRef, product: route?.product ?? 'home' }} />}
+      nav={<NavBar navBar={navBar} project={{ ref: projectRef, product: route?.product ?? 'home', data: project }} />}
       crumbs={crumbs}
       badge={<UsageBadge actor={resources} />}
       banner={<ResourceBanner actor={resources} pathname={`/project/${projectRef}/${section}`.replace(/\/+$/, '')} />}

@@ -1,9 +1,11 @@
 /**
  * The project routes of the spec's route table: their titles, the product they belong to (for the side menu
- * and the navigation bar's active entry) and the navigation entries. Data only; the app routes with it.
+ * and the navigation bar's active entry) and the navigation entries. Data only, below the layout and the project
+ * views that both read it.
  */
 import type { Permission } from '../../contracts/common'
 import type { BuildFlags } from '../shell/contexts'
+import type { IconName } from '../shell/Icon'
 
 export type ProductId =
   | 'home'
@@ -21,7 +23,7 @@ export type ProductId =
   | 'api'
   | 'settings'
 
-export interface ProjectRoute {
+interface ProjectRoute {
   /** The path after /project/{ref}/ ('' for home). */
   section: string
   title: string
@@ -89,21 +91,7 @@ export interface NavEntry {
   opensApiDocs?: boolean
 }
 
-export type IconName =
-  | 'home'
-  | 'table'
-  | 'sql'
-  | 'database'
-  | 'auth'
-  | 'storage'
-  | 'functions'
-  | 'realtime'
-  | 'reports'
-  | 'logs'
-  | 'api'
-  | 'settings'
-
-export function navEntries(flags: Pick<BuildFlags, 'isProduction'>): NavEntry[] {
+function navEntries(flags: Pick<BuildFlags, 'isProduction'>): NavEntry[] {
   return [
     { id: 'home', label: 'Home', section: '', product: 'home', group: 'home', icon: 'home' },
     { id: 'editor', label: 'Table Editor', section: 'editor', product: 'editor', group: 'tools', icon: 'table' },
@@ -140,13 +128,13 @@ export function visibleNavEntries(flags: BuildFlags, permissions: readonly Permi
   )
 }
 
-export interface SideMenuItem {
+interface SideMenuItem {
   label: string
   section: string
 }
 
 /** The sub-pages of a product, listed in the side menu. */
-export const SIDE_MENUS: Partial<Record<ProductId, { title: string; items: SideMenuItem[] }>> = {
+const SIDE_MENUS: Partial<Record<ProductId, { title: string; items: SideMenuItem[] }>> = {
   database: {
     title: 'Database',
     items: [

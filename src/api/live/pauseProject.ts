@@ -1,0 +1,17 @@
+/** The live actors of the 'Pause project' action: the person's permissions and the pause call. */
+import { fromPromise } from 'xstate'
+import { pauseProjectMachine } from '../../../machines/pauseProject.machine'
+import { getOrganizationPermissions, pauseProject } from '../client'
+
+type Signal = { signal: AbortSignal }
+
+export const livePauseProjectMachine = pauseProjectMachine.provide({
+  actors: {
+    fetchPermissions: fromPromise(({ input, signal }: Signal & { input: { organizationSlug: string } }) =>
+      getOrganizationPermissions(input.organizationSlug, { signal }),
+    ),
+    pauseProject: fromPromise(async ({ input, signal }: Signal & { input: { ref: string } }) => {
+      await pauseProject(input.ref, { signal })
+    }),
+  },
+})

@@ -1,0 +1,22 @@
+/** The live actors of the paused flow: what a restore depends on, and the restore itself. */
+import { fromPromise } from 'xstate'
+import { pausedChildMachine, pausedMachine, type RestoreContext } from '../../../machines/paused.machine'
+import { getMembersReachedFreeProjectLimit, getOrganizationPermissions, getSubscription, restoreProject } from '../client'
+
+type Signal = { signal: AbortSignal }
+
+const pausedActors = {
+  fetchRestoreContext: fromPromise(async ({ input, signal }: Signal & { input: { organizationSlug: string } }): Promise<RestoreContext> => {
+    const [permissions, subscription, membersReachedLimit] = await Promise.all([
+      getOrganizationPermissions(input.organizationSlug, { signal }),
+      getSubscription(input.organizationSlug, { signal }),
+      getMembersReachedFreeProjectLimit(input.organizationSlug, { signal }),
+    ])
+    return { permissions, plan: subscription.plan.id, membersReachedLimit }
+  }),
+  restoreProject: fromPromise(({ input, signal }: Signal & { input: { ref: string } }) => restoreProject(input.ref, { signal })),
+}
+
+export const livePausedMachine = pausedMachine.provide({ actors: pausedActors })
+/** As the project status machine's child. */
+export const livePausedChildMachine = pausedChildMachine.provide({ actors: pausedActors })

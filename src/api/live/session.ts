@@ -1,0 +1,22 @@
+/** The live actors of the session flow: the profile with the person's permissions, sign-in and sign-out. */
+import { fromPromise } from 'xstate'
+import { sessionMachine, type SignInCredentials } from '../../../machines/session.machine'
+import { getPermissions, getProfile, signIn, signOut } from '../client'
+
+type Signal = { signal: AbortSignal }
+
+export const liveSessionMachine = sessionMachine.provide({
+  actors: {
+    fetchSession: fromPromise(async ({ signal }: Signal) => {
+      const profile = await getProfile({ signal })
+      return { profile, permissions: await getPermissions({ signal }) }
+    }),
+    signIn: fromPromise(async ({ input, signal }: Signal & { input: SignInCredentials }) => {
+      const profile = await signIn(input, { signal })
+      return { profile, permissions: await getPermissions({ signal }) }
+    }),
+    signOut: fromPromise(async ({ signal }: Signal) => {
+      await signOut({ signal })
+    }),
+  },
+})

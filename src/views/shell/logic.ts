@@ -1,0 +1,47 @@
+/**
+ * The one wiring point of the machines: the app (src/app) provides every machine it runs with its live actors;
+ * tests hand in other versions through the same context. Inside a project route the app provides it again with
+ * the project's wiring (its pause and upgrade actions refresh that project). Views create their actors from it,
+ * never call .provide() and never import src/api.
+ */
+import { createContext, useContext } from 'react'
+import type { accessTokensMachine } from '../../../machines/accessTokens.machine'
+import type { apiKeysMachine } from '../../../machines/apiKeys.machine'
+import type { commandMenuMachine } from '../../../machines/commandMenu.machine'
+import type { featurePreviewsMachine } from '../../../machines/featurePreviews.machine'
+import type { navBarMachine } from '../../../machines/navBar.machine'
+import type { organizationMachine } from '../../../machines/organization.machine'
+import type { pauseProjectMachine } from '../../../machines/pauseProject.machine'
+import type { projectListMachine } from '../../../machines/projectList.machine'
+import type { projectStatusMachine } from '../../../machines/projectStatus.machine'
+import type { resourceWarningsMachine } from '../../../machines/resourceWarnings.machine'
+import type { sessionMachine } from '../../../machines/session.machine'
+import type { themeMachine } from '../../../machines/theme.machine'
+import type { upgradeActionMachine } from '../../../machines/upgradeAction.machine'
+
+export interface AppLogic {
+  // The page's shell.
+  session: typeof sessionMachine
+  theme: typeof themeMachine
+  featurePreviews: typeof featurePreviewsMachine
+  commandMenu: typeof commandMenuMachine
+  navBar: typeof navBarMachine
+  // Signed-in pages.
+  projectList: typeof projectListMachine
+  accessTokens: typeof accessTokensMachine
+  organization: typeof organizationMachine
+  // The open project (its lifecycle flows run as children of projectStatus).
+  projectStatus: typeof projectStatusMachine
+  resourceWarnings: typeof resourceWarningsMachine
+  pauseProject: typeof pauseProjectMachine
+  upgradeAction: typeof upgradeActionMachine
+  apiKeys: typeof apiKeysMachine
+}
+
+export const AppLogicContext = createContext<AppLogic | null>(null)
+
+export function useAppLogic(): AppLogic {
+  const logic = useContext(AppLogicContext)
+  if (logic === null) throw new Error('useAppLogic must be used inside the app (AppLogicContext)')
+  return logic
+}
