@@ -3,7 +3,7 @@
  * which holds the method, base, path and response schema: no path is written here.
  */
 import type { SignInBody } from '../contracts/auth'
-import { endpoints } from '../contracts/endpoints'
+import * as endpoints from '../contracts/endpoints'
 import type { JwtSecretUpdateBody } from '../contracts/keys'
 import type { UpgradeDatabaseBody } from '../contracts/upgrade'
 import type { OrgUsageQuery } from '../contracts/usage'

@@ -2,7 +2,7 @@ import ky, { HTTPError, TimeoutError } from 'ky'
 import type { z } from 'zod'
 import { config } from '../config'
 import { ErrorBody } from '../contracts/common'
-import { pathOf, type ApiBase, type Endpoint, type ParamsOf } from '../contracts/endpoints'
+import { pathOf, type ApiBase, type Endpoint, type ParamsOf } from '../contracts/endpoint'
 
 /** Every failure of a call, whatever its cause, reaches the machines as one ApiError with a readable message. */
 class ApiError extends Error {

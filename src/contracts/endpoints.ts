@@ -1,188 +1,115 @@
 /**
- * Every endpoint of the platform, written once: method, base, path, request and response schema.
- * The server registers `routeOf(endpoint)`; the dashboard's client calls `pathOf(endpoint, params)` under the
- * base it was built with (config.platformUrl / config.apiUrl), and parses the answer with `endpoint.response`.
+ * Every endpoint of the platform, written once (what a descriptor is: src/contracts/endpoint.ts). Import the module
+ * as a namespace (`import * as endpoints from …`): each descriptor is its own export, so the dashboard's bundle keeps
+ * only those it calls (the development controls stay out of it).
  * `response: null` means no body the dashboard reads (the server may still send one).
  */
-import * as z from 'zod'
 import { CreateAccessTokenBody, AccessTokenList, CreatedAccessToken, PermissionsResponse, Profile, SignInBody } from './auth'
 import { HealthResponse } from './common'
 import { ProjectLiveResponse, RestSchemaResponse } from './connecting'
 import { DevCreateProjectBody, DevLatencyBody, DevLatencyResponse, DevSetPostgrestBody, DevSetStatusBody } from './dev'
-import { DevFailNextJwtUpdateResponse, JwtSecretUpdateAccepted, JwtSecretUpdateBody, JwtSecretUpdateStatusResponse, ProjectSettings, V1ApiKeyList } from './keys'
+import { DevFailNextJwtUpdateResponse, JwtSecretUpdateAccepted, JwtSecretUpdateBody, JwtSecretUpdateStatusResponse, ProjectSettings, V1ApiKeyList, V1ApiKeysQuery } from './keys'
 import { Organization, OrganizationList, Subscription } from './organizations'
 import { DevFailNextRestoreBody, DevFailNextRestoreResponse, EmptyBody, MembersReachedFreeProjectLimit, RestoreResponse, RestoreStatusResponse } from './pause'
 import { Project, ProjectList, ProjectStatusResponse, UpdateProjectBody } from './projects'
 import {
   DatabaseUpgradeStatusResponse,
   DevFailNextUpgradeBody,
+  DevFailNextUpgradeResponse,
   ProjectUpgradeEligibilityResponse,
   ProjectUpgradeInitiateResponse,
   UpgradeDatabaseBody,
+  UpgradeStatusQuery,
 } from './upgrade'
 import {
   DevReadOnlyBody,
   DevResourceWarningBody,
   DevUsageBody,
+  DevUsageResponse,
   OrgUsageQuery,
   OrgUsageResponse,
   ResourceWarning,
   ResourceWarningsResponse,
-  UsageMetric,
 } from './usage'
 import { V1ProjectList, V1ProjectWithDatabase } from './v1'
+import { endpoint } from './endpoint'
 
-/** GET /v1/projects/{ref}/api-keys?reveal: accepted as the Management API has it (keys are shown by permission). */
-export const V1ApiKeysQuery = z.object({ reveal: z.enum(['true', 'false'], 'reveal must be true or false').optional() })
-/** GET /v1/projects/{ref}/upgrade/status?tracking_id: one upgrade instead of the latest. */
-export const UpgradeStatusQuery = z.object({ tracking_id: z.string().max(100).optional() })
+// Session and profile (no session needed for health and sign-in).
+export const health = /* @__PURE__ */ endpoint('GET', 'platform', '/health', { response: HealthResponse })
+export const signIn = /* @__PURE__ */ endpoint('POST', 'platform', '/auth/sign-in', { body: SignInBody, response: Profile })
+export const signOut = /* @__PURE__ */ endpoint('POST', 'platform', '/auth/sign-out')
+export const getProfile = /* @__PURE__ */ endpoint('GET', 'platform', '/profile', { response: Profile })
+export const getPermissions = /* @__PURE__ */ endpoint('GET', 'platform', '/profile/permissions', { response: PermissionsResponse })
+export const listAccessTokens = /* @__PURE__ */ endpoint('GET', 'platform', '/profile/access-tokens', { response: AccessTokenList })
+export const createAccessToken = /* @__PURE__ */ endpoint('POST', 'platform', '/profile/access-tokens', { body: CreateAccessTokenBody, response: CreatedAccessToken })
+export const revokeAccessToken = /* @__PURE__ */ endpoint('DELETE', 'platform', '/profile/access-tokens/:id')
 
-/** What the development controls of upgrade and usage answer: what they set. */
-export const DevFailNextUpgradeResponse = z.object({ at_step: z.number().int() })
-export const DevUsageResponse = z.object({ metric: UsageMetric, usage: z.number() })
+// Organizations.
+export const listOrganizations = /* @__PURE__ */ endpoint('GET', 'platform', '/organizations', { response: OrganizationList })
+export const getOrganization = /* @__PURE__ */ endpoint('GET', 'platform', '/organizations/:slug', { response: Organization })
+export const getSubscription = /* @__PURE__ */ endpoint('GET', 'platform', '/organizations/:slug/billing/subscription', { response: Subscription })
+export const getOrgUsage = /* @__PURE__ */ endpoint('GET', 'platform', '/organizations/:slug/usage', { query: OrgUsageQuery, response: OrgUsageResponse })
+export const getMembersReachedFreeProjectLimit = /* @__PURE__ */ endpoint('GET', 'platform', '/organizations/:slug/members/reached-free-project-limit', {
+  response: MembersReachedFreeProjectLimit,
+})
 
-export type ApiBase = 'platform' | 'v1' | 'dev'
-export type HttpMethod = 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE'
+// Projects.
+export const listProjects = /* @__PURE__ */ endpoint('GET', 'platform', '/projects', { response: ProjectList })
+export const getProject = /* @__PURE__ */ endpoint('GET', 'platform', '/projects/:ref', { response: Project })
+export const updateProject = /* @__PURE__ */ endpoint('PATCH', 'platform', '/projects/:ref', { body: UpdateProjectBody, response: Project })
+export const getProjectStatus = /* @__PURE__ */ endpoint('GET', 'platform', '/projects/:ref/status', { response: ProjectStatusResponse })
+export const getProjectLive = /* @__PURE__ */ endpoint('GET', 'platform', '/projects/:ref/live', { response: ProjectLiveResponse })
+export const getProjectRestSchema = /* @__PURE__ */ endpoint('GET', 'platform', '/projects/:ref/api/rest', { response: RestSchemaResponse })
+export const getResourceWarnings = /* @__PURE__ */ endpoint('GET', 'platform', '/projects-resource-warnings', { response: ResourceWarningsResponse })
 
-export interface Endpoint<
-  Path extends string = string,
-  Body extends z.ZodType | null = z.ZodType | null,
-  Response extends z.ZodType | null = z.ZodType | null,
-  Query extends z.ZodType | null = z.ZodType | null,
-> {
-  method: HttpMethod
-  base: ApiBase
-  /** Relative to the base, parameters as `:name`. */
-  path: Path
-  body: Body
-  response: Response
-  query: Query
-}
+// Pause and restore.
+export const pauseProject = /* @__PURE__ */ endpoint('POST', 'v1', '/projects/:ref/pause', { body: EmptyBody })
+export const restoreProjectV1 = /* @__PURE__ */ endpoint('POST', 'v1', '/projects/:ref/restore', { body: EmptyBody })
+export const restoreProject = /* @__PURE__ */ endpoint('POST', 'platform', '/projects/:ref/restore', { body: EmptyBody, response: RestoreResponse })
+export const getRestoreStatus = /* @__PURE__ */ endpoint('GET', 'platform', '/projects/:ref/restore/status', { response: RestoreStatusResponse })
 
-function endpoint<
-  Path extends string,
-  Body extends z.ZodType | null = null,
-  Response extends z.ZodType | null = null,
-  Query extends z.ZodType | null = null,
->(method: HttpMethod, base: ApiBase, path: Path, schemas: { body?: Body; response?: Response; query?: Query } = {}) {
-  return {
-    method,
-    base,
-    path,
-    body: (schemas.body ?? null) as Body,
-    response: (schemas.response ?? null) as Response,
-    query: (schemas.query ?? null) as Query,
-  } satisfies Endpoint<Path, Body, Response, Query>
-}
+// Postgres upgrade (Management API).
+export const startUpgrade = /* @__PURE__ */ endpoint('POST', 'v1', '/projects/:ref/upgrade', { body: UpgradeDatabaseBody, response: ProjectUpgradeInitiateResponse })
+// The server sends DatabaseUpgradeStatusWireResponse (status as a number); `response` is the dashboard's parsed
+// reading of it (the number as the spec's word), which is what a client wants from the descriptor.
+export const getUpgradeStatus = /* @__PURE__ */ endpoint('GET', 'v1', '/projects/:ref/upgrade/status', {
+  query: UpgradeStatusQuery,
+  response: DatabaseUpgradeStatusResponse,
+})
+export const getUpgradeEligibility = /* @__PURE__ */ endpoint('GET', 'v1', '/projects/:ref/upgrade/eligibility', { response: ProjectUpgradeEligibilityResponse })
 
-export const endpoints = {
-  // Session and profile (no session needed for health and sign-in).
-  health: endpoint('GET', 'platform', '/health', { response: HealthResponse }),
-  signIn: endpoint('POST', 'platform', '/auth/sign-in', { body: SignInBody, response: Profile }),
-  signOut: endpoint('POST', 'platform', '/auth/sign-out'),
-  getProfile: endpoint('GET', 'platform', '/profile', { response: Profile }),
-  getPermissions: endpoint('GET', 'platform', '/profile/permissions', { response: PermissionsResponse }),
-  listAccessTokens: endpoint('GET', 'platform', '/profile/access-tokens', { response: AccessTokenList }),
-  createAccessToken: endpoint('POST', 'platform', '/profile/access-tokens', { body: CreateAccessTokenBody, response: CreatedAccessToken }),
-  revokeAccessToken: endpoint('DELETE', 'platform', '/profile/access-tokens/:id'),
+// API keys and JWT secret.
+export const getProjectSettings = /* @__PURE__ */ endpoint('GET', 'platform', '/props/project/:ref/settings', { response: ProjectSettings })
+export const updateJwtSecret = /* @__PURE__ */ endpoint('POST', 'platform', '/props/project/:ref/jwt-secret-update', {
+  body: JwtSecretUpdateBody,
+  response: JwtSecretUpdateAccepted,
+})
+export const getJwtSecretUpdateStatus = /* @__PURE__ */ endpoint('GET', 'platform', '/props/project/:ref/jwt-secret-update-status', {
+  response: JwtSecretUpdateStatusResponse,
+})
 
-  // Organizations.
-  listOrganizations: endpoint('GET', 'platform', '/organizations', { response: OrganizationList }),
-  getOrganization: endpoint('GET', 'platform', '/organizations/:slug', { response: Organization }),
-  getSubscription: endpoint('GET', 'platform', '/organizations/:slug/billing/subscription', { response: Subscription }),
-  getOrgUsage: endpoint('GET', 'platform', '/organizations/:slug/usage', { query: OrgUsageQuery, response: OrgUsageResponse }),
-  getMembersReachedFreeProjectLimit: endpoint('GET', 'platform', '/organizations/:slug/members/reached-free-project-limit', {
-    response: MembersReachedFreeProjectLimit,
-  }),
+// Management API reads.
+export const v1ListProjects = /* @__PURE__ */ endpoint('GET', 'v1', '/projects', { response: V1ProjectList })
+export const v1GetProject = /* @__PURE__ */ endpoint('GET', 'v1', '/projects/:ref', { response: V1ProjectWithDatabase })
+export const v1ListApiKeys = /* @__PURE__ */ endpoint('GET', 'v1', '/projects/:ref/api-keys', { query: V1ApiKeysQuery, response: V1ApiKeyList })
 
-  // Projects.
-  listProjects: endpoint('GET', 'platform', '/projects', { response: ProjectList }),
-  getProject: endpoint('GET', 'platform', '/projects/:ref', { response: Project }),
-  updateProject: endpoint('PATCH', 'platform', '/projects/:ref', { body: UpdateProjectBody, response: Project }),
-  getProjectStatus: endpoint('GET', 'platform', '/projects/:ref/status', { response: ProjectStatusResponse }),
-  getProjectLive: endpoint('GET', 'platform', '/projects/:ref/live', { response: ProjectLiveResponse }),
-  getProjectRestSchema: endpoint('GET', 'platform', '/projects/:ref/api/rest', { response: RestSchemaResponse }),
-  getResourceWarnings: endpoint('GET', 'platform', '/projects-resource-warnings', { response: ResourceWarningsResponse }),
-
-  // Pause and restore.
-  pauseProject: endpoint('POST', 'v1', '/projects/:ref/pause', { body: EmptyBody }),
-  restoreProjectV1: endpoint('POST', 'v1', '/projects/:ref/restore', { body: EmptyBody }),
-  restoreProject: endpoint('POST', 'platform', '/projects/:ref/restore', { body: EmptyBody, response: RestoreResponse }),
-  getRestoreStatus: endpoint('GET', 'platform', '/projects/:ref/restore/status', { response: RestoreStatusResponse }),
-
-  // Postgres upgrade (Management API).
-  startUpgrade: endpoint('POST', 'v1', '/projects/:ref/upgrade', { body: UpgradeDatabaseBody, response: ProjectUpgradeInitiateResponse }),
-  // The server sends DatabaseUpgradeStatusWireResponse (status as a number); `response` is the dashboard's parsed
-  // reading of it (the number as the spec's word), which is what a client wants from the descriptor.
-  getUpgradeStatus: endpoint('GET', 'v1', '/projects/:ref/upgrade/status', {
-    query: UpgradeStatusQuery,
-    response: DatabaseUpgradeStatusResponse,
-  }),
-  getUpgradeEligibility: endpoint('GET', 'v1', '/projects/:ref/upgrade/eligibility', { response: ProjectUpgradeEligibilityResponse }),
-
-  // API keys and JWT secret.
-  getProjectSettings: endpoint('GET', 'platform', '/props/project/:ref/settings', { response: ProjectSettings }),
-  updateJwtSecret: endpoint('POST', 'platform', '/props/project/:ref/jwt-secret-update', {
-    body: JwtSecretUpdateBody,
-    response: JwtSecretUpdateAccepted,
-  }),
-  getJwtSecretUpdateStatus: endpoint('GET', 'platform', '/props/project/:ref/jwt-secret-update-status', {
-    response: JwtSecretUpdateStatusResponse,
-  }),
-
-  // Management API reads.
-  v1ListProjects: endpoint('GET', 'v1', '/projects', { response: V1ProjectList }),
-  v1GetProject: endpoint('GET', 'v1', '/projects/:ref', { response: V1ProjectWithDatabase }),
-  v1ListApiKeys: endpoint('GET', 'v1', '/projects/:ref/api-keys', { query: V1ApiKeysQuery, response: V1ApiKeyList }),
-
-  // Development controls (served only with DEV_CONTROLS=1).
-  devCreateProject: endpoint('POST', 'dev', '/projects', { body: DevCreateProjectBody, response: Project }),
-  devSetStatus: endpoint('POST', 'dev', '/projects/:ref/status', { body: DevSetStatusBody, response: Project }),
-  devSetPostgrest: endpoint('POST', 'dev', '/projects/:ref/postgrest', { body: DevSetPostgrestBody, response: Project }),
-  devSetLatency: endpoint('POST', 'dev', '/latency', { body: DevLatencyBody, response: DevLatencyResponse }),
-  devFailNextRestore: endpoint('POST', 'dev', '/projects/:ref/fail-next-restore', {
-    body: DevFailNextRestoreBody,
-    response: DevFailNextRestoreResponse,
-  }),
-  devFailNextJwtUpdate: endpoint('POST', 'dev', '/projects/:ref/fail-next-jwt-update', { response: DevFailNextJwtUpdateResponse }),
-  devFailNextUpgrade: endpoint('POST', 'dev', '/projects/:ref/fail-next-upgrade', {
-    body: DevFailNextUpgradeBody,
-    response: DevFailNextUpgradeResponse,
-  }),
-  devSetResourceWarning: endpoint('POST', 'dev', '/projects/:ref/resource-warnings', {
-    body: DevResourceWarningBody,
-    response: ResourceWarning,
-  }),
-  devSetReadOnly: endpoint('POST', 'dev', '/projects/:ref/read-only', { body: DevReadOnlyBody, response: ResourceWarning }),
-  devSetUsage: endpoint('POST', 'dev', '/projects/:ref/usage', { body: DevUsageBody, response: DevUsageResponse }),
-} as const
-
-/** The names of a path's `:params`: '/projects/:ref/status' → 'ref'. */
-export type ParamsOf<Path extends string> = Path extends `${string}:${infer Name}/${infer Rest}`
-  ? Name | ParamsOf<`/${Rest}`>
-  : Path extends `${string}:${infer Name}`
-    ? Name
-    : never
-
-/** The route pattern the server registers: '/platform/projects/:ref/status'. */
-export function routeOf(e: Pick<Endpoint, 'base' | 'path'>): string {
-  return `/${e.base}${e.path}`
-}
-
-const missing: Record<string, string> = { ref: 'Project ref is required', slug: 'slug is required' }
-
-/**
- * The path with its parameters filled in and encoded, relative to the base: ('/projects/:ref', { ref }) →
- * '/projects/abc…'. A missing or empty parameter throws (the call is never sent to a half-built URL).
- */
-export function pathOf<Path extends string>(
-  e: { path: Path },
-  params: { [K in ParamsOf<Path>]: string | number | undefined },
-): string {
-  const values = params as Record<string, string | number | undefined>
-  return e.path.replace(/:([A-Za-z_]+)/g, (_, name: string) => {
-    const value = values[name]
-    if (value === undefined || value === '') throw new Error(missing[name] ?? `${name} is required`)
-    return encodeURIComponent(String(value))
-  })
-}
+// Development controls (served only with DEV_CONTROLS=1).
+export const devCreateProject = /* @__PURE__ */ endpoint('POST', 'dev', '/projects', { body: DevCreateProjectBody, response: Project })
+export const devSetStatus = /* @__PURE__ */ endpoint('POST', 'dev', '/projects/:ref/status', { body: DevSetStatusBody, response: Project })
+export const devSetPostgrest = /* @__PURE__ */ endpoint('POST', 'dev', '/projects/:ref/postgrest', { body: DevSetPostgrestBody, response: Project })
+export const devSetLatency = /* @__PURE__ */ endpoint('POST', 'dev', '/latency', { body: DevLatencyBody, response: DevLatencyResponse })
+export const devFailNextRestore = /* @__PURE__ */ endpoint('POST', 'dev', '/projects/:ref/fail-next-restore', {
+  body: DevFailNextRestoreBody,
+  response: DevFailNextRestoreResponse,
+})
+export const devFailNextJwtUpdate = /* @__PURE__ */ endpoint('POST', 'dev', '/projects/:ref/fail-next-jwt-update', { response: DevFailNextJwtUpdateResponse })
+export const devFailNextUpgrade = /* @__PURE__ */ endpoint('POST', 'dev', '/projects/:ref/fail-next-upgrade', {
+  body: DevFailNextUpgradeBody,
+  response: DevFailNextUpgradeResponse,
+})
+export const devSetResourceWarning = /* @__PURE__ */ endpoint('POST', 'dev', '/projects/:ref/resource-warnings', {
+  body: DevResourceWarningBody,
+  response: ResourceWarning,
+})
+export const devSetReadOnly = /* @__PURE__ */ endpoint('POST', 'dev', '/projects/:ref/read-only', { body: DevReadOnlyBody, response: ResourceWarning })
+export const devSetUsage = /* @__PURE__ */ endpoint('POST', 'dev', '/projects/:ref/usage', { body: DevUsageBody, response: DevUsageResponse })

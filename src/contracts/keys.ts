@@ -94,3 +94,6 @@ export const V1ApiKeyList = z.array(V1ApiKey)
 
 /** POST /dev/projects/{ref}/fail-next-jwt-update */
 export const DevFailNextJwtUpdateResponse = z.object({ fail_next_jwt_update: z.literal(true) })
+
+/** GET /v1/projects/{ref}/api-keys?reveal: accepted as the Management API has it (keys are shown by permission). */
+export const V1ApiKeysQuery = z.object({ reveal: z.enum(['true', 'false'], 'reveal must be true or false').optional() })

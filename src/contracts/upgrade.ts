@@ -136,3 +136,9 @@ export type ProjectUpgradeEligibilityResponse = z.infer<typeof ProjectUpgradeEli
 
 /** Development control: the next upgrade of the project fails at step `at_step` (1 = Started … 8). */
 export const DevFailNextUpgradeBody = z.object({ at_step: z.number().int().min(1).max(UPGRADE_STEPS.length) })
+
+/** GET /v1/projects/{ref}/upgrade/status?tracking_id: one upgrade instead of the latest. */
+export const UpgradeStatusQuery = z.object({ tracking_id: z.string().max(100).optional() })
+
+/** What the development control answers: the step the next upgrade fails at. */
+export const DevFailNextUpgradeResponse = z.object({ at_step: z.number().int() })

@@ -66,3 +66,6 @@ export type OrgUsageResponse = z.infer<typeof OrgUsageResponse>
 export const DevResourceWarningBody = z.object({ resource: Resource, level: WarningLevel.nullable() })
 export const DevReadOnlyBody = z.object({ enabled: z.boolean() })
 export const DevUsageBody = z.object({ metric: UsageMetric, usage: z.number().min(0) })
+
+/** What the development control answers: the usage it set. */
+export const DevUsageResponse = z.object({ metric: UsageMetric, usage: z.number() })

@@ -3,7 +3,8 @@
  * unknown project and for one of an organization the person is not a member of, and every descriptor is routed.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { endpoints, routeOf } from '../../src/contracts/endpoints'
+import { routeOf } from '../../src/contracts/endpoint'
+import * as endpoints from '../../src/contracts/endpoints'
 import { OWNER, READONLY, insertForeignOrganization, json, startTestServer, type TestServer } from './helpers'
 
 let s: TestServer

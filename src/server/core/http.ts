@@ -3,7 +3,7 @@ import { zValidator } from '@hono/zod-validator'
 import type { Context, ValidationTargets } from 'hono'
 import type { ContentfulStatusCode } from 'hono/utils/http-status'
 import type { z } from 'zod'
-import { routeOf, type Endpoint } from '../../contracts/endpoints'
+import { routeOf, type Endpoint } from '../../contracts/endpoint'
 import type { ServerConfig } from '../config'
 import type { AccountRow } from './rows'
 

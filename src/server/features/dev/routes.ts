@@ -5,7 +5,8 @@
  * feature (fail the next restore, JWT update or upgrade; warnings, usage) live in that feature's routes.
  */
 import { Hono } from 'hono'
-import { endpoints, routeOf, type Endpoint } from '../../../contracts/endpoints'
+import { routeOf, type Endpoint } from '../../../contracts/endpoint'
+import * as endpoints from '../../../contracts/endpoints'
 import type { Deps } from '../../core/deps'
 import { at, baseUrl, errorJson, validate } from '../../core/http'
 import { newProjectRef } from '../../core/secrets'

@@ -8,7 +8,7 @@
  * The service_role key and the jwt_secret leave the server only for members holding service_api_keys:read.
  */
 import { Hono } from 'hono'
-import { endpoints } from '../../../contracts/endpoints'
+import * as endpoints from '../../../contracts/endpoints'
 import type { JwtSecretUpdateAccepted, JwtSecretUpdateStatusResponse, ProjectSettings, V1ApiKey } from '../../../contracts/keys'
 import type { Deps } from '../../core/deps'
 import { setDevSwitch } from '../../core/devSwitches'

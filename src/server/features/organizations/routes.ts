@@ -1,7 +1,7 @@
 /** Organizations the person is a member of, one organization, and its subscription. */
 import { Hono } from 'hono'
 import type { PlanId } from '../../../contracts/common'
-import { endpoints } from '../../../contracts/endpoints'
+import * as endpoints from '../../../contracts/endpoints'
 import type { Deps } from '../../core/deps'
 import { at, type AppEnv } from '../../core/http'
 import { memberOrganization } from './access'

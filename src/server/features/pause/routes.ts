@@ -12,7 +12,7 @@
 import { Hono, type Context } from 'hono'
 import { createMiddleware } from 'hono/factory'
 import type { ProjectStatus } from '../../../contracts/common'
-import { endpoints } from '../../../contracts/endpoints'
+import * as endpoints from '../../../contracts/endpoints'
 import type { MemberReachedFreeProjectLimit } from '../../../contracts/pause'
 import type { Queryable } from '../../db'
 import type { Deps } from '../../core/deps'

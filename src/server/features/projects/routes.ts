@@ -4,7 +4,7 @@
  */
 import { Hono } from 'hono'
 import type { RestSchemaResponse } from '../../../contracts/connecting'
-import { endpoints } from '../../../contracts/endpoints'
+import * as endpoints from '../../../contracts/endpoints'
 import type { Deps } from '../../core/deps'
 import { at, baseUrl, errorJson, validate, type AppEnv } from '../../core/http'
 import { can } from '../../core/permissions'

@@ -4,7 +4,7 @@
  */
 import { Hono } from 'hono'
 import * as z from 'zod'
-import { endpoints } from '../../../contracts/endpoints'
+import * as endpoints from '../../../contracts/endpoints'
 import type { Deps } from '../../core/deps'
 import { at, errorJson, validate, type AppEnv } from '../../core/http'
 import { permissionsFor } from '../../core/permissions'

@@ -7,7 +7,7 @@
  *   POST /dev/projects/{ref}/fail-next-upgrade      the project's next upgrade fails at step at_step
  */
 import { Hono } from 'hono'
-import { endpoints } from '../../../contracts/endpoints'
+import * as endpoints from '../../../contracts/endpoints'
 import type { DatabaseUpgradeStatusWireResponse } from '../../../contracts/upgrade'
 import type { Deps } from '../../core/deps'
 import { setDevSwitch } from '../../core/devSwitches'

@@ -8,7 +8,7 @@
  */
 import { Hono } from 'hono'
 import type { PlanId } from '../../../contracts/common'
-import { endpoints } from '../../../contracts/endpoints'
+import * as endpoints from '../../../contracts/endpoints'
 import {
   RESOURCES,
   USAGE_METRICS,
