@@ -12,7 +12,7 @@
  */
 import autocannon from 'autocannon'
 import { readFileSync } from 'node:fs'
-import { hasPostgres, startPgCluster } from './pgCluster'
+import { hasPostgres, startPgCluster } from '../tests/server/pgCluster'
 import { removeDir, startServer, type RunningServer } from './support'
 
 const LOAD_SECONDS = Number(process.env.LOAD_SECONDS ?? 10)
