@@ -1,6 +1,7 @@
 /**
- * Restoring: the page of a project being restored. Polls the project status every 4 s on a fixed cadence; each
- * request gets 2 s and is then abandoned (its signal aborted). Failed, malformed and timed-out answers keep polling.
+ * Restoring: the page of a project being restored. Polls the project status on a fixed beat whose slot is the
+ * request's time-out (./polling.ts): at once, then every 4 s exactly, counted from the previous request's start;
+ * each request gets 2 s and is then abandoned (its signal aborted), so polls never overlap. Failed, malformed and timed-out answers keep polling.
  * Invariants: success is shown only after the server reports ACTIVE_HEALTHY *after* RESTORING was seen (by this
  * screen, counting the status the page opened with) — a stale ACTIVE_HEALTHY from before the restore began is not
  * taken as done; RESTORATION_FAILED stops polling and shows the recorded error. 'Return to project' asks the
@@ -12,6 +13,7 @@ import type { ProjectStatus } from '../src/contracts/common'
 import type { RestoreStatusResponse } from '../src/contracts/pause'
 import type { ProjectStatusResponse } from '../src/contracts/projects'
 import { elapsedMachine } from './elapsed.machine'
+import { onBeat, slot } from './polling'
 
 export interface RestoringInput {
   ref: string
@@ -91,8 +93,7 @@ export const restoringMachine = setup({
       states: {
         /** RESTORING not seen yet: an ACTIVE_HEALTHY now would be the state before the restore, not its end. */
         unconfirmed: {
-          after: { pollInterval: { target: 'unconfirmed', reenter: true } },
-          initial: 'requesting',
+          ...onBeat('pollInterval'),
           states: {
             requesting: {
               invoke: {
@@ -114,15 +115,14 @@ export const restoringMachine = setup({
                 ],
                 onError: 'settled',
               },
-              after: { requestTimeout: 'settled' },
+              after: slot('requestTimeout'),
             },
             settled: {},
           },
         },
         /** RESTORING seen: ACTIVE_HEALTHY now means the restore is done. */
         confirmed: {
-          after: { pollInterval: { target: 'confirmed', reenter: true } },
-          initial: 'requesting',
+          ...onBeat('pollInterval'),
           states: {
             requesting: {
               invoke: {
@@ -144,7 +144,7 @@ export const restoringMachine = setup({
                 ],
                 onError: 'settled',
               },
-              after: { requestTimeout: 'settled' },
+              after: slot('requestTimeout'),
             },
             settled: {},
           },
