@@ -21,12 +21,18 @@
  */
 
 /**
- * The beat: every `beat` the owning state is re-entered into `requesting`. `first` is where it starts:
- * `requesting` (a request at once) or `settled` (the first request one beat in).
+ * The beat: every `beat` the owning state is re-entered into `requesting`. `first` is where it starts: `requesting`
+ * (a request at once) or `settled` (the first request one beat in). A poll whose requests live in phases (child
+ * states that each hold a `requesting`) gives `to` a history state of the owner, so the beat keeps the phase and a
+ * change of phase keeps the beat.
  */
-export function onBeat<const TBeat extends string>(beat: TBeat, first: 'requesting' | 'settled' = 'requesting') {
+export function onBeat<const TBeat extends string, const TFirst extends string = 'requesting', const TTo extends string = '.requesting'>(
+  beat: TBeat,
+  first: TFirst = 'requesting' as TFirst,
+  to: TTo = '.requesting' as TTo,
+) {
   return {
-    after: { [beat]: { target: '.requesting', reenter: true } } as { [K in TBeat]: { target: '.requesting'; reenter: true } },
+    after: { [beat]: { target: to, reenter: true } } as { [K in TBeat]: { target: TTo; reenter: true } },
     initial: first,
   }
 }

@@ -44,7 +44,8 @@ const beatWalk = modelFor('COMING_UP').getPathsFromEvents([
   { type: 'xstate.error.actor.fetchProjectStatus', error: new Error('Request failed with status 500') } as EventObject,
   BEAT_EDGE,
   { type: 'xstate.done.actor.fetchProjectStatus', output: { status: 'ACTIVE_HEALTHY' } } as EventObject,
-], { input: { ref: REF, status: 'COMING_UP', since: new Date(0).toISOString() } })
+  // From the started machine's snapshot: the graph utilities' getPathsFromEvents does not pass the model's input.
+], { fromState: createActor(buildingMachine, { input: { ref: REF, status: 'COMING_UP', since: new Date(0).toISOString() } }).getSnapshot() })
 const paths = [...modelFor('COMING_UP').getShortestPaths(), ...modelFor('UNKNOWN').getShortestPaths(), ...beatWalk]
 const initialStatusOf = (path: (typeof paths)[number]) => (path.steps[0].state.context as { status: 'COMING_UP' | 'UNKNOWN' }).status
 

@@ -43,7 +43,23 @@ function modelFor(project: Project) {
   })
 }
 
-const cases = Object.entries(PROJECTS).flatMap(([name, project]) => modelFor(project).getShortestPaths().map((path) => ({ name, project, path })))
+/** A walk through every outcome of a test, each followed by the next beat: the beat must hold through them all. */
+const beatWalk = modelFor(PROJECTS['kps-v3.8.6']).getPathsFromEvents(
+  [
+    BEAT_EDGE,
+    { type: 'xstate.error.actor.testConnectivity', error: new Error('The project API server is offline') } as EventObject,
+    BEAT_EDGE,
+    { type: 'xstate.after.requestTimeout.connecting.testing.polling.requesting' },
+    BEAT_EDGE,
+    { type: 'xstate.done.actor.testConnectivity', output: { ok: true } } as EventObject,
+  ],
+  // From the started machine's snapshot: the graph utilities' own start leaves `checking` unresolved.
+  { fromState: createActor(connectingMachine, { input: { project: PROJECTS['kps-v3.8.6'] } }).getSnapshot() },
+)
+const cases = [
+  ...Object.entries(PROJECTS).flatMap(([name, project]) => modelFor(project).getShortestPaths().map((path) => ({ name, project, path }))),
+  ...beatWalk.map((path) => ({ name: 'kps-v3.8.6', project: PROJECTS['kps-v3.8.6'], path })),
+]
 
 const platform = usePlatform({ now: Date.parse('2026-11-21T10:00:30.000Z') })
 

@@ -1,5 +1,5 @@
 import { act, fireEvent, render, screen } from '@testing-library/react'
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
+import { describe, expect, it, vi } from 'vitest'
 import { createActor, type AnyMachineSnapshot, type EventObject } from 'xstate'
 import { resolveProjectPage, type ProjectPage } from '../machines/projectPage'
 import { projectStatusMachine } from '../machines/projectStatus.machine'
@@ -8,7 +8,7 @@ import type { Project } from '../src/contracts/projects'
 import { ProjectStatusGate } from '../src/views/project/lifecycle/ProjectStatusGate'
 import { ProjectActorContext } from '../src/views/project/projectActor'
 import { makeProject, REF } from '../tests/fixtures'
-import { createControlledFetch, describePath, missingCoverage, modelOf } from './support'
+import { describePath, missingCoverage, modelOf, usePlatform } from './support'
 
 const PROJECT_URL = /\/platform\/projects\/[a-z]{20}$/
 
@@ -57,16 +57,7 @@ const model = modelOf(projectStatusMachine, {
 
 const paths = model.getShortestPaths()
 
-let server: ReturnType<typeof createControlledFetch>
-beforeEach(() => {
-  vi.useFakeTimers({ now: 0 })
-  server = createControlledFetch()
-  vi.stubGlobal('fetch', server.fetch)
-})
-afterEach(() => {
-  vi.unstubAllGlobals()
-  vi.useRealTimers()
-})
+const platform = usePlatform()
 
 const heading = (name: string) => {
   expect(screen.getByRole('heading', { level: 1, name })).toBeVisible()
@@ -102,8 +93,8 @@ describe('project status model', () => {
         </ProjectActorContext.Provider>,
       )
       const respond = (body: unknown, status = 200) => async () => {
-        server.json(PROJECT_URL, body, status)
-        await act(() => vi.advanceTimersByTimeAsync(0))
+        platform.server.json(PROJECT_URL, body, status)
+        await platform.settle()
       }
       const sendToActor = async (step: { event: EventObject }) => {
         await act(async () => actor.send(step.event as never))

@@ -48,7 +48,8 @@ export function machineInventory(machine: AnyStateMachine) {
   const states = new Set<string>()
   const transitions = new Set<string>()
   for (const node of allNodes(machine.root as AnyNode)) {
-    if (node !== machine.root) states.add(node.id)
+    // A history state is a pointer to a state, never a state a machine is in.
+    if (node !== machine.root && node.type !== 'history') states.add(node.id)
     for (const [eventType, defs] of node.transitions as Map<string, unknown[]>) {
       defs.forEach((_, index) => transitions.add(transitionKey(node.id, eventType, index)))
     }

@@ -83,7 +83,8 @@ const beatWalk = model.getPathsFromEvents([
   { type: 'xstate.error.actor.fetchUpgradeStatus', error: new Error('Request failed with status 500') } as EventObject,
   BEAT_EDGE,
   { type: 'xstate.done.actor.fetchUpgradeStatus', output: upgrade({ status: 'upgraded', progress: '8_attached_volume_to_upgraded_instance' }) } as EventObject,
-], { input: { ref: REF, since: SINCE } })
+  // From the started machine's snapshot: the graph utilities' getPathsFromEvents does not pass the model's input.
+], { fromState: createActor(upgradingMachine, { input: { ref: REF, since: SINCE } }).getSnapshot() })
 const paths = [...model.getShortestPaths(), ...beatWalk]
 
 const platform = usePlatform({ now: Date.parse(SINCE) + 5_000 })

@@ -51,6 +51,13 @@ describe('restoring machine', () => {
     expect(view().phase).toBe('complete')
   })
 
+  it('seeing RESTORING (the restore confirmed) keeps the beat: the next request is 4 s after the last one started', async () => {
+    const { requests, view } = start('INACTIVE', [slow(700, 'ACTIVE_HEALTHY'), slow(1_900, 'RESTORING'), slow(300, 'RESTORING'), slow(1_200, 'ACTIVE_HEALTHY')])
+    await vi.advanceTimersByTimeAsync(20_000)
+    expect(requests).toEqual([0, 4_000, 8_000, 12_000])
+    expect(view().phase).toBe('complete')
+  })
+
   it("'Return to project' asks for the project and the project list again, once", async () => {
     const { actor, refreshProject, refreshProjectList } = start('RESTORING', ['ACTIVE_HEALTHY'])
     await vi.advanceTimersByTimeAsync(0)
