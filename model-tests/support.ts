@@ -1,5 +1,5 @@
 /**
- * The one support module of the model tests and of the view tests that drive machines (tests/web, tests/lifecycle):
+ * The one support module of the model tests (it absorbed tests/web/modelSupport.ts):
  * - coverage of a machine's states and transitions by a set of paths, measured against the machine's own
  *   transition definitions (so a path set that misses one fails the test);
  * - a fake platform that answers the real HTTP client request by request (`createControlledFetch`), and the
