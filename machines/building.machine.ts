@@ -1,13 +1,15 @@
 /**
  * Building: the screen of a project that is coming up ('Setting up project') or in an unknown state
- * ('Initiating project set up'). Polls the project status every 4 s; a request gets 2 s and is then abandoned
- * (its signal aborted by leaving the state), so polls never overlap. Failed, malformed and timed-out answers
- * keep polling. On ACTIVE_HEALTHY it stops for good and asks for the project and the project list to be refreshed.
+ * ('Initiating project set up'). Polls the project status on a fixed beat whose slot is the request's time-out
+ * (./polling.ts): a request every 4 s exactly, counted from the previous request's start (the first 4 s in); each
+ * gets 2 s and is then abandoned (its signal aborted), so polls never overlap nor drift. Failed, malformed and
+ * timed-out answers keep polling. On ACTIVE_HEALTHY it stops for good and asks for the project and the project list to be refreshed.
  */
 import { assign, fromPromise, setup, type SnapshotFrom } from 'xstate'
 import type { ProjectStatus } from '../src/contracts/common'
 import type { ProjectStatusResponse } from '../src/contracts/projects'
 import { elapsedMachine } from './elapsed.machine'
+import { onBeat, slot } from './polling'
 
 interface BuildingInput {
   ref: string
@@ -51,31 +53,34 @@ export const buildingMachine = setup({
     src: 'elapsed',
     input: ({ context }) => ({ since: context.since, overdueAfterMs: BUILDING_OVERDUE_AFTER_MS }),
   },
-  initial: 'waiting',
+  initial: 'polling',
   states: {
-    waiting: {
-      after: { pollInterval: 'polling' },
-    },
+    // The fixed beat (./polling.ts): a request every 4 s from the previous one's start, the first 4 s in.
     polling: {
-      invoke: {
-        id: 'fetchProjectStatus',
-        src: 'fetchProjectStatus',
-        input: ({ context }) => ({ ref: context.ref }),
-        onDone: [
-          {
-            guard: { type: 'isActiveHealthy', params: ({ event }) => ({ status: event.output.status }) },
-            target: 'healthy',
-            actions: assign({ status: ({ event }) => event.output.status }),
+      ...onBeat('pollInterval', 'settled'),
+      states: {
+        requesting: {
+          invoke: {
+            id: 'fetchProjectStatus',
+            src: 'fetchProjectStatus',
+            input: ({ context }) => ({ ref: context.ref }),
+            onDone: [
+              {
+                guard: { type: 'isActiveHealthy', params: ({ event }) => ({ status: event.output.status }) },
+                target: '#building.healthy',
+                actions: assign({ status: ({ event }) => event.output.status }),
+              },
+              {
+                target: 'settled',
+                actions: assign({ status: ({ event }) => event.output.status }),
+              },
+            ],
+            onError: 'settled',
           },
-          {
-            target: 'waiting',
-            actions: assign({ status: ({ event }) => event.output.status }),
-          },
-        ],
-        onError: 'waiting',
-      },
-      after: {
-        requestTimeout: 'waiting',
+          after: slot('requestTimeout'),
+        },
+        /** Answered, failed or abandoned: the next request goes out on the beat. */
+        settled: {},
       },
     },
     healthy: {

@@ -1,6 +1,8 @@
 /**
  * Connecting: the screen of a project whose API server is OFFLINE. When the project has a REST URL it tests
- * connectivity every 4 s, giving each test 2 s (then abandoned, so tests never overlap): the health endpoint for
+ * connectivity on a fixed beat whose slot is the request's time-out (./polling.ts): a test every 4 s exactly, counted
+ * from the previous test's start (the first 4 s in), each given 2 s (then abandoned, its signal aborted, so tests
+ * never overlap nor drift): the health endpoint for
  * kps-v3.8.6 and later, the REST schema endpoint for older gateways (kps-v0.0.1 assumed when unknown). Failed,
  * malformed and timed-out answers keep testing. On success it stops for good, tells the parent the project is
  * ONLINE and asks for a refresh. An elapsed child (id 'elapsed') counts from the project's status change.
@@ -8,6 +10,7 @@
 import { fromPromise, sendParent, setup, type SnapshotFrom } from 'xstate'
 import type { Project } from '../src/contracts/projects'
 import { elapsedMachine } from './elapsed.machine'
+import { onBeat, slot } from './polling'
 import { supportLink } from './supportLink'
 
 interface ConnectingInput {
@@ -81,20 +84,25 @@ export const connectingMachine = setup({
         src: 'elapsed',
         input: ({ context }) => ({ since: context.project.status_changed_at, overdueAfterMs: CONNECTING_OVERDUE_AFTER_MS }),
       },
-      initial: 'waiting',
+      initial: 'polling',
       states: {
-        waiting: {
-          after: { pollInterval: 'probing' },
-        },
-        probing: {
-          invoke: {
-            id: 'testConnectivity',
-            src: 'testConnectivity',
-            input: ({ context }) => ({ ref: context.project.ref, endpoint: connectivityEndpoint(context.project.kpsVersion) }),
-            onDone: '#connecting.connected',
-            onError: 'waiting',
+        // The fixed beat (./polling.ts): a test every 4 s from the previous one's start, the first 4 s in.
+        polling: {
+          ...onBeat('pollInterval', 'settled'),
+          states: {
+            requesting: {
+              invoke: {
+                id: 'testConnectivity',
+                src: 'testConnectivity',
+                input: ({ context }) => ({ ref: context.project.ref, endpoint: connectivityEndpoint(context.project.kpsVersion) }),
+                onDone: '#connecting.connected',
+                onError: 'settled',
+              },
+              after: slot('requestTimeout'),
+            },
+            /** Failed or abandoned: the next test goes out on the beat. */
+            settled: {},
           },
-          after: { requestTimeout: 'waiting' },
         },
       },
     },

@@ -1,6 +1,8 @@
 /**
  * JWT secret: the status of the project's JWT secret and its rotation. Reads the update status once; while an
- * update is running polls it every 1 s (each request abandoned after 2 s). 'Generate a new JWT secret' opens a
+ * update is running polls it on a fixed beat whose slot is the request's time-out (./polling.ts): every 1 s exactly,
+ * counted from the previous read's start, each read abandoned (its signal aborted) when the next beat comes, as the
+ * 1 s beat is shorter than the 2 s time-out — so polls never overlap nor drift. 'Generate a new JWT secret' opens a
  * destructive confirmation (roll, or a custom secret of at least 32 characters); the request's answer starts the
  * polling. When the update ends updated, the parent is asked to refetch the settings (the PostgREST-related data).
  * Invariants: the parent always knows the last status read (reportStatus); a closed dialog or a refused request
@@ -13,6 +15,7 @@ import {
   type JwtSecretUpdateBody,
   type JwtSecretUpdateStatusResponse,
 } from '../src/contracts/keys'
+import { onBeat } from './polling'
 
 export type JwtPhase = 'updating' | 'updated' | 'failed'
 
@@ -63,6 +66,7 @@ export const jwtSecretMachine = setup({
   delays: {
     /** Spec: JWT status polled every 1 s while updating. */
     statusPollInterval: 1_000,
+    /** A one-off read of the status; a poll's read has the beat (1 s) as its slot. */
     requestTimeout: 2_000,
   },
   guards: {
@@ -130,28 +134,33 @@ export const jwtSecretMachine = setup({
     },
     updating: {
       entry: { type: 'reportStatus', params: { status: 'updating' } },
-      initial: 'waiting',
+      initial: 'polling',
       states: {
-        waiting: {
-          after: { statusPollInterval: 'polling' },
-        },
+        // The fixed beat (./polling.ts): a read every 1 s from the previous read's start, the first 1 s in. The
+        // beat is shorter than the 2 s time-out, so the beat is the slot: a read unanswered after 1 s is abandoned.
         polling: {
-          invoke: {
-            id: 'pollJwtStatus',
-            src: 'fetchJwtStatus',
-            input: ({ context }) => ({ ref: context.ref }),
-            onDone: [
-              {
-                guard: { type: 'isPhase', params: ({ event }) => ({ output: event.output, phase: 'updated' as const }) },
-                target: '#jwtSecret.updated',
-                actions: 'refreshSettings',
+          ...onBeat('statusPollInterval', 'settled'),
+          states: {
+            requesting: {
+              invoke: {
+                id: 'pollJwtStatus',
+                src: 'fetchJwtStatus',
+                input: ({ context }) => ({ ref: context.ref }),
+                onDone: [
+                  {
+                    guard: { type: 'isPhase', params: ({ event }) => ({ output: event.output, phase: 'updated' as const }) },
+                    target: '#jwtSecret.updated',
+                    actions: 'refreshSettings',
+                  },
+                  { guard: { type: 'isPhase', params: ({ event }) => ({ output: event.output, phase: 'failed' as const }) }, target: '#jwtSecret.failed' },
+                  { target: 'settled' },
+                ],
+                onError: 'settled',
               },
-              { guard: { type: 'isPhase', params: ({ event }) => ({ output: event.output, phase: 'failed' as const }) }, target: '#jwtSecret.failed' },
-              { target: 'waiting' },
-            ],
-            onError: 'waiting',
+            },
+            /** Answered, failed or abandoned: the next read goes out on the beat. */
+            settled: {},
           },
-          after: { requestTimeout: 'waiting' },
         },
       },
     },

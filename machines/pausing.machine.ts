@@ -1,8 +1,9 @@
 /**
- * Pausing: the page of a project going down or pausing ('Pausing project'). After 4 s it polls the project status
- * every 2 s on a fixed cadence: each poll owns its 2 s slot, which is also its time-out (spec: 2 s) — a request
- * that has not answered when the slot ends is abandoned (its signal aborted) as the next one starts, so polls
- * never overlap and never drift. Failed, malformed and
+ * Pausing: the page of a project going down or pausing ('Pausing project'). After 4 s it polls the project status on
+ * a fixed beat whose slot is the request's time-out (./polling.ts): every 2 s exactly, counted from the previous
+ * request's start; each poll owns its 2 s slot, which is also its time-out (spec: 2 s) — a request that has not
+ * answered when the slot ends is abandoned (its signal aborted) as the next one starts, so polls never overlap
+ * and never drift. Failed, malformed and
  * timed-out answers keep polling. On INACTIVE it stops for good and asks for the project and the project list
  * to be refreshed. While it waits, an elapsed child counts from the server's status change.
  */
@@ -11,6 +12,7 @@ import { refreshThroughParent } from './projectChild'
 import type { ProjectStatus } from '../src/contracts/common'
 import type { ProjectStatusResponse } from '../src/contracts/projects'
 import { elapsedMachine } from './elapsed.machine'
+import { onBeat } from './polling'
 
 interface PausingInput {
   ref: string
@@ -61,9 +63,9 @@ export const pausingMachine = setup({
         delaying: {
           after: { initialDelay: 'polling' },
         },
+        // The fixed beat (./polling.ts); the 2 s beat is also each request's slot (its time-out).
         polling: {
-          after: { pollInterval: { target: 'polling', reenter: true } },
-          initial: 'requesting',
+          ...onBeat('pollInterval'),
           states: {
             requesting: {
               invoke: {

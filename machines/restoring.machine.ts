@@ -1,6 +1,8 @@
 /**
- * Restoring: the page of a project being restored. Polls the project status every 4 s on a fixed cadence; each
- * request gets 2 s and is then abandoned (its signal aborted). Failed, malformed and timed-out answers keep polling.
+ * Restoring: the page of a project being restored. Polls the project status on a fixed beat whose slot is the
+ * request's time-out (./polling.ts): at once, then every 4 s exactly, counted from the previous request's start,
+ * through both phases (before and after RESTORING is seen); each request gets 2 s and is then abandoned (its
+ * signal aborted), so polls never overlap nor drift. Failed, malformed and timed-out answers keep polling.
  * Invariants: success is shown only after the server reports ACTIVE_HEALTHY *after* RESTORING was seen (by this
  * screen, counting the status the page opened with) — a stale ACTIVE_HEALTHY from before the restore began is not
  * taken as done; RESTORATION_FAILED stops polling and shows the recorded error. 'Return to project' asks the
@@ -12,6 +14,7 @@ import type { ProjectStatus } from '../src/contracts/common'
 import type { RestoreStatusResponse } from '../src/contracts/pause'
 import type { ProjectStatusResponse } from '../src/contracts/projects'
 import { elapsedMachine } from './elapsed.machine'
+import { onBeat, slot } from './polling'
 
 interface RestoringInput {
   ref: string
@@ -77,8 +80,8 @@ export const restoringMachine = setup({
     opening: {
       always: [
         { guard: 'openedFailed', target: 'readingFailure' },
-        { guard: 'openedRestoring', target: 'watching.confirmed' },
-        { target: 'watching.unconfirmed' },
+        { guard: 'openedRestoring', target: 'watching.polling.confirmed' },
+        { target: 'watching.polling.unconfirmed' },
       ],
     },
     watching: {
@@ -87,67 +90,73 @@ export const restoringMachine = setup({
         src: 'elapsed',
         input: ({ context }) => ({ since: context.since, overdueAfterMs: RESTORING_OVERDUE_AFTER_MS }),
       },
-      // Always entered through `opening`, which picks the phase from the status the page opened with.
-      initial: 'unconfirmed',
+      initial: 'polling',
       states: {
-        /** RESTORING not seen yet: an ACTIVE_HEALTHY now would be the state before the restore, not its end. */
-        unconfirmed: {
-          after: { pollInterval: { target: 'unconfirmed', reenter: true } },
-          initial: 'requesting',
+        // The fixed beat (./polling.ts) over both phases: it re-enters the phase the poll is in (`phase`, a history
+        // state), so seeing RESTORING moves to `confirmed` without restarting the beat.
+        // Always entered through `opening`, which picks the phase from the status the page opened with.
+        polling: {
+          ...onBeat('pollInterval', 'unconfirmed', '.phase'),
           states: {
-            requesting: {
-              invoke: {
-                id: 'fetchProjectStatus',
-                src: 'fetchProjectStatus',
-                input: ({ context }) => ({ ref: context.ref }),
-                onDone: [
-                  {
-                    guard: { type: 'isRestorationFailed', params: statusOf },
-                    target: '#restoring.readingFailure',
-                    actions: { type: 'storeStatus', params: statusOf },
+            phase: { type: 'history' },
+            /** RESTORING not seen yet: an ACTIVE_HEALTHY now would be the state before the restore, not its end. */
+            unconfirmed: {
+              initial: 'requesting',
+              states: {
+                requesting: {
+                  invoke: {
+                    id: 'fetchProjectStatus',
+                    src: 'fetchProjectStatus',
+                    input: ({ context }) => ({ ref: context.ref }),
+                    onDone: [
+                      {
+                        guard: { type: 'isRestorationFailed', params: statusOf },
+                        target: '#restoring.readingFailure',
+                        actions: { type: 'storeStatus', params: statusOf },
+                      },
+                      {
+                        guard: { type: 'isRestoring', params: statusOf },
+                        target: '#restoring.watching.polling.confirmed.settled',
+                        actions: { type: 'storeStatus', params: statusOf },
+                      },
+                      { target: 'settled', actions: { type: 'storeStatus', params: statusOf } },
+                    ],
+                    onError: 'settled',
                   },
-                  {
-                    guard: { type: 'isRestoring', params: statusOf },
-                    target: '#restoring.watching.confirmed.settled',
-                    actions: { type: 'storeStatus', params: statusOf },
-                  },
-                  { target: 'settled', actions: { type: 'storeStatus', params: statusOf } },
-                ],
-                onError: 'settled',
+                  after: slot('requestTimeout'),
+                },
+                settled: {},
               },
-              after: { requestTimeout: 'settled' },
             },
-            settled: {},
-          },
-        },
-        /** RESTORING seen: ACTIVE_HEALTHY now means the restore is done. */
-        confirmed: {
-          after: { pollInterval: { target: 'confirmed', reenter: true } },
-          initial: 'requesting',
-          states: {
-            requesting: {
-              invoke: {
-                id: 'fetchProjectStatus',
-                src: 'fetchProjectStatus',
-                input: ({ context }) => ({ ref: context.ref }),
-                onDone: [
-                  {
-                    guard: { type: 'isActiveHealthy', params: statusOf },
-                    target: '#restoring.complete',
-                    actions: { type: 'storeStatus', params: statusOf },
+            /** RESTORING seen: ACTIVE_HEALTHY now means the restore is done. */
+            confirmed: {
+              initial: 'requesting',
+              states: {
+                requesting: {
+                  invoke: {
+                    id: 'fetchProjectStatus',
+                    src: 'fetchProjectStatus',
+                    input: ({ context }) => ({ ref: context.ref }),
+                    onDone: [
+                      {
+                        guard: { type: 'isActiveHealthy', params: statusOf },
+                        target: '#restoring.complete',
+                        actions: { type: 'storeStatus', params: statusOf },
+                      },
+                      {
+                        guard: { type: 'isRestorationFailed', params: statusOf },
+                        target: '#restoring.readingFailure',
+                        actions: { type: 'storeStatus', params: statusOf },
+                      },
+                      { target: 'settled', actions: { type: 'storeStatus', params: statusOf } },
+                    ],
+                    onError: 'settled',
                   },
-                  {
-                    guard: { type: 'isRestorationFailed', params: statusOf },
-                    target: '#restoring.readingFailure',
-                    actions: { type: 'storeStatus', params: statusOf },
-                  },
-                  { target: 'settled', actions: { type: 'storeStatus', params: statusOf } },
-                ],
-                onError: 'settled',
+                  after: slot('requestTimeout'),
+                },
+                settled: {},
               },
-              after: { requestTimeout: 'settled' },
             },
-            settled: {},
           },
         },
       },

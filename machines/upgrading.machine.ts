@@ -1,7 +1,8 @@
 /**
- * Upgrading: the screen of a project whose Postgres is being upgraded. Reads the upgrade status at once, then every
- * 5 s (a request gets 3 s and is then abandoned, so polls never overlap); failed, malformed and timed-out answers
- * keep polling. The eight steps follow the status's progress. Upgraded and failed are only ever entered on the
+ * Upgrading: the screen of a project whose Postgres is being upgraded. Reads the upgrade status on a fixed beat whose
+ * slot is the request's time-out (./polling.ts): at once, then every 5 s exactly, counted from the previous read's
+ * start; a read gets 3 s and is then abandoned (its signal aborted), so polls never overlap nor drift. Failed,
+ * malformed and timed-out answers keep polling. The eight steps follow the status's progress. Upgraded and failed are only ever entered on the
  * server's word, for the upgrade this screen is about (an older upgrade's outcome is not this one's). When upgraded,
  * the upgrade eligibility is read again; 'Return to project' asks the parent to refetch the project.
  * While running, an elapsed child (id 'elapsed') counts from the upgrade's start.
@@ -10,6 +11,7 @@ import { assign, fromPromise, sendParent, setup, type SnapshotFrom } from 'xstat
 import type { DatabaseUpgradeStatus, DatabaseUpgradeStatusResponse, ProjectUpgradeEligibilityResponse } from '../src/contracts/upgrade'
 import { UPGRADE_STEPS, progressIndex, type UpgradeStep } from '../src/contracts/upgrade'
 import { elapsedMachine } from './elapsed.machine'
+import { onBeat, slot } from './polling'
 import { supportLink } from './supportLink'
 
 interface UpgradingInput {
@@ -57,7 +59,7 @@ export const upgradingMachine = setup({
   delays: {
     /** Spec: upgrade status polled every 5 s. */
     pollInterval: 5_000,
-    /** Our choice: a status read longer than this is abandoned and the next poll is scheduled. */
+    /** Our choice: a status read longer than this is abandoned; the next one still goes out on the beat. */
     requestTimeout: 3_000,
   },
   guards: {
@@ -79,39 +81,44 @@ export const upgradingMachine = setup({
       },
       initial: 'polling',
       states: {
+        // The fixed beat (./polling.ts): a read at once, then every 5 s from the previous read's start.
         polling: {
-          invoke: {
-            id: 'fetchUpgradeStatus',
-            src: 'fetchUpgradeStatus',
-            input: ({ context }) => ({ ref: context.ref }),
-            onDone: [
-              {
-                guard: { type: 'isUpgraded', params: ({ event }) => ({ upgrade: event.output.databaseUpgradeStatus }) },
-                target: '#upgrading.upgraded',
-                actions: assign({ upgrade: ({ event }) => event.output.databaseUpgradeStatus }),
-              },
-              {
-                guard: { type: 'isFailed', params: ({ event }) => ({ upgrade: event.output.databaseUpgradeStatus }) },
-                target: '#upgrading.failed',
-                actions: assign({ upgrade: ({ event }) => event.output.databaseUpgradeStatus }),
-              },
-              {
-                target: 'waiting',
-                // A stale outcome of an earlier upgrade is not shown as this one's progress.
-                actions: assign({
-                  upgrade: ({ context, event }) => {
-                    const upgrade = event.output.databaseUpgradeStatus
-                    return upgrade !== null && upgrade.status === 'upgrading' ? upgrade : context.upgrade
+          ...onBeat('pollInterval'),
+          states: {
+            requesting: {
+              invoke: {
+                id: 'fetchUpgradeStatus',
+                src: 'fetchUpgradeStatus',
+                input: ({ context }) => ({ ref: context.ref }),
+                onDone: [
+                  {
+                    guard: { type: 'isUpgraded', params: ({ event }) => ({ upgrade: event.output.databaseUpgradeStatus }) },
+                    target: '#upgrading.upgraded',
+                    actions: assign({ upgrade: ({ event }) => event.output.databaseUpgradeStatus }),
                   },
-                }),
+                  {
+                    guard: { type: 'isFailed', params: ({ event }) => ({ upgrade: event.output.databaseUpgradeStatus }) },
+                    target: '#upgrading.failed',
+                    actions: assign({ upgrade: ({ event }) => event.output.databaseUpgradeStatus }),
+                  },
+                  {
+                    target: 'settled',
+                    // A stale outcome of an earlier upgrade is not shown as this one's progress.
+                    actions: assign({
+                      upgrade: ({ context, event }) => {
+                        const upgrade = event.output.databaseUpgradeStatus
+                        return upgrade !== null && upgrade.status === 'upgrading' ? upgrade : context.upgrade
+                      },
+                    }),
+                  },
+                ],
+                onError: 'settled',
               },
-            ],
-            onError: 'waiting',
+              after: slot('requestTimeout'),
+            },
+            /** Answered, failed or abandoned: the next read goes out on the beat. */
+            settled: {},
           },
-          after: { requestTimeout: 'waiting' },
-        },
-        waiting: {
-          after: { pollInterval: 'polling' },
         },
       },
     },

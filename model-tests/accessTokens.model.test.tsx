@@ -5,7 +5,7 @@ import { createActor, type AnyMachineSnapshot, type EventObject } from 'xstate'
 import { accessTokensMachine } from '../machines/accessTokens.machine'
 import type { AccessToken, CreatedAccessToken } from '../src/contracts/auth'
 import { AccessTokens } from '../src/views/account/AccessTokens'
-import { apiError, deferredActor, matchesStateKey, testModelOf } from '../tests/web/modelSupport'
+import { apiError, deferredActor, matchesStateKey, testModelOf } from './support'
 import { describePath, keyByIncomingEdge, missingCoverage } from './support'
 
 const CI: AccessToken = { id: 1, name: 'CI', token_alias: 'sbp_1a2b…', created_at: '2026-11-01T10:00:00.000Z', last_used_at: null }

@@ -1,5 +1,5 @@
 import { act, fireEvent, render, screen, within } from '@testing-library/react'
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { createActor, fromPromise, type AnyMachineSnapshot, type EventObject } from 'xstate'
 import { FAILED_TEXT, PERMISSION_TEXT, UPDATING_TEXT, apiKeysMachine } from '../machines/apiKeys.machine'
 import { copyButtonMachine } from '../machines/copyButton.machine'
@@ -9,7 +9,7 @@ import type { JwtSecretUpdateAccepted, JwtSecretUpdateBody, JwtSecretUpdateStatu
 import { ApiKeysPanel, ProjectConfigPanel } from '../src/views/project/settings/ApiKeysPanels'
 import { REF } from '../tests/fixtures'
 import { ANON_KEY, JWT_SECRET, SERVICE_KEY, makeSettings } from '../tests/fixtures.keys'
-import { createControlledFetch, describePath, keyByIncomingEdge, missingCoverage, modelOf } from './support'
+import { describePath, keyByIncomingEdge, missingCoverage, modelOf, usePlatform } from './support'
 
 const SETTINGS_URL = /\/platform\/props\/project\/[a-z]{20}\/settings$/
 const WITH_KEYS = makeSettings()
@@ -52,16 +52,7 @@ const model = modelOf(apiKeysMachine, {
 })
 const paths = model.getShortestPaths()
 
-let server: ReturnType<typeof createControlledFetch>
-beforeEach(() => {
-  vi.useFakeTimers({ now: 0 })
-  server = createControlledFetch()
-  vi.stubGlobal('fetch', server.fetch)
-})
-afterEach(() => {
-  vi.unstubAllGlobals()
-  vi.useRealTimers()
-})
+const platform = usePlatform()
 
 /** The JWT child as a quiet stand-in: its reports are the model's 'jwt.status.changed' events. */
 const quietJwt = jwtSecretMachine.provide({
@@ -94,7 +85,7 @@ function startPanels(canReadKeys = true) {
   return { actor, clipboard, view }
 }
 
-const settle = () => act(() => vi.advanceTimersByTimeAsync(0))
+const settle = () => platform.settle()
 const group = (name: string) => screen.getByRole('group', { name })
 
 describe('API keys model', () => {
@@ -110,11 +101,11 @@ describe('API keys model', () => {
       await path.test({
         states: {
           fetching: () => {
-            expect(server.isPending(SETTINGS_URL)).toBe(true)
+            expect(platform.server.isPending(SETTINGS_URL)).toBe(true)
             expect(within(screen.getByRole('region', { name: 'Project API keys' })).getByRole('status')).toHaveTextContent('Retrieving API keys')
           },
           retrieving: () => {
-            expect(server.isPending(SETTINGS_URL)).toBe(false)
+            expect(platform.server.isPending(SETTINGS_URL)).toBe(false)
             expect(within(screen.getByRole('region', { name: 'Project API keys' })).getByRole('status')).toHaveTextContent('Retrieving API keys')
             expect(within(group('URL')).getByText(`http://localhost/rest/${REF}`)).toBeInTheDocument()
           },
@@ -152,16 +143,16 @@ describe('API keys model', () => {
         },
         events: {
           'xstate.done.actor.fetchSettings': async (step) => {
-            server.json(SETTINGS_URL, (step.event as unknown as { output: unknown }).output)
+            platform.server.json(SETTINGS_URL, (step.event as unknown as { output: unknown }).output)
             await settle()
           },
           'xstate.error.actor.fetchSettings': async () => {
-            server.json(SETTINGS_URL, { message: 'Internal server error' }, 500)
+            platform.server.json(SETTINGS_URL, { message: 'Internal server error' }, 500)
             await settle()
           },
-          'xstate.after.requestTimeout.apiKeys.fetching': async () => act(() => vi.advanceTimersByTimeAsync(2_000)),
-          'xstate.after.pollInterval.apiKeys.retrieving': async () => act(() => vi.advanceTimersByTimeAsync(2_000)),
-          'xstate.after.pollInterval.apiKeys.failed': async () => act(() => vi.advanceTimersByTimeAsync(2_000)),
+          'xstate.after.requestTimeout.apiKeys.fetching': async () => platform.advance(2_000),
+          'xstate.after.pollInterval.apiKeys.retrieving': async () => platform.advance(2_000),
+          'xstate.after.pollInterval.apiKeys.failed': async () => platform.advance(2_000),
           // Facts from the JWT secret child.
           'jwt.status.changed': async (step) => act(() => void actor.send(step.event as never)),
           'settings.refresh': async () => act(() => void actor.send({ type: 'settings.refresh' })),
@@ -187,7 +178,7 @@ describe('API keys model', () => {
   it('without service_api_keys:read every value reads the permission text and nothing can be revealed or copied', async () => {
     const { actor, view } = startPanels(false)
     await settle()
-    server.json(SETTINGS_URL, makeSettings({ secrets: false }))
+    platform.server.json(SETTINGS_URL, makeSettings({ secrets: false }))
     await settle()
     act(() => void actor.send({ type: 'jwt.status.changed', status: 'updated' }))
     for (const name of ['anon key', 'service_role key', 'JWT Secret']) {

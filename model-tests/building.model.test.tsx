@@ -1,25 +1,30 @@
-import { act, render, screen } from '@testing-library/react'
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
+import { render, screen } from '@testing-library/react'
+import { describe, expect, it, vi } from 'vitest'
 import { createActor, type AnyMachineSnapshot, type EventObject } from 'xstate'
 import { buildingMachine } from '../machines/building.machine'
 import { liveBuildingMachine } from '../src/api/live/building'
 import { BuildingPage } from '../src/views/project/lifecycle/BuildingPage'
 import { REF } from '../tests/fixtures'
-import { createControlledFetch, describePath, keyByIncomingEdge, missingCoverage, modelOf } from './support'
+import { describePath, keyByIncomingEdge, missingCoverage, modelOf, usePlatform } from './support'
 
 const STATUS_URL = /\/platform\/projects\/[a-z]{20}\/status$/
+/** Spec: a status request every 4 s, the first 4 s in; each request's slot (time-out) is 2 s. */
+const BEAT = 4_000
+const SLOT = 2_000
+/** Every answer comes this late: a slow platform must not stretch the beat. */
+const ANSWER_AFTER = 1_500
 
 function modelFor(status: 'COMING_UP' | 'UNKNOWN') {
   return modelOf(buildingMachine, {
     input: { ref: REF, status, since: new Date(0).toISOString() },
     events: (snapshot: AnyMachineSnapshot): EventObject[] => {
-      if (snapshot.matches('waiting')) return [{ type: 'xstate.after.pollInterval.building.waiting' }]
-      if (snapshot.matches('polling')) {
+      if (snapshot.matches({ polling: 'settled' })) return [{ type: 'xstate.after.pollInterval.building.polling' }]
+      if (snapshot.matches({ polling: 'requesting' })) {
         return [
           { type: 'xstate.done.actor.fetchProjectStatus', output: { status: 'COMING_UP' } } as EventObject,
           { type: 'xstate.done.actor.fetchProjectStatus', output: { status: 'ACTIVE_HEALTHY' } } as EventObject,
           { type: 'xstate.error.actor.fetchProjectStatus', error: new Error('Request failed with status 500') } as EventObject,
-          { type: 'xstate.after.requestTimeout.building.polling' },
+          { type: 'xstate.after.requestTimeout.building.polling.requesting' },
         ]
       }
       return []
@@ -28,19 +33,23 @@ function modelFor(status: 'COMING_UP' | 'UNKNOWN') {
   })
 }
 
-const paths = [...modelFor('COMING_UP').getShortestPaths(), ...modelFor('UNKNOWN').getShortestPaths()]
+const BEAT_EDGE: EventObject = { type: 'xstate.after.pollInterval.building.polling' }
+/** A walk through every outcome of a request, each followed by the next beat: the beat must hold through them all. */
+const beatWalk = modelFor('COMING_UP').getPathsFromEvents([
+  BEAT_EDGE,
+  { type: 'xstate.done.actor.fetchProjectStatus', output: { status: 'COMING_UP' } } as EventObject,
+  BEAT_EDGE,
+  { type: 'xstate.after.requestTimeout.building.polling.requesting' },
+  BEAT_EDGE,
+  { type: 'xstate.error.actor.fetchProjectStatus', error: new Error('Request failed with status 500') } as EventObject,
+  BEAT_EDGE,
+  { type: 'xstate.done.actor.fetchProjectStatus', output: { status: 'ACTIVE_HEALTHY' } } as EventObject,
+  // From the started machine's snapshot: the graph utilities' getPathsFromEvents does not pass the model's input.
+], { fromState: createActor(buildingMachine, { input: { ref: REF, status: 'COMING_UP', since: new Date(0).toISOString() } }).getSnapshot() })
+const paths = [...modelFor('COMING_UP').getShortestPaths(), ...modelFor('UNKNOWN').getShortestPaths(), ...beatWalk]
 const initialStatusOf = (path: (typeof paths)[number]) => (path.steps[0].state.context as { status: 'COMING_UP' | 'UNKNOWN' }).status
 
-let server: ReturnType<typeof createControlledFetch>
-beforeEach(() => {
-  vi.useFakeTimers({ now: 0 })
-  server = createControlledFetch()
-  vi.stubGlobal('fetch', server.fetch)
-})
-afterEach(() => {
-  vi.unstubAllGlobals()
-  vi.useRealTimers()
-})
+const platform = usePlatform()
 
 describe('building model', () => {
   it('the paths reach every state and every transition', () => {
@@ -61,13 +70,14 @@ describe('building model', () => {
       const titleOf = (state: AnyMachineSnapshot) =>
         (state.context as { status: string }).status === 'UNKNOWN' ? 'Initiating project set up' : 'Setting up project'
 
+      const { server } = platform
       await path.test({
         states: {
-          waiting: (state) => {
+          'polling.settled': (state) => {
             expect(screen.getByRole('heading', { level: 1, name: titleOf(state) })).toBeInTheDocument()
             expect(server.isPending(STATUS_URL)).toBe(false)
           },
-          polling: (state) => {
+          'polling.requesting': (state) => {
             expect(screen.getByRole('heading', { level: 1, name: titleOf(state) })).toBeInTheDocument()
             expect(server.isPending(STATUS_URL)).toBe(true)
           },
@@ -78,22 +88,22 @@ describe('building model', () => {
           },
         },
         events: {
-          'xstate.after.pollInterval.building.waiting': async () => {
-            await act(() => vi.advanceTimersByTimeAsync(4_000))
-          },
-          'xstate.after.requestTimeout.building.polling': async () => {
-            await act(() => vi.advanceTimersByTimeAsync(2_000))
-          },
+          'xstate.after.pollInterval.building.polling': () => platform.nextBeat(STATUS_URL, BEAT),
+          'xstate.after.requestTimeout.building.polling.requesting': () => platform.advance(SLOT),
           'xstate.done.actor.fetchProjectStatus': async (step) => {
+            await platform.advance(ANSWER_AFTER)
             server.json(STATUS_URL, (step.event as unknown as { output: unknown }).output)
-            await act(() => vi.advanceTimersByTimeAsync(0))
+            await platform.settle()
           },
           'xstate.error.actor.fetchProjectStatus': async () => {
+            await platform.advance(ANSWER_AFTER)
             server.json(STATUS_URL, { message: 'Internal server error' }, 500)
-            await act(() => vi.advanceTimersByTimeAsync(0))
+            await platform.settle()
           },
         },
       })
+      // However late the answers and whatever became of them, the requests went out exactly on the beat.
+      platform.expectBeat(STATUS_URL, BEAT)
       // The screen shows the machine: after every step the actor is where the model says.
       expect(actor.getSnapshot().value).toEqual(path.state.value)
       actor.stop()

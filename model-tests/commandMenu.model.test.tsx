@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest'
 import type { AnyMachineSnapshot, EventObject } from 'xstate'
 import { commandMenuMachine } from '../machines/commandMenu.machine'
 import { fakePlatform, renderApp } from '../tests/web/platform'
-import { matchesStateKey, testModelOf } from '../tests/web/modelSupport'
+import { matchesStateKey, testModelOf } from './support'
 import { describePath, keyByIncomingEdge, missingCoverage } from './support'
 
 const ALL: EventObject[] = [{ type: 'commandMenu.open' }, { type: 'commandMenu.close' }, { type: 'commandMenu.toggle' }]

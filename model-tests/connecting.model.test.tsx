@@ -1,15 +1,20 @@
-import { act, render, screen } from '@testing-library/react'
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
+import { render, screen } from '@testing-library/react'
+import { describe, expect, it, vi } from 'vitest'
 import { createActor, type AnyMachineSnapshot, type EventObject } from 'xstate'
 import { connectingMachine } from '../machines/connecting.machine'
 import { liveConnectingMachine } from '../src/api/live/connecting'
 import type { Project } from '../src/contracts/projects'
 import { ConnectingPage } from '../src/views/project/lifecycle/ConnectingPage'
 import { makeProject } from '../tests/fixtures'
-import { createControlledFetch, describePath, keyByIncomingEdge, missingCoverage, modelOf } from './support'
+import { describePath, keyByIncomingEdge, missingCoverage, modelOf, usePlatform } from './support'
 
 const LIVE_URL = /\/platform\/projects\/[a-z]{20}\/live$/
 const REST_URL = /\/platform\/projects\/[a-z]{20}\/api\/rest$/
+/** Spec: a test every 4 s, the first 4 s in; each test's slot (time-out) is 2 s. */
+const BEAT = 4_000
+const SLOT = 2_000
+/** Every answer comes this late: a slow platform must not stretch the beat. */
+const ANSWER_AFTER = 1_500
 const REST_SCHEMA = { swagger: '2.0', info: { title: 'REST', version: '12.2.0' }, host: 'localhost', basePath: '/', paths: {}, definitions: {} }
 
 const PROJECTS: Record<string, Project> = {
@@ -18,16 +23,18 @@ const PROJECTS: Record<string, Project> = {
   'no REST URL': makeProject({ postgrestStatus: 'OFFLINE', restUrl: '', status_changed_at: '2026-11-21T10:00:00.000Z' }),
 }
 
+const BEAT_EDGE: EventObject = { type: 'xstate.after.pollInterval.connecting.testing.polling' }
+
 function modelFor(project: Project) {
   return modelOf(connectingMachine, {
     input: { project },
     events: (snapshot: AnyMachineSnapshot): EventObject[] => {
-      if (snapshot.matches({ testing: 'waiting' })) return [{ type: 'xstate.after.pollInterval.connecting.testing.waiting' }]
-      if (snapshot.matches({ testing: 'probing' })) {
+      if (snapshot.matches({ testing: { polling: 'settled' } })) return [BEAT_EDGE]
+      if (snapshot.matches({ testing: { polling: 'requesting' } })) {
         return [
           { type: 'xstate.done.actor.testConnectivity', output: { ok: true } } as EventObject,
           { type: 'xstate.error.actor.testConnectivity', error: new Error('The project API server is offline') } as EventObject,
-          { type: 'xstate.after.requestTimeout.connecting.testing.probing' },
+          { type: 'xstate.after.requestTimeout.connecting.testing.polling.requesting' },
         ]
       }
       return []
@@ -36,18 +43,25 @@ function modelFor(project: Project) {
   })
 }
 
-const cases = Object.entries(PROJECTS).flatMap(([name, project]) => modelFor(project).getShortestPaths().map((path) => ({ name, project, path })))
+/** A walk through every outcome of a test, each followed by the next beat: the beat must hold through them all. */
+const beatWalk = modelFor(PROJECTS['kps-v3.8.6']).getPathsFromEvents(
+  [
+    BEAT_EDGE,
+    { type: 'xstate.error.actor.testConnectivity', error: new Error('The project API server is offline') } as EventObject,
+    BEAT_EDGE,
+    { type: 'xstate.after.requestTimeout.connecting.testing.polling.requesting' },
+    BEAT_EDGE,
+    { type: 'xstate.done.actor.testConnectivity', output: { ok: true } } as EventObject,
+  ],
+  // From the started machine's snapshot: the graph utilities' own start leaves `checking` unresolved.
+  { fromState: createActor(connectingMachine, { input: { project: PROJECTS['kps-v3.8.6'] } }).getSnapshot() },
+)
+const cases = [
+  ...Object.entries(PROJECTS).flatMap(([name, project]) => modelFor(project).getShortestPaths().map((path) => ({ name, project, path }))),
+  ...beatWalk.map((path) => ({ name: 'kps-v3.8.6', project: PROJECTS['kps-v3.8.6'], path })),
+]
 
-let server: ReturnType<typeof createControlledFetch>
-beforeEach(() => {
-  vi.useFakeTimers({ now: Date.parse('2026-11-21T10:00:30.000Z') })
-  server = createControlledFetch()
-  vi.stubGlobal('fetch', server.fetch)
-})
-afterEach(() => {
-  vi.unstubAllGlobals()
-  vi.useRealTimers()
-})
+const platform = usePlatform({ now: Date.parse('2026-11-21T10:00:30.000Z') })
 
 describe('connecting model', () => {
   it('the paths reach every state and every transition', () => {
@@ -64,6 +78,7 @@ describe('connecting model', () => {
       )
       actor.start()
       render(<ConnectingPage actor={actor} projectName="Analytics" />)
+      const { server } = platform
       const endpoint = project.kpsVersion === 'kps-v3.8.6' ? LIVE_URL : REST_URL
       const other = endpoint === LIVE_URL ? REST_URL : LIVE_URL
       const screenUp = () => {
@@ -79,12 +94,12 @@ describe('connecting model', () => {
             screenUp()
             expect(server.log).toHaveLength(0)
           },
-          'testing.waiting': () => {
+          'testing.polling.settled': () => {
             screenUp()
             expect(server.isPending(endpoint)).toBe(false)
             expect(markOnline).not.toHaveBeenCalled()
           },
-          'testing.probing': () => {
+          'testing.polling.requesting': () => {
             screenUp()
             expect(server.isPending(endpoint)).toBe(true)
           },
@@ -96,22 +111,22 @@ describe('connecting model', () => {
           },
         },
         events: {
-          'xstate.after.pollInterval.connecting.testing.waiting': async () => {
-            await act(() => vi.advanceTimersByTimeAsync(4_000))
-          },
-          'xstate.after.requestTimeout.connecting.testing.probing': async () => {
-            await act(() => vi.advanceTimersByTimeAsync(2_000))
-          },
+          'xstate.after.pollInterval.connecting.testing.polling': () => platform.nextBeat(endpoint, BEAT),
+          'xstate.after.requestTimeout.connecting.testing.polling.requesting': () => platform.advance(SLOT),
           'xstate.done.actor.testConnectivity': async () => {
+            await platform.advance(ANSWER_AFTER)
             server.json(endpoint, endpoint === LIVE_URL ? { status: 'ok' } : REST_SCHEMA)
-            await act(() => vi.advanceTimersByTimeAsync(0))
+            await platform.settle()
           },
           'xstate.error.actor.testConnectivity': async () => {
+            await platform.advance(ANSWER_AFTER)
             server.json(endpoint, { message: 'The project API server is offline' }, 503)
-            await act(() => vi.advanceTimersByTimeAsync(0))
+            await platform.settle()
           },
         },
       })
+      // However late the answers and whatever became of them, the tests went out exactly on the beat.
+      platform.expectBeat(endpoint, BEAT)
       expect(actor.getSnapshot().value).toEqual(path.state.value)
       actor.stop()
     })

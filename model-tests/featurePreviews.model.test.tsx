@@ -4,7 +4,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import type { AnyMachineSnapshot, EventObject } from 'xstate'
 import { featurePreviewsMachine } from '../machines/featurePreviews.machine'
 import { fakePlatform, renderApp } from '../tests/web/platform'
-import { matchesStateKey, testModelOf } from '../tests/web/modelSupport'
+import { matchesStateKey, testModelOf } from './support'
 import { describePath, keyByIncomingEdge, missingCoverage } from './support'
 
 const ALL: EventObject[] = [{ type: 'previews.open' }, { type: 'previews.close' }, { type: 'preview.toggle', id: 'apiDocsPanel' } as EventObject]

@@ -1,5 +1,5 @@
-import { act, fireEvent, render, screen, within } from '@testing-library/react'
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
+import { fireEvent, render, screen, within } from '@testing-library/react'
+import { describe, expect, it, vi } from 'vitest'
 import { createActor, type AnyMachineSnapshot, type EventObject } from 'xstate'
 import { jwtSecretMachine } from '../machines/jwtSecret.machine'
 import { fetchJwtStatus, requestJwtSecretUpdate } from '../src/api/live/jwtSecret'
@@ -7,10 +7,15 @@ import type { JwtSecretUpdateStatusResponse } from '../src/contracts/keys'
 import { GenerateAction, JwtNotice } from '../src/views/project/settings/ApiKeysPanels'
 import { GenerateJwtSecretDialog } from '../src/views/project/settings/GenerateJwtSecretDialog'
 import { REF } from '../tests/fixtures'
-import { createControlledFetch, describePath, keyByIncomingEdge, missingCoverage, modelOf } from './support'
+import { describePath, keyByIncomingEdge, missingCoverage, modelOf, usePlatform } from './support'
 
 const STATUS_URL = /\/platform\/props\/project\/[a-z]{20}\/jwt-secret-update-status$/
 const UPDATE_URL = /\/platform\/props\/project\/[a-z]{20}\/jwt-secret-update$/
+/** Spec: while updating, the status read every 1 s; the beat is each read's slot (shorter than the 2 s time-out). */
+const BEAT = 1_000
+/** Every poll's answer comes this late: a slow platform must not stretch the beat. */
+const ANSWER_AFTER = 600
+const BEAT_EDGE: EventObject = { type: 'xstate.after.statusPollInterval.jwtSecret.updating.polling' }
 const CUSTOM = 'a-custom-secret-long-enough-0123456789-abcdef'
 
 const status = (s: 'updating' | 'updated' | 'failed' | null): JwtSecretUpdateStatusResponse => ({
@@ -39,14 +44,15 @@ const model = modelOf(jwtSecretMachine, {
     if (snapshot.matches('requesting')) {
       return [done('updateJwtSecret', { change_tracking_id: 'c-2' }), fail('updateJwtSecret', 'A JWT secret update is already in progress for this project')]
     }
-    if (snapshot.matches({ updating: 'waiting' })) return [{ type: 'xstate.after.statusPollInterval.jwtSecret.updating.waiting' }]
-    if (snapshot.matches({ updating: 'polling' })) {
+    if (snapshot.matches({ updating: { polling: 'settled' } })) return [BEAT_EDGE]
+    if (snapshot.matches({ updating: { polling: 'requesting' } })) {
       return [
         done('pollJwtStatus', status('updating')),
         done('pollJwtStatus', status('updated')),
         done('pollJwtStatus', status('failed')),
         fail('pollJwtStatus', 'Internal server error'),
-        { type: 'xstate.after.requestTimeout.jwtSecret.updating.polling' },
+        // Unanswered when the next beat comes: abandoned, and the next read goes out.
+        BEAT_EDGE,
       ]
     }
     return []
@@ -60,18 +66,8 @@ const model = modelOf(jwtSecretMachine, {
 })
 const paths = model.getShortestPaths()
 
-let server: ReturnType<typeof createControlledFetch>
-beforeEach(() => {
-  vi.useFakeTimers({ now: 0 })
-  server = createControlledFetch()
-  vi.stubGlobal('fetch', server.fetch)
-})
-afterEach(() => {
-  vi.unstubAllGlobals()
-  vi.useRealTimers()
-})
-
-const settle = () => act(() => vi.advanceTimersByTimeAsync(0))
+const platform = usePlatform()
+const settle = () => platform.settle()
 const dialog = () => screen.queryByRole('dialog', { name: 'Generate a new JWT secret' })
 
 describe('JWT secret model', () => {
@@ -97,6 +93,7 @@ describe('JWT secret model', () => {
           <GenerateJwtSecretDialog jwt={actor} />
         </>,
       )
+      const { server } = platform
       // An open modal hides the page behind it from the accessibility tree.
       const generate = () => screen.getByRole('button', { name: 'Generate a new JWT secret', hidden: true })
 
@@ -139,8 +136,8 @@ describe('JWT secret model', () => {
             expect(generate()).toBeDisabled()
             expect(dialog()).toBeNull()
           },
-          'updating.waiting': () => expect(server.isPending(STATUS_URL)).toBe(false),
-          'updating.polling': () => expect(server.isPending(STATUS_URL)).toBe(true),
+          'updating.polling.settled': () => expect(server.isPending(STATUS_URL)).toBe(false),
+          'updating.polling.requesting': () => expect(server.pending.filter((p) => STATUS_URL.test(p.url))).toHaveLength(1),
         },
         events: {
           'xstate.done.actor.fetchJwtStatus': async (step) => {
@@ -152,19 +149,20 @@ describe('JWT secret model', () => {
             await settle()
           },
           'xstate.done.actor.pollJwtStatus': async (step) => {
+            await platform.advance(ANSWER_AFTER)
             server.json(STATUS_URL, (step.event as unknown as { output: unknown }).output)
             await settle()
             const phase = (step.event as unknown as { output: JwtSecretUpdateStatusResponse }).output.jwtSecretUpdateStatus?.meta.status
             expect(refreshSettings).toHaveBeenCalledTimes(phase === 'updated' ? 1 : 0)
           },
           'xstate.error.actor.pollJwtStatus': async () => {
+            await platform.advance(ANSWER_AFTER)
             server.text(STATUS_URL, 'Bad gateway', 502)
             await settle()
           },
-          'xstate.after.requestTimeout.jwtSecret.checking': async () => act(() => vi.advanceTimersByTimeAsync(2_000)),
-          'xstate.after.requestTimeout.jwtSecret.updating.polling': async () => act(() => vi.advanceTimersByTimeAsync(2_000)),
-          'xstate.after.statusPollInterval.jwtSecret.checkFailed': async () => act(() => vi.advanceTimersByTimeAsync(1_000)),
-          'xstate.after.statusPollInterval.jwtSecret.updating.waiting': async () => act(() => vi.advanceTimersByTimeAsync(1_000)),
+          'xstate.after.requestTimeout.jwtSecret.checking': () => platform.advance(2_000),
+          'xstate.after.statusPollInterval.jwtSecret.checkFailed': () => platform.advance(1_000),
+          [BEAT_EDGE.type]: () => platform.nextBeat(STATUS_URL, BEAT),
           'secret.generate': async () => {
             fireEvent.click(generate())
             await settle()

@@ -4,7 +4,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import type { AnyMachineSnapshot, EventObject } from 'xstate'
 import { navBarMachine } from '../machines/navBar.machine'
 import { fakePlatform, renderApp } from '../tests/web/platform'
-import { matchesStateKey, testModelOf } from '../tests/web/modelSupport'
+import { matchesStateKey, testModelOf } from './support'
 import { describePath, keyByIncomingEdge, missingCoverage } from './support'
 
 const REF = 'abcdefghijklmnopqrst'

@@ -5,7 +5,7 @@ import { createActor, type AnyMachineSnapshot, type EventObject } from 'xstate'
 import { organizationMachine, type OrganizationData } from '../machines/organization.machine'
 import { OrganizationPage } from '../src/views/org/OrganizationPages'
 import { ORGS } from '../tests/web/platform'
-import { apiError, deferredActor, matchesStateKey, testModelOf } from '../tests/web/modelSupport'
+import { apiError, deferredActor, matchesStateKey, testModelOf } from './support'
 import { describePath, keyByIncomingEdge, missingCoverage } from './support'
 
 const DATA: OrganizationData = { organization: ORGS[1], subscription: { plan: { id: 'pro', name: 'Pro' }, usage_billing_enabled: false } }

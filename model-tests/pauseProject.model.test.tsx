@@ -1,12 +1,12 @@
 import { act, fireEvent, render, screen, within } from '@testing-library/react'
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
+import { describe, expect, it, vi } from 'vitest'
 import { createActor, type AnyMachineSnapshot, type EventObject } from 'xstate'
 import { pauseProjectMachine } from '../machines/pauseProject.machine'
 import { livePauseProjectMachine } from '../src/api/live/pauseProject'
 import type { Permission, ProjectStatus } from '../src/contracts/common'
 import { PauseProjectPanel } from '../src/views/project/settings/PauseProjectSection'
 import { REF } from '../tests/fixtures'
-import { createControlledFetch, describePath, keyByIncomingEdge, missingCoverage, modelOf } from './support'
+import { describePath, keyByIncomingEdge, missingCoverage, modelOf, usePlatform } from './support'
 
 const PERMISSIONS_URL = /^\/platform\/profile\/permissions$/
 const PAUSE_URL = /^\/v1\/projects\/[a-z]{20}\/pause$/
@@ -40,18 +40,9 @@ function modelFor(status: ProjectStatus) {
 const paths = [...modelFor('ACTIVE_HEALTHY').getShortestPaths(), ...modelFor('INACTIVE').getShortestPaths()]
 const statusOf = (path: (typeof paths)[number]) => (path.steps[0].state.context as { status: ProjectStatus }).status
 
-let server: ReturnType<typeof createControlledFetch>
-beforeEach(() => {
-  vi.useFakeTimers({ now: 0 })
-  server = createControlledFetch()
-  vi.stubGlobal('fetch', server.fetch)
-})
-afterEach(() => {
-  vi.unstubAllGlobals()
-  vi.useRealTimers()
-})
+const platform = usePlatform()
 
-const settle = () => act(() => vi.advanceTimersByTimeAsync(0))
+const settle = () => platform.settle()
 const click = (name: string) => act(async () => fireEvent.click(screen.getByRole('button', { name })))
 
 describe('pause project model', () => {
@@ -72,7 +63,7 @@ describe('pause project model', () => {
         states: {
           loading: () => {
             expect(action()).toBeDisabled()
-            expect(server.isPending(PERMISSIONS_URL)).toBe(true)
+            expect(platform.server.isPending(PERMISSIONS_URL)).toBe(true)
           },
           loadFailed: () => {
             expect(action()).toBeDisabled()
@@ -101,7 +92,7 @@ describe('pause project model', () => {
             const dialog = screen.getByRole('dialog', { name: 'Pause this project' })
             expect(within(dialog).getByRole('button', { name: 'Pausing…' })).toBeDisabled()
             expect(within(dialog).getByRole('button', { name: 'Cancel' })).toBeDisabled()
-            expect(server.isPending(PAUSE_URL)).toBe(true)
+            expect(platform.server.isPending(PAUSE_URL)).toBe(true)
           },
           requested: () => {
             expect(refreshProject).toHaveBeenCalledTimes(1)
@@ -110,11 +101,11 @@ describe('pause project model', () => {
         events: {
           'xstate.done.actor.fetchPermissions': async (step) => {
             const permissions = (step.event as unknown as { output: Permission[] }).output
-            server.json(PERMISSIONS_URL, [{ organization_id: 2, organization_slug: 'demo-org', role: 'Owner', permissions }])
+            platform.server.json(PERMISSIONS_URL, [{ organization_id: 2, organization_slug: 'demo-org', role: 'Owner', permissions }])
             await settle()
           },
           'xstate.error.actor.fetchPermissions': async () => {
-            server.json(PERMISSIONS_URL, { message: 'Internal server error' }, 500)
+            platform.server.json(PERMISSIONS_URL, { message: 'Internal server error' }, 500)
             await settle()
           },
           'permissions.retry': () => click('Try again'),
@@ -122,11 +113,11 @@ describe('pause project model', () => {
           'pause.confirm': () => click('Confirm pause'),
           'pause.cancel': () => click('Cancel'),
           'xstate.done.actor.pauseProject': async () => {
-            server.text(PAUSE_URL, '')
+            platform.server.text(PAUSE_URL, '')
             await settle()
           },
           'xstate.error.actor.pauseProject': async () => {
-            server.json(PAUSE_URL, { message: 'Project is PAUSING: only an ACTIVE_HEALTHY project can be paused' }, 409)
+            platform.server.json(PAUSE_URL, { message: 'Project is PAUSING: only an ACTIVE_HEALTHY project can be paused' }, 409)
             await settle()
           },
         },

@@ -1,5 +1,5 @@
 import { act, fireEvent, render, screen, within } from '@testing-library/react'
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
+import { describe, expect, it, vi } from 'vitest'
 import { createActor, type AnyMachineSnapshot, type EventObject } from 'xstate'
 import { pausedMachine, type RestoreContext } from '../machines/paused.machine'
 import { toastMachine } from '../machines/toast.machine'
@@ -8,7 +8,7 @@ import { PausedPage, RESTORE_DENIED, RESTORE_TOOLTIP } from '../src/views/projec
 import { ToastRegion } from '../src/views/project/lifecycle/ToastRegion'
 import { makeProject } from '../tests/fixtures'
 import { ALL_PERMISSIONS } from '../tests/web/platform'
-import { createControlledFetch, describePath, keyByIncomingEdge, missingCoverage, modelOf } from './support'
+import { describePath, keyByIncomingEdge, missingCoverage, modelOf, usePlatform } from './support'
 
 const PROJECT = makeProject({ status: 'INACTIVE', organization_slug: 'demo-org' })
 const RESTORED = { ...PROJECT, status: 'RESTORING' as const }
@@ -51,18 +51,9 @@ const model = modelOf(pausedMachine, {
 })
 const paths = model.getShortestPaths()
 
-let server: ReturnType<typeof createControlledFetch>
-beforeEach(() => {
-  vi.useFakeTimers({ now: 0 })
-  server = createControlledFetch()
-  vi.stubGlobal('fetch', server.fetch)
-})
-afterEach(() => {
-  vi.unstubAllGlobals()
-  vi.useRealTimers()
-})
+const platform = usePlatform()
 
-const settle = () => act(() => vi.advanceTimersByTimeAsync(0))
+const settle = () => platform.settle()
 const click = (name: string) => act(async () => fireEvent.click(screen.getByRole('button', { name })))
 
 describe('paused model', () => {
@@ -99,7 +90,7 @@ describe('paused model', () => {
           loading: () => {
             paused()
             expect(screen.getByRole('button', { name: 'Checking…' })).toBeDisabled()
-            expect(server.isPending(PERMISSIONS_URL)).toBe(true)
+            expect(platform.server.isPending(PERMISSIONS_URL)).toBe(true)
           },
           loadFailed: () => {
             paused()
@@ -124,7 +115,7 @@ describe('paused model', () => {
             noDialog()
             expect(screen.getByRole('alert')).toHaveTextContent(RESTORE_DENIED)
             expect(screen.getByRole('button', { name: 'Restore project' })).toHaveAccessibleDescription(RESTORE_TOOLTIP)
-            expect(server.isPending(RESTORE_URL)).toBe(false)
+            expect(platform.server.isPending(RESTORE_URL)).toBe(false)
           },
           limitReached: () => {
             const dialog = screen.getByRole('dialog', { name: 'Free project limit reached' })
@@ -141,7 +132,7 @@ describe('paused model', () => {
             const dialog = screen.getByRole('dialog', { name: 'Restore this project' })
             expect(within(dialog).getByRole('button', { name: 'Restoring…' })).toBeDisabled()
             expect(within(dialog).getByRole('button', { name: 'Cancel' })).toBeDisabled()
-            expect(server.isPending(RESTORE_URL)).toBe(true)
+            expect(platform.server.isPending(RESTORE_URL)).toBe(true)
             expect(projectUpdated).not.toHaveBeenCalled()
           },
           restored: () => {
@@ -152,13 +143,13 @@ describe('paused model', () => {
         events: {
           'xstate.done.actor.fetchRestoreContext': async (step) => {
             const output = (step.event as unknown as { output: RestoreContext }).output
-            server.json(PERMISSIONS_URL, [{ organization_id: 2, organization_slug: 'demo-org', role: 'Owner', permissions: output.permissions }])
-            server.json(SUBSCRIPTION_URL, { plan: { id: output.plan, name: output.plan }, usage_billing_enabled: false })
-            server.json(MEMBERS_URL, output.membersReachedLimit)
+            platform.server.json(PERMISSIONS_URL, [{ organization_id: 2, organization_slug: 'demo-org', role: 'Owner', permissions: output.permissions }])
+            platform.server.json(SUBSCRIPTION_URL, { plan: { id: output.plan, name: output.plan }, usage_billing_enabled: false })
+            platform.server.json(MEMBERS_URL, output.membersReachedLimit)
             await settle()
           },
           'xstate.error.actor.fetchRestoreContext': async () => {
-            server.json(PERMISSIONS_URL, { message: 'Internal server error' }, 500)
+            platform.server.json(PERMISSIONS_URL, { message: 'Internal server error' }, 500)
             await settle()
           },
           'context.retry': () => click('Try again'),
@@ -167,11 +158,11 @@ describe('paused model', () => {
           'restore.cancel': () => click('Cancel'),
           'limit.close': () => click('Understood'),
           'xstate.done.actor.restoreProject': async (step) => {
-            server.json(RESTORE_URL, (step.event as unknown as { output: unknown }).output)
+            platform.server.json(RESTORE_URL, (step.event as unknown as { output: unknown }).output)
             await settle()
           },
           'xstate.error.actor.restoreProject': async (step) => {
-            server.json(RESTORE_URL, { message: 'Project is RESTORING: only a paused (INACTIVE) project can be restored' }, 409)
+            platform.server.json(RESTORE_URL, { message: 'Project is RESTORING: only a paused (INACTIVE) project can be restored' }, 409)
             await settle()
             expect(toastRegion()).toHaveTextContent('Failed to restore project: Project is RESTORING: only a paused (INACTIVE) project can be restored')
             void step

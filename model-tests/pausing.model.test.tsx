@@ -1,13 +1,18 @@
-import { act, render, screen } from '@testing-library/react'
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
+import { render, screen } from '@testing-library/react'
+import { describe, expect, it, vi } from 'vitest'
 import { createActor, type AnyMachineSnapshot, type EventObject } from 'xstate'
 import { pausingMachine } from '../machines/pausing.machine'
 import { livePausingMachine } from '../src/api/live/pausing'
 import { PausingPage } from '../src/views/project/lifecycle/PausingPage'
 import { REF } from '../tests/fixtures'
-import { createControlledFetch, describePath, keyByIncomingEdge, missingCoverage, modelOf } from './support'
+import { describePath, keyByIncomingEdge, missingCoverage, modelOf, usePlatform } from './support'
 
 const STATUS_URL = /\/platform\/projects\/[a-z]{20}\/status$/
+/** Spec: the first poll 4 s in, then every 2 s; the 2 s beat is each request's slot. */
+const FIRST = 4_000
+const BEAT = 2_000
+/** Every answer comes this late: a slow platform must not stretch the beat. */
+const ANSWER_AFTER = 1_500
 
 const model = modelOf(pausingMachine, {
   input: { ref: REF, since: new Date(0).toISOString() },
@@ -28,16 +33,7 @@ const model = modelOf(pausingMachine, {
 })
 const paths = model.getShortestPaths()
 
-let server: ReturnType<typeof createControlledFetch>
-beforeEach(() => {
-  vi.useFakeTimers({ now: 0 })
-  server = createControlledFetch()
-  vi.stubGlobal('fetch', server.fetch)
-})
-afterEach(() => {
-  vi.unstubAllGlobals()
-  vi.useRealTimers()
-})
+const platform = usePlatform()
 
 describe('pausing model', () => {
   it('the paths reach every state and every transition', () => {
@@ -62,39 +58,41 @@ describe('pausing model', () => {
         states: {
           'waiting.delaying': () => {
             waitingScreen()
-            expect(server.isPending(STATUS_URL)).toBe(false)
+            expect(platform.server.isPending(STATUS_URL)).toBe(false)
           },
           'waiting.polling.requesting': () => {
             waitingScreen()
-            expect(server.isPending(STATUS_URL)).toBe(true)
+            expect(platform.server.isPending(STATUS_URL)).toBe(true)
           },
           'waiting.polling.settled': () => {
             waitingScreen()
-            expect(server.isPending(STATUS_URL)).toBe(false)
+            expect(platform.server.isPending(STATUS_URL)).toBe(false)
           },
           paused: () => {
             expect(refreshProject).toHaveBeenCalledTimes(1)
             expect(refreshProjectList).toHaveBeenCalledTimes(1)
-            expect(server.pending).toHaveLength(0)
+            expect(platform.server.pending).toHaveLength(0)
           },
         },
         events: {
           'xstate.after.initialDelay.pausing.waiting.delaying': async () => {
-            await act(() => vi.advanceTimersByTimeAsync(4_000))
+            await platform.advance(4_000)
           },
-          'xstate.after.pollInterval.pausing.waiting.polling': async () => {
-            await act(() => vi.advanceTimersByTimeAsync(2_000))
-          },
+          'xstate.after.pollInterval.pausing.waiting.polling': () => platform.nextBeat(STATUS_URL, BEAT, FIRST),
           'xstate.done.actor.fetchProjectStatus': async (step) => {
-            server.json(STATUS_URL, (step.event as unknown as { output: unknown }).output)
-            await act(() => vi.advanceTimersByTimeAsync(0))
+            await platform.advance(ANSWER_AFTER)
+            platform.server.json(STATUS_URL, (step.event as unknown as { output: unknown }).output)
+            await platform.settle()
           },
           'xstate.error.actor.fetchProjectStatus': async () => {
-            server.json(STATUS_URL, { message: 'Internal server error' }, 500)
-            await act(() => vi.advanceTimersByTimeAsync(0))
+            await platform.advance(ANSWER_AFTER)
+            platform.server.json(STATUS_URL, { message: 'Internal server error' }, 500)
+            await platform.settle()
           },
         },
       })
+      // However late the answers and whatever became of them, the requests went out exactly on the beat.
+      platform.expectBeat(STATUS_URL, BEAT, FIRST)
       expect(actor.getSnapshot().value).toEqual(path.state.value)
       actor.stop()
     })

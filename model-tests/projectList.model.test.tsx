@@ -5,7 +5,7 @@ import { createActor, type AnyMachineSnapshot, type EventObject } from 'xstate'
 import { projectListMachine, type ProjectListData } from '../machines/projectList.machine'
 import { ProjectsPage } from '../src/views/projects/ProjectsPage'
 import { ORGS, PROJECTS } from '../tests/web/platform'
-import { apiError, deferredActor, matchesStateKey, testModelOf } from '../tests/web/modelSupport'
+import { apiError, deferredActor, matchesStateKey, testModelOf } from './support'
 import { describePath, keyByIncomingEdge, missingCoverage } from './support'
 
 const DATA: ProjectListData = { organizations: ORGS, projects: PROJECTS }

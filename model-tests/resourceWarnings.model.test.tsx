@@ -1,11 +1,11 @@
 import { act, render, screen } from '@testing-library/react'
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { createActor, type AnyMachineSnapshot, type EventObject } from 'xstate'
 import { resourceWarningsMachine } from '../machines/resourceWarnings.machine'
 import { liveResourceWarningsMachine } from '../src/api/live/resourceWarnings'
 import { ResourceBanner, UsageBadge } from '../src/views/project/usage/ResourceWarnings'
 import { REF } from '../tests/fixtures'
-import { createControlledFetch, describePath, keyByIncomingEdge, missingCoverage, modelOf } from './support'
+import { describePath, keyByIncomingEdge, missingCoverage, modelOf, usePlatform } from './support'
 
 const WARNINGS_URL = /\/platform\/projects-resource-warnings$/
 const SUBSCRIPTION_URL = /\/platform\/organizations\/demo-free\/billing\/subscription$/
@@ -72,16 +72,7 @@ const modelFor = (organizationSlug: string | null) => modelOf(resourceWarningsMa
 const cases = [null, 'demo-free'].flatMap((organizationSlug) => modelFor(organizationSlug).getShortestPaths().map((path) => ({ organizationSlug, path })))
 const paths = cases.map((c) => c.path)
 
-let server: ReturnType<typeof createControlledFetch>
-beforeEach(() => {
-  vi.useFakeTimers({ now: Date.parse('2026-11-21T10:00:00.000Z') })
-  server = createControlledFetch()
-  vi.stubGlobal('fetch', server.fetch)
-})
-afterEach(() => {
-  vi.unstubAllGlobals()
-  vi.useRealTimers()
-})
+const platform = usePlatform({ now: Date.parse('2026-11-21T10:00:00.000Z') })
 
 describe('resource warnings model', () => {
   it('the paths reach every state and every transition', () => {
@@ -111,22 +102,22 @@ describe('resource warnings model', () => {
       await path.test({
         states: {
           'warnings.loading': () => {
-            expect(server.isPending(WARNINGS_URL)).toBe(true)
+            expect(platform.server.isPending(WARNINGS_URL)).toBe(true)
           },
           'warnings.fresh': () => {
             bannerShown()
-            expect(server.isPending(WARNINGS_URL)).toBe(false)
+            expect(platform.server.isPending(WARNINGS_URL)).toBe(false)
           },
           'warnings.failed': () => {
             noBanner()
-            expect(server.isPending(WARNINGS_URL)).toBe(false)
+            expect(platform.server.isPending(WARNINGS_URL)).toBe(false)
           },
           'usage.awaitingOrganization': () => {
             expect(badge()).toBeNull()
-            expect(server.isPending(USAGE_URL)).toBe(false)
+            expect(platform.server.isPending(USAGE_URL)).toBe(false)
           },
           'usage.loading': () => {
-            expect(server.isPending(USAGE_URL)).toBe(true)
+            expect(platform.server.isPending(USAGE_URL)).toBe(true)
           },
           'usage.loaded': () => {
             expect(badge()).toHaveAttribute('href', '/org/demo-free/usage')
@@ -137,38 +128,38 @@ describe('resource warnings model', () => {
         },
         events: {
           'xstate.done.actor.fetchResourceWarnings': async () => {
-            server.json(WARNINGS_URL, WARNINGS)
-            await act(() => vi.advanceTimersByTimeAsync(0))
+            platform.server.json(WARNINGS_URL, WARNINGS)
+            await platform.settle()
           },
           'xstate.error.actor.fetchResourceWarnings': async () => {
-            server.text(WARNINGS_URL, '<html>Bad gateway</html>', 502)
-            await act(() => vi.advanceTimersByTimeAsync(0))
+            platform.server.text(WARNINGS_URL, '<html>Bad gateway</html>', 502)
+            await platform.settle()
           },
           'organization.known': async () => {
             act(() => actor.send({ type: 'organization.known', slug: 'demo-free' }))
-            await act(() => vi.advanceTimersByTimeAsync(0))
+            await platform.settle()
           },
           'xstate.done.actor.fetchUsageSummary': async () => {
-            server.json(SUBSCRIPTION_URL, SUBSCRIPTION)
-            server.json(USAGE_URL, USAGE)
-            await act(() => vi.advanceTimersByTimeAsync(0))
+            platform.server.json(SUBSCRIPTION_URL, SUBSCRIPTION)
+            platform.server.json(USAGE_URL, USAGE)
+            await platform.settle()
           },
           'xstate.error.actor.fetchUsageSummary': async () => {
-            server.json(SUBSCRIPTION_URL, SUBSCRIPTION)
-            server.json(USAGE_URL, { message: 'start must be an ISO date' }, 400)
-            await act(() => vi.advanceTimersByTimeAsync(0))
+            platform.server.json(SUBSCRIPTION_URL, SUBSCRIPTION)
+            platform.server.json(USAGE_URL, { message: 'start must be an ISO date' }, 400)
+            await platform.settle()
           },
           'xstate.after.resourceWarningsStaleTime.resourceWarnings.warnings.fresh': async () => {
-            await act(() => vi.advanceTimersByTimeAsync(STALE))
+            await platform.advance(STALE)
           },
           'xstate.after.resourceWarningsStaleTime.resourceWarnings.warnings.failed': async () => {
-            await act(() => vi.advanceTimersByTimeAsync(STALE))
+            await platform.advance(STALE)
           },
           'xstate.after.usageStaleTime.resourceWarnings.usage.loaded': async () => {
-            await act(() => vi.advanceTimersByTimeAsync(STALE))
+            await platform.advance(STALE)
           },
           'xstate.after.usageStaleTime.resourceWarnings.usage.failed': async () => {
-            await act(() => vi.advanceTimersByTimeAsync(STALE))
+            await platform.advance(STALE)
           },
         },
       })

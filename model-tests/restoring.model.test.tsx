@@ -1,16 +1,22 @@
 import { act, fireEvent, render, screen } from '@testing-library/react'
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
+import { describe, expect, it, vi } from 'vitest'
 import { createActor, type AnyMachineSnapshot, type EventObject } from 'xstate'
 import { restoringMachine } from '../machines/restoring.machine'
 import { liveRestoringMachine } from '../src/api/live/restoring'
 import type { ProjectStatus } from '../src/contracts/common'
 import { RestoringPage } from '../src/views/project/lifecycle/RestoringPage'
 import { REF } from '../tests/fixtures'
-import { createControlledFetch, describePath, keyByIncomingEdge, missingCoverage, modelOf } from './support'
+import { describePath, keyByIncomingEdge, missingCoverage, modelOf, usePlatform } from './support'
 
 const STATUS_URL = /^\/platform\/projects\/[a-z]{20}\/status$/
 const RESTORE_STATUS_URL = /^\/platform\/projects\/[a-z]{20}\/restore\/status$/
 const since = new Date(0).toISOString()
+/** Spec: the status read at once, then every 4 s; each request's slot (time-out) is 2 s. */
+const BEAT = 4_000
+const SLOT = 2_000
+/** Every status answer comes this late: a slow platform must not stretch the beat, nor a change of phase. */
+const ANSWER_AFTER = 1_500
+const BEAT_EDGE: EventObject = { type: 'xstate.after.pollInterval.restoring.watching.polling' }
 
 const done = (status: ProjectStatus) => ({ type: 'xstate.done.actor.fetchProjectStatus', output: { status } }) as EventObject
 const failedRequest = { type: 'xstate.error.actor.fetchProjectStatus', error: new Error('Request failed with status 500') } as EventObject
@@ -19,14 +25,14 @@ function modelFor(opened: ProjectStatus) {
   return modelOf(restoringMachine, {
     input: { ref: REF, status: opened, since },
     events: (snapshot: AnyMachineSnapshot): EventObject[] => {
-      if (snapshot.matches({ watching: { unconfirmed: 'requesting' } })) {
-        return [done('ACTIVE_HEALTHY'), done('RESTORING'), done('RESTORATION_FAILED'), failedRequest, { type: 'xstate.after.requestTimeout.restoring.watching.unconfirmed.requesting' }]
+      if (snapshot.matches({ watching: { polling: { unconfirmed: 'requesting' } } })) {
+        return [done('ACTIVE_HEALTHY'), done('RESTORING'), done('RESTORATION_FAILED'), failedRequest, { type: 'xstate.after.requestTimeout.restoring.watching.polling.unconfirmed.requesting' }]
       }
-      if (snapshot.matches({ watching: { confirmed: 'requesting' } })) {
-        return [done('ACTIVE_HEALTHY'), done('RESTORING'), done('RESTORATION_FAILED'), failedRequest, { type: 'xstate.after.requestTimeout.restoring.watching.confirmed.requesting' }]
+      if (snapshot.matches({ watching: { polling: { confirmed: 'requesting' } } })) {
+        return [done('ACTIVE_HEALTHY'), done('RESTORING'), done('RESTORATION_FAILED'), failedRequest, { type: 'xstate.after.requestTimeout.restoring.watching.polling.confirmed.requesting' }]
       }
-      if (snapshot.matches({ watching: { unconfirmed: 'settled' } })) return [{ type: 'xstate.after.pollInterval.restoring.watching.unconfirmed' }]
-      if (snapshot.matches({ watching: { confirmed: 'settled' } })) return [{ type: 'xstate.after.pollInterval.restoring.watching.confirmed' }]
+      if (snapshot.matches({ watching: { polling: { unconfirmed: 'settled' } } })) return [BEAT_EDGE]
+      if (snapshot.matches({ watching: { polling: { confirmed: 'settled' } } })) return [BEAT_EDGE]
       if (snapshot.matches('readingFailure')) {
         return [
           { type: 'xstate.done.actor.fetchRestoreStatus', output: { status: 'RESTORATION_FAILED', error: 'disk full' } } as EventObject,
@@ -42,23 +48,16 @@ function modelFor(opened: ProjectStatus) {
 }
 
 const OPENED: ProjectStatus[] = ['RESTORING', 'INACTIVE', 'RESTORATION_FAILED']
-const paths = OPENED.flatMap((opened) => modelFor(opened).getShortestPaths())
+/** Opened before RESTORING is seen, slow answers through both phases: the beat must hold across the change. */
+const beatWalk = modelFor('INACTIVE').getPathsFromEvents(
+  [done('ACTIVE_HEALTHY'), BEAT_EDGE, done('RESTORING'), BEAT_EDGE, failedRequest, BEAT_EDGE, { type: 'xstate.after.requestTimeout.restoring.watching.polling.confirmed.requesting' }, BEAT_EDGE, done('ACTIVE_HEALTHY')],
+  // The walk starts from the started machine's snapshot: the graph utilities' own start leaves `opening` unresolved.
+  { fromState: createActor(restoringMachine, { input: { ref: REF, status: 'INACTIVE', since } }).getSnapshot() },
+)
+const paths = [...OPENED.flatMap((opened) => modelFor(opened).getShortestPaths()), ...beatWalk]
 const openedWith = (path: (typeof paths)[number]) => (path.steps[0].state.context as { status: ProjectStatus }).status
 
-let server: ReturnType<typeof createControlledFetch>
-let lastPollAt = 0
-beforeEach(() => {
-  vi.useFakeTimers({ now: 0 })
-  server = createControlledFetch()
-  vi.stubGlobal('fetch', (input: Request) => {
-    if (STATUS_URL.test(new URL(input.url, 'http://localhost').pathname)) lastPollAt = Date.now()
-    return server.fetch(input)
-  })
-})
-afterEach(() => {
-  vi.unstubAllGlobals()
-  vi.useRealTimers()
-})
+const platform = usePlatform()
 
 describe('restoring model', () => {
   it('the paths reach every state and every transition', () => {
@@ -66,8 +65,8 @@ describe('restoring model', () => {
     const startsIn = Object.fromEntries(OPENED.map((opened) => [opened, JSON.stringify(paths.find((p) => openedWith(p) === opened)!.steps[0].state.value)]))
     expect(startsIn).toEqual({
       RESTORATION_FAILED: '"readingFailure"',
-      RESTORING: '{"watching":{"confirmed":"requesting"}}',
-      INACTIVE: '{"watching":{"unconfirmed":"requesting"}}',
+      RESTORING: '{"watching":{"polling":{"confirmed":"requesting"}}}',
+      INACTIVE: '{"watching":{"polling":{"unconfirmed":"requesting"}}}',
     })
     expect(missingCoverage(restoringMachine, paths)).toEqual({ states: [], transitions: [] })
   })
@@ -80,6 +79,7 @@ describe('restoring model', () => {
         input: { ref: REF, status: openedWith(path), since },
       }).start()
       render(<RestoringPage actor={actor} projectName="Analytics" />)
+      const { server } = platform
       const heading = (name: string) => expect(screen.getByRole('heading', { level: 1, name })).toBeInTheDocument()
       const inProgress = (pending: boolean) => {
         heading('Restoration in progress')
@@ -90,10 +90,10 @@ describe('restoring model', () => {
 
       await path.test({
         states: {
-          'watching.unconfirmed.requesting': () => inProgress(true),
-          'watching.unconfirmed.settled': () => inProgress(false),
-          'watching.confirmed.requesting': () => inProgress(true),
-          'watching.confirmed.settled': () => inProgress(false),
+          'watching.polling.unconfirmed.requesting': () => inProgress(true),
+          'watching.polling.unconfirmed.settled': () => inProgress(false),
+          'watching.polling.confirmed.requesting': () => inProgress(true),
+          'watching.polling.confirmed.settled': () => inProgress(false),
           readingFailure: () => {
             expect(screen.queryByRole('heading', { name: 'Restoration complete!' })).toBeNull()
             expect(server.isPending(RESTORE_STATUS_URL)).toBe(true)
@@ -120,42 +120,35 @@ describe('restoring model', () => {
           },
         },
         events: {
-          'xstate.after.pollInterval.restoring.watching.unconfirmed': async () => {
-            await act(() => vi.advanceTimersByTimeAsync(lastPollAt + 4_000 - Date.now()))
-          },
-          'xstate.after.pollInterval.restoring.watching.confirmed': async () => {
-            await act(() => vi.advanceTimersByTimeAsync(lastPollAt + 4_000 - Date.now()))
-          },
-          'xstate.after.requestTimeout.restoring.watching.unconfirmed.requesting': async () => {
-            await act(() => vi.advanceTimersByTimeAsync(2_000))
-          },
-          'xstate.after.requestTimeout.restoring.watching.confirmed.requesting': async () => {
-            await act(() => vi.advanceTimersByTimeAsync(2_000))
-          },
-          'xstate.after.requestTimeout.restoring.readingFailure': async () => {
-            await act(() => vi.advanceTimersByTimeAsync(2_000))
-          },
+          [BEAT_EDGE.type]: () => platform.nextBeat(STATUS_URL, BEAT),
+          'xstate.after.requestTimeout.restoring.watching.polling.unconfirmed.requesting': () => platform.advance(SLOT),
+          'xstate.after.requestTimeout.restoring.watching.polling.confirmed.requesting': () => platform.advance(SLOT),
+          'xstate.after.requestTimeout.restoring.readingFailure': () => platform.advance(SLOT),
           'xstate.done.actor.fetchProjectStatus': async (step) => {
+            await platform.advance(ANSWER_AFTER)
             server.json(STATUS_URL, (step.event as unknown as { output: unknown }).output)
-            await act(() => vi.advanceTimersByTimeAsync(0))
+            await platform.settle()
           },
           'xstate.error.actor.fetchProjectStatus': async () => {
+            await platform.advance(ANSWER_AFTER)
             server.json(STATUS_URL, { message: 'Internal server error' }, 500)
-            await act(() => vi.advanceTimersByTimeAsync(0))
+            await platform.settle()
           },
           'xstate.done.actor.fetchRestoreStatus': async (step) => {
             server.json(RESTORE_STATUS_URL, (step.event as unknown as { output: unknown }).output)
-            await act(() => vi.advanceTimersByTimeAsync(0))
+            await platform.settle()
           },
           'xstate.error.actor.fetchRestoreStatus': async () => {
             server.json(RESTORE_STATUS_URL, { message: 'Internal server error' }, 500)
-            await act(() => vi.advanceTimersByTimeAsync(0))
+            await platform.settle()
           },
           'project.return': async () => {
             await act(async () => fireEvent.click(screen.getByRole('button', { name: 'Return to project' })))
           },
         },
       })
+      // However late the answers, whatever became of them, and across the change of phase: on the beat.
+      platform.expectBeat(STATUS_URL, BEAT, 0)
       expect(actor.getSnapshot().value).toEqual(path.state.value)
       actor.stop()
     })

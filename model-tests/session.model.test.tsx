@@ -5,7 +5,7 @@ import type { AnyMachineSnapshot, EventObject } from 'xstate'
 import { sessionMachine, type SessionData } from '../machines/session.machine'
 import { getProfile } from '../src/api/client'
 import { ALL_PERMISSIONS, OWNER, fakePlatform, renderApp } from '../tests/web/platform'
-import { apiError, deferredActor, matchesStateKey, testModelOf } from '../tests/web/modelSupport'
+import { apiError, deferredActor, matchesStateKey, testModelOf } from './support'
 import { describePath, keyByIncomingEdge, missingCoverage } from './support'
 
 const SESSION: SessionData = {

@@ -1,10 +1,16 @@
 /**
- * Shared helpers of the model tests: coverage of a machine's states and transitions by a set of paths,
- * measured against the machine's own transition definitions (so a path set that misses one fails the test),
- * and a fake platform server that answers the real HTTP client request by request.
+ * The one support module of the model tests (it absorbed tests/web/modelSupport.ts):
+ * - coverage of a machine's states and transitions by a set of paths, measured against the machine's own
+ *   transition definitions (so a path set that misses one fails the test);
+ * - a fake platform that answers the real HTTP client request by request (`createControlledFetch`), and the
+ *   polling harness around it (`usePlatform`): fake timers, the stubbed fetch, the beat of a poll and its check;
+ * - promise actors the test settles step by step (`deferredActor`), for machines tested without HTTP.
+ * Every render of these suites runs under React's StrictMode (tests/setup.web.ts), as in `npm run dev`.
  */
-import type { ActorLogic, AnyStateMachine, AnyMachineSnapshot, EventObject, StateNode } from 'xstate'
-import { TestModel, type TestPath } from 'xstate/graph'
+import { act } from '@testing-library/react'
+import { afterEach, beforeEach, expect, vi } from 'vitest'
+import { fromPromise, type ActorLogic, type AnyStateMachine, type AnyMachineSnapshot, type EventObject, type StateNode } from 'xstate'
+import { TestModel, type TestModelOptions, type TestPath } from 'xstate/graph'
 
 type AnyNode = StateNode<any, any>
 
@@ -42,7 +48,8 @@ export function machineInventory(machine: AnyStateMachine) {
   const states = new Set<string>()
   const transitions = new Set<string>()
   for (const node of allNodes(machine.root as AnyNode)) {
-    if (node !== machine.root) states.add(node.id)
+    // A history state is a pointer to a state, never a state a machine is in.
+    if (node !== machine.root && node.type !== 'history') states.add(node.id)
     for (const [eventType, defs] of node.transitions as Map<string, unknown[]>) {
       defs.forEach((_, index) => transitions.add(transitionKey(node.id, eventType, index)))
     }
@@ -122,17 +129,20 @@ interface PendingRequest {
   respond: (response: Response) => void
 }
 
+export type ControlledFetch = ReturnType<typeof createControlledFetch>
+
 /**
  * A platform that answers only when the test says so: every fetch waits until `respond` is called, so a
  * model step can resolve, fail or time out exactly the request the machine made.
  */
 export function createControlledFetch() {
   const pending: PendingRequest[] = []
-  const log: Array<{ url: string; method: string }> = []
+  /** Every request made, with the (fake) time it started. */
+  const log: Array<{ url: string; method: string; at: number }> = []
   const fetchImpl = (input: RequestInfo | URL, init?: RequestInit) => {
     const request = input instanceof Request ? input : new Request(String(input), init)
     const url = new URL(request.url, 'http://localhost').pathname
-    log.push({ url, method: request.method })
+    log.push({ url, method: request.method, at: Date.now() })
     return new Promise<Response>((resolve, reject) => {
       const entry: PendingRequest = { url, method: request.method, signal: request.signal, respond: resolve }
       pending.push(entry)
@@ -161,4 +171,101 @@ export function createControlledFetch() {
       return pending.some((p) => path.test(p.url))
     },
   }
+}
+
+/**
+ * The fake clock and the fake platform of a test file, set before each test and undone after it: fake timers from
+ * `now` (on before any render: a machine's delays start at mount) and a controlled fetch as the global fetch.
+ * It also knows the beat of a poll: `nextBeat` moves the clock to when the next request is due — one beat after
+ * the previous request *started*, whatever became of it — and `expectBeat` checks that every request to an
+ * endpoint started exactly on the beat.
+ */
+export function usePlatform(options: { now?: number } = {}) {
+  const start = options.now ?? 0
+  let current: ControlledFetch | null = null
+  beforeEach(() => {
+    vi.useFakeTimers({ now: start })
+    current = createControlledFetch()
+    vi.stubGlobal('fetch', current.fetch)
+  })
+  afterEach(() => {
+    vi.unstubAllGlobals()
+    vi.useRealTimers()
+    current = null
+  })
+  const server = () => {
+    if (!current) throw new Error('usePlatform: the platform exists only inside a test')
+    return current
+  }
+  /** Moves the fake clock by `ms` and lets React render what changed. */
+  const advance = (ms: number) => act(() => vi.advanceTimersByTimeAsync(ms))
+  /** When each request to `path` started, in ms since the test started. */
+  const startsOf = (path: RegExp) => server().log.filter((r) => path.test(r.url)).map((r) => r.at - start)
+  const elapsed = () => Date.now() - start
+  return {
+    get server() {
+      return server()
+    },
+    advance,
+    /** Lets an answered request reach the machine and the screen, without moving the clock. */
+    settle: () => advance(0),
+    startsOf,
+    /**
+     * Moves the clock to the next beat of the poll of `path`: `every` ms after the previous request started, or,
+     * before the first request, to `firstAt` (ms since the test started).
+     */
+    async nextBeat(path: RegExp, every: number, firstAt = every) {
+      const starts = startsOf(path)
+      const due = starts.length > 0 ? starts[starts.length - 1] + every : firstAt
+      if (due < elapsed()) throw new Error(`nextBeat: the beat of ${path} was due at ${due} ms, it is ${elapsed()} ms`)
+      await advance(due - elapsed())
+    },
+    /** Every request to `path` started on the beat: at `firstAt`, then exactly `every` ms apart. */
+    expectBeat(path: RegExp, every: number, firstAt = every) {
+      const starts = startsOf(path)
+      expect(starts, `requests to ${path} on a ${every} ms beat from ${firstAt} ms`).toEqual(starts.map((_, i) => firstAt + i * every))
+    },
+  }
+}
+
+interface Pending<TOutput, TInput> {
+  input: TInput
+  resolve: (output: TOutput) => void
+  reject: (error: unknown) => void
+}
+
+/** A promise actor whose every run waits until the test resolves or rejects it. */
+export function deferredActor<TOutput, TInput = unknown>(name: string) {
+  const pending: Array<Pending<TOutput, TInput>> = []
+  const take = () => {
+    const next = pending.shift()
+    if (!next) throw new Error(`${name}: no pending run`)
+    return next
+  }
+  return {
+    logic: fromPromise<TOutput, TInput>(({ input }) => new Promise<TOutput>((resolve, reject) => pending.push({ input, resolve, reject }))),
+    pending,
+    async resolve(output: TOutput) {
+      const run = take()
+      await act(async () => run.resolve(output))
+    },
+    async reject(error: unknown) {
+      const run = take()
+      await act(async () => run.reject(error))
+    },
+  }
+}
+
+/** An error as the HTTP client raises it, with its status. */
+export const apiError = (message: string, status: number | null) => Object.assign(new Error(message), { status })
+
+/** stateMatcher for TestModel: state keys are state values ('signedOut.rejected'). */
+export const matchesStateKey = (snapshot: { matches: (value: never) => boolean }, key: string) => snapshot.matches(key as never)
+
+/**
+ * A TestModel over any machine, typed loosely, with the matcher left to the caller (see `modelOf` for one that
+ * matches state keys).
+ */
+export function testModelOf(machine: AnyStateMachine, options: Partial<TestModelOptions<AnyMachineSnapshot, EventObject, unknown>>) {
+  return new TestModel<AnyMachineSnapshot, EventObject, unknown>(machine as unknown as ActorLogic<AnyMachineSnapshot, EventObject, unknown>, options)
 }

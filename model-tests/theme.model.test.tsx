@@ -5,7 +5,7 @@ import { createActor, type AnyMachineSnapshot, type EventObject } from 'xstate'
 import { THEMES, THEME_LABELS, themeMachine, type Theme } from '../machines/theme.machine'
 import { applyThemeClass, readTheme, writeTheme } from '../src/app/preferences'
 import { ThemeList } from '../src/views/account/ThemeList'
-import { matchesStateKey, testModelOf } from '../tests/web/modelSupport'
+import { matchesStateKey, testModelOf } from './support'
 import { describePath, keyByIncomingEdge, missingCoverage } from './support'
 
 const EVENTS: EventObject[] = [

@@ -1,12 +1,12 @@
-import { act, fireEvent, render, screen } from '@testing-library/react'
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
+import { fireEvent, render, screen } from '@testing-library/react'
+import { describe, expect, it, vi } from 'vitest'
 import { createActor, type AnyMachineSnapshot, type EventObject } from 'xstate'
 import { upgradeActionMachine } from '../machines/upgradeAction.machine'
 import { liveUpgradeActionMachine } from '../src/api/live/upgradeAction'
 import type { ProjectUpgradeEligibilityResponse } from '../src/contracts/upgrade'
 import { UpgradePostgresPanel } from '../src/views/project/settings/UpgradePostgresPanel'
 import { REF } from '../tests/fixtures'
-import { createControlledFetch, describePath, keyByIncomingEdge, missingCoverage, modelOf } from './support'
+import { describePath, keyByIncomingEdge, missingCoverage, modelOf, usePlatform } from './support'
 
 const ELIGIBILITY_URL = /\/v1\/projects\/[a-z]{20}\/upgrade\/eligibility$/
 const PERMISSIONS_URL = /\/platform\/profile\/permissions$/
@@ -64,16 +64,7 @@ const model = modelOf(upgradeActionMachine, {
 })
 const paths = model.getShortestPaths()
 
-let server: ReturnType<typeof createControlledFetch>
-beforeEach(() => {
-  vi.useFakeTimers({ now: 0 })
-  server = createControlledFetch()
-  vi.stubGlobal('fetch', server.fetch)
-})
-afterEach(() => {
-  vi.unstubAllGlobals()
-  vi.useRealTimers()
-})
+const platform = usePlatform()
 
 describe('upgrade action model', () => {
   it('the paths reach every state and every transition', () => {
@@ -118,7 +109,7 @@ describe('upgrade action model', () => {
           starting: () => {
             expect(screen.getByRole('button', { name: 'Starting upgrade…' })).toBeDisabled()
             expect(screen.getByRole('button', { name: 'Cancel' })).toBeDisabled()
-            expect(server.isPending(UPGRADE_URL)).toBe(true)
+            expect(platform.server.isPending(UPGRADE_URL)).toBe(true)
           },
           started: () => {
             expect(refreshProject).toHaveBeenCalledTimes(1)
@@ -128,40 +119,40 @@ describe('upgrade action model', () => {
         events: {
           'xstate.done.actor.fetchUpgradeContext': async (step) => {
             const output = (step.event as unknown as { output: Loaded }).output
-            server.json(ELIGIBILITY_URL, output.eligibility)
-            server.json(PERMISSIONS_URL, permissions(output.canUpgrade))
-            await act(() => vi.advanceTimersByTimeAsync(0))
+            platform.server.json(ELIGIBILITY_URL, output.eligibility)
+            platform.server.json(PERMISSIONS_URL, permissions(output.canUpgrade))
+            await platform.settle()
           },
           'xstate.error.actor.fetchUpgradeContext': async () => {
-            server.json(ELIGIBILITY_URL, { message: 'Internal server error' }, 500)
-            server.json(PERMISSIONS_URL, permissions(true))
-            await act(() => vi.advanceTimersByTimeAsync(0))
+            platform.server.json(ELIGIBILITY_URL, { message: 'Internal server error' }, 500)
+            platform.server.json(PERMISSIONS_URL, permissions(true))
+            await platform.settle()
           },
           'upgrade.retry': async () => {
             fireEvent.click(screen.getByRole('button', { name: 'Try again' }))
           },
           'upgrade.open': async () => {
             fireEvent.click(upgradeButton())
-            await act(() => vi.advanceTimersByTimeAsync(0))
+            await platform.settle()
           },
           'upgrade.cancel': async () => {
             fireEvent.click(screen.getByRole('button', { name: 'Cancel' }))
-            await act(() => vi.advanceTimersByTimeAsync(0))
+            await platform.settle()
           },
           'upgrade.target': async () => {
             fireEvent.change(screen.getByLabelText('Target version'), { target: { value: '15' } })
           },
           'upgrade.confirm': async () => {
             fireEvent.click(screen.getByRole('button', { name: 'Confirm upgrade' }))
-            await act(() => vi.advanceTimersByTimeAsync(0))
+            await platform.settle()
           },
           'xstate.done.actor.requestUpgrade': async () => {
-            server.json(UPGRADE_URL, { tracking_id: 'abc' }, 201)
-            await act(() => vi.advanceTimersByTimeAsync(0))
+            platform.server.json(UPGRADE_URL, { tracking_id: 'abc' }, 201)
+            await platform.settle()
           },
           'xstate.error.actor.requestUpgrade': async () => {
-            server.json(UPGRADE_URL, { message: 'Project is UPGRADING: an upgrade can only start when the project is ACTIVE_HEALTHY' }, 409)
-            await act(() => vi.advanceTimersByTimeAsync(0))
+            platform.server.json(UPGRADE_URL, { message: 'Project is UPGRADING: an upgrade can only start when the project is ACTIVE_HEALTHY' }, 409)
+            await platform.settle()
           },
         },
       })

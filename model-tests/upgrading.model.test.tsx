@@ -1,16 +1,22 @@
-import { act, fireEvent, render, screen, within } from '@testing-library/react'
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
+import { fireEvent, render, screen, within } from '@testing-library/react'
+import { describe, expect, it, vi } from 'vitest'
 import { createActor, type AnyMachineSnapshot, type EventObject } from 'xstate'
 import { upgradingMachine } from '../machines/upgrading.machine'
 import { liveUpgradingMachine } from '../src/api/live/upgrading'
 import { UPGRADE_STATUS_CODES, type DatabaseUpgradeStatus } from '../src/contracts/upgrade'
 import { UpgradingPage } from '../src/views/project/lifecycle/UpgradingPage'
 import { REF } from '../tests/fixtures'
-import { createControlledFetch, describePath, keyByIncomingEdge, missingCoverage, modelOf } from './support'
+import { describePath, keyByIncomingEdge, missingCoverage, modelOf, usePlatform } from './support'
 
 const STATUS_URL = /\/v1\/projects\/[a-z]{20}\/upgrade\/status$/
 const ELIGIBILITY_URL = /\/v1\/projects\/[a-z]{20}\/upgrade\/eligibility$/
 const SINCE = '2026-11-21T10:00:00.000Z'
+/** Spec: the upgrade status read at once, then every 5 s; each read's slot (time-out) is 3 s. */
+const BEAT = 5_000
+const SLOT = 3_000
+/** Every answer comes this late: a slow platform must not stretch the beat. */
+const ANSWER_AFTER = 2_500
+const BEAT_EDGE: EventObject = { type: 'xstate.after.pollInterval.upgrading.running.polling' }
 
 const upgrade = (overrides: Partial<DatabaseUpgradeStatus>): { databaseUpgradeStatus: DatabaseUpgradeStatus } => ({
   databaseUpgradeStatus: {
@@ -46,14 +52,14 @@ const ELIGIBILITY = {
 const model = modelOf(upgradingMachine, {
   input: { ref: REF, since: SINCE },
   events: (snapshot: AnyMachineSnapshot): EventObject[] => {
-    if (snapshot.matches({ running: 'waiting' })) return [{ type: 'xstate.after.pollInterval.upgrading.running.waiting' }]
-    if (snapshot.matches({ running: 'polling' })) {
+    if (snapshot.matches({ running: { polling: 'settled' } })) return [BEAT_EDGE]
+    if (snapshot.matches({ running: { polling: 'requesting' } })) {
       return [
         { type: 'xstate.done.actor.fetchUpgradeStatus', output: upgrade({}) } as EventObject,
         { type: 'xstate.done.actor.fetchUpgradeStatus', output: upgrade({ status: 'upgraded', progress: '8_attached_volume_to_upgraded_instance' }) } as EventObject,
         { type: 'xstate.done.actor.fetchUpgradeStatus', output: upgrade({ status: 'failed', progress: '2_launched_upgraded_instance', error: '2_volume_detachchment_from_upgraded_instance_failed' }) } as EventObject,
         { type: 'xstate.error.actor.fetchUpgradeStatus', error: new Error('Request failed with status 500') } as EventObject,
-        { type: 'xstate.after.requestTimeout.upgrading.running.polling' },
+        { type: 'xstate.after.requestTimeout.upgrading.running.polling.requesting' },
       ]
     }
     if (snapshot.matches('upgraded')) {
@@ -68,18 +74,20 @@ const model = modelOf(upgradingMachine, {
   },
   serializeState: (snapshot, event) => keyByIncomingEdge(snapshot, event),
 })
-const paths = model.getShortestPaths()
+/** A walk through every outcome of a read, each followed by the next beat: the beat must hold through them all. */
+const beatWalk = model.getPathsFromEvents([
+  { type: 'xstate.done.actor.fetchUpgradeStatus', output: upgrade({}) } as EventObject,
+  BEAT_EDGE,
+  { type: 'xstate.after.requestTimeout.upgrading.running.polling.requesting' },
+  BEAT_EDGE,
+  { type: 'xstate.error.actor.fetchUpgradeStatus', error: new Error('Request failed with status 500') } as EventObject,
+  BEAT_EDGE,
+  { type: 'xstate.done.actor.fetchUpgradeStatus', output: upgrade({ status: 'upgraded', progress: '8_attached_volume_to_upgraded_instance' }) } as EventObject,
+  // From the started machine's snapshot: the graph utilities' getPathsFromEvents does not pass the model's input.
+], { fromState: createActor(upgradingMachine, { input: { ref: REF, since: SINCE } }).getSnapshot() })
+const paths = [...model.getShortestPaths(), ...beatWalk]
 
-let server: ReturnType<typeof createControlledFetch>
-beforeEach(() => {
-  vi.useFakeTimers({ now: Date.parse(SINCE) + 5_000 })
-  server = createControlledFetch()
-  vi.stubGlobal('fetch', server.fetch)
-})
-afterEach(() => {
-  vi.unstubAllGlobals()
-  vi.useRealTimers()
-})
+const platform = usePlatform({ now: Date.parse(SINCE) + 5_000 })
 
 const stepStates = () =>
   within(screen.getByRole('list', { name: 'Upgrade steps' }))
@@ -97,6 +105,7 @@ describe('upgrading model', () => {
       const actor = createActor(liveUpgradingMachine.provide({ actions: { refreshProject } }), { input: { ref: REF, since: SINCE } })
       actor.start()
       render(<UpgradingPage actor={actor} projectName="Analytics" />)
+      const { server } = platform
       const running = (_state: AnyMachineSnapshot) => {
         expect(screen.getByRole('heading', { level: 1, name: 'Upgrading project' })).toBeInTheDocument()
         expect(screen.queryByText('Upgrade completed!')).toBeNull()
@@ -112,11 +121,11 @@ describe('upgrading model', () => {
 
       await path.test({
         states: {
-          'running.polling': (state) => {
+          'running.polling.requesting': (state) => {
             running(state)
             expect(server.isPending(STATUS_URL)).toBe(true)
           },
-          'running.waiting': (state) => {
+          'running.polling.settled': (state) => {
             running(state)
             expect(server.isPending(STATUS_URL)).toBe(false)
           },
@@ -136,28 +145,26 @@ describe('upgrading model', () => {
           },
         },
         events: {
-          'xstate.after.pollInterval.upgrading.running.waiting': async () => {
-            await act(() => vi.advanceTimersByTimeAsync(5_000))
-          },
-          'xstate.after.requestTimeout.upgrading.running.polling': async () => {
-            await act(() => vi.advanceTimersByTimeAsync(3_000))
-          },
+          'xstate.after.pollInterval.upgrading.running.polling': () => platform.nextBeat(STATUS_URL, BEAT),
+          'xstate.after.requestTimeout.upgrading.running.polling.requesting': () => platform.advance(SLOT),
           'xstate.done.actor.fetchUpgradeStatus': async (step) => {
+            await platform.advance(ANSWER_AFTER)
             server.json(STATUS_URL, toWire((step.event as unknown as { output: { databaseUpgradeStatus: DatabaseUpgradeStatus } }).output))
-            await act(() => vi.advanceTimersByTimeAsync(0))
+            await platform.settle()
           },
           'xstate.error.actor.fetchUpgradeStatus': async () => {
+            await platform.advance(ANSWER_AFTER)
             server.json(STATUS_URL, { message: 'Internal server error' }, 500)
-            await act(() => vi.advanceTimersByTimeAsync(0))
+            await platform.settle()
           },
           'xstate.done.actor.fetchEligibility': async () => {
             server.json(ELIGIBILITY_URL, ELIGIBILITY)
-            await act(() => vi.advanceTimersByTimeAsync(0))
+            await platform.settle()
             expect(screen.getByText('supabase-postgres-17.4.1.042')).toBeInTheDocument()
           },
           'xstate.error.actor.fetchEligibility': async () => {
             server.json(ELIGIBILITY_URL, { message: 'Internal server error' }, 500)
-            await act(() => vi.advanceTimersByTimeAsync(0))
+            await platform.settle()
           },
           'project.return': async () => {
             const calls = refreshProject.mock.calls.length
@@ -166,6 +173,8 @@ describe('upgrading model', () => {
           },
         },
       })
+      // However late the answers and whatever became of them, the reads went out exactly on the beat.
+      platform.expectBeat(STATUS_URL, BEAT, 0)
       expect(actor.getSnapshot().value).toEqual(path.state.value)
       actor.stop()
     })

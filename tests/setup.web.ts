@@ -1,7 +1,11 @@
 import '@testing-library/jest-dom/vitest'
-import { cleanup } from '@testing-library/react'
+import { cleanup, configure } from '@testing-library/react'
 import { afterEach, beforeAll } from 'vitest'
 import { preloadLazyComponents } from '../src/views/shell/lazy'
+
+// Every view and model test renders under React's StrictMode, as `npm run dev` does (src/app/main.tsx): effects run,
+// are cleaned up and run again, so an actor or a listener that does not survive that fails here first.
+configure({ reactStrictMode: true })
 
 afterEach(() => cleanup())
 

@@ -77,6 +77,10 @@ async function send(method: Endpoint['method'], url: string, schema: z.ZodType |
       ...(body === undefined ? {} : { json: body }),
     })
   } catch (error) {
+    // A call its caller cancelled answers nothing: the caller has gone (its state left, its actor stopped). Under
+    // React's StrictMode an actor is stopped and started again at mount, and @xstate/react restores its running
+    // promise child, so an error here would reach the restarted actor as the answer ('The request was cancelled').
+    if (signal?.aborted) return new Promise<never>(() => {})
     throw await toApiError(error, signal)
   }
   if (schema === null) return undefined

@@ -1,30 +1,21 @@
 import { act, render, screen, within } from '@testing-library/react'
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
+import { describe, expect, it, vi } from 'vitest'
 import { createActor } from 'xstate'
 import { liveApiKeysMachine } from '../../src/api/live/apiKeys'
 import { ApiKeysPanel, ProjectConfigPanel } from '../../src/views/project/settings/ApiKeysPanels'
 import { REF } from '../fixtures'
 import { ANON_KEY, makeSettings } from '../fixtures.keys'
+import { BAD_ANSWERS, json, stubFetch, useFakeClock, type Answer } from './scriptedFetch'
 
-type Answer = () => Promise<Response>
-const json = (body: unknown, status = 200) => () =>
-  Promise.resolve(new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } }))
-
-/** The settings endpoint answers from a script (the JWT status says 'never updated'), through ky and the contracts. */
-function stubPlatform(answers: Answer[]) {
-  const calls: number[] = []
-  vi.stubGlobal('fetch', (input: Request) => {
-    const path = new URL(input.url, 'http://localhost').pathname
-    const answer = path.endsWith('/jwt-secret-update-status')
-      ? json({ jwtSecretUpdateStatus: null })
-      : (calls.push(Date.now()), answers.shift() ?? json(makeSettings()))
-    return new Promise<Response>((resolve, reject) => {
-      input.signal.addEventListener('abort', () => reject(new DOMException('aborted', 'AbortError')))
-      answer().then(resolve, reject)
-    })
-  })
-  return calls
-}
+const SETTINGS_PATH = /\/platform\/props\/project\/[a-z]{20}\/settings$/
+/** The settings endpoint answers from a script; the JWT status says 'never updated'. */
+const stubPlatform = (answers: Answer[]) =>
+  stubFetch({
+    polled: SETTINGS_PATH,
+    answers,
+    fallback: json(makeSettings()),
+    fixed: [[/\/jwt-secret-update-status$/, json({ jwtSecretUpdateStatus: null })]],
+  }).calls
 
 function renderPanels() {
   const actor = createActor(liveApiKeysMachine, { input: { ref: REF, canReadKeys: true, canUpdateSecret: true } }).start()
@@ -39,20 +30,12 @@ function renderPanels() {
 
 const keysPanel = () => within(screen.getByRole('region', { name: 'Project API keys' }))
 
-beforeEach(() => vi.useFakeTimers({ now: 0 }))
-afterEach(() => {
-  vi.unstubAllGlobals()
-  vi.useRealTimers()
-})
+useFakeClock(0)
 
 const cases: Array<[string, Answer]> = [
-  ['a body that is not JSON', () => Promise.resolve(new Response('<html>Bad gateway</html>', { status: 200 }))],
+  ...BAD_ANSWERS,
   ['malformed settings (keys not a list)', json({ ...makeSettings(), services: [{ ...makeSettings().services[0], service_api_keys: 'anon' }] })],
   ['malformed settings (no project)', json({ services: [] })],
-  ['a 500', json({ message: 'Internal server error' }, 500)],
-  ['a 500 that is not JSON', () => Promise.resolve(new Response('oops', { status: 500 }))],
-  ['a network failure', () => Promise.reject(new TypeError('Failed to fetch'))],
-  ['a time-out', () => new Promise<Response>(() => {})],
 ]
 
 describe('API keys panel under bad answers', () => {

@@ -1,44 +1,23 @@
 /** The pausing and restoring screens under bad answers to their polls (through the real HTTP client and contracts). */
 import { act, render, screen } from '@testing-library/react'
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
+import { describe, expect, it, vi } from 'vitest'
 import { createActor } from 'xstate'
 import { livePausingMachine } from '../../src/api/live/pausing'
 import { liveRestoringMachine } from '../../src/api/live/restoring'
 import { PausingPage } from '../../src/views/project/lifecycle/PausingPage'
 import { RestoringPage } from '../../src/views/project/lifecycle/RestoringPage'
 import { REF } from '../fixtures'
+import { BAD_ANSWERS, json, stubFetch, text, useFakeClock, type Answer } from './scriptedFetch'
 
-type Answer = () => Promise<Response>
-const json = (body: unknown, status = 200) => () =>
-  Promise.resolve(new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } }))
+const STATUS_PATH = /\/platform\/projects\/[a-z]{20}\/status$/
+const stubStatusEndpoint = (answers: Answer[], fallback: Answer) => stubFetch({ polled: STATUS_PATH, answers, fallback }).calls
 
-function stubStatusEndpoint(answers: Answer[], fallback: Answer) {
-  const calls: number[] = []
-  vi.stubGlobal('fetch', (input: Request) => {
-    calls.push(Date.now())
-    const answer = answers.shift() ?? fallback
-    return new Promise<Response>((resolve, reject) => {
-      input.signal.addEventListener('abort', () => reject(new DOMException('aborted', 'AbortError')))
-      answer().then(resolve, reject)
-    })
-  })
-  return calls
-}
-
-beforeEach(() => vi.useFakeTimers({ now: 0 }))
-afterEach(() => {
-  vi.unstubAllGlobals()
-  vi.useRealTimers()
-})
+useFakeClock(0)
 
 const cases: Array<[string, Answer]> = [
-  ['a body that is not JSON', () => Promise.resolve(new Response('<html>Bad gateway</html>', { status: 200 }))],
+  ...BAD_ANSWERS,
   ['a body that fails its schema', json({ status: 'ALMOST_DONE' })],
   ['a body of the wrong shape', json([{ state: 'INACTIVE' }])],
-  ['a 500', json({ message: 'Internal server error' }, 500)],
-  ['a 500 that is not JSON', () => Promise.resolve(new Response('oops', { status: 500 }))],
-  ['a network failure', () => Promise.reject(new TypeError('Failed to fetch'))],
-  ['a time-out', () => new Promise<Response>(() => {})],
 ]
 
 describe('pausing screen under bad answers', () => {
@@ -55,7 +34,7 @@ describe('pausing screen under bad answers', () => {
   })
 
   it('ends as soon as the server reports INACTIVE after bad answers', async () => {
-    const calls = stubStatusEndpoint([json({}, 500), () => Promise.resolve(new Response('nope')), json({ status: 'INACTIVE' })], json({ status: 'PAUSING' }))
+    const calls = stubStatusEndpoint([json({}, 500), text('nope'), json({ status: 'INACTIVE' })], json({ status: 'PAUSING' }))
     const refreshProject = vi.fn()
     const actor = createActor(livePausingMachine.provide({ actions: { refreshProject } }), { input: { ref: REF, since: new Date(0).toISOString() } }).start()
     await act(() => vi.advanceTimersByTimeAsync(12_000))
@@ -83,7 +62,7 @@ describe('restoring screen under bad answers', () => {
   })
 
   it('shows success only after the server reports ACTIVE_HEALTHY following bad answers', async () => {
-    const calls = stubStatusEndpoint([json({}, 500), () => Promise.resolve(new Response('nope')), json({ status: 'ACTIVE_HEALTHY' })], json({ status: 'RESTORING' }))
+    const calls = stubStatusEndpoint([json({}, 500), text('nope'), json({ status: 'ACTIVE_HEALTHY' })], json({ status: 'RESTORING' }))
     const actor = createActor(liveRestoringMachine, { input: { ref: REF, status: 'RESTORING', since: new Date(0).toISOString() } }).start()
     render(<RestoringPage actor={actor} projectName="Analytics" />)
     await act(() => vi.advanceTimersByTimeAsync(4_000))

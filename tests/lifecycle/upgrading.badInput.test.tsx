@@ -1,32 +1,20 @@
 import { act, render, screen } from '@testing-library/react'
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
+import { describe, expect, it, vi } from 'vitest'
 import { createActor } from 'xstate'
 import { liveUpgradingMachine } from '../../src/api/live/upgrading'
 import { UpgradingPage } from '../../src/views/project/lifecycle/UpgradingPage'
 import { REF } from '../fixtures'
+import { BAD_ANSWERS, json, stubFetch, text, useFakeClock, type Answer } from './scriptedFetch'
 
-type Answer = () => Promise<Response>
-const json = (body: unknown, status = 200) => () =>
-  Promise.resolve(new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } }))
 const SINCE = '2026-11-21T10:00:00.000Z'
 const wire = (status: number, progress = '3_detached_volume_from_upgraded_instance') => ({
   databaseUpgradeStatus: { initiated_at: SINCE, latest_status_at: SINCE, target_version: 17, status, progress },
 })
 
-/** The upgrade status endpoint answering from a script, through the real HTTP client (ky) and contract parsing. */
-function stubStatusEndpoint(answers: Answer[]) {
-  const calls: number[] = []
-  vi.stubGlobal('fetch', (input: Request) => {
-    if (/\/upgrade\/eligibility$/.test(new URL(input.url).pathname)) return Promise.resolve(new Response('{}', { status: 500 }))
-    calls.push(Date.now())
-    const answer = answers.shift() ?? json(wire(0))
-    return new Promise<Response>((resolve, reject) => {
-      input.signal.addEventListener('abort', () => reject(new DOMException('aborted', 'AbortError')))
-      answer().then(resolve, reject)
-    })
-  })
-  return calls
-}
+const STATUS_PATH = /\/v1\/projects\/[a-z]{20}\/upgrade\/status$/
+/** The upgrade status endpoint answers from a script; the eligibility read (after an upgrade) fails. */
+const stubStatusEndpoint = (answers: Answer[]) =>
+  stubFetch({ polled: STATUS_PATH, answers, fallback: json(wire(0)), fixed: [[/\/upgrade\/eligibility$/, text('{}', 500)]] }).calls
 
 function renderUpgrading() {
   const refreshProject = vi.fn()
@@ -35,21 +23,13 @@ function renderUpgrading() {
   return { actor, refreshProject }
 }
 
-beforeEach(() => vi.useFakeTimers({ now: Date.parse(SINCE) + 1_000 }))
-afterEach(() => {
-  vi.unstubAllGlobals()
-  vi.useRealTimers()
-})
+useFakeClock(Date.parse(SINCE) + 1_000)
 
 const cases: Array<[string, Answer]> = [
-  ['a body that is not JSON', () => Promise.resolve(new Response('<html>Bad gateway</html>', { status: 200 }))],
+  ...BAD_ANSWERS,
   ['a status number outside the mapping', json(wire(7))],
   ['a progress outside the contract', json(wire(1, '11_done'))],
   ['a body of the wrong shape', json([{ status: 'upgraded' }])],
-  ['a 500', json({ message: 'Internal server error' }, 500)],
-  ['a 500 that is not JSON', () => Promise.resolve(new Response('oops', { status: 500 }))],
-  ['a network failure', () => Promise.reject(new TypeError('Failed to fetch'))],
-  ['a time-out', () => new Promise<Response>(() => {})],
 ]
 
 describe('upgrading screen under bad answers', () => {
@@ -64,16 +44,13 @@ describe('upgrading screen under bad answers', () => {
     expect(heading()).toBeInTheDocument()
     expect(screen.queryByText('Upgrade completed!')).toBeNull()
     expect(screen.queryByText('We ran into an issue while upgrading your project')).toBeNull()
-    // A time-out moves the next poll by the 3 s the request was given; other failures answer at once.
-    const gaps = calls.slice(1).map((at, i) => at - calls[i])
-    expect(calls[0] - t0).toBe(0)
-    expect(calls.length).toBeGreaterThanOrEqual(3)
-    for (const gap of gaps) expect([5_000, 8_000]).toContain(gap)
+    // Whatever the answer, even none, the reads go out on the 5 s beat.
+    expect(calls.map((at) => at - t0)).toEqual([0, 5_000, 10_000, 15_000, 20_000])
     expect(refreshProject).not.toHaveBeenCalled()
   })
 
   it('recovers after bad answers: the steps follow the next good status', async () => {
-    const calls = stubStatusEndpoint([json({}, 500), () => Promise.resolve(new Response('nope')), json(wire(0))])
+    const calls = stubStatusEndpoint([json({}, 500), text('nope'), json(wire(0))])
     renderUpgrading()
     await act(() => vi.advanceTimersByTimeAsync(10_000))
     expect(calls).toHaveLength(3)

@@ -1,31 +1,18 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
-import { createActor, fromPromise } from 'xstate'
+import { createActor } from 'xstate'
 import { buildingMachine } from '../../machines/building.machine'
 import type { ProjectStatus } from '../../src/contracts/common'
+import { scriptedStatus, slow, type Answer } from './scriptedStatus'
 
-type Reply = { status: ProjectStatus } | Error | 'hang'
-
-/** A status endpoint that answers from a script and records every request, with its abort signal. */
-function scriptedStatus(replies: Reply[]) {
-  const requests: Array<{ at: number; signal: AbortSignal }> = []
-  const actor = fromPromise<{ status: ProjectStatus }, { ref: string }>(({ signal }) => {
-    requests.push({ at: Date.now(), signal })
-    const reply = replies.shift() ?? { status: 'COMING_UP' }
-    if (reply === 'hang') return new Promise(() => {})
-    return reply instanceof Error ? Promise.reject(reply) : Promise.resolve(reply)
-  })
-  return { actor, requests }
-}
-
-function start(replies: Reply[], status: ProjectStatus = 'COMING_UP') {
-  const endpoint = scriptedStatus(replies)
+function start(replies: Answer[], status: ProjectStatus = 'COMING_UP') {
+  const endpoint = scriptedStatus(replies, 'COMING_UP')
   const refreshProject = vi.fn()
   const refreshProjectList = vi.fn()
   const actor = createActor(
     buildingMachine.provide({ actors: { fetchProjectStatus: endpoint.actor }, actions: { refreshProject, refreshProjectList } }),
     { input: { ref: 'abcdefghijklmnopqrst', status, since: new Date(0).toISOString() } },
   ).start()
-  return { actor, requests: endpoint.requests, refreshProject, refreshProjectList }
+  return { actor, requests: endpoint.requests, aborted: endpoint.aborted, refreshProject, refreshProjectList }
 }
 
 beforeEach(() => {
@@ -45,34 +32,46 @@ describe('building machine', () => {
     await vi.advanceTimersByTimeAsync(4_000)
     expect(requests).toHaveLength(2)
     await vi.advanceTimersByTimeAsync(12_000)
-    expect(requests.map((r) => r.at)).toEqual([4_000, 8_000, 12_000, 16_000, 20_000])
+    expect(requests).toEqual([4_000, 8_000, 12_000, 16_000, 20_000])
   })
 
   it('abandons a request after 2 seconds, aborting it, and never overlaps two requests', async () => {
-    const { actor, requests } = start(['hang', 'hang', { status: 'COMING_UP' }])
+    const { actor, requests, aborted } = start(['hang', 'hang', 'COMING_UP'])
     await vi.advanceTimersByTimeAsync(4_000)
-    expect(requests).toHaveLength(1)
-    expect(actor.getSnapshot().value).toBe('polling')
+    expect(requests).toEqual([4_000])
+    expect(actor.getSnapshot().matches({ polling: 'requesting' })).toBe(true)
     await vi.advanceTimersByTimeAsync(1_999)
-    expect(requests[0].signal.aborted).toBe(false)
+    expect(aborted).toEqual([])
     await vi.advanceTimersByTimeAsync(1)
-    expect(requests[0].signal.aborted).toBe(true)
-    expect(actor.getSnapshot().value).toBe('waiting')
-    // The next poll starts one interval after the abandoned one, not while it is pending.
+    expect(aborted).toEqual([6_000])
+    expect(actor.getSnapshot().matches({ polling: 'settled' })).toBe(true)
+    // The next poll goes out on the beat, 4 s after the abandoned one started, once that one is aborted.
+    await vi.advanceTimersByTimeAsync(1_999)
+    expect(requests).toEqual([4_000])
+    await vi.advanceTimersByTimeAsync(1)
+    expect(requests).toEqual([4_000, 8_000])
     await vi.advanceTimersByTimeAsync(4_000)
-    expect(requests.map((r) => r.at)).toEqual([4_000, 10_000])
-    expect(requests[1].signal.aborted).toBe(false)
+    expect(requests).toEqual([4_000, 8_000, 12_000])
+    expect(aborted).toEqual([6_000, 10_000])
+  })
+
+  it('keeps the exact 4 s beat, counted from each request\'s start, when answers are slow', async () => {
+    const { requests, aborted } = start([slow(1_500, 'COMING_UP'), slow(1_999, new Error('500')), slow(2_500, 'COMING_UP'), 'COMING_UP'])
+    await vi.advanceTimersByTimeAsync(20_000)
+    expect(requests).toEqual([4_000, 8_000, 12_000, 16_000, 20_000])
+    // Only the answer slower than its 2 s slot was abandoned.
+    expect(aborted).toEqual([14_000])
   })
 
   it('keeps polling after a failed request', async () => {
-    const { actor, requests } = start([new Error('500'), new Error('Malformed response'), { status: 'COMING_UP' }])
+    const { actor, requests } = start([new Error('500'), new Error('Malformed response'), 'COMING_UP'])
     await vi.advanceTimersByTimeAsync(12_000)
-    expect(requests).toHaveLength(3)
-    expect(actor.getSnapshot().value).toBe('waiting')
+    expect(requests).toEqual([4_000, 8_000, 12_000])
+    expect(actor.getSnapshot().matches({ polling: 'settled' })).toBe(true)
   })
 
   it('stops on ACTIVE_HEALTHY and asks for the project and the project list to be refreshed', async () => {
-    const { actor, requests, refreshProject, refreshProjectList } = start([{ status: 'COMING_UP' }, { status: 'ACTIVE_HEALTHY' }])
+    const { actor, requests, refreshProject, refreshProjectList } = start(['COMING_UP', 'ACTIVE_HEALTHY'])
     await vi.advanceTimersByTimeAsync(8_000)
     expect(actor.getSnapshot().status).toBe('done')
     expect(refreshProject).toHaveBeenCalledTimes(1)
@@ -82,7 +81,7 @@ describe('building machine', () => {
   })
 
   it('an UNKNOWN project becoming COMING_UP keeps polling', async () => {
-    const { actor, requests } = start([{ status: 'COMING_UP' }], 'UNKNOWN')
+    const { actor, requests } = start(['COMING_UP'], 'UNKNOWN')
     expect(actor.getSnapshot().context.status).toBe('UNKNOWN')
     await vi.advanceTimersByTimeAsync(4_000)
     expect(actor.getSnapshot().context.status).toBe('COMING_UP')
@@ -91,11 +90,11 @@ describe('building machine', () => {
   })
 
   it('makes no request after the actor stops, and aborts the one in flight', async () => {
-    const { actor, requests } = start(['hang'])
+    const { actor, requests, aborted } = start(['hang'])
     await vi.advanceTimersByTimeAsync(4_000)
     expect(requests).toHaveLength(1)
     actor.stop()
-    expect(requests[0].signal.aborted).toBe(true)
+    expect(aborted).toEqual([4_000])
     await vi.advanceTimersByTimeAsync(60_000)
     expect(requests).toHaveLength(1)
     expect(vi.getTimerCount()).toBe(0)

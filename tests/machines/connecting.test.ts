@@ -3,6 +3,7 @@ import { createActor, fromPromise } from 'xstate'
 import { connectingMachine, connectivityEndpoint, type ConnectivityEndpoint } from '../../machines/connecting.machine'
 import type { Project } from '../../src/contracts/projects'
 import { makeProject } from '../fixtures'
+import { scriptedEndpoint, slow } from './scriptedStatus'
 
 type Reply = 'ok' | Error | 'hang'
 
@@ -62,15 +63,29 @@ describe('connecting machine', () => {
     expect(unknown.requests[0].endpoint).toBe('rest')
   })
 
-  it('gives a test 2 seconds, aborts it, and never overlaps tests', async () => {
+  it('gives a test 2 seconds, aborts it, and never overlaps tests; the next goes out on the beat', async () => {
     const { actor, requests } = start(['hang'])
     await vi.advanceTimersByTimeAsync(5_999)
     expect(requests[0].signal.aborted).toBe(false)
     await vi.advanceTimersByTimeAsync(1)
     expect(requests[0].signal.aborted).toBe(true)
-    expect(actor.getSnapshot().value).toEqual({ testing: 'waiting' })
-    await vi.advanceTimersByTimeAsync(4_000)
-    expect(requests.map((r) => r.at)).toEqual([4_000, 10_000])
+    expect(actor.getSnapshot().value).toEqual({ testing: { polling: 'settled' } })
+    await vi.advanceTimersByTimeAsync(1_999)
+    expect(requests).toHaveLength(1)
+    await vi.advanceTimersByTimeAsync(1)
+    expect(requests.map((r) => r.at)).toEqual([4_000, 8_000])
+  })
+
+  it('tests every 4 s exactly from the previous test\'s start, however slow or lost the answers', async () => {
+    const endpoint = scriptedEndpoint<unknown, { ref: string; endpoint: ConnectivityEndpoint }>([slow(1_500, new Error('503')), 'hang', slow(1_999, new Error('503')), slow(2_500, 'ok')], new Error('503'))
+    const actor = createActor(connectingMachine.provide({ actors: { testConnectivity: endpoint.actor } }), {
+      input: { project: makeProject({ postgrestStatus: 'OFFLINE' }) },
+    }).start()
+    await vi.advanceTimersByTimeAsync(24_000)
+    expect(endpoint.requests).toEqual([4_000, 8_000, 12_000, 16_000, 20_000, 24_000])
+    expect(endpoint.aborted).toEqual([10_000, 18_000])
+    expect(actor.getSnapshot().status).toBe('active')
+    actor.stop()
   })
 
   it('on success stops, marks the project ONLINE and asks for a refresh', async () => {

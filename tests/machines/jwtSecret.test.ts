@@ -2,6 +2,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { createActor, fromPromise } from 'xstate'
 import type { JwtSecretUpdateBody, JwtSecretUpdateStatusResponse } from '../../src/contracts/keys'
 import { jwtSecretMachine, selectJwtSecretView, type JwtPhase } from '../../machines/jwtSecret.machine'
+import { scriptedEndpoint, slow } from './scriptedStatus'
 
 type Reply = JwtSecretUpdateStatusResponse | Error | 'hang'
 const status = (s: JwtPhase | null): JwtSecretUpdateStatusResponse => ({
@@ -69,14 +70,33 @@ describe('JWT secret machine', () => {
     expect(selectJwtSecretView(actor.getSnapshot())).toMatchObject({ phase: 'failed', notice: { tone: 'error', title: 'JWT secret update failed' } })
   })
 
-  it('a poll that hangs is abandoned after 2 s (aborted) and the next one follows 1 s later', async () => {
+  it('a poll that hangs is abandoned (aborted) when the next 1 s beat comes, and that read goes out on the beat', async () => {
     const { polls } = start([status('updating'), 'hang', status('updating')])
     await vi.advanceTimersByTimeAsync(1_000)
     expect(polls).toHaveLength(2)
-    await vi.advanceTimersByTimeAsync(2_000)
+    await vi.advanceTimersByTimeAsync(999)
+    expect(polls[1].signal.aborted).toBe(false)
+    await vi.advanceTimersByTimeAsync(1)
     expect(polls[1].signal.aborted).toBe(true)
     await vi.advanceTimersByTimeAsync(1_000)
-    expect(polls.map((p) => p.at)).toEqual([0, 1_000, 4_000])
+    expect(polls.map((p) => p.at)).toEqual([0, 1_000, 2_000, 3_000])
+  })
+
+  it('while updating, reads go out every 1 s exactly from the previous read\'s start, however slow the answers', async () => {
+    const endpoint = scriptedEndpoint<JwtSecretUpdateStatusResponse, { ref: string }>(
+      [status('updating'), slow(400, status('updating')), slow(999, new Error('500')), slow(1_500, status('updated')), 'hang', status('updated')],
+      status('updated'),
+    )
+    const refreshSettings = vi.fn()
+    const actor = createActor(jwtSecretMachine.provide({ actors: { fetchJwtStatus: endpoint.actor }, actions: { refreshSettings } }), {
+      input: { ref: 'abcdefghijklmnopqrst', canUpdate: true },
+    }).start()
+    await vi.advanceTimersByTimeAsync(10_000)
+    // The first read is the one-off check (at 0); the poll's reads start one beat in.
+    expect(endpoint.requests).toEqual([0, 1_000, 2_000, 3_000, 4_000, 5_000])
+    expect(endpoint.aborted).toEqual([4_000, 5_000])
+    expect(actor.getSnapshot().value).toBe('updated')
+    expect(refreshSettings).toHaveBeenCalledTimes(1)
   })
 
   it('an unreadable status is read again every second', async () => {

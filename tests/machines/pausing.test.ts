@@ -3,7 +3,7 @@ import { createActor } from 'xstate'
 import { PAUSING_OVERDUE_AFTER_MS, pausingMachine, selectPausingView } from '../../machines/pausing.machine'
 import { selectElapsed } from '../../machines/elapsed.machine'
 import { REF } from '../fixtures'
-import { scriptedStatus, type Answer } from './scriptedStatus'
+import { scriptedStatus, slow, type Answer } from './scriptedStatus'
 
 
 function start(answers: Answer[], since = new Date(0).toISOString()) {
@@ -43,6 +43,13 @@ describe('pausing machine', () => {
     expect(aborted).toEqual([8_000])
     expect(refreshProject).not.toHaveBeenCalled()
     expect(selectPausingView(actor.getSnapshot()).polling).toBe(true)
+  })
+
+  it('keeps the exact 2 s beat, counted from each request\'s start, when answers are slow', async () => {
+    const { requests, aborted } = start([slow(1_500, 'PAUSING'), slow(1_999, new Error('500')), slow(2_500, 'PAUSING'), slow(300, 'INACTIVE')])
+    await vi.advanceTimersByTimeAsync(20_000)
+    expect(requests).toEqual([4_000, 6_000, 8_000, 10_000])
+    expect(aborted).toEqual([10_000])
   })
 
   it('never takes a status other than INACTIVE as done', async () => {

@@ -4,7 +4,7 @@ import { restoringMachine, selectRestoringView } from '../../machines/restoring.
 import type { ProjectStatus } from '../../src/contracts/common'
 import type { RestoreStatusResponse } from '../../src/contracts/pause'
 import { REF } from '../fixtures'
-import { scriptedStatus, type Answer } from './scriptedStatus'
+import { scriptedStatus, slow, type Answer } from './scriptedStatus'
 
 
 function start(opened: ProjectStatus, answers: Answer[], failure: RestoreStatusResponse | Error = { status: 'RESTORATION_FAILED', error: 'disk full' }) {
@@ -41,6 +41,21 @@ describe('restoring machine', () => {
     await vi.advanceTimersByTimeAsync(20_000)
     expect(requests).toHaveLength(3) // done: no more polling
     expect(refreshProject).not.toHaveBeenCalled()
+  })
+
+  it('keeps the exact 4 s beat, counted from each request\'s start, when answers are slow or lost', async () => {
+    const { requests, aborted, view } = start('RESTORING', [slow(1_500, 'RESTORING'), slow(1_999, new Error('500')), 'hang', slow(2_500, 'RESTORING'), slow(300, 'ACTIVE_HEALTHY')])
+    await vi.advanceTimersByTimeAsync(30_000)
+    expect(requests).toEqual([0, 4_000, 8_000, 12_000, 16_000])
+    expect(aborted).toEqual([10_000, 14_000])
+    expect(view().phase).toBe('complete')
+  })
+
+  it('seeing RESTORING (the restore confirmed) keeps the beat: the next request is 4 s after the last one started', async () => {
+    const { requests, view } = start('INACTIVE', [slow(700, 'ACTIVE_HEALTHY'), slow(1_900, 'RESTORING'), slow(300, 'RESTORING'), slow(1_200, 'ACTIVE_HEALTHY')])
+    await vi.advanceTimersByTimeAsync(20_000)
+    expect(requests).toEqual([0, 4_000, 8_000, 12_000])
+    expect(view().phase).toBe('complete')
   })
 
   it("'Return to project' asks for the project and the project list again, once", async () => {

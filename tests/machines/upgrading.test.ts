@@ -2,6 +2,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { createActor, fromPromise } from 'xstate'
 import type { DatabaseUpgradeStatus, DatabaseUpgradeStatusResponse, ProjectUpgradeEligibilityResponse } from '../../src/contracts/upgrade'
 import { formatUtc, selectUpgradingView, upgradingMachine } from '../../machines/upgrading.machine'
+import { scriptedEndpoint, slow } from './scriptedStatus'
 
 const SINCE = '2026-11-21T10:00:00.000Z'
 const status = (overrides: Partial<DatabaseUpgradeStatus> = {}): DatabaseUpgradeStatusResponse => ({
@@ -57,16 +58,34 @@ describe('upgrading machine', () => {
     expect(requests.map((r) => r.at - t0)).toEqual([0, 5_000, 10_000, 15_000, 20_000])
   })
 
-  it('abandons a read after 3 seconds (aborted) and polls again 5 seconds later', async () => {
+  it('abandons a read after 3 seconds (aborted) and reads again on the beat, 5 seconds after its start', async () => {
     const t0 = Date.now()
     const { actor, requests } = start(['hang'])
     await vi.advanceTimersByTimeAsync(2_999)
     expect(requests[0].signal.aborted).toBe(false)
     await vi.advanceTimersByTimeAsync(1)
     expect(requests[0].signal.aborted).toBe(true)
-    expect(actor.getSnapshot().value).toEqual({ running: 'waiting' })
-    await vi.advanceTimersByTimeAsync(5_000)
-    expect(requests.map((r) => r.at - t0)).toEqual([0, 8_000])
+    expect(actor.getSnapshot().value).toEqual({ running: { polling: 'settled' } })
+    await vi.advanceTimersByTimeAsync(1_999)
+    expect(requests).toHaveLength(1)
+    await vi.advanceTimersByTimeAsync(1)
+    expect(requests.map((r) => r.at - t0)).toEqual([0, 5_000])
+    expect(requests[1].signal.aborted).toBe(false)
+  })
+
+  it('reads every 5 s exactly from the previous read\'s start, however slow or lost the answers', async () => {
+    const t0 = Date.now()
+    const endpoint = scriptedEndpoint<DatabaseUpgradeStatusResponse, { ref: string }>(
+      [slow(1_200, status()), slow(2_999, new Error('500')), 'hang', slow(3_500, status()), status()],
+      status(),
+    )
+    const actor = createActor(upgradingMachine.provide({ actors: { fetchUpgradeStatus: endpoint.actor } }), {
+      input: { ref: 'abcdefghijklmnopqrst', since: SINCE },
+    }).start()
+    await vi.advanceTimersByTimeAsync(25_000)
+    expect(endpoint.requests.map((at) => at - t0)).toEqual([0, 5_000, 10_000, 15_000, 20_000, 25_000])
+    expect(endpoint.aborted.map((at) => at - t0)).toEqual([13_000, 18_000])
+    actor.stop()
   })
 
   it('follows the progress: steps before the index completed, the index in progress, the rest pending', async () => {

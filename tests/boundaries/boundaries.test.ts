@@ -1,0 +1,123 @@
+/**
+ * The architecture's import rules, enforced on every run (STYLE.md section 1 and "Imports point one way"):
+ * no import cycle in src/ or machines/; machines import neither React nor src/api; views never import src/api;
+ * the server and the dashboard never import each other, src/contracts being the only code they share.
+ * A failure lists each offending import as 'file → imported (rule)' or each cycle's files.
+ */
+import { resolve } from 'node:path'
+import { describe, expect, it } from 'vitest'
+import { cyclesOf, graphOf, graphOfRepo, specifiersOf, violationsOf, type Rule } from './importGraph'
+
+// import.meta.url is not a file URL under happy-dom; the test file's folder is.
+const ROOT = resolve(import.meta.dirname, '../..')
+
+const under = (...dirs: string[]) => (file: string) => dirs.some((dir) => file === dir || file.startsWith(`${dir}/`))
+const REACT = new Set(['react', 'react-dom', 'react-dom/client', 'react/jsx-runtime', '@xstate/react'])
+const isReact = (imported: string) => REACT.has(imported)
+const DASHBOARD = ['src/views', 'src/api', 'src/app', 'machines']
+
+export const RULES: Rule[] = [
+  { name: 'a machine imports no React', from: under('machines'), forbidden: isReact },
+  { name: 'a machine imports no src/api', from: under('machines'), forbidden: under('src/api') },
+  { name: 'a view imports no src/api', from: under('src/views'), forbidden: under('src/api') },
+  { name: 'the server imports no dashboard code', from: under('src/server'), forbidden: under(...DASHBOARD) },
+  { name: 'the dashboard imports no server code', from: under(...DASHBOARD, 'src/contracts'), forbidden: under('src/server') },
+  {
+    name: 'the server shares only src/contracts',
+    from: under('src/server'),
+    forbidden: (imported) => !imported.startsWith('unresolved:') && imported.includes('/') && under('src', 'machines')(imported) && !under('src/server', 'src/contracts')(imported),
+  },
+  {
+    name: 'an import resolves to a file',
+    from: under('src', 'machines'),
+    forbidden: (imported) => imported.startsWith('unresolved:'),
+  },
+]
+
+describe('import boundaries of the repository', () => {
+  const graph = graphOfRepo(ROOT, ['src', 'machines'])
+
+  it('reads the whole of src/ and machines/', () => {
+    expect(graph.size).toBeGreaterThan(100)
+    expect(graph.get('src/app/main.tsx')).toContain('src/app/App.tsx')
+    expect(graph.get('machines/building.machine.ts')).toContain('machines/elapsed.machine.ts')
+  })
+
+  it('has no import cycle in src/ or machines/', () => {
+    expect(cyclesOf(graph), 'import cycles (each list is one cycle’s files)').toEqual([])
+  })
+
+  it('keeps the layers apart: machines, views, server and dashboard import only what they may', () => {
+    expect(violationsOf(graph, RULES), 'imports that break a boundary').toEqual([])
+  })
+})
+
+describe('the import-graph analyser', () => {
+  it('reads every form of import and export, skipping comments', () => {
+    const code = `
+      import a from './a'
+      import { b, type B } from "./b"
+      import type { C } from './c'
+      import './d.css'
+      export { e } from './e'
+      export * from './f'
+      export type { G } from './g'
+      const h = await import('./h')
+      type I = typeof import('./i')
+      import {
+        j,
+        k,
+      } from './jk'
+      // import x from './commented'
+      /* import y from './commented-block' */
+      import React from 'react'
+    `
+    expect(specifiersOf(code)).toEqual(['./a', './b', './c', './d.css', './e', './f', './g', './h', './i', './jk', 'react'])
+  })
+
+  const sources = {
+    'src/server/a.ts': `import { b } from './b'`,
+    'src/server/b.ts': `import { c } from './sub/c'`,
+    'src/server/sub/c.ts': `import { a } from '../a'\nimport { s } from '../../contracts/shared'`,
+    'src/server/self.ts': `export * from './self'`,
+    'src/contracts/shared.ts': `export const s = 1`,
+    'src/contracts/index.ts': `export const i = 1`,
+    'src/views/Page.tsx': `import { useSelector } from '@xstate/react'\nimport { fetchX } from '../api/client'\nimport { m } from '../../machines/m.machine'`,
+    'src/api/client.ts': `import { m } from '../../machines/m.machine.js'\nimport { i } from '../contracts'`,
+    'machines/m.machine.ts': `import { useEffect } from 'react'\nimport type { X } from '../src/api/client'\nimport { start } from '../src/server/b'`,
+    'src/app/main.tsx': `import { Page } from '../views/Page'\nimport { gone } from './missing'\nimport './index.css'`,
+  }
+  const graph = graphOf(sources)
+
+  it('resolves relative imports to files (extension, .js, index) and keeps packages by name', () => {
+    expect(graph.get('src/server/sub/c.ts')).toEqual(['src/server/a.ts', 'src/contracts/shared.ts'])
+    expect(graph.get('src/api/client.ts')).toEqual(['machines/m.machine.ts', 'src/contracts/index.ts'])
+    expect(graph.get('src/views/Page.tsx')).toEqual(['@xstate/react', 'src/api/client.ts', 'machines/m.machine.ts'])
+    expect(graph.get('src/app/main.tsx')).toEqual(['src/views/Page.tsx', 'unresolved:src/app/missing', 'src/app/index.css'])
+  })
+
+  it('finds every cycle, a file importing itself included', () => {
+    expect(cyclesOf(graph)).toEqual([
+      ['machines/m.machine.ts', 'src/api/client.ts'],
+      ['src/server/a.ts', 'src/server/b.ts', 'src/server/sub/c.ts'],
+      ['src/server/self.ts'],
+    ])
+    expect(cyclesOf(graphOf({ 'x.ts': `import './y'`, 'y.ts': `import './z'`, 'z.ts': '' }))).toEqual([])
+  })
+
+  it('names each import that breaks a rule', () => {
+    expect(violationsOf(graph, RULES)).toEqual([
+      'machines/m.machine.ts → react (a machine imports no React)',
+      'machines/m.machine.ts → src/api/client.ts (a machine imports no src/api)',
+      'machines/m.machine.ts → src/server/b.ts (the dashboard imports no server code)',
+      'src/app/main.tsx → unresolved:src/app/missing (an import resolves to a file)',
+      'src/views/Page.tsx → src/api/client.ts (a view imports no src/api)',
+    ])
+    const serverReachingOut = graphOf({ 'src/server/x.ts': `import { App } from '../app/App'\nimport { cfg } from '../config'`, 'src/app/App.tsx': '', 'src/config.ts': '' })
+    expect(violationsOf(serverReachingOut, RULES)).toEqual([
+      'src/server/x.ts → src/app/App.tsx (the server imports no dashboard code)',
+      'src/server/x.ts → src/app/App.tsx (the server shares only src/contracts)',
+      'src/server/x.ts → src/config.ts (the server shares only src/contracts)',
+    ])
+  })
+})
