@@ -1,10 +1,13 @@
 /**
  * The architecture's import rules, enforced on every run (STYLE.md section 1 and "Imports point one way"):
  * no import cycle in src/ or machines/; machines import neither React nor src/api; views never import src/api;
- * the server and the dashboard never import each other, src/contracts being the only code they share.
+ * the server and the dashboard never import each other, src/contracts being the only code they share; the view
+ * folders depend one way (the shell on no other, layout and project not on each other); the HTTP client writes no
+ * path (each call names its endpoint descriptor).
  * A failure lists each offending import as 'file → imported (rule)' or each cycle's files.
  */
-import { resolve } from 'node:path'
+import { readFileSync } from 'node:fs'
+import { join, resolve } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { cyclesOf, graphOf, graphOfRepo, specifiersOf, violationsOf, type Rule } from './importGraph'
 
@@ -20,6 +23,14 @@ export const RULES: Rule[] = [
   { name: 'a machine imports no React', from: under('machines'), forbidden: isReact },
   { name: 'a machine imports no src/api', from: under('machines'), forbidden: under('src/api') },
   { name: 'a view imports no src/api', from: under('src/views'), forbidden: under('src/api') },
+  { name: 'a view imports no HTTP client', from: under('src/views'), forbidden: (imported) => imported === 'ky' },
+  {
+    name: 'the shell of the views imports no other view folder',
+    from: under('src/views/shell'),
+    forbidden: (imported) => under('src/views')(imported) && !under('src/views/shell')(imported),
+  },
+  { name: 'the layout imports no project view', from: under('src/views/layout'), forbidden: under('src/views/project') },
+  { name: 'a project view imports no layout', from: under('src/views/project'), forbidden: under('src/views/layout') },
   { name: 'the server imports no dashboard code', from: under('src/server'), forbidden: under(...DASHBOARD) },
   { name: 'the dashboard imports no server code', from: under(...DASHBOARD, 'src/contracts'), forbidden: under('src/server') },
   {
@@ -49,6 +60,13 @@ describe('import boundaries of the repository', () => {
 
   it('keeps the layers apart: machines, views, server and dashboard import only what they may', () => {
     expect(violationsOf(graph, RULES), 'imports that break a boundary').toEqual([])
+  })
+
+  it('the HTTP client writes no path: every call names its endpoint descriptor', () => {
+    const paths = [...graph.keys()]
+      .filter(under('src/api'))
+      .flatMap((file) => [...readFileSync(join(ROOT, file), 'utf8').matchAll(/['"`]\/[A-Za-z:]/g)].map((match) => `${file}: ${match[0]}…`))
+    expect(paths).toEqual([])
   })
 })
 
