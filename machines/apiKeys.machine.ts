@@ -1,8 +1,12 @@
 /**
- * Project API keys and configuration (settings/api, and the building screen). Loads the project settings; while
- * they hold no keys yet (a project still coming up) polls every 2 s; a failed, malformed or timed-out answer
- * (2 s) shows 'Failed to retrieve API keys' and keeps polling. The JWT secret flow runs as the child 'jwtSecret'
- * and reports its status; after a successful update it asks for a refetch ('settings.refresh').
+ * Project API keys and configuration (settings/api, and the building screen). Polls the project settings until
+ * they hold keys (a project still coming up has none) on a fixed beat whose slot is the request's time-out
+ * (./polling.ts): a request every 2 s exactly, counted from the previous request's start; the 2 s time-out is the
+ * whole beat, so a request still unanswered when the next beat comes is abandoned (its signal aborted), counted as
+ * timed out, and the next goes out on the beat — polls never overlap nor drift. A failed, malformed or timed-out
+ * answer shows 'Failed to retrieve API keys' and keeps polling; the last outcome stays on screen until an answer
+ * arrives. The JWT secret flow runs as the child 'jwtSecret' and reports its status; after a successful update it
+ * asks for a refetch ('settings.refresh').
  * Invariants: the service_role key and the JWT secret are masked until revealed; reveal and copy of a key need
  * service_api_keys:read and the JWT secret in the updated state; any status change masks them again.
  */
@@ -10,6 +14,7 @@ import { assign, fromPromise, sendParent, sendTo, setup, type SnapshotFrom } fro
 import type { ApiKeyTag, ProjectSettings } from '../src/contracts/keys'
 import { copyButtonMachine } from './copyButton.machine'
 import { jwtSecretMachine, type JwtPhase } from './jwtSecret.machine'
+import { onBeatAsSlot } from './polling'
 
 interface ApiKeysInput {
   ref: string
@@ -24,6 +29,7 @@ type JwtStatus = JwtPhase | 'unknown'
 
 interface Context extends ApiKeysInput {
   settings: ProjectSettings | null
+  /** The last request's failure, kept on screen while the next request is out; an answer clears it. */
   error: string | null
   jwtStatus: JwtStatus
 }
@@ -91,6 +97,9 @@ export const apiKeysMachine = setup({
     copyButton: copyButtonMachine,
   },
   actions: {
+    storeSettings: assign({ settings: (_, params: { settings: ProjectSettings }) => params.settings, error: null }),
+    storeError: assign({ error: (_, params: { error: unknown }) => messageOf(params.error) }),
+    recordTimeout: assign({ error: 'The request timed out' }),
     storeJwtStatus: assign({ jwtStatus: (_, params: { status: JwtPhase }) => params.status }),
     copyValue: sendTo(
       (_, params: { key: CopyTarget; text: string }) => COPY_IDS[params.key],
@@ -100,7 +109,10 @@ export const apiKeysMachine = setup({
   delays: {
     /** Spec: settings polled every 2 s until keys exist. */
     pollInterval: 2_000,
-    /** The platform's default request time-out (spec section 9). */
+    /**
+     * The platform's default request time-out (spec section 9). It equals the beat, so the beat is each request's
+     * slot (onBeatAsSlot in ./polling.ts): no timer of its own.
+     */
     requestTimeout: 2_000,
   },
   guards: {
@@ -123,31 +135,33 @@ export const apiKeysMachine = setup({
   on: {
     'jwt.status.changed': { actions: { type: 'storeJwtStatus', params: ({ event }) => ({ status: event.status }) } },
   },
-  initial: 'fetching',
+  initial: 'polling',
   states: {
-    fetching: {
-      invoke: {
-        id: 'fetchSettings',
-        src: 'fetchSettings',
-        input: ({ context }) => ({ ref: context.ref }),
-        onDone: [
-          {
-            guard: { type: 'hasKeys', params: ({ event }) => ({ settings: event.output }) },
-            target: 'ready',
-            actions: assign({ settings: ({ event }) => event.output, error: null }),
+    // The fixed beat (./polling.ts): a request at once, then every 2 s from the previous one's start; the beat is
+    // the time-out.
+    polling: {
+      ...onBeatAsSlot('pollInterval', '#apiKeys.polling.requesting', 'recordTimeout'),
+      states: {
+        requesting: {
+          invoke: {
+            id: 'fetchSettings',
+            src: 'fetchSettings',
+            input: ({ context }) => ({ ref: context.ref }),
+            onDone: [
+              {
+                guard: { type: 'hasKeys', params: ({ event }) => ({ settings: event.output }) },
+                target: '#apiKeys.ready',
+                actions: { type: 'storeSettings', params: ({ event }) => ({ settings: event.output }) },
+              },
+              // No keys yet: the project is still setting up.
+              { target: 'settled', actions: { type: 'storeSettings', params: ({ event }) => ({ settings: event.output }) } },
+            ],
+            onError: { target: 'settled', actions: { type: 'storeError', params: ({ event }) => ({ error: event.error }) } },
           },
-          { target: 'retrieving', actions: assign({ settings: ({ event }) => event.output, error: null }) },
-        ],
-        onError: { target: 'failed', actions: assign({ error: ({ event }) => messageOf(event.error) }) },
+        },
+        /** Answered without keys, or failed: the next request goes out on the beat. */
+        settled: {},
       },
-      after: { requestTimeout: { target: 'failed', actions: assign({ error: 'The request timed out' }) } },
-    },
-    /** No keys yet: the project is still setting up. */
-    retrieving: {
-      after: { pollInterval: 'fetching' },
-    },
-    failed: {
-      after: { pollInterval: 'fetching' },
     },
     ready: {
       type: 'parallel',
@@ -158,7 +172,7 @@ export const apiKeysMachine = setup({
         { id: COPY_IDS.url, src: 'copyButton' },
       ],
       on: {
-        'settings.refresh': 'fetching',
+        'settings.refresh': 'polling',
         // Whatever the new status, revealed secrets are masked again.
         'jwt.status.changed': {
           target: 'ready',
@@ -229,8 +243,11 @@ function shownSecret(context: Context, value: string | undefined, revealed: bool
   return revealed ? { kind: 'value', text: value } : { kind: 'masked' }
 }
 
+/** Still polling after a failure: it stays on screen while the next request is out, until an answer replaces it. */
+const isFailing = (snapshot: ApiKeysSnapshot) => snapshot.matches('polling') && snapshot.context.error !== null
+
 export function selectApiKeysView(snapshot: ApiKeysSnapshot): ApiKeysView {
-  if (snapshot.matches('failed')) return { phase: 'failed' }
+  if (isFailing(snapshot)) return { phase: 'failed' }
   if (!snapshot.matches('ready')) return { phase: 'retrieving' }
   const { context } = snapshot
   const anon = keyOf(context.settings, 'anon')
@@ -256,7 +273,7 @@ type ProjectConfigView =
   | { phase: 'ready'; url: string | null; jwtSecret: ShownValue; revealed: boolean }
 
 export function selectProjectConfigView(snapshot: ApiKeysSnapshot): ProjectConfigView {
-  if (snapshot.matches('failed')) return { phase: 'failed' }
+  if (isFailing(snapshot)) return { phase: 'failed' }
   const url = projectUrlOf(snapshot.context.settings) ?? null
   if (!snapshot.matches('ready')) return { phase: 'retrieving', url }
   const revealed = snapshot.matches({ ready: { jwtSecret: 'revealed' } })

@@ -5,7 +5,7 @@ import { liveApiKeysMachine } from '../../src/api/live/apiKeys'
 import { ApiKeysPanel, ProjectConfigPanel } from '../../src/views/project/settings/ApiKeysPanels'
 import { REF } from '../fixtures'
 import { ANON_KEY, makeSettings } from '../fixtures.keys'
-import { BAD_ANSWERS, json, stubFetch, useFakeClock, type Answer } from './scriptedFetch'
+import { BAD_ANSWERS, json, noAnswer, stubFetch, useFakeClock, type Answer } from './scriptedFetch'
 
 const SETTINGS_PATH = /\/platform\/props\/project\/[a-z]{20}\/settings$/
 /** The settings endpoint answers from a script; the JWT status says 'never updated'. */
@@ -29,6 +29,8 @@ function renderPanels() {
 }
 
 const keysPanel = () => within(screen.getByRole('region', { name: 'Project API keys' }))
+/** The platform answers `ms` late. */
+const slowly = (ms: number, answer: Answer): Answer => () => new Promise((resolve) => setTimeout(resolve, ms)).then(answer)
 
 useFakeClock(0)
 
@@ -42,15 +44,14 @@ describe('API keys panel under bad answers', () => {
   it.each(cases)("%s shows 'Failed to retrieve API keys' and keeps polling every 2 s", async (_, bad) => {
     const calls = stubPlatform([bad, bad, json(makeSettings())])
     const actor = renderPanels()
-    // A time-out is declared after 2 s; other failures at once.
+    // A time-out is declared when the next beat comes, at 2 s; other failures at once.
     await act(() => vi.advanceTimersByTimeAsync(2_000))
     expect(keysPanel().getByRole('alert')).toHaveTextContent('Failed to retrieve API keys')
     expect(screen.getByText('Failed to retrieve configuration')).toBeInTheDocument()
-    expect(calls.length).toBeGreaterThanOrEqual(1)
+    expect(calls).toEqual([0, 2_000])
     await act(() => vi.advanceTimersByTimeAsync(8_000))
-    expect(calls.length).toBe(3)
-    expect(calls[1] - calls[0]).toBeGreaterThanOrEqual(2_000)
-    expect(calls[1] - calls[0]).toBeLessThanOrEqual(4_000)
+    // Exactly on the 2 s beat, counted from each request's start.
+    expect(calls).toEqual([0, 2_000, 4_000])
     // Recovered: the keys are shown and the polling stopped.
     expect(keysPanel().getByText(ANON_KEY)).toBeInTheDocument()
     expect(keysPanel().queryByRole('alert')).toBeNull()
@@ -67,6 +68,46 @@ describe('API keys panel under bad answers', () => {
     await act(() => vi.advanceTimersByTimeAsync(4_000))
     expect(calls).toEqual([0, 2_000, 4_000])
     expect(keysPanel().getByText(ANON_KEY)).toBeInTheDocument()
+    actor.stop()
+  })
+
+  it('answers taking 1.5 s still give requests exactly 2 s apart, and the failure stays on screen while the next is out', async () => {
+    const calls = stubPlatform([
+      slowly(1_500, json({ message: 'Internal server error' }, 500)),
+      slowly(1_500, json(makeSettings({ keys: false }))),
+      slowly(1_500, json(makeSettings())),
+    ])
+    const actor = renderPanels()
+    await act(() => vi.advanceTimersByTimeAsync(1_500))
+    expect(keysPanel().getByRole('alert')).toHaveTextContent('Failed to retrieve API keys')
+    await act(() => vi.advanceTimersByTimeAsync(1_999))
+    // The second request has been out for 1 499 ms: no flicker back to 'Retrieving API keys'.
+    expect(calls).toEqual([0, 2_000])
+    expect(keysPanel().getByRole('alert')).toHaveTextContent('Failed to retrieve API keys')
+    expect(keysPanel().queryByRole('status')).toBeNull()
+    await act(() => vi.advanceTimersByTimeAsync(1))
+    expect(keysPanel().getByRole('status')).toHaveTextContent('Retrieving API keys')
+    await act(() => vi.advanceTimersByTimeAsync(2_000))
+    expect(calls).toEqual([0, 2_000, 4_000])
+    expect(keysPanel().getByText(ANON_KEY)).toBeInTheDocument()
+    await act(() => vi.advanceTimersByTimeAsync(10_000))
+    expect(calls).toEqual([0, 2_000, 4_000])
+    actor.stop()
+  })
+
+  it("a request unanswered for 2 s shows 'Failed to retrieve API keys' and the next starts at exactly 2 s", async () => {
+    const calls = stubPlatform([noAnswer, slowly(1_000, json(makeSettings()))])
+    const actor = renderPanels()
+    await act(() => vi.advanceTimersByTimeAsync(1_999))
+    expect(keysPanel().getByRole('status')).toHaveTextContent('Retrieving API keys')
+    expect(calls).toEqual([0])
+    await act(() => vi.advanceTimersByTimeAsync(1))
+    expect(calls).toEqual([0, 2_000])
+    expect(keysPanel().getByRole('alert')).toHaveTextContent('Failed to retrieve API keys')
+    expect(screen.getByText('Failed to retrieve configuration')).toBeInTheDocument()
+    await act(() => vi.advanceTimersByTimeAsync(1_000))
+    expect(keysPanel().getByText(ANON_KEY)).toBeInTheDocument()
+    expect(keysPanel().queryByRole('alert')).toBeNull()
     actor.stop()
   })
 })

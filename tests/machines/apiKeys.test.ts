@@ -14,7 +14,7 @@ import type { JwtSecretUpdateStatusResponse, ProjectSettings } from '../../src/c
 import { REF } from '../fixtures'
 import { ANON_KEY, JWT_SECRET, SERVICE_KEY, makeSettings } from '../fixtures.keys'
 
-type Reply = ProjectSettings | Error | 'hang'
+type Reply = ProjectSettings | Error | 'hang' | { after: number; reply: ProjectSettings | Error }
 const idleJwt = createMachine({ id: 'idleJwt' })
 
 function start(replies: Reply[], opts: { canReadKeys?: boolean; jwt?: 'idle' | 'real'; jwtReplies?: JwtSecretUpdateStatusResponse[] } = {}) {
@@ -29,7 +29,9 @@ function start(replies: Reply[], opts: { canReadKeys?: boolean; jwt?: 'idle' | '
           requests.push({ at: Date.now(), signal })
           const reply = replies.shift() ?? makeSettings()
           if (reply === 'hang') return new Promise(() => {})
-          return reply instanceof Error ? Promise.reject(reply) : Promise.resolve(reply)
+          const settle = (r: ProjectSettings | Error) => (r instanceof Error ? Promise.reject(r) : Promise.resolve(r))
+          if ('after' in reply) return new Promise((resolve) => setTimeout(resolve, reply.after)).then(() => settle(reply.reply))
+          return settle(reply)
         }),
         jwtSecret:
           opts.jwt === 'real'
@@ -67,18 +69,56 @@ describe('API keys machine', () => {
     expect(requests).toHaveLength(3)
   })
 
-  it('a failure shows the failed phase and keeps polling every 2 s; a hung request is aborted after 2 s', async () => {
-    const { actor, requests } = start([new Error('Request failed with status 500'), 'hang', makeSettings()])
+  it('a failure shows the failed phase and keeps polling on the 2 s beat; the error stays while the next request is out', async () => {
+    const { actor, requests } = start([new Error('Request failed with status 500'), { after: 1_500, reply: makeSettings() }])
     await vi.advanceTimersByTimeAsync(0)
+    expect(actor.getSnapshot().context.error).toBe('Request failed with status 500')
     expect(selectApiKeysView(actor.getSnapshot())).toEqual({ phase: 'failed' })
     expect(selectProjectConfigView(actor.getSnapshot())).toEqual({ phase: 'failed' })
     await vi.advanceTimersByTimeAsync(2_000)
-    expect(requests).toHaveLength(2)
+    expect(requests.map((r) => r.at)).toEqual([0, 2_000])
+    // The next request is out: the failure stays on screen, no flicker back to 'retrieving'.
+    await vi.advanceTimersByTimeAsync(1_499)
+    expect(selectApiKeysView(actor.getSnapshot())).toEqual({ phase: 'failed' })
+    expect(selectProjectConfigView(actor.getSnapshot())).toEqual({ phase: 'failed' })
+    await vi.advanceTimersByTimeAsync(1)
+    expect(actor.getSnapshot().matches('ready')).toBe(true)
+    expect(actor.getSnapshot().context.error).toBeNull()
+  })
+
+  it('the beat is the time-out: a request unanswered for 2 s is aborted, shows the failure, and the next starts at exactly 2 s', async () => {
+    const { actor, requests } = start(['hang', 'hang', makeSettings({ keys: false }), makeSettings()])
+    await vi.advanceTimersByTimeAsync(1_999)
+    expect(requests[0].signal.aborted).toBe(false)
+    expect(selectApiKeysView(actor.getSnapshot())).toEqual({ phase: 'retrieving' })
+    await vi.advanceTimersByTimeAsync(1)
+    expect(requests[0].signal.aborted).toBe(true)
+    expect(requests.map((r) => r.at)).toEqual([0, 2_000])
+    expect(actor.getSnapshot().context.error).toBe('The request timed out')
+    expect(selectApiKeysView(actor.getSnapshot())).toEqual({ phase: 'failed' })
     await vi.advanceTimersByTimeAsync(2_000)
     expect(requests[1].signal.aborted).toBe(true)
-    expect(actor.getSnapshot().context.error).toBe('The request timed out')
+    expect(requests.map((r) => r.at)).toEqual([0, 2_000, 4_000])
+    // An answer without keys replaces the failure.
+    expect(actor.getSnapshot().context.error).toBeNull()
+    expect(selectApiKeysView(actor.getSnapshot())).toEqual({ phase: 'retrieving' })
     await vi.advanceTimersByTimeAsync(2_000)
-    expect(requests.map((r) => r.at)).toEqual([0, 2_000, 6_000])
+    expect(requests.map((r) => r.at)).toEqual([0, 2_000, 4_000, 6_000])
+    expect(actor.getSnapshot().matches('ready')).toBe(true)
+    await vi.advanceTimersByTimeAsync(20_000)
+    expect(requests).toHaveLength(4)
+  })
+
+  it('keeps the exact 2 s beat, counted from each request\'s start, when answers are slow or fail late', async () => {
+    const { actor, requests } = start([
+      { after: 1_500, reply: makeSettings({ keys: false }) },
+      { after: 1_999, reply: new Error('Request failed with status 500') },
+      { after: 1_500, reply: makeSettings({ keys: false }) },
+      makeSettings(),
+    ])
+    await vi.advanceTimersByTimeAsync(6_000)
+    expect(requests.map((r) => r.at)).toEqual([0, 2_000, 4_000, 6_000])
+    expect(requests.some((r) => r.signal.aborted)).toBe(false)
     expect(actor.getSnapshot().matches('ready')).toBe(true)
   })
 
