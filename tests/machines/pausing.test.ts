@@ -70,7 +70,7 @@ describe('pausing machine', () => {
 
   it('counts the elapsed time from the server timestamp and turns overdue past its threshold', async () => {
     const { actor } = start([], new Date(-PAUSING_OVERDUE_AFTER_MS + 2_000).toISOString())
-    const elapsed = () => selectElapsed(actor.getSnapshot().children.elapsed!.getSnapshot() as never)
+    const elapsed = () => selectElapsed(actor.getSnapshot().children.elapsed!.getSnapshot())
     expect(elapsed().overdue).toBe(false)
     await vi.advanceTimersByTimeAsync(2_000)
     expect(elapsed().overdue).toBe(true)

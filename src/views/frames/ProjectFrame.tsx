@@ -32,7 +32,7 @@ export function ProjectFrame({ projectRef, section, navBar }: { projectRef: stri
   const flags = useBuildFlags()
   const project = useSelector(useProjectActor(), selectProject)
   const organization = useSelector(useProjectListActor(), selectOrganizationBySlug(project?.organization_slug ?? null))
-  const route = findProjectRoute(section, flags)
+  const route = findProjectRoute(section)
   const title = route === null ? 'Page not found' : route.product === 'home' ? (project?.name ?? null) : route.title
   useDocumentTitle(title)
 

@@ -59,12 +59,11 @@ const ROUTES: ProjectRoute[] = [
 ]
 
 /** The route a section shows, or null for an unknown one (a 404 inside the project). Home is ''. */
-export function findProjectRoute(section: string, flags: Pick<BuildFlags, 'isProduction'>): ProjectRoute | null {
+export function findProjectRoute(section: string): ProjectRoute | null {
   if (section === '') return { section: '', title: 'Home', product: 'home' }
   // /sql/new is the production SQL editor; any /sql/{id} (the non-production build uses /sql/1) opens a snippet.
   if (section === 'sql/new' || /^sql\/[\w-]+$/.test(section)) return { section, title: 'SQL Editor', product: 'sql' }
   if (section === 'settings') return ROUTES.find((route) => route.section === 'settings/general') ?? null
-  void flags
   return ROUTES.find((route) => route.section === section) ?? null
 }
 
