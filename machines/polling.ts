@@ -1,5 +1,3 @@
-import { stateIn } from 'xstate'
-
 /**
  * The polling rule of every waiting screen: a fixed beat whose slot is the request's time-out.
  * - The beat: a request starts every `beat` ms exactly, counted from the start of the previous request — never
@@ -22,6 +20,7 @@ import { stateIn } from 'xstate'
  * },
  * ```
  */
+import { stateIn } from 'xstate'
 
 /**
  * The beat: every `beat` the owning state is re-entered into `requesting`. `first` is where it starts: `requesting`
