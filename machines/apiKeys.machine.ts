@@ -107,13 +107,11 @@ export const apiKeysMachine = setup({
     ),
   },
   delays: {
-    /** Spec: settings polled every 2 s until keys exist. */
-    pollInterval: 2_000,
     /**
-     * The platform's default request time-out (spec section 9). It equals the beat, so the beat is each request's
-     * slot (onBeatAsSlot in ./polling.ts): no timer of its own.
+     * Spec: settings polled every 2 s until keys exist. The platform's default request time-out (2 s, spec section 9)
+     * equals it, so the beat is each request's slot (onBeatAsSlot in ./polling.ts): no time-out timer of its own.
      */
-    requestTimeout: 2_000,
+    pollInterval: 2_000,
   },
   guards: {
     hasKeys: (_, params: { settings: ProjectSettings }) => keyOf(params.settings, 'anon') !== undefined,
