@@ -8,8 +8,9 @@
  *
  * `npx tsx bench/durability.bench.ts`
  *   STORE=pglite|postgres|both   default both when Debian's PostgreSQL 15 binaries are installed (throw-away cluster)
- *   DURABILITY_STEP_MS           every lifecycle duration; by default 1.6 × a measured restart (at least 4 s), so the
- *                                server is back before the next kill and each kill lands inside its own step
+ *   DURABILITY_STEP_MS           every lifecycle duration; by default 1.25 × the faster of two measured restarts
+ *                                (4–15 s), so the server is usually back before the next kill and each kill lands
+ *                                inside its own step; a late kill is counted and printed
  *   ONLY=upgrade                 the transitions whose name contains it
  * Bounded: each run waits at most its last due time + 60 s, the whole bench 30 min. Traffic to 127.0.0.1 only.
  * A new transition (the branch creation of a later issue) is one more entry in TRANSITIONS.
@@ -193,9 +194,14 @@ async function devProject(p: Platform, name: string, status: string) {
   await p.json('POST', '/dev/projects', { organization_slug: ORG, name, status })
 }
 
+const refs = new Map<string, string>()
+/** The ref of a run's project (remembered, so a start request goes out at once). */
 const refOf = async (p: Platform, name: string) => {
+  const known = refs.get(name)
+  if (known) return known
   const project = await p.projectNamed(name)
   if (!project) throw new Error(`no project named ${name}`)
+  refs.set(name, project.ref)
   return project.ref
 }
 const statusOf = async (p: Platform, name: string) => (await p.projectNamed(name))?.status
@@ -380,7 +386,10 @@ interface RunResult {
 
 async function runOne(p: Platform, transition: Transition, plan: KillPlan, name: string): Promise<RunResult> {
   const result: RunResult = { transition, plan, name, kills: 0, late: 0, restartsBefore: p.restarts, finished: false }
-  await transition.prepare?.(p, name)
+  if (transition.prepare) {
+    await transition.prepare(p, name)
+    await refOf(p, name)
+  }
   let t0: number
   if (plan.offset === undefined) {
     // Kill while the request is in flight: it may have committed or not; the client then asks again if not.
@@ -477,10 +486,13 @@ async function benchStore(label: string, env: Record<string, string>, openStore:
   const started = Date.now()
   await p.start()
   if (!process.env.DURABILITY_STEP_MS) {
-    // A first kill and restart with nothing under way, to learn how long a restart takes on this machine now.
-    await p.kill()
-    await p.restart()
-    STEP_MS = Math.max(4_000, Math.ceil((1.6 * p.restartMs[0]) / 500) * 500)
+    // Two kills and restarts with nothing under way, to learn how long a restart takes on this machine now. A
+    // restart slower than a step makes its kill late (counted, printed): the kill then lands while the engine catches up.
+    for (let i = 0; i < 2; i++) {
+      await p.kill()
+      await p.restart()
+    }
+    STEP_MS = Math.min(15_000, Math.max(4_000, Math.ceil((1.25 * Math.min(...p.restartMs)) / 500) * 500))
     p.env = { ...lifecycleEnv(STEP_MS), ...env }
     await p.kill()
     await p.restart()
