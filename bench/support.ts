@@ -69,3 +69,20 @@ export const median = (values: number[]) => {
   const mid = Math.floor(sorted.length / 2)
   return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2
 }
+
+/** Kills the server process with SIGKILL (no shutdown at all, as a crash) and waits for it to be gone. */
+export async function killServer(server: RunningServer): Promise<void> {
+  if (server.process.exitCode !== null || server.process.signalCode !== null) return
+  const exited = new Promise((r) => server.process.once('exit', r))
+  server.process.kill('SIGKILL')
+  await exited
+}
+
+/** Whether the server answers its health check (startServer gives up silently after a minute). */
+export async function isHealthy(url: string): Promise<boolean> {
+  try {
+    return (await fetch(`${url}/platform/health`)).ok
+  } catch {
+    return false
+  }
+}

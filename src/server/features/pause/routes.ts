@@ -8,6 +8,8 @@
  *   POST /dev/projects/{ref}/fail-next-restore                            development control
  * Each change runs in one transaction with the project row locked, so two requests cannot both start one;
  * the timed steps are lifecycle rows (see transitions.ts), durable across restarts.
+ * A restore checks the free project limit in the same transaction as its status change, holding the limit lock of
+ * every member it counts (lockFreeProjectCounts): concurrent restores cannot all pass one check.
  */
 import { Hono, type Context } from 'hono'
 import { createMiddleware } from 'hono/factory'
@@ -42,13 +44,43 @@ const emptyBody = createMiddleware(async (c, next) => {
   await next()
 })
 
-type Outcome = { ok: true } | { ok: false; status: ProjectStatus }
+/** A refusal decided inside the transaction, before the status is looked at (the free project limit). */
+type Refusal = { ok: false; limit: { username: string; primary_email: string }[] }
+type Outcome = { ok: true } | { ok: false; status: ProjectStatus } | Refusal
 
 const describeStatus = (status: ProjectStatus) => (status === 'INACTIVE' ? 'paused (INACTIVE)' : status)
 
 function refuseTransition(c: Context, action: 'pause' | 'restore', status: ProjectStatus) {
   const allowed = action === 'pause' ? 'an ACTIVE_HEALTHY project can be paused' : 'a paused (INACTIVE) project can be restored'
   return errorJson(c, 409, `Project is ${describeStatus(status)}: only ${allowed}`, 'invalid_transition')
+}
+
+/** Class key of the transaction-scoped advisory locks that serialize free-project counts, one lock per account. */
+const FREE_PROJECT_COUNT_LOCK = 0x66706c // 'fpl'
+
+/**
+ * Takes, until the end of the transaction, the lock on the free-project count of each account: the members of a free
+ * organization (whose counts the limit check reads) and the project's owner (whose count the restore raises).
+ * Nothing to lock in a paid organization: its projects count for no one and its check is empty.
+ * Per member rather than per organization: the limit counts a member's active projects across every free
+ * organization, so two restores in two organizations that share a member must wait for each other, and two restores
+ * whose members do not overlap need not. Locks are taken in account order, so two transactions never wait on each
+ * other in a circle. Advisory locks rather than `for update` on accounts: they block nothing else (sign-in, sessions).
+ * On PGlite (one connection, transactions serialized) they are taken at once; the same code is correct on both.
+ */
+export async function lockFreeProjectCounts(tx: Queryable, organizationId: number, projectId: number) {
+  const { rows } = await tx.query<{ account_id: number }>(
+    `select m.account_id from members m join organizations o on o.id = m.organization_id
+     where m.organization_id = $1 and o.plan_id = 'free'
+     union
+     select p.created_by from projects p join organizations o on o.id = p.organization_id
+     where p.id = $2 and o.plan_id = 'free' and p.created_by is not null
+     order by 1`,
+    [organizationId, projectId],
+  )
+  for (const { account_id } of rows) {
+    await tx.query('select pg_advisory_xact_lock($1::integer, $2::integer)', [FREE_PROJECT_COUNT_LOCK, account_id])
+  }
 }
 
 /**
@@ -75,8 +107,16 @@ export function pauseRoutes(deps: Deps) {
   const project = memberProject(db)
 
   /** Moves a locked project from `from` into `to` (cancelling what was pending, scheduling what `to` needs). */
-  function transition(projectId: number, from: ProjectStatus, to: ProjectStatus, before?: (tx: Queryable) => Promise<void>) {
+  function transition(
+    projectId: number,
+    from: ProjectStatus,
+    to: ProjectStatus,
+    before?: (tx: Queryable) => Promise<void>,
+    check?: (tx: Queryable) => Promise<Refusal | undefined>,
+  ) {
     return db.transaction(async (tx): Promise<Outcome> => {
+      const refused = await check?.(tx)
+      if (refused) return refused
       const { rows } = await tx.query<{ status: ProjectStatus }>('select status from projects where id = $1 for update', [projectId])
       const status = rows[0]?.status
       if (status !== from) return { ok: false, status: status ?? 'UNKNOWN' }
@@ -91,7 +131,7 @@ export function pauseRoutes(deps: Deps) {
     const row = c.var.project
     if (!can(row.role, 'projects:write')) return errorJson(c, 403, PAUSE_PERMISSION_MESSAGE)
     const outcome = await transition(row.id, 'ACTIVE_HEALTHY', 'GOING_DOWN')
-    if (!outcome.ok) return refuseTransition(c, 'pause', outcome.status)
+    if (!outcome.ok) return refuseTransition(c, 'pause', 'status' in outcome ? outcome.status : 'UNKNOWN')
     await next()
   })
 
@@ -100,9 +140,22 @@ export function pauseRoutes(deps: Deps) {
     const row = c.var.project
     if (!can(row.role, 'infra:execute:project-initialize-or-resume')) return errorJson(c, 403, RESTORE_PERMISSION_MESSAGE)
     // The dashboard shows these members in a blocking dialog; the server holds the same rule for every client.
-    const atLimit = await membersAtFreeLimit(db, row.organization_id, config.freeProjectLimit)
-    if (atLimit.length > 0) {
-      const who = atLimit.map((m) => `${m.username} (${m.primary_email})`).join(', ')
+    // Checked and applied in one transaction under the members' limit locks, so parallel restores are serialized.
+    const outcome = await transition(
+      row.id,
+      'INACTIVE',
+      'RESTORING',
+      async (tx) => {
+        await tx.query('update projects set restore_error = null where id = $1', [row.id])
+      },
+      async (tx) => {
+        await lockFreeProjectCounts(tx, row.organization_id, row.id)
+        const atLimit = await membersAtFreeLimit(tx, row.organization_id, config.freeProjectLimit)
+        return atLimit.length > 0 ? { ok: false, limit: atLimit } : undefined
+      },
+    )
+    if (!outcome.ok && 'limit' in outcome) {
+      const who = outcome.limit.map((m) => `${m.username} (${m.primary_email})`).join(', ')
       return errorJson(
         c,
         409,
@@ -110,9 +163,6 @@ export function pauseRoutes(deps: Deps) {
         'free_project_limit',
       )
     }
-    const outcome = await transition(row.id, 'INACTIVE', 'RESTORING', async (tx) => {
-      await tx.query('update projects set restore_error = null where id = $1', [row.id])
-    })
     if (!outcome.ok) return refuseTransition(c, 'restore', outcome.status)
     await next()
   })
