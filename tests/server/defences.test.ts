@@ -29,6 +29,13 @@ async function messageOf(res: Response): Promise<string> {
   return ErrorBody.parse(await res.json()).message
 }
 
+/** A project of its own for a test that changes a project's state (pause, JWT rotation). */
+async function activeProject(name: string): Promise<string> {
+  const res = await s.request('/dev/projects', json({ organization_slug: 'demo-pro', name, status: 'ACTIVE_HEALTHY' }))
+  expect(res.status).toBe(201)
+  return Project.parse(await res.json()).ref
+}
+
 async function accessToken(): Promise<string> {
   const res = await s.request('/platform/profile/access-tokens', json({ name: 'defences' }, { cookie }))
   expect(res.status).toBe(201)
@@ -246,14 +253,15 @@ describe('finding 5: only a bearer token skips the CSRF check; writes take JSON 
       headers: { cookie, 'content-type': 'text/plain;charset=UTF-8', ...extra },
       body,
     })
-    const roll = await s.request(`/platform/props/project/${ref}/jwt-secret-update`, textPlain('{"jwt_secret":"x"}'))
+    const own = await activeProject('Text plain')
+    const roll = await s.request(`/platform/props/project/${own}/jwt-secret-update`, textPlain('{"jwt_secret":"x"}'))
     expect(roll.status).toBe(415)
     expect(await messageOf(roll)).toMatch(/JSON/)
-    expect((await s.request(`/v1/projects/${ref}/pause`, textPlain('{}'))).status).toBe(415)
-    expect((await s.request(`/v1/projects/${ref}/restore`, textPlain('{}'))).status).toBe(415)
-    expect((await s.request(`/platform/projects/${ref}/restore`, textPlain('{}'))).status).toBe(415)
+    expect((await s.request(`/v1/projects/${own}/pause`, textPlain('{}'))).status).toBe(415)
+    expect((await s.request(`/v1/projects/${own}/restore`, textPlain('{}'))).status).toBe(415)
+    expect((await s.request(`/platform/projects/${own}/restore`, textPlain('{}'))).status).toBe(415)
     // A form body is no better.
-    const form = await s.request(`/v1/projects/${ref}/pause`, {
+    const form = await s.request(`/v1/projects/${own}/pause`, {
       method: 'POST',
       headers: { cookie, 'content-type': 'application/x-www-form-urlencoded' },
       body: 'a=1',
@@ -261,7 +269,7 @@ describe('finding 5: only a bearer token skips the CSRF check; writes take JSON 
     expect(form.status).toBe(415)
     // No body at all, or an empty one whatever its type, is still a call without a body.
     const token = await accessToken()
-    const empty = await s.request(`/v1/projects/${ref}/pause`, textPlain('', { authorization: `Bearer ${token}` }))
+    const empty = await s.request(`/v1/projects/${own}/pause`, textPlain('', { authorization: `Bearer ${token}` }))
     expect(empty.status).toBe(200)
   })
 })
@@ -271,7 +279,7 @@ describe('finding 6: a NUL character anywhere is a 400, never a 500', () => {
     ['a project name', () => s.request(`/platform/projects/${ref}`, { method: 'PATCH', headers: { cookie, 'content-type': 'application/json' }, body: JSON.stringify({ name: 'a\u0000b' }) })],
     ['a token name', () => s.request('/platform/profile/access-tokens', json({ name: 'x\u0000' }, { cookie }))],
     ['a JSON key', () => s.request('/platform/profile/access-tokens', json({ ['na\u0000me']: 'x', name: 'y' }, { cookie }))],
-    ['a jwt_secret', () => s.request(`/platform/props/project/${ref}/jwt-secret-update`, json({ jwt_secret: `${'s'.repeat(40)}\u0000` }, { cookie }))],
+    ['a jwt_secret', async () => s.request(`/platform/props/project/${await activeProject('Nul secret')}/jwt-secret-update`, json({ jwt_secret: `${'s'.repeat(40)}\u0000` }, { cookie }))],
     ['the sign-in e-mail', () => s.request('/platform/auth/sign-in', json({ email: `${OWNER}\u0000`, password: 'demo1234' }))],
     ['a query value', () => s.request(`/v1/projects/${ref}/upgrade/status?tracking_id=%00`, { headers: { cookie } })],
     ['a path parameter', () => s.request(`/platform/projects/abc%00def`, { headers: { cookie } })],
