@@ -8,7 +8,8 @@ import { Hono } from 'hono'
 import { systemClock, type Clock, type ServerConfig } from './config'
 import { addedLatency, logRequests, notFound, onError } from './core/defences'
 import type { Deps } from './core/deps'
-import type { AppEnv } from './core/http'
+import { jsonOrNoBody, limitBodies, refuseNul, requireKnownHost, securityHeaders } from './core/guards'
+import { initialOwnUrl, type AppEnv } from './core/http'
 import type { Db } from './db'
 import { migrate } from './db/migrate'
 import { createEngine, createLifecycle, type Engine, type Lifecycle } from './engine/lifecycle'
@@ -33,6 +34,11 @@ export interface PlatformServer {
   engine: Engine
   /** This app's transitions and status hooks (a second app in the same process has its own). */
   lifecycle: Lifecycle
+  /**
+   * Tells the app the address it listens on (start.ts, once listening: PORT=0 picks the port only then), so the
+   * URLs it builds point at it. PUBLIC_URL, when set, wins.
+   */
+  listeningOn(url: string): void
   /** Stops the engine. The caller owns the Db and closes it. */
   close(): Promise<void>
 }
@@ -65,11 +71,18 @@ export async function createApp({ db, config, clock = systemClock, seed = true }
   await db.transaction((tx) => backfillProjectKeys(tx, clock.now()))
 
   const engine = createEngine({ db, clock, tickMs: config.lifecycle.tickMs, lifecycle })
-  const deps: Deps = { db, config, clock, lifecycle, latency: { ms: 0 } }
+  const deps: Deps = { db, config, clock, lifecycle, latency: { ms: 0 }, ownUrl: initialOwnUrl(config) }
   const app = new Hono<AppEnv>()
 
+  // The guards every route inherits, in order: headers on every answer (421s and errors included), the Host
+  // check before anything is served, the body limit before any body is read, then CSRF, then what a body may be.
   if (config.logRequests) app.use('*', logRequests)
+  app.use('*', securityHeaders)
+  app.use('*', requireKnownHost(config))
+  app.use('*', limitBodies)
   app.use('*', refuseCrossSite(config.allowedOrigins))
+  app.use('*', jsonOrNoBody)
+  app.use('*', refuseNul)
   app.use('/platform/*', addedLatency(deps.latency))
   app.use('/v1/*', addedLatency(deps.latency))
 
@@ -95,5 +108,13 @@ export async function createApp({ db, config, clock = systemClock, seed = true }
   app.notFound(notFound)
   app.onError(onError)
 
-  return { app, engine, lifecycle, close: () => engine.stop() }
+  return {
+    app,
+    engine,
+    lifecycle,
+    listeningOn(url) {
+      if (!config.publicUrl) deps.ownUrl.origin = new URL(url).origin
+    },
+    close: () => engine.stop(),
+  }
 }

@@ -18,8 +18,17 @@ export interface ServerConfig {
   devControls: boolean
   /** Built dashboard served at /. */
   distDir: string
-  /** PUBLIC_URL: base for project URLs shown to people; default is the request's origin. */
+  /**
+   * PUBLIC_URL: base for project URLs shown to people, and a host the server answers for. Without it, URLs are
+   * built on the server's own address (HOST and the port it listens on), never on a request's Host header.
+   */
   publicUrl?: string
+  /**
+   * ALLOWED_HOSTS (comma-separated `name` or `name:port`): Host values served besides the loopback names
+   * (localhost, 127.0.0.1, [::1], any port), HOST when it is a specific address, and PUBLIC_URL's host.
+   * Any other Host is answered 421 (DNS-rebinding defence).
+   */
+  allowedHosts: string[]
   /** ALLOWED_ORIGINS (comma-separated): extra origins trusted for cookie-authenticated writes. */
   allowedOrigins: string[]
   /** LOG_REQUESTS=1: one line per request (method, path, status, ms; never headers or bodies). */
@@ -57,6 +66,26 @@ function int(env: Env, name: string, fallback: number, min = 0): number {
   return n
 }
 
+function list(env: Env, name: string): string[] {
+  return (env[name] ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean)
+}
+
+function publicUrlOf(env: Env): string | undefined {
+  const raw = env.PUBLIC_URL?.trim().replace(/\/+$/, '')
+  if (!raw) return undefined
+  let url: URL
+  try {
+    url = new URL(raw)
+  } catch {
+    throw new Error(`PUBLIC_URL must be an absolute http(s) URL, got '${raw}'`)
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error(`PUBLIC_URL must be http(s), got '${raw}'`)
+  return raw
+}
+
 export function loadConfig(env: Env = process.env): ServerConfig {
   const port = int(env, 'PORT', 8787)
   if (port > 65535) throw new Error(`PORT must be at most 65535, got ${port}`)
@@ -67,7 +96,8 @@ export function loadConfig(env: Env = process.env): ServerConfig {
     databaseUrl: env.DATABASE_URL?.trim() || undefined,
     devControls: env.DEV_CONTROLS === '1' || env.DEV_CONTROLS === 'true',
     distDir: path.resolve(env.DIST_DIR?.trim() || path.join(repoRoot, 'dist')),
-    publicUrl: env.PUBLIC_URL?.trim().replace(/\/+$/, '') || undefined,
+    publicUrl: publicUrlOf(env),
+    allowedHosts: list(env, 'ALLOWED_HOSTS'),
     allowedOrigins: (env.ALLOWED_ORIGINS ?? '')
       .split(',')
       .map((s) => s.trim())

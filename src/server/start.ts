@@ -31,6 +31,7 @@ export async function startServer(config: ServerConfig): Promise<RunningServer> 
   const { port } = server.address() as AddressInfo
   const host = config.host === '0.0.0.0' || config.host === '::' ? 'localhost' : config.host
   const url = `http://${host.includes(':') ? `[${host}]` : host}:${port}`
+  platform.listeningOn(url)
   platform.engine.start()
 
   let stopping: Promise<void> | undefined

@@ -6,8 +6,9 @@ import { serveStatic } from '@hono/node-server/serve-static'
 import type { MiddlewareHandler } from 'hono'
 import { isApiPath, type AppEnv } from './core/http'
 
+// No inline style or script: the Content-Security-Policy (core/guards.ts) allows only files from this server.
 const NOT_BUILT = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Dashboard not built</title></head>
-<body style="font-family: system-ui, sans-serif; margin: 3rem;"><h1>The dashboard is not built yet</h1>
+<body><h1>The dashboard is not built yet</h1>
 <p>Run <code>npm run build</code> (or <code>npm start</code>, which builds first), then reload this page.
 The API is already running under <code>/platform</code> and <code>/v1</code>.</p></body></html>`
 

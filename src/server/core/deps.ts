@@ -1,6 +1,7 @@
 import type { Clock, ServerConfig } from '../config'
 import type { Db } from '../db'
 import type { Lifecycle } from '../engine/lifecycle'
+import type { OwnUrl } from './http'
 
 /** What every feature receives when the app builds its routes and registers its transitions. */
 export interface Deps {
@@ -11,4 +12,6 @@ export interface Deps {
   lifecycle: Lifecycle
   /** Added delay for /platform and /v1 responses (development control). */
   latency: { ms: number }
+  /** This server's origin for the URLs it builds (PUBLIC_URL or the listening address; never the Host header). */
+  ownUrl: OwnUrl
 }

@@ -52,7 +52,21 @@ export function isApiPath(path: string): boolean {
   return API_PREFIXES.some((p) => path === p || path.startsWith(`${p}/`))
 }
 
-/** The origin project URLs are built on: PUBLIC_URL, or the request's own origin. */
-export function baseUrl(config: Pick<ServerConfig, 'publicUrl'>, requestUrl: string): string {
-  return config.publicUrl ?? new URL(requestUrl).origin
+/**
+ * Where this server is reached, for the URLs it hands out (restUrl, the v1 database host, the REST schema's host):
+ * PUBLIC_URL, else the address it listens on. Never a request's Host header, which a DNS-rebound page chooses.
+ * Until start.ts reports the listening address (an app used through `app.request()` never listens), it is
+ * `http://localhost`.
+ */
+export interface OwnUrl {
+  origin: string
+}
+
+export function initialOwnUrl(config: Pick<ServerConfig, 'publicUrl'>): OwnUrl {
+  return { origin: config.publicUrl ?? 'http://localhost' }
+}
+
+/** The origin project URLs are built on. */
+export function baseUrl(own: OwnUrl): string {
+  return own.origin
 }

@@ -1,19 +1,41 @@
-import { mkdir } from 'node:fs/promises'
+import { chmod, mkdir, readdir } from 'node:fs/promises'
 import path from 'node:path'
 import { PGlite } from '@electric-sql/pglite'
 import type { Db, Queryable } from './types'
+
+/** The data folder holds JWT secrets (tables and WAL): only the server's own user may read it. */
+const DIR_MODE = 0o700
+const FILE_MODE = 0o600
+
+/**
+ * Makes the folder and every folder under it 0700 and every file 0600. PGlite's file system layer chmods the
+ * files it creates to 0666 whatever the umask, so this runs after opening (which fixes a folder made by an
+ * older version too) and again on close (files made while running). While running, the 0700 folder alone
+ * keeps other users out of everything below it.
+ */
+export async function restrictDataDir(dir: string): Promise<void> {
+  await chmod(dir, DIR_MODE)
+  for (const entry of await readdir(dir, { withFileTypes: true })) {
+    const full = path.join(dir, entry.name)
+    if (entry.isDirectory()) await restrictDataDir(full)
+    else if (entry.isFile()) await chmod(full, FILE_MODE)
+  }
+}
 
 /**
  * PGlite store. `dataDir` undefined = in memory (tests). PGlite creates its folder non-recursively,
  * so the parent is made first.
  */
 export async function openPglite(dataDir?: string): Promise<Db> {
-  if (dataDir) await mkdir(path.dirname(path.resolve(dataDir)), { recursive: true })
-  const pg = dataDir ? await PGlite.create(path.resolve(dataDir)) : await PGlite.create()
-  return wrapPglite(pg)
+  if (!dataDir) return wrapPglite(await PGlite.create())
+  const dir = path.resolve(dataDir)
+  await mkdir(path.dirname(dir), { recursive: true })
+  const pg = await PGlite.create(dir)
+  await restrictDataDir(dir)
+  return wrapPglite(pg, () => restrictDataDir(dir))
 }
 
-export function wrapPglite(pg: PGlite): Db {
+export function wrapPglite(pg: PGlite, afterClose?: () => Promise<void>): Db {
   return {
     kind: 'pglite',
     async query<T>(sql: string, params: unknown[] = []) {
@@ -37,7 +59,9 @@ export function wrapPglite(pg: PGlite): Db {
       )
     },
     async close() {
-      if (!pg.closed) await pg.close()
+      if (pg.closed) return
+      await pg.close()
+      await afterClose?.()
     },
   }
 }

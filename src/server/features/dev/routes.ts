@@ -35,7 +35,7 @@ export const devControlRoutes = documented.map(({ endpoint, example }) => {
 })
 
 export function devRoutes(deps: Deps) {
-  const { db, clock, config, lifecycle } = deps
+  const { db, clock, lifecycle } = deps
   const app = new Hono()
   const project = anyProject(db)
 
@@ -60,13 +60,13 @@ export function devRoutes(deps: Deps) {
     })
     if (!created) return errorJson(c, 404, `Organization '${body.organization_slug}' not found`)
     const row = await findProjectByRef(db, ref)
-    return c.json(toProject(row!, baseUrl(config, c.req.url)), 201)
+    return c.json(toProject(row!, baseUrl(deps.ownUrl)), 201)
   })
 
   app.on(...at(endpoints.devSetStatus), refParam, validate('json', endpoints.devSetStatus.body), project, async (c) => {
     const { id, ref } = c.var.project
     await db.transaction((tx) => lifecycle.setStatus(tx, id, c.req.valid('json').status, clock.now()))
-    return c.json(toProject((await findProjectByRef(db, ref))!, baseUrl(config, c.req.url)))
+    return c.json(toProject((await findProjectByRef(db, ref))!, baseUrl(deps.ownUrl)))
   })
 
   app.on(...at(endpoints.devSetPostgrest), refParam, validate('json', endpoints.devSetPostgrest.body), project, async (c) => {
@@ -76,7 +76,7 @@ export function devRoutes(deps: Deps) {
       c.req.valid('json').postgrestStatus,
       clock.now().toISOString(),
     ])
-    return c.json(toProject((await findProjectByRef(db, ref))!, baseUrl(config, c.req.url)))
+    return c.json(toProject((await findProjectByRef(db, ref))!, baseUrl(deps.ownUrl)))
   })
 
   app.on(...at(endpoints.devSetLatency), validate('json', endpoints.devSetLatency.body), (c) => {

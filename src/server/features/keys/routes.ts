@@ -81,14 +81,14 @@ function toV1Keys(keys: ProjectKeysRow | undefined, mayReadSecrets: boolean): V1
   return list
 }
 
-export function keysRoutes({ db, clock, config }: Deps) {
+export function keysRoutes({ db, clock, config, ownUrl }: Deps) {
   const app = new Hono<AppEnv>()
   const project = memberProject(db)
 
   app.on(...at(endpoints.getProjectSettings), project, async (c) => {
     const keys = await findProjectKeys(db, c.var.project.id)
     const mayReadSecrets = can(c.var.project.role, 'service_api_keys:read')
-    return c.json(toProjectSettings(c.var.project, keys, baseUrl(config, c.req.url), mayReadSecrets))
+    return c.json(toProjectSettings(c.var.project, keys, baseUrl(ownUrl), mayReadSecrets))
   })
 
   app.on(...at(endpoints.updateJwtSecret), refParam, validate('json', endpoints.updateJwtSecret.body), project, async (c) => {

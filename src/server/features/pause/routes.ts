@@ -172,7 +172,7 @@ export function pauseRoutes(deps: Deps) {
   app.on(...at(endpoints.restoreProjectV1), refParam, emptyBody, project, restore, (c) => c.body(null, 200))
 
   app.on(...at(endpoints.restoreProject), refParam, emptyBody, project, restore, async (c) =>
-    c.json(toProject((await findProjectByRef(db, c.var.project.ref))!, baseUrl(config, c.req.url))),
+    c.json(toProject((await findProjectByRef(db, c.var.project.ref))!, baseUrl(deps.ownUrl))),
   )
 
   app.on(...at(endpoints.getRestoreStatus), project, async (c) => {

@@ -31,17 +31,17 @@ function restSchemaFor(ref: string, host: string, tables: Record<string, string[
 }
 
 export function projectRoutes(deps: Deps) {
-  const { db, clock, config } = deps
+  const { db, clock } = deps
   const app = new Hono<AppEnv>()
   const project = memberProject(db)
 
   app.on(...at(endpoints.listProjects), async (c) => {
     const rows = await listMemberProjects(db, c.get('account').id)
-    const base = baseUrl(config, c.req.url)
+    const base = baseUrl(deps.ownUrl)
     return c.json(rows.map((r) => toProject(r, base)))
   })
 
-  app.on(...at(endpoints.getProject), project, (c) => c.json(toProject(c.var.project, baseUrl(config, c.req.url))))
+  app.on(...at(endpoints.getProject), project, (c) => c.json(toProject(c.var.project, baseUrl(deps.ownUrl))))
 
   app.on(...at(endpoints.getProjectStatus), project, (c) => c.json({ status: c.var.project.status }))
 
@@ -52,7 +52,7 @@ export function projectRoutes(deps: Deps) {
     }
     const name = c.req.valid('json').name
     await db.query('update projects set name = $2, updated_at = $3 where id = $1', [row.id, name, clock.now().toISOString()])
-    return c.json(toProject({ ...row, name }, baseUrl(config, c.req.url)))
+    return c.json(toProject({ ...row, name }, baseUrl(deps.ownUrl)))
   })
 
   app.on(...at(endpoints.getProjectLive), project, (c) => {
@@ -62,23 +62,23 @@ export function projectRoutes(deps: Deps) {
 
   app.on(...at(endpoints.getProjectRestSchema), project, (c) => {
     if (c.var.project.postgrest_status !== 'ONLINE') return errorJson(c, 503, 'The project API server is offline')
-    return c.json(restSchemaFor(c.var.project.ref, new URL(c.req.url).host))
+    return c.json(restSchemaFor(c.var.project.ref, new URL(baseUrl(deps.ownUrl)).host))
   })
 
   // The Management API's reads (/v1), shaped like ../shared/reference/management-api.openapi.json.
   // Informational host; a bare IP would read oddly after the ref.
-  const hostOf = (url: string) => {
-    const host = new URL(config.publicUrl ?? url).hostname
+  const hostOf = () => {
+    const host = new URL(baseUrl(deps.ownUrl)).hostname
     return /^[\d.]+$|:/.test(host) ? 'localhost' : host
   }
 
   app.on(...at(endpoints.v1ListProjects), async (c) => {
     const rows = await listMemberProjects(db, c.get('account').id)
-    const host = hostOf(c.req.url)
+    const host = hostOf()
     return c.json(rows.map((r) => toV1Project(r, host)))
   })
 
-  app.on(...at(endpoints.v1GetProject), project, (c) => c.json(toV1Project(c.var.project, hostOf(c.req.url))))
+  app.on(...at(endpoints.v1GetProject), project, (c) => c.json(toV1Project(c.var.project, hostOf())))
 
   return app
 }

@@ -90,13 +90,24 @@ export function requireSession(db: Db, clock: Clock): MiddlewareHandler<AppEnv> 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS'])
 
 /**
+ * The paths where a bearer token, when sent, is the request's only credential (requireApiAuth: a bad token is
+ * 401, never a fall back to the cookie). Elsewhere (/platform, sign-in) an Authorization header authenticates
+ * nothing, so it must not exempt a request that rides on the cookie.
+ */
+const BEARER_PATH = /^\/v1(\/|$)/
+const BEARER = /^Bearer\s+\S+\s*$/i
+
+/**
  * CSRF protection for writes that ride on the cookie: a browser's cross-site request is refused.
  * Same-origin is recognised by Fetch metadata (Sec-Fetch-Site, which pages cannot forge) or by an
  * Origin equal to this server's or to a configured one (the Vite dev server's proxy).
+ * Only a well-formed bearer token on a path that authenticates by it skips the check: `Authorization: Basic …`
+ * or a malformed Bearer beside the cookie is checked like the cookie alone.
  */
 export function refuseCrossSite(allowedOrigins: string[]): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
-    if (SAFE_METHODS.has(c.req.method) || c.req.header('authorization')) return next()
+    if (SAFE_METHODS.has(c.req.method)) return next()
+    if (BEARER_PATH.test(c.req.path) && BEARER.test(c.req.header('authorization') ?? '')) return next()
     const fetchSite = c.req.header('sec-fetch-site')
     if (fetchSite === 'same-origin' || fetchSite === 'none') return next()
     const origin = c.req.header('origin')

@@ -1,0 +1,199 @@
+/**
+ * The app-wide guards every request passes before any route (mounted once in app.ts, so later features inherit
+ * them): the Host check (DNS rebinding), security headers, the body limit, JSON-or-no-body on API writes and
+ * the refusal of NUL characters. Each answers a bad request with a 4xx JSON `{ message }`.
+ */
+import type { Context, MiddlewareHandler } from 'hono'
+import { bodyLimit } from 'hono/body-limit'
+import { secureHeaders } from 'hono/secure-headers'
+import type { ServerConfig } from '../config'
+import { errorJson, isApiPath, type AppEnv } from './http'
+
+// ---------------------------------------------------------------------------------------------------------------
+// Host
+
+/** Host names that always reach this machine, whatever the port: a DNS-rebound name is none of them. */
+const LOOPBACK_HOSTNAMES = new Set(['localhost', '127.0.0.1', '[::1]'])
+const WILDCARD_BINDS = new Set(['0.0.0.0', '::', '[::]', ''])
+
+/** Splits `name[:port]` (IPv6 in brackets) into a lower-case hostname and the port ('' when none). */
+export function splitHost(value: string): { hostname: string; port: string } | undefined {
+  const m = /^(\[[0-9a-f:.]+\]|[^:[\]\s/]+)(?::(\d{1,5}))?$/i.exec(value.trim())
+  if (!m) return undefined
+  return { hostname: m[1].toLowerCase().replace(/\.$/, ''), port: m[2] ?? '' }
+}
+
+/**
+ * The accepted Host values: loopback names on any port, PUBLIC_URL's host, the address the server binds to
+ * (when it is not a wildcard) and ALLOWED_HOSTS (`name` = any port, `name:port` = that port only).
+ */
+export function hostAllowed(config: Pick<ServerConfig, 'publicUrl' | 'allowedHosts' | 'host'>): (host: string) => boolean {
+  const anyPort = new Set(LOOPBACK_HOSTNAMES)
+  const exact = new Set<string>()
+  const bind = config.host.trim().toLowerCase()
+  if (!WILDCARD_BINDS.has(bind)) anyPort.add(bind.includes(':') && !bind.startsWith('[') ? `[${bind}]` : bind)
+  if (config.publicUrl) {
+    const url = new URL(config.publicUrl)
+    exact.add(`${url.hostname.toLowerCase()}:${url.port || (url.protocol === 'https:' ? '443' : '80')}`)
+  }
+  for (const entry of config.allowedHosts) {
+    const parts = splitHost(entry)
+    if (!parts) continue
+    if (parts.port) exact.add(`${parts.hostname}:${parts.port}`)
+    else anyPort.add(parts.hostname)
+  }
+  return (host) => {
+    const parts = splitHost(host)
+    if (!parts) return false
+    if (anyPort.has(parts.hostname)) return true
+    // A Host without a port means the scheme's default; PUBLIC_URL's entry carries it explicitly.
+    return exact.has(`${parts.hostname}:${parts.port || '80'}`) || exact.has(`${parts.hostname}:${parts.port || '443'}`)
+  }
+}
+
+/**
+ * Finding 2 (DNS rebinding): a page on `rebind.attacker.example` that resolves to 127.0.0.1 sends that name as
+ * Host. Only configured hosts are served; anything else is 421 before any route, the dashboard's files included.
+ * `app.request('/x')` in tests carries no Host header: the URL's host (localhost) stands in for it.
+ */
+export function requireKnownHost(config: Pick<ServerConfig, 'publicUrl' | 'allowedHosts' | 'host'>): MiddlewareHandler<AppEnv> {
+  const allowed = hostAllowed(config)
+  return async (c, next) => {
+    const host = c.req.header('host') ?? new URL(c.req.url).host
+    if (!allowed(host)) {
+      return errorJson(c, 421, 'This server does not answer for that host name (add it to ALLOWED_HOSTS)')
+    }
+    await next()
+  }
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Security headers
+
+/**
+ * Finding 7. The built dashboard is one module script and one stylesheet from /assets, with no inline script or
+ * style, so `'self'` is enough; React sets `style` through the CSSOM, which style-src does not govern.
+ */
+export const CONTENT_SECURITY_POLICY = {
+  defaultSrc: ["'self'"],
+  scriptSrc: ["'self'"],
+  styleSrc: ["'self'"],
+  imgSrc: ["'self'", 'data:'],
+  fontSrc: ["'self'"],
+  connectSrc: ["'self'"],
+  objectSrc: ["'none'"],
+  baseUri: ["'none'"],
+  formAction: ["'self'"],
+  frameAncestors: ["'none'"],
+}
+
+const headers = secureHeaders({
+  contentSecurityPolicy: CONTENT_SECURITY_POLICY,
+  xFrameOptions: 'DENY',
+  referrerPolicy: 'no-referrer',
+  // HSTS belongs to whoever terminates TLS; on plain http://localhost it would only confuse a browser.
+  strictTransportSecurity: false,
+})
+
+/**
+ * Security headers on every answer (errors and 421s included), and `Cache-Control: no-store` on every API
+ * answer: sign-in, the profile, settings with keys, JWT secret status, new access tokens and v1 api-keys carry
+ * secrets, and a status poll must never be served stale either, so the rule is the whole API rather than a list.
+ */
+export const securityHeaders: MiddlewareHandler<AppEnv> = async (c, next) => {
+  await headers(c, next)
+  if (isApiPath(c.req.path)) c.res.headers.set('Cache-Control', 'no-store')
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Body limit
+
+/** Any JSON body of the API today fits in this many bytes (the largest, a JWT secret, is a few hundred). */
+export const JSON_BODY_LIMIT = 64 * 1024
+
+/**
+ * Routes allowed a larger body, by method and path pattern, each with its reason. None today. The SQL editor's
+ * query endpoint and git pushes (later issues) register here: a query script or a pack file is legitimately
+ * megabytes. The limit is decided before the body is read, so it has to live in this table rather than on the
+ * route (a route's own bodyLimit would run after this one).
+ */
+export const LARGE_BODY_ROUTES: ReadonlyArray<{ method: string; path: RegExp; maxBytes: number; why: string }> = []
+
+function limitFor(method: string, path: string): number {
+  return LARGE_BODY_ROUTES.find((r) => r.method === method && r.path.test(path))?.maxBytes ?? JSON_BODY_LIMIT
+}
+
+const tooLarge = (maxBytes: number) => (c: Context) =>
+  errorJson(c, 413, `The request body is larger than this endpoint accepts (${maxBytes} bytes)`)
+
+/**
+ * Finding 3: the body is refused past its limit before it is read — by Content-Length when given, and while
+ * streaming when not (chunked): the reader stops at the limit instead of buffering 100 MB.
+ */
+export const limitBodies: MiddlewareHandler<AppEnv> = async (c, next) => {
+  const maxBytes = limitFor(c.req.method, c.req.path)
+  return bodyLimit({ maxSize: maxBytes, onError: tooLarge(maxBytes) })(c, next)
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// JSON or no body
+
+const WRITE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE'])
+const JSON_MEDIA_TYPE = /^application\/([\w.-]+\+)?json$/i
+
+const mediaTypeOf = (c: Context) => (c.req.header('content-type') ?? '').split(';')[0].trim()
+
+/**
+ * Finding 5: an API write takes a JSON body or none. A `text/plain` body is what a cross-site form or a
+ * `no-cors` fetch can send without a preflight, and the validator would read it as `{}` (a JWT *roll* instead of
+ * the secret sent). An empty body with any Content-Type (fetch's default for `body: ''`) is no body.
+ * Routes that need another media type (git pushes) will be listed here with their reason.
+ */
+export const jsonOrNoBody: MiddlewareHandler<AppEnv> = async (c, next) => {
+  if (!WRITE_METHODS.has(c.req.method) || !isApiPath(c.req.path) || JSON_MEDIA_TYPE.test(mediaTypeOf(c))) return next()
+  if (c.req.header('content-length') === '0' || !c.req.raw.body) return next()
+  // Already capped by limitBodies; Hono caches the text, so a route can still read it.
+  if ((await c.req.text()) === '') return next()
+  return errorJson(c, 415, 'The request body must be JSON (Content-Type: application/json), or empty')
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// NUL characters
+
+const NUL = '\u0000'
+
+function hasNul(value: unknown): boolean {
+  if (typeof value === 'string') return value.includes(NUL)
+  if (Array.isArray(value)) return value.some(hasNul)
+  if (value !== null && typeof value === 'object') {
+    return Object.entries(value).some(([k, v]) => k.includes(NUL) || hasNul(v))
+  }
+  return false
+}
+
+const nulMessage = (where: string) =>
+  `The request's ${where} contains a NUL character (\\u0000), which no field accepts`
+
+/**
+ * Finding 6: PostgreSQL cannot store U+0000 in text, so a NUL anywhere (path, query, JSON body) was a 500 from
+ * the database. Checked once here for every route: the percent-encoded URL (path parameters and query) and every
+ * string and key of a JSON body.
+ */
+export const refuseNul: MiddlewareHandler<AppEnv> = async (c, next) => {
+  const url = c.req.url
+  if (/%00/.test(url) || url.includes(NUL)) return errorJson(c, 400, nulMessage('path or query'))
+  if (c.req.raw.body && JSON_MEDIA_TYPE.test(mediaTypeOf(c))) {
+    const text = await c.req.text()
+    if (text.includes(NUL) || /\\u0000/i.test(text)) {
+      let parsed: unknown
+      try {
+        parsed = JSON.parse(text)
+      } catch {
+        // Malformed JSON is the route's validator's to answer (400), with its own message.
+        return next()
+      }
+      if (hasNul(parsed)) return errorJson(c, 400, nulMessage('body'))
+    }
+  }
+  await next()
+}
