@@ -8,13 +8,14 @@ import { AccessTokens } from '../src/views/account/AccessTokens'
 import { apiError, deferredActor, matchesStateKey, testModelOf } from './support'
 import { describePath, keyByIncomingEdge, missingCoverage } from './support'
 
-const CI: AccessToken = { id: 1, name: 'CI', token_alias: 'sbp_1a2b…', created_at: '2026-11-01T10:00:00.000Z', last_used_at: null }
+const CI: AccessToken = { id: 1, name: 'CI', token_alias: 'sbp_1a2b…', created_at: '2026-11-01T10:00:00.000Z', last_used_at: null, expires_at: null }
 const CREATED: CreatedAccessToken = {
   id: 2,
   name: 'Deploy',
   token_alias: 'sbp_9f8e…',
   created_at: '2026-11-20T10:00:00.000Z',
   last_used_at: null,
+  expires_at: null,
   token: 'sbp_9f8e7d6c5b4a39281706f5e4d3c2b1a0',
 }
 
