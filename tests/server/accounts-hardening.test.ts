@@ -184,6 +184,11 @@ describe('personal access tokens: format and expiry', () => {
     expect((await v1(token.token)).status).toBe(200)
   })
 
+  it('the answers that carry a secret (a new token, the session cookie) say Cache-Control: no-store', async () => {
+    expect((await create({ name: 'cache' })).headers.get('cache-control')).toBe('no-store')
+    expect((await signInFrom(OWNER, DEMO_PASSWORD)).headers.get('cache-control')).toBe('no-store')
+  })
+
   it('a token of the earlier kpat_ format in an existing store keeps working', async () => {
     const old = `kpat_${'ab12'.repeat(10)}`
     await s.db.query(

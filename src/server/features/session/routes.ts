@@ -54,6 +54,7 @@ export function publicSessionRoutes({ db, clock, config }: Deps) {
     }
     const token = await createSession(db, account.id, clock.now(), config.sessionTtlMs)
     setSessionCookie(c, token, config.sessionTtlMs)
+    c.header('Cache-Control', 'no-store') // the answer sets the session token
     return c.json(profileOf(account))
   })
 
@@ -94,6 +95,7 @@ export function sessionRoutes({ db, clock }: Deps) {
   app.on(...at(endpoints.createAccessToken), validate('json', endpoints.createAccessToken.body), async (c) => {
     const { name, expires_in_days } = c.req.valid('json')
     const created = await createAccessToken(db, c.get('account').id, name, clock.now(), expires_in_days ?? null)
+    c.header('Cache-Control', 'no-store') // the only answer that carries the token's value
     return c.json(created, 201)
   })
 
