@@ -1,5 +1,6 @@
 /**
- * Personal access tokens: list, create with a name, revoke after a confirmation. A created token's value comes
+ * Personal access tokens: list, create with a name and an optional expiry (in days; none: it never expires), revoke
+ * after a confirmation. A created token's value comes
  * back once; it is shown (with a Copy button, 'Copied' for 2 s) until dismissed and then forgotten. A failed
  * create or revoke keeps the list and shows the server's message; a failed first load offers a retry.
  */
@@ -15,12 +16,18 @@ interface Context {
 
 type AccessTokensEvent =
   | { type: 'tokens.retry' }
-  | { type: 'token.create'; name: string }
+  | { type: 'token.create'; name: string; expiresInDays?: number | null }
   | { type: 'token.copy' }
   | { type: 'token.dismiss' }
   | { type: 'token.revoke'; id: number }
   | { type: 'revoke.confirm' }
   | { type: 'revoke.cancel' }
+
+/** What creating a token sends: its name and the days until it expires (null: never). */
+export interface CreateTokenInput {
+  name: string
+  expiresInDays: number | null
+}
 
 const messageOf = (error: unknown, fallback: string) => (error instanceof Error && error.message ? error.message : fallback)
 
@@ -34,7 +41,7 @@ export const accessTokensMachine = setup({
     listAccessTokens: fromPromise<AccessToken[]>(async () => {
       throw new Error('listAccessTokens not provided')
     }),
-    createAccessToken: fromPromise<CreatedAccessToken, { name: string }>(async () => {
+    createAccessToken: fromPromise<CreatedAccessToken, CreateTokenInput>(async () => {
       throw new Error('createAccessToken not provided')
     }),
     revokeAccessToken: fromPromise<void, { id: number }>(async () => {
@@ -74,7 +81,10 @@ export const accessTokensMachine = setup({
       invoke: {
         id: 'createAccessToken',
         src: 'createAccessToken',
-        input: ({ event }) => ({ name: (event as Extract<AccessTokensEvent, { type: 'token.create' }>).name }),
+        input: ({ event }) => {
+          const { name, expiresInDays } = event as Extract<AccessTokensEvent, { type: 'token.create' }>
+          return { name, expiresInDays: expiresInDays ?? null }
+        },
         onDone: {
           target: 'showingToken',
           actions: assign({

@@ -2,19 +2,20 @@ import { render, screen, waitFor, within } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { createActor, type AnyMachineSnapshot, type EventObject } from 'xstate'
-import { accessTokensMachine } from '../machines/accessTokens.machine'
+import { accessTokensMachine, type CreateTokenInput } from '../machines/accessTokens.machine'
 import type { AccessToken, CreatedAccessToken } from '../src/contracts/auth'
 import { AccessTokens } from '../src/views/account/AccessTokens'
 import { apiError, deferredActor, matchesStateKey, testModelOf } from './support'
 import { describePath, keyByIncomingEdge, missingCoverage } from './support'
 
-const CI: AccessToken = { id: 1, name: 'CI', token_alias: 'sbp_1a2b…', created_at: '2026-11-01T10:00:00.000Z', last_used_at: null }
+const CI: AccessToken = { id: 1, name: 'CI', token_alias: 'sbp_1a2b…', created_at: '2026-11-01T10:00:00.000Z', last_used_at: null, expires_at: null }
 const CREATED: CreatedAccessToken = {
   id: 2,
   name: 'Deploy',
   token_alias: 'sbp_9f8e…',
   created_at: '2026-11-20T10:00:00.000Z',
   last_used_at: null,
+  expires_at: null,
   token: 'sbp_9f8e7d6c5b4a39281706f5e4d3c2b1a0',
 }
 
@@ -30,7 +31,7 @@ const model = testModelOf(accessTokensMachine, {
     if (snapshot.matches('failed')) return [{ type: 'tokens.retry' }]
     if (snapshot.matches('idle')) {
       return [
-        { type: 'token.create', name: 'Deploy' } as EventObject,
+        { type: 'token.create', name: 'Deploy', expiresInDays: 30 } as EventObject,
         ...tokens.filter((token) => token.id === CI.id).map((token) => ({ type: 'token.revoke', id: token.id }) as EventObject),
       ]
     }
@@ -70,7 +71,7 @@ describe('access tokens model', () => {
   for (const path of paths) {
     it(describePath(path), async () => {
       const list = deferredActor<AccessToken[]>('listAccessTokens')
-      const create = deferredActor<CreatedAccessToken, { name: string }>('createAccessToken')
+      const create = deferredActor<CreatedAccessToken, CreateTokenInput>('createAccessToken')
       const revoke = deferredActor<void, { id: number }>('revokeAccessToken')
       const copyToClipboard = vi.fn()
       const actor = createActor(
@@ -110,6 +111,7 @@ describe('access tokens model', () => {
           },
           creating: () => {
             expect(screen.getByRole('button', { name: 'Generating…' })).toBeDisabled()
+            expect(create.pending.at(-1)?.input).toEqual({ name: 'Deploy', expiresInDays: 30 })
           },
           'showingToken.ready': () => {
             expect(newToken()).toHaveTextContent(CREATED.token)
@@ -135,7 +137,9 @@ describe('access tokens model', () => {
           'xstate.error.actor.listAccessTokens': async (step) => list.reject((step.event as unknown as { error: unknown }).error),
           'tokens.retry': async () => user.click(screen.getByRole('button', { name: 'Try again' })),
           'token.create': async (step) => {
-            await user.type(screen.getByLabelText('Token name'), (step.event as unknown as { name: string }).name)
+            const { name, expiresInDays } = step.event as unknown as { name: string; expiresInDays?: number }
+            await user.type(screen.getByLabelText('Token name'), name)
+            if (expiresInDays) await user.selectOptions(screen.getByLabelText('Expires'), `${expiresInDays} days`)
             await user.click(screen.getByRole('button', { name: 'Generate new token' }))
           },
           'xstate.done.actor.createAccessToken': async (step) => create.resolve((step.event as unknown as { output: CreatedAccessToken }).output),

@@ -2,7 +2,7 @@
  * One function per endpoint the dashboard calls. Each names its endpoint descriptor (src/contracts/endpoints.ts),
  * which holds the method, base, path and response schema: no path is written here.
  */
-import type { SignInBody } from '../contracts/auth'
+import type { CreateAccessTokenBody, SignInBody } from '../contracts/auth'
 import * as endpoints from '../contracts/endpoints'
 import type { JwtSecretUpdateBody } from '../contracts/keys'
 import type { UpgradeDatabaseBody } from '../contracts/upgrade'
@@ -20,7 +20,7 @@ export async function getOrganizationPermissions(organizationSlug: string, optio
   return all.find((entry) => entry.organization_slug === organizationSlug)?.permissions ?? []
 }
 export const listAccessTokens = (options?: CallOptions) => call(endpoints.listAccessTokens, {}, options)
-export const createAccessToken = (name: string, options?: CallOptions) => call(endpoints.createAccessToken, {}, { ...options, body: { name } })
+export const createAccessToken = (body: CreateAccessTokenBody, options?: CallOptions) => call(endpoints.createAccessToken, {}, { ...options, body })
 export const revokeAccessToken = (id: number, options?: CallOptions) => call(endpoints.revokeAccessToken, { id }, options)
 
 // Organizations.

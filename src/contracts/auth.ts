@@ -27,13 +27,27 @@ export type OrganizationPermissions = z.infer<typeof OrganizationPermissions>
 export const PermissionsResponse = z.array(OrganizationPermissions)
 
 /** Personal access tokens for /v1 (Authorization: Bearer). Stored hashed; the value is shown once. */
-export const CreateAccessTokenBody = z.object({ name: z.string().trim().min(1, 'Name is required').max(100) })
+export const MAX_ACCESS_TOKEN_DAYS = 365
+export const CreateAccessTokenBody = z.object({
+  name: z.string().trim().min(1, 'Name is required').max(100),
+  /** Days until the token stops working; absent or null: it never expires. */
+  expires_in_days: z
+    .number()
+    .int('Expiry must be a whole number of days')
+    .min(1, 'Expiry must be at least 1 day')
+    .max(MAX_ACCESS_TOKEN_DAYS, `Expiry must be at most ${MAX_ACCESS_TOKEN_DAYS} days`)
+    .nullable()
+    .optional(),
+})
+export type CreateAccessTokenBody = z.infer<typeof CreateAccessTokenBody>
 export const AccessToken = z.object({
   id: z.number().int(),
   name: z.string(),
   token_alias: z.string(),
   created_at: z.string(),
   last_used_at: z.string().nullable(),
+  /** null: never expires. (Absent in answers of servers before issue 8: read as null.) */
+  expires_at: z.string().nullable().default(null),
 })
 export type AccessToken = z.infer<typeof AccessToken>
 export const AccessTokenList = z.array(AccessToken)

@@ -65,7 +65,7 @@ export async function createApp({ db, config, clock = systemClock, seed = true }
   const lifecycle = lifecycleFor(config)
   await migrate(db, async (tx, applied) => {
     await creditDemoOwner(tx, applied)
-    if (seed) await seedDemoData(tx, clock.now(), lifecycle)
+    if (seed) await seedDemoData(tx, clock.now(), lifecycle, config.passwordHashCost)
   })
   // Projects past setting up that have no API keys yet (created before migration 005) get them now.
   await db.transaction((tx) => backfillProjectKeys(tx, clock.now()))

@@ -54,7 +54,36 @@ export interface ServerConfig {
   freeProjectLimit: number
   /** Session cookie lifetime. */
   sessionTtlMs: number
+  /**
+   * TRUST_PROXY=1: the server runs behind a reverse proxy, so X-Forwarded-For / X-Forwarded-Proto are believed
+   * (the client address that sign-in throttling counts, the cookies' Secure flag). Off by default: any client can
+   * send those headers.
+   */
+  trustProxy: boolean
+  /**
+   * scrypt cost of new password hashes (stored with each hash; a weaker stored hash is rehashed at the next
+   * sign-in). OWASP's minimum for scrypt by default. No environment variable lowers it: only code (the tests) can.
+   */
+  passwordHashCost: ScryptCost
+  /** Sign-in throttling (finding 4); see src/server/features/session/throttle.ts for the policy. */
+  signInThrottle: {
+    /** SIGN_IN_WINDOW_SECONDS: the window the failures are counted in. */
+    windowMs: number
+    /** SIGN_IN_MAX_FAILURES_PER_ACCOUNT: failed sign-ins per e-mail in a window before 429. */
+    maxPerAccount: number
+    /** SIGN_IN_MAX_FAILURES_PER_ADDRESS: failed sign-ins per client address in a window before 429. */
+    maxPerAddress: number
+  }
 }
+
+/** scrypt parameters: N (CPU/memory cost, a power of 2), r (block size), p (parallelism). */
+export interface ScryptCost {
+  N: number
+  r: number
+  p: number
+}
+/** OWASP Password Storage Cheat Sheet: scrypt with N=2^17, r=8, p=1 at least (128 MiB per hash). */
+export const OWASP_SCRYPT_COST: ScryptCost = { N: 2 ** 17, r: 8, p: 1 }
 
 type Env = Record<string, string | undefined>
 
@@ -114,6 +143,13 @@ export function loadConfig(env: Env = process.env): ServerConfig {
     },
     freeProjectLimit: int(env, 'FREE_PROJECT_LIMIT', 2),
     sessionTtlMs: 7 * 24 * 60 * 60 * 1000,
+    trustProxy: env.TRUST_PROXY === '1' || env.TRUST_PROXY === 'true',
+    passwordHashCost: OWASP_SCRYPT_COST,
+    signInThrottle: {
+      windowMs: int(env, 'SIGN_IN_WINDOW_SECONDS', 15 * 60, 1) * 1000,
+      maxPerAccount: int(env, 'SIGN_IN_MAX_FAILURES_PER_ACCOUNT', 5, 1),
+      maxPerAddress: int(env, 'SIGN_IN_MAX_FAILURES_PER_ADDRESS', 20, 1),
+    },
   }
 }
 

@@ -3,6 +3,7 @@
  * migration (no migration writes demo data).
  */
 import type { PlanId, PostgrestStatus, ProjectStatus, Role } from '../contracts/common'
+import { OWASP_SCRYPT_COST, type ScryptCost } from './config'
 import { hashPassword, newProjectRef } from './core/secrets'
 import type { Queryable } from './db'
 import { cancelPendingTransitions, type Lifecycle } from './engine/lifecycle'
@@ -74,6 +75,7 @@ export async function seedDemoData(
   tx: Queryable,
   now: Date,
   lifecycle: Pick<Lifecycle, 'enterStatus'>,
+  passwordHashCost: ScryptCost = OWASP_SCRYPT_COST,
 ): Promise<boolean> {
   const { rows } = await tx.query<{ n: number }>('select count(*)::int as n from accounts')
   if (rows[0].n > 0) return false
@@ -88,7 +90,7 @@ export async function seedDemoData(
     orgIds.set(org.slug, r.rows[0].id)
   }
 
-  const hashes = await Promise.all(demoAccounts.map(() => hashPassword(DEMO_PASSWORD)))
+  const hashes = await Promise.all(demoAccounts.map(() => hashPassword(DEMO_PASSWORD, passwordHashCost)))
   for (const [i, account] of demoAccounts.entries()) {
     const r = await tx.query<{ id: number }>(
       `insert into accounts (username, primary_email, password_hash, created_at) values ($1, $2, $3, $4) returning id`,

@@ -1,7 +1,10 @@
 /** Opens the store, builds the app, listens, starts the engine; returns what main.ts and dev.ts print and stop. */
+import { chmod, mkdir, readFile, writeFile } from 'node:fs/promises'
 import type { AddressInfo } from 'node:net'
+import path from 'node:path'
 import { serve } from '@hono/node-server'
 import { createApp, type PlatformServer } from './app'
+import { ACCESS_TOKEN_PATTERN, sha256 } from './core/secrets'
 import type { ServerConfig } from './config'
 import { createAccessToken } from './features/session/auth'
 import { openDb, type Db } from './db'
@@ -70,7 +73,42 @@ export function stopOnSignals(stop: () => Promise<void>): void {
   process.on('SIGTERM', handler)
 }
 
-/** Prints the URL, the demo accounts and (with dev controls) a fresh access token for the demo Owner. */
+/** The demo token lasts this long; a start after it expired (or after it was revoked) makes the next one. */
+const DEMO_TOKEN_DAYS = 90
+
+/**
+ * The development start's access token for the demo Owner: one token, reused by every start, instead of a new
+ * never-expiring token each time. The store holds only its hash, like any token; the plaintext is kept in a file
+ * under DATA_DIR (`dev-access-token`, mode 0600, in a folder of mode 0700) so the next start can print it again.
+ * With DATABASE_URL the file name carries a digest of the URL, so two databases do not take turns replacing it.
+ * Returns undefined when there is no demo Owner (a store seeded by someone else).
+ */
+export async function demoAccessToken(db: Db, config: ServerConfig, now: Date): Promise<string | undefined> {
+  const { rows } = await db.query<{ id: number }>('select id from accounts where primary_email = $1', [
+    demoAccounts[0].email,
+  ])
+  const owner = rows[0]
+  if (!owner) return undefined
+  const file = path.join(
+    config.dataDir,
+    config.databaseUrl ? `dev-access-token-${sha256(config.databaseUrl).slice(0, 12)}` : 'dev-access-token',
+  )
+  const saved = await readFile(file, 'utf8').then((text) => text.trim(), () => undefined)
+  if (saved && ACCESS_TOKEN_PATTERN.test(saved)) {
+    const live = await db.query(
+      `select 1 from access_tokens where token_hash = $1 and account_id = $2 and (expires_at is null or expires_at > $3)`,
+      [sha256(saved), owner.id, now.toISOString()],
+    )
+    if (live.rows.length) return saved
+  }
+  const created = await createAccessToken(db, owner.id, 'dev-controls (demo)', now, DEMO_TOKEN_DAYS)
+  await mkdir(config.dataDir, { recursive: true, mode: 0o700 })
+  await writeFile(file, `${created.token}\n`, { mode: 0o600 })
+  await chmod(file, 0o600) // `mode` applies only when the file is created
+  return created.token
+}
+
+/** Prints the URL, the demo accounts and (with dev controls) the demo Owner's access token. */
 export async function printBanner(server: RunningServer, label = 'Local platform'): Promise<void> {
   const { config } = server
   const lines = [
@@ -80,16 +118,13 @@ export async function printBanner(server: RunningServer, label = 'Local platform
     ...demoAccounts.map((a) => `    ${a.email.padEnd(24)} ${a.role}`),
   ]
   if (config.devControls) {
-    const { rows } = await server.db.query<{ id: number }>('select id from accounts where primary_email = $1', [
-      demoAccounts[0].email,
-    ])
     lines.push(`  development controls: on (/dev)`)
-    if (rows[0]) {
-      const now = new Date()
-      const created = await createAccessToken(server.db, rows[0].id, `dev-controls ${now.toISOString()}`, now)
+    const token = await demoAccessToken(server.db, config, new Date())
+    if (token) {
       lines.push(
-        `  access token for ${demoAccounts[0].email}: ${created.token}`,
-        `    curl -H 'Authorization: Bearer ${created.token}' ${server.url}/v1/projects`,
+        `  access token for ${demoAccounts[0].email} (reused by every start; expires after ${DEMO_TOKEN_DAYS} days):`,
+        `    ${token}`,
+        `    curl -H 'Authorization: Bearer ${token}' ${server.url}/v1/projects`,
       )
     }
   }

@@ -123,7 +123,7 @@ describe('personal access tokens', () => {
     expect(created.status).toBe(201)
     const token = CreatedAccessToken.parse(await created.json())
     expect(token.name).toBe('CI')
-    expect(token.token).toMatch(/^kpat_[0-9a-f]{40}$/)
+    expect(token.token).toMatch(/^sbp_[0-9a-f]{40}$/)
 
     const listRes = await s.request('/platform/profile/access-tokens', { headers: { cookie } })
     const listText = await listRes.text()

@@ -131,6 +131,9 @@ export function testConfig(overrides: ConfigOverrides = {}): ServerConfig {
     ...base,
     devControls: true,
     distDir: path.join(os.tmpdir(), 'kp-no-dist'),
+    // The OWASP cost (N=2^17, ~0.5 s and 128 MiB a hash) would make every sign-in of every test slow; tests that
+    // are about the cost set it themselves.
+    passwordHashCost: { N: 2 ** 14, r: 8, p: 1 },
     ...overrides,
     lifecycle: { ...base.lifecycle, ...overrides.lifecycle },
   }

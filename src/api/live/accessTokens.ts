@@ -1,6 +1,6 @@
 /** The live actors of the personal access tokens: list, create, revoke, and the browser's clipboard. */
 import { fromPromise } from 'xstate'
-import { accessTokensMachine } from '../../../machines/accessTokens.machine'
+import { accessTokensMachine, type CreateTokenInput } from '../../../machines/accessTokens.machine'
 import { createAccessToken, listAccessTokens, revokeAccessToken } from '../client'
 
 type Signal = { signal: AbortSignal }
@@ -8,7 +8,9 @@ type Signal = { signal: AbortSignal }
 export const liveAccessTokensMachine = accessTokensMachine.provide({
   actors: {
     listAccessTokens: fromPromise(({ signal }: Signal) => listAccessTokens({ signal })),
-    createAccessToken: fromPromise(({ input, signal }: Signal & { input: { name: string } }) => createAccessToken(input.name, { signal })),
+    createAccessToken: fromPromise(({ input, signal }: Signal & { input: CreateTokenInput }) =>
+      createAccessToken({ name: input.name, expires_in_days: input.expiresInDays }, { signal }),
+    ),
     revokeAccessToken: fromPromise(async ({ input, signal }: Signal & { input: { id: number } }) => {
       await revokeAccessToken(input.id, { signal })
     }),

@@ -9,12 +9,20 @@ export type AccessTokensActorRef = ActorRefFrom<typeof accessTokensMachine>
 
 const formatDate = (iso: string | null) => (iso ? new Date(iso).toISOString().slice(0, 10) : 'Never')
 
+/** The expiry choices of the form ('' = no expiry); the server accepts 1 to 365 days. */
+const EXPIRY_CHOICES = [
+  { value: '', label: 'No expiry' },
+  { value: '30', label: '30 days' },
+  { value: '90', label: '90 days' },
+] as const
+
 export function AccessTokens({ tokens }: { tokens: AccessTokensActorRef }) {
   const view = useSelector(tokens, selectAccessTokensView)
   const canCreate = useSelector(tokens, (snapshot) => snapshot.can({ type: 'token.create', name: 'x' }))
   const canRevoke = useSelector(tokens, (snapshot) => snapshot.can({ type: 'token.revoke', id: 0 }))
   const canConfirm = useSelector(tokens, (snapshot) => snapshot.can({ type: 'revoke.confirm' }))
   const [name, setName] = useState('')
+  const [expiry, setExpiry] = useState<(typeof EXPIRY_CHOICES)[number]['value']>('')
 
   if (view.phase === 'loading') return <Loading label="Loading access tokens…" />
   if (view.phase === 'failed') {
@@ -24,8 +32,9 @@ export function AccessTokens({ tokens }: { tokens: AccessTokensActorRef }) {
   function submit(event: FormEvent) {
     event.preventDefault()
     if (name.trim() === '') return
-    tokens.send({ type: 'token.create', name: name.trim() })
+    tokens.send({ type: 'token.create', name: name.trim(), expiresInDays: expiry === '' ? null : Number(expiry) })
     setName('')
+    setExpiry('')
   }
 
   return (
@@ -36,6 +45,23 @@ export function AccessTokens({ tokens }: { tokens: AccessTokensActorRef }) {
             Token name
           </label>
           <input id="token-name" className={inputClass} value={name} onChange={(event) => setName(event.target.value)} placeholder="e.g. CI deploys" />
+        </div>
+        <div className="space-y-1.5">
+          <label htmlFor="token-expiry" className="text-sm font-medium">
+            Expires
+          </label>
+          <select
+            id="token-expiry"
+            className={inputClass}
+            value={expiry}
+            onChange={(event) => setExpiry(event.target.value as (typeof EXPIRY_CHOICES)[number]['value'])}
+          >
+            {EXPIRY_CHOICES.map((choice) => (
+              <option key={choice.value} value={choice.value}>
+                {choice.label}
+              </option>
+            ))}
+          </select>
         </div>
         <Button type="submit" variant="primary" disabled={!canCreate || name.trim() === ''}>
           {view.creating ? 'Generating…' : 'Generate new token'}
@@ -73,6 +99,7 @@ export function AccessTokens({ tokens }: { tokens: AccessTokensActorRef }) {
                 <th className="px-5 py-2 font-medium">Token</th>
                 <th className="px-5 py-2 font-medium">Last used</th>
                 <th className="px-5 py-2 font-medium">Created</th>
+                <th className="px-5 py-2 font-medium">Expires</th>
                 <th className="px-5 py-2">
                   <span className="sr-only">Actions</span>
                 </th>
@@ -85,6 +112,7 @@ export function AccessTokens({ tokens }: { tokens: AccessTokensActorRef }) {
                   <td className="px-5 py-3 font-mono text-xs text-neutral-500">{token.token_alias}</td>
                   <td className="px-5 py-3 text-neutral-500">{formatDate(token.last_used_at)}</td>
                   <td className="px-5 py-3 text-neutral-500">{formatDate(token.created_at)}</td>
+                  <td className="px-5 py-3 text-neutral-500">{formatDate(token.expires_at)}</td>
                   <td className="px-5 py-3 text-right">
                     <Button
                       variant="ghost"

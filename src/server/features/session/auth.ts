@@ -8,7 +8,7 @@ import type { Clock } from '../../config'
 import type { Db } from '../../db'
 import { errorJson, type AppEnv } from '../../core/http'
 import { iso, type AccountRow } from '../../core/rows'
-import { newAccessToken, randomToken, sha256 } from '../../core/secrets'
+import { ACCESS_TOKEN_PATTERN, newAccessToken, randomToken, sha256 } from '../../core/secrets'
 
 const SESSION_COOKIE = 'kp_session'
 
@@ -48,10 +48,15 @@ async function accountForSession(db: Db, token: string, now: Date): Promise<Acco
   return rows[0]
 }
 
+/**
+ * The account of a personal access token that is neither revoked nor expired (and marks it used). A value that is
+ * not of a token's shape (`sbp_` or the earlier `kpat_`, and 40 lowercase hex) is refused without a query.
+ */
 async function accountForAccessToken(db: Db, token: string, now: Date): Promise<AccountRow | undefined> {
+  if (!ACCESS_TOKEN_PATTERN.test(token)) return undefined
   const { rows } = await db.query<AccountRow>(
     `update access_tokens t set last_used_at = $2 from accounts a
-     where t.token_hash = $1 and a.id = t.account_id
+     where t.token_hash = $1 and a.id = t.account_id and (t.expires_at is null or t.expires_at > $2)
      returning a.id, a.username, a.primary_email`,
     [sha256(token), now.toISOString()],
   )
@@ -123,7 +128,11 @@ export interface AccessTokenRow {
   token_alias: string
   created_at: Date | string
   last_used_at: Date | string | null
+  expires_at: Date | string | null
 }
+
+/** The columns toAccessToken reads. */
+export const ACCESS_TOKEN_COLUMNS = 'id, name, token_alias, created_at, last_used_at, expires_at'
 
 export function toAccessToken(row: AccessTokenRow) {
   return {
@@ -132,16 +141,30 @@ export function toAccessToken(row: AccessTokenRow) {
     token_alias: row.token_alias,
     created_at: iso(row.created_at),
     last_used_at: row.last_used_at === null ? null : iso(row.last_used_at),
+    expires_at: row.expires_at === null ? null : iso(row.expires_at),
   }
 }
 
-/** Creates a personal access token; the value is returned here once and stored only hashed. */
-export async function createAccessToken(db: Db, accountId: number, name: string, now: Date) {
+const DAY_MS = 86_400_000
+
+/**
+ * Creates a personal access token, expiring after `expiresInDays` (never when null); the value is returned here
+ * once and stored only hashed.
+ */
+export async function createAccessToken(
+  db: Db,
+  accountId: number,
+  name: string,
+  now: Date,
+  expiresInDays: number | null = null,
+) {
   const { token, alias } = newAccessToken()
+  const expiresAt = expiresInDays === null ? null : new Date(now.getTime() + expiresInDays * DAY_MS).toISOString()
   const { rows } = await db.query<AccessTokenRow>(
-    `insert into access_tokens (account_id, name, token_hash, token_alias, created_at) values ($1, $2, $3, $4, $5)
-     returning id, name, token_alias, created_at, last_used_at`,
-    [accountId, name, sha256(token), alias, now.toISOString()],
+    `insert into access_tokens (account_id, name, token_hash, token_alias, created_at, expires_at)
+     values ($1, $2, $3, $4, $5, $6)
+     returning ${ACCESS_TOKEN_COLUMNS}`,
+    [accountId, name, sha256(token), alias, now.toISOString(), expiresAt],
   )
   return { ...toAccessToken(rows[0]), token }
 }

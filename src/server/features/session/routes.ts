@@ -9,9 +9,10 @@ import type { Deps } from '../../core/deps'
 import { at, errorJson, validate, type AppEnv } from '../../core/http'
 import { permissionsFor } from '../../core/permissions'
 import type { AccountRow } from '../../core/rows'
-import { dummyPasswordHash, verifyPassword } from '../../core/secrets'
+import { dummyPasswordHash, hashPassword, needsRehash, verifyPassword } from '../../core/secrets'
 import { listMemberOrganizations } from '../organizations/store'
-import { createAccessToken, createSession, deleteSession, setSessionCookie, toAccessToken, type AccessTokenRow } from './auth'
+import { clearSignInFailures, clientAddress, countSignInAttempt } from './throttle'
+import { ACCESS_TOKEN_COLUMNS, createAccessToken, createSession, deleteSession, setSessionCookie, toAccessToken, type AccessTokenRow } from './auth'
 
 const TokenIdParam = z.object({ id: z.coerce.number().int().positive('Token id must be a positive number') })
 
@@ -25,16 +26,35 @@ export function publicSessionRoutes({ db, clock, config }: Deps) {
 
   app.on(...at(endpoints.signIn), validate('json', endpoints.signIn.body), async (c) => {
     const { email, password } = c.req.valid('json')
+    const attempt = { email, address: clientAddress(c, config.trustProxy) }
+    const retryAfter = await countSignInAttempt(db, config.signInThrottle, attempt, clock.now())
+    if (retryAfter !== undefined) {
+      c.header('Retry-After', String(retryAfter))
+      const minutes = Math.ceil(retryAfter / 60)
+      return errorJson(c, 429, `Too many failed sign-in attempts. Try again in ${minutes} minute${minutes === 1 ? '' : 's'}.`)
+    }
     const { rows } = await db.query<AccountRow & { password_hash: string }>(
       'select id, username, primary_email, password_hash from accounts where primary_email = $1',
       [email],
     )
     const account = rows[0]
-    // The scrypt work is done for unknown e-mails too, so timing tells nothing.
-    const ok = await verifyPassword(password, account?.password_hash ?? (await dummyPasswordHash()))
+    // The scrypt work is done for unknown e-mails too, with the same cost as new hashes, so timing tells nothing.
+    const cost = config.passwordHashCost
+    const ok = await verifyPassword(password, account?.password_hash ?? (await dummyPasswordHash(cost)))
     if (!account || !ok) return errorJson(c, 401, 'Invalid email or password')
+    await clearSignInFailures(db, attempt)
+    if (needsRehash(account.password_hash, cost)) {
+      // A hash made with a cheaper cost (before issue 8): replace it now that the password is at hand. The guard on
+      // the old value keeps a concurrent password change from being overwritten.
+      await db.query('update accounts set password_hash = $1 where id = $2 and password_hash = $3', [
+        await hashPassword(password, cost),
+        account.id,
+        account.password_hash,
+      ])
+    }
     const token = await createSession(db, account.id, clock.now(), config.sessionTtlMs)
     setSessionCookie(c, token, config.sessionTtlMs)
+    c.header('Cache-Control', 'no-store') // the answer sets the session token
     return c.json(profileOf(account))
   })
 
@@ -66,14 +86,16 @@ export function sessionRoutes({ db, clock }: Deps) {
 
   app.on(...at(endpoints.listAccessTokens), async (c) => {
     const { rows } = await db.query<AccessTokenRow>(
-      `select id, name, token_alias, created_at, last_used_at from access_tokens where account_id = $1 order by id`,
+      `select ${ACCESS_TOKEN_COLUMNS} from access_tokens where account_id = $1 order by id`,
       [c.get('account').id],
     )
     return c.json(rows.map(toAccessToken))
   })
 
   app.on(...at(endpoints.createAccessToken), validate('json', endpoints.createAccessToken.body), async (c) => {
-    const created = await createAccessToken(db, c.get('account').id, c.req.valid('json').name, clock.now())
+    const { name, expires_in_days } = c.req.valid('json')
+    const created = await createAccessToken(db, c.get('account').id, name, clock.now(), expires_in_days ?? null)
+    c.header('Cache-Control', 'no-store') // the only answer that carries the token's value
     return c.json(created, 201)
   })
 

@@ -1,0 +1,80 @@
+/**
+ * Sign-in throttling (issue 8, finding 4).
+ *
+ * Policy (numbers from config.signInThrottle): at most 5 failed sign-ins per e-mail address and 20 per client address
+ * in a fixed 15-minute window. Past either, sign-in answers 429 with Retry-After (the seconds left in the window)
+ * without looking at the password, so the right password does not get through either. A success clears the
+ * e-mail's count (and gives back its attempt to the address). An unknown e-mail is counted like a known one: the
+ * answers and their timing are the same.
+ *
+ * Counted in the store, not in the memory of a process: several processes may share one PostgreSQL (DATABASE_URL),
+ * and an attacker spreading attempts over them would otherwise get each process's allowance, and a restart would
+ * clear the counts. It stays cheap: one upsert before the password check (which costs ~0.5 s of scrypt anyway) and
+ * one update after a success. Each attempt is counted *before* the password is checked, in one atomic upsert, so a
+ * burst of parallel attempts cannot all pass a check made before any of them had failed.
+ */
+import type { Context } from 'hono'
+import type { ServerConfig } from '../../config'
+import type { Db } from '../../db'
+
+type Throttle = ServerConfig['signInThrottle']
+
+/**
+ * The client's address: the socket's remote address; with TRUST_PROXY=1, the last X-Forwarded-For entry (the one
+ * the trusted proxy appended — entries left of it were written by the client and prove nothing). Undefined when the
+ * request came without a socket (in-process `app.request` in tests).
+ */
+export function clientAddress(c: Context, trustProxy: boolean): string | undefined {
+  if (trustProxy) {
+    const forwarded = c.req.header('x-forwarded-for')?.split(',').map((s) => s.trim()).filter(Boolean)
+    if (forwarded?.length) return forwarded[forwarded.length - 1]
+  }
+  const env = c.env as { incoming?: { socket?: { remoteAddress?: string } } } | undefined
+  return env?.incoming?.socket?.remoteAddress
+}
+
+const accountKey = (email: string) => `account:${email}`
+const addressKey = (address: string) => `address:${address}`
+
+/**
+ * Counts this attempt against the e-mail and the client address. Returns the seconds to wait when either is over
+ * its limit (the caller answers 429), or undefined when the attempt may go on to the password check.
+ */
+export async function countSignInAttempt(
+  db: Db,
+  throttle: Throttle,
+  attempt: { email: string; address: string | undefined },
+  now: Date,
+): Promise<number | undefined> {
+  const windowStart = new Date(now.getTime() - throttle.windowMs)
+  const keys = [accountKey(attempt.email), ...(attempt.address ? [addressKey(attempt.address)] : [])]
+  // Rows of finished windows are only dead weight: sign-in is rare enough to sweep them here (indexed).
+  await db.query('delete from sign_in_failures where window_started_at <= $1', [windowStart.toISOString()])
+  const { rows } = await db.query<{ key: string; failures: number; window_started_at: Date | string }>(
+    `insert into sign_in_failures as f (key, failures, window_started_at)
+     select k, 1, $2 from unnest($1::text[]) as k
+     on conflict (key) do update set
+       failures = case when f.window_started_at <= $3 then 1 else f.failures + 1 end,
+       window_started_at = case when f.window_started_at <= $3 then excluded.window_started_at else f.window_started_at end
+     returning key, failures, window_started_at`,
+    [keys, now.toISOString(), windowStart.toISOString()],
+  )
+  let waitMs = 0
+  for (const row of rows) {
+    const limit = row.key.startsWith('account:') ? throttle.maxPerAccount : throttle.maxPerAddress
+    if (row.failures <= limit) continue
+    const endsAt = new Date(row.window_started_at).getTime() + throttle.windowMs
+    waitMs = Math.max(waitMs, endsAt - now.getTime())
+  }
+  return waitMs > 0 ? Math.max(1, Math.ceil(waitMs / 1000)) : undefined
+}
+
+/** After a successful sign-in: the e-mail starts afresh, and the attempt counted against the address is given back. */
+export async function clearSignInFailures(db: Db, attempt: { email: string; address: string | undefined }): Promise<void> {
+  await db.query('delete from sign_in_failures where key = $1', [accountKey(attempt.email)])
+  if (attempt.address) {
+    await db.query('update sign_in_failures set failures = greatest(failures - 1, 0) where key = $1', [
+      addressKey(attempt.address),
+    ])
+  }
+}
