@@ -20,7 +20,7 @@ import { organizationRoutes } from './features/organizations/routes'
 import { pauseDevRoutes, pauseRoutes } from './features/pause/routes'
 import { registerPauseLifecycle } from './features/pause/transitions'
 import { projectRoutes } from './features/projects/routes'
-import { refuseCrossSite, requireApiAuth, requireSession } from './features/session/auth'
+import { refuseCrossSite, requireApiAuth, requireSession, startSessionSweep } from './features/session/auth'
 import { publicSessionRoutes, sessionRoutes } from './features/session/routes'
 import { upgradeDevRoutes, upgradeRoutes } from './features/upgrade/routes'
 import { registerUpgradeLifecycle } from './features/upgrade/upgrade'
@@ -75,8 +75,9 @@ export async function createApp({ db, config, clock = systemClock, seed = true }
 
   // Health and sign-in need no session; everything after this point does (cookie on /platform, bearer or cookie on /v1).
   app.route('/', publicSessionRoutes(deps))
-  app.use('/platform/*', requireSession(db, clock))
-  app.use('/v1/*', requireApiAuth(db, clock))
+  const sessionOptions = { idleTimeoutMs: config.sessionIdleTimeoutMs }
+  app.use('/platform/*', requireSession(db, clock, sessionOptions))
+  app.use('/v1/*', requireApiAuth(db, clock, sessionOptions))
 
   app.route('/', sessionRoutes(deps))
   app.route('/', organizationRoutes(deps))
@@ -95,5 +96,14 @@ export async function createApp({ db, config, clock = systemClock, seed = true }
   app.notFound(notFound)
   app.onError(onError)
 
-  return { app, engine, lifecycle, close: () => engine.stop() }
+  const stopSweep = startSessionSweep(db, clock, config)
+  return {
+    app,
+    engine,
+    lifecycle,
+    close: () => {
+      stopSweep()
+      return engine.stop()
+    },
+  }
 }

@@ -45,6 +45,15 @@ export interface ServerConfig {
   freeProjectLimit: number
   /** Session cookie lifetime. */
   sessionTtlMs: number
+  /** SESSION_IDLE_TIMEOUT_MS: a session not used for this long ends (default 24 h). */
+  sessionIdleTimeoutMs: number
+  /** SESSION_SWEEP_MS: how often ended sessions (expired or idle) are deleted from the store (default 10 min). */
+  sessionSweepMs: number
+  /**
+   * TRUST_PROXY=1: the server is behind a reverse proxy that sets X-Forwarded-Proto and X-Forwarded-For; only then
+   * are they believed (the session cookie's `Secure`, the client address). Off by default: anyone can send them.
+   */
+  trustProxy: boolean
 }
 
 type Env = Record<string, string | undefined>
@@ -84,6 +93,9 @@ export function loadConfig(env: Env = process.env): ServerConfig {
     },
     freeProjectLimit: int(env, 'FREE_PROJECT_LIMIT', 2),
     sessionTtlMs: 7 * 24 * 60 * 60 * 1000,
+    sessionIdleTimeoutMs: int(env, 'SESSION_IDLE_TIMEOUT_MS', 24 * 60 * 60 * 1000, 60_000),
+    sessionSweepMs: int(env, 'SESSION_SWEEP_MS', 10 * 60 * 1000, 1_000),
+    trustProxy: env.TRUST_PROXY === '1' || env.TRUST_PROXY === 'true',
   }
 }
 

@@ -1,7 +1,7 @@
 import { mkdir } from 'node:fs/promises'
 import path from 'node:path'
 import { PGlite } from '@electric-sql/pglite'
-import type { Db, Queryable } from './types'
+import { CHANGES_CHANNEL, type Db, type Queryable } from './types'
 
 /**
  * PGlite store. `dataDir` undefined = in memory (tests). PGlite creates its folder non-recursively,
@@ -35,6 +35,11 @@ export function wrapPglite(pg: PGlite): Db {
           },
         }),
       )
+    },
+    async listen(handlers) {
+      // PGlite is one connection in this process: its notifications arrive while the COMMIT's answer is read.
+      const stop = await pg.listen(CHANGES_CHANNEL, (payload) => handlers.payload(payload))
+      return () => void stop().catch(() => {})
     },
     async close() {
       if (!pg.closed) await pg.close()

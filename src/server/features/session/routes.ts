@@ -34,7 +34,7 @@ export function publicSessionRoutes({ db, clock, config }: Deps) {
     const ok = await verifyPassword(password, account?.password_hash ?? (await dummyPasswordHash()))
     if (!account || !ok) return errorJson(c, 401, 'Invalid email or password')
     const token = await createSession(db, account.id, clock.now(), config.sessionTtlMs)
-    setSessionCookie(c, token, config.sessionTtlMs)
+    setSessionCookie(c, token, config.sessionTtlMs, { trustProxy: config.trustProxy })
     return c.json(profileOf(account))
   })
 
