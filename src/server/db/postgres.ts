@@ -20,11 +20,27 @@ export function openPostgres(connectionString: string, max = 10): Db {
   }
   // An idle client losing its connection must not crash the process.
   pool.on('error', (err) => console.error('postgres pool error:', err.message))
-  pool.on('connect', (client) => {
+  // Every pooled connection LISTENs (once, before its first use), so this process's commits notify it in time.
+  const listening = new WeakSet<pg.PoolClient>()
+  async function ensureListening(client: pg.PoolClient): Promise<void> {
+    if (listening.has(client)) return
     client.on('notification', deliver)
-    // Queued before the first query the pool hands this client to.
-    client.query(`LISTEN ${CHANGES_CHANNEL}`).catch(() => {})
-  })
+    await client.query(`LISTEN ${CHANGES_CHANNEL}`)
+    listening.add(client)
+  }
+  async function withClient<T>(fn: (client: pg.PoolClient) => Promise<T>): Promise<T> {
+    const client = await pool.connect()
+    try {
+      await ensureListening(client)
+      const result = await fn(client)
+      client.release()
+      return result
+    } catch (err) {
+      // As pool.query does: a connection that failed a query is not reused.
+      client.release(err as Error)
+      throw err
+    }
+  }
 
   let dedicated: pg.Client | undefined
   let connecting: Promise<void> | undefined
@@ -67,15 +83,16 @@ export function openPostgres(connectionString: string, max = 10): Db {
   return {
     kind: 'postgres',
     async query<T>(sql: string, params: unknown[] = []) {
-      const r = await pool.query(sql, params)
+      const r = await withClient((client) => client.query(sql, params))
       return { rows: r.rows as T[] }
     },
     async exec(sql: string) {
-      await pool.query(sql)
+      await withClient((client) => client.query(sql))
     },
     async transaction<T>(fn: (tx: Queryable) => Promise<T>) {
       const client = await pool.connect()
       try {
+        await ensureListening(client)
         await client.query('BEGIN')
         const result = await fn({
           async query<R>(sql: string, params: unknown[] = []) {
