@@ -21,7 +21,7 @@ import { organizationRoutes } from './features/organizations/routes'
 import { pauseDevRoutes, pauseRoutes } from './features/pause/routes'
 import { registerPauseLifecycle } from './features/pause/transitions'
 import { projectRoutes } from './features/projects/routes'
-import { refuseCrossSite, requireApiAuth, requireSession } from './features/session/auth'
+import { refuseCrossSite, requireApiAuth, requireSession, startSessionSweep } from './features/session/auth'
 import { publicSessionRoutes, sessionRoutes } from './features/session/routes'
 import { upgradeDevRoutes, upgradeRoutes } from './features/upgrade/routes'
 import { registerUpgradeLifecycle } from './features/upgrade/upgrade'
@@ -88,8 +88,9 @@ export async function createApp({ db, config, clock = systemClock, seed = true }
 
   // Health and sign-in need no session; everything after this point does (cookie on /platform, bearer or cookie on /v1).
   app.route('/', publicSessionRoutes(deps))
-  app.use('/platform/*', requireSession(db, clock))
-  app.use('/v1/*', requireApiAuth(db, clock))
+  const sessionOptions = { idleTimeoutMs: config.sessionIdleTimeoutMs }
+  app.use('/platform/*', requireSession(db, clock, sessionOptions))
+  app.use('/v1/*', requireApiAuth(db, clock, sessionOptions))
 
   app.route('/', sessionRoutes(deps))
   app.route('/', organizationRoutes(deps))
@@ -108,6 +109,7 @@ export async function createApp({ db, config, clock = systemClock, seed = true }
   app.notFound(notFound)
   app.onError(onError)
 
+  const stopSweep = startSessionSweep(db, clock, config)
   return {
     app,
     engine,
@@ -115,6 +117,9 @@ export async function createApp({ db, config, clock = systemClock, seed = true }
     listeningOn(url) {
       if (!config.publicUrl) deps.ownUrl.origin = new URL(url).origin
     },
-    close: () => engine.stop(),
+    close: () => {
+      stopSweep()
+      return engine.stop()
+    },
   }
 }

@@ -74,6 +74,10 @@ export interface ServerConfig {
     /** SIGN_IN_MAX_FAILURES_PER_ADDRESS: failed sign-ins per client address in a window before 429. */
     maxPerAddress: number
   }
+  /** SESSION_IDLE_TIMEOUT_MS: a session not used for this long ends (default 24 h). */
+  sessionIdleTimeoutMs: number
+  /** SESSION_SWEEP_MS: how often ended sessions (expired or idle) are deleted from the store (default 10 min). */
+  sessionSweepMs: number
 }
 
 /** scrypt parameters: N (CPU/memory cost, a power of 2), r (block size), p (parallelism). */
@@ -150,6 +154,8 @@ export function loadConfig(env: Env = process.env): ServerConfig {
       maxPerAccount: int(env, 'SIGN_IN_MAX_FAILURES_PER_ACCOUNT', 5, 1),
       maxPerAddress: int(env, 'SIGN_IN_MAX_FAILURES_PER_ADDRESS', 20, 1),
     },
+    sessionIdleTimeoutMs: int(env, 'SESSION_IDLE_TIMEOUT_MS', 24 * 60 * 60 * 1000, 60_000),
+    sessionSweepMs: int(env, 'SESSION_SWEEP_MS', 10 * 60 * 1000, 1_000),
   }
 }
 

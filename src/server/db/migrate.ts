@@ -6,6 +6,7 @@ import m004 from './migrations/004_upgrades_usage'
 import m005 from './migrations/005_api_keys'
 import m006 from './migrations/006_dev_switches'
 import m007 from './migrations/007_accounts_hardening'
+import m008 from './migrations/008_sessions'
 
 /** Ordered; never edit an applied one, add the next. */
 export const migrations: { id: string; sql: string }[] = [
@@ -16,6 +17,7 @@ export const migrations: { id: string; sql: string }[] = [
   { id: '005_api_keys', sql: m005 },
   { id: '006_dev_switches', sql: m006 },
   { id: '007_accounts_hardening', sql: m007 },
+  { id: '008_sessions', sql: m008 },
 ]
 
 /** Arbitrary constant: serialises concurrent starts of several processes on one database. */

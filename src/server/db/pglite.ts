@@ -1,7 +1,7 @@
 import { chmod, mkdir, readdir } from 'node:fs/promises'
 import path from 'node:path'
 import { PGlite } from '@electric-sql/pglite'
-import type { Db, Queryable } from './types'
+import { CHANGES_CHANNEL, type Db, type Queryable } from './types'
 
 /** The data folder holds JWT secrets (tables and WAL): only the server's own user may read it. */
 const DIR_MODE = 0o700
@@ -57,6 +57,11 @@ export function wrapPglite(pg: PGlite, afterClose?: () => Promise<void>): Db {
           },
         }),
       )
+    },
+    async listen(handlers) {
+      // PGlite is one connection in this process: its notifications arrive while the COMMIT's answer is read.
+      const stop = await pg.listen(CHANGES_CHANNEL, (payload) => handlers.payload(payload))
+      return () => void stop().catch(() => {})
     },
     async close() {
       if (pg.closed) return

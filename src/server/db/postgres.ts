@@ -1,23 +1,98 @@
 import pg from 'pg'
-import type { Db, Queryable } from './types'
+import { CHANGES_CHANNEL, type ChangeHandlers, type Db, type Queryable } from './types'
 
-/** A real PostgreSQL server through a `pg` Pool (DATABASE_URL). */
+/**
+ * A real PostgreSQL server through a `pg` Pool (DATABASE_URL).
+ * Change notifications (see Db.listen) come two ways: every pooled connection LISTENs, so a commit made by this
+ * process delivers its own notifications on its own connection before the COMMIT resolves (PostgreSQL sends a
+ * session's notifications before ReadyForQuery); and one dedicated connection LISTENs for the other processes'
+ * commits even when the pool has no connection open. A payload may arrive twice: invalidation is idempotent.
+ */
 export function openPostgres(connectionString: string, max = 10): Db {
   const pool = new pg.Pool({ connectionString, max })
+  const listeners = new Set<ChangeHandlers>()
+  const deliver = (msg: pg.Notification) => {
+    if (msg.channel !== CHANGES_CHANNEL || msg.payload === undefined) return
+    for (const l of listeners) l.payload(msg.payload)
+  }
+  const lost = () => {
+    for (const l of listeners) l.lost?.()
+  }
   // An idle client losing its connection must not crash the process.
   pool.on('error', (err) => console.error('postgres pool error:', err.message))
+  // Every pooled connection LISTENs (once, before its first use), so this process's commits notify it in time.
+  const listening = new WeakSet<pg.PoolClient>()
+  async function ensureListening(client: pg.PoolClient): Promise<void> {
+    if (listening.has(client)) return
+    client.on('notification', deliver)
+    await client.query(`LISTEN ${CHANGES_CHANNEL}`)
+    listening.add(client)
+  }
+  async function withClient<T>(fn: (client: pg.PoolClient) => Promise<T>): Promise<T> {
+    const client = await pool.connect()
+    try {
+      await ensureListening(client)
+      const result = await fn(client)
+      client.release()
+      return result
+    } catch (err) {
+      // As pool.query does: a connection that failed a query is not reused.
+      client.release(err as Error)
+      throw err
+    }
+  }
+
+  let dedicated: pg.Client | undefined
+  let connecting: Promise<void> | undefined
+  let closing = false
+  let retry: ReturnType<typeof setTimeout> | undefined
+  function scheduleReconnect() {
+    if (closing || listeners.size === 0 || retry) return
+    retry = setTimeout(() => {
+      retry = undefined
+      connectListener().then(
+        () => listeners.forEach((l) => l.restored?.()),
+        () => scheduleReconnect(),
+      )
+    }, 1_000)
+    retry.unref()
+  }
+
+  async function connectListener(): Promise<void> {
+    const client = new pg.Client({ connectionString })
+    client.on('notification', deliver)
+    client.on('error', (err) => {
+      console.error('postgres listener error:', err.message)
+    })
+    client.on('end', () => {
+      if (dedicated !== client) return
+      dedicated = undefined
+      lost()
+      scheduleReconnect()
+    })
+    try {
+      await client.connect()
+      await client.query(`LISTEN ${CHANGES_CHANNEL}`)
+    } catch (err) {
+      await client.end().catch(() => {})
+      throw err
+    }
+    dedicated = client
+  }
+
   return {
     kind: 'postgres',
     async query<T>(sql: string, params: unknown[] = []) {
-      const r = await pool.query(sql, params)
+      const r = await withClient((client) => client.query(sql, params))
       return { rows: r.rows as T[] }
     },
     async exec(sql: string) {
-      await pool.query(sql)
+      await withClient((client) => client.query(sql))
     },
     async transaction<T>(fn: (tx: Queryable) => Promise<T>) {
       const client = await pool.connect()
       try {
+        await ensureListening(client)
         await client.query('BEGIN')
         const result = await fn({
           async query<R>(sql: string, params: unknown[] = []) {
@@ -37,7 +112,23 @@ export function openPostgres(connectionString: string, max = 10): Db {
         client.release()
       }
     },
+    async listen(handlers) {
+      const listener = { ...handlers }
+      listeners.add(listener)
+      if (!dedicated) {
+        connecting ??= connectListener().finally(() => (connecting = undefined))
+        await connecting
+      }
+      return () => {
+        listeners.delete(listener)
+      }
+    },
     async close() {
+      closing = true
+      if (retry) clearTimeout(retry)
+      const client = dedicated
+      dedicated = undefined
+      await client?.end().catch(() => {})
       await pool.end()
     },
   }

@@ -13,5 +13,21 @@ export interface Queryable {
 export interface Db extends Queryable {
   readonly kind: 'pglite' | 'postgres'
   transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T>
+  /**
+   * Calls `payload` with the payload of every notification on CHANGES_CHANNEL (the triggers of migration 008), from
+   * this process's own commits — before the COMMIT (or the single statement) resolves — and from other processes'.
+   * `lost` is called when notifications may be missed (the listening connection dropped): whoever caches must forget
+   * everything and stop caching until `restored`. Resolves once listening; the returned function stops.
+   */
+  listen(handlers: ChangeHandlers): Promise<() => void>
   close(): Promise<void>
 }
+
+export interface ChangeHandlers {
+  payload(payload: string): void
+  lost?(): void
+  restored?(): void
+}
+
+/** The channel the triggers of migration 008 notify on. */
+export const CHANGES_CHANNEL = 'kp_changes'

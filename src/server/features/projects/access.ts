@@ -7,6 +7,7 @@ import * as z from 'zod'
 import { createMiddleware } from 'hono/factory'
 import { ProjectRef } from '../../../contracts/common'
 import type { Queryable } from '../../db'
+import { cacheFor } from '../../core/cache'
 import { errorJson, formatIssues, validate, type AppEnv } from '../../core/http'
 import { findMemberProject, findProjectByRef, type MemberProjectRow, type ProjectRow } from './store'
 
@@ -25,12 +26,19 @@ function parseRef(c: { req: { param(name: string): string | undefined } }) {
 /** The env of a route behind memberProject: `c.var.project` is the member's project, with the member's role. */
 export type MemberProjectEnv = AppEnv & { Variables: { project: MemberProjectRow } }
 
-/** Validates `:ref` and loads the project of the signed-in member into `c.var.project` (with the member's role). */
+/**
+ * Validates `:ref` and loads the project of the signed-in member into `c.var.project` (with the member's role),
+ * through the in-memory cache (src/server/core/cache.ts: dropped on any change of the project, its organization or
+ * the member's memberships). `c.var.project` is frozen: it may serve other requests.
+ */
 export function memberProject(db: Queryable) {
+  const cache = cacheFor(db)
   return createMiddleware<MemberProjectEnv>(async (c, next) => {
     const ref = parseRef(c)
     if (!ref.success) return c.json({ message: formatIssues(ref.error.issues, 'param') }, 400)
-    const project = await findMemberProject(db, c.get('account').id, ref.data)
+    const accountId = c.get('account').id
+    const load = () => findMemberProject(db, accountId, ref.data)
+    const project = cache ? await cache.loadMemberProject(accountId, ref.data, load) : await load()
     if (!project) return errorJson(c, 404, PROJECT_NOT_FOUND)
     c.set('project', project)
     await next()

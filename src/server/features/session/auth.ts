@@ -1,11 +1,15 @@
 /**
  * Sessions (HTTP-only cookie) and personal access tokens (Bearer, /v1). Only SHA-256 hashes of
  * either secret are stored; requests are matched by hash lookup, never by comparing raw secrets.
+ * A session ends at its expiry, after `idleTimeoutMs` without a request, or at sign-out. Sessions are read through
+ * the in-memory cache (src/server/core/cache.ts); the last use is written at most once a minute per session, and
+ * ended sessions are deleted by a periodic sweep (startSessionSweep).
  */
 import type { Context, MiddlewareHandler } from 'hono'
 import { deleteCookie, getCookie, setCookie } from 'hono/cookie'
-import type { Clock } from '../../config'
-import type { Db } from '../../db'
+import type { Clock, ServerConfig } from '../../config'
+import type { Db, Queryable } from '../../db'
+import { cacheFor, type CachedSession } from '../../core/cache'
 import { errorJson, type AppEnv } from '../../core/http'
 import { iso, type AccountRow } from '../../core/rows'
 import { ACCESS_TOKEN_PATTERN, newAccessToken, randomToken, sha256 } from '../../core/secrets'
@@ -14,22 +18,31 @@ const SESSION_COOKIE = 'kp_session'
 
 export async function createSession(db: Db, accountId: number, now: Date, ttlMs: number): Promise<string> {
   const token = randomToken()
-  await db.query('insert into sessions (account_id, token_hash, created_at, expires_at) values ($1, $2, $3, $4)', [
-    accountId,
-    sha256(token),
-    now.toISOString(),
-    new Date(now.getTime() + ttlMs).toISOString(),
-  ])
+  await db.query(
+    'insert into sessions (account_id, token_hash, created_at, expires_at, last_used_at) values ($1, $2, $3, $4, $3)',
+    [accountId, sha256(token), now.toISOString(), new Date(now.getTime() + ttlMs).toISOString()],
+  )
   return token
 }
 
-export function setSessionCookie(c: Context, token: string, ttlMs: number): void {
+/**
+ * Whether the browser reached us over TLS: the request's own scheme, or — only with TRUST_PROXY=1, since anyone can
+ * send the header — the first X-Forwarded-Proto of the TLS-terminating proxy in front.
+ */
+export function isHttps(c: Context, trustProxy: boolean): boolean {
+  if (new URL(c.req.url).protocol === 'https:') return true
+  if (!trustProxy) return false
+  const forwarded = c.req.header('x-forwarded-proto')
+  return forwarded !== undefined && forwarded.split(',')[0].trim().toLowerCase() === 'https'
+}
+
+export function setSessionCookie(c: Context, token: string, ttlMs: number, opts: { trustProxy?: boolean } = {}): void {
   setCookie(c, SESSION_COOKIE, token, {
     httpOnly: true,
     sameSite: 'Lax',
     path: '/',
     maxAge: Math.floor(ttlMs / 1000),
-    secure: new URL(c.req.url).protocol === 'https:',
+    secure: isHttps(c, opts.trustProxy ?? false),
   })
 }
 
@@ -39,13 +52,86 @@ export async function deleteSession(c: Context, db: Db): Promise<void> {
   deleteCookie(c, SESSION_COOKIE, { path: '/' })
 }
 
-async function accountForSession(db: Db, token: string, now: Date): Promise<AccountRow | undefined> {
-  const { rows } = await db.query<AccountRow>(
-    `select a.id, a.username, a.primary_email from sessions s join accounts a on a.id = s.account_id
-     where s.token_hash = $1 and s.expires_at > $2`,
-    [sha256(token), now.toISOString()],
+/** How often a session's last use is written: at most once per this, per session (not on every request). */
+export const SESSION_TOUCH_MS = 60_000
+
+async function loadSession(db: Queryable, tokenHash: string): Promise<CachedSession | undefined> {
+  const { rows } = await db.query<AccountRow & { expires_at: Date | string; last_used_at: Date | string }>(
+    `select a.id, a.username, a.primary_email, s.expires_at, s.last_used_at
+     from sessions s join accounts a on a.id = s.account_id where s.token_hash = $1`,
+    [tokenHash],
   )
-  return rows[0]
+  const row = rows[0]
+  if (!row) return undefined
+  return {
+    account: { id: row.id, username: row.username, primary_email: row.primary_email },
+    expiresAt: new Date(row.expires_at).getTime(),
+    lastUsedAt: new Date(row.last_used_at).getTime(),
+  }
+}
+
+/**
+ * The account of a live session, or undefined. Expired and idle sessions are refused at once (an idle one is also
+ * deleted); the last use is recorded when the recorded one is a minute old or more.
+ */
+export async function accountForSession(
+  db: Db,
+  token: string,
+  now: Date,
+  idleTimeoutMs: number,
+): Promise<AccountRow | undefined> {
+  const tokenHash = sha256(token)
+  const cache = cacheFor(db)
+  const read = () => loadSession(db, tokenHash)
+  let session = cache ? await cache.loadSession(tokenHash, read) : await read()
+  const t = now.getTime()
+  if (!session || session.expiresAt <= t) return undefined
+  if (t - session.lastUsedAt >= idleTimeoutMs && cache?.session(tokenHash)) {
+    // The cached last use may lag behind another process's: ask the store before ending the session.
+    cache.invalidateSession(tokenHash)
+    session = await cache.loadSession(tokenHash, read)
+    if (!session || session.expiresAt <= t) return undefined
+  }
+  if (t - session.lastUsedAt >= idleTimeoutMs) {
+    await db.query('delete from sessions where token_hash = $1 and last_used_at <= $2', [
+      tokenHash,
+      new Date(t - idleTimeoutMs).toISOString(),
+    ])
+    cache?.invalidateSession(tokenHash)
+    return undefined
+  }
+  if (t - session.lastUsedAt >= SESSION_TOUCH_MS) {
+    session.lastUsedAt = t
+    await db.query('update sessions set last_used_at = $2 where token_hash = $1 and last_used_at < $2', [
+      tokenHash,
+      now.toISOString(),
+    ])
+  }
+  return session.account
+}
+
+/** Deletes every ended session (past its expiry, or idle for `idleTimeoutMs`); resolves to how many. */
+export async function sweepSessions(db: Queryable, now: Date, idleTimeoutMs: number): Promise<number> {
+  const { rows } = await db.query(
+    'delete from sessions where expires_at <= $1 or last_used_at <= $2 returning id',
+    [now.toISOString(), new Date(now.getTime() - idleTimeoutMs).toISOString()],
+  )
+  return rows.length
+}
+
+/** Runs sweepSessions every `sessionSweepMs` (the timer does not keep the process alive); returns the stop. */
+export function startSessionSweep(
+  db: Db,
+  clock: Clock,
+  config: Pick<ServerConfig, 'sessionSweepMs' | 'sessionIdleTimeoutMs'>,
+): () => void {
+  const timer = setInterval(() => {
+    sweepSessions(db, clock.now(), config.sessionIdleTimeoutMs).catch((err: Error) =>
+      console.error(`sessions: sweep failed: ${err.message}`),
+    )
+  }, config.sessionSweepMs)
+  timer.unref()
+  return () => clearInterval(timer)
 }
 
 /**
@@ -66,8 +152,8 @@ async function accountForAccessToken(db: Db, token: string, now: Date): Promise<
 const unauthorized = (c: Context) => errorJson(c, 401, 'You must be signed in to do this')
 
 /** /v1: `Authorization: Bearer <personal access token>`, or the session cookie. */
-export function requireApiAuth(db: Db, clock: Clock): MiddlewareHandler<AppEnv> {
-  const bySession = requireSession(db, clock)
+export function requireApiAuth(db: Db, clock: Clock, opts: SessionOptions = {}): MiddlewareHandler<AppEnv> {
+  const bySession = requireSession(db, clock, opts)
   return async (c, next) => {
     const header = c.req.header('authorization')
     if (header === undefined) return bySession(c, next)
@@ -81,10 +167,16 @@ export function requireApiAuth(db: Db, clock: Clock): MiddlewareHandler<AppEnv> 
 }
 
 /** /platform (and /v1 without a bearer token): the session cookie's account on the request, or 401. */
-export function requireSession(db: Db, clock: Clock): MiddlewareHandler<AppEnv> {
+export interface SessionOptions {
+  /** A session not used for this long ends (default: 24 h, as SESSION_IDLE_TIMEOUT_MS's default). */
+  idleTimeoutMs?: number
+}
+
+export function requireSession(db: Db, clock: Clock, opts: SessionOptions = {}): MiddlewareHandler<AppEnv> {
+  const idleTimeoutMs = opts.idleTimeoutMs ?? 24 * 60 * 60 * 1000
   return async (c, next) => {
     const token = getCookie(c, SESSION_COOKIE)
-    const account = token ? await accountForSession(db, token, clock.now()) : undefined
+    const account = token ? await accountForSession(db, token, clock.now(), idleTimeoutMs) : undefined
     if (!account) return unauthorized(c)
     c.set('account', account)
     c.set('authVia', 'cookie')

@@ -53,7 +53,7 @@ export function publicSessionRoutes({ db, clock, config }: Deps) {
       ])
     }
     const token = await createSession(db, account.id, clock.now(), config.sessionTtlMs)
-    setSessionCookie(c, token, config.sessionTtlMs)
+    setSessionCookie(c, token, config.sessionTtlMs, { trustProxy: config.trustProxy })
     c.header('Cache-Control', 'no-store') // the answer sets the session token
     return c.json(profileOf(account))
   })
