@@ -1,16 +1,24 @@
 import { useSelector } from '@xstate/react'
-import { useMemo, type ReactNode } from 'react'
+import { useMemo, type ComponentProps, type ReactNode } from 'react'
 import { Redirect, Route, Router, Switch, type BaseLocationHook, type BaseSearchHook } from 'wouter'
 import { selectSessionPhase } from '../../machines/session.machine'
 import { config } from '../config'
 import { SessionCheckFailed, SessionChecking } from '../views/auth/SessionScreens'
-import { SignInPage } from '../views/auth/SignInPage'
 import { NotFound } from '../views/NotFound'
+import type { SignInPage as SignInPageView } from '../views/auth/SignInPage'
+import { lazyComponent } from '../views/shell/lazy'
+import { Loading } from '../views/shell/ui'
 import { BuildFlagsContext, useShell, type BuildFlags } from '../views/shell/contexts'
 import { AppLogicContext, type AppLogic } from '../views/shell/logic'
 import { LIVE_LOGIC } from './logic'
 import { ShellProviders } from './ShellProviders'
 import { SignedIn } from './SignedIn'
+
+// The sign-in page loads when shown: a signed-in first load never needs it.
+const SignInPage = lazyComponent<ComponentProps<typeof SignInPageView>>(
+  () => import('../views/auth/SignInPage').then((m) => ({ default: m.SignInPage })),
+  <Loading label="Loading page…" />,
+)
 
 /** Paths served by the signed-in area; anything else is a 404 whatever the session. */
 const SIGNED_IN_ROUTES = /^\/(projects|account|new|org|project|support)(\/.*)?$/

@@ -1,5 +1,5 @@
 import { useActorRef, useSelector } from '@xstate/react'
-import { lazy, Suspense, type ReactNode } from 'react'
+import { lazy, Suspense, type ComponentProps, type ReactNode } from 'react'
 import { Redirect, Route, Switch, useSearch } from 'wouter'
 import { selectSessionPhase } from '../../machines/session.machine'
 import { SessionCheckFailed, SessionChecking } from '../views/auth/SessionScreens'
@@ -7,7 +7,8 @@ import { FeaturePreviewsDialog } from '../views/layout/FeaturePreviewsDialog'
 import { ShellFrame } from '../views/layout/ShellFrame'
 import { NotFound } from '../views/NotFound'
 import type { OrganizationPageKind } from '../views/org/OrganizationPages'
-import { ProjectsPage } from '../views/projects/ProjectsPage'
+import type { ProjectsPage as ProjectsPageView } from '../views/projects/ProjectsPage'
+import { lazyComponent } from '../views/shell/lazy'
 import { Loading } from '../views/shell/ui'
 import { ProjectListContext, useShell, type NavBarActorRef } from '../views/shell/contexts'
 import { inspectOption } from './inspector'
@@ -18,6 +19,12 @@ import { ProjectLayout } from './ProjectLayout'
 const AccountPage = lazy(() => import('../views/account/AccountPage').then((m) => ({ default: m.AccountPage })))
 const OrganizationPage = lazy(() => import('../views/org/OrganizationPages').then((m) => ({ default: m.OrganizationPage })))
 const SupportPage = lazy(() => import('../views/support/SupportPage').then((m) => ({ default: m.SupportPage })))
+
+// The project list loads when shown, off the first load of a project page.
+const ProjectsPage = lazyComponent<ComponentProps<typeof ProjectsPageView>>(
+  () => import('../views/projects/ProjectsPage').then((m) => ({ default: m.ProjectsPage })),
+  <Loading label="Loading page…" />,
+)
 
 function Page({ children }: { children: ReactNode }) {
   return <Suspense fallback={<Loading label="Loading page…" />}>{children}</Suspense>

@@ -1,5 +1,6 @@
 import { expect, test } from '@playwright/test'
 import { COMING_UP_MS } from '../../playwright.config'
+import { expectAccessible } from './axe'
 import { createProject, signIn } from './support'
 
 const STATUS_PATH = /\/platform\/projects\/[a-z]{20}\/status$/
@@ -19,11 +20,13 @@ test('a project coming up shows "Setting up project", polls every 4 s, and opens
   await expect(building).toBeVisible()
   // While coming up, every tool link leads to the building page.
   await expect(page.getByLabel('Table Editor', { exact: true })).toHaveAttribute('href', `/project/${project.ref}/building`)
+  await expectAccessible(page, 'building (coming up)')
 
   await expect(building).toBeHidden({ timeout: COMING_UP_MS + 10_000 })
   const shownAt = Date.now()
   await expect(page.getByRole('heading', { level: 1, name: 'E2E coming up' })).toBeVisible()
   await expect(page.getByLabel('Table Editor', { exact: true })).toHaveAttribute('href', `/project/${project.ref}/editor`)
+  await expectAccessible(page, 'project home')
 
   // The page shows the healthy project within one poll interval of the server's transition (plus the
   // engine's tick and the refetch).
@@ -50,6 +53,7 @@ test('leaving the building page stops the status polling', async ({ page, reques
   })
   await page.goto(`/project/${project.ref}/editor`)
   await expect(page.getByRole('heading', { level: 1, name: 'Initiating project set up' })).toBeVisible()
+  await expectAccessible(page, 'building (initiating)')
   await expect.poll(() => statusRequests.length, { timeout: 10_000 }).toBeGreaterThanOrEqual(2)
 
   // Settings pages render normally for a project coming up: the poll stops there.

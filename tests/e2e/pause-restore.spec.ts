@@ -1,4 +1,5 @@
 import { expect, test, type Page } from '@playwright/test'
+import { expectAccessible } from './axe'
 import { createProject, signIn } from './support'
 
 // The durations playwright.config.ts gives the server (webServer.env).
@@ -20,16 +21,21 @@ test('pausing a project from its settings shows "Pausing project" until it is pa
   await signIn(page)
   const project = await createProject(request, { organization_slug: 'demo-pro', name: 'E2E pause me', status: 'ACTIVE_HEALTHY' })
   await page.goto(`/project/${project.ref}/settings/general`)
+  await expect(page.getByRole('heading', { level: 1, name: 'General settings' })).toBeVisible()
+  await expectAccessible(page, 'settings/general')
   await page.getByRole('button', { name: 'Pause project' }).click()
   const dialog = page.getByRole('dialog', { name: 'Pause this project' })
   // Headless UI's dialog element has no box of its own; its panel (title and buttons) is what shows.
   await expect(dialog.getByRole('heading', { name: 'Pause this project' })).toBeVisible()
+  await expectAccessible(page, 'pause dialog')
   const requests = countStatusRequests(page)
   await dialog.getByRole('button', { name: 'Confirm pause' }).click()
   const startedAt = Date.now()
 
   await expect(page.getByRole('heading', { level: 1, name: 'Pausing project' })).toBeVisible()
   await expect(page.getByText(/Running for \d+ s/)).toBeVisible()
+  // Right away, well before the first poll (4 s after the page opened): axe's time on the page is not in a gap.
+  await expectAccessible(page, 'pausing')
   // Settings render normally for a paused project: the pausing page gives way to the settings page.
   await expect(page.getByRole('heading', { level: 1, name: 'Pausing project' })).toBeHidden({ timeout: GOING_DOWN_MS + PAUSING_MS + 8_000 })
   await expect(page.getByRole('heading', { level: 1, name: 'General settings' })).toBeVisible()
@@ -44,6 +50,7 @@ test('pausing a project from its settings shows "Pausing project" until it is pa
   await page.getByRole('link', { name: 'Table Editor' }).first().click()
   await expect(page.getByRole('heading', { level: 1, name: 'Project is paused' })).toBeVisible()
   await expect(page.getByRole('button', { name: 'Restore project' })).toBeEnabled()
+  await expectAccessible(page, 'paused (Owner)')
 })
 
 test('restoring a paused project shows "Restoration in progress", then "Restoration complete!" and returns to it', async ({ page, request }) => {
@@ -57,12 +64,17 @@ test('restoring a paused project shows "Restoration in progress", then "Restorat
 
   await page.getByRole('button', { name: 'Restore project' }).click()
   const dialog = page.getByRole('dialog', { name: 'Restore this project' })
+  await expect(dialog.getByRole('button', { name: 'Confirm restore' })).toBeVisible()
+  await expectAccessible(page, 'restore dialog')
   await dialog.getByRole('button', { name: 'Confirm restore' }).click()
   await expect(page.getByRole('status', { name: 'Notifications' })).toContainText('Restoring project')
   await expect(page.getByRole('heading', { level: 1, name: 'Restoration in progress' })).toBeVisible()
+  await expectAccessible(page, 'restoring')
   await expect(page.getByRole('heading', { level: 1, name: 'Restoration complete!' })).toBeVisible({ timeout: RESTORING_MS + 8_000 })
+  await expectAccessible(page, 'restoration complete')
   await page.getByRole('button', { name: 'Return to project' }).click()
   await expect(page.getByRole('heading', { level: 1, name: 'Table Editor' })).toBeVisible()
+  await expectAccessible(page, 'project page (Table Editor)')
 })
 
 test('a failed restore shows the recorded error with a Contact support link', async ({ page, request }) => {
@@ -75,6 +87,7 @@ test('a failed restore shows the recorded error with a Contact support link', as
   await page.getByRole('dialog', { name: 'Restore this project' }).getByRole('button', { name: 'Confirm restore' }).click()
   await expect(page.getByRole('heading', { level: 1, name: 'Restoration failed' })).toBeVisible({ timeout: RESTORING_MS + 8_000 })
   await expect(page.getByRole('alert')).toContainText('could not be restored')
+  await expectAccessible(page, 'restoration failed')
   const support = page.getByRole('link', { name: 'Contact support' })
   const href = new URL((await support.getAttribute('href'))!, 'http://x')
   expect(href.pathname).toBe('/support/new')
@@ -82,6 +95,7 @@ test('a failed restore shows the recorded error with a Contact support link', as
   expect(href.searchParams.get('ref')).toBe(project.ref)
   await support.click()
   await expect(page.getByLabel('Project reference')).toHaveValue(project.ref)
+  await expectAccessible(page, 'support form')
 })
 
 test("the Developer's restore attempt shows the permission error and the tooltip", async ({ page, request }) => {
@@ -92,8 +106,10 @@ test("the Developer's restore attempt shows the permission error and the tooltip
   await expect(restore).toBeEnabled()
   await restore.hover()
   await expect(page.getByRole('tooltip')).toHaveText('You need additional permissions to resume this project')
+  await expectAccessible(page, 'paused (Developer, tooltip shown)')
   await restore.click()
   await expect(page.getByRole('alert')).toHaveText('You do not have the required permissions to restore this project')
+  await expectAccessible(page, 'paused (Developer, permission error)')
   await expect(page.getByRole('dialog')).toHaveCount(0)
 })
 
@@ -107,6 +123,7 @@ test('the free organization over its free project limit shows the blocking modal
   await expect(modal.getByRole('heading', { name: 'Free project limit reached' })).toBeVisible()
   await expect(modal).toContainText('owner@example.com')
   await expect(modal).toContainText('delete, pause or upgrade one of their projects first')
+  await expectAccessible(page, 'free project limit dialog')
   await modal.getByRole('button', { name: 'Understood' }).click()
   await expect(modal).toHaveCount(0)
   await expect(page.getByRole('heading', { level: 1, name: 'Project is paused' })).toBeVisible()

@@ -1,12 +1,13 @@
 /**
- * Components whose code loads only when first shown (dialogs, menus and their library), so the first load of a
- * page carries only what it renders. Once loaded, a component renders synchronously, without a Suspense pass.
+ * Components whose code loads only when first shown (dialogs, menus, screens off the first one), so the first
+ * load of a page carries only what it renders. Once loaded, a component renders synchronously, without a Suspense
+ * pass. A screen gives a fallback (its loading treatment) so it never flashes blank while its chunk loads.
  */
-import { lazy, Suspense, type ComponentType } from 'react'
+import { lazy, Suspense, type ComponentType, type ReactNode } from 'react'
 
 const preloaders: Array<() => Promise<void>> = []
 
-export function lazyComponent<P extends object>(load: () => Promise<{ default: ComponentType<P> }>) {
+export function lazyComponent<P extends object>(load: () => Promise<{ default: ComponentType<P> }>, fallback: ReactNode = null) {
   let loaded: ComponentType<P> | null = null
   let pending: Promise<void> | null = null
   const preload = () =>
@@ -20,7 +21,7 @@ export function lazyComponent<P extends object>(load: () => Promise<{ default: C
     return Loaded ? (
       <Loaded {...props} />
     ) : (
-      <Suspense fallback={null}>
+      <Suspense fallback={fallback}>
         <Lazy {...props} />
       </Suspense>
     )

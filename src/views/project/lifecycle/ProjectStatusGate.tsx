@@ -1,16 +1,13 @@
 import { useSelector } from '@xstate/react'
 import type { ReactNode } from 'react'
-import { buildingTitle } from '../../../../machines/building.machine'
 import { selectProjectView } from '../../../../machines/projectStatus.machine'
+import { lazyComponent } from '../../shell/lazy'
 import { Loading } from '../../shell/ui'
 import { useProjectActor } from '../projectActor'
-import { BuildingPage, BuildingScreen } from './BuildingPage'
-import { ConnectingPage, ConnectingScreen } from './ConnectingPage'
-import { LifecycleScreen } from './LifecycleScreen'
-import { PausedPage } from './PausedPage'
-import { PausingPage, PausingScreen } from './PausingPage'
-import { RestoringPage, RestoringScreen } from './RestoringPage'
-import { UpgradingPage } from './UpgradingPage'
+
+// The lifecycle screens load with the first project that needs one, off a healthy project's first load; while
+// their chunk loads the project's loading treatment stays up.
+const LifecyclePage = lazyComponent(() => import('./LifecyclePage'), <Loading label="Loading project…" />)
 
 /**
  * The main area of a project route: the full-page state the project status machine routed to, each driven by
@@ -20,7 +17,6 @@ import { UpgradingPage } from './UpgradingPage'
 export function ProjectStatusGate({ children }: { children: ReactNode }) {
   const actor = useProjectActor()
   const view = useSelector(actor, selectProjectView)
-  const flows = useSelector(actor, (snapshot) => snapshot.children)
 
   if (view.phase === 'loading') {
     return (
@@ -41,34 +37,6 @@ export function ProjectStatusGate({ children }: { children: ReactNode }) {
     )
   }
 
-  const { project } = view
-  switch (view.page) {
-    case 'normal':
-      return <>{children}</>
-    case 'paused':
-      return flows.paused ? (
-        <PausedPage actor={flows.paused} project={project} />
-      ) : (
-        <LifecycleScreen titleId="paused-title" title="Project is paused" projectName={project.name} tone="paused" />
-      )
-    case 'pausing':
-      return flows.pausing ? <PausingPage actor={flows.pausing} projectName={project.name} /> : <PausingScreen projectName={project.name} />
-    case 'restoring':
-      return flows.restoring ? (
-        <RestoringPage actor={flows.restoring} projectName={project.name} />
-      ) : (
-        <RestoringScreen projectName={project.name} title={project.status === 'RESTORATION_FAILED' ? 'Restoration failed' : 'Returning to project'} />
-      )
-    case 'connecting':
-      return flows.connecting ? <ConnectingPage actor={flows.connecting} projectName={project.name} /> : <ConnectingScreen projectName={project.name} />
-    case 'upgrading':
-      // Between the project being read and the child starting (a refresh), the page waits without claiming anything.
-      return flows.upgrading ? <UpgradingPage actor={flows.upgrading} projectName={project.name} /> : <Loading label="Reading upgrade status…" />
-    case 'building':
-      return flows.building ? (
-        <BuildingPage actor={flows.building} projectName={project.name} />
-      ) : (
-        <BuildingScreen title={buildingTitle(project.status)} projectName={project.name} />
-      )
-  }
+  if (view.page === 'normal') return <>{children}</>
+  return <LifecyclePage page={view.page} project={view.project} />
 }
