@@ -46,15 +46,22 @@ export function openPostgres(connectionString: string, max = 10): Db {
   let connecting: Promise<void> | undefined
   let closing = false
   let retry: ReturnType<typeof setTimeout> | undefined
+  let retryMs = 1_000
   function scheduleReconnect() {
     if (closing || listeners.size === 0 || retry) return
     retry = setTimeout(() => {
       retry = undefined
       connectListener().then(
-        () => listeners.forEach((l) => l.restored?.()),
-        () => scheduleReconnect(),
+        () => {
+          retryMs = 1_000
+          listeners.forEach((l) => l.restored?.())
+        },
+        () => {
+          retryMs = Math.min(retryMs * 2, 30_000)
+          scheduleReconnect()
+        },
       )
-    }, 1_000)
+    }, retryMs)
     retry.unref()
   }
 
