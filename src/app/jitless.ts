@@ -1,8 +1,10 @@
 /**
- * Imported first by main.tsx, before any schema is built. The server's Content-Security-Policy has no
- * 'unsafe-eval' (src/server/core/guards.ts); zod would otherwise probe `new Function` to compile its object
- * parsers, which the browser reports as a policy violation even though zod catches the refusal.
+ * Imported first by main.tsx and built as a chunk of its own (vite.config.ts), so it runs before the chunk that
+ * holds zod and the contracts: the server's Content-Security-Policy has no 'unsafe-eval' (src/server/core/guards.ts),
+ * and zod probes `new Function` when it builds an object schema unless `jitless` is set — the browser reports the
+ * probe as a policy violation even though zod catches the refusal. zod reads its config from this global.
  */
-import { config } from 'zod/v4/core'
+const zodGlobal = globalThis as { __zod_globalConfig?: Record<string, unknown> }
+zodGlobal.__zod_globalConfig = { ...zodGlobal.__zod_globalConfig, jitless: true }
 
-config({ jitless: true })
+export {}
