@@ -1,0 +1,82 @@
+/**
+ * A project's own Postgres database, one interface over both engines:
+ *  - embedded (no DATABASE_URL): a PGlite data folder per project under DATA_DIR/projects/<ref>, each open one
+ *    hosted in a worker thread (closing it frees its memory), at most PROJECT_DB_MAX_OPEN open at once, closed
+ *    after PROJECT_DB_IDLE_MS unused;
+ *  - DATABASE_URL: a database per project on that server, `CREATE DATABASE … TEMPLATE …`.
+ * New databases come from a template prepared once (roles anon, authenticated, service_role with BYPASSRLS, the
+ * grants of schema public, schema storage), never from an initdb per project.
+ * A project's queries are serialised (PGlite has one connection); each `transaction` is one Postgres transaction
+ * run as the role asked for, with `request.jwt.claims` set for it, committed when `fn` resolves and rolled back
+ * when it throws. A query past its time-out is stopped (on PGlite by restarting the project's worker) and throws
+ * ProjectDbError with code 'query_timeout'; the next query works.
+ */
+
+/** The roles a request can run as: the owner (SQL Editor, Management API) or one of the API roles. */
+export type DbRole = 'postgres' | 'anon' | 'authenticated' | 'service_role'
+export const API_ROLES = ['anon', 'authenticated', 'service_role'] as const
+
+export interface ProjectQueryResult {
+  rows: Record<string, unknown>[]
+  /** The result's columns in order (present even with no rows); dataTypeID is the type's oid. */
+  fields: { name: string; dataTypeID: number }[]
+  /** Rows affected by INSERT/UPDATE/DELETE (or returned by SELECT). */
+  affectedRows: number
+}
+
+export interface ProjectTx {
+  /** One statement with `$1`-style parameters. */
+  query(sql: string, params?: unknown[]): Promise<ProjectQueryResult>
+  /** A script of one or more statements, no parameters; one result per statement. */
+  exec(sql: string): Promise<ProjectQueryResult[]>
+}
+
+export interface TransactionOptions {
+  /** Default 'postgres' (the project owner). */
+  role?: DbRole
+  /** Set as `request.jwt.claims` (JSON) for the transaction, as PostgREST does; `auth.uid()`-style SQL reads it. */
+  claims?: Record<string, unknown>
+  /** BEGIN READ ONLY. */
+  readOnly?: boolean
+  /** Stops the transaction past this many ms (default: the configured query time-out). */
+  timeoutMs?: number
+}
+
+/** A Postgres error (or one of ours) with the fields PostgREST and the SQL Editor report. */
+export class ProjectDbError extends Error {
+  /** SQLSTATE ('42P01'), or 'query_timeout', 'database_unavailable'. */
+  readonly code: string
+  /** 1-based character position in the query, when Postgres reports one. */
+  readonly position?: number
+  readonly detail?: string
+  readonly hint?: string
+  constructor(message: string, fields: { code: string; position?: number; detail?: string; hint?: string }) {
+    super(message)
+    this.name = 'ProjectDbError'
+    this.code = fields.code
+    this.position = fields.position
+    this.detail = fields.detail
+    this.hint = fields.hint
+  }
+}
+
+export interface ProjectDatabases {
+  readonly kind: 'pglite' | 'postgres'
+  /**
+   * Creates the project's database from the template unless it exists (idempotent: a crash half-way leaves
+   * nothing that counts as existing, and the next call finishes it). `schemaSql`, when given, runs once on the
+   * new database as the owner (the demo schemas).
+   */
+  create(ref: string, opts?: { schemaSql?: string }): Promise<void>
+  exists(ref: string): Promise<boolean>
+  /** One transaction on the project's database (opened on demand). Throws ProjectDbError. */
+  transaction<T>(ref: string, opts: TransactionOptions, fn: (tx: ProjectTx) => Promise<T>): Promise<T>
+  /** Closes the project's database if open (pause closes it; the next transaction reopens it). */
+  close(ref: string): Promise<void>
+  /** Closes and deletes the project's database. */
+  drop(ref: string): Promise<void>
+  /** Refs of the databases open now. */
+  openRefs(): string[]
+  /** Closes every open database (server shutdown). */
+  closeAll(): Promise<void>
+}
