@@ -1,0 +1,118 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
+import { createActor, fromPromise } from 'xstate'
+import { createErrorOf, newProjectMachine, selectCanCreate, selectNewProjectView, type CreateProjectInput, type RegionCode } from '../../machines/newProject.machine'
+import type { V1CreatedProject } from '../../src/contracts/database'
+
+const CREATED: V1CreatedProject = {
+  id: '9',
+  ref: 'zyxwvutsrqponmlkjihg',
+  organization_id: '2',
+  organization_slug: 'demo-pro',
+  name: 'Recipes',
+  region: 'eu-west-1',
+  created_at: '2026-11-23T10:00:00.000Z',
+  status: 'COMING_UP',
+}
+const apiError = (message: string, status: number | null) => Object.assign(new Error(message), { status })
+
+interface Pending {
+  input: CreateProjectInput
+  signal: AbortSignal
+  resolve: (project: V1CreatedProject) => void
+  reject: (error: unknown) => void
+}
+
+function start() {
+  const creates: Pending[] = []
+  const refreshProjectList = vi.fn()
+  const actor = createActor(
+    newProjectMachine.provide({
+      actors: {
+        createProject: fromPromise(({ input, signal }: { input: CreateProjectInput; signal: AbortSignal }) => new Promise<V1CreatedProject>((resolve, reject) => creates.push({ input, signal, resolve, reject }))),
+      },
+      actions: { refreshProjectList },
+    }),
+    { input: { slug: 'demo-pro' } },
+  ).start()
+  return { actor, creates, refreshProjectList, view: () => selectNewProjectView(actor.getSnapshot()), canCreate: () => selectCanCreate(actor.getSnapshot()) }
+}
+
+beforeEach(() => vi.useFakeTimers({ now: 0 }))
+afterEach(() => vi.useRealTimers())
+
+describe('new project machine', () => {
+  it('creates nothing until a name is given; sends the trimmed name, the slug and the region', async () => {
+    const { actor, creates, canCreate, view, refreshProjectList } = start()
+    expect(view()).toEqual({ phase: 'editing', name: '', region: 'us-east-1', creating: false, error: null })
+    expect(canCreate()).toBe(false)
+    actor.send({ type: 'project.name', name: '   ' })
+    actor.send({ type: 'project.create' })
+    expect(creates).toHaveLength(0)
+    actor.send({ type: 'project.name', name: '  Recipes ' })
+    actor.send({ type: 'project.region', region: 'eu-west-1' })
+    expect(canCreate()).toBe(true)
+    actor.send({ type: 'project.create' })
+    expect(creates[0].input).toEqual({ organizationSlug: 'demo-pro', name: 'Recipes', region: 'eu-west-1' })
+    expect(view()).toMatchObject({ creating: true })
+    expect(canCreate()).toBe(false)
+    // Nothing changes the form while the create is out.
+    actor.send({ type: 'project.name', name: 'Other' })
+    expect(view()).toMatchObject({ name: '  Recipes ' })
+    creates[0].resolve(CREATED)
+    await vi.advanceTimersByTimeAsync(0)
+    expect(view()).toEqual({ phase: 'created', ref: CREATED.ref, name: 'Recipes' })
+    expect(refreshProjectList).toHaveBeenCalledTimes(1)
+  })
+
+  it('refuses a region that is not in the list', () => {
+    const { actor, view } = start()
+    actor.send({ type: 'project.region', region: 'mars-north-1' as RegionCode })
+    expect(view()).toMatchObject({ region: 'us-east-1' })
+  })
+
+  it('a 403 says the person cannot create projects; the form keeps what was typed and may try again', async () => {
+    const { actor, creates, view, canCreate } = start()
+    actor.send({ type: 'project.name', name: 'Recipes' })
+    actor.send({ type: 'project.region', region: 'ap-south-1' })
+    actor.send({ type: 'project.create' })
+    creates[0].reject(apiError('Your role does not allow this', 403))
+    await vi.advanceTimersByTimeAsync(0)
+    expect(view()).toEqual({
+      phase: 'editing',
+      name: 'Recipes',
+      region: 'ap-south-1',
+      creating: false,
+      error: expect.stringContaining('You do not have permission to create projects in this organization'),
+    })
+    expect(canCreate()).toBe(true)
+  })
+
+  it("another refusal shows the server's message", async () => {
+    const { actor, creates, view } = start()
+    actor.send({ type: 'project.name', name: 'Recipes' })
+    actor.send({ type: 'project.create' })
+    creates[0].reject(apiError('Name is required', 400))
+    await vi.advanceTimersByTimeAsync(0)
+    expect(view()).toMatchObject({ name: 'Recipes', error: 'Failed to create project: Name is required' })
+    actor.send({ type: 'project.create' })
+    expect(view()).toMatchObject({ creating: true, error: null })
+  })
+
+  it('a create unanswered for 15 s is abandoned and says the project may exist', async () => {
+    const { actor, creates, view, refreshProjectList } = start()
+    actor.send({ type: 'project.name', name: 'Recipes' })
+    actor.send({ type: 'project.create' })
+    await vi.advanceTimersByTimeAsync(14_999)
+    expect(view()).toMatchObject({ creating: true })
+    await vi.advanceTimersByTimeAsync(1)
+    expect(creates[0].signal.aborted).toBe(true)
+    expect(view()).toMatchObject({ name: 'Recipes', creating: false, error: expect.stringContaining('may still have been created') })
+    expect(refreshProjectList).not.toHaveBeenCalled()
+  })
+
+  it('createErrorOf reads the status of what was thrown', () => {
+    expect(createErrorOf(apiError('Forbidden', 403))).toMatch(/^You do not have permission/)
+    expect(createErrorOf(apiError('Organization not found', 404))).toBe('Failed to create project: Organization not found')
+    expect(createErrorOf('weird')).toBe('Failed to create project')
+  })
+})
