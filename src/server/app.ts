@@ -18,6 +18,9 @@ import { backfillProjectKeys, registerKeysLifecycle } from './features/keys/keys
 import { keysDevRoutes, keysRoutes } from './features/keys/routes'
 import { registerStatusLifecycle } from './features/lifecycle/statuses'
 import { organizationRoutes } from './features/organizations/routes'
+import { createProjectDatabases } from './features/projectdb'
+import { registerProjectDbLifecycle } from './features/projectdb/lifecycle'
+import type { ProjectDatabases } from './features/projectdb/types'
 import { pauseDevRoutes, pauseRoutes } from './features/pause/routes'
 import { registerPauseLifecycle } from './features/pause/transitions'
 import { projectRoutes } from './features/projects/routes'
@@ -39,7 +42,9 @@ export interface PlatformServer {
    * URLs it builds point at it. PUBLIC_URL, when set, wins.
    */
   listeningOn(url: string): void
-  /** Stops the engine. The caller owns the Db and closes it. */
+  /** Each project's own database (the app closes them in close()). */
+  projectDbs: ProjectDatabases
+  /** Stops the engine and closes the project databases. The caller owns the Db and closes it. */
   close(): Promise<void>
 }
 
@@ -49,20 +54,25 @@ export interface CreateAppOptions {
   clock?: Clock
   /** Seed demo data into an empty database (default true). */
   seed?: boolean
+  /** Project databases made by the caller (tests place them in a temp folder); default: by config, on `db`. */
+  projectDbs?: ProjectDatabases
 }
 
 /** Every feature's transitions and status hooks, registered in one place (the order is the order hooks run in). */
-function lifecycleFor(config: ServerConfig): Lifecycle {
+function lifecycleFor(config: ServerConfig, projectDbs: ProjectDatabases): Lifecycle {
   const lifecycle = createLifecycle()
   registerKeysLifecycle(lifecycle)
   registerStatusLifecycle(lifecycle, config.lifecycle)
   registerPauseLifecycle(lifecycle, config.lifecycle)
   registerUpgradeLifecycle(lifecycle, config.lifecycle)
+  registerProjectDbLifecycle(lifecycle, projectDbs)
   return lifecycle
 }
 
-export async function createApp({ db, config, clock = systemClock, seed = true }: CreateAppOptions): Promise<PlatformServer> {
-  const lifecycle = lifecycleFor(config)
+export async function createApp(options: CreateAppOptions): Promise<PlatformServer> {
+  const { db, config, clock = systemClock, seed = true } = options
+  const projectDbs = options.projectDbs ?? createProjectDatabases(config, db)
+  const lifecycle = lifecycleFor(config, projectDbs)
   await migrate(db, async (tx, applied) => {
     await creditDemoOwner(tx, applied)
     if (seed) await seedDemoData(tx, clock.now(), lifecycle, config.passwordHashCost)
@@ -71,7 +81,7 @@ export async function createApp({ db, config, clock = systemClock, seed = true }
   await db.transaction((tx) => backfillProjectKeys(tx, clock.now()))
 
   const engine = createEngine({ db, clock, tickMs: config.lifecycle.tickMs, lifecycle })
-  const deps: Deps = { db, config, clock, lifecycle, latency: { ms: 0 }, ownUrl: initialOwnUrl(config) }
+  const deps: Deps = { db, config, clock, lifecycle, latency: { ms: 0 }, ownUrl: initialOwnUrl(config), projectDbs }
   const app = new Hono<AppEnv>()
 
   // The guards every route inherits, in order: headers on every answer (421s and errors included), the Host
@@ -117,9 +127,11 @@ export async function createApp({ db, config, clock = systemClock, seed = true }
     listeningOn(url) {
       if (!config.publicUrl) deps.ownUrl.origin = new URL(url).origin
     },
-    close: () => {
+    projectDbs,
+    close: async () => {
       stopSweep()
-      return engine.stop()
+      await engine.stop()
+      await projectDbs.closeAll()
     },
   }
 }

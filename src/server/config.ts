@@ -78,6 +78,17 @@ export interface ServerConfig {
   sessionIdleTimeoutMs: number
   /** SESSION_SWEEP_MS: how often ended sessions (expired or idle) are deleted from the store (default 10 min). */
   sessionSweepMs: number
+  /** Each project's own database (src/server/features/projectdb). */
+  projectDb: {
+    /** PROJECT_DB_MAX_OPEN: databases open at once; the least recently used closes first (an open PGlite ~150–200 MB). */
+    maxOpen: number
+    /** PROJECT_DB_IDLE_MS: an open database unused this long closes. */
+    idleMs: number
+    /** PROJECT_DB_QUERY_TIMEOUT_MS: a transaction running longer is stopped (code 'query_timeout'). */
+    queryTimeoutMs: number
+    /** PGlite: where the template folder is cached (default DATA_DIR/projects; no variable: the tests share one). */
+    templateCacheDir?: string
+  }
 }
 
 /** scrypt parameters: N (CPU/memory cost, a power of 2), r (block size), p (parallelism). */
@@ -156,6 +167,11 @@ export function loadConfig(env: Env = process.env): ServerConfig {
     },
     sessionIdleTimeoutMs: int(env, 'SESSION_IDLE_TIMEOUT_MS', 24 * 60 * 60 * 1000, 60_000),
     sessionSweepMs: int(env, 'SESSION_SWEEP_MS', 10 * 60 * 1000, 1_000),
+    projectDb: {
+      maxOpen: int(env, 'PROJECT_DB_MAX_OPEN', 4, 1),
+      idleMs: int(env, 'PROJECT_DB_IDLE_MS', 5 * 60 * 1000, 100),
+      queryTimeoutMs: int(env, 'PROJECT_DB_QUERY_TIMEOUT_MS', 15_000, 1),
+    },
   }
 }
 

@@ -15,6 +15,7 @@ import { loadConfig, repoRoot, type Clock, type ServerConfig } from '../../src/s
 import type { Db } from '../../src/server/db'
 import { wrapPglite } from '../../src/server/db/pglite'
 import { openPostgres } from '../../src/server/db/postgres'
+import { projectDbPrefix } from '../../src/server/features/projectdb/postgres'
 
 export const isPostgres = process.env.TEST_DB === 'postgres'
 export const DEMO_PASSWORD = 'demo1234'
@@ -54,6 +55,8 @@ async function openTemplatedPglite(dataDir?: string): Promise<Db> {
 export interface TestStore {
   open(): Promise<Db>
   destroy(): Promise<void>
+  /** What the app's project databases need to live with this store: its DATA_DIR (PGlite) or its URL (Postgres). */
+  placement: { dataDir: string; databaseUrl?: string }
 }
 
 export async function createTestStore(opts: { durable?: boolean } = {}): Promise<TestStore> {
@@ -69,6 +72,7 @@ export async function createTestStore(opts: { durable?: boolean } = {}): Promise
     url.pathname = `/${name}`
     const opened: Db[] = []
     return {
+      placement: { dataDir: path.join(os.tmpdir(), 'kp-unused'), databaseUrl: url.toString() },
       async open() {
         const db = openPostgres(url.toString(), 5)
         opened.push(db)
@@ -79,13 +83,21 @@ export async function createTestStore(opts: { durable?: boolean } = {}): Promise
         const c = new pg.Client({ connectionString: baseUrl })
         await c.connect()
         await c.query(`drop database if exists ${name} with (force)`)
+        // The project databases of this store (src/server/features/projectdb/postgres.ts names them).
+        const { rows } = await c.query<{ datname: string }>(
+          `select datname from pg_database where starts_with(datname, $1)`,
+          [projectDbPrefix(url.toString())],
+        )
+        for (const { datname } of rows) await c.query(`drop database if exists "${datname}" with (force)`)
         await c.end()
       },
     }
   }
   if (!opts.durable) {
     let db: Db | undefined
+    const dataDir = await mkdtemp(path.join(os.tmpdir(), 'kp-test-'))
     return {
+      placement: { dataDir },
       async open() {
         if (db) throw new Error('an in-memory store cannot be reopened: use createTestStore({ durable: true })')
         db = await openTemplatedPglite()
@@ -93,12 +105,14 @@ export async function createTestStore(opts: { durable?: boolean } = {}): Promise
       },
       async destroy() {
         await db?.close()
+        await rm(dataDir, { recursive: true, force: true })
       },
     }
   }
   const dir = await mkdtemp(path.join(os.tmpdir(), 'kp-test-'))
   const opened: Db[] = []
   return {
+    placement: { dataDir: dir },
     async open() {
       const db = await openTemplatedPglite(path.join(dir, 'data'))
       opened.push(db)
@@ -123,7 +137,10 @@ export class FakeClock implements Clock {
 }
 
 /** Overrides of the test config; `lifecycle` merges into the defaults, so a test names only the durations it uses. */
-export type ConfigOverrides = Partial<Omit<ServerConfig, 'lifecycle'>> & { lifecycle?: Partial<ServerConfig['lifecycle']> }
+export type ConfigOverrides = Partial<Omit<ServerConfig, 'lifecycle' | 'projectDb'>> & {
+  lifecycle?: Partial<ServerConfig['lifecycle']>
+  projectDb?: Partial<ServerConfig['projectDb']>
+}
 
 export function testConfig(overrides: ConfigOverrides = {}): ServerConfig {
   const base = loadConfig({})
@@ -134,8 +151,12 @@ export function testConfig(overrides: ConfigOverrides = {}): ServerConfig {
     // The OWASP cost (N=2^17, ~0.5 s and 128 MiB a hash) would make every sign-in of every test slow; tests that
     // are about the cost set it themselves.
     passwordHashCost: { N: 2 ** 14, r: 8, p: 1 },
+    // Project databases of an app made straight with createApp land in the temp folder, never in the repository;
+    // the template folder (one initdb) is shared by every test process.
+    dataDir: path.join(os.tmpdir(), `kp-test-data-${process.pid}`),
     ...overrides,
     lifecycle: { ...base.lifecycle, ...overrides.lifecycle },
+    projectDb: { ...base.projectDb, templateCacheDir: os.tmpdir(), ...overrides.projectDb },
   }
 }
 
@@ -157,7 +178,7 @@ export async function startTestServer(
   const store = opts.store ?? (await createTestStore())
   const db = opts.db ?? (await store.open())
   const clock = opts.clock ?? new FakeClock()
-  const config = testConfig(opts.config)
+  const config = testConfig({ ...store.placement, ...opts.config })
   const server = await createApp({ db, config, clock })
   const request = (p: string, init?: RequestInit) => Promise.resolve(server.app.request(p, init))
   return {

@@ -7,6 +7,7 @@ import m005 from './migrations/005_api_keys'
 import m006 from './migrations/006_dev_switches'
 import m007 from './migrations/007_accounts_hardening'
 import m008 from './migrations/008_sessions'
+import m009 from './migrations/009_project_databases'
 
 /** Ordered; never edit an applied one, add the next. */
 export const migrations: { id: string; sql: string }[] = [
@@ -18,6 +19,7 @@ export const migrations: { id: string; sql: string }[] = [
   { id: '006_dev_switches', sql: m006 },
   { id: '007_accounts_hardening', sql: m007 },
   { id: '008_sessions', sql: m008 },
+  { id: '009_project_databases', sql: m009 },
 ]
 
 /** Arbitrary constant: serialises concurrent starts of several processes on one database. */

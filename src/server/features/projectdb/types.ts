@@ -79,4 +79,6 @@ export interface ProjectDatabases {
   openRefs(): string[]
   /** Closes every open database (server shutdown). */
   closeAll(): Promise<void>
+  /** The engine's `server_version` ('18.6' on PGlite, '15.x' on PostgreSQL 15): new projects' db_version. */
+  serverVersion?(): Promise<string>
 }

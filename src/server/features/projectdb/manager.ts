@@ -1,0 +1,295 @@
+/**
+ * The engine-independent half of ProjectDatabases: at most `maxOpen` open databases (least recently used closes
+ * first, an idle one closes after `idleMs`), one transaction at a time per project, the BEGIN / role / claims /
+ * COMMIT frame around the caller's function, and the query time-out (past it the project's session is killed: on
+ * PGlite its worker is terminated, since PGlite cannot cancel a statement).
+ * The engines (pglite.ts, postgres.ts) only open sessions and create, find and drop databases.
+ */
+import { ProjectDbError, type ProjectDatabases, type ProjectQueryResult, type ProjectTx, type TransactionOptions } from './types'
+
+/** One open connection to one project's database. */
+export interface Session {
+  query(sql: string, params?: unknown[]): Promise<ProjectQueryResult>
+  exec(sql: string): Promise<ProjectQueryResult[]>
+  /** Graceful close. */
+  close(): Promise<void>
+  /** Stops it at once (a statement past its time-out); whatever it was doing is rolled back. */
+  kill(): Promise<void>
+}
+
+export interface Backend {
+  readonly kind: 'pglite' | 'postgres'
+  open(ref: string): Promise<Session>
+  /** Idempotent; builds the database where it does not count as existing, then makes it exist in one step. */
+  create(ref: string, schemaSql?: string): Promise<void>
+  exists(ref: string): Promise<boolean>
+  /** The database is closed when this runs. */
+  drop(ref: string): Promise<void>
+  serverVersion(): Promise<string>
+  /** Statements run right after BEGIN to bound the transaction on the server itself (Postgres). */
+  timeoutSql?(ms: number): string
+  /** Extra time the manager waits past the time-out before killing the session (the server's own time-out first). */
+  readonly killGraceMs: number
+  /** Releases what the engine holds besides sessions (admin connections). */
+  end(): Promise<void>
+}
+
+export interface ManagerOptions {
+  maxOpen: number
+  idleMs: number
+  queryTimeoutMs: number
+}
+
+interface OpenDb {
+  ref: string
+  session: Session
+  lastUsed: number
+  busy: number
+}
+
+/** Postgres's own errors keep their SQLSTATE; a statement the server stopped on its time-out is 'query_timeout'. */
+export function toProjectDbError(err: unknown): ProjectDbError {
+  if (err instanceof ProjectDbError) return err
+  const e = (err ?? {}) as { message?: unknown; code?: unknown; position?: unknown; detail?: unknown; hint?: unknown }
+  const message = typeof e.message === 'string' ? e.message : String(err)
+  const code = typeof e.code === 'string' && e.code ? e.code : 'database_error'
+  if (code === '57014') return new ProjectDbError('canceling statement due to statement timeout', { code: 'query_timeout' })
+  const position = e.position === undefined || e.position === null || e.position === '' ? undefined : Number(e.position)
+  return new ProjectDbError(message, {
+    code,
+    position: Number.isFinite(position) ? position : undefined,
+    detail: typeof e.detail === 'string' ? e.detail : undefined,
+    hint: typeof e.hint === 'string' ? e.hint : undefined,
+  })
+}
+
+const REF = /^[a-z0-9_]{1,40}$/
+export function checkRef(ref: string): void {
+  if (!REF.test(ref)) throw new ProjectDbError(`invalid project ref '${ref}'`, { code: 'invalid_ref' })
+}
+
+export class DatabaseManager implements ProjectDatabases {
+  readonly kind: 'pglite' | 'postgres'
+  private readonly opens = new Map<string, OpenDb>()
+  /** Closes in progress: a database is never opened again before its previous session has closed. */
+  private readonly closing = new Map<string, Promise<void>>()
+  /** Slots taken by opens (and schema runs) in progress. */
+  private reserved = 0
+  private waiters: (() => void)[] = []
+  /** Each project's chain of operations (transactions, create, close, drop): one at a time. */
+  private readonly chains = new Map<string, Promise<unknown>>()
+  private readonly sweeper: ReturnType<typeof setInterval>
+  private ended = false
+
+  constructor(
+    private readonly backend: Backend,
+    private readonly opts: ManagerOptions,
+  ) {
+    this.kind = backend.kind
+    this.sweeper = setInterval(() => void this.closeIdle(), Math.max(50, Math.min(opts.idleMs / 2, 30_000)))
+    this.sweeper.unref()
+  }
+
+  openRefs(): string[] {
+    return [...this.opens.keys()]
+  }
+
+  exists(ref: string): Promise<boolean> {
+    checkRef(ref)
+    return this.backend.exists(ref)
+  }
+
+  serverVersion(): Promise<string> {
+    return this.backend.serverVersion()
+  }
+
+  create(ref: string, opts: { schemaSql?: string } = {}): Promise<void> {
+    checkRef(ref)
+    return this.serial(ref, async () => {
+      if (await this.backend.exists(ref)) return
+      // Running a schema opens the new database for a moment: it takes a slot like any open database.
+      if (!opts.schemaSql) return this.backend.create(ref)
+      await this.reserveSlot()
+      try {
+        await this.backend.create(ref, opts.schemaSql)
+      } finally {
+        this.reserved--
+        this.wake()
+      }
+    })
+  }
+
+  transaction<T>(ref: string, opts: TransactionOptions, fn: (tx: ProjectTx) => Promise<T>): Promise<T> {
+    checkRef(ref)
+    return this.serial(ref, () => this.run(ref, opts, fn))
+  }
+
+  close(ref: string): Promise<void> {
+    checkRef(ref)
+    return this.serial(ref, async () => {
+      const open = this.opens.get(ref)
+      if (open) await this.closeOpen(open)
+      await this.closing.get(ref)
+    })
+  }
+
+  drop(ref: string): Promise<void> {
+    checkRef(ref)
+    return this.serial(ref, async () => {
+      const open = this.opens.get(ref)
+      if (open) await this.closeOpen(open)
+      await this.closing.get(ref)
+      await this.backend.drop(ref)
+    })
+  }
+
+  async closeAll(): Promise<void> {
+    this.ended = true
+    clearInterval(this.sweeper)
+    await Promise.all([...this.opens.values()].map((o) => this.closeOpen(o)))
+    await Promise.all(this.closing.values())
+    await this.backend.end()
+  }
+
+  private serial<T>(ref: string, fn: () => Promise<T>): Promise<T> {
+    const prev = this.chains.get(ref) ?? Promise.resolve()
+    const next = prev.catch(() => {}).then(fn)
+    const settled = next.catch(() => {})
+    this.chains.set(ref, settled)
+    void settled.then(() => {
+      if (this.chains.get(ref) === settled) this.chains.delete(ref)
+    })
+    return next
+  }
+
+  private wake(): void {
+    const waiters = this.waiters
+    this.waiters = []
+    for (const w of waiters) w()
+  }
+
+  /** Waits for a free slot, closing the least recently used idle database when all are taken. */
+  private async reserveSlot(): Promise<void> {
+    for (;;) {
+      if (this.opens.size + this.reserved < this.opts.maxOpen) {
+        this.reserved++
+        return
+      }
+      const idle = [...this.opens.values()].filter((o) => o.busy === 0).sort((a, b) => a.lastUsed - b.lastUsed)[0]
+      if (idle) {
+        await this.closeOpen(idle)
+        continue
+      }
+      await new Promise<void>((resolve) => this.waiters.push(resolve))
+    }
+  }
+
+  private async acquire(ref: string): Promise<OpenDb> {
+    if (this.ended) throw new ProjectDbError('the project databases are shut down', { code: 'database_unavailable' })
+    let open = this.opens.get(ref)
+    if (!open) {
+      await this.closing.get(ref)
+      await this.reserveSlot()
+      try {
+        const session = await this.backend.open(ref)
+        open = { ref, session, lastUsed: Date.now(), busy: 0 }
+        this.opens.set(ref, open)
+      } finally {
+        this.reserved--
+        this.wake()
+      }
+    }
+    open.busy++
+    open.lastUsed = Date.now()
+    return open
+  }
+
+  /** Takes the database out of the open set at once; its session closes in the background of `closing`. */
+  private closeOpen(open: OpenDb, how: 'close' | 'kill' = 'close'): Promise<void> {
+    if (this.opens.get(open.ref) !== open) return this.closing.get(open.ref) ?? Promise.resolve()
+    this.opens.delete(open.ref)
+    const previous = this.closing.get(open.ref) ?? Promise.resolve()
+    const done = previous
+      .then(() => (how === 'kill' ? open.session.kill() : open.session.close()))
+      .catch(() => {})
+      .finally(() => {
+        if (this.closing.get(open.ref) === done) this.closing.delete(open.ref)
+        this.wake()
+      })
+    this.closing.set(open.ref, done)
+    return done
+  }
+
+  private async closeIdle(): Promise<void> {
+    const now = Date.now()
+    for (const open of [...this.opens.values()]) {
+      if (open.busy === 0 && now - open.lastUsed >= this.opts.idleMs) await this.closeOpen(open)
+    }
+  }
+
+  private async run<T>(ref: string, opts: TransactionOptions, fn: (tx: ProjectTx) => Promise<T>): Promise<T> {
+    const open = await this.acquire(ref)
+    const { session } = open
+    const timeoutMs = opts.timeoutMs ?? this.opts.queryTimeoutMs
+    let finished = false
+    let timedOut = false
+    let timer: ReturnType<typeof setTimeout> | undefined
+    const timeout = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => {
+        timedOut = true
+        reject(new ProjectDbError(`the transaction ran past its time-out of ${timeoutMs} ms and was stopped`, { code: 'query_timeout' }))
+        void this.closeOpen(open, 'kill')
+      }, timeoutMs + this.backend.killGraceMs)
+    })
+    timeout.catch(() => {})
+    const guard = async <R>(p: Promise<R>): Promise<R> => {
+      try {
+        return await Promise.race([p, timeout])
+      } catch (err) {
+        if (timedOut) throw await timeout.catch((e: unknown) => e)
+        throw err instanceof CallerError ? err : toProjectDbError(err)
+      }
+    }
+    const live = () => {
+      if (finished) throw new ProjectDbError('the transaction is over', { code: 'transaction_closed' })
+    }
+    const tx: ProjectTx = {
+      query: (sql, params) => {
+        live()
+        return guard(session.query(sql, params))
+      },
+      exec: (sql) => {
+        live()
+        return guard(session.exec(sql))
+      },
+    }
+    try {
+      const role = opts.role ?? 'postgres'
+      let begin = opts.readOnly ? 'begin read only;' : 'begin;'
+      if (role !== 'postgres') begin += ` set local role ${role};`
+      if (this.backend.timeoutSql) begin += this.backend.timeoutSql(timeoutMs)
+      await guard(session.exec(begin))
+      await guard(session.query(`select set_config('request.jwt.claims', $1, true)`, [JSON.stringify(opts.claims ?? {})]))
+      const value = await guard(fn(tx).then((v) => v, (err: unknown) => Promise.reject(new CallerError(err))))
+      await guard(session.exec('commit'))
+      return value
+    } catch (err) {
+      if (!timedOut) await session.exec('rollback').catch(() => {})
+      if (err instanceof CallerError) throw err.cause
+      throw err
+    } finally {
+      finished = true
+      clearTimeout(timer)
+      open.busy--
+      open.lastUsed = Date.now()
+      this.wake()
+    }
+  }
+}
+
+/** An error thrown by the caller's function passes through as it is (guard would otherwise map it). */
+class CallerError extends Error {
+  constructor(readonly cause: unknown) {
+    super('caller error')
+  }
+}

@@ -1,0 +1,236 @@
+/**
+ * Project databases on PGlite: a data folder per project under `root`/<ref>, each open one hosted in a worker
+ * thread (worker.mjs). New folders are copies of a template folder made once by one initdb (cached per PGlite
+ * version and template SQL); creating one copies into a partial folder, runs the optional schema there, and renames
+ * it into place, so a folder named after a ref is always complete.
+ */
+import { randomBytes } from 'node:crypto'
+import { existsSync, readFileSync } from 'node:fs'
+import { cp, mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises'
+import path from 'node:path'
+import { Worker } from 'node:worker_threads'
+import { restrictDataDir } from '../../db/pglite'
+import { repoRoot } from '../../config'
+import type { Backend, Session } from './manager'
+import { toProjectDbError } from './manager'
+import { TEMPLATE_HASH, TEMPLATE_SQL } from './template'
+import { ProjectDbError, type ProjectQueryResult } from './types'
+
+const WORKER_URL = new URL('./worker.mjs', import.meta.url)
+
+export const pgliteVersion = (
+  JSON.parse(readFileSync(path.join(repoRoot, 'node_modules/@electric-sql/pglite/package.json'), 'utf8')) as { version: string }
+).version
+
+interface WorkerReply {
+  id?: number
+  type?: 'ready' | 'failed' | 'done'
+  result?: unknown
+  error?: { message: string; code?: string; position?: number; detail?: string; hint?: string }
+  version?: string
+}
+
+function unavailable(message: string): ProjectDbError {
+  return new ProjectDbError(message, { code: 'database_unavailable' })
+}
+
+/** A PGlite in a worker thread; one message at a time is what the manager sends. */
+class WorkerSession implements Session {
+  private nextId = 1
+  private readonly pending = new Map<number, { resolve: (v: unknown) => void; reject: (e: unknown) => void }>()
+  private gone: ProjectDbError | undefined
+
+  private constructor(
+    private readonly worker: Worker,
+    private readonly dir: string,
+  ) {
+    worker.on('message', (msg: WorkerReply) => {
+      if (msg.id === undefined) return
+      const p = this.pending.get(msg.id)
+      if (!p) return
+      this.pending.delete(msg.id)
+      if (msg.error) p.reject(toProjectDbError(msg.error))
+      else p.resolve(msg.result)
+    })
+    const fail = (why: string) => {
+      this.gone ??= unavailable(why)
+      for (const p of this.pending.values()) p.reject(this.gone)
+      this.pending.clear()
+    }
+    worker.on('error', (err) => fail(`the project database stopped: ${err.message}`))
+    worker.on('exit', () => fail('the project database is closed'))
+  }
+
+  static start(dir: string): Promise<WorkerSession> {
+    return new Promise((resolve, reject) => {
+      const worker = new Worker(WORKER_URL, { workerData: { dir, mode: 'serve' } })
+      const onMessage = (msg: WorkerReply) => {
+        if (msg.type === 'ready') {
+          cleanup()
+          resolve(new WorkerSession(worker, dir))
+        } else if (msg.type === 'failed') {
+          cleanup()
+          void worker.terminate()
+          reject(unavailable(`the project database could not be opened: ${msg.error?.message}`))
+        }
+      }
+      const onError = (err: Error) => {
+        cleanup()
+        reject(unavailable(`the project database could not be opened: ${err.message}`))
+      }
+      const onExit = () => {
+        cleanup()
+        reject(unavailable('the project database could not be opened'))
+      }
+      const cleanup = () => {
+        worker.off('message', onMessage)
+        worker.off('error', onError)
+        worker.off('exit', onExit)
+      }
+      worker.on('message', onMessage)
+      worker.on('error', onError)
+      worker.on('exit', onExit)
+    })
+  }
+
+  private call<T>(op: 'query' | 'exec' | 'close', sql?: string, params?: unknown[]): Promise<T> {
+    if (this.gone) return Promise.reject(this.gone)
+    const id = this.nextId++
+    return new Promise<T>((resolve, reject) => {
+      this.pending.set(id, { resolve: resolve as (v: unknown) => void, reject })
+      this.worker.postMessage({ id, op, sql, params })
+    })
+  }
+
+  query(sql: string, params: unknown[] = []): Promise<ProjectQueryResult> {
+    return this.call('query', sql, params)
+  }
+
+  exec(sql: string): Promise<ProjectQueryResult[]> {
+    return this.call('exec', sql)
+  }
+
+  async close(): Promise<void> {
+    try {
+      await this.call('close')
+    } finally {
+      await this.worker.terminate()
+      // PGlite's file layer creates files 0666 whatever the umask (see restrictDataDir).
+      await restrictDataDir(this.dir).catch(() => {})
+    }
+  }
+
+  async kill(): Promise<void> {
+    this.gone ??= unavailable('the project database was stopped')
+    await this.worker.terminate()
+  }
+}
+
+/** Runs initdb (and `sql`) into `dir` in a worker of its own, so the process keeps none of its memory. */
+function initdbInWorker(dir: string, sql: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const worker = new Worker(WORKER_URL, { workerData: { dir, mode: 'initdb', sql } })
+    worker.on('message', (msg: WorkerReply) => {
+      if (msg.type === 'done') resolve(msg.version!)
+      else if (msg.type === 'failed') reject(toProjectDbError(msg.error))
+      void worker.terminate()
+    })
+    worker.on('error', reject)
+    worker.on('exit', () => reject(new Error('initdb worker exited')))
+  })
+}
+
+const TEMPLATE_INFO = 'kp-template.json'
+
+export interface PgliteOptions {
+  /** Where the project folders live (DATA_DIR/projects). */
+  root: string
+  /** Where the template folder is cached (default `root`; tests share one in the temp folder). */
+  templateCacheDir?: string
+}
+
+export function pgliteBackend(opts: PgliteOptions): Backend {
+  const root = path.resolve(opts.root)
+  const cacheDir = path.resolve(opts.templateCacheDir ?? root)
+  const templateDir = path.join(cacheDir, `.kp-projectdb-template-${pgliteVersion}-${TEMPLATE_HASH}`)
+  const dirOf = (ref: string) => path.join(root, ref)
+  let template: Promise<{ dir: string; serverVersion: string }> | undefined
+
+  async function prepareTemplate(): Promise<{ dir: string; serverVersion: string }> {
+    const info = path.join(templateDir, TEMPLATE_INFO)
+    if (!existsSync(info)) {
+      await mkdir(cacheDir, { recursive: true, mode: 0o700 })
+      const partial = `${templateDir}.partial-${process.pid}-${randomBytes(4).toString('hex')}`
+      try {
+        const serverVersion = await initdbInWorker(partial, TEMPLATE_SQL)
+        await writeFile(path.join(partial, TEMPLATE_INFO), JSON.stringify({ serverVersion }))
+        await restrictDataDir(partial)
+        // Atomic: another process preparing the same template at once wins or loses as a whole.
+        await rename(partial, templateDir).catch(async (err: NodeJS.ErrnoException) => {
+          if (!existsSync(info)) throw err
+        })
+      } finally {
+        await rm(partial, { recursive: true, force: true })
+      }
+    }
+    const { serverVersion } = JSON.parse(await readFile(info, 'utf8')) as { serverVersion: string }
+    return { dir: templateDir, serverVersion }
+  }
+
+  const ensureTemplate = () => {
+    template ??= prepareTemplate().catch((err: unknown) => {
+      template = undefined
+      throw err
+    })
+    return template
+  }
+
+  return {
+    kind: 'pglite',
+    killGraceMs: 0,
+    async open(ref) {
+      if (!existsSync(path.join(dirOf(ref), 'PG_VERSION'))) throw unavailable(`project ${ref} has no database`)
+      return WorkerSession.start(dirOf(ref))
+    },
+    async exists(ref) {
+      return existsSync(path.join(dirOf(ref), 'PG_VERSION'))
+    },
+    async create(ref, schemaSql) {
+      if (existsSync(path.join(dirOf(ref), 'PG_VERSION'))) return
+      const { dir } = await ensureTemplate()
+      await mkdir(root, { recursive: true, mode: 0o700 })
+      // What a crash left of an earlier attempt.
+      for (const name of await readdir(root)) {
+        if (name.startsWith(`.partial-${ref}-`)) await rm(path.join(root, name), { recursive: true, force: true })
+      }
+      const partial = path.join(root, `.partial-${ref}-${randomBytes(4).toString('hex')}`)
+      try {
+        await cp(dir, partial, { recursive: true })
+        await rm(path.join(partial, TEMPLATE_INFO), { force: true })
+        if (schemaSql) {
+          const session = await WorkerSession.start(partial)
+          try {
+            await session.exec(schemaSql)
+          } finally {
+            await session.close()
+          }
+        }
+        await restrictDataDir(partial)
+        await rm(dirOf(ref), { recursive: true, force: true }) // an incomplete folder without PG_VERSION
+        await rename(partial, dirOf(ref))
+      } finally {
+        await rm(partial, { recursive: true, force: true })
+      }
+    },
+    async drop(ref) {
+      if (!existsSync(dirOf(ref))) return
+      const doomed = path.join(root, `.dropping-${ref}-${randomBytes(4).toString('hex')}`)
+      await rename(dirOf(ref), doomed)
+      await rm(doomed, { recursive: true, force: true })
+    },
+    async serverVersion() {
+      return (await ensureTemplate()).serverVersion
+    },
+    async end() {},
+  }
+}

@@ -1,0 +1,164 @@
+/**
+ * Project databases on the PostgreSQL server of DATABASE_URL: one database per project, named
+ * `<store database>_p_<ref>`, made with `CREATE DATABASE … TEMPLATE` from a template database prepared once per
+ * cluster and template SQL (kp_projectdb_template_<hash>). The API roles are cluster-wide: created when missing
+ * and granted to the connecting user so that `set local role` works without superuser rights.
+ * Creating one builds `<name>_partial` (template copy, then the optional schema) and renames it, so a database
+ * with the project's name is always complete.
+ */
+import pg from 'pg'
+import type { Backend, Session } from './manager'
+import { DATABASE_SQL, ROLES_SQL, TEMPLATE_HASH } from './template'
+import type { ProjectQueryResult } from './types'
+
+/** Arbitrary constant: serialises template preparation across processes sharing a cluster. */
+const TEMPLATE_LOCK_KEY = 7_262_021_009
+
+const ident = (name: string) => `"${name.replace(/"/g, '""')}"`
+
+function resultOf(r: pg.QueryResult): ProjectQueryResult {
+  const rows = (r.rows ?? []) as Record<string, unknown>[]
+  return {
+    rows,
+    fields: (r.fields ?? []).map((f) => ({ name: f.name, dataTypeID: f.dataTypeID })),
+    affectedRows: r.rowCount ?? rows.length,
+  }
+}
+
+function urlFor(base: string, database: string): string {
+  const url = new URL(base)
+  url.pathname = `/${encodeURIComponent(database)}`
+  return url.toString()
+}
+
+/** The names this engine gives a store's project databases (tests drop them by prefix). */
+export function projectDbPrefix(databaseUrl: string): string {
+  const url = new URL(databaseUrl)
+  const store = decodeURIComponent(url.pathname.replace(/^\//, '')) || decodeURIComponent(url.username) || 'postgres'
+  return `${store}_p_`
+}
+
+export const POSTGRES_TEMPLATE_NAME = `kp_projectdb_template_${TEMPLATE_HASH}`
+
+class ClientSession implements Session {
+  constructor(private readonly client: pg.Client) {}
+  async query(sql: string, params: unknown[] = []) {
+    return resultOf(await this.client.query({ text: sql, values: params }))
+  }
+  async exec(sql: string) {
+    const r = (await this.client.query(sql)) as pg.QueryResult | pg.QueryResult[]
+    return (Array.isArray(r) ? r : [r]).map(resultOf)
+  }
+  close() {
+    return this.client.end()
+  }
+  async kill() {
+    // Closing the connection ends its backend on the server, which rolls the open transaction back.
+    await this.client.end().catch(() => {})
+  }
+}
+
+export function postgresBackend(databaseUrl: string): Backend {
+  const admin = new pg.Pool({ connectionString: databaseUrl, max: 2 })
+  admin.on('error', () => {})
+  const prefix = projectDbPrefix(databaseUrl)
+  const nameOf = (ref: string) => `${prefix}${ref}`
+  if (nameOf('x'.repeat(20)).length + '_partial'.length > 63) {
+    throw new Error(`the database name of DATABASE_URL is too long to name project databases after it (${prefix})`)
+  }
+  let template: Promise<void> | undefined
+
+  const dbExists = async (name: string) =>
+    (await admin.query('select 1 from pg_database where datname = $1', [name])).rows.length > 0
+
+  async function runIn(database: string, sql: string): Promise<void> {
+    const client = new pg.Client({ connectionString: urlFor(databaseUrl, database) })
+    await client.connect()
+    try {
+      await client.query(sql)
+    } finally {
+      await client.end()
+    }
+  }
+
+  async function prepareTemplate(): Promise<void> {
+    const client = await admin.connect()
+    try {
+      await client.query('select pg_advisory_lock($1::bigint)', [TEMPLATE_LOCK_KEY])
+      try {
+        await client.query(ROLES_SQL)
+        // Lets a connecting user without superuser rights `set role` to them (a superuser may already).
+        await client.query('grant anon, authenticated, service_role to current_user').catch(() => {})
+        if (await dbExists(POSTGRES_TEMPLATE_NAME)) return
+        const partial = `${POSTGRES_TEMPLATE_NAME}_partial`
+        await client.query(`drop database if exists ${ident(partial)}`)
+        await client.query(`create database ${ident(partial)}`)
+        await runIn(partial, DATABASE_SQL)
+        await client.query(`alter database ${ident(partial)} rename to ${ident(POSTGRES_TEMPLATE_NAME)}`)
+      } finally {
+        await client.query('select pg_advisory_unlock($1::bigint)', [TEMPLATE_LOCK_KEY]).catch(() => {})
+      }
+    } finally {
+      client.release()
+    }
+  }
+
+  const ensureTemplate = () => {
+    template ??= prepareTemplate().catch((err: unknown) => {
+      template = undefined
+      throw err
+    })
+    return template
+  }
+
+  /** CREATE DATABASE … TEMPLATE fails while anything else is connected to the template: retried a few times. */
+  async function createFromTemplate(name: string): Promise<void> {
+    for (let attempt = 0; ; attempt++) {
+      try {
+        await admin.query(`create database ${ident(name)} template ${ident(POSTGRES_TEMPLATE_NAME)}`)
+        return
+      } catch (err) {
+        if ((err as { code?: string }).code !== '55006' || attempt >= 20) throw err
+        await new Promise((r) => setTimeout(r, 100 + attempt * 50))
+      }
+    }
+  }
+
+  return {
+    kind: 'postgres',
+    killGraceMs: 1_000,
+    timeoutSql: (ms) => ` set local statement_timeout = ${Math.max(1, Math.floor(ms))};`,
+    async open(ref) {
+      await ensureTemplate() // the roles exist before anything runs as them
+      const client = new pg.Client({ connectionString: urlFor(databaseUrl, nameOf(ref)) })
+      client.on('error', () => {})
+      await client.connect()
+      return new ClientSession(client)
+    },
+    exists: (ref) => dbExists(nameOf(ref)),
+    async create(ref, schemaSql) {
+      const name = nameOf(ref)
+      if (await dbExists(name)) return
+      await ensureTemplate()
+      const partial = `${name}_partial`
+      await admin.query(`drop database if exists ${ident(partial)} with (force)`)
+      await createFromTemplate(partial)
+      if (schemaSql) await runIn(partial, schemaSql)
+      try {
+        await admin.query(`alter database ${ident(partial)} rename to ${ident(name)}`)
+      } catch (err) {
+        // Another server on this cluster finished the same database meanwhile.
+        if ((err as { code?: string }).code !== '42P04') throw err
+        await admin.query(`drop database if exists ${ident(partial)} with (force)`)
+      }
+    },
+    async drop(ref) {
+      await admin.query(`drop database if exists ${ident(nameOf(ref))} with (force)`)
+    },
+    async serverVersion() {
+      const { rows } = await admin.query<{ server_version: string }>('show server_version')
+      return rows[0].server_version.split(' ')[0]
+    },
+    end: () => admin.end(),
+  }
+}
