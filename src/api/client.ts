@@ -3,6 +3,7 @@
  * which holds the method, base, path and response schema: no path is written here.
  */
 import type { CreateAccessTokenBody, SignInBody } from '../contracts/auth'
+import type { CreateProjectBody, RunQueryBody } from '../contracts/database'
 import * as endpoints from '../contracts/endpoints'
 import type { JwtSecretUpdateBody } from '../contracts/keys'
 import type { UpgradeDatabaseBody } from '../contracts/upgrade'
@@ -57,3 +58,10 @@ export const updateJwtSecret = (ref: string | undefined, body: JwtSecretUpdateBo
   call(endpoints.updateJwtSecret, { ref }, { ...options, body })
 export const getJwtSecretUpdateStatus = (ref: string | undefined, options?: CallOptions) =>
   call(endpoints.getJwtSecretUpdateStatus, { ref }, options)
+
+// A project's own database (the SQL Editor, the Table Editor, the Database page) and creating a project.
+export const runQuery = (ref: string | undefined, body: RunQueryBody, options?: CallOptions) => call(endpoints.runQuery, { ref }, { ...options, body })
+export const listTables = (ref: string | undefined, options?: CallOptions) => call(endpoints.listTables, { ref }, options)
+export const getTableRows = (ref: string | undefined, table: string, page: { offset: number; limit: number }, options?: CallOptions) =>
+  call(endpoints.getTableRows, { ref, table }, { ...options, query: { offset: String(page.offset), limit: String(page.limit) } })
+export const createProject = (body: CreateProjectBody, options?: CallOptions) => call(endpoints.createProject, {}, { ...options, body })

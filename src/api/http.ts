@@ -1,5 +1,5 @@
 import ky, { HTTPError, TimeoutError } from 'ky'
-import type { z } from 'zod'
+import type * as z from 'zod/mini'
 import { config } from '../config'
 import { ErrorBody } from '../contracts/common'
 import { pathOf, type ApiBase, type Endpoint, type ParamsOf } from '../contracts/endpoint'
@@ -10,6 +10,8 @@ class ApiError extends Error {
     message: string,
     readonly status: number | null,
     readonly kind: 'http' | 'timeout' | 'network' | 'malformed' | 'aborted',
+    /** The error answer's JSON body, when it had one: fields beyond `message` (a failed query's position …). */
+    readonly body: unknown = null,
   ) {
     super(message)
     this.name = 'ApiError'
@@ -36,8 +38,8 @@ function baseUrl(base: ApiBase): string {
   throw new Error(`The dashboard does not call the ${base} API`)
 }
 
-type ResponseOf<E extends Endpoint> = E['response'] extends z.ZodType ? z.infer<E['response']> : void
-type BodyOf<E extends Endpoint> = E['body'] extends z.ZodType ? z.input<E['body']> : never
+type ResponseOf<E extends Endpoint> = E['response'] extends z.ZodMiniType ? z.infer<E['response']> : void
+type BodyOf<E extends Endpoint> = E['body'] extends z.ZodMiniType ? z.input<E['body']> : never
 
 interface Request<E extends Endpoint> extends CallOptions {
   body?: BodyOf<E>
@@ -68,7 +70,7 @@ function searchOf(query: Record<string, string | undefined>) {
   return text === '' ? '' : `?${text}`
 }
 
-async function send(method: Endpoint['method'], url: string, schema: z.ZodType | null, body: unknown, signal?: AbortSignal): Promise<unknown> {
+async function send(method: Endpoint['method'], url: string, schema: z.ZodMiniType | null, body: unknown, signal?: AbortSignal): Promise<unknown> {
   let response: Response
   try {
     response = await client(url, {
@@ -105,13 +107,15 @@ async function toApiError(error: unknown, signal?: AbortSignal): Promise<ApiErro
     const status = error.response.status
     if (status === 401) unauthorizedListener?.()
     let message = `Request failed with status ${status}`
+    let json: unknown = null
     try {
-      const body = ErrorBody.safeParse(await error.response.json())
+      json = await error.response.json()
+      const body = ErrorBody.safeParse(json)
       if (body.success) message = body.data.message
     } catch {
       // a non-JSON error body keeps the generic message
     }
-    return new ApiError(message, status, 'http')
+    return new ApiError(message, status, 'http', json)
   }
   if (error instanceof TimeoutError) return new ApiError('The request timed out', null, 'timeout')
   if (signal?.aborted || (error instanceof DOMException && error.name === 'AbortError')) {

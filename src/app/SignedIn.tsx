@@ -1,5 +1,5 @@
 import { useActorRef, useSelector } from '@xstate/react'
-import { lazy, Suspense, type ComponentProps, type ReactNode } from 'react'
+import { lazy, Suspense, useState, type ComponentProps, type ReactNode } from 'react'
 import { Redirect, Route, Switch, useSearch } from 'wouter'
 import { selectSessionPhase } from '../../machines/session.machine'
 import { SessionCheckFailed, SessionChecking } from '../views/auth/SessionScreens'
@@ -10,7 +10,7 @@ import type { OrganizationPageKind } from '../views/org/OrganizationPages'
 import type { ProjectsPage as ProjectsPageView } from '../views/projects/ProjectsPage'
 import { lazyComponent } from '../views/shell/lazy'
 import { Loading } from '../views/shell/ui'
-import { ProjectListContext, useShell, type NavBarActorRef } from '../views/shell/contexts'
+import { ProjectListContext, useProjectListActor, useShell, type NavBarActorRef } from '../views/shell/contexts'
 import { inspectOption } from './inspector'
 import { useAppLogic } from '../views/shell/logic'
 import { ProjectLayout } from './ProjectLayout'
@@ -19,6 +19,7 @@ import { ProjectLayout } from './ProjectLayout'
 const AccountPage = lazy(() => import('../views/account/AccountPage').then((m) => ({ default: m.AccountPage })))
 const OrganizationPage = lazy(() => import('../views/org/OrganizationPages').then((m) => ({ default: m.OrganizationPage })))
 const SupportPage = lazy(() => import('../views/support/SupportPage').then((m) => ({ default: m.SupportPage })))
+const NewProjectPage = lazy(() => import('../views/projects/NewProjectPage').then((m) => ({ default: m.NewProjectPage })))
 
 // The project list loads when shown, off the first load of a project page.
 const ProjectsPage = lazyComponent<ComponentProps<typeof ProjectsPageView>>(
@@ -61,7 +62,7 @@ function SignedInShell() {
             <AccountRoute />
           </ShellFrame>
         </Route>
-        <Route path="/new/:slug">{({ slug }) => <OrganizationRoute key={slug} navBar={navBar} slug={slug} kind="new" />}</Route>
+        <Route path="/new/:slug">{({ slug }) => <NewProjectRoute key={slug} navBar={navBar} slug={slug} />}</Route>
         <Route path="/org/:slug/:page">
           {({ slug, page }) =>
             page === 'usage' || page === 'general' || page === 'billing' ? (
@@ -118,6 +119,22 @@ function OrganizationRoute({ navBar, slug, kind }: { navBar: NavBarActorRef; slu
     <ShellFrame navBar={navBar} crumbs={crumbs}>
       <Page>
         <OrganizationPage organization={organization} kind={kind} panel={panel} />
+      </Page>
+    </ShellFrame>
+  )
+}
+
+/** /new/{slug}: the organization and the create form; a created project asks the project list to load again. */
+function NewProjectRoute({ navBar, slug }: { navBar: NavBarActorRef; slug: string }) {
+  const logic = useAppLogic()
+  const projectList = useProjectListActor()
+  const [machine] = useState(() => logic.newProject.provide({ actions: { refreshProjectList: () => projectList.send({ type: 'projects.refresh' }) } }))
+  const organization = useActorRef(logic.organization, { input: { slug }, ...inspectOption() })
+  const newProject = useActorRef(machine, { input: { slug }, ...inspectOption() })
+  return (
+    <ShellFrame navBar={navBar} crumbs={[{ label: slug, href: `/org/${slug}/general` }, { label: 'New project' }]}>
+      <Page>
+        <NewProjectPage organization={organization} newProject={newProject} />
       </Page>
     </ShellFrame>
   )

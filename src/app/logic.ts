@@ -12,6 +12,10 @@ import { liveProjectStatusMachine } from '../api/live/projectStatus'
 import { liveResourceWarningsMachine } from '../api/live/resourceWarnings'
 import { liveSessionMachine } from '../api/live/session'
 import { liveUpgradeActionMachine } from '../api/live/upgradeAction'
+import { liveDatabaseTablesMachine } from '../api/live/databaseTables'
+import { liveNewProjectMachine } from '../api/live/newProject'
+import { liveSqlEditorMachine } from '../api/live/sqlEditor'
+import { liveTableEditorMachine } from '../api/live/tableEditor'
 import type { AppLogic } from '../views/shell/logic'
 import { applyThemeClass, writePreviews, writeTheme } from './preferences'
 
@@ -31,9 +35,13 @@ export const LIVE_LOGIC: AppLogic = {
   projectList: liveProjectListMachine,
   accessTokens: liveAccessTokensMachine,
   organization: liveOrganizationMachine,
+  newProject: liveNewProjectMachine,
   projectStatus: liveProjectStatusMachine,
   resourceWarnings: liveResourceWarningsMachine,
   pauseProject: livePauseProjectMachine,
   upgradeAction: liveUpgradeActionMachine,
   apiKeys: liveApiKeysMachine,
+  sqlEditor: liveSqlEditorMachine,
+  tableEditor: liveTableEditorMachine,
+  databaseTables: liveDatabaseTablesMachine,
 }

@@ -6,11 +6,8 @@ import { fakePlatform, renderApp } from './platform'
 const REF = 'abcdefghijklmnopqrst'
 afterEach(() => vi.unstubAllGlobals())
 
+// The database tools (editor, sql/new, sql/1, database/tables) have their own tests: tests/web/databaseTools.test.tsx.
 const TOOL_PAGES: Array<[path: string, title: string]> = [
-  ['editor', 'Table Editor'],
-  ['sql/new', 'SQL Editor'],
-  ['sql/1', 'SQL Editor'],
-  ['database/tables', 'Database'],
   ['database/backups/scheduled', 'Scheduled backups'],
   ['branches', 'Branches'],
   ['auth/users', 'Authentication'],

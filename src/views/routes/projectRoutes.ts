@@ -67,6 +67,19 @@ export function findProjectRoute(section: string): ProjectRoute | null {
   return ROUTES.find((route) => route.section === section) ?? null
 }
 
+export type DatabaseTool = 'sql' | 'tableEditor' | 'databaseTables'
+
+/** The database tool a location's path opens (/project/{ref}/sql/new, …/editor, …/database/tables), or null. */
+export function databaseToolOf(path: string): DatabaseTool | null {
+  const match = /^\/project\/[^/]+\/(.+?)\/*$/.exec(path)
+  if (!match) return null
+  const section = match[1]
+  if (findProjectRoute(section)?.product === 'sql') return 'sql'
+  if (section === 'editor') return 'tableEditor'
+  if (section === 'database/tables') return 'databaseTables'
+  return null
+}
+
 /** Every page of a project, for the command menu. */
 export function allProjectRoutes(flags: Pick<BuildFlags, 'isProduction'>): ProjectRoute[] {
   return [

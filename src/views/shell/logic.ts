@@ -18,6 +18,10 @@ import type { resourceWarningsMachine } from '../../../machines/resourceWarnings
 import type { sessionMachine } from '../../../machines/session.machine'
 import type { themeMachine } from '../../../machines/theme.machine'
 import type { upgradeActionMachine } from '../../../machines/upgradeAction.machine'
+import type { databaseTablesMachine } from '../../../machines/databaseTables.machine'
+import type { newProjectMachine } from '../../../machines/newProject.machine'
+import type { sqlEditorMachine } from '../../../machines/sqlEditor.machine'
+import type { tableEditorMachine } from '../../../machines/tableEditor.machine'
 
 export interface AppLogic {
   // The page's shell.
@@ -30,12 +34,17 @@ export interface AppLogic {
   projectList: typeof projectListMachine
   accessTokens: typeof accessTokensMachine
   organization: typeof organizationMachine
+  newProject: typeof newProjectMachine
   // The open project (its lifecycle flows run as children of projectStatus).
   projectStatus: typeof projectStatusMachine
   resourceWarnings: typeof resourceWarningsMachine
   pauseProject: typeof pauseProjectMachine
   upgradeAction: typeof upgradeActionMachine
   apiKeys: typeof apiKeysMachine
+  // The project's database tools.
+  sqlEditor: typeof sqlEditorMachine
+  tableEditor: typeof tableEditorMachine
+  databaseTables: typeof databaseTablesMachine
 }
 
 export const AppLogicContext = createContext<AppLogic | null>(null)

@@ -1,19 +1,38 @@
 import { useSelector } from '@xstate/react'
-import { Link } from 'wouter'
+import { Link, useLocation } from 'wouter'
 import { projectLink, selectProject } from '../../../../machines/projectStatus.machine'
 import type { Project } from '../../../contracts/projects'
 import { StatusBadge } from '../../projects/StatusBadge'
 import { useBuildFlags } from '../../shell/contexts'
 import { Card, DataList, PageHeading } from '../../shell/ui'
 import { useProjectActor } from '../projectActor'
-import { sqlSection } from '../../routes/projectRoutes'
+import { databaseToolOf, sqlSection } from '../../routes/projectRoutes'
+import { lazyComponent } from '../../shell/lazy'
+import { Loading } from '../../shell/ui'
+
+// The database tools load with their first visit, off the project's first load.
+const pageLoading = <Loading label="Loading page…" />
+const SqlEditorPage = lazyComponent<object>(() => import('../database/SqlEditorPage').then((m) => ({ default: m.SqlEditorPage })), pageLoading)
+const TableEditorPage = lazyComponent<object>(() => import('../database/TableEditorPage').then((m) => ({ default: m.TableEditorPage })), pageLoading)
+const DatabaseTablesPage = lazyComponent<object>(
+  () => import('../database/DatabaseTablesPage').then((m) => ({ default: m.DatabaseTablesPage })),
+  pageLoading,
+)
+
+/** The project URL the server gives: its REST URL without `/rest/v1/` (null when it has none yet). */
+export function projectUrlOf(restUrl: string): string | null {
+  const match = /^(.*)\/rest\/v1\/?$/.exec(restUrl)
+  return match ? match[1] : null
+}
 
 function ProjectFacts({ project }: { project: Project }) {
+  const projectUrl = projectUrlOf(project.restUrl)
   return (
     <Card>
       <DataList
         rows={[
           ['Name', project.name],
+          ...(projectUrl === null ? [] : [['Project URL', <span className="font-mono">{projectUrl}</span>] as [string, React.ReactNode]]),
           ['Reference', <span className="font-mono">{project.ref}</span>],
           ['Status', <StatusBadge status={project.status} />],
           ['Region', project.region],
@@ -25,8 +44,20 @@ function ProjectFacts({ project }: { project: Project }) {
   )
 }
 
-/** A tool page until its issue fills it: its title and the project's data, never a blank page. */
+/**
+ * A project page by its route: the database tools (SQL Editor, Table Editor, Database › Tables), or, for a page
+ * its issue has not filled yet, its title and the project's data, never a blank page.
+ */
 export function ToolPage({ title, note }: { title: string; note?: string }) {
+  const [path] = useLocation()
+  const tool = databaseToolOf(path)
+  if (tool === 'sql') return <SqlEditorPage />
+  if (tool === 'tableEditor') return <TableEditorPage />
+  if (tool === 'databaseTables') return <DatabaseTablesPage />
+  return <PlaceholderPage title={title} note={note} />
+}
+
+function PlaceholderPage({ title, note }: { title: string; note?: string }) {
   const project = useSelector(useProjectActor(), selectProject)
   return (
     <div className="mx-auto w-full max-w-4xl px-6 py-8">

@@ -1,0 +1,53 @@
+/**
+ * The live actors of the SQL Editor: the query call, and the text remembered per project in the browser's storage
+ * (this device only), so a reload keeps what was typed.
+ */
+import { fromPromise } from 'xstate'
+import { sqlEditorMachine } from '../../../machines/sqlEditor.machine'
+import { QueryError } from '../../contracts/database'
+import { runQuery } from '../client'
+
+type Signal = { signal: AbortSignal }
+
+const keyOf = (ref: string) => `supabase-sql-editor:${ref}`
+
+function storage(): Storage | null {
+  try {
+    return typeof localStorage === 'undefined' ? null : localStorage
+  } catch {
+    return null
+  }
+}
+
+/**
+ * A failed query answers 400 with the Postgres error (QueryError): its fields go on the Error the machine sees, so
+ * the editor can point at the position. Any other failure (network, time-out, 5xx, malformed answer) goes as is.
+ */
+function withQueryFields(error: unknown): unknown {
+  if (!(error instanceof Error) || !('status' in error) || error.status !== 400 || !('body' in error)) return error
+  const parsed = QueryError.safeParse(error.body)
+  return parsed.success ? Object.assign(new Error(parsed.data.message), parsed.data) : error
+}
+
+export const liveSqlEditorMachine = sqlEditorMachine.provide({
+  actors: {
+    loadSavedQuery: fromPromise(async ({ input }: { input: { ref: string } }) => storage()?.getItem(keyOf(input.ref)) ?? null),
+    runQuery: fromPromise(async ({ input, signal }: Signal & { input: { ref: string; query: string } }) => {
+      try {
+        return await runQuery(input.ref, { query: input.query }, { signal })
+      } catch (error) {
+        throw withQueryFields(error)
+      }
+    }),
+  },
+  actions: {
+    // A full or refused storage only loses the copy, never the text on screen.
+    persistQuery: (_, params) => {
+      try {
+        storage()?.setItem(keyOf(params.ref), params.query)
+      } catch {
+        // nothing to do: the editor still holds the text
+      }
+    },
+  },
+})
