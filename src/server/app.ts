@@ -13,6 +13,7 @@ import { initialOwnUrl, type AppEnv } from './core/http'
 import type { Db } from './db'
 import { migrate } from './db/migrate'
 import { createEngine, createLifecycle, type Engine, type Lifecycle } from './engine/lifecycle'
+import { databaseRoutes } from './features/database/routes'
 import { devRoutes } from './features/dev/routes'
 import { backfillProjectKeys, registerKeysLifecycle } from './features/keys/keys'
 import { keysDevRoutes, keysRoutes } from './features/keys/routes'
@@ -29,7 +30,7 @@ import { publicSessionRoutes, sessionRoutes } from './features/session/routes'
 import { upgradeDevRoutes, upgradeRoutes } from './features/upgrade/routes'
 import { registerUpgradeLifecycle } from './features/upgrade/upgrade'
 import { usageDevRoutes, usageRoutes } from './features/usage/routes'
-import { creditDemoOwner, seedDemoData } from './seed'
+import { assignDemoSchemas, creditDemoOwner, seedDemoData } from './seed'
 import { dashboard } from './static'
 
 export interface PlatformServer {
@@ -75,7 +76,8 @@ export async function createApp(options: CreateAppOptions): Promise<PlatformServ
   const lifecycle = lifecycleFor(config, projectDbs)
   await migrate(db, async (tx, applied) => {
     await creditDemoOwner(tx, applied)
-    if (seed) await seedDemoData(tx, clock.now(), lifecycle, config.passwordHashCost)
+    await assignDemoSchemas(tx, applied)
+    if (seed) await seedDemoData(tx, clock.now(), lifecycle, config.passwordHashCost, projectDbs)
   })
   // Projects past setting up that have no API keys yet (created before migration 005) get them now.
   await db.transaction((tx) => backfillProjectKeys(tx, clock.now()))
@@ -109,6 +111,7 @@ export async function createApp(options: CreateAppOptions): Promise<PlatformServ
   app.route('/', upgradeRoutes(deps))
   app.route('/', keysRoutes(deps))
   app.route('/', usageRoutes(deps))
+  app.route('/', databaseRoutes(deps))
   if (config.devControls) {
     for (const routes of [devRoutes, pauseDevRoutes, keysDevRoutes, upgradeDevRoutes, usageDevRoutes]) {
       app.route('/', routes(deps))

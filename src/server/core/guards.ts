@@ -112,12 +112,18 @@ export const securityHeaders: MiddlewareHandler<AppEnv> = async (c, next) => {
 export const JSON_BODY_LIMIT = 64 * 1024
 
 /**
- * Routes allowed a larger body, by method and path pattern, each with its reason. None today. The SQL editor's
- * query endpoint and git pushes (later issues) register here: a query script or a pack file is legitimately
- * megabytes. The limit is decided before the body is read, so it has to live in this table rather than on the
- * route (a route's own bodyLimit would run after this one).
+ * Routes allowed a larger body, by method and path pattern, each with its reason. Git pushes (a later issue) will
+ * register here too: a pack file is legitimately megabytes. The limit is decided before the body is read, so it has
+ * to live in this table rather than on the route (a route's own bodyLimit would run after this one).
  */
-export const LARGE_BODY_ROUTES: ReadonlyArray<{ method: string; path: RegExp; maxBytes: number; why: string }> = []
+export const LARGE_BODY_ROUTES: ReadonlyArray<{ method: string; path: RegExp; maxBytes: number; why: string }> = [
+  {
+    method: 'POST',
+    path: /^\/(v1|platform)\/projects\/[^/]+\/database\/query(\/read-only)?$/,
+    maxBytes: 2 * 1024 * 1024,
+    why: 'a SQL script (a schema, a migration, a data load pasted in the SQL Editor) is legitimately megabytes',
+  },
+]
 
 function limitFor(method: string, path: string): number {
   return LARGE_BODY_ROUTES.find((r) => r.method === method && r.path.test(path))?.maxBytes ?? JSON_BODY_LIMIT

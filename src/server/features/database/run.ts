@@ -1,0 +1,161 @@
+/**
+ * Runs a person's SQL on a project's database, in one transaction as the project owner (read-only when asked), and
+ * answers the last statement's columns and rows.
+ *
+ * The rows are read as JSON made by Postgres, so every value arrives as Postgres prints it (values.ts): the script's
+ * statements before the last run as they are, and the last one, when it returns rows and may be a WITH query, runs
+ * as `with q as (<statement>) select t.*, row_to_json(q)::text from …` where `t.*` is the statement's own columns
+ * kept empty (a left join to `limit 0`): their types name the columns even when there is no row, and only the JSON
+ * carries the values. A WITH query runs once however often it is referred to, so an INSERT … RETURNING inserts once.
+ * The few row-returning statements that cannot be a WITH query (EXPLAIN, SHOW, SELECT INTO, a WITH that writes …)
+ * run as they are and their driver values are made JSON-safe instead.
+ *
+ * Postgres error positions are 1-based characters in the text it received; they are given back relative to the
+ * person's script.
+ */
+import type { QueryColumn } from '../../../contracts/database'
+import { ProjectDbError, type ProjectDatabases, type ProjectQueryResult, type ProjectTx } from '../projectdb/types'
+import { charLength, splitStatements, type Statement } from './statements'
+import { decimalColumnNames, plainRow, rowFromJson } from './values'
+
+export interface QueryRun {
+  columns: QueryColumn[]
+  rows: Record<string, unknown>[]
+  rowCount: number
+  command: string
+  durationMs: number
+  readOnly: boolean
+}
+
+/** A query refused before it reached the database (400 with this message). */
+export class QueryRefused extends Error {}
+
+const ROW = 'kp$row'
+const WRAP_HEAD = 'with "kp$q" as ('
+const wrap = (text: string) =>
+  `${WRAP_HEAD}${text}\n) select "kp$t".*, "kp$r"."${ROW}" from (select row_to_json("kp$q")::text as "${ROW}" from "kp$q") "kp$r" ` +
+  `left join (select * from "kp$q" limit 0) "kp$t" on true`
+
+/** Type names of builtin types (oids below 16384 are the same in every database of a major version). */
+const builtinTypeNames = new Map<number, string>()
+const FIRST_NORMAL_OID = 16384
+
+async function typeNames(tx: ProjectTx, oids: number[]): Promise<Map<number, string>> {
+  const names = new Map<number, string>()
+  const missing: number[] = []
+  for (const oid of new Set(oids)) {
+    const known = builtinTypeNames.get(oid)
+    if (known) names.set(oid, known)
+    else missing.push(oid)
+  }
+  if (missing.length > 0) {
+    const { rows } = await tx.query(`select oid::int as oid, format_type(oid, null) as name from pg_type where oid = any($1::int[])`, [missing])
+    for (const row of rows) {
+      const oid = Number(row.oid)
+      names.set(oid, String(row.name))
+      if (oid < FIRST_NORMAL_OID) builtinTypeNames.set(oid, String(row.name))
+    }
+  }
+  return names
+}
+
+/** Moves a Postgres error position from the text it ran to the person's script (undefined when outside it). */
+function shifted(error: unknown, map: (position: number) => number | undefined): unknown {
+  if (!(error instanceof ProjectDbError) || error.position === undefined) return error
+  return new ProjectDbError(error.message, {
+    code: error.code,
+    position: map(error.position),
+    detail: error.detail,
+    hint: error.hint,
+  })
+}
+
+async function inScript<T>(run: () => Promise<T>, map: (position: number) => number | undefined): Promise<T> {
+  try {
+    return await run()
+  } catch (error) {
+    throw shifted(error, map)
+  }
+}
+
+interface LastResult {
+  fields: { name: string; dataTypeID: number }[]
+  rows: Record<string, unknown>[]
+  rowCount: number
+}
+
+/** The last statement, its rows read as Postgres's JSON when it allows. */
+async function runLast(tx: ProjectTx, last: Statement, parameters: unknown[] | undefined): Promise<LastResult> {
+  if (last.wrappable) {
+    const textLength = charLength(last.text)
+    const result = await inScript(
+      () => tx.query(wrap(last.text), parameters),
+      (p) => (p > WRAP_HEAD.length && p <= WRAP_HEAD.length + textLength ? last.start + p - WRAP_HEAD.length : undefined),
+    )
+    const fields = result.fields.slice(0, -1)
+    const decimals = decimalColumnNames(fields)
+    const rows = result.rows.map((row) => rowFromJson(String(row[ROW]), decimals))
+    return { fields, rows, rowCount: rows.length }
+  }
+  const result = await inScript(
+    async (): Promise<ProjectQueryResult | undefined> =>
+      parameters ? tx.query(last.text, parameters) : (await tx.exec(last.text)).at(-1),
+    (p) => last.start + p,
+  )
+  return lastOf(result)
+}
+
+function lastOf(result: ProjectQueryResult | undefined): LastResult {
+  if (!result) return { fields: [], rows: [], rowCount: 0 }
+  const rows = result.rows.map(plainRow)
+  return { fields: result.fields, rows, rowCount: rows.length > 0 ? rows.length : result.affectedRows }
+}
+
+export interface RunQueryOptions {
+  parameters?: unknown[]
+  readOnly: boolean
+}
+
+/** Runs a script (or one statement with parameters) in one transaction. Throws ProjectDbError or QueryRefused. */
+export async function runProjectQuery(dbs: ProjectDatabases, ref: string, sql: string, opts: RunQueryOptions): Promise<QueryRun> {
+  const split = await splitStatements(sql)
+  const parameters = opts.parameters && opts.parameters.length > 0 ? opts.parameters : undefined
+  if (split.ok) {
+    if (parameters && split.statements.length > 1) {
+      throw new QueryRefused('A query with parameters must be a single statement')
+    }
+    if (split.statements.some((s) => s.endsTransaction)) {
+      throw new QueryRefused(
+        'BEGIN, COMMIT, ROLLBACK and PREPARE TRANSACTION cannot be used here: each query already runs in a transaction ' +
+          'of its own, committed when every statement succeeds (SAVEPOINT and ROLLBACK TO SAVEPOINT work)',
+      )
+    }
+    if (split.statements.some((s) => s.serverCopy)) {
+      throw new QueryRefused('COPY to or from a file or program on the database server is not allowed')
+    }
+  }
+
+  const started = performance.now()
+  const result = await dbs.transaction(ref, { role: 'postgres', readOnly: opts.readOnly }, async (tx) => {
+    // A read-only transaction's mode can be changed only before its first query: take that first query now, so
+    // `SET TRANSACTION READ WRITE` in the script fails (25001) instead of lifting read-only.
+    if (opts.readOnly) await tx.query('select 1')
+    let last: LastResult
+    let command = ''
+    if (!split.ok) {
+      last = lastOf(parameters ? await tx.query(sql, parameters) : (await tx.exec(sql)).at(-1))
+    } else if (split.statements.length === 0) {
+      last = { fields: [], rows: [], rowCount: 0 }
+    } else {
+      const statements = split.statements
+      const final = statements[statements.length - 1]
+      if (statements.length > 1) await tx.exec(sql.slice(0, final.offset))
+      last = await runLast(tx, final, parameters)
+      command = final.command
+    }
+    const names = await typeNames(tx, last.fields.map((f) => f.dataTypeID))
+    const columns = last.fields.map((f) => ({ name: f.name, type: names.get(f.dataTypeID) ?? String(f.dataTypeID) }))
+    return { columns, rows: last.rows, rowCount: last.rowCount, command }
+  })
+  return { ...result, durationMs: Math.round((performance.now() - started) * 100) / 100, readOnly: opts.readOnly }
+}
