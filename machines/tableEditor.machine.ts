@@ -78,7 +78,8 @@ export const tableEditorMachine = setup({
         id: 'listTables',
         src: 'listTables',
         input: ({ context }) => ({ ref: context.ref }),
-        onDone: { target: 'ready', actions: assign({ tables: ({ event }) => event.output, error: null }) },
+        // Straight to the check of the selection against the list.
+        onDone: { target: 'ready.selecting', actions: assign({ tables: ({ event }) => event.output, error: null }) },
         onError: { target: 'tablesFailed', actions: { type: 'storeError', params: ({ event }) => ({ error: messageOf(event.error, 'Failed to load tables') }) } },
       },
       after: {

@@ -1,0 +1,124 @@
+import { act, fireEvent, render, screen } from '@testing-library/react'
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
+import { Router } from 'wouter'
+import { memoryLocation } from 'wouter/memory-location'
+import { createActor, type AnyMachineSnapshot, type EventObject } from 'xstate'
+import { newProjectMachine, type CreateProjectInput } from '../machines/newProject.machine'
+import type { V1CreatedProject } from '../src/contracts/database'
+import { NewProjectForm } from '../src/views/projects/NewProjectPage'
+import { CREATED_PROJECT } from '../tests/fixtures.database'
+import { apiError, deferredActor, describePath, keyByIncomingEdge, missingCoverage, modelOf } from './support'
+
+const CREATE_TIMEOUT = 15_000
+const contextOf = (snapshot: AnyMachineSnapshot) => snapshot.context as { name: string; region: string; error: string | null }
+
+const model = modelOf(newProjectMachine, {
+  input: { slug: 'demo-pro' },
+  events: (snapshot: AnyMachineSnapshot): EventObject[] => {
+    const { name, region } = contextOf(snapshot)
+    if (snapshot.matches('editing')) {
+      return [
+        ...(name === '' ? [{ type: 'project.name', name: 'Recipes' } as EventObject] : []),
+        ...(region === 'us-east-1' ? [{ type: 'project.region', region: 'eu-west-1' } as EventObject] : []),
+        ...(name.trim() !== '' ? [{ type: 'project.create' }] : []),
+      ]
+    }
+    if (snapshot.matches('creating')) {
+      return [
+        { type: 'xstate.done.actor.createProject', output: CREATED_PROJECT } as EventObject,
+        { type: 'xstate.error.actor.createProject', error: apiError('Forbidden', 403) } as EventObject,
+        { type: 'xstate.error.actor.createProject', error: apiError('Name is too long', 400) } as EventObject,
+        { type: 'xstate.after.createTimeout.newProject.creating' },
+      ]
+    }
+    return []
+  },
+  serializeState: (snapshot, event) => {
+    const { name, region, error } = contextOf(snapshot as AnyMachineSnapshot)
+    return keyByIncomingEdge(snapshot as AnyMachineSnapshot, event as EventObject | undefined, `${name}|${region}|${error}`)
+  },
+})
+const paths = model.getShortestPaths()
+
+let stop: (() => void) | null = null
+beforeEach(() => vi.useFakeTimers({ now: 0 }))
+afterEach(() => {
+  stop?.()
+  vi.useRealTimers()
+})
+
+describe('new project model', () => {
+  it('the paths reach every state and every transition', () => {
+    expect(missingCoverage(newProjectMachine, paths)).toEqual({ states: [], transitions: [] })
+  })
+
+  for (const path of paths) {
+    it(describePath(path), async () => {
+      const create = deferredActor<V1CreatedProject, CreateProjectInput>('createProject')
+      const refreshProjectList = vi.fn()
+      const actor = createActor(newProjectMachine.provide({ actors: { createProject: create.logic }, actions: { refreshProjectList } }), {
+        input: { slug: 'demo-pro' },
+      }).start()
+      stop = () => actor.stop()
+      const location = memoryLocation({ path: '/new/demo-pro', record: true })
+      render(
+        <Router hook={location.hook}>
+          <NewProjectForm newProject={actor} />
+        </Router>,
+      )
+      const nameBox = () => screen.getByRole('textbox', { name: 'Project name' })
+      const regionBox = () => screen.getByRole('combobox', { name: 'Region' })
+      /** What was typed is on screen in every state of the form. */
+      const formShows = (snapshot: AnyMachineSnapshot) => {
+        expect(nameBox()).toHaveValue(contextOf(snapshot).name)
+        expect(regionBox()).toHaveValue(contextOf(snapshot).region)
+      }
+
+      await path.test({
+        states: {
+          editing: (snapshot) => {
+            formShows(snapshot)
+            expect(nameBox()).toBeEnabled()
+            const button = screen.getByRole('button', { name: 'Create new project' })
+            if (contextOf(snapshot).name.trim() === '') expect(button).toBeDisabled()
+            else expect(button).toBeEnabled()
+            const error = contextOf(snapshot).error
+            if (error === null) expect(screen.queryByRole('alert')).toBeNull()
+            else if (error.startsWith('You do not have permission')) expect(screen.getByRole('alert')).toHaveTextContent('You do not have permission to create projects in this organization')
+            else if (error.includes('did not answer')) expect(screen.getByRole('alert')).toHaveTextContent('The project may still have been created')
+            else expect(screen.getByRole('alert')).toHaveTextContent('Failed to create project: Name is too long')
+            expect(refreshProjectList).not.toHaveBeenCalled()
+            expect(location.history).toEqual(['/new/demo-pro'])
+          },
+          creating: (snapshot) => {
+            formShows(snapshot)
+            expect(nameBox()).toBeDisabled()
+            expect(screen.getByRole('button', { name: 'Creating project…' })).toBeDisabled()
+            expect(create.pending.at(-1)?.input).toEqual({ organizationSlug: 'demo-pro', name: 'Recipes', region: contextOf(snapshot).region })
+          },
+          created: () => {
+            expect(location.history?.at(-1)).toBe(`/project/${CREATED_PROJECT.ref}`)
+            expect(refreshProjectList).toHaveBeenCalledTimes(1)
+          },
+        },
+        events: {
+          'project.name': async (step) => {
+            fireEvent.change(nameBox(), { target: { value: (step.event as unknown as { name: string }).name } })
+          },
+          'project.region': async (step) => {
+            fireEvent.change(regionBox(), { target: { value: (step.event as unknown as { region: string }).region } })
+          },
+          'project.create': async () => {
+            fireEvent.click(screen.getByRole('button', { name: 'Create new project' }))
+          },
+          'xstate.done.actor.createProject': async (step) => create.resolve((step.event as unknown as { output: V1CreatedProject }).output),
+          'xstate.error.actor.createProject': async (step) => create.reject((step.event as unknown as { error: unknown }).error),
+          'xstate.after.createTimeout.newProject.creating': async () => {
+            await act(() => vi.advanceTimersByTimeAsync(CREATE_TIMEOUT))
+            create.pending.splice(0)
+          },
+        },
+      })
+    })
+  }
+})
