@@ -1,0 +1,58 @@
+import { act, fireEvent, render, screen, within } from '@testing-library/react'
+import { describe, expect, it, vi } from 'vitest'
+import { createActor } from 'xstate'
+import { liveDatabaseTablesMachine } from '../../src/api/live/databaseTables'
+import { DatabaseTables } from '../../src/views/project/database/DatabaseTablesPage'
+import { REF } from '../fixtures'
+import { ORDERS, TABLES } from '../fixtures.database'
+import { BAD_ANSWERS, json, stubFetch, useFakeClock, type Answer } from './scriptedFetch'
+
+const TABLES_PATH = /^\/platform\/projects\/[a-z]{20}\/database\/tables$/
+
+useFakeClock(0)
+
+const messages: Record<string, RegExp> = {
+  'a body that is not JSON': /Malformed response from .*: not JSON/,
+  'a 500': /Internal server error/,
+  'a 500 that is not JSON': /Request failed with status 500/,
+  'a network failure': /Unable to reach the server/,
+  'a time-out': /The request timed out/,
+}
+const cases: Array<[string, Answer, RegExp]> = [
+  ...BAD_ANSWERS.map(([name, answer]): [string, Answer, RegExp] => [name, answer, messages[name]]),
+  ['a column whose nullability is a word', json([{ ...ORDERS, columns: [{ ...ORDERS.columns[0], is_nullable: 'no' }] }]), /Malformed response .* at 0\.columns\.0\.is_nullable/],
+  ['a table of an unknown kind', json([{ ...ORDERS, kind: 'materialized view' }]), /Malformed response .* at 0\.kind/],
+]
+
+function renderPage(answers: Answer[]) {
+  const fetch = stubFetch({ polled: TABLES_PATH, answers, fallback: json(TABLES) })
+  const actor = createActor(liveDatabaseTablesMachine, { input: { ref: REF } }).start()
+  render(<DatabaseTables actor={actor} />)
+  return { actor, fetch }
+}
+
+describe('Database page under bad answers', () => {
+  it.each(cases)('the first load: %s shows a clear error and Try again loads the tables', async (_, bad, message) => {
+    const { actor } = renderPage([bad])
+    await act(() => vi.advanceTimersByTimeAsync(10_000))
+    const alert = screen.getByRole('alert')
+    expect(alert).toHaveTextContent('Failed to load tables')
+    expect(alert).toHaveTextContent(message)
+    fireEvent.click(within(alert).getByRole('button', { name: 'Try again' }))
+    await act(() => vi.advanceTimersByTimeAsync(0))
+    expect(screen.getByRole('region', { name: 'orders' })).toBeInTheDocument()
+    actor.stop()
+  })
+
+  it.each(cases)('a refresh: %s keeps the tables on screen and says why', async (_, bad, message) => {
+    const { actor } = renderPage([json(TABLES), bad])
+    await act(() => vi.advanceTimersByTimeAsync(0))
+    fireEvent.click(screen.getByRole('button', { name: 'Refresh' }))
+    await act(() => vi.advanceTimersByTimeAsync(10_000))
+    expect(screen.getByRole('alert')).toHaveTextContent(message)
+    expect(screen.getByRole('region', { name: 'orders' })).toBeInTheDocument()
+    expect(screen.getByRole('region', { name: 'customers' })).toBeInTheDocument()
+    expect(screen.getByRole('button', { name: 'Refresh' })).toBeEnabled()
+    actor.stop()
+  })
+})

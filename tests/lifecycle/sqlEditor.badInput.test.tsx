@@ -1,0 +1,100 @@
+import { act, fireEvent, render, screen, within } from '@testing-library/react'
+import { beforeEach, describe, expect, it, vi } from 'vitest'
+import { createActor } from 'xstate'
+import { liveSqlEditorMachine } from '../../src/api/live/sqlEditor'
+import { SqlEditor } from '../../src/views/project/database/SqlEditorPage'
+import { REF } from '../fixtures'
+import { SELECT_RESULT } from '../fixtures.database'
+import { BAD_ANSWERS, json, noAnswer, stubFetch, useFakeClock, type Answer } from './scriptedFetch'
+
+const QUERY_PATH = /^\/platform\/projects\/[a-z]{20}\/database\/query$/
+const TYPED = 'select id,\n  email from customers'
+
+useFakeClock(0)
+beforeEach(() => localStorage.clear())
+
+/** The editor with the live actors; the text typed, then Run. */
+async function typeAndRun(answers: Answer[]) {
+  const fetch = stubFetch({ polled: QUERY_PATH, answers, fallback: json(SELECT_RESULT) })
+  const actor = createActor(liveSqlEditorMachine, { input: { ref: REF } }).start()
+  render(<SqlEditor actor={actor} canWrite />)
+  await act(() => vi.advanceTimersByTimeAsync(0))
+  fireEvent.change(screen.getByRole('textbox', { name: 'SQL query' }), { target: { value: TYPED } })
+  fireEvent.click(screen.getByRole('button', { name: 'Run' }))
+  return { actor, fetch, results: () => within(screen.getByRole('region', { name: 'Results' })) }
+}
+
+const cases: Array<[string, Answer, RegExp]> = [
+  ...BAD_ANSWERS.map(([name, answer]): [string, Answer, RegExp] => [
+    name,
+    answer,
+    {
+      'a body that is not JSON': /Malformed response from \/platform\/projects\/[a-z]{20}\/database\/query: not JSON/,
+      'a 500': /Internal server error/,
+      'a 500 that is not JSON': /Request failed with status 500/,
+      'a network failure': /Unable to reach the server/,
+      'a time-out': /did not answer within 20 s/,
+    }[name]!,
+  ]),
+  ['an answer without its columns', json({ ...SELECT_RESULT, columns: undefined }), /Malformed response from \/platform\/projects\/[a-z]{20}\/database\/query at columns/],
+  ['an answer whose row count is negative', json({ ...SELECT_RESULT, rowCount: -1 }), /Malformed response .* at rowCount/],
+  ['a 400 whose position is not a number', json({ message: 'syntax error at end of input', position: 'end' }, 400), /syntax error at end of input/],
+]
+
+describe('SQL Editor under bad answers', () => {
+  it.each(cases)('%s shows a clear error, keeps the text, and the next run works', async (_, bad, message) => {
+    const { actor, fetch, results } = await typeAndRun([bad])
+    await act(() => vi.advanceTimersByTimeAsync(20_000))
+    expect(results().getByRole('alert')).toHaveTextContent(message)
+    expect(results().getByRole('alert')).not.toHaveTextContent('Line')
+    expect(screen.getByRole('textbox', { name: 'SQL query' })).toHaveValue(TYPED)
+    expect(localStorage.getItem(`supabase-sql-editor:${REF}`)).toBe(TYPED)
+    // Run again: the platform answers this time.
+    fireEvent.keyDown(screen.getByRole('textbox', { name: 'SQL query' }), { key: 'Enter', metaKey: true })
+    await act(() => vi.advanceTimersByTimeAsync(0))
+    expect(results().getByRole('table', { name: 'Query results' })).toBeInTheDocument()
+    expect(fetch.calls).toHaveLength(2)
+    actor.stop()
+  })
+
+  it('a Postgres error (400 QueryError) points at its line and column', async () => {
+    const { actor, results } = await typeAndRun([json({ message: 'column "email" does not exist', code: '42703', position: 14, hint: 'Perhaps you meant "emails".' }, 400)])
+    await act(() => vi.advanceTimersByTimeAsync(0))
+    const alert = results().getByRole('alert')
+    expect(alert).toHaveTextContent('ERROR: 42703: column "email" does not exist')
+    expect(alert).toHaveTextContent('Line 2, column 3')
+    expect(alert).toHaveTextContent('Hint: Perhaps you meant "emails".')
+    expect(within(alert).getByLabelText('Where the error is').textContent).toBe('  email from customers\n  ^')
+    actor.stop()
+  })
+
+  it('a query the server stopped at its time-out says so and keeps the text', async () => {
+    const { actor, results } = await typeAndRun([json({ message: 'canceling statement due to statement timeout', code: 'query_timeout' }, 400)])
+    await act(() => vi.advanceTimersByTimeAsync(0))
+    expect(results().getByRole('alert')).toHaveTextContent('ERROR: query_timeout: canceling statement due to statement timeout')
+    expect(screen.getByRole('textbox', { name: 'SQL query' })).toHaveValue(TYPED)
+    actor.stop()
+  })
+
+  it('a run unanswered for 20 s is abandoned: its request aborted, nothing arrives late', async () => {
+    const late: Answer = () => new Promise((resolve) => setTimeout(() => resolve(new Response(JSON.stringify(SELECT_RESULT))), 25_000))
+    const { actor, results } = await typeAndRun([late])
+    await act(() => vi.advanceTimersByTimeAsync(19_999))
+    expect(results().getByRole('status')).toHaveTextContent('Running query…')
+    await act(() => vi.advanceTimersByTimeAsync(10_000))
+    expect(results().getByRole('alert')).toHaveTextContent('did not answer within 20 s')
+    expect(results().queryByRole('table')).toBeNull()
+    actor.stop()
+  })
+
+  it('a storage that refuses to keep the text loses nothing on screen', async () => {
+    const setItem = vi.spyOn(Storage.prototype, 'setItem').mockImplementation(() => {
+      throw new DOMException('QuotaExceededError')
+    })
+    const { actor, results } = await typeAndRun([noAnswer])
+    expect(screen.getByRole('textbox', { name: 'SQL query' })).toHaveValue(TYPED)
+    expect(results().getByRole('status')).toHaveTextContent('Running query…')
+    setItem.mockRestore()
+    actor.stop()
+  })
+})
