@@ -39,6 +39,7 @@ const cases: Array<[string, Answer, RegExp]> = [
   ['an answer without its columns', json({ ...SELECT_RESULT, columns: undefined }), /Malformed response from \/platform\/projects\/[a-z]{20}\/database\/query at columns/],
   ['an answer whose row count is negative', json({ ...SELECT_RESULT, rowCount: -1 }), /Malformed response .* at rowCount/],
   ['a 400 whose position is not a number', json({ message: 'syntax error at end of input', position: 'end' }, 400), /syntax error at end of input/],
+  ['a 503: the database is not available', json({ message: "The project's database is not available right now", code: 'database_unavailable' }, 503), /ERROR: database_unavailable: The project's database is not available right now/],
 ]
 
 describe('SQL Editor under bad answers', () => {
@@ -68,10 +69,11 @@ describe('SQL Editor under bad answers', () => {
     actor.stop()
   })
 
-  it('a query the server stopped at its time-out says so and keeps the text', async () => {
-    const { actor, results } = await typeAndRun([json({ message: 'canceling statement due to statement timeout', code: 'query_timeout' }, 400)])
+  it('a query the server stopped at its time-out (408) says so and keeps the text', async () => {
+    const message = 'The query ran past the time-out of 15000 ms and was stopped; the database is ready for the next query'
+    const { actor, results } = await typeAndRun([json({ message, code: 'query_timeout' }, 408)])
     await act(() => vi.advanceTimersByTimeAsync(0))
-    expect(results().getByRole('alert')).toHaveTextContent('ERROR: query_timeout: canceling statement due to statement timeout')
+    expect(results().getByRole('alert')).toHaveTextContent(`ERROR: query_timeout: ${message}`)
     expect(screen.getByRole('textbox', { name: 'SQL query' })).toHaveValue(TYPED)
     actor.stop()
   })

@@ -20,11 +20,12 @@ function storage(): Storage | null {
 }
 
 /**
- * A failed query answers 400 with the Postgres error (QueryError): its fields go on the Error the machine sees, so
- * the editor can point at the position. Any other failure (network, time-out, 5xx, malformed answer) goes as is.
+ * A failed query answers with the Postgres error (QueryError: 400, or 408 for the server's time-out): its fields go
+ * on the Error the machine sees, so the editor can show the SQLSTATE and point at the position. A failure without
+ * such a body (network, client time-out, malformed answer) goes as is.
  */
 function withQueryFields(error: unknown): unknown {
-  if (!(error instanceof Error) || !('status' in error) || error.status !== 400 || !('body' in error)) return error
+  if (!(error instanceof Error) || !('body' in error)) return error
   const parsed = QueryError.safeParse(error.body)
   return parsed.success ? Object.assign(new Error(parsed.data.message), parsed.data) : error
 }
