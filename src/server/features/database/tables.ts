@@ -20,21 +20,25 @@ export const quoteIdent = (name: string) => `"${name.replace(/"/g, '""')}"`
 
 const RELATIONS_SQL = `
   select c.oid::int as oid, c.relname as name, c.relkind as relkind, c.relrowsecurity as rls,
-         c.reltuples::float8 as reltuples, obj_description(c.oid, 'pg_class') as comment
+         c.reltuples::float8 as reltuples, ds.description as comment
   from pg_class c
+  left join pg_description ds on ds.objoid = c.oid and ds.classoid = 'pg_class'::regclass and ds.objsubid = 0
   where c.relnamespace = $1::regnamespace and c.relkind in ('r', 'p', 'v', 'm', 'f') and not c.relispartition
   order by c.relname`
 
+// Comments come from a join on pg_description: col_description() and obj_description() are SQL functions run once
+// a row, which doubled the time of this query for 7,000 columns on PGlite.
 const COLUMNS_SQL = `
   select a.attrelid::int as relid, a.attname as name, format_type(a.atttypid, a.atttypmod) as data_type,
          not a.attnotnull as is_nullable, pg_get_expr(d.adbin, d.adrelid) as default_value,
-         a.attidentity <> '' as is_identity, col_description(a.attrelid, a.attnum) as comment,
+         a.attidentity <> '' as is_identity, ds.description as comment,
          coalesce((select array_agg(e.enumlabel::text order by e.enumsortorder) from pg_enum e
                    where e.enumtypid = case when t.typcategory = 'A' then t.typelem else t.oid end), '{}') as enums
   from pg_attribute a
   join pg_class c on c.oid = a.attrelid
   join pg_type t on t.oid = a.atttypid
   left join pg_attrdef d on d.adrelid = a.attrelid and d.adnum = a.attnum
+  left join pg_description ds on ds.objoid = a.attrelid and ds.classoid = 'pg_class'::regclass and ds.objsubid = a.attnum
   where c.relnamespace = $1::regnamespace and c.relkind in ('r', 'p', 'v', 'm', 'f') and not c.relispartition
     and a.attnum > 0 and not a.attisdropped
   order by a.attrelid, a.attnum`
