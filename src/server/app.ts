@@ -25,6 +25,7 @@ import type { ProjectDatabases } from './features/projectdb/types'
 import { pauseDevRoutes, pauseRoutes } from './features/pause/routes'
 import { registerPauseLifecycle } from './features/pause/transitions'
 import { projectRoutes } from './features/projects/routes'
+import { restCors, restRoutes } from './features/rest/routes'
 import { refuseCrossSite, requireApiAuth, requireSession, startSessionSweep } from './features/session/auth'
 import { publicSessionRoutes, sessionRoutes } from './features/session/routes'
 import { upgradeDevRoutes, upgradeRoutes } from './features/upgrade/routes'
@@ -91,6 +92,8 @@ export async function createApp(options: CreateAppOptions): Promise<PlatformServ
   if (config.logRequests) app.use('*', logRequests)
   app.use('*', securityHeaders)
   app.use('*', requireKnownHost(config))
+  // Each project's REST API answers browser apps on any origin: CORS before the guards, so their refusals carry it.
+  app.use('/p/*', restCors)
   app.use('*', limitBodies)
   app.use('*', refuseCrossSite(config.allowedOrigins))
   app.use('*', jsonOrNoBody)
@@ -112,6 +115,7 @@ export async function createApp(options: CreateAppOptions): Promise<PlatformServ
   app.route('/', keysRoutes(deps))
   app.route('/', usageRoutes(deps))
   app.route('/', databaseRoutes(deps))
+  app.route('/', restRoutes(deps))
   if (config.devControls) {
     for (const routes of [devRoutes, pauseDevRoutes, keysDevRoutes, upgradeDevRoutes, usageDevRoutes]) {
       app.route('/', routes(deps))

@@ -58,7 +58,7 @@ test('the Owner reveals the service_role key and copies it to the clipboard', as
 
   // The Project Configuration panel: URL and the JWT secret, masked until revealed.
   const secretRow = row(page, 'JWT Secret')
-  await expect(row(page, 'URL').getByText(new RegExp(`/rest/${ref}$`))).toBeVisible()
+  await expect(row(page, 'URL').getByText(new RegExp(`/p/${ref}$`))).toBeVisible()
   await secretRow.getByRole('button', { name: 'Reveal' }).click()
   await expect(secretRow.getByText(keys.secret)).toBeVisible()
   await expectAccessible(page, 'settings/api (Owner, secrets revealed)')

@@ -121,7 +121,7 @@ describe('finding 2: only configured hosts are served', () => {
   it("restUrl and the v1 database host come from the server's own address, never from the Host header", async () => {
     const res = await rawRequest(port, { path: `/platform/projects/${ref}`, headers: { host: 'dashboard.internal:9', cookie } })
     expect(res.status).toBe(200)
-    expect(Project.parse(JSON.parse(res.body)).restUrl).toBe(`http://127.0.0.1:${port}/rest/${ref}/v1/`)
+    expect(Project.parse(JSON.parse(res.body)).restUrl).toBe(`http://127.0.0.1:${port}/p/${ref}/rest/v1/`)
 
     const v1 = await rawRequest(port, { path: `/v1/projects/${ref}`, headers: { host: 'dashboard.internal', cookie } })
     expect(v1.status).toBe(200)
@@ -142,7 +142,7 @@ describe('finding 2: only configured hosts are served', () => {
       const other = await app.app.request('https://platform.example.com:444/platform/health')
       expect(other.status).toBe(421)
       const project = await app.app.request(`http://localhost:5555/platform/projects/${ref}`, { headers: { cookie } })
-      expect(Project.parse(await project.json()).restUrl).toBe(`https://platform.example.com/rest/${ref}/v1/`)
+      expect(Project.parse(await project.json()).restUrl).toBe(`https://platform.example.com/p/${ref}/rest/v1/`)
     } finally {
       await app.close()
     }
@@ -150,7 +150,7 @@ describe('finding 2: only configured hosts are served', () => {
 
   it('before it listens, an app builds URLs on http://localhost, not on the URL it was asked through', async () => {
     const res = await s.request(`http://localhost:9999/platform/projects/${ref}`, { headers: { cookie } })
-    expect(Project.parse(await res.json()).restUrl).toBe(`http://localhost/rest/${ref}/v1/`)
+    expect(Project.parse(await res.json()).restUrl).toBe(`http://localhost/p/${ref}/rest/v1/`)
   })
 })
 

@@ -93,7 +93,7 @@ describe('read routes answer their contracts', () => {
 
     const { ref } = await projectByName(s, 'Recipe Box')
     const one = Project.parse(await (await s.request(`/platform/projects/${ref}`, { headers: { cookie } })).json())
-    expect(one.restUrl).toBe(`http://localhost/rest/${ref}/v1/`)
+    expect(one.restUrl).toBe(`http://localhost/p/${ref}/rest/v1/`)
     const st = ProjectStatusResponse.parse(
       await (await s.request(`/platform/projects/${ref}/status`, { headers: { cookie } })).json(),
     )

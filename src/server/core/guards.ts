@@ -123,6 +123,12 @@ export const LARGE_BODY_ROUTES: ReadonlyArray<{ method: string; path: RegExp; ma
     maxBytes: 2 * 1024 * 1024,
     why: 'a SQL script (a schema, a migration, a data load pasted in the SQL Editor) is legitimately megabytes',
   },
+  ...['POST', 'PATCH'].map((method) => ({
+    method,
+    path: /^\/p\/[^/]+\/rest\/v1\/.+$/,
+    maxBytes: 8 * 1024 * 1024,
+    why: "a project's REST API: an insert (or upsert) of many rows in one array is legitimately megabytes",
+  })),
 ]
 
 function limitFor(method: string, path: string): number {

@@ -47,7 +47,11 @@ export function errorJson(c: Context, status: ContentfulStatusCode, message: str
   return c.json(code ? { message, code } : { message }, status)
 }
 
-const API_PREFIXES = ['/platform', '/v1', '/dev'] as const
+/**
+ * Paths whose answers are the API's (no-store, JSON 404s, JSON-or-no-body writes), not the dashboard's files.
+ * `/p` holds each project's own API (`/p/{ref}/rest/v1`): a client library's answers, keys in its requests.
+ */
+const API_PREFIXES = ['/platform', '/v1', '/dev', '/p'] as const
 export function isApiPath(path: string): boolean {
   return API_PREFIXES.some((p) => path === p || path.startsWith(`${p}/`))
 }

@@ -49,7 +49,7 @@ function toProjectSettings(
         id: project.id,
         name: 'Default API',
         app: AUTO_API,
-        app_config: { protocol: url.protocol.replace(/:$/, ''), endpoint: `${url.host}/rest/${project.ref}` },
+        app_config: { protocol: url.protocol.replace(/:$/, ''), endpoint: `${url.host}/p/${project.ref}` },
         service_api_keys: serviceKeys,
       },
     ],

@@ -8,27 +8,11 @@ import * as endpoints from '../../../contracts/endpoints'
 import type { Deps } from '../../core/deps'
 import { at, baseUrl, errorJson, validate, type AppEnv } from '../../core/http'
 import { can } from '../../core/permissions'
+import { ProjectDbError } from '../projectdb/types'
+import { ownerRestDocument } from '../rest/routes'
 import { memberProject, refParam } from './access'
 import { listMemberProjects, toProject } from './store'
 import { toV1Project } from './v1'
-
-/** A minimal but real REST schema: the project's public tables (none yet: projects have no database of their own). */
-function restSchemaFor(ref: string, host: string, tables: Record<string, string[]> = {}): RestSchemaResponse {
-  const definitions: RestSchemaResponse['definitions'] = {}
-  const paths: RestSchemaResponse['paths'] = { '/': { get: { summary: 'OpenAPI description (this document)' } } }
-  for (const [table, columns] of Object.entries(tables)) {
-    definitions[table] = { type: 'object', properties: Object.fromEntries(columns.map((c) => [c, { type: 'string' }])) }
-    paths[`/${table}`] = { get: { tags: [table] } }
-  }
-  return {
-    swagger: '2.0',
-    info: { title: `REST API of project ${ref}`, version: '12.2.0', description: 'Generated from the public schema' },
-    host,
-    basePath: '/',
-    paths,
-    definitions,
-  }
-}
 
 export function projectRoutes(deps: Deps) {
   const { db, clock } = deps
@@ -60,9 +44,18 @@ export function projectRoutes(deps: Deps) {
     return c.json({ status: 'ok' as const })
   })
 
-  app.on(...at(endpoints.getProjectRestSchema), project, (c) => {
+  // The project's OpenAPI document as PostgREST serves it, introspected as the owner (src/server/features/rest).
+  app.on(...at(endpoints.getProjectRestSchema), project, async (c) => {
     if (c.var.project.postgrest_status !== 'ONLINE') return errorJson(c, 503, 'The project API server is offline')
-    return c.json(restSchemaFor(c.var.project.ref, new URL(baseUrl(deps.ownUrl)).host))
+    try {
+      const document: RestSchemaResponse = await ownerRestDocument(deps, c.var.project.ref)
+      return c.json(document)
+    } catch (err) {
+      if (err instanceof ProjectDbError && err.code === 'database_unavailable') {
+        return errorJson(c, 503, "The project's database is not available")
+      }
+      throw err
+    }
   })
 
   // The Management API's reads (/v1), shaped like ../shared/reference/management-api.openapi.json.

@@ -62,9 +62,9 @@ export async function findProjectByRef(db: Queryable, ref: string): Promise<Proj
   return rows[0]
 }
 
-/** The REST endpoint of a project, under the platform's public origin. */
+/** The REST endpoint of a project: its project URL (`{origin}/p/{ref}`, a client library's base) + /rest/v1/. */
 function restUrlFor(baseUrl: string, ref: string): string {
-  return `${baseUrl}/rest/${ref}/v1/`
+  return `${baseUrl}/p/${ref}/rest/v1/`
 }
 
 export function toProject(row: ProjectRow, baseUrl: string): Project {

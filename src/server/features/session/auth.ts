@@ -193,6 +193,12 @@ const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS'])
  */
 const BEARER_PATH = /^\/v1(\/|$)/
 const BEARER = /^Bearer\s+\S+\s*$/i
+/**
+ * Each project's REST API (src/server/features/rest) authenticates by the project's keys in headers only and never
+ * reads the session cookie, so a cross-site request has nothing to ride on: browser apps on other origins are its
+ * callers.
+ */
+const KEY_AUTH_PATH = /^\/p\//
 
 /**
  * CSRF protection for writes that ride on the cookie: a browser's cross-site request is refused.
@@ -204,6 +210,7 @@ const BEARER = /^Bearer\s+\S+\s*$/i
 export function refuseCrossSite(allowedOrigins: string[]): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
     if (SAFE_METHODS.has(c.req.method)) return next()
+    if (KEY_AUTH_PATH.test(c.req.path)) return next()
     if (BEARER_PATH.test(c.req.path) && BEARER.test(c.req.header('authorization') ?? '')) return next()
     const fetchSite = c.req.header('sec-fetch-site')
     if (fetchSite === 'same-origin' || fetchSite === 'none') return next()
