@@ -11,7 +11,8 @@ export function cellText(value: unknown): string {
 
 export function ResultGrid({ label, columns, rows }: { label: string; columns: QueryColumn[]; rows: Array<Record<string, unknown>> }) {
   return (
-    <div className="max-h-[32rem] overflow-auto rounded-lg border border-neutral-200 dark:border-neutral-800">
+    // Focusable, so a keyboard can scroll a grid wider or taller than its box.
+    <div tabIndex={0} className="max-h-[32rem] overflow-auto rounded-lg border border-neutral-200 focus-visible:outline-2 focus-visible:outline-emerald-600 dark:border-neutral-800">
       <table aria-label={label} className="min-w-full border-collapse font-mono text-xs">
         <thead className="sticky top-0 bg-neutral-100 dark:bg-neutral-900">
           <tr>
