@@ -186,6 +186,17 @@ describe('POST /platform/projects/{ref}/database/query (SQL Editor)', () => {
     expect((await sqlOk(`select count(*) as n from notes where body = 'ro'`)).rows).toEqual([{ n: 0 }])
   })
 
+  it('leaves no session setting, role or temporary table behind for the next query', async () => {
+    const settings = `select current_user as who, current_setting('search_path') as path, current_setting('application_name') as app`
+    const before = await sqlOk(settings)
+    await sqlOk(`set role anon; set search_path = nowhere`, { cookie: readonly })
+    await sqlOk(`create temp table notes (shadow int); select set_config('application_name', 'leaked', false)`)
+    const after = await sqlOk(settings)
+    expect(after.rows).toEqual(before.rows)
+    expect(after.rows[0]).toMatchObject({ who: 'postgres' })
+    expect((await sqlOk('select count(*) as n from notes')).rows).toEqual([{ n: 3 }])
+  })
+
   it('lets a Developer write', async () => {
     const r = await sqlOk(`insert into notes (body) values ('dev') returning body`, { cookie: developer })
     expect(r).toMatchObject({ rows: [{ body: 'dev' }], readOnly: false })
