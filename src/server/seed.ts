@@ -7,6 +7,7 @@ import { OWASP_SCRYPT_COST, type ScryptCost } from './config'
 import { hashPassword, newProjectRef } from './core/secrets'
 import type { Queryable } from './db'
 import { cancelPendingTransitions, type Lifecycle } from './engine/lifecycle'
+import type { ProjectDatabases } from './features/projectdb/types'
 import { insertProject } from './features/projects/store'
 
 export const DEMO_PASSWORD = 'demo1234'
@@ -28,7 +29,13 @@ interface DemoProject {
   status: ProjectStatus
   postgrestStatus?: PostgrestStatus
   kpsVersion?: string | null
+  /**
+   * Only where the version stages a flow (the upgrade demo, Legacy Blog's 14.1); every other demo project shows the
+   * version of the database engine it really gets.
+   */
   dbVersion?: string
+  /** The schema its database is created with (src/server/features/projectdb/demoSchemas.ts). */
+  demoSchema?: string
   region?: string
   branching?: boolean
   /** The demo keeps it in its status (no timed transition), so the page of that status can always be seen. */
@@ -37,7 +44,7 @@ interface DemoProject {
 
 /** Every status of the spec, plus an ACTIVE_HEALTHY project whose API server is OFFLINE. */
 const demoProjects: DemoProject[] = [
-  { org: 'demo-free', name: 'Recipe Box', status: 'ACTIVE_HEALTHY' },
+  { org: 'demo-free', name: 'Recipe Box', status: 'ACTIVE_HEALTHY', demoSchema: 'recipes' },
   { org: 'demo-free', name: 'Weekend Hackathon', status: 'INACTIVE', region: 'eu-central-1' },
   { org: 'demo-free', name: 'Habit Tracker', status: 'COMING_UP', kpsVersion: null },
   { org: 'demo-free', name: 'Book Club API', status: 'PAUSING', hold: true },
@@ -49,8 +56,15 @@ const demoProjects: DemoProject[] = [
     kpsVersion: 'kps-v3.1.0',
     dbVersion: '14.1',
   },
-  { org: 'demo-pro', name: 'Acme Storefront', status: 'ACTIVE_HEALTHY', branching: true, region: 'eu-west-1' },
-  { org: 'demo-pro', name: 'Analytics Warehouse', status: 'UPGRADING', kpsVersion: 'kps-v3.1.0' },
+  {
+    org: 'demo-pro',
+    name: 'Acme Storefront',
+    status: 'ACTIVE_HEALTHY',
+    branching: true,
+    region: 'eu-west-1',
+    demoSchema: 'storefront',
+  },
+  { org: 'demo-pro', name: 'Analytics Warehouse', status: 'UPGRADING', kpsVersion: 'kps-v3.1.0', dbVersion: '15.6' },
   { org: 'demo-pro', name: 'Customer Portal', status: 'RESTORING', hold: true },
   { org: 'demo-pro', name: 'Inventory Sync', status: 'UNKNOWN', region: 'ap-southeast-1' },
   { org: 'demo-pro', name: 'Mobile Backend', status: 'GOING_DOWN', hold: true },
@@ -70,15 +84,35 @@ export async function creditDemoOwner(tx: Queryable, applied: readonly string[])
   )
 }
 
+/**
+ * Migration 009 added project_databases: demo projects seeded before it get their demo schema, in the transaction
+ * that applied 009 (their databases do not exist yet: they are created on first use).
+ */
+export async function assignDemoSchemas(tx: Queryable, applied: readonly string[]): Promise<void> {
+  if (!applied.includes('009_project_databases')) return
+  for (const p of demoProjects) {
+    if (!p.demoSchema) continue
+    await tx.query(
+      `insert into project_databases (project_id, demo_schema)
+       select p.id, $3 from projects p join organizations o on o.id = p.organization_id
+       where o.slug = $1 and p.name = $2
+       on conflict (project_id) do nothing`,
+      [p.org, p.name, p.demoSchema],
+    )
+  }
+}
+
 /** Seeds only when there is no account yet; returns whether it did. */
 export async function seedDemoData(
   tx: Queryable,
   now: Date,
   lifecycle: Pick<Lifecycle, 'enterStatus'>,
   passwordHashCost: ScryptCost = OWASP_SCRYPT_COST,
+  projectDbs?: Pick<ProjectDatabases, 'serverVersion'>,
 ): Promise<boolean> {
   const { rows } = await tx.query<{ n: number }>('select count(*)::int as n from accounts')
   if (rows[0].n > 0) return false
+  const engineVersion = await projectDbs?.serverVersion?.()
 
   const orgIds = new Map<string, number>()
   for (const org of demoOrganizations) {
@@ -116,12 +150,15 @@ export async function seedDemoData(
       kpsVersion: p.kpsVersion === undefined ? 'kps-v3.8.6' : p.kpsVersion,
       isBranchEnabled: p.branching,
       region: p.region,
-      dbVersion: p.dbVersion,
+      dbVersion: p.dbVersion ?? engineVersion,
       ref: newProjectRef(),
       now: insertedAt,
       // The demo's transitions are under way now, not since the project was created days ago.
       statusChangedAt: now,
     })
+    if (p.demoSchema) {
+      await tx.query('insert into project_databases (project_id, demo_schema) values ($1, $2)', [id, p.demoSchema])
+    }
     await lifecycle.enterStatus(tx, id, p.status, now)
     if (p.hold) await cancelPendingTransitions(tx, id, now)
   }

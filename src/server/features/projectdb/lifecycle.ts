@@ -3,6 +3,8 @@
  *  - a project arriving at ACTIVE_HEALTHY through a timed transition (the end of COMING_UP) gets its database in
  *    that transition's transaction, before the new status commits: a server stopped half-way leaves the transition
  *    pending and the project COMING_UP, and the next run finishes the (idempotent) creation;
+ *  - a project entering COMING_UP takes the engine's server_version as its db_version (what the dashboard shows is
+ *    what the database says);
  *  - a project arriving at INACTIVE (the end of a pause) or set to it closes its database; the database refuses
  *    transactions whenever the project is not ACTIVE_HEALTHY (see index.ts) and reopens, rows intact, after a restore.
  */
@@ -33,8 +35,14 @@ export function registerProjectDbLifecycle(
     else closeSoon(ref)
   })
   lifecycle.onEntry(async (tx, projectId, status) => {
-    if (status !== 'INACTIVE') return
+    if (status !== 'INACTIVE' && status !== 'COMING_UP') return
     const ref = await refOf(tx, projectId)
-    if (ref) closeSoon(ref)
+    if (!ref) return
+    if (status === 'INACTIVE') return closeSoon(ref)
+    // A project coming up shows the version of the database it is about to get (one that already has a database,
+    // set to COMING_UP again by a development control, keeps its version).
+    if (dbs.serverVersion && !(await dbs.exists(ref))) {
+      await tx.query('update projects set db_version = $2 where id = $1', [projectId, await dbs.serverVersion()])
+    }
   })
 }

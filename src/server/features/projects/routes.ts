@@ -4,18 +4,21 @@
  */
 import { Hono } from 'hono'
 import type { RestSchemaResponse } from '../../../contracts/connecting'
+import type { V1CreatedProject } from '../../../contracts/database'
 import * as endpoints from '../../../contracts/endpoints'
 import type { Deps } from '../../core/deps'
 import { at, baseUrl, errorJson, validate, type AppEnv } from '../../core/http'
 import { can } from '../../core/permissions'
+import { newProjectRef } from '../../core/secrets'
+import { findMemberOrganization } from '../organizations/store'
 import { ProjectDbError } from '../projectdb/types'
 import { ownerRestDocument } from '../rest/routes'
 import { memberProject, refParam } from './access'
-import { listMemberProjects, toProject } from './store'
+import { insertProject, listMemberProjects, toProject } from './store'
 import { toV1Project } from './v1'
 
 export function projectRoutes(deps: Deps) {
-  const { db, clock } = deps
+  const { db, clock, lifecycle } = deps
   const app = new Hono<AppEnv>()
   const project = memberProject(db)
 
@@ -72,6 +75,49 @@ export function projectRoutes(deps: Deps) {
   })
 
   app.on(...at(endpoints.v1GetProject), project, (c) => c.json(toV1Project(c.var.project, hostOf())))
+
+  // Creates a project that comes up through the lifecycle: COMING_UP now, its own database and ACTIVE_HEALTHY after
+  // LIFECYCLE_COMING_UP_MS (src/server/features/projectdb/lifecycle.ts). db_pass is accepted and not kept: nothing
+  // signs in to a project database with a password here.
+  app.on(...at(endpoints.createProject), validate('json', endpoints.createProject.body), async (c) => {
+    const body = c.req.valid('json')
+    const account = c.get('account')
+    const organization = await findMemberOrganization(db, account.id, body.organization_slug)
+    if (!organization) return errorJson(c, 404, 'Organization not found')
+    if (!can(organization.role, 'projects:write')) {
+      return errorJson(c, 403, 'You do not have permission to create projects in this organization')
+    }
+    const ref = newProjectRef()
+    const region = body.region_selection?.code ?? body.region ?? 'us-east-1'
+    const now = clock.now()
+    await db.transaction(async (tx) => {
+      const id = await insertProject(tx, {
+        organizationId: organization.id,
+        name: body.name,
+        status: 'COMING_UP',
+        postgrestStatus: 'ONLINE',
+        kpsVersion: 'kps-v3.8.6',
+        region,
+        ref,
+        now,
+        createdBy: account.id,
+      })
+      await lifecycle.enterStatus(tx, id, 'COMING_UP', now)
+    })
+    return c.json(
+      {
+        id: ref,
+        ref,
+        organization_id: String(organization.id),
+        organization_slug: organization.slug,
+        name: body.name,
+        region,
+        created_at: now.toISOString(),
+        status: 'COMING_UP',
+      } satisfies V1CreatedProject,
+      201,
+    )
+  })
 
   return app
 }

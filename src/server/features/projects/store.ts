@@ -99,13 +99,15 @@ export interface NewProject {
   now: Date
   /** When the project entered its status; defaults to `now` (its creation). */
   statusChangedAt?: Date
+  /** The account that created it (the free project limit counts the projects a member owns). */
+  createdBy?: number
 }
 
 export async function insertProject(db: Queryable, p: NewProject): Promise<number> {
   const { rows } = await db.query<{ id: number }>(
     `insert into projects (ref, organization_id, name, status, postgrest_status, kps_version, is_branch_enabled,
-       region, db_version, inserted_at, updated_at, status_changed_at)
-     values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $10, $11) returning id`,
+       region, db_version, inserted_at, updated_at, status_changed_at, created_by)
+     values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $10, $11, $12) returning id`,
     [
       p.ref,
       p.organizationId,
@@ -118,6 +120,7 @@ export async function insertProject(db: Queryable, p: NewProject): Promise<numbe
       p.dbVersion ?? '15.6',
       p.now.toISOString(),
       (p.statusChangedAt ?? p.now).toISOString(),
+      p.createdBy ?? null,
     ],
   )
   return rows[0].id
