@@ -169,6 +169,21 @@ describe('POST /platform/projects/{ref}/database/query (SQL Editor)', () => {
     ])
   })
 
+  it('makes driver values JSON for statements that cannot be read through row_to_json (a WITH that writes, SHOW)', async () => {
+    const r = await sqlOk(
+      `with w as (update notes set body = body where false returning id)
+       select 9007199254740993::bigint as big, 7::bigint as small, '\\x01ff'::bytea as b from (values (1)) v left join w on true`,
+    )
+    expect(r).toMatchObject({ command: 'SELECT', rowCount: 1, rows: [{ big: '9007199254740993', small: 7, b: '\\x01ff' }] })
+    expect(r.columns).toEqual([
+      { name: 'big', type: 'bigint' },
+      { name: 'small', type: 'bigint' },
+      { name: 'b', type: 'bytea' },
+    ])
+    const show = await sqlOk('show transaction_read_only', { cookie: readonly })
+    expect(show).toMatchObject({ command: 'SHOW', rows: [{ transaction_read_only: 'on' }], readOnly: true })
+  })
+
   it('refuses transaction control, which would end the transaction the query runs in', async () => {
     const r = await sqlError(`commit; insert into notes (body) values ('escaped')`)
     expect(r.status).toBe(400)

@@ -107,7 +107,7 @@ async function runLast(tx: ProjectTx, last: Statement, parameters: unknown[] | u
 
 function lastOf(result: ProjectQueryResult | undefined): LastResult {
   if (!result) return { fields: [], rows: [], rowCount: 0 }
-  const rows = result.rows.map(plainRow)
+  const rows = result.rows.map((row) => plainRow(row, result.fields))
   return { fields: result.fields, rows, rowCount: rows.length > 0 ? rows.length : result.affectedRows }
 }
 

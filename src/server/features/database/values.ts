@@ -65,8 +65,19 @@ export function plainValue(value: unknown): unknown {
   return value
 }
 
-export function plainRow(row: Record<string, unknown>): Record<string, unknown> {
+/** int8 and int8[]: the `pg` driver gives their values as text, PGlite as bigint. */
+const INT8_TYPES = new Set([20, 1016])
+
+/** An int8 the driver gave as text, as a number when a JavaScript number holds it exactly. */
+function int8Value(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(int8Value)
+  return typeof value === 'string' && /^-?\d+$/.test(value) ? plainValue(BigInt(value)) : plainValue(value)
+}
+
+/** A driver's row as JSON, whichever driver gave it (the fields name each column's type). */
+export function plainRow(row: Record<string, unknown>, fields: readonly { name: string; dataTypeID: number }[]): Record<string, unknown> {
+  const int8 = new Set(fields.filter((f) => INT8_TYPES.has(f.dataTypeID)).map((f) => f.name))
   const out: Record<string, unknown> = {}
-  for (const [k, v] of Object.entries(row)) out[k] = plainValue(v)
+  for (const [k, v] of Object.entries(row)) out[k] = int8.has(k) ? int8Value(v) : plainValue(v)
   return out
 }
