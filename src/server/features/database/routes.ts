@@ -69,6 +69,9 @@ export function databaseRoutes({ db, projectDbs, config }: Deps) {
   const app = new Hono<AppEnv>()
   const project = memberProject(db)
   const timeoutMs = config.projectDb.queryTimeoutMs
+  // The introspection of a large schema (1,000 tables, 200 functions) takes seconds on PGlite, more on a busy machine:
+  // it gets at least a minute, whatever the time-out of a person's query.
+  const typesTimeoutMs = Math.max(timeoutMs, 60_000)
 
   /** Runs the body's SQL, read-only when `readOnly`; the QueryRun, or the answer to its failure. */
   async function run(c: Context<MemberProjectEnv>, body: { query: string; parameters?: unknown[] }, readOnly: boolean) {
@@ -149,10 +152,12 @@ export function databaseRoutes({ db, projectDbs, config }: Deps) {
     const refused = notActive(c)
     if (refused) return refused
     try {
-      const types = await projectDbs.transaction(c.var.project.ref, { readOnly: true }, (tx) => generateTypes(tx, schemas))
+      const types = await projectDbs.transaction(c.var.project.ref, { readOnly: true, timeoutMs: typesTimeoutMs }, (tx) =>
+        generateTypes(tx, schemas),
+      )
       return c.json({ types } satisfies TypescriptResponse)
     } catch (err) {
-      return failure(c, err, timeoutMs)
+      return failure(c, err, typesTimeoutMs)
     }
   })
 

@@ -10,8 +10,8 @@ import { plainValue } from './values'
 
 /**
  * The introspection sends its queries all at once; a project transaction takes them one at a time, so they queue
- * here. Values come back as the `pg` driver gives them (int8 as text when not a safe number: the introspection
- * expects that, PGlite gives bigint).
+ * here. PGlite gives int8 values as bigint, which the introspection does not expect: they become numbers (text past
+ * 2^53), as it makes of the `pg` driver's text.
  */
 function queryable(tx: ProjectTx) {
   let queue: Promise<unknown> = Promise.resolve()
