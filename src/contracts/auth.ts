@@ -1,16 +1,16 @@
-import * as z from 'zod'
+import * as z from 'zod/mini'
 import { Permission, Role } from './common'
 
 /** POST /platform/auth/sign-in (sets the HTTP-only session cookie). */
 export const SignInBody = z.object({
-  email: z.string().trim().toLowerCase().email('Enter a valid e-mail address'),
-  password: z.string().min(1, 'Enter your password'),
+  email: z.string().check(z.trim(), z.toLowerCase(), z.email('Enter a valid e-mail address')),
+  password: z.string().check(z.minLength(1, 'Enter your password')),
 })
 export type SignInBody = z.infer<typeof SignInBody>
 
 /** GET /platform/profile; also the answer of sign-in. */
 export const Profile = z.object({
-  id: z.number().int(),
+  id: z.number().check(z.int()),
   username: z.string(),
   primary_email: z.string(),
 })
@@ -18,7 +18,7 @@ export type Profile = z.infer<typeof Profile>
 
 /** GET /platform/profile/permissions: one entry per organization the person belongs to. */
 export const OrganizationPermissions = z.object({
-  organization_id: z.number().int(),
+  organization_id: z.number().check(z.int()),
   organization_slug: z.string(),
   role: Role,
   permissions: z.array(Permission),
@@ -29,27 +29,29 @@ export const PermissionsResponse = z.array(OrganizationPermissions)
 /** Personal access tokens for /v1 (Authorization: Bearer). Stored hashed; the value is shown once. */
 export const MAX_ACCESS_TOKEN_DAYS = 365
 export const CreateAccessTokenBody = z.object({
-  name: z.string().trim().min(1, 'Name is required').max(100),
+  name: z.string().check(z.trim(), z.minLength(1, 'Name is required'), z.maxLength(100)),
   /** Days until the token stops working; absent or null: it never expires. */
-  expires_in_days: z
-    .number()
-    .int('Expiry must be a whole number of days')
-    .min(1, 'Expiry must be at least 1 day')
-    .max(MAX_ACCESS_TOKEN_DAYS, `Expiry must be at most ${MAX_ACCESS_TOKEN_DAYS} days`)
-    .nullable()
-    .optional(),
+  expires_in_days: z.optional(
+    z.nullable(
+      z.number().check(
+        z.int('Expiry must be a whole number of days'),
+        z.gte(1, 'Expiry must be at least 1 day'),
+        z.lte(MAX_ACCESS_TOKEN_DAYS, `Expiry must be at most ${MAX_ACCESS_TOKEN_DAYS} days`),
+      ),
+    ),
+  ),
 })
 export type CreateAccessTokenBody = z.infer<typeof CreateAccessTokenBody>
 export const AccessToken = z.object({
-  id: z.number().int(),
+  id: z.number().check(z.int()),
   name: z.string(),
   token_alias: z.string(),
   created_at: z.string(),
-  last_used_at: z.string().nullable(),
+  last_used_at: z.nullable(z.string()),
   /** null: never expires. (Absent in answers of servers before issue 8: read as null.) */
-  expires_at: z.string().nullable().default(null),
+  expires_at: z._default(z.nullable(z.string()), null),
 })
 export type AccessToken = z.infer<typeof AccessToken>
 export const AccessTokenList = z.array(AccessToken)
-export const CreatedAccessToken = AccessToken.extend({ token: z.string() })
+export const CreatedAccessToken = z.extend(AccessToken, { token: z.string() })
 export type CreatedAccessToken = z.infer<typeof CreatedAccessToken>

@@ -1,4 +1,4 @@
-import * as z from 'zod'
+import * as z from 'zod/mini'
 
 /** The project statuses the dashboard distinguishes (spec section 4). */
 export const ProjectStatus = z.enum([
@@ -40,12 +40,12 @@ export const PlanId = z.enum(['free', 'pro', 'team', 'enterprise'])
 export type PlanId = z.infer<typeof PlanId>
 
 /** Every error the servers answer with: `{ message }`, plus a machine-readable code where useful. */
-export const ErrorBody = z.object({ message: z.string(), code: z.string().optional() })
+export const ErrorBody = z.object({ message: z.string(), code: z.optional(z.string()) })
 export type ErrorBody = z.infer<typeof ErrorBody>
 
 /** Project refs: 20 lowercase letters, as in the Management API contract. */
-export const ProjectRef = z.string().regex(/^[a-z]{20}$/, 'Project ref is required')
-export const OrgSlug = z.string().regex(/^[\w-]+$/, 'slug is required')
+export const ProjectRef = z.string().check(z.regex(/^[a-z]{20}$/, 'Project ref is required'))
+export const OrgSlug = z.string().check(z.regex(/^[\w-]+$/, 'slug is required'))
 
 /** GET /platform/health: no session, no side effect. */
 export const HealthResponse = z.object({ ok: z.literal(true) })

@@ -4,20 +4,20 @@
  *   GET {platform}/projects/{ref}/api/rest  RestSchemaResponse    (the REST schema, an OpenAPI 2 document as PostgREST serves)
  * Both answer 200 only while the project's API server is ONLINE, otherwise 503 { message }.
  */
-import * as z from 'zod'
+import * as z from 'zod/mini'
 
 export const ProjectLiveResponse = z.object({ status: z.literal('ok') })
 export type ProjectLiveResponse = z.infer<typeof ProjectLiveResponse>
 
-const SchemaProperty = z.object({
-  type: z.string().optional(),
-  format: z.string().optional(),
-  description: z.string().optional(),
-}).passthrough()
+const SchemaProperty = z.looseObject({
+  type: z.optional(z.string()),
+  format: z.optional(z.string()),
+  description: z.optional(z.string()),
+})
 
 export const RestSchemaResponse = z.object({
   swagger: z.literal('2.0'),
-  info: z.object({ title: z.string(), version: z.string(), description: z.string().optional() }),
+  info: z.object({ title: z.string(), version: z.string(), description: z.optional(z.string()) }),
   host: z.string(),
   basePath: z.string(),
   paths: z.record(z.string(), z.record(z.string(), z.unknown())),
@@ -25,9 +25,9 @@ export const RestSchemaResponse = z.object({
     z.string(),
     z.object({
       type: z.literal('object'),
-      required: z.array(z.string()).optional(),
+      required: z.optional(z.array(z.string())),
       properties: z.record(z.string(), SchemaProperty),
-      description: z.string().optional(),
+      description: z.optional(z.string()),
     }),
   ),
 })

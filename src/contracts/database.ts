@@ -10,13 +10,13 @@
  * 1-based character position in the query. A Read-only member may only run read-only queries (the platform endpoint
  * runs theirs read-only; the v1 write endpoint answers 403).
  */
-import * as z from 'zod'
+import * as z from 'zod/mini'
 
 /** The Management API's V1RunQueryBody. */
 export const RunQueryBody = z.object({
-  query: z.string().min(1, 'query is required'),
-  parameters: z.array(z.unknown()).optional(),
-  read_only: z.boolean().optional(),
+  query: z.string().check(z.minLength(1, 'query is required')),
+  parameters: z.optional(z.array(z.unknown())),
+  read_only: z.optional(z.boolean()),
 })
 export type RunQueryBody = z.infer<typeof RunQueryBody>
 
@@ -36,11 +36,11 @@ export const QueryResult = z.object({
   columns: z.array(QueryColumn),
   rows: z.array(z.record(z.string(), z.unknown())),
   /** Rows returned, or rows affected by an INSERT/UPDATE/DELETE. */
-  rowCount: z.number().int().nonnegative(),
+  rowCount: z.number().check(z.int(), z.nonnegative()),
   /** The command tag's verb of the last statement: 'SELECT', 'INSERT', 'CREATE TABLE' … */
   command: z.string(),
   /** Time the database took, in milliseconds. */
-  durationMs: z.number().nonnegative(),
+  durationMs: z.number().check(z.nonnegative()),
   /** Whether it ran in a read-only transaction. */
   readOnly: z.boolean(),
 })
@@ -50,11 +50,11 @@ export type QueryResult = z.infer<typeof QueryResult>
 export const QueryError = z.object({
   message: z.string(),
   /** SQLSTATE, as '42P01'; 'query_timeout' when the query ran past the time-out and was stopped. */
-  code: z.string().optional(),
+  code: z.optional(z.string()),
   /** 1-based character offset of the error in the query, when Postgres reports one. */
-  position: z.number().int().positive().optional(),
-  detail: z.string().optional(),
-  hint: z.string().optional(),
+  position: z.optional(z.number().check(z.int(), z.positive())),
+  detail: z.optional(z.string()),
+  hint: z.optional(z.string()),
 })
 export type QueryError = z.infer<typeof QueryError>
 
@@ -64,10 +64,10 @@ export const TableColumn = z.object({
   data_type: z.string(),
   is_nullable: z.boolean(),
   /** The default expression as Postgres prints it, or null. */
-  default_value: z.string().nullable(),
+  default_value: z.nullable(z.string()),
   is_identity: z.boolean(),
   is_primary_key: z.boolean(),
-  comment: z.string().nullable(),
+  comment: z.nullable(z.string()),
   /** Labels when the type is an enum. */
   enums: z.array(z.string()),
 })
@@ -85,10 +85,10 @@ export const DatabaseTable = z.object({
   schema: z.string(),
   /** 'table' or 'view'. */
   kind: z.enum(['table', 'view']),
-  comment: z.string().nullable(),
+  comment: z.nullable(z.string()),
   rls_enabled: z.boolean(),
   /** Counted rows up to a bound, or Postgres's estimate past it (PGlite keeps no statistics). */
-  estimated_rows: z.number().int().nonnegative(),
+  estimated_rows: z.number().check(z.int(), z.nonnegative()),
   columns: z.array(TableColumn),
   primary_keys: z.array(z.string()),
   relationships: z.array(TableRelationship),
@@ -98,18 +98,18 @@ export const DatabaseTableList = z.array(DatabaseTable)
 export type DatabaseTableList = z.infer<typeof DatabaseTableList>
 
 export const TableRowsQuery = z.object({
-  offset: z.coerce.number().int().min(0).default(0),
-  limit: z.coerce.number().int().min(1).max(1000).default(100),
+  offset: z._default(z.coerce.number().check(z.int(), z.gte(0)), 0),
+  limit: z._default(z.coerce.number().check(z.int(), z.gte(1), z.lte(1000)), 100),
 })
 export type TableRowsQuery = z.infer<typeof TableRowsQuery>
 
 export const TableRows = z.object({
   columns: z.array(QueryColumn),
   rows: z.array(z.record(z.string(), z.unknown())),
-  offset: z.number().int().nonnegative(),
-  limit: z.number().int().positive(),
+  offset: z.number().check(z.int(), z.nonnegative()),
+  limit: z.number().check(z.int(), z.positive()),
   /** Every row of the table. */
-  total: z.number().int().nonnegative(),
+  total: z.number().check(z.int(), z.nonnegative()),
 })
 export type TableRows = z.infer<typeof TableRows>
 
@@ -117,7 +117,7 @@ export type TableRows = z.infer<typeof TableRows>
 export const TypescriptResponse = z.object({ types: z.string() })
 export type TypescriptResponse = z.infer<typeof TypescriptResponse>
 
-export const TypescriptQuery = z.object({ included_schemas: z.string().optional() })
+export const TypescriptQuery = z.object({ included_schemas: z.optional(z.string()) })
 
 /** The regions a project can be created in (the Management API's list). */
 export const REGIONS = [
@@ -129,19 +129,19 @@ export const Region = z.enum(REGIONS)
 
 /** The Management API's V1CreateProjectBody (the fields the local platform uses; the others are accepted and ignored). */
 export const CreateProjectBody = z.object({
-  name: z.string().trim().min(1, 'Name is required').max(256),
-  organization_slug: z.string().regex(/^[\w-]+$/, 'organization_slug is required'),
-  region: Region.optional(),
-  region_selection: z.object({ type: z.literal('specific'), code: Region }).optional(),
-  db_pass: z.string().optional(),
-  plan: z.enum(['free', 'pro']).optional(),
+  name: z.string().check(z.trim(), z.minLength(1, 'Name is required'), z.maxLength(256)),
+  organization_slug: z.string().check(z.regex(/^[\w-]+$/, 'organization_slug is required')),
+  region: z.optional(Region),
+  region_selection: z.optional(z.object({ type: z.literal('specific'), code: Region })),
+  db_pass: z.optional(z.string()),
+  plan: z.optional(z.enum(['free', 'pro'])),
 })
 export type CreateProjectBody = z.infer<typeof CreateProjectBody>
 
 /** The Management API's V1ProjectResponse (201 to a create). */
 export const V1CreatedProject = z.object({
   id: z.string(),
-  ref: z.string().regex(/^[a-z]{20}$/),
+  ref: z.string().check(z.regex(/^[a-z]{20}$/)),
   organization_id: z.string(),
   organization_slug: z.string(),
   name: z.string(),

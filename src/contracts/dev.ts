@@ -1,4 +1,4 @@
-import * as z from 'zod'
+import * as z from 'zod/mini'
 import { OrgSlug, PostgrestStatus, ProjectStatus } from './common'
 
 /**
@@ -10,11 +10,11 @@ import { OrgSlug, PostgrestStatus, ProjectStatus } from './common'
  */
 export const DevCreateProjectBody = z.object({
   organization_slug: OrgSlug,
-  name: z.string().trim().min(1).max(64).optional(),
-  status: ProjectStatus.default('ACTIVE_HEALTHY'),
-  postgrestStatus: PostgrestStatus.default('ONLINE'),
+  name: z.optional(z.string().check(z.trim(), z.minLength(1), z.maxLength(64))),
+  status: z._default(ProjectStatus, 'ACTIVE_HEALTHY'),
+  postgrestStatus: z._default(PostgrestStatus, 'ONLINE'),
 })
 export const DevSetStatusBody = z.object({ status: ProjectStatus })
 export const DevSetPostgrestBody = z.object({ postgrestStatus: PostgrestStatus })
-export const DevLatencyBody = z.object({ ms: z.number().int().min(0).max(60_000) })
-export const DevLatencyResponse = z.object({ ms: z.number().int() })
+export const DevLatencyBody = z.object({ ms: z.number().check(z.int(), z.gte(0), z.lte(60_000)) })
+export const DevLatencyResponse = z.object({ ms: z.number().check(z.int()) })

@@ -2,17 +2,19 @@
  * What an endpoint descriptor is (src/contracts/endpoints.ts holds them all): method, base, path with `:params`,
  * request and response schema. The server registers `routeOf(endpoint)`; the dashboard's client calls
  * `pathOf(endpoint, params)` under the base it was built with and parses the answer with `endpoint.response`.
+ * The contracts are written with `zod/mini` (functions instead of methods): the dashboard's bundle then holds only the
+ * parts of zod its schemas use, not the whole library.
  */
-import type * as z from 'zod'
+import type * as z from 'zod/mini'
 
 export type ApiBase = 'platform' | 'v1' | 'dev'
 export type HttpMethod = 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE'
 
 export interface Endpoint<
   Path extends string = string,
-  Body extends z.ZodType | null = z.ZodType | null,
-  Response extends z.ZodType | null = z.ZodType | null,
-  Query extends z.ZodType | null = z.ZodType | null,
+  Body extends z.ZodMiniType | null = z.ZodMiniType | null,
+  Response extends z.ZodMiniType | null = z.ZodMiniType | null,
+  Query extends z.ZodMiniType | null = z.ZodMiniType | null,
 > {
   method: HttpMethod
   base: ApiBase
@@ -25,9 +27,9 @@ export interface Endpoint<
 
 export function endpoint<
   Path extends string,
-  Body extends z.ZodType | null = null,
-  Response extends z.ZodType | null = null,
-  Query extends z.ZodType | null = null,
+  Body extends z.ZodMiniType | null = null,
+  Response extends z.ZodMiniType | null = null,
+  Query extends z.ZodMiniType | null = null,
 >(method: HttpMethod, base: ApiBase, path: Path, schemas: { body?: Body; response?: Response; query?: Query } = {}) {
   return {
     method,

@@ -1,4 +1,4 @@
-import * as z from 'zod'
+import * as z from 'zod/mini'
 import { ProjectStatus } from './common'
 
 /**
@@ -19,16 +19,16 @@ export const ApiKeyTag = z.enum(['anon', 'service_role'])
 export type ApiKeyTag = z.infer<typeof ApiKeyTag>
 
 export const ServiceApiKey = z.object({
-  api_key: z.string().min(1),
+  api_key: z.string().check(z.minLength(1)),
   name: z.string(),
   tags: z.string(),
 })
 export type ServiceApiKey = z.infer<typeof ServiceApiKey>
 
 export const ProjectService = z.object({
-  id: z.number().int(),
+  id: z.number().check(z.int()),
   name: z.string(),
-  app: z.object({ id: z.number().int(), name: z.string() }),
+  app: z.object({ id: z.number().check(z.int()), name: z.string() }),
   app_config: z.object({ protocol: z.string(), endpoint: z.string() }),
   service_api_keys: z.array(ServiceApiKey),
 })
@@ -36,24 +36,27 @@ export type ProjectService = z.infer<typeof ProjectService>
 
 export const ProjectSettings = z.object({
   project: z.object({
-    id: z.number().int(),
+    id: z.number().check(z.int()),
     ref: z.string(),
     name: z.string(),
     status: ProjectStatus,
     db_host: z.string(),
     /** Only for members allowed to read service_api_keys. */
-    jwt_secret: z.string().optional(),
+    jwt_secret: z.optional(z.string()),
   }),
   services: z.array(ProjectService),
 })
 export type ProjectSettings = z.infer<typeof ProjectSettings>
 
 /** Absent jwt_secret: roll (the platform generates one); present: a custom secret. */
-export const JwtSecretUpdateBody = z
-  .object({
-    jwt_secret: z.string().min(JWT_SECRET_MIN_LENGTH, JWT_SECRET_TOO_SHORT).max(1024, 'The JWT secret must be at most 1024 characters long').optional(),
-  })
-  .strict()
+export const JwtSecretUpdateBody = z.strictObject({
+  jwt_secret: z.optional(
+    z.string().check(
+      z.minLength(JWT_SECRET_MIN_LENGTH, JWT_SECRET_TOO_SHORT),
+      z.maxLength(1024, 'The JWT secret must be at most 1024 characters long'),
+    ),
+  ),
+})
 export type JwtSecretUpdateBody = z.infer<typeof JwtSecretUpdateBody>
 
 export const JwtSecretUpdateAccepted = z.object({ change_tracking_id: z.string() })
@@ -64,7 +67,7 @@ export type JwtSecretUpdateState = z.infer<typeof JwtSecretUpdateState>
 
 export const JwtSecretUpdateMeta = z.object({
   change_tracking_id: z.string(),
-  error: z.string().nullable(),
+  error: z.nullable(z.string()),
   progress: z.string(),
   status: JwtSecretUpdateState,
 })
@@ -72,22 +75,22 @@ export type JwtSecretUpdateMeta = z.infer<typeof JwtSecretUpdateMeta>
 
 /** null: the secret was never updated. */
 export const JwtSecretUpdateStatusResponse = z.object({
-  jwtSecretUpdateStatus: z.object({ meta: JwtSecretUpdateMeta }).nullable(),
+  jwtSecretUpdateStatus: z.nullable(z.object({ meta: JwtSecretUpdateMeta })),
 })
 export type JwtSecretUpdateStatusResponse = z.infer<typeof JwtSecretUpdateStatusResponse>
 
 /** Management API ApiKeyResponse (legacy JWT keys). */
 export const V1ApiKey = z.object({
-  api_key: z.string().nullable(),
-  id: z.string().nullable(),
-  type: z.enum(['legacy', 'publishable', 'secret']).nullable(),
-  prefix: z.string().nullable(),
+  api_key: z.nullable(z.string()),
+  id: z.nullable(z.string()),
+  type: z.nullable(z.enum(['legacy', 'publishable', 'secret'])),
+  prefix: z.nullable(z.string()),
   name: z.string(),
-  description: z.string().nullable(),
-  hash: z.string().nullable(),
-  secret_jwt_template: z.record(z.string(), z.unknown()).nullable(),
-  inserted_at: z.string().nullable(),
-  updated_at: z.string().nullable(),
+  description: z.nullable(z.string()),
+  hash: z.nullable(z.string()),
+  secret_jwt_template: z.nullable(z.record(z.string(), z.unknown())),
+  inserted_at: z.nullable(z.string()),
+  updated_at: z.nullable(z.string()),
 })
 export type V1ApiKey = z.infer<typeof V1ApiKey>
 export const V1ApiKeyList = z.array(V1ApiKey)
@@ -96,4 +99,4 @@ export const V1ApiKeyList = z.array(V1ApiKey)
 export const DevFailNextJwtUpdateResponse = z.object({ fail_next_jwt_update: z.literal(true) })
 
 /** GET /v1/projects/{ref}/api-keys?reveal: accepted as the Management API has it (keys are shown by permission). */
-export const V1ApiKeysQuery = z.object({ reveal: z.enum(['true', 'false'], 'reveal must be true or false').optional() })
+export const V1ApiKeysQuery = z.object({ reveal: z.optional(z.enum(['true', 'false'], 'reveal must be true or false')) })

@@ -1,9 +1,9 @@
-import * as z from 'zod'
+import * as z from 'zod/mini'
 import { PlanId } from './common'
 
 /** GET /platform/organizations and /platform/organizations/{slug} */
 export const Organization = z.object({
-  id: z.number().int(),
+  id: z.number().check(z.int()),
   slug: z.string(),
   name: z.string(),
   plan: z.object({ id: PlanId }),

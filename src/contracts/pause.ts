@@ -1,4 +1,4 @@
-import * as z from 'zod'
+import * as z from 'zod/mini'
 import { ProjectStatus } from './common'
 import { Project } from './projects'
 
@@ -14,7 +14,7 @@ import { Project } from './projects'
  */
 
 /** The restore and pause calls take no input; an empty body or `{}` is accepted, anything else is refused. */
-export const EmptyBody = z.object({}).strict()
+export const EmptyBody = z.strictObject({})
 
 /** The project as the restore left it: RESTORING. */
 export const RestoreResponse = Project
@@ -23,7 +23,7 @@ export type RestoreResponse = z.infer<typeof RestoreResponse>
 /** The status and, after a failed restore, what went wrong (null when nothing was recorded). */
 export const RestoreStatusResponse = z.object({
   status: ProjectStatus,
-  error: z.string().nullable(),
+  error: z.nullable(z.string()),
 })
 export type RestoreStatusResponse = z.infer<typeof RestoreStatusResponse>
 
@@ -31,7 +31,7 @@ export type RestoreStatusResponse = z.infer<typeof RestoreStatusResponse>
 export const MemberReachedFreeProjectLimit = z.object({
   username: z.string(),
   primary_email: z.string(),
-  free_project_limit: z.number().int(),
+  free_project_limit: z.number().check(z.int()),
 })
 export type MemberReachedFreeProjectLimit = z.infer<typeof MemberReachedFreeProjectLimit>
 export const MembersReachedFreeProjectLimit = z.array(MemberReachedFreeProjectLimit)

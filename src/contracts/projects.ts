@@ -1,18 +1,18 @@
-import * as z from 'zod'
+import * as z from 'zod/mini'
 import { PostgrestStatus, ProjectStatus } from './common'
 
 /** GET /platform/projects (list) and GET /platform/projects/{ref} (detail). */
 export const Project = z.object({
-  id: z.number().int(),
+  id: z.number().check(z.int()),
   ref: z.string(),
   name: z.string(),
-  organization_id: z.number().int(),
+  organization_id: z.number().check(z.int()),
   organization_slug: z.string(),
   status: ProjectStatus,
   /** The project's REST endpoint; empty while none exists yet. */
   restUrl: z.string(),
   /** Version of the project's API gateway, as 'kps-v3.8.6'. */
-  kpsVersion: z.string().nullable(),
+  kpsVersion: z.nullable(z.string()),
   is_branch_enabled: z.boolean(),
   postgrestStatus: PostgrestStatus,
   region: z.string(),
@@ -30,5 +30,5 @@ export const ProjectStatusResponse = z.object({ status: ProjectStatus })
 export type ProjectStatusResponse = z.infer<typeof ProjectStatusResponse>
 
 /** PATCH /platform/projects/{ref}: rename (needs projects:write). */
-export const UpdateProjectBody = z.object({ name: z.string().trim().min(1, 'Name is required').max(64) })
+export const UpdateProjectBody = z.object({ name: z.string().check(z.trim(), z.minLength(1, 'Name is required'), z.maxLength(64)) })
 export type UpdateProjectBody = z.infer<typeof UpdateProjectBody>

@@ -15,7 +15,7 @@
  * (a failure of step 1, Started, is reported as '1_upgraded_instance_launch_failed': preparing the new server
  * is launching it).
  */
-import * as z from 'zod'
+import * as z from 'zod/mini'
 
 export const ReleaseChannel = z.enum(['internal', 'alpha', 'beta', 'ga', 'withdrawn', 'preview'])
 
@@ -74,8 +74,8 @@ export function progressIndex(progress: string | null | undefined): number {
 }
 
 export const UpgradeDatabaseBody = z.object({
-  target_version: z.string().trim().min(1, 'target_version is required'),
-  release_channel: ReleaseChannel.optional(),
+  target_version: z.string().check(z.trim(), z.minLength(1, 'target_version is required')),
+  release_channel: z.optional(ReleaseChannel),
 })
 export type UpgradeDatabaseBody = z.infer<typeof UpgradeDatabaseBody>
 
@@ -88,31 +88,34 @@ export const DatabaseUpgradeStatusWire = z.object({
   latest_status_at: z.string(),
   target_version: z.number(),
   status: z.number(),
-  progress: UpgradeProgress.optional(),
-  error: UpgradeError.optional(),
+  progress: z.optional(UpgradeProgress),
+  error: z.optional(UpgradeError),
 })
 export type DatabaseUpgradeStatusWire = z.infer<typeof DatabaseUpgradeStatusWire>
-export const DatabaseUpgradeStatusWireResponse = z.object({ databaseUpgradeStatus: DatabaseUpgradeStatusWire.nullable() })
+export const DatabaseUpgradeStatusWireResponse = z.object({ databaseUpgradeStatus: z.nullable(DatabaseUpgradeStatusWire) })
 export type DatabaseUpgradeStatusWireResponse = z.infer<typeof DatabaseUpgradeStatusWireResponse>
 
 /** What the dashboard reads: the number turned into the spec's word; an unknown number is a malformed answer. */
-export const DatabaseUpgradeStatus = DatabaseUpgradeStatusWire.transform((wire, ctx) => {
-  const status = wordOf(wire.status)
-  if (status === undefined) {
-    ctx.addIssue({ code: 'custom', message: `Unknown upgrade status ${wire.status}`, path: ['status'] })
-    return z.NEVER
-  }
-  return {
-    initiated_at: wire.initiated_at,
-    latest_status_at: wire.latest_status_at,
-    target_version: wire.target_version,
-    status,
-    progress: wire.progress ?? null,
-    error: wire.error ?? null,
-  }
-})
+export const DatabaseUpgradeStatus = z.pipe(
+  DatabaseUpgradeStatusWire,
+  z.transform((wire: DatabaseUpgradeStatusWire, ctx) => {
+    const status = wordOf(wire.status)
+    if (status === undefined) {
+      ctx.issues.push({ code: 'custom', message: `Unknown upgrade status ${wire.status}`, path: ['status'], input: wire })
+      return z.NEVER
+    }
+    return {
+      initiated_at: wire.initiated_at,
+      latest_status_at: wire.latest_status_at,
+      target_version: wire.target_version,
+      status,
+      progress: wire.progress ?? null,
+      error: wire.error ?? null,
+    }
+  }),
+)
 export type DatabaseUpgradeStatus = z.output<typeof DatabaseUpgradeStatus>
-export const DatabaseUpgradeStatusResponse = z.object({ databaseUpgradeStatus: DatabaseUpgradeStatus.nullable() })
+export const DatabaseUpgradeStatusResponse = z.object({ databaseUpgradeStatus: z.nullable(DatabaseUpgradeStatus) })
 export type DatabaseUpgradeStatusResponse = z.output<typeof DatabaseUpgradeStatusResponse>
 
 export const PostgresMajor = z.enum(['13', '14', '15', '17', '17-oriole'])
@@ -129,16 +132,16 @@ export const ProjectUpgradeEligibilityResponse = z.object({
   objects_to_be_dropped: z.array(z.string()),
   unsupported_extensions: z.array(z.string()),
   user_defined_objects_in_internal_schemas: z.array(z.string()),
-  validation_errors: z.array(z.object({ type: z.string() }).passthrough()),
-  warnings: z.array(z.object({ type: z.string() }).passthrough()),
+  validation_errors: z.array(z.looseObject({ type: z.string() })),
+  warnings: z.array(z.looseObject({ type: z.string() })),
 })
 export type ProjectUpgradeEligibilityResponse = z.infer<typeof ProjectUpgradeEligibilityResponse>
 
 /** Development control: the next upgrade of the project fails at step `at_step` (1 = Started … 8). */
-export const DevFailNextUpgradeBody = z.object({ at_step: z.number().int().min(1).max(UPGRADE_STEPS.length) })
+export const DevFailNextUpgradeBody = z.object({ at_step: z.number().check(z.int(), z.gte(1), z.lte(UPGRADE_STEPS.length)) })
 
 /** GET /v1/projects/{ref}/upgrade/status?tracking_id: one upgrade instead of the latest. */
-export const UpgradeStatusQuery = z.object({ tracking_id: z.string().max(100).optional() })
+export const UpgradeStatusQuery = z.object({ tracking_id: z.optional(z.string().check(z.maxLength(100))) })
 
 /** What the development control answers: the step the next upgrade fails at. */
-export const DevFailNextUpgradeResponse = z.object({ at_step: z.number().int() })
+export const DevFailNextUpgradeResponse = z.object({ at_step: z.number().check(z.int()) })

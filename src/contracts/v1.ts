@@ -1,4 +1,4 @@
-import * as z from 'zod'
+import * as z from 'zod/mini'
 
 /**
  * Management API shapes (../shared/reference/management-api.openapi.json).
@@ -11,9 +11,9 @@ export const V1ProjectStatus = z.enum([
 
 export const V1ProjectWithDatabase = z.object({
   id: z.string(),
-  ref: z.string().regex(/^[a-z]{20}$/),
+  ref: z.string().check(z.regex(/^[a-z]{20}$/)),
   organization_id: z.string(),
-  organization_slug: z.string().regex(/^[\w-]+$/),
+  organization_slug: z.string().check(z.regex(/^[\w-]+$/)),
   name: z.string(),
   region: z.string(),
   created_at: z.string(),

@@ -26,7 +26,7 @@ export function formatIssues(issues: readonly z.core.$ZodIssue[], target: keyof 
 }
 
 /** zod validation of one part of the request; a failure answers 400 `{ message }`. */
-export function validate<Target extends keyof ValidationTargets, Schema extends z.ZodType>(
+export function validate<Target extends keyof ValidationTargets, Schema extends z.core.$ZodType>(
   target: Target,
   schema: Schema,
 ) {
