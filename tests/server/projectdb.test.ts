@@ -93,6 +93,20 @@ describe('project database from the template', () => {
     expect(after.rows[0].who).not.toBe('authenticated')
   })
 
+  it('what a transaction set for the session (role, settings, temporary tables) does not reach the next one', async () => {
+    await s.projectDbs.transaction(refA, {}, (tx) =>
+      tx.exec(`set role anon; set application_name = 'leaky'; create temp table leftover (x int)`),
+    )
+    const r = await s.projectDbs.transaction(refA, {}, (tx) =>
+      tx.query(
+        `select current_user as who, current_setting('application_name') as app, to_regclass('pg_temp.leftover') is null as gone`,
+      ),
+    )
+    expect(r.rows[0].who).not.toBe('anon')
+    expect(r.rows[0].app).not.toBe('leaky')
+    expect(r.rows[0].gone).toBe(true)
+  })
+
   it('reports the position, and rolls back a failed transaction', async () => {
     const err = (await s.projectDbs
       .transaction(refA, {}, async (tx) => {

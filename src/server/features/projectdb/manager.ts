@@ -94,7 +94,7 @@ export class DatabaseManager implements ProjectDatabases {
     return [...this.opens.keys()]
   }
 
-  exists(ref: string): Promise<boolean> {
+  async exists(ref: string): Promise<boolean> {
     checkRef(ref)
     return this.backend.exists(ref)
   }
@@ -103,7 +103,7 @@ export class DatabaseManager implements ProjectDatabases {
     return this.backend.serverVersion()
   }
 
-  create(ref: string, opts: { schemaSql?: string } = {}): Promise<void> {
+  async create(ref: string, opts: { schemaSql?: string } = {}): Promise<void> {
     checkRef(ref)
     return this.serial(ref, async () => {
       if (await this.backend.exists(ref)) return
@@ -119,12 +119,12 @@ export class DatabaseManager implements ProjectDatabases {
     })
   }
 
-  transaction<T>(ref: string, opts: TransactionOptions, fn: (tx: ProjectTx) => Promise<T>): Promise<T> {
+  async transaction<T>(ref: string, opts: TransactionOptions, fn: (tx: ProjectTx) => Promise<T>): Promise<T> {
     checkRef(ref)
     return this.serial(ref, () => this.run(ref, opts, fn))
   }
 
-  close(ref: string): Promise<void> {
+  async close(ref: string): Promise<void> {
     checkRef(ref)
     return this.serial(ref, async () => {
       const open = this.opens.get(ref)
@@ -133,7 +133,7 @@ export class DatabaseManager implements ProjectDatabases {
     })
   }
 
-  drop(ref: string): Promise<void> {
+  async drop(ref: string): Promise<void> {
     checkRef(ref)
     return this.serial(ref, async () => {
       const open = this.opens.get(ref)
@@ -191,7 +191,12 @@ export class DatabaseManager implements ProjectDatabases {
       await this.closing.get(ref)
       await this.reserveSlot()
       try {
-        const session = await this.backend.open(ref)
+        const session = await this.backend.open(ref).catch((err: unknown) => {
+          const cause = toProjectDbError(err)
+          throw cause.code === 'database_unavailable'
+            ? cause
+            : new ProjectDbError(`the project's database could not be opened: ${cause.message}`, { code: 'database_unavailable' })
+        })
         open = { ref, session, lastUsed: Date.now(), busy: 0 }
         this.opens.set(ref, open)
       } finally {
@@ -271,10 +276,10 @@ export class DatabaseManager implements ProjectDatabases {
       await guard(session.exec(begin))
       await guard(session.query(`select set_config('request.jwt.claims', $1, true)`, [JSON.stringify(opts.claims ?? {})]))
       const value = await guard(fn(tx).then((v) => v, (err: unknown) => Promise.reject(new CallerError(err))))
-      await guard(session.exec('commit'))
+      await guard(session.exec(`commit; ${RESET_SESSION}`))
       return value
     } catch (err) {
-      if (!timedOut) await session.exec('rollback').catch(() => {})
+      if (!timedOut) await session.exec(`rollback; ${RESET_SESSION}`).catch(() => {})
       if (err instanceof CallerError) throw err.cause
       throw err
     } finally {
@@ -286,6 +291,12 @@ export class DatabaseManager implements ProjectDatabases {
     }
   }
 }
+
+/**
+ * Run after each transaction: what a statement may have set for the session (SET ROLE, SET SESSION AUTHORIZATION,
+ * settings, temporary tables) never reaches the next transaction, which may run as another role.
+ */
+const RESET_SESSION = 'set session authorization default; reset all; discard temp;'
 
 /** An error thrown by the caller's function passes through as it is (guard would otherwise map it). */
 class CallerError extends Error {
