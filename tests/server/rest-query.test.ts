@@ -43,6 +43,7 @@ create table orders (id serial primary key, item_id int references items(id), no
 create table "odd ""name"" tåble" ("the id" int primary key, "quote""col" text, "ünï cödé" text, "dot.ted" int);
 create view item_names as select id, name from items;
 create table secrets (id int primary key, v text);
+create sequence counter_seq;
 create function add(a int, b int default 1) returns int language sql immutable as 'select a + b';
 create function items_like(pattern text) returns setof items language sql stable as $$ select * from items where name like pattern order by id $$;
 create function pairs(n int) returns table(i int, sq int) language sql stable as $$ select g, g * g from generate_series(1, n) g $$;
@@ -362,6 +363,9 @@ describe('what is outside the subset is a 400, never a wrong result', () => {
       hint: expect.any(String),
     })
     expect((await rest('pg_class')).status).toBe(404)
+    // A sequence parses as a FROM item, but it is no relation the API serves.
+    expect((await rest('counter_seq')).json).toMatchObject({ code: 'PGRST205' })
+    expect((await rest('items; drop table items')).status).toBe(404)
     expect((await rest('items', { headers: { 'accept-profile': 'storage' } })).status).toBe(406)
     expect((await rest('items', { method: 'POST', body: {}, headers: { 'content-profile': 'private' } })).json).toMatchObject({ code: 'PGRST106' })
   })

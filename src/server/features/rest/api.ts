@@ -6,7 +6,7 @@
  * Preference-Applied, and `{ code, message, details, hint }` bodies.
  */
 import type { DbRole, ProjectTx, TransactionOptions } from '../projectdb/types'
-import { findFunctions, findRelation, introspect, type FunctionInfo, type RelationInfo } from './catalog'
+import { findFunctions, findRelation, introspect, relationKind, type FunctionInfo, type RelationInfo } from './catalog'
 import { RestError, toRestError } from './errors'
 import { buildOpenApi, type DocumentTarget } from './openapi'
 import {
@@ -106,7 +106,11 @@ interface AggregateRow {
   page_count: string
   body: string | null
   total?: string
+  relkind?: string | null
 }
+
+/** Tables, views, materialized views, foreign and partitioned tables. */
+const SERVED_RELKINDS = new Set(['r', 'v', 'm', 'f', 'p'])
 
 async function runStatement(tx: ProjectTx, statement: Statement): Promise<AggregateRow> {
   const { rows } = await tx.query(statement.sql, statement.params)
@@ -244,13 +248,29 @@ async function relation(req: RestRequest, ctx: RestContext, name: string): Promi
       const order = parseOrder(req.query.get('order') ?? undefined)
       const page = paging(req)
       const counted = prefs.count !== undefined
-      const row = await tx(true)(async (t) => {
-        await lookupRelation(t, name)
-        return runStatement(
-          t,
-          readSql(relationSql(name), { select, where, order, ...page, single: format === 'object', count: counted, withBody: req.method === 'GET' }),
+      // One statement reads and checks the relation (no catalog lookup first: a read is the hot path). When it
+      // fails, what failed is told apart afterwards: a name that is no served relation (a sequence the role may
+      // not read, say) is a 404 like any unknown name, never a 403 that tells it exists.
+      let row: AggregateRow
+      try {
+        row = await tx(true)((t) =>
+          runStatement(
+            t,
+            readSql(relationSql(name), {
+              select, where, order, ...page, single: format === 'object', count: counted, withBody: req.method === 'GET', relation: name,
+            }),
+          ),
         )
-      })
+      } catch (err) {
+        const code = (err as { code?: unknown }).code
+        if (code === '42P01') throw tableNotFound(name)
+        if (code === '42501' || code === '42809') {
+          const kind = await tx(true)((t) => relationKind(t, name))
+          if (!kind || !SERVED_RELKINDS.has(kind)) throw tableNotFound(name)
+        }
+        throw err
+      }
+      if (!row.relkind || !SERVED_RELKINDS.has(row.relkind)) throw tableNotFound(name)
       return readAnswer(row, { offset: page.offset, format, head: req.method === 'HEAD', counted })
     }
     case 'POST': {

@@ -62,6 +62,16 @@ export interface RelationInfo {
   primaryKey: string[]
 }
 
+/** pg_class.relkind of `public.<name>`, or undefined when there is no such object. */
+export async function relationKind(tx: ProjectTx, name: string): Promise<string | undefined> {
+  const { rows } = await tx.query(
+    `select c.relkind::text as kind from pg_class c join pg_namespace n on n.oid = c.relnamespace
+     where n.nspname = 'public' and c.relname = $1`,
+    [name],
+  )
+  return rows[0]?.kind as string | undefined
+}
+
 export async function findRelation(tx: ProjectTx, name: string): Promise<RelationInfo | undefined> {
   const found = await jsonQuery<{ kind: string; columns: string[]; pk: string[] } | null>(
     tx,

@@ -115,15 +115,24 @@ export interface ReadPlan {
   withBody: boolean
   /** The rows are one column `pgrst_scalar` (a function returning a base type): its values, not objects. */
   scalar?: boolean
+  /**
+   * The relation read (`source` is then that relation): the statement also answers its relkind, so one round trip
+   * both reads and checks it is a relation the API serves (a sequence also parses as a FROM item).
+   */
+  relation?: string
 }
 
 /** A read of `source` (a relation, or a function call's rows): page_count, body, and total when counted. */
 export function readSql(source: string, plan: ReadPlan, params = new Params(), prelude = ''): Statement {
   const where = whereSql(plan.where, params)
   const inner = `select ${selectListSql(plan.select)} from ${source} where ${where}${orderSql(plan.order)}${pageSql(plan.limit, plan.offset)}`
-  const total = plan.count ? `, (select count(*) from ${source} where ${where})::text as total` : ''
+  let extra = plan.count ? `, (select count(*) from ${source} where ${where})::text as total` : ''
+  if (plan.relation !== undefined) {
+    extra += `, (select c.relkind::text from pg_catalog.pg_class c join pg_catalog.pg_namespace n on n.oid = c.relnamespace
+      where n.nspname = 'public' and c.relname = ${params.add(plan.relation)}) as relkind`
+  }
   const element = plan.scalar ? '_pgrst_r.pgrst_scalar' : '_pgrst_r.*'
-  return { sql: `${prelude}${aggregateSql(inner, plan.single, plan.withBody, total, element)}`, params: params.values }
+  return { sql: `${prelude}${aggregateSql(inner, plan.single, plan.withBody, extra, element)}`, params: params.values }
 }
 
 /** What a write returns: rows for the answer (representation), primary keys for Location (headers-only), or a count. */

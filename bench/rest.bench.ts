@@ -1,0 +1,155 @@
+/**
+ * A project's REST API under load, and its OpenAPI document on a large schema:
+ *  - closed loop: 50 clients, each sending `GET /p/{ref}/rest/v1/recipes?select=*&limit=10` with the anon key as
+ *    soon as its last answer came (the demo's Recipe Box, row level security on) → requests/s, p50/p99, errors;
+ *    the same clients against the same server's `/platform/health` in the same run → the ratio;
+ *  - the OpenAPI document (catalog queries + building + JSON) of a project database with 1,000 tables and 200
+ *    functions, as the owner and as anon → median of 5.
+ * On PGlite, and on a throw-away PostgreSQL 15 cluster when Debian's binaries are installed.
+ * `npx tsx bench/rest.bench.ts` — LOAD_SECONDS (default 10), REST_DB=pglite|postgres (default both).
+ */
+import autocannon from 'autocannon'
+import { mkdtempSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { loadConfig } from '../src/server/config'
+import { createEngineDatabases } from '../src/server/features/projectdb'
+import { introspect } from '../src/server/features/rest/catalog'
+import { buildOpenApi } from '../src/server/features/rest/openapi'
+import { hasPostgres, startPgCluster } from '../tests/server/pgCluster'
+import { median, removeDir, startServer } from './support'
+
+const LOAD_SECONDS = Number(process.env.LOAD_SECONDS ?? 10)
+const CLIENTS = 50
+const TABLES = 1_000
+const FUNCTIONS = 200
+const RUNS = 5
+
+interface Figures {
+  rps: number
+  p50: number
+  p99: number
+  errors: number
+  requests: number
+}
+
+async function load(url: string, path: string, headers: Record<string, string>, seconds: number): Promise<Figures> {
+  const result = await autocannon({ url: `${url}${path}`, connections: CLIENTS, duration: seconds, timeout: 10, headers })
+  return {
+    rps: result.requests.average,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    errors: result.errors + result.timeouts + result.non2xx,
+    requests: result.requests.total,
+  }
+}
+
+const fmt = (f: Figures) => `${Math.round(f.rps)} req/s, p50 ${f.p50} ms, p99 ${f.p99} ms, errors ${f.errors} of ${f.requests}`
+
+/** The Recipe Box project's ref and anon key, as the dashboard's API settings show them to its Owner. */
+async function recipeBox(url: string): Promise<{ ref: string; anon: string }> {
+  const signIn = await fetch(`${url}/platform/auth/sign-in`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', origin: url },
+    body: JSON.stringify({ email: 'owner@example.com', password: 'demo1234' }),
+  })
+  if (!signIn.ok) throw new Error(`sign-in failed: ${signIn.status}`)
+  const cookie = signIn.headers.getSetCookie().map((c) => c.split(';')[0]).join('; ')
+  const projects = (await (await fetch(`${url}/platform/projects`, { headers: { cookie } })).json()) as Array<{ ref: string; name: string }>
+  const project = projects.find((p) => p.name === 'Recipe Box')
+  if (!project) throw new Error('no Recipe Box project')
+  const settings = (await (await fetch(`${url}/platform/props/project/${project.ref}/settings`, { headers: { cookie } })).json()) as {
+    services: Array<{ service_api_keys: Array<{ tags: string; api_key: string }> }>
+  }
+  const anon = settings.services[0].service_api_keys.find((k) => k.tags === 'anon')?.api_key
+  if (!anon) throw new Error('no anon key')
+  return { ref: project.ref, anon }
+}
+
+async function throughput(store: 'pglite' | 'postgres') {
+  const cluster = store === 'postgres' ? await startPgCluster() : null
+  const server = await startServer(cluster ? { DATABASE_URL: cluster.url } : {})
+  try {
+    const { ref, anon } = await recipeBox(server.url)
+    const path = `/p/${ref}/rest/v1/recipes?select=*&limit=10`
+    const headers = { apikey: anon }
+    const first = await fetch(`${server.url}${path}`, { headers }) // opens (and on the first start creates) the database
+    if (first.status !== 200) throw new Error(`${path} answered ${first.status}: ${await first.text()}`)
+    await load(server.url, path, headers, 3) // warm-up
+    const rest = await load(server.url, path, headers, LOAD_SECONDS)
+    const health = await load(server.url, '/platform/health', {}, LOAD_SECONDS)
+    console.log(`${store}, ${CLIENTS} clients, ${LOAD_SECONDS} s, GET ${path.replace(ref, '{ref}')}: ${fmt(rest)}`)
+    console.log(`${store}, ${CLIENTS} clients, ${LOAD_SECONDS} s, GET /platform/health (same server, same run): ${fmt(health)}`)
+    console.log(`${store}: the REST read serves ${((rest.rps / health.rps) * 100).toFixed(1)}% of the health check's requests/s`)
+  } finally {
+    await server.stop()
+    removeDir(server.dataDir)
+    cluster?.stop()
+  }
+}
+
+function largeSchemaSql(): string {
+  const parts = [`create type level as enum ('low', 'mid', 'high');`]
+  for (let i = 0; i < TABLES; i++) {
+    const parent = i > 0 ? `, parent_id bigint references t${i - 1} (id)` : ''
+    parts.push(
+      `create table t${i} (id bigint generated always as identity primary key, name text not null, ` +
+        `code varchar(12) default 'none', price numeric(10,2) default 0, meta jsonb, level level, ` +
+        `created_at timestamptz not null default now()${parent});`,
+      `comment on table t${i} is 'Table ${i}'; comment on column t${i}.name is 'The name';`,
+    )
+    if (i % 10 === 0) parts.push(`create view v${i} as select id, name from t${i};`)
+  }
+  for (let i = 0; i < FUNCTIONS; i++) {
+    const volatility = i % 2 === 0 ? 'stable' : 'volatile'
+    parts.push(
+      `create function f${i}(a int, b text default 'x') returns setof t${i % TABLES} language sql ${volatility} ` +
+        `as $$ select * from t${i % TABLES} where id = a $$;`,
+      `comment on function f${i}(int, text) is 'Function ${i}';`,
+    )
+  }
+  return parts.join('\n')
+}
+
+async function documentTime(store: 'pglite' | 'postgres') {
+  const cluster = store === 'postgres' ? await startPgCluster() : null
+  const dataDir = mkdtempSync(join(tmpdir(), 'rest-bench-'))
+  const base = loadConfig({ DATA_DIR: dataDir, ...(cluster ? { DATABASE_URL: cluster.url } : {}) })
+  const dbs = createEngineDatabases({ ...base, projectDb: { ...base.projectDb, queryTimeoutMs: 600_000 } })
+  const ref = 'restbenchlarge'
+  try {
+    const startedCreate = performance.now()
+    await dbs.create(ref, { schemaSql: largeSchemaSql() })
+    console.log(`${store}: database with ${TABLES} tables, ${TABLES / 10} views and ${FUNCTIONS} functions made in ${((performance.now() - startedCreate) / 1000).toFixed(1)} s`)
+    const target = { host: '127.0.0.1:8787', basePath: `/p/${ref}/rest/v1`, scheme: 'http' as const }
+    for (const role of ['postgres', 'anon'] as const) {
+      const times: number[] = []
+      let bytes = 0
+      let paths = 0
+      for (let i = 0; i < RUNS; i++) {
+        const started = performance.now()
+        const catalog = await dbs.transaction(ref, { role, readOnly: true }, introspect)
+        const doc = buildOpenApi(catalog, target)
+        const text = JSON.stringify(doc)
+        times.push(performance.now() - started)
+        bytes = text.length
+        paths = Object.keys(doc.paths).length
+      }
+      console.log(
+        `${store}, OpenAPI document as ${role} (${paths} paths, ${(bytes / 1024 / 1024).toFixed(1)} MB): median ${median(times).toFixed(0)} ms (runs: ${times.map((t) => t.toFixed(0)).join(', ')})`,
+      )
+    }
+  } finally {
+    await dbs.drop(ref).catch(() => {})
+    await dbs.closeAll()
+    removeDir(dataDir)
+    cluster?.stop()
+  }
+}
+
+const which = process.env.REST_DB
+const stores: Array<'pglite' | 'postgres'> = which === 'pglite' || which === 'postgres' ? [which] : hasPostgres() ? ['pglite', 'postgres'] : ['pglite']
+for (const store of stores) {
+  await throughput(store)
+  await documentTime(store)
+}
