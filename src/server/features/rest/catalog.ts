@@ -16,8 +16,12 @@ function typeNameSql(t: string, tn: string, et: string, etn: string): string {
 
 /** Joins of a type (alias t, on `oid`) to its namespace, its array element, and its base type (a domain's). */
 function typeJoins(oid: string, t = 't'): string {
-  return `join pg_type ${t} on ${t}.oid = ${oid}
-    join pg_namespace ${t}n on ${t}n.oid = ${t}.typnamespace
+  return `join pg_type ${t} on ${t}.oid = ${oid} ${typeDetailJoins(t)}`
+}
+
+/** The joins of typeJoins after pg_type itself. */
+function typeDetailJoins(t: string): string {
+  return `join pg_namespace ${t}n on ${t}n.oid = ${t}.typnamespace
     left join pg_type ${t}e on ${t}e.oid = ${t}.typelem and ${t}.typcategory = 'A'
     left join pg_namespace ${t}en on ${t}en.oid = ${t}e.typnamespace
     left join pg_type ${t}b on ${t}b.oid = case when ${t}.typtype = 'd' then ${t}.typbasetype else ${t}.oid end
@@ -222,33 +226,44 @@ export async function introspect(tx: ProjectTx): Promise<SchemaCatalog> {
     tx,
     `select json_agg(json_build_object(
        'oid', c.oid, 'name', c.relname, 'kind', c.relkind::text, 'comment', d.description,
-       'insertable', (pg_relation_is_updatable(c.oid, true) & 8) = 8 and has_table_privilege(c.oid, 'insert'),
-       'updatable', (pg_relation_is_updatable(c.oid, true) & 4) = 4 and has_table_privilege(c.oid, 'update'),
-       'deletable', (pg_relation_is_updatable(c.oid, true) & 16) = 16 and has_table_privilege(c.oid, 'delete')
+       'insertable', (u.events & 8) = 8 and has_table_privilege(c.oid, 'insert'),
+       'updatable', (u.events & 4) = 4 and has_table_privilege(c.oid, 'update'),
+       'deletable', (u.events & 16) = 16 and has_table_privilege(c.oid, 'delete')
      ) order by c.relname)::text as json
      from pg_class c join pg_namespace n on n.oid = c.relnamespace
+     -- Tables take every write (28 = insert, update and delete); only the others need asking.
+     cross join lateral (select case when c.relkind in ('r', 'p') then 28 else pg_relation_is_updatable(c.oid, true) end as events) u
      left join pg_description d on d.objoid = c.oid and d.classoid = 'pg_class'::regclass and d.objsubid = 0
      where n.nspname = 'public' and c.relkind in ('r', 'v', 'm', 'f', 'p') and not c.relispartition
        and has_table_privilege(c.oid, 'select, insert, update, delete')`,
   )
-  const columns = await jsonQuery<Array<Omit<ColumnInfo, 'primaryKey' | 'foreignKeys'> & { rel: number; num: number }> | null>(
+  // Columns carry their type's oid; the few distinct types are described once each (a query of their own).
+  const columns = await jsonQuery<
+    Array<Omit<ColumnInfo, 'primaryKey' | 'foreignKeys' | 'maxLength' | keyof TypeInfo> & { rel: number; num: number; typ: number; typmod: number }> | null
+  >(
     tx,
     `select json_agg(json_build_object(
        'rel', a.attrelid, 'num', a.attnum, 'name', a.attname, 'nullable', not a.attnotnull,
-       'default', pg_get_expr(ad.adbin, ad.adrelid), 'comment', d.description,
-       'maxLength', case when tb.typname in ('varchar', 'bpchar') and a.atttypmod > 4 then a.atttypmod - 4 end,
-       'identity', a.attidentity <> '', 'generated', a.attgenerated <> '',
-       ${typeFieldsSql('t')}
+       'default', pg_get_expr(ad.adbin, ad.adrelid), 'comment', d.description, 'typ', a.atttypid, 'typmod', a.atttypmod,
+       'identity', a.attidentity <> '', 'generated', a.attgenerated <> ''
      ) order by a.attrelid, a.attnum)::text as json
      from pg_attribute a
      join pg_class c on c.oid = a.attrelid
      join pg_namespace n on n.oid = c.relnamespace
-     ${typeJoins('a.atttypid')}
      left join pg_attrdef ad on ad.adrelid = a.attrelid and ad.adnum = a.attnum
      left join pg_description d on d.objoid = a.attrelid and d.classoid = 'pg_class'::regclass and d.objsubid = a.attnum
      where n.nspname = 'public' and c.relkind in ('r', 'v', 'm', 'f', 'p') and not c.relispartition
        and a.attnum > 0 and not a.attisdropped`,
   )
+  const typeOids = [...new Set((columns ?? []).map((c) => c.typ))]
+  const types = await jsonQuery<Array<TypeInfo & { oid: number }> | null>(
+    tx,
+    `select json_agg(json_build_object('oid', t.oid, ${typeFieldsSql('t')}))::text as json
+     from pg_type t ${typeDetailJoins('t')}
+     where t.oid = any($1::oid[])`,
+    [`{${typeOids.join(',')}}`],
+  )
+  const typeByOid = new Map((types ?? []).map(({ oid, ...t }) => [oid, t]))
   const keys = await jsonQuery<Array<{ rel: number; type: 'p' | 'f'; cols: number[]; target: string | null; target_cols: string[] | null }> | null>(
     tx,
     `select json_agg(json_build_object(
@@ -274,8 +289,10 @@ export async function introspect(tx: ProjectTx): Promise<SchemaCatalog> {
   const byRel = new Map<number, ColumnInfo[]>()
   const byRelNum = new Map<string, ColumnInfo>()
   for (const col of columns ?? []) {
-    const { rel, num, ...rest } = col
-    const info: ColumnInfo = { ...rest, primaryKey: false, foreignKeys: [] }
+    const { rel, num, typ, typmod, ...rest } = col
+    const type = typeByOid.get(typ) ?? { type: 'unknown', base: 'unknown', category: 'X', elem: null, enum: null }
+    const maxLength = (type.base === 'varchar' || type.base === 'bpchar') && typmod > 4 ? typmod - 4 : null
+    const info: ColumnInfo = { ...rest, ...type, maxLength, primaryKey: false, foreignKeys: [] }
     const list = byRel.get(rel) ?? []
     list.push(info)
     byRel.set(rel, list)
