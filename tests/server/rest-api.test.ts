@@ -165,6 +165,15 @@ describe('supabase-js against the project URL', () => {
     expect((await direct(`select line from rest_log order by id`)).map((r) => r.line)).toEqual(['replaced', 'minimal', null])
   })
 
+  it('an insert of many rows may be larger than the API-wide 64 KB body limit', async () => {
+    const rows = Array.from({ length: 2_000 }, (_, i) => ({ line: `bulk ${i} ${'x'.repeat(60)}` }))
+    expect(JSON.stringify(rows).length).toBeGreaterThan(64 * 1024)
+    const res = await client(keys.service).from('rest_log').insert(rows)
+    expect([res.status, res.error]).toEqual([201, null])
+    expect(await direct(`select count(*)::int as n from rest_log where line like 'bulk %'`)).toEqual([{ n: 2_000 }])
+    expect((await client(keys.service).from('rest_log').delete().like('line', 'bulk %')).status).toBe(204)
+  })
+
   it('rpc by GET and POST', async () => {
     const db = client(keys.anon)
     expect((await db.rpc('rest_add', { a: 1, b: 2 })).data).toBe(3)
