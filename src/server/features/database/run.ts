@@ -155,9 +155,6 @@ export async function runProjectQuery(dbs: ProjectDatabases, ref: string, sql: s
     }
     const names = await typeNames(tx, last.fields.map((f) => f.dataTypeID))
     const columns = last.fields.map((f) => ({ name: f.name, type: names.get(f.dataTypeID) ?? String(f.dataTypeID) }))
-    // The project's connection serves every later request (PGlite has only one): a script's SET ROLE, SET
-    // search_path or temporary table must not outlive its query. (A failed script's settings roll back with it.)
-    await tx.exec('set session authorization default; reset all; discard temp')
     return { columns, rows: last.rows, rowCount: last.rowCount, command }
   })
   return { ...result, durationMs: Math.round((performance.now() - started) * 100) / 100, readOnly: opts.readOnly }
