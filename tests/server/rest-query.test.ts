@@ -42,6 +42,8 @@ comment on column items.name is 'What it is called';
 create table orders (id serial primary key, item_id int references items(id), note text);
 create table "odd ""name"" tåble" ("the id" int primary key, "quote""col" text, "ünï cödé" text, "dot.ted" int);
 create view item_names as select id, name from items;
+create view item_count as select count(*) as n from items;
+create materialized view item_snapshot as select id, name from items;
 create table secrets (id int primary key, v text);
 create sequence counter_seq;
 create function add(a int, b int default 1) returns int language sql immutable as 'select a + b';
@@ -50,13 +52,14 @@ create function pairs(n int) returns table(i int, sq int) language sql stable as
 create function bump(item int, step int default 1) returns int language sql volatile as $$ update items set qty = qty + step where id = item returning qty $$;
 create function nothing() returns void language sql volatile as $$ select 1 $$;
 create function whoami() returns text language sql stable as $$ select current_user || ':' || coalesce(current_setting('request.jwt.claims', true)::json->>'sub', '') $$;
+create function echo(jsonb) returns jsonb language sql immutable as 'select $1';
 create function first_item() returns items language sql stable as $$ select * from items order by id limit 1 $$;
 comment on function add(int, int) is 'Adds two numbers';
 alter table items enable row level security;
 create policy anon_reads_published on items for select to anon using (published);
 create policy others_all on items for all to authenticated, service_role using (true) with check (true);
 grant select on items, item_names, orders, "odd ""name"" tåble" to anon;
-grant all on items, orders, item_names, "odd ""name"" tåble", secrets to authenticated, service_role;
+grant all on items, orders, item_names, item_count, item_snapshot, "odd ""name"" tåble", secrets to authenticated, service_role;
 grant usage on all sequences in schema public to authenticated, service_role;
 grant execute on all functions in schema public to anon, authenticated, service_role;
 insert into items (name, qty, price, tags, meta, feeling, published) values
@@ -466,6 +469,17 @@ describe('writes', () => {
     expect((await rest('orders?note=eq.all')).json).toEqual([])
   })
 
+  it('views take the writes they can: a simple view inserts, a view with an aggregate or a materialized view is 405', async () => {
+    const viaView = await rest('item_names?select=name', { method: 'POST', body: { name: 'via view' }, headers: { prefer: 'return=representation' } })
+    expect([viaView.status, viaView.json]).toEqual([201, [{ name: 'via view' }]])
+    expect((await rest('item_names?name=eq.via view', { method: 'DELETE' })).status).toBe(204)
+    for (const [path, method] of [['item_count', 'POST'], ['item_count', 'PATCH'], ['item_snapshot', 'DELETE']] as const) {
+      const res = await rest(path, { method, body: method === 'DELETE' ? undefined : { n: 1 } })
+      expect(res.status, `${method} ${path}`).toBe(405)
+      expect(res.json).toMatchObject({ code: 'PGRST117' })
+    }
+  })
+
   it('bad bodies, unknown columns, paging on writes', async () => {
     for (const body of ['{not json', '', '"text"', '[1,2]', 'null']) {
       const res = await rest('orders', { method: 'POST', body })
@@ -534,6 +548,13 @@ describe('functions', () => {
     expect([nothing.status, nothing.body]).toEqual([204, null])
   })
 
+  it('a function of one unnamed json argument takes the whole body', async () => {
+    expect((await rest('rpc/echo', { method: 'POST', body: { x: [1, { y: null }] } })).json).toEqual({ x: [1, { y: null }] })
+    expect((await rest('rpc/echo', { method: 'POST', body: [1, 'two'] })).json).toEqual([1, 'two'])
+    const doc = (await rest('')).json as Record<string, any>
+    expect(doc.paths['/rpc/echo'].post.description).toMatch(/Unnamed arguments are not exposed/)
+  })
+
   it('unknown functions and arguments are 404 PGRST202; a bad argument 400', async () => {
     expect((await rest('rpc/nope', { method: 'POST', body: {} })).json).toMatchObject({ code: 'PGRST202' })
     const wrongArg = await rest('rpc/add', { method: 'POST', body: { x: 1 } })
@@ -542,6 +563,7 @@ describe('functions', () => {
     expect((await rest('rpc/add', { method: 'POST', body: { b: 1 } })).status).toBe(404)
     expect((await rest('rpc/add', { method: 'POST', body: { a: 'x' } })).json).toMatchObject({ code: '22P02' })
     expect((await rest('rpc/add', { method: 'POST', body: '{bad' })).json).toMatchObject({ code: 'PGRST102' })
+    expect((await rest('rpc/add', { method: 'POST', body: [{ a: 1 }] })).json).toMatchObject({ code: 'PGRST102' })
     expect((await rest('rpc/add', { method: 'DELETE' })).status).toBe(405)
   })
 })

@@ -202,6 +202,16 @@ async function lookupRelation(tx: ProjectTx, name: string): Promise<RelationInfo
   return rel
 }
 
+/** A write the relation cannot take (a view that is not updatable, a materialized view) is 405, not a 500. */
+function checkWritable(rel: RelationInfo, method: 'POST' | 'PATCH' | 'DELETE'): void {
+  const allowed = method === 'POST' ? rel.insertable : method === 'PATCH' ? rel.updatable : rel.deletable
+  if (allowed) return
+  const verb = method === 'POST' ? 'insert into' : method === 'PATCH' ? 'update' : 'delete from'
+  throw new RestError(405, 'PGRST117', `Cannot ${verb} '${rel.name}': the ${rel.kind.replace('_', ' ')} does not take this write`, {
+    hint: rel.kind === 'view' ? 'Only simple views are automatically updatable; others need INSTEAD OF triggers' : null,
+  })
+}
+
 function checkColumns(rel: RelationInfo, columns: string[]): void {
   for (const col of columns) {
     if (!rel.columns.includes(col)) {
@@ -298,6 +308,7 @@ async function relation(req: RestRequest, ctx: RestContext, name: string): Promi
       const applied: string[] = []
       const result = await tx(false)(async (t) => {
         const rel = await lookupRelation(t, name)
+        checkWritable(rel, 'POST')
         checkColumns(rel, columns)
         let conflict: { action: 'merge' | 'ignore'; target: string[] } | undefined
         if (prefs.resolution) {
@@ -343,6 +354,7 @@ async function relation(req: RestRequest, ctx: RestContext, name: string): Promi
       }
       const row = await tx(false)(async (t) => {
         const rel = await lookupRelation(t, name)
+        checkWritable(rel, req.method as 'PATCH' | 'DELETE')
         checkColumns(rel, columns)
         const returning = returningFor(prefs, select, format, rel)
         if (req.method === 'PATCH' && columns.length === 0) return { page_count: '0', body: returning.kind === 'rows' ? '[]' : null }
@@ -378,6 +390,8 @@ async function relation(req: RestRequest, ctx: RestContext, name: string): Promi
 /** Types a whole JSON body may go to as a function's single unnamed argument (PostgREST's rule). */
 const WHOLE_BODY_TYPES = new Set(['json', 'jsonb', 'text'])
 
+const takesWholeBody = (fn: FunctionInfo) => fn.inArgs.length === 1 && fn.inArgs[0].name === '' && WHOLE_BODY_TYPES.has(fn.inArgs[0].base)
+
 function functionNotFound(name: string, keys: string[]): RestError {
   const sig = keys.length ? `public.${name}(${keys.join(', ')})` : `public.${name} without parameters`
   return new RestError(404, 'PGRST202', `Could not find the function ${sig} in the schema cache`, {
@@ -408,7 +422,7 @@ function chooseOverload(name: string, candidates: FunctionInfo[], keys: string[]
     })
   }
   // One unnamed json/jsonb/text argument takes the whole body.
-  const single = candidates.filter((fn) => fn.inArgs.length === 1 && fn.inArgs[0].name === '' && WHOLE_BODY_TYPES.has(fn.inArgs[0].base))
+  const single = candidates.filter(takesWholeBody)
   if (hasBody && single.length === 1) {
     return { fn: single[0], args: [single[0].inArgs[0]], wholeBody: true }
   }
@@ -453,6 +467,9 @@ async function rpc(req: RestRequest, ctx: RestContext, name: string): Promise<Re
   } else {
     keys = isPlainObject(body) ? Object.keys(body) : []
     argsJson = req.body.trim() === '' ? '{}' : req.body
+  }
+  if (!isGet && hasBody && !isPlainObject(body) && !candidates.some(takesWholeBody)) {
+    throw new RestError(400, 'PGRST102', 'Empty or invalid json', { details: 'The body of a function call is a JSON object of named arguments' })
   }
   const chosen = chooseOverload(name, candidates, keys, hasBody)
   const { fn } = chosen

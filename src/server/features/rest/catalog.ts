@@ -64,7 +64,14 @@ export interface RelationInfo {
   kind: RelationKind
   columns: string[]
   primaryKey: string[]
+  /** Which writes the relation takes (a view only when automatically updatable or with INSTEAD OF triggers). */
+  insertable: boolean
+  updatable: boolean
+  deletable: boolean
 }
+
+/** pg_relation_is_updatable's answer for a relation (c), tables answering every write without asking. */
+const UPDATABLE_EVENTS_SQL = `case when c.relkind in ('r', 'p') then 28 else pg_relation_is_updatable(c.oid, true) end`
 
 /** pg_class.relkind of `public.<name>`, or undefined when there is no such object. */
 export async function relationKind(tx: ProjectTx, name: string): Promise<string | undefined> {
@@ -77,10 +84,10 @@ export async function relationKind(tx: ProjectTx, name: string): Promise<string 
 }
 
 export async function findRelation(tx: ProjectTx, name: string): Promise<RelationInfo | undefined> {
-  const found = await jsonQuery<{ kind: string; columns: string[]; pk: string[] } | null>(
+  const found = await jsonQuery<{ kind: string; events: number; columns: string[]; pk: string[] } | null>(
     tx,
     `select json_build_object(
-       'kind', c.relkind::text,
+       'kind', c.relkind::text, 'events', ${UPDATABLE_EVENTS_SQL},
        'columns', (select coalesce(json_agg(a.attname order by a.attnum), '[]') from pg_attribute a
                    where a.attrelid = c.oid and a.attnum > 0 and not a.attisdropped),
        'pk', (select coalesce(json_agg(a.attname order by k.i), '[]') from pg_constraint con
@@ -92,7 +99,15 @@ export async function findRelation(tx: ProjectTx, name: string): Promise<Relatio
     [name],
   )
   if (!found) return undefined
-  return { name, kind: RELKINDS[found.kind], columns: found.columns, primaryKey: found.pk }
+  return {
+    name,
+    kind: RELKINDS[found.kind],
+    columns: found.columns,
+    primaryKey: found.pk,
+    insertable: (found.events & 8) === 8,
+    updatable: (found.events & 4) === 4,
+    deletable: (found.events & 16) === 16,
+  }
 }
 
 export interface FunctionArg extends TypeInfo {
@@ -232,7 +247,7 @@ export async function introspect(tx: ProjectTx): Promise<SchemaCatalog> {
      ) order by c.relname)::text as json
      from pg_class c join pg_namespace n on n.oid = c.relnamespace
      -- Tables take every write (28 = insert, update and delete); only the others need asking.
-     cross join lateral (select case when c.relkind in ('r', 'p') then 28 else pg_relation_is_updatable(c.oid, true) end as events) u
+     cross join lateral (select ${UPDATABLE_EVENTS_SQL} as events) u
      left join pg_description d on d.objoid = c.oid and d.classoid = 'pg_class'::regclass and d.objsubid = 0
      where n.nspname = 'public' and c.relkind in ('r', 'v', 'm', 'f', 'p') and not c.relispartition
        and has_table_privilege(c.oid, 'select, insert, update, delete')`,
