@@ -78,7 +78,7 @@ export async function createApp(options: CreateAppOptions): Promise<PlatformServ
   await migrate(db, async (tx, applied) => {
     await creditDemoOwner(tx, applied)
     await assignDemoSchemas(tx, applied)
-    if (seed) await seedDemoData(tx, clock.now(), lifecycle, config.passwordHashCost, projectDbs)
+    if (seed) await seedDemoData(tx, clock.now(), lifecycle, config.passwordHashCost)
   })
   // Projects past setting up that have no API keys yet (created before migration 005) get them now.
   await db.transaction((tx) => backfillProjectKeys(tx, clock.now()))

@@ -7,7 +7,7 @@ import { OWASP_SCRYPT_COST, type ScryptCost } from './config'
 import { hashPassword, newProjectRef } from './core/secrets'
 import type { Queryable } from './db'
 import { cancelPendingTransitions, type Lifecycle } from './engine/lifecycle'
-import type { ProjectDatabases } from './features/projectdb/types'
+import { engineVersionIn } from './features/projectdb'
 import { insertProject } from './features/projects/store'
 
 export const DEMO_PASSWORD = 'demo1234'
@@ -108,11 +108,10 @@ export async function seedDemoData(
   now: Date,
   lifecycle: Pick<Lifecycle, 'enterStatus'>,
   passwordHashCost: ScryptCost = OWASP_SCRYPT_COST,
-  projectDbs?: Pick<ProjectDatabases, 'serverVersion'>,
 ): Promise<boolean> {
   const { rows } = await tx.query<{ n: number }>('select count(*)::int as n from accounts')
   if (rows[0].n > 0) return false
-  const engineVersion = await projectDbs?.serverVersion?.()
+  const engineVersion = await engineVersionIn(tx)
 
   const orgIds = new Map<string, number>()
   for (const org of demoOrganizations) {

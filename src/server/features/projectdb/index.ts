@@ -48,6 +48,16 @@ interface ProjectState {
   demo_schema: string | null
 }
 
+/**
+ * The version new project databases report: the store's own `server_version`. The project databases run on the
+ * store's engine (PGlite's package for both, or the one server of DATABASE_URL), so the store answers at once, where
+ * asking a project engine could mean an initdb first. Runs on whatever handle the caller holds (a store transaction).
+ */
+export async function engineVersionIn(q: Queryable): Promise<string> {
+  const { rows } = await q.query<{ v: string }>(`select split_part(current_setting('server_version'), ' ', 1) as v`)
+  return rows[0].v
+}
+
 /** Creates a project's database unless it exists, with its demo schema when it has one (the store says which). */
 export async function ensureProjectDatabase(store: Queryable, dbs: ProjectDatabases, ref: string): Promise<void> {
   if (await dbs.exists(ref)) return
@@ -101,6 +111,6 @@ export function createProjectDatabases(
     },
     openRefs: () => engine.openRefs(),
     closeAll: () => engine.closeAll(),
-    serverVersion: () => engine.serverVersion(),
+    serverVersion: () => engineVersionIn(store),
   }
 }

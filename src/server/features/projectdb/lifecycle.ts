@@ -10,7 +10,7 @@
  */
 import type { Queryable } from '../../db'
 import type { Lifecycle } from '../../engine/lifecycle'
-import { ensureProjectDatabase } from './index'
+import { engineVersionIn, ensureProjectDatabase } from './index'
 import type { ProjectDatabases } from './types'
 
 async function refOf(tx: Queryable, projectId: number): Promise<string | undefined> {
@@ -41,8 +41,8 @@ export function registerProjectDbLifecycle(
     if (status === 'INACTIVE') return closeSoon(ref)
     // A project coming up shows the version of the database it is about to get (one that already has a database,
     // set to COMING_UP again by a development control, keeps its version).
-    if (dbs.serverVersion && !(await dbs.exists(ref))) {
-      await tx.query('update projects set db_version = $2 where id = $1', [projectId, await dbs.serverVersion()])
+    if (!(await dbs.exists(ref))) {
+      await tx.query('update projects set db_version = $2 where id = $1', [projectId, await engineVersionIn(tx)])
     }
   })
 }

@@ -19,7 +19,8 @@ export interface Session {
 
 export interface Backend {
   readonly kind: 'pglite' | 'postgres'
-  open(ref: string): Promise<Session>
+  /** `lost` is called if the session ends by itself (its worker or connection died). */
+  open(ref: string, lost: () => void): Promise<Session>
   /** Idempotent; builds the database where it does not count as existing, then makes it exist in one step. */
   create(ref: string, schemaSql?: string): Promise<void>
   exists(ref: string): Promise<boolean>
@@ -191,7 +192,12 @@ export class DatabaseManager implements ProjectDatabases {
       await this.closing.get(ref)
       await this.reserveSlot()
       try {
-        const session = await this.backend.open(ref).catch((err: unknown) => {
+        // A session that dies by itself (worker or connection gone) leaves the open set; the next use reopens.
+        const lost = () => {
+          const current = this.opens.get(ref)
+          if (current && current.session === session) void this.closeOpen(current, 'kill')
+        }
+        const session: Session = await this.backend.open(ref, lost).catch((err: unknown) => {
           const cause = toProjectDbError(err)
           throw cause.code === 'database_unavailable'
             ? cause

@@ -43,6 +43,7 @@ class WorkerSession implements Session {
   private constructor(
     private readonly worker: Worker,
     private readonly dir: string,
+    lost: () => void,
   ) {
     worker.on('message', (msg: WorkerReply) => {
       if (msg.id === undefined) return
@@ -53,21 +54,23 @@ class WorkerSession implements Session {
       else p.resolve(msg.result)
     })
     const fail = (why: string) => {
+      const unexpected = !this.gone
       this.gone ??= unavailable(why)
       for (const p of this.pending.values()) p.reject(this.gone)
       this.pending.clear()
+      if (unexpected) lost()
     }
     worker.on('error', (err) => fail(`the project database stopped: ${err.message}`))
     worker.on('exit', () => fail('the project database is closed'))
   }
 
-  static start(dir: string): Promise<WorkerSession> {
+  static start(dir: string, lost: () => void = () => {}): Promise<WorkerSession> {
     return new Promise((resolve, reject) => {
       const worker = new Worker(WORKER_URL, { workerData: { dir, mode: 'serve' } })
       const onMessage = (msg: WorkerReply) => {
         if (msg.type === 'ready') {
           cleanup()
-          resolve(new WorkerSession(worker, dir))
+          resolve(new WorkerSession(worker, dir, lost))
         } else if (msg.type === 'failed') {
           cleanup()
           void worker.terminate()
@@ -114,6 +117,7 @@ class WorkerSession implements Session {
     try {
       await this.call('close')
     } finally {
+      this.gone ??= unavailable('the project database is closed')
       await this.worker.terminate()
       // PGlite's file layer creates files 0666 whatever the umask (see restrictDataDir).
       await restrictDataDir(this.dir).catch(() => {})
@@ -188,9 +192,9 @@ export function pgliteBackend(opts: PgliteOptions): Backend {
   return {
     kind: 'pglite',
     killGraceMs: 0,
-    async open(ref) {
+    async open(ref, lost) {
       if (!existsSync(path.join(dirOf(ref), 'PG_VERSION'))) throw unavailable(`project ${ref} has no database`)
-      return WorkerSession.start(dirOf(ref))
+      return WorkerSession.start(dirOf(ref), lost)
     },
     async exists(ref) {
       return existsSync(path.join(dirOf(ref), 'PG_VERSION'))

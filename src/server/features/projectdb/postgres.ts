@@ -41,7 +41,20 @@ export function projectDbPrefix(databaseUrl: string): string {
 export const POSTGRES_TEMPLATE_NAME = `kp_projectdb_template_${TEMPLATE_HASH}`
 
 class ClientSession implements Session {
-  constructor(private readonly client: pg.Client) {}
+  private ended = false
+  constructor(
+    private readonly client: pg.Client,
+    lost: () => void,
+  ) {
+    const onLost = () => {
+      if (!this.ended) {
+        this.ended = true
+        lost()
+      }
+    }
+    client.on('error', onLost)
+    client.on('end', onLost)
+  }
   async query(sql: string, params: unknown[] = []) {
     return resultOf(await this.client.query({ text: sql, values: params }))
   }
@@ -50,9 +63,11 @@ class ClientSession implements Session {
     return (Array.isArray(r) ? r : [r]).map(resultOf)
   }
   close() {
+    this.ended = true
     return this.client.end()
   }
   async kill() {
+    this.ended = true
     // Closing the connection ends its backend on the server, which rolls the open transaction back.
     await this.client.end().catch(() => {})
   }
@@ -128,12 +143,12 @@ export function postgresBackend(databaseUrl: string): Backend {
     kind: 'postgres',
     killGraceMs: 1_000,
     timeoutSql: (ms) => ` set local statement_timeout = ${Math.max(1, Math.floor(ms))};`,
-    async open(ref) {
+    async open(ref, lost) {
       await ensureTemplate() // the roles exist before anything runs as them
       const client = new pg.Client({ connectionString: urlFor(databaseUrl, nameOf(ref)) })
       client.on('error', () => {})
       await client.connect()
-      return new ClientSession(client)
+      return new ClientSession(client, lost)
     },
     exists: (ref) => dbExists(nameOf(ref)),
     async create(ref, schemaSql) {
