@@ -40,7 +40,7 @@ async function main() {
     const cookie = (signIn.headers.get('set-cookie') ?? '').split(';')[0]
     const headers = { 'content-type': 'application/json', cookie }
 
-    /** One query on the project's database; resolves to whether it answered 200. */
+    /** One query on the project's database; resolves to whether it answered. */
     const query = async (ref: string, sql = 'select 1 as one') => {
       const res = await fetch(`${server.url}/v1/projects/${ref}/database/query`, {
         method: 'POST',
@@ -48,7 +48,7 @@ async function main() {
         body: JSON.stringify({ query: sql }),
       })
       await res.arrayBuffer()
-      return res.status === 200
+      return res.ok // 201, as the Management API answers
     }
 
     const createProject = async (name: string) => {

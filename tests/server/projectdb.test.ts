@@ -66,6 +66,12 @@ describe('project database from the template', () => {
     ).rejects.toMatchObject({ code: '42501' })
   })
 
+  it('a PGlite project cluster runs with small shared buffers (its WebAssembly memory holds all of them)', async () => {
+    const r = await s.projectDbs.transaction(refA, {}, (tx) => tx.query(`select current_setting('shared_buffers') as sb`))
+    if (s.projectDbs.kind === 'pglite') expect(r.rows).toEqual([{ sb: '16MB' }])
+    else expect(r.rows[0].sb).toMatch(/B$/)
+  })
+
   it('row level security applies to anon; service_role bypasses it', async () => {
     const anon = await s.projectDbs.transaction(refA, { role: 'anon' }, (tx) => tx.query('select body from notes order by id'))
     expect(anon.rows).toEqual([{ body: 'public' }])

@@ -2,10 +2,11 @@
  * One project's PGlite, hosted in a worker thread so that terminating the worker gives its memory back (a closed
  * in-process PGlite keeps it). Plain JavaScript: it runs under tsx, vitest and node without a TypeScript loader.
  *
- * workerData: { dir, mode: 'serve' | 'initdb', sql? }
+ * workerData: { dir, mode: 'serve' | 'initdb', sql?, system? }
  *  - 'serve': opens the data folder `dir`, answers { id, op: 'query' | 'exec' | 'close', sql, params } messages one
  *    at a time with { id, result } or { id, error };
- *  - 'initdb': creates a new cluster in `dir`, runs `sql` on it, closes it and answers { type: 'done', version }.
+ *  - 'initdb': creates a new cluster in `dir`, runs the `system` statements (ALTER SYSTEM) and `sql` on it, closes it
+ *    and answers { type: 'done', version }.
  * The thread that owns the worker sends one message at a time (a project's queries are serialised there).
  */
 import { parentPort, workerData } from 'node:worker_threads'
@@ -35,6 +36,8 @@ function resultData(r) {
 
 async function initdb() {
   const pg = await PGlite.create(workerData.dir)
+  // ALTER SYSTEM cannot run in the implicit transaction of a multi-statement script: one call each.
+  for (const statement of workerData.system ?? []) await pg.exec(statement)
   if (workerData.sql) await pg.exec(workerData.sql)
   const { rows } = await pg.query('show server_version')
   await pg.close()
