@@ -27,7 +27,8 @@ export default defineConfig({
     command: 'npx tsx src/server/main.ts',
     url: `http://127.0.0.1:${port}/platform/health`,
     reuseExistingServer: false,
-    timeout: 60_000,
+    // A fresh data folder makes the demo data and the project database template (an initdb) first.
+    timeout: 180_000,
     stdout: 'pipe',
     env: {
       PORT: String(port),
