@@ -44,7 +44,11 @@ export interface TransactionOptions {
 
 /** A Postgres error (or one of ours) with the fields PostgREST and the SQL Editor report. */
 export class ProjectDbError extends Error {
-  /** SQLSTATE ('42P01'), or 'query_timeout', 'database_unavailable'. */
+  /**
+   * SQLSTATE ('42P01'), or one of ours: 'query_timeout', 'database_unavailable' (the project is not ACTIVE_HEALTHY,
+   * or its database cannot be opened), 'invalid_ref', 'transaction_closed' (a query after the transaction ended),
+   * 'database_error' (an error without a SQLSTATE).
+   */
   readonly code: string
   /** 1-based character position in the query, when Postgres reports one. */
   readonly position?: number

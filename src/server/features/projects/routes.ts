@@ -1,6 +1,7 @@
 /**
  * Projects: the member's projects and one project (/platform, and the Management API's /v1 reads), its status,
- * its rename, and the health and REST schema of its API server (the connecting screen's test).
+ * its rename, and the health and REST schema of its API server (the connecting screen's test); the Management API's
+ * create (POST /v1/projects).
  */
 import { Hono } from 'hono'
 import type { RestSchemaResponse } from '../../../contracts/connecting'
