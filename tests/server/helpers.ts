@@ -233,8 +233,8 @@ export async function insertForeignOrganization(db: Db): Promise<{ slug: string;
 }
 
 export async function projectByName(server: TestServer, name: string) {
-  const { rows } = await server.db.query<{ id: number; ref: string; status: string; postgrest_status: string }>(
-    'select id, ref, status, postgrest_status from projects where name = $1',
+  const { rows } = await server.db.query<{ id: number; ref: string; status: string; postgrest_status: string; db_version: string }>(
+    'select id, ref, status, postgrest_status, db_version from projects where name = $1',
     [name],
   )
   if (!rows[0]) throw new Error(`no project named ${name}`)
