@@ -5,7 +5,16 @@
  * and granted to the connecting user so that `set local role` works without superuser rights.
  * Creating one builds `<name>_partial` (template copy, then the optional schema) and renames it, so a database
  * with the project's name is always complete.
+ * The people's SQL (SQL Editor, Management API, REST) never runs as the DATABASE_URL user, which is often a superuser
+ * (a superuser's SQL reads the server's files and runs programs: `pg_read_file`, `COPY … PROGRAM`, and `RESET ROLE`
+ * or `SET SESSION AUTHORIZATION` undo any `SET ROLE`): project sessions log in as the store's project owner role
+ * `<store database>_p_owner`, without superuser, CREATEDB, CREATEROLE or BYPASSRLS rights, which owns schema public of
+ * every project database of that store and may `set role` to the API roles. Its password is derived from DATABASE_URL
+ * (HMAC), so every server process sharing the store computes the same one and none has to be stored. When the
+ * DATABASE_URL user is no superuser itself, it may lack the right to create roles: then project sessions use it, and
+ * can do no more than it can.
  */
+import { createHmac } from 'node:crypto'
 import pg from 'pg'
 import type { Backend, Session } from './manager'
 import { DATABASE_SQL, ROLES_SQL, TEMPLATE_HASH } from './template'
@@ -36,6 +45,47 @@ export function projectDbPrefix(databaseUrl: string): string {
   const url = new URL(databaseUrl)
   const store = decodeURIComponent(url.pathname.replace(/^\//, '')) || decodeURIComponent(url.username) || 'postgres'
   return `${store}_p_`
+}
+
+/** The login role the people's SQL runs as (see the header), and its password. */
+export function projectOwnerOf(databaseUrl: string): { role: string; password: string } {
+  const role = `${projectDbPrefix(databaseUrl)}owner`
+  const password = createHmac('sha256', databaseUrl).update(`project database owner ${role}`).digest('hex')
+  return { role, password }
+}
+
+const literal = (value: string) => `'${value.replace(/'/g, "''")}'`
+
+/** Creates (or re-asserts the rights and password of) the project owner role; idempotent, safe under races. */
+function ownerRoleSql(role: string, password: string): string {
+  const rights = 'login nosuperuser nocreatedb nocreaterole noreplication nobypassrls'
+  return `
+do $$
+begin
+  if not exists (select from pg_roles where rolname = ${literal(role)}) then
+    create role ${ident(role)} ${rights} password ${literal(password)};
+  else
+    alter role ${ident(role)} ${rights} password ${literal(password)};
+  end if;
+exception when duplicate_object or unique_violation then
+  null;
+end
+$$;
+grant anon, authenticated, service_role to ${ident(role)};
+`
+}
+
+/** Run as the DATABASE_URL user in a new project database: the owner role takes schema public and what it makes is the API roles' too. */
+function ownershipSql(role: string): string {
+  const owner = ident(role)
+  return `
+alter schema public owner to ${owner};
+alter default privileges for role ${owner} in schema public grant all on tables to anon, authenticated, service_role;
+alter default privileges for role ${owner} in schema public grant all on sequences to anon, authenticated, service_role;
+alter default privileges for role ${owner} in schema public grant all on functions to anon, authenticated, service_role;
+grant usage on schema storage to ${owner};
+grant all on all tables in schema storage to ${owner};
+`
 }
 
 export const POSTGRES_TEMPLATE_NAME = `kp_projectdb_template_${TEMPLATE_HASH}`
@@ -82,6 +132,9 @@ export function postgresBackend(databaseUrl: string): Backend {
     throw new Error(`the database name of DATABASE_URL is too long to name project databases after it (${prefix})`)
   }
   let template: Promise<void> | undefined
+  const owner = projectOwnerOf(databaseUrl)
+  /** Whether project sessions log in as the owner role (decided when the template is prepared). */
+  let asOwner = false
 
   const dbExists = async (name: string) =>
     (await admin.query('select 1 from pg_database where datname = $1', [name])).rows.length > 0
@@ -104,6 +157,15 @@ export function postgresBackend(databaseUrl: string): Backend {
         await client.query(ROLES_SQL)
         // Lets a connecting user without superuser rights `set role` to them (a superuser may already).
         await client.query('grant anon, authenticated, service_role to current_user').catch(() => {})
+        const { rows } = await client.query<{ rolsuper: boolean }>('select rolsuper from pg_roles where rolname = current_user')
+        const superuser = rows[0]?.rolsuper === true
+        try {
+          await client.query(ownerRoleSql(owner.role, owner.password))
+          asOwner = true
+        } catch (err) {
+          // A superuser must never hand its rights to the people's SQL: no owner role, no project databases.
+          if (superuser) throw err
+        }
         if (await dbExists(POSTGRES_TEMPLATE_NAME)) return
         const partial = `${POSTGRES_TEMPLATE_NAME}_partial`
         await client.query(`drop database if exists ${ident(partial)}`)
@@ -145,7 +207,12 @@ export function postgresBackend(databaseUrl: string): Backend {
     timeoutSql: (ms) => ` set local statement_timeout = ${Math.max(1, Math.floor(ms))};`,
     async open(ref, lost) {
       await ensureTemplate() // the roles exist before anything runs as them
-      const client = new pg.Client({ connectionString: urlFor(databaseUrl, nameOf(ref)) })
+      const url = new URL(urlFor(databaseUrl, nameOf(ref)))
+      if (asOwner) {
+        url.username = encodeURIComponent(owner.role)
+        url.password = owner.password
+      }
+      const client = new pg.Client({ connectionString: url.toString() })
       client.on('error', () => {})
       await client.connect()
       return new ClientSession(client, lost)
@@ -158,7 +225,9 @@ export function postgresBackend(databaseUrl: string): Backend {
       const partial = `${name}_partial`
       await admin.query(`drop database if exists ${ident(partial)} with (force)`)
       await createFromTemplate(partial)
-      if (schemaSql) await runIn(partial, schemaSql)
+      if (asOwner) await runIn(partial, ownershipSql(owner.role))
+      // The demo schema is made by the owner role, so the people's SQL can change what it made.
+      if (schemaSql) await runIn(partial, asOwner ? `set role ${ident(owner.role)};\n${schemaSql}` : schemaSql)
       try {
         await admin.query(`alter database ${ident(partial)} rename to ${ident(name)}`)
       } catch (err) {
