@@ -4,7 +4,8 @@ import { ProjectFrame } from '../views/frames/ProjectFrame'
 import { ProjectToasts } from '../views/project/lifecycle/ToastRegion'
 import { ProjectActorContext } from '../views/project/projectActor'
 import { useProjectListActor, type NavBarActorRef } from '../views/shell/contexts'
-import { AppLogicContext, useAppLogic } from '../views/shell/logic'
+import { mapLoaded } from '../views/shell/lazy'
+import { AppLogicContext, useAppLogic, type AppLogic } from '../views/shell/logic'
 import { inspectOption } from './inspector'
 
 /**
@@ -20,12 +21,13 @@ export function ProjectLayout({ projectRef, section, navBar }: { projectRef: str
   )
   const actor = useActorRef(machine, { input: { ref: projectRef, section }, ...inspectOption() })
   // Inside the project, its actions (pause, upgrade) ask this project's status actor to read the project again.
-  const [projectLogic] = useState(() => {
+  // They load with their screens: each is provided once per project, when it has loaded.
+  const [projectLogic] = useState((): AppLogic => {
     const refreshProject = () => actor.send({ type: 'project.refresh' })
     return {
       ...logic,
-      pauseProject: logic.pauseProject.provide({ actions: { refreshProject } }),
-      upgradeAction: logic.upgradeAction.provide({ actions: { refreshProject } }),
+      pauseProject: mapLoaded(logic.pauseProject, (machine) => machine.provide({ actions: { refreshProject } })),
+      upgradeAction: mapLoaded(logic.upgradeAction, (machine) => machine.provide({ actions: { refreshProject } })),
     }
   })
 

@@ -6,29 +6,42 @@ import { SessionCheckFailed, SessionChecking } from '../views/auth/SessionScreen
 import { FeaturePreviewsDialog } from '../views/layout/FeaturePreviewsDialog'
 import { ShellFrame } from '../views/layout/ShellFrame'
 import { NotFound } from '../views/NotFound'
-import type { OrganizationPageKind } from '../views/org/OrganizationPages'
+import type { AccountPage as AccountPageView } from '../views/account/AccountPage'
+import type { OrganizationPage as OrganizationPageView, OrganizationPageKind } from '../views/org/OrganizationPages'
+import type { NewProjectPage as NewProjectPageView } from '../views/projects/NewProjectPage'
 import type { ProjectsPage as ProjectsPageView } from '../views/projects/ProjectsPage'
-import { lazyComponent } from '../views/shell/lazy'
+import { lazyComponent, preloadLoader, useLoaded } from '../views/shell/lazy'
 import { Loading } from '../views/shell/ui'
 import { ProjectListContext, useProjectListActor, useShell, type NavBarActorRef } from '../views/shell/contexts'
 import { inspectOption } from './inspector'
-import { useAppLogic } from '../views/shell/logic'
+import { useAppLogic, type AppLogic } from '../views/shell/logic'
 import { ProjectLayout } from './ProjectLayout'
 
-// Pages off the main path load on demand, keeping them out of the entry chunk.
-const AccountPage = lazy(() => import('../views/account/AccountPage').then((m) => ({ default: m.AccountPage })))
-const OrganizationPage = lazy(() => import('../views/org/OrganizationPages').then((m) => ({ default: m.OrganizationPage })))
+// Pages off the main path load on demand, keeping them out of the entry chunk. Those that run a machine of their
+// own fetch its code (AppLogic's loader) side by side with theirs, behind the page's loading treatment.
+const pageLoading = <Loading label="Loading page…" />
+const AccountPage = lazyComponent<ComponentProps<typeof AccountPageView>>(
+  () => import('../views/account/AccountPage').then((m) => ({ default: m.AccountPage })),
+  pageLoading,
+)
+const OrganizationPage = lazyComponent<ComponentProps<typeof OrganizationPageView>>(
+  () => import('../views/org/OrganizationPages').then((m) => ({ default: m.OrganizationPage })),
+  pageLoading,
+)
 const SupportPage = lazy(() => import('../views/support/SupportPage').then((m) => ({ default: m.SupportPage })))
-const NewProjectPage = lazy(() => import('../views/projects/NewProjectPage').then((m) => ({ default: m.NewProjectPage })))
+const NewProjectPage = lazyComponent<ComponentProps<typeof NewProjectPageView>>(
+  () => import('../views/projects/NewProjectPage').then((m) => ({ default: m.NewProjectPage })),
+  pageLoading,
+)
 
 // The project list loads when shown, off the first load of a project page.
 const ProjectsPage = lazyComponent<ComponentProps<typeof ProjectsPageView>>(
   () => import('../views/projects/ProjectsPage').then((m) => ({ default: m.ProjectsPage })),
-  <Loading label="Loading page…" />,
+  pageLoading,
 )
 
 function Page({ children }: { children: ReactNode }) {
-  return <Suspense fallback={<Loading label="Loading page…" />}>{children}</Suspense>
+  return <Suspense fallback={pageLoading}>{children}</Suspense>
 }
 
 const PROJECT_ROUTE = /^\/project\/(?<ref>[^/]+)(?:\/(?<section>.*))?$/
@@ -100,44 +113,66 @@ function SignedInShell() {
   )
 }
 
+// Each route below starts its page's code and its machines' code at once (both load once however often it renders);
+// the screen inside the page's Suspense waits for the machines, the page component for its own code.
+
 function AccountRoute() {
   const logic = useAppLogic()
-  const tokens = useActorRef(logic.accessTokens, inspectOption())
+  void AccountPage.preload()
   return (
     <Page>
-      <AccountPage tokens={tokens} />
+      <AccountScreen machines={logic} />
     </Page>
   )
 }
 
+function AccountScreen({ machines }: { machines: AppLogic }) {
+  const tokens = useActorRef(useLoaded(machines.accessTokens), inspectOption())
+  return <AccountPage tokens={tokens} />
+}
+
 function OrganizationRoute({ navBar, slug, kind }: { navBar: NavBarActorRef; slug: string; kind: OrganizationPageKind }) {
   const logic = useAppLogic()
-  const organization = useActorRef(logic.organization, { input: { slug }, ...inspectOption() })
+  void OrganizationPage.preload()
   const panel = new URLSearchParams(useSearch()).get('panel')
   const crumbs = [{ label: slug, href: `/org/${slug}/general` }, { label: kind === 'new' ? 'New project' : kind[0].toUpperCase() + kind.slice(1) }]
   return (
     <ShellFrame navBar={navBar} crumbs={crumbs}>
       <Page>
-        <OrganizationPage organization={organization} kind={kind} panel={panel} />
+        <OrganizationScreen machines={logic} slug={slug} kind={kind} panel={panel} />
       </Page>
     </ShellFrame>
   )
 }
 
+function OrganizationScreen({ machines, slug, kind, panel }: { machines: AppLogic; slug: string; kind: OrganizationPageKind; panel: string | null }) {
+  const organization = useActorRef(useLoaded(machines.organization), { input: { slug }, ...inspectOption() })
+  return <OrganizationPage organization={organization} kind={kind} panel={panel} />
+}
+
 /** /new/{slug}: the organization and the create form; a created project asks the project list to load again. */
 function NewProjectRoute({ navBar, slug }: { navBar: NavBarActorRef; slug: string }) {
   const logic = useAppLogic()
-  const projectList = useProjectListActor()
-  const [machine] = useState(() => logic.newProject.provide({ actions: { refreshProjectList: () => projectList.send({ type: 'projects.refresh' }) } }))
-  const organization = useActorRef(logic.organization, { input: { slug }, ...inspectOption() })
-  const newProject = useActorRef(machine, { input: { slug }, ...inspectOption() })
+  void NewProjectPage.preload()
+  preloadLoader(logic.organization)
+  preloadLoader(logic.newProject)
   return (
     <ShellFrame navBar={navBar} crumbs={[{ label: slug, href: `/org/${slug}/general` }, { label: 'New project' }]}>
       <Page>
-        <NewProjectPage organization={organization} newProject={newProject} />
+        <NewProjectScreen machines={logic} slug={slug} />
       </Page>
     </ShellFrame>
   )
+}
+
+function NewProjectScreen({ machines, slug }: { machines: AppLogic; slug: string }) {
+  const projectList = useProjectListActor()
+  const organizationMachine = useLoaded(machines.organization)
+  const newProjectMachine = useLoaded(machines.newProject)
+  const [machine] = useState(() => newProjectMachine.provide({ actions: { refreshProjectList: () => projectList.send({ type: 'projects.refresh' }) } }))
+  const organization = useActorRef(organizationMachine, { input: { slug }, ...inspectOption() })
+  const newProject = useActorRef(machine, { input: { slug }, ...inspectOption() })
+  return <NewProjectPage organization={organization} newProject={newProject} />
 }
 
 function SupportRoute() {

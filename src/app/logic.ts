@@ -1,21 +1,16 @@
-/** The machines the app runs, each with its live actors (src/api/live) or the browser's preferences. */
+/**
+ * The machines the app runs, each with its live actors (src/api/live) or the browser's preferences. Those only a
+ * later screen runs are loaders: their code (machine, live actors, the contracts they parse) loads with that screen.
+ */
 import { commandMenuMachine } from '../../machines/commandMenu.machine'
 import { featurePreviewsMachine } from '../../machines/featurePreviews.machine'
 import { navBarMachine } from '../../machines/navBar.machine'
 import { themeMachine } from '../../machines/theme.machine'
-import { liveAccessTokensMachine } from '../api/live/accessTokens'
-import { liveApiKeysMachine } from '../api/live/apiKeys'
-import { liveOrganizationMachine } from '../api/live/organization'
-import { livePauseProjectMachine } from '../api/live/pauseProject'
 import { liveProjectListMachine } from '../api/live/projectList'
 import { liveProjectStatusMachine } from '../api/live/projectStatus'
 import { liveResourceWarningsMachine } from '../api/live/resourceWarnings'
 import { liveSessionMachine } from '../api/live/session'
-import { liveUpgradeActionMachine } from '../api/live/upgradeAction'
-import { liveDatabaseTablesMachine } from '../api/live/databaseTables'
-import { liveNewProjectMachine } from '../api/live/newProject'
-import { liveSqlEditorMachine } from '../api/live/sqlEditor'
-import { liveTableEditorMachine } from '../api/live/tableEditor'
+import { preloadable } from '../views/shell/lazy'
 import type { AppLogic } from '../views/shell/logic'
 import { applyThemeClass, writePreviews, writeTheme } from './preferences'
 
@@ -33,15 +28,15 @@ export const LIVE_LOGIC: AppLogic = {
   commandMenu: commandMenuMachine,
   navBar: navBarMachine,
   projectList: liveProjectListMachine,
-  accessTokens: liveAccessTokensMachine,
-  organization: liveOrganizationMachine,
-  newProject: liveNewProjectMachine,
+  accessTokens: preloadable(() => import('../api/live/accessTokens').then((m) => m.liveAccessTokensMachine)),
+  organization: preloadable(() => import('../api/live/organization').then((m) => m.liveOrganizationMachine)),
+  newProject: preloadable(() => import('../api/live/newProject').then((m) => m.liveNewProjectMachine)),
   projectStatus: liveProjectStatusMachine,
   resourceWarnings: liveResourceWarningsMachine,
-  pauseProject: livePauseProjectMachine,
-  upgradeAction: liveUpgradeActionMachine,
-  apiKeys: liveApiKeysMachine,
-  sqlEditor: liveSqlEditorMachine,
-  tableEditor: liveTableEditorMachine,
-  databaseTables: liveDatabaseTablesMachine,
+  pauseProject: preloadable(() => import('../api/live/pauseProject').then((m) => m.livePauseProjectMachine)),
+  upgradeAction: preloadable(() => import('../api/live/upgradeAction').then((m) => m.liveUpgradeActionMachine)),
+  apiKeys: preloadable(() => import('../api/live/apiKeys').then((m) => m.liveApiKeysMachine)),
+  sqlEditor: preloadable(() => import('../api/live/sqlEditor').then((m) => m.liveSqlEditorMachine)),
+  tableEditor: preloadable(() => import('../api/live/tableEditor').then((m) => m.liveTableEditorMachine)),
+  databaseTables: preloadable(() => import('../api/live/databaseTables').then((m) => m.liveDatabaseTablesMachine)),
 }

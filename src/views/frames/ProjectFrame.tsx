@@ -14,14 +14,27 @@ import { ResourceBanner, UsageBadge, useResourceWarnings } from '../project/usag
 import { findProjectRoute, sideMenuFor } from '../routes/projectRoutes'
 import { useBuildFlags, useProjectListActor, type NavBarActorRef } from '../shell/contexts'
 import { lazyComponent } from '../shell/lazy'
+import { Loading } from '../shell/ui'
 import { useDocumentTitle } from '../shell/useDocumentTitle'
 
-// The settings pages with actions (pause, upgrade, API keys) load with their first visit, off the project's first load.
-const GeneralSettingsPage = lazyComponent<object>(() => import('../project/settings/GeneralSettingsPage').then((m) => ({ default: m.GeneralSettingsPage })))
-const InfrastructureSettingsPage = lazyComponent<object>(() =>
-  import('../project/settings/UpgradePostgresPanel').then((m) => ({ default: m.InfrastructureSettingsPage })),
+// The settings pages with actions (pause, upgrade, API keys) load with their first visit, off the project's first load,
+// each with the machine of its action.
+const pageLoading = <Loading label="Loading page…" />
+const GeneralSettingsPage = lazyComponent<object>(
+  () => import('../project/settings/GeneralSettingsPage').then((m) => ({ default: m.GeneralSettingsPage })),
+  pageLoading,
+  (logic) => [logic.pauseProject],
 )
-const ApiSettingsPage = lazyComponent<object>(() => import('../project/settings/ApiSettingsPage').then((m) => ({ default: m.ApiSettingsPage })))
+const InfrastructureSettingsPage = lazyComponent<object>(
+  () => import('../project/settings/UpgradePostgresPanel').then((m) => ({ default: m.InfrastructureSettingsPage })),
+  pageLoading,
+  (logic) => [logic.upgradeAction],
+)
+const ApiSettingsPage = lazyComponent<object>(
+  () => import('../project/settings/ApiSettingsPage').then((m) => ({ default: m.ApiSettingsPage })),
+  pageLoading,
+  (logic) => [logic.apiKeys],
+)
 
 /**
  * The frame of a project route, where the layout and the project's pages meet (neither imports the other).

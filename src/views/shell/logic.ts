@@ -3,6 +3,9 @@
  * tests hand in other versions through the same context. Inside a project route the app provides it again with
  * the project's wiring (its pause and upgrade actions refresh that project). Views create their actors from it,
  * never call .provide() and never import src/api.
+ * The machines of the page's shell and of the open project's lifecycle are there at once; those only a later screen
+ * runs come as loaders, so their code (machine, live actors, contracts) stays off the first load: the screen reads
+ * one with `useLoaded` (./lazy), behind its loading treatment.
  */
 import { createContext, useContext } from 'react'
 import type { accessTokensMachine } from '../../../machines/accessTokens.machine'
@@ -23,6 +26,9 @@ import type { newProjectMachine } from '../../../machines/newProject.machine'
 import type { sqlEditorMachine } from '../../../machines/sqlEditor.machine'
 import type { tableEditorMachine } from '../../../machines/tableEditor.machine'
 
+/** Loads a machine's code on demand; the same loader (by identity) loads once however often it is read. */
+export type Loader<T> = () => Promise<T>
+
 export interface AppLogic {
   // The page's shell.
   session: typeof sessionMachine
@@ -30,21 +36,21 @@ export interface AppLogic {
   featurePreviews: typeof featurePreviewsMachine
   commandMenu: typeof commandMenuMachine
   navBar: typeof navBarMachine
-  // Signed-in pages.
+  // Signed-in pages (all but the project list load with their screen).
   projectList: typeof projectListMachine
-  accessTokens: typeof accessTokensMachine
-  organization: typeof organizationMachine
-  newProject: typeof newProjectMachine
-  // The open project (its lifecycle flows run as children of projectStatus).
+  accessTokens: Loader<typeof accessTokensMachine>
+  organization: Loader<typeof organizationMachine>
+  newProject: Loader<typeof newProjectMachine>
+  // The open project (its lifecycle flows run as children of projectStatus); its settings' actions load with them.
   projectStatus: typeof projectStatusMachine
   resourceWarnings: typeof resourceWarningsMachine
-  pauseProject: typeof pauseProjectMachine
-  upgradeAction: typeof upgradeActionMachine
-  apiKeys: typeof apiKeysMachine
-  // The project's database tools.
-  sqlEditor: typeof sqlEditorMachine
-  tableEditor: typeof tableEditorMachine
-  databaseTables: typeof databaseTablesMachine
+  pauseProject: Loader<typeof pauseProjectMachine>
+  upgradeAction: Loader<typeof upgradeActionMachine>
+  apiKeys: Loader<typeof apiKeysMachine>
+  // The project's database tools, loaded with their screens.
+  sqlEditor: Loader<typeof sqlEditorMachine>
+  tableEditor: Loader<typeof tableEditorMachine>
+  databaseTables: Loader<typeof databaseTablesMachine>
 }
 
 export const AppLogicContext = createContext<AppLogic | null>(null)

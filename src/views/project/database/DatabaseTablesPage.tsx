@@ -1,8 +1,10 @@
 import { useActorRef, useSelector } from '@xstate/react'
+import { Suspense } from 'react'
 import type { ActorRefFrom } from 'xstate'
 import { selectDatabaseTablesView, type databaseTablesMachine } from '../../../../machines/databaseTables.machine'
 import { selectProject } from '../../../../machines/projectStatus.machine'
 import type { DatabaseTable } from '../../../contracts/database'
+import { useLoaded } from '../../shell/lazy'
 import { useAppLogic, type AppLogic } from '../../shell/logic'
 import { Button, Card, ErrorPanel, Loading, PageHeading } from '../../shell/ui'
 import { useProjectActor } from '../projectActor'
@@ -13,22 +15,35 @@ export type DatabaseTablesActorRef = ActorRefFrom<typeof databaseTablesMachine>
 export function DatabaseTablesPage() {
   const logic = useAppLogic()
   const project = useSelector(useProjectActor(), selectProject)
-  return project ? <DatabaseTablesHost key={project.ref} machine={logic.databaseTables} projectRef={project.ref} /> : null
+  return project ? (
+    <Suspense
+      fallback={
+        <div className={PAGE_CLASS}>
+          <PageHeading {...HEADING} />
+          <Loading label="Loading tables…" />
+        </div>
+      }
+    >
+      <DatabaseTablesHost key={project.ref} machine={logic.databaseTables} projectRef={project.ref} />
+    </Suspense>
+  ) : null
 }
 
 function DatabaseTablesHost({ machine, projectRef }: { machine: AppLogic['databaseTables']; projectRef: string }) {
-  const actor = useActorRef(machine, { input: { ref: projectRef } })
+  const actor = useActorRef(useLoaded(machine), { input: { ref: projectRef } })
   return <DatabaseTables actor={actor} />
 }
+
+const PAGE_CLASS = 'mx-auto w-full max-w-6xl px-6 py-8'
+const HEADING = { title: 'Database', description: 'The tables of schema public: columns, keys and estimated rows.' }
 
 export function DatabaseTables({ actor }: { actor: DatabaseTablesActorRef }) {
   const view = useSelector(actor, selectDatabaseTablesView)
   const canRefresh = useSelector(actor, (snapshot) => snapshot.can({ type: 'tables.refresh' }))
   return (
-    <div className="mx-auto w-full max-w-6xl px-6 py-8">
+    <div className={PAGE_CLASS}>
       <PageHeading
-        title="Database"
-        description="The tables of schema public: columns, keys and estimated rows."
+        {...HEADING}
         actions={
           view.phase === 'loaded' ? (
             <Button disabled={!canRefresh} onClick={() => actor.send({ type: 'tables.refresh' })}>

@@ -1,11 +1,12 @@
 import { useActorRef, useSelector } from '@xstate/react'
-import type { KeyboardEvent } from 'react'
+import { Suspense, type KeyboardEvent } from 'react'
 import type { ActorRefFrom } from 'xstate'
 import { selectProject } from '../../../../machines/projectStatus.machine'
 import { selectOrgPermissions } from '../../../../machines/session.machine'
 import { selectCanRun, selectSqlEditorView, type sqlEditorMachine, type SqlOutcome } from '../../../../machines/sqlEditor.machine'
 import type { QueryResult } from '../../../contracts/database'
 import { useShell } from '../../shell/contexts'
+import { useLoaded } from '../../shell/lazy'
 import { useAppLogic, type AppLogic } from '../../shell/logic'
 import { Button, Loading, PageHeading } from '../../shell/ui'
 import { useProjectActor } from '../projectActor'
@@ -25,13 +26,17 @@ export function SqlEditorPage() {
   return (
     <div className="mx-auto w-full max-w-6xl px-6 py-8">
       <PageHeading title="SQL Editor" description="Run SQL on the project's database." />
-      {project ? <SqlEditorHost key={project.ref} machine={logic.sqlEditor} projectRef={project.ref} canWrite={permissions.includes('projects:write')} /> : null}
+      {project ? (
+        <Suspense fallback={<Loading label="Loading query…" />}>
+          <SqlEditorHost key={project.ref} machine={logic.sqlEditor} projectRef={project.ref} canWrite={permissions.includes('projects:write')} />
+        </Suspense>
+      ) : null}
     </div>
   )
 }
 
 function SqlEditorHost({ machine, projectRef, canWrite }: { machine: AppLogic['sqlEditor']; projectRef: string; canWrite: boolean }) {
-  const actor = useActorRef(machine, { input: { ref: projectRef } })
+  const actor = useActorRef(useLoaded(machine), { input: { ref: projectRef } })
   return <SqlEditor actor={actor} canWrite={canWrite} />
 }
 

@@ -1,9 +1,10 @@
 import { useActorRef, useSelector } from '@xstate/react'
-import { useEffect, useState } from 'react'
+import { Suspense, useEffect, useState } from 'react'
 import { Link, useSearch } from 'wouter'
 import type { ActorRefFrom } from 'xstate'
 import { selectProject } from '../../../../machines/projectStatus.machine'
 import { selectTableEditorView, selectionOf, tableEditorHref, type TableSelection, type tableEditorMachine } from '../../../../machines/tableEditor.machine'
+import { useLoaded } from '../../shell/lazy'
 import { useAppLogic, type AppLogic } from '../../shell/logic'
 import { Button, ErrorPanel, Loading, PageHeading, cx } from '../../shell/ui'
 import { useProjectActor } from '../projectActor'
@@ -18,7 +19,11 @@ export function TableEditorPage() {
   return (
     <div className="mx-auto w-full max-w-7xl px-6 py-8">
       <PageHeading title="Table Editor" description="The tables of schema public and their rows." />
-      {project ? <TableEditorHost key={project.ref} machine={logic.tableEditor} projectRef={project.ref} /> : null}
+      {project ? (
+        <Suspense fallback={<Loading label="Loading tables…" />}>
+          <TableEditorHost key={project.ref} machine={logic.tableEditor} projectRef={project.ref} />
+        </Suspense>
+      ) : null}
     </div>
   )
 }
@@ -27,7 +32,7 @@ function TableEditorHost({ machine, projectRef }: { machine: AppLogic['tableEdit
   // The selection at mount starts the actor; later URL changes reach it through TableEditor.
   const search = useSearch()
   const [input] = useState(() => ({ ref: projectRef, ...selectionOf(search) }))
-  const actor = useActorRef(machine, { input })
+  const actor = useActorRef(useLoaded(machine), { input })
   return <TableEditor actor={actor} projectRef={projectRef} />
 }
 

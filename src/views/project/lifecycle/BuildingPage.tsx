@@ -7,8 +7,12 @@ import { CLIENT_LIBRARIES, EXAMPLE_APPS } from './clientLibraries'
 import { ElapsedNotice } from './ElapsedNotice'
 import { lazyComponent } from '../../shell/lazy'
 
-// The keys panel loads with the first building screen, off the project's first load.
-const BuildingApiKeys = lazyComponent<object>(() => import('../settings/ApiSettingsPage').then((m) => ({ default: m.BuildingApiKeys })))
+// The keys panel loads with the first building screen, off the project's first load, with its machine.
+const BuildingApiKeys = lazyComponent<object>(
+  () => import('../settings/ApiSettingsPage').then((m) => ({ default: m.BuildingApiKeys })),
+  null,
+  (logic) => [logic.apiKeys],
+)
 
 export function BuildingPage({ actor, projectName }: { actor: ActorRefFrom<typeof buildingMachine>; projectName: string }) {
   const view = useSelector(actor, selectBuildingView)

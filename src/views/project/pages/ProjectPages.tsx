@@ -10,13 +10,22 @@ import { databaseToolOf, sqlSection } from '../../routes/projectRoutes'
 import { lazyComponent } from '../../shell/lazy'
 import { Loading } from '../../shell/ui'
 
-// The database tools load with their first visit, off the project's first load.
+// The database tools load with their first visit, off the project's first load, each with its machine.
 const pageLoading = <Loading label="Loading page…" />
-const SqlEditorPage = lazyComponent<object>(() => import('../database/SqlEditorPage').then((m) => ({ default: m.SqlEditorPage })), pageLoading)
-const TableEditorPage = lazyComponent<object>(() => import('../database/TableEditorPage').then((m) => ({ default: m.TableEditorPage })), pageLoading)
+const SqlEditorPage = lazyComponent<object>(
+  () => import('../database/SqlEditorPage').then((m) => ({ default: m.SqlEditorPage })),
+  pageLoading,
+  (logic) => [logic.sqlEditor],
+)
+const TableEditorPage = lazyComponent<object>(
+  () => import('../database/TableEditorPage').then((m) => ({ default: m.TableEditorPage })),
+  pageLoading,
+  (logic) => [logic.tableEditor],
+)
 const DatabaseTablesPage = lazyComponent<object>(
   () => import('../database/DatabaseTablesPage').then((m) => ({ default: m.DatabaseTablesPage })),
   pageLoading,
+  (logic) => [logic.databaseTables],
 )
 
 /** The project URL the server gives: its REST URL without `/rest/v1/` (null when it has none yet). */

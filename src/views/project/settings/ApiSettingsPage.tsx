@@ -1,10 +1,11 @@
 import { useActorRef, useSelector } from '@xstate/react'
-import { useContext, type ReactNode } from 'react'
+import { Suspense, useContext, type ReactNode } from 'react'
 import { selectOrgPermissions } from '../../../../machines/session.machine'
 import { selectProject } from '../../../../machines/projectStatus.machine'
 import type { Project } from '../../../contracts/projects'
 import { ShellContext, type SessionActorRef } from '../../shell/contexts'
-import { PageHeading } from '../../shell/ui'
+import { useLoaded } from '../../shell/lazy'
+import { Loading, PageHeading } from '../../shell/ui'
 import { ProjectActorContext, type ProjectActorRef } from '../projectActor'
 import { AppLogicContext, type AppLogic } from '../../shell/logic'
 import { ApiKeysPanel, ProjectConfigPanel, type ApiKeysActorRef } from './ApiKeysPanels'
@@ -43,15 +44,17 @@ function ProjectKeysHost({
   const canReadKeys = permissions.includes('service_api_keys:read')
   const canUpdateSecret = canReadKeys && permissions.includes('projects:write')
   return (
-    <KeysActor
-      key={`${project.ref}:${canReadKeys}:${canUpdateSecret}`}
-      machine={machine}
-      project={project}
-      canReadKeys={canReadKeys}
-      canUpdateSecret={canUpdateSecret}
-    >
-      {children}
-    </KeysActor>
+    <Suspense fallback={<Loading label="Retrieving API keys…" />}>
+      <KeysActor
+        key={`${project.ref}:${canReadKeys}:${canUpdateSecret}`}
+        machine={machine}
+        project={project}
+        canReadKeys={canReadKeys}
+        canUpdateSecret={canUpdateSecret}
+      >
+        {children}
+      </KeysActor>
+    </Suspense>
   )
 }
 
@@ -68,7 +71,7 @@ function KeysActor({
   canUpdateSecret: boolean
   children: (actor: ApiKeysActorRef) => ReactNode
 }) {
-  const actor = useActorRef(machine, { input: { ref: project.ref, canReadKeys, canUpdateSecret } })
+  const actor = useActorRef(useLoaded(machine), { input: { ref: project.ref, canReadKeys, canUpdateSecret } })
   return <>{children(actor)}</>
 }
 

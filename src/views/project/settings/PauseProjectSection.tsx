@@ -1,11 +1,13 @@
 import { useActorRef, useSelector } from '@xstate/react'
+import { Suspense } from 'react'
 import type { ActorRefFrom } from 'xstate'
 import type { ProjectStatus } from '../../../contracts/common'
 import { selectPauseProjectView, type pauseProjectMachine } from '../../../../machines/pauseProject.machine'
 import { selectProject } from '../../../../machines/projectStatus.machine'
+import { useLoaded } from '../../shell/lazy'
 import { useAppLogic } from '../../shell/logic'
 import { Modal } from '../../shell/Modal'
-import { Button, Card } from '../../shell/ui'
+import { Button, Card, Loading } from '../../shell/ui'
 import { useProjectActor } from '../projectActor'
 
 /** The 'Pause project' action of the general settings; one pause flow per project status (keyed). */
@@ -14,17 +16,19 @@ export function PauseProjectSection() {
   const project = useSelector(projectActor, selectProject)
   if (!project) return null
   return (
-    <PauseProjectCard
-      key={`${project.ref}:${project.status}`}
-      input={{ ref: project.ref, organizationSlug: project.organization_slug, status: project.status }}
-      projectName={project.name}
-    />
+    <Suspense fallback={<Loading label="Loading pause settings…" />}>
+      <PauseProjectCard
+        key={`${project.ref}:${project.status}`}
+        input={{ ref: project.ref, organizationSlug: project.organization_slug, status: project.status }}
+        projectName={project.name}
+      />
+    </Suspense>
   )
 }
 
 function PauseProjectCard({ input, projectName }: { input: { ref: string; organizationSlug: string; status: ProjectStatus }; projectName: string }) {
   // The project's layout provides the flow with its refresh request wired to the project status actor.
-  const actor = useActorRef(useAppLogic().pauseProject, { input })
+  const actor = useActorRef(useLoaded(useAppLogic().pauseProject), { input })
   return <PauseProjectPanel actor={actor} projectName={projectName} />
 }
 

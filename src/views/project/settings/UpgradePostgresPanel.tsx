@@ -1,7 +1,9 @@
 import { useActorRef, useSelector } from '@xstate/react'
+import { Suspense } from 'react'
 import type { ActorRefFrom } from 'xstate'
 import { selectProject } from '../../../../machines/projectStatus.machine'
 import { selectUpgradeActionView, type upgradeActionMachine } from '../../../../machines/upgradeAction.machine'
+import { useLoaded } from '../../shell/lazy'
 import { useAppLogic } from '../../shell/logic'
 import { Modal } from '../../shell/Modal'
 import { Button, Card, ErrorPanel, Loading, inputClass } from '../../shell/ui'
@@ -13,12 +15,16 @@ function UpgradePostgresSection() {
   const projectActor = useProjectActor()
   const project = useSelector(projectActor, selectProject)
   if (!project) return null
-  return <UpgradePostgresMount key={project.ref} projectRef={project.ref} organizationSlug={project.organization_slug} dbVersion={project.db_version} />
+  return (
+    <Suspense fallback={<Loading label="Checking upgrade eligibility…" />}>
+      <UpgradePostgresMount key={project.ref} projectRef={project.ref} organizationSlug={project.organization_slug} dbVersion={project.db_version} />
+    </Suspense>
+  )
 }
 
 function UpgradePostgresMount({ projectRef, organizationSlug, dbVersion }: { projectRef: string; organizationSlug: string; dbVersion: string }) {
   // The project's layout provides the flow with its refresh request wired to the project status actor.
-  const actor = useActorRef(useAppLogic().upgradeAction, { input: { ref: projectRef, organizationSlug } })
+  const actor = useActorRef(useLoaded(useAppLogic().upgradeAction), { input: { ref: projectRef, organizationSlug } })
   return <UpgradePostgresPanel actor={actor} dbVersion={dbVersion} />
 }
 
