@@ -3,7 +3,7 @@
  * no import cycle in src/ or machines/; machines import neither React nor src/api; views never import src/api;
  * the server and the dashboard never import each other, src/contracts being the only code they share; the view
  * folders depend one way (the shell on no other, layout and project not on each other); the HTTP client writes no
- * path (each call names its endpoint descriptor).
+ * path (each call names its endpoint descriptor); the dashboard's code imports zod only as `zod/mini`.
  * A failure lists each offending import as 'file → imported (rule)' or each cycle's files.
  */
 import { readFileSync } from 'node:fs'
@@ -45,6 +45,17 @@ export const RULES: Rule[] = [
   },
 ]
 
+/**
+ * The dashboard's schemas are built with zod/mini: one import of classic `zod` (or a path under it other than
+ * zod/mini) anywhere in the browser's code brings the whole classic build back into the first load (~16 kB gzip).
+ * The server may use either.
+ */
+export const ZOD_MINI_RULE: Rule = {
+  name: "the dashboard imports zod only as 'zod/mini'",
+  from: under(...DASHBOARD, 'src/contracts'),
+  forbidden: (imported) => /^zod(\/|$)/.test(imported) && imported !== 'zod/mini',
+}
+
 describe('import boundaries of the repository', () => {
   const graph = graphOfRepo(ROOT, ['src', 'machines'])
 
@@ -60,6 +71,12 @@ describe('import boundaries of the repository', () => {
 
   it('keeps the layers apart: machines, views, server and dashboard import only what they may', () => {
     expect(violationsOf(graph, RULES), 'imports that break a boundary').toEqual([])
+  })
+
+  it("the dashboard's code (contracts, api, views, app, machines) imports zod only as zod/mini", () => {
+    const zodImports = [...graph].filter(([file]) => under(...DASHBOARD, 'src/contracts')(file)).flatMap(([, imports]) => imports.filter((i) => /^zod(\/|$)/.test(i)))
+    expect(zodImports, 'the contracts build their schemas with zod').toContain('zod/mini')
+    expect(violationsOf(graph, [ZOD_MINI_RULE]), 'imports of zod other than zod/mini').toEqual([])
   })
 
   it('the HTTP client writes no path: every call names its endpoint descriptor', () => {
@@ -112,6 +129,22 @@ describe('the import-graph analyser', () => {
     expect(graph.get('src/api/client.ts')).toEqual(['machines/m.machine.ts', 'src/contracts/index.ts'])
     expect(graph.get('src/views/Page.tsx')).toEqual(['@xstate/react', 'src/api/client.ts', 'machines/m.machine.ts'])
     expect(graph.get('src/app/main.tsx')).toEqual(['src/views/Page.tsx', 'unresolved:src/app/missing', 'src/app/index.css'])
+  })
+
+  it('names each import of zod other than zod/mini in dashboard code, the server left free', () => {
+    const zod = graphOf({
+      'src/contracts/a.ts': `import * as z from 'zod/mini'`,
+      'src/contracts/b.ts': `import { z } from 'zod'`,
+      'machines/c.machine.ts': `import type { ZodType } from 'zod/v4'`,
+      'src/views/d.tsx': `const z = await import('zod')`,
+      'src/api/e.ts': `import { zodish } from 'zodish'`,
+      'src/server/f.ts': `import { z } from 'zod'`,
+    })
+    expect(violationsOf(zod, [ZOD_MINI_RULE])).toEqual([
+      "machines/c.machine.ts → zod/v4 (the dashboard imports zod only as 'zod/mini')",
+      "src/contracts/b.ts → zod (the dashboard imports zod only as 'zod/mini')",
+      "src/views/d.tsx → zod (the dashboard imports zod only as 'zod/mini')",
+    ])
   })
 
   it('finds every cycle, a file importing itself included', () => {
