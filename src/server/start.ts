@@ -83,16 +83,21 @@ const DEMO_TOKEN_DAYS = 90
  * With DATABASE_URL the file name carries a digest of the URL, so two databases do not take turns replacing it.
  * Returns undefined when there is no demo Owner (a store seeded by someone else).
  */
+/** Where the development start keeps the demo token's value. */
+export function demoAccessTokenFile(config: Pick<ServerConfig, 'dataDir' | 'databaseUrl'>): string {
+  return path.join(
+    config.dataDir,
+    config.databaseUrl ? `dev-access-token-${sha256(config.databaseUrl).slice(0, 12)}` : 'dev-access-token',
+  )
+}
+
 export async function demoAccessToken(db: Db, config: ServerConfig, now: Date): Promise<string | undefined> {
   const { rows } = await db.query<{ id: number }>('select id from accounts where primary_email = $1', [
     demoAccounts[0].email,
   ])
   const owner = rows[0]
   if (!owner) return undefined
-  const file = path.join(
-    config.dataDir,
-    config.databaseUrl ? `dev-access-token-${sha256(config.databaseUrl).slice(0, 12)}` : 'dev-access-token',
-  )
+  const file = demoAccessTokenFile(config)
   const saved = await readFile(file, 'utf8').then((text) => text.trim(), () => undefined)
   if (saved && ACCESS_TOKEN_PATTERN.test(saved)) {
     const live = await db.query(

@@ -10,7 +10,7 @@ import { AccessTokenList, CreatedAccessToken } from '../../src/contracts/auth'
 import { createApp } from '../../src/server/app'
 import { loadConfig } from '../../src/server/config'
 import { dummyPasswordHash, hashPassword, sha256, verifyPassword } from '../../src/server/core/secrets'
-import { printBanner, type RunningServer } from '../../src/server/start'
+import { demoAccessTokenFile, printBanner, type RunningServer } from '../../src/server/start'
 import { DEMO_PASSWORD, DEVELOPER, OWNER, READONLY, json, startTestServer, type TestServer } from './helpers'
 
 let s: TestServer
@@ -266,7 +266,7 @@ describe('the development start reuses one demo token', () => {
 
     const { rows } = await s.db.query<Record<string, unknown>>('select * from access_tokens')
     expect(JSON.stringify(rows)).not.toContain(first)
-    const file = path.join(dir, 'data', 'dev-access-token')
+    const file = demoAccessTokenFile({ ...s.config, dataDir: path.join(dir, 'data') })
     expect((await readFile(file, 'utf8')).trim()).toBe(first)
     expect((await stat(file)).mode & 0o777).toBe(0o600)
     const row = rows.find((t) => t.token_hash === sha256(first))
