@@ -36,6 +36,10 @@ export async function startServer(config: ServerConfig): Promise<RunningServer> 
   const url = `http://${host.includes(':') ? `[${host}]` : host}:${port}`
   platform.listeningOn(url)
   platform.engine.start()
+  // The project database template now, outside any store transaction: otherwise the first project to finish coming
+  // up would make it (an initdb on PGlite, seconds) inside the transition's transaction, which holds PGlite's one
+  // store connection, and every request would wait for it.
+  platform.projectDbs.prepare?.().catch((err: Error) => console.error(`projectdb: preparing the template failed: ${err.message}`))
 
   let stopping: Promise<void> | undefined
   return {

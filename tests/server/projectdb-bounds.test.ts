@@ -3,10 +3,16 @@
  * used closes first, also when transactions on more projects run at the same time), an idle one closes, a transaction
  * past its time-out is stopped and the next one works (nothing of it committed), drop deletes.
  */
+import { existsSync } from 'node:fs'
+import { mkdtemp, readdir, rm } from 'node:fs/promises'
+import os from 'node:os'
+import path from 'node:path'
+import pg from 'pg'
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { createEngineDatabases } from '../../src/server/features/projectdb'
 import type { DatabaseManager } from '../../src/server/features/projectdb/manager'
-import { createTestStore, testConfig, type TestStore } from './helpers'
+import { POSTGRES_TEMPLATE_NAME, projectOwnerOf } from '../../src/server/features/projectdb/postgres'
+import { createTestStore, isPostgres, testConfig, type TestStore } from './helpers'
 
 const A = 'aaaaaaaaaaaaaaaaaaaa'
 const B = 'bbbbbbbbbbbbbbbbbbbb'
@@ -112,4 +118,40 @@ describe('idle close', () => {
       await idle.closeAll()
     }
   })
+})
+
+describe('prepare (what the server does once it listens)', () => {
+  it('makes the template ahead of the first database, so creating one later is a copy', async () => {
+    if (isPostgres) {
+      const fresh = createEngineDatabases(testConfig({ ...store.placement }))
+      try {
+        await fresh.prepare()
+        const admin = new pg.Client({ connectionString: store.placement.databaseUrl })
+        await admin.connect()
+        try {
+          const { rows } = await admin.query('select 1 from pg_database where datname = $1', [POSTGRES_TEMPLATE_NAME])
+          expect(rows).toHaveLength(1)
+          const owner = await admin.query('select rolsuper from pg_roles where rolname = $1', [projectOwnerOf(store.placement.databaseUrl!).role])
+          expect(owner.rows).toEqual([{ rolsuper: false }])
+        } finally {
+          await admin.end()
+        }
+      } finally {
+        await fresh.closeAll()
+      }
+      return
+    }
+    const cache = await mkdtemp(path.join(os.tmpdir(), 'kp-template-cache-'))
+    const fresh = createEngineDatabases(testConfig({ ...store.placement, projectDb: { templateCacheDir: cache } }))
+    try {
+      expect((await readdir(cache)).filter((name) => name.startsWith('.kp-projectdb-template-'))).toEqual([])
+      await fresh.prepare()
+      const made = (await readdir(cache)).filter((name) => name.startsWith('.kp-projectdb-template-'))
+      expect(made).toHaveLength(1)
+      expect(existsSync(path.join(cache, made[0], 'PG_VERSION'))).toBe(true)
+    } finally {
+      await fresh.closeAll()
+      await rm(cache, { recursive: true, force: true })
+    }
+  }, 120_000)
 })

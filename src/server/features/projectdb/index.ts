@@ -110,6 +110,7 @@ export function createProjectDatabases(
       await engine.drop(ref)
     },
     openRefs: () => engine.openRefs(),
+    prepare: () => engine.prepare(),
     closeAll: () => engine.closeAll(),
     serverVersion: () => engineVersionIn(store),
   }

@@ -27,6 +27,8 @@ export interface Backend {
   /** The database is closed when this runs. */
   drop(ref: string): Promise<void>
   serverVersion(): Promise<string>
+  /** Makes the template ready (idempotent; shared with create). */
+  prepare(): Promise<void>
   /** Statements run right after BEGIN to bound the transaction on the server itself (Postgres). */
   timeoutSql?(ms: number): string
   /** Extra time the manager waits past the time-out before killing the session (the server's own time-out first). */
@@ -102,6 +104,10 @@ export class DatabaseManager implements ProjectDatabases {
 
   serverVersion(): Promise<string> {
     return this.backend.serverVersion()
+  }
+
+  prepare(): Promise<void> {
+    return this.backend.prepare()
   }
 
   async create(ref: string, opts: { schemaSql?: string } = {}): Promise<void> {

@@ -200,6 +200,9 @@ export function pgliteBackend(opts: PgliteOptions): Backend {
   return {
     kind: 'pglite',
     killGraceMs: 0,
+    prepare: async () => {
+      await ensureTemplate()
+    },
     async open(ref, lost) {
       if (!existsSync(path.join(dirOf(ref), 'PG_VERSION'))) throw unavailable(`project ${ref} has no database`)
       return WorkerSession.start(dirOf(ref), lost)

@@ -218,6 +218,7 @@ export function postgresBackend(databaseUrl: string): Backend {
       return new ClientSession(client, lost)
     },
     exists: (ref) => dbExists(nameOf(ref)),
+    prepare: () => ensureTemplate(),
     async create(ref, schemaSql) {
       const name = nameOf(ref)
       if (await dbExists(name)) return

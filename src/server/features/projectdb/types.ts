@@ -81,6 +81,11 @@ export interface ProjectDatabases {
   drop(ref: string): Promise<void>
   /** Refs of the databases open now. */
   openRefs(): string[]
+  /**
+   * Prepares the template now (PGlite: its one initdb; PostgreSQL: the roles and the template database), so the first
+   * database made later is only a copy. The server calls it once it listens; creation prepares it anyway when needed.
+   */
+  prepare?(): Promise<void>
   /** Closes every open database (server shutdown). */
   closeAll(): Promise<void>
   /** The engine's `server_version` ('18.6' on PGlite, '15.x' on PostgreSQL 15): new projects' db_version. */
