@@ -6,6 +6,7 @@ import { serve } from '@hono/node-server'
 import { createApp, type PlatformServer } from './app'
 import { ACCESS_TOKEN_PATTERN, sha256 } from './core/secrets'
 import type { ServerConfig } from './config'
+import { ensureProjectDatabase } from './features/projectdb'
 import { createAccessToken } from './features/session/auth'
 import { openDb, type Db } from './db'
 import { DEMO_PASSWORD, demoAccounts } from './seed'
@@ -36,10 +37,7 @@ export async function startServer(config: ServerConfig): Promise<RunningServer> 
   const url = `http://${host.includes(':') ? `[${host}]` : host}:${port}`
   platform.listeningOn(url)
   platform.engine.start()
-  // The project database template now, outside any store transaction: otherwise the first project to finish coming
-  // up would make it (an initdb on PGlite, seconds) inside the transition's transaction, which holds PGlite's one
-  // store connection, and every request would wait for it.
-  platform.projectDbs.prepare?.().catch((err: Error) => console.error(`projectdb: preparing the template failed: ${err.message}`))
+  void prepareProjectDatabases(platform, db)
 
   let stopping: Promise<void> | undefined
   return {
@@ -56,6 +54,25 @@ export async function startServer(config: ServerConfig): Promise<RunningServer> 
       })()
       return stopping
     },
+  }
+}
+
+/**
+ * In the background once the server listens, outside any store transaction, one at a time:
+ *  - the project database template: otherwise the first project to finish coming up would make it (an initdb on
+ *    PGlite, seconds) inside its transition's transaction, which holds PGlite's one store connection, and every
+ *    request would wait for it;
+ *  - the databases of projects already up that have none yet (the demo's are made on first use): otherwise the first
+ *    request to need one (a REST schema check with its 2 s time-out, a first query) waits for its creation.
+ * A failure is logged; whatever is not made here is made when first needed.
+ */
+async function prepareProjectDatabases(platform: PlatformServer, db: Db): Promise<void> {
+  try {
+    await platform.projectDbs.prepare?.()
+    const { rows } = await db.query<{ ref: string }>(`select ref from projects where status = 'ACTIVE_HEALTHY' order by id`)
+    for (const { ref } of rows) await ensureProjectDatabase(db, platform.projectDbs, ref)
+  } catch (err) {
+    console.error(`projectdb: preparing project databases in the background stopped: ${(err as Error).message}`)
   }
 }
 
