@@ -7,6 +7,7 @@ import { SessionCheckFailed, SessionChecking } from '../views/auth/SessionScreen
 import { NotFound } from '../views/NotFound'
 import type { SignInPage as SignInPageView } from '../views/auth/SignInPage'
 import { lazyComponent } from '../views/shell/lazy'
+import { LoadFailed } from '../views/shell/LoadFailed'
 import { Loading } from '../views/shell/ui'
 import { BuildFlagsContext, useShell, type BuildFlags } from '../views/shell/contexts'
 import { AppLogicContext, type AppLogic } from '../views/shell/logic'
@@ -38,9 +39,11 @@ export function App({ location, logic, flags = config }: AppProps) {
     <BuildFlagsContext.Provider value={flags}>
       <AppLogicContext.Provider value={machines}>
         <ShellProviders>
-          <Router {...routerProps}>
-            <AppRoutes />
-          </Router>
+          <LoadFailed>
+            <Router {...routerProps}>
+              <AppRoutes />
+            </Router>
+          </LoadFailed>
         </ShellProviders>
       </AppLogicContext.Provider>
     </BuildFlagsContext.Provider>
