@@ -9,6 +9,7 @@
  * any amount of work): 0.
  */
 import type { DatabaseTable, QueryColumn, TableColumn } from '../../../contracts/database'
+import { quoteIdent } from '../../core/sql'
 import type { ProjectTx } from '../projectdb/types'
 import { decimalColumnNames, rowFromJson } from './values'
 
@@ -16,7 +17,6 @@ export const COUNT_BOUND = 100_000
 const SCHEMA = 'public'
 
 /** An identifier quoted for SQL (`"a ""b"""`): any name, spaces, quotes and unicode included. */
-export const quoteIdent = (name: string) => `"${name.replace(/"/g, '""')}"`
 
 const RELATIONS_SQL = `
   select c.oid::int as oid, c.relname as name, c.relkind as relkind, c.relrowsecurity as rls,

@@ -16,6 +16,7 @@
  */
 import { createHmac } from 'node:crypto'
 import pg from 'pg'
+import { quoteIdent as ident } from '../../core/sql'
 import type { Backend, Session } from './manager'
 import { DATABASE_SQL, ROLES_SQL, TEMPLATE_HASH } from './template'
 import type { ProjectQueryResult } from './types'
@@ -23,7 +24,6 @@ import type { ProjectQueryResult } from './types'
 /** Arbitrary constant: serialises template preparation across processes sharing a cluster. */
 const TEMPLATE_LOCK_KEY = 7_262_021_009
 
-const ident = (name: string) => `"${name.replace(/"/g, '""')}"`
 
 function resultOf(r: pg.QueryResult): ProjectQueryResult {
   const rows = (r.rows ?? []) as Record<string, unknown>[]

@@ -5,9 +5,9 @@
  * catalog printed (function argument types). The JSON of an answer is built in Postgres, as PostgREST does, so
  * values print as Postgres prints them.
  */
+import { quoteIdent as ident } from '../../core/sql'
 import type { Condition, OrderTerm, SelectItem } from './query'
 
-export const ident = (name: string) => `"${name.replace(/"/g, '""')}"`
 export const relationSql = (name: string) => `"public".${ident(name)}`
 
 /** The bind parameters of one statement, in order. */
