@@ -1,7 +1,7 @@
 import { expect, test } from '@playwright/test'
 import { COMING_UP_MS } from '../../playwright.config'
 import { expectAccessible } from './axe'
-import { createProject, signIn } from './support'
+import { createProject, requestStarts, signIn } from './support'
 
 const STATUS_PATH = /\/platform\/projects\/[a-z]{20}\/status$/
 
@@ -10,10 +10,7 @@ test('a project coming up shows "Setting up project", polls every 4 s, and opens
   const project = await createProject(request, { organization_slug: 'demo-pro', name: 'E2E coming up', status: 'COMING_UP' })
   const healthyAt = Date.now() + COMING_UP_MS
 
-  const statusRequests: number[] = []
-  page.on('request', (r) => {
-    if (STATUS_PATH.test(new URL(r.url()).pathname)) statusRequests.push(Date.now())
-  })
+  const statusRequests = requestStarts(page, STATUS_PATH)
 
   await page.goto(`/project/${project.ref}`)
   const building = page.getByRole('heading', { level: 1, name: 'Setting up project' })
@@ -47,10 +44,7 @@ test('a project coming up shows "Setting up project", polls every 4 s, and opens
 test('leaving the building page stops the status polling', async ({ page, request }) => {
   await signIn(page)
   const project = await createProject(request, { organization_slug: 'demo-pro', name: 'E2E leave building', status: 'UNKNOWN' })
-  const statusRequests: number[] = []
-  page.on('request', (r) => {
-    if (STATUS_PATH.test(new URL(r.url()).pathname)) statusRequests.push(Date.now())
-  })
+  const statusRequests = requestStarts(page, STATUS_PATH)
   await page.goto(`/project/${project.ref}/editor`)
   await expect(page.getByRole('heading', { level: 1, name: 'Initiating project set up' })).toBeVisible()
   await expectAccessible(page, 'building (initiating)')

@@ -1,6 +1,6 @@
 import { expect, test, type Page } from '@playwright/test'
 import { expectAccessible } from './axe'
-import { createProject, signIn } from './support'
+import { createProject, requestStarts, signIn } from './support'
 
 // The durations playwright.config.ts gives the server (webServer.env).
 const GOING_DOWN_MS = 2_000
@@ -9,13 +9,7 @@ const RESTORING_MS = 5_000
 
 const STATUS_PATH = /\/platform\/projects\/[a-z]{20}\/status$/
 
-function countStatusRequests(page: Page) {
-  const times: number[] = []
-  page.on('request', (r) => {
-    if (STATUS_PATH.test(new URL(r.url()).pathname)) times.push(Date.now())
-  })
-  return times
-}
+const countStatusRequests = (page: Page) => requestStarts(page, STATUS_PATH)
 
 test('pausing a project from its settings shows "Pausing project" until it is paused, then the paused page', async ({ page, request }) => {
   await signIn(page)

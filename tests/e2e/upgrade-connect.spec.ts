@@ -1,6 +1,6 @@
 import { expect, test, type Page } from '@playwright/test'
 import { expectAccessible } from './axe'
-import { createProject, signIn } from './support'
+import { createProject, requestStarts, signIn } from './support'
 
 /** playwright.config.ts webServer.env LIFECYCLE_UPGRADE_STEP_MS. */
 const UPGRADE_STEP_MS = 1_500
@@ -17,13 +17,7 @@ const STEP_LABELS = [
   'Optimize database',
 ]
 
-function countRequests(page: Page, path: RegExp) {
-  const at: number[] = []
-  page.on('request', (r) => {
-    if (path.test(new URL(r.url()).pathname)) at.push(Date.now())
-  })
-  return at
-}
+const countRequests = (page: Page, path: RegExp) => requestStarts(page, path)
 
 test('an upgrade started from settings/infrastructure runs its eight steps to "Upgrade completed!"', async ({ page, request }) => {
   await signIn(page)
