@@ -135,7 +135,7 @@ function OrganizationRoute({ navBar, slug, kind }: { navBar: NavBarActorRef; slu
   const logic = useAppLogic()
   void OrganizationPage.preload()
   const panel = new URLSearchParams(useSearch()).get('panel')
-  const crumbs = [{ label: slug, href: `/org/${slug}/general` }, { label: kind === 'new' ? 'New project' : kind[0].toUpperCase() + kind.slice(1) }]
+  const crumbs = [{ label: slug, href: `/org/${slug}/general` }, { label: kind[0].toUpperCase() + kind.slice(1) }]
   return (
     <ShellFrame navBar={navBar} crumbs={crumbs}>
       <Page>

@@ -5,13 +5,12 @@ import { Card, DataList, ErrorPanel, Loading, PageHeading, TextLink } from '../s
 import { useDocumentTitle } from '../shell/useDocumentTitle'
 
 type OrganizationActorRef = ActorRefFrom<typeof organizationMachine>
-export type OrganizationPageKind = 'general' | 'usage' | 'billing' | 'new'
+export type OrganizationPageKind = 'general' | 'usage' | 'billing'
 
 const TITLES: Record<OrganizationPageKind, string> = {
   general: 'Organization settings',
   usage: 'Usage',
   billing: 'Billing',
-  new: 'Create a new project',
 }
 
 /** The organization pages: real data now (name, plan); later issues fill in the rest. */
@@ -53,14 +52,6 @@ function OrganizationDetails({ data, kind, panel }: { data: OrganizationData; ki
       ) : null}
       {kind === 'usage' ? (
         <p className="text-sm text-neutral-500">Usage per metric arrives in a later version.</p>
-      ) : null}
-      {kind === 'new' ? (
-        <Card className="p-5">
-          <p className="text-sm text-neutral-600 dark:text-neutral-300">
-            New projects in <strong>{organization.name}</strong> start on the {subscription.plan.name} plan. Creating projects from the
-            dashboard arrives in a later version.
-          </p>
-        </Card>
       ) : null}
       <p className="text-sm">
         <TextLink href="/projects">Back to projects</TextLink>
