@@ -1,12 +1,12 @@
 import { act, fireEvent, render, screen, within } from '@testing-library/react'
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
+import { describe, expect, it, vi } from 'vitest'
 import { createActor, type AnyMachineSnapshot, type EventObject } from 'xstate'
 import { databaseTablesMachine } from '../machines/databaseTables.machine'
 import type { DatabaseTable } from '../src/contracts/database'
 import { DatabaseTables } from '../src/views/project/database/DatabaseTablesPage'
 import { REF } from '../tests/fixtures'
 import { CUSTOMERS, TABLES } from '../tests/fixtures.database'
-import { deferredActor, describePath, keyByIncomingEdge, missingCoverage, modelOf } from './support'
+import { deferredActor, describePath, keyByIncomingEdge, missingCoverage, modelOf, usePathClock } from './support'
 
 const REQUEST_TIMEOUT = 10_000
 const contextOf = (snapshot: AnyMachineSnapshot) => snapshot.context as { tables: DatabaseTable[]; error: string | null }
@@ -31,12 +31,7 @@ const model = modelOf(databaseTablesMachine, {
 })
 const paths = model.getShortestPaths()
 
-let stop: (() => void) | null = null
-beforeEach(() => vi.useFakeTimers({ now: 0 }))
-afterEach(() => {
-  stop?.()
-  vi.useRealTimers()
-})
+const runPath = usePathClock()
 
 describe('database tables model', () => {
   it('the paths reach every state and every transition', () => {
@@ -47,7 +42,7 @@ describe('database tables model', () => {
     it(describePath(path), async () => {
       const list = deferredActor<DatabaseTable[], { ref: string }>('listTables')
       const actor = createActor(databaseTablesMachine.provide({ actors: { listTables: list.logic } }), { input: { ref: REF } }).start()
-      stop = () => actor.stop()
+      runPath(actor)
       render(<DatabaseTables actor={actor} />)
       const tablesShown = (snapshot: AnyMachineSnapshot) => {
         for (const table of contextOf(snapshot).tables) {

@@ -1,5 +1,5 @@
 import { act, fireEvent, render, screen } from '@testing-library/react'
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
+import { describe, expect, it, vi } from 'vitest'
 import { Router } from 'wouter'
 import { memoryLocation } from 'wouter/memory-location'
 import { createActor, type AnyMachineSnapshot, type EventObject } from 'xstate'
@@ -7,7 +7,7 @@ import { newProjectMachine, type CreateProjectInput } from '../machines/newProje
 import type { V1CreatedProject } from '../src/contracts/database'
 import { NewProjectForm } from '../src/views/projects/NewProjectPage'
 import { CREATED_PROJECT } from '../tests/fixtures.database'
-import { apiError, deferredActor, describePath, keyByIncomingEdge, missingCoverage, modelOf } from './support'
+import { apiError, deferredActor, describePath, keyByIncomingEdge, missingCoverage, modelOf, usePathClock } from './support'
 
 const CREATE_TIMEOUT = 15_000
 const contextOf = (snapshot: AnyMachineSnapshot) => snapshot.context as { name: string; region: string; error: string | null }
@@ -40,12 +40,7 @@ const model = modelOf(newProjectMachine, {
 })
 const paths = model.getShortestPaths()
 
-let stop: (() => void) | null = null
-beforeEach(() => vi.useFakeTimers({ now: 0 }))
-afterEach(() => {
-  stop?.()
-  vi.useRealTimers()
-})
+const runPath = usePathClock()
 
 describe('new project model', () => {
   it('the paths reach every state and every transition', () => {
@@ -59,7 +54,7 @@ describe('new project model', () => {
       const actor = createActor(newProjectMachine.provide({ actors: { createProject: create.logic }, actions: { refreshProjectList } }), {
         input: { slug: 'demo-pro' },
       }).start()
-      stop = () => actor.stop()
+      runPath(actor)
       const location = memoryLocation({ path: '/new/demo-pro', record: true })
       render(
         <Router hook={location.hook}>

@@ -1,12 +1,12 @@
 import { act, fireEvent, render, screen, within } from '@testing-library/react'
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
+import { describe, expect, it, vi } from 'vitest'
 import { createActor, type AnyMachineSnapshot, type EventObject } from 'xstate'
 import { sqlEditorMachine, type QueryFailure } from '../machines/sqlEditor.machine'
 import type { QueryResult } from '../src/contracts/database'
 import { SqlEditor } from '../src/views/project/database/SqlEditorPage'
 import { REF } from '../tests/fixtures'
 import { SELECT_RESULT } from '../tests/fixtures.database'
-import { deferredActor, describePath, keyByIncomingEdge, missingCoverage, modelOf } from './support'
+import { deferredActor, describePath, keyByIncomingEdge, missingCoverage, modelOf, usePathClock } from './support'
 
 const SAVED = 'select 1 as n,\n  doc from t'
 const TYPED = 'select 2;\nselec 3;'
@@ -47,12 +47,7 @@ const model = modelOf(sqlEditorMachine, {
 })
 const paths = model.getShortestPaths()
 
-let stop: (() => void) | null = null
-beforeEach(() => vi.useFakeTimers({ now: 0 }))
-afterEach(() => {
-  stop?.()
-  vi.useRealTimers()
-})
+const runPath = usePathClock()
 
 describe('SQL editor model', () => {
   it('the paths reach every state and every transition', () => {
@@ -71,7 +66,7 @@ describe('SQL editor model', () => {
         }),
         { input: { ref: REF } },
       ).start()
-      stop = () => actor.stop()
+      runPath(actor)
       render(<SqlEditor actor={actor} canWrite />)
       const editor = () => screen.getByRole('textbox', { name: 'SQL query' })
       const results = () => within(screen.getByRole('region', { name: 'Results' }))

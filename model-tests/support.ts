@@ -269,3 +269,21 @@ export const matchesStateKey = (snapshot: { matches: (value: never) => boolean }
 export function testModelOf(machine: AnyStateMachine, options: Partial<TestModelOptions<AnyMachineSnapshot, EventObject, unknown>>) {
   return new TestModel<AnyMachineSnapshot, EventObject, unknown>(machine as unknown as ActorLogic<AnyMachineSnapshot, EventObject, unknown>, options)
 }
+
+/**
+ * Fake timers from 0 before each path (a machine's delays start when its view mounts); after the path, the actor it
+ * handed to `run` is stopped, then real timers are back. Returns `run(actor)`, which returns the actor.
+ */
+export function usePathClock() {
+  let running: { stop(): void } | null = null
+  beforeEach(() => vi.useFakeTimers({ now: 0 }))
+  afterEach(() => {
+    running?.stop()
+    running = null
+    vi.useRealTimers()
+  })
+  return <A extends { stop(): void }>(actor: A): A => {
+    running = actor
+    return actor
+  }
+}

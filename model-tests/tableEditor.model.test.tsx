@@ -1,5 +1,5 @@
 import { act, fireEvent, render, screen, within } from '@testing-library/react'
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
+import { describe, expect, it, vi } from 'vitest'
 import { Router } from 'wouter'
 import { memoryLocation } from 'wouter/memory-location'
 import { createActor, type AnyMachineSnapshot, type EventObject } from 'xstate'
@@ -8,7 +8,7 @@ import type { DatabaseTable, TableRows } from '../src/contracts/database'
 import { TableEditor } from '../src/views/project/database/TableEditorPage'
 import { REF } from '../tests/fixtures'
 import { TABLES, ordersPage } from '../tests/fixtures.database'
-import { deferredActor, describePath, keyByIncomingEdge, missingCoverage, modelOf } from './support'
+import { deferredActor, describePath, keyByIncomingEdge, missingCoverage, modelOf, usePathClock } from './support'
 
 const REQUEST_TIMEOUT = 10_000
 /** orders has 250 rows (3 pages), customers 2 (1 page). */
@@ -60,12 +60,7 @@ const model = modelOf(tableEditorMachine, {
 })
 const paths = model.getShortestPaths()
 
-let stop: (() => void) | null = null
-beforeEach(() => vi.useFakeTimers({ now: 0 }))
-afterEach(() => {
-  stop?.()
-  vi.useRealTimers()
-})
+const runPath = usePathClock()
 
 describe('table editor model', () => {
   it('the paths reach every state and every transition', () => {
@@ -79,7 +74,7 @@ describe('table editor model', () => {
       const actor = createActor(tableEditorMachine.provide({ actors: { listTables: list.logic, getTableRows: rows.logic } }), {
         input: { ref: REF, table: null, page: 0 },
       }).start()
-      stop = () => actor.stop()
+      runPath(actor)
       const location = memoryLocation({ path: `/project/${REF}/editor`, record: true })
       render(
         <Router hook={location.hook} searchHook={location.searchHook}>
