@@ -194,6 +194,36 @@ describe('finding 3: bodies are limited before they are read', () => {
     expect(res.status).toBe(413)
   })
 
+  // Over a socket the guards learn of a body from Content-Length / Transfer-Encoding (guards.ts hasBody), never by
+  // building the web Request: each kind of body must still reach the checks behind the limit.
+  it.each([
+    ['Content-Length', (body: string) => ({ headers: { 'content-length': Buffer.byteLength(body) }, send: (req: http.ClientRequest) => req.end(body) })],
+    ['chunked', (body: string) => ({ headers: { 'transfer-encoding': 'chunked' }, send: (req: http.ClientRequest) => { req.write(body.slice(0, 5)); req.end(body.slice(5)) } })],
+  ])('over a socket with a %s body, a NUL is 400 and a text/plain write is 415', async (_, framing) => {
+    const nul = framing(JSON.stringify({ email: `${OWNER}\u0000`, password: 'demo1234' }))
+    const refused = await rawRequest(port, {
+      method: 'POST',
+      path: '/platform/auth/sign-in',
+      headers: { 'content-type': 'application/json', ...nul.headers },
+      body: nul.send,
+    })
+    expect(refused.status).toBe(400)
+    expect(ErrorBody.parse(JSON.parse(refused.body)).message).toMatch(/NUL character/)
+    const text = framing('{"jwt_secret":"x"}')
+    const plain = await rawRequest(port, {
+      method: 'POST',
+      path: `/platform/props/project/${ref}/jwt-secret-update`,
+      headers: { cookie, 'content-type': 'text/plain;charset=UTF-8', ...text.headers },
+      body: text.send,
+    })
+    expect(plain.status).toBe(415)
+  })
+
+  it('over a socket, a GET without a body passes the body guards', async () => {
+    const res = await rawRequest(port, { path: `/platform/projects/${ref}/status`, headers: { cookie } })
+    expect(res.status).toBe(200)
+  })
+
   it('an oversized body through app.request (a stream, no length) is 413 JSON; a normal one passes', async () => {
     const big = JSON.stringify({ email: OWNER, password: 'demo1234', pad: 'x'.repeat(70 * 1024) })
     const res = await s.request('/platform/auth/sign-in', { method: 'POST', headers: { 'content-type': 'application/json' }, body: big })

@@ -138,13 +138,33 @@ function limitFor(method: string, path: string): number {
 const tooLarge = (maxBytes: number) => (c: Context) =>
   errorJson(c, 413, `The request body is larger than this endpoint accepts (${maxBytes} bytes)`)
 
+/** One bodyLimit middleware per distinct limit, made once. */
+const limiters = new Map<number, MiddlewareHandler>()
+function limiter(maxBytes: number): MiddlewareHandler {
+  let handler = limiters.get(maxBytes)
+  if (!handler) limiters.set(maxBytes, (handler = bodyLimit({ maxSize: maxBytes, onError: tooLarge(maxBytes) })))
+  return handler
+}
+
+/**
+ * Whether the request carries a body. Served by @hono/node-server (`c.env.incoming`, Node's IncomingMessage), it is
+ * read from the headers alone — HTTP/1.1: a request has a body exactly when it sends Content-Length or
+ * Transfer-Encoding — because there the `c.req.raw.body` getter builds a whole web Request with its AbortSignal,
+ * which was a fifth of a status poll's time (issue 8). A web Request (`app.request` in tests) is asked directly.
+ */
+export function hasBody(c: Context): boolean {
+  if ((c.env as { incoming?: unknown } | undefined)?.incoming === undefined) return c.req.raw.body !== null
+  const length = c.req.header('content-length')
+  return (length !== undefined && length.trim() !== '0') || c.req.header('transfer-encoding') !== undefined
+}
+
 /**
  * Finding 3: the body is refused past its limit before it is read — by Content-Length when given, and while
  * streaming when not (chunked): the reader stops at the limit instead of buffering 100 MB.
  */
 export const limitBodies: MiddlewareHandler<AppEnv> = async (c, next) => {
-  const maxBytes = limitFor(c.req.method, c.req.path)
-  return bodyLimit({ maxSize: maxBytes, onError: tooLarge(maxBytes) })(c, next)
+  if (!hasBody(c)) return next()
+  return limiter(limitFor(c.req.method, c.req.path))(c, next)
 }
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -163,7 +183,7 @@ const mediaTypeOf = (c: Context) => (c.req.header('content-type') ?? '').split('
  */
 export const jsonOrNoBody: MiddlewareHandler<AppEnv> = async (c, next) => {
   if (!WRITE_METHODS.has(c.req.method) || !isApiPath(c.req.path) || JSON_MEDIA_TYPE.test(mediaTypeOf(c))) return next()
-  if (c.req.header('content-length') === '0' || !c.req.raw.body) return next()
+  if (!hasBody(c)) return next()
   // Already capped by limitBodies; Hono caches the text, so a route can still read it.
   if ((await c.req.text()) === '') return next()
   return errorJson(c, 415, 'The request body must be JSON (Content-Type: application/json), or empty')
@@ -194,7 +214,7 @@ const nulMessage = (where: string) =>
 export const refuseNul: MiddlewareHandler<AppEnv> = async (c, next) => {
   const url = c.req.url
   if (/%00/.test(url) || url.includes(NUL)) return errorJson(c, 400, nulMessage('path or query'))
-  if (c.req.raw.body && JSON_MEDIA_TYPE.test(mediaTypeOf(c))) {
+  if (hasBody(c) && JSON_MEDIA_TYPE.test(mediaTypeOf(c))) {
     const text = await c.req.text()
     if (text.includes(NUL) || /\\u0000/i.test(text)) {
       let parsed: unknown
