@@ -28,6 +28,8 @@ export const RestSchemaResponse = z.object({
       required: z.optional(z.array(z.string())),
       properties: z.record(z.string(), SchemaProperty),
       description: z.optional(z.string()),
+      /** This platform's addition to PostgREST's document: 'table', 'view', 'materialized_view', … */
+      'x-kind': z.optional(z.string()),
     }),
   ),
 })

@@ -32,6 +32,8 @@ import {
   ResourceWarning,
   ResourceWarningsResponse,
 } from './usage'
+import { CreateFunctionBody, FunctionList, FunctionResponse } from './functions'
+import { Bucket, BucketList, CreateBucketBody, DeleteBucketResponse } from './storage'
 import { V1ProjectList, V1ProjectWithDatabase } from './v1'
 import { endpoint } from './endpoint'
 
@@ -123,3 +125,12 @@ export const runQuery = /* @__PURE__ */ endpoint('POST', 'platform', '/projects/
 export const listTables = /* @__PURE__ */ endpoint('GET', 'platform', '/projects/:ref/database/tables', { response: DatabaseTableList })
 export const getTableRows = /* @__PURE__ */ endpoint('GET', 'platform', '/projects/:ref/database/tables/:table/rows', { query: TableRowsQuery, response: TableRows })
 export const getTypescriptTypes = /* @__PURE__ */ endpoint('GET', 'v1', '/projects/:ref/types/typescript', { query: TypescriptQuery, response: TypescriptResponse })
+
+// Storage buckets (src/contracts/storage.ts) and edge functions (src/contracts/functions.ts).
+export const listBuckets = /* @__PURE__ */ endpoint('GET', 'platform', '/storage/:ref/buckets', { response: BucketList })
+export const createBucket = /* @__PURE__ */ endpoint('POST', 'platform', '/storage/:ref/buckets', { body: CreateBucketBody, response: Bucket })
+export const deleteBucket = /* @__PURE__ */ endpoint('DELETE', 'platform', '/storage/:ref/buckets/:id', { response: DeleteBucketResponse })
+export const listFunctions = /* @__PURE__ */ endpoint('GET', 'v1', '/projects/:ref/functions', { response: FunctionList })
+export const getFunction = /* @__PURE__ */ endpoint('GET', 'v1', '/projects/:ref/functions/:slug', { response: FunctionResponse })
+export const createFunction = /* @__PURE__ */ endpoint('POST', 'v1', '/projects/:ref/functions', { body: CreateFunctionBody, response: FunctionResponse })
+export const deleteFunction = /* @__PURE__ */ endpoint('DELETE', 'v1', '/projects/:ref/functions/:slug')
