@@ -6,6 +6,7 @@ import type { CreateAccessTokenBody, SignInBody } from '../contracts/auth'
 import type { CreateProjectBody, RunQueryBody } from '../contracts/database'
 import * as endpoints from '../contracts/endpoints'
 import type { JwtSecretUpdateBody } from '../contracts/keys'
+import type { CreateBucketBody } from '../contracts/storage'
 import type { UpgradeDatabaseBody } from '../contracts/upgrade'
 import type { OrgUsageQuery } from '../contracts/usage'
 import { call, type CallOptions } from './http'
@@ -65,3 +66,11 @@ export const listTables = (ref: string | undefined, options?: CallOptions) => ca
 export const getTableRows = (ref: string | undefined, table: string, page: { offset: number; limit: number }, options?: CallOptions) =>
   call(endpoints.getTableRows, { ref, table }, { ...options, query: { offset: String(page.offset), limit: String(page.limit) } })
 export const createProject = (body: CreateProjectBody, options?: CallOptions) => call(endpoints.createProject, {}, { ...options, body })
+
+// Storage buckets and edge functions.
+export const listBuckets = (ref: string | undefined, options?: CallOptions) => call(endpoints.listBuckets, { ref }, options)
+export const createBucket = (ref: string | undefined, body: CreateBucketBody, options?: CallOptions) => call(endpoints.createBucket, { ref }, { ...options, body })
+export const deleteBucket = (ref: string | undefined, id: string, options?: CallOptions) => call(endpoints.deleteBucket, { ref, id }, options)
+export const listFunctions = (ref: string | undefined, options?: CallOptions) => call(endpoints.listFunctions, { ref }, options)
+/** The project's TypeScript types (spec 7: downloaded as supabase.ts). */
+export const getTypescriptTypes = (ref: string | undefined, options?: CallOptions) => call(endpoints.getTypescriptTypes, { ref }, options)
