@@ -25,6 +25,9 @@ import type { databaseTablesMachine } from '../../../machines/databaseTables.mac
 import type { newProjectMachine } from '../../../machines/newProject.machine'
 import type { sqlEditorMachine } from '../../../machines/sqlEditor.machine'
 import type { tableEditorMachine } from '../../../machines/tableEditor.machine'
+import type { edgeFunctionsMachine } from '../../../machines/edgeFunctions.machine'
+import type { storageBucketsMachine } from '../../../machines/storageBuckets.machine'
+import type { typeGenerationMachine } from '../../../machines/typeGeneration.machine'
 
 /** Loads a machine's code on demand; the same loader (by identity) loads once however often it is read. */
 export type Loader<T> = () => Promise<T>
@@ -51,6 +54,10 @@ export interface AppLogic {
   sqlEditor: Loader<typeof sqlEditorMachine>
   tableEditor: Loader<typeof tableEditorMachine>
   databaseTables: Loader<typeof databaseTablesMachine>
+  // The project's products and 'Generate types', loaded with their screens.
+  storageBuckets: Loader<typeof storageBucketsMachine>
+  edgeFunctions: Loader<typeof edgeFunctionsMachine>
+  typeGeneration: Loader<typeof typeGenerationMachine>
 }
 
 export const AppLogicContext = createContext<AppLogic | null>(null)
