@@ -1,6 +1,6 @@
 /** Shared by the benches: a real server process on a free port with a fresh data folder. */
 import { spawn, type ChildProcess } from 'node:child_process'
-import { mkdtempSync, rmSync } from 'node:fs'
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -85,4 +85,29 @@ export async function isHealthy(url: string): Promise<boolean> {
   } catch {
     return false
   }
+}
+
+/** CPU time (user + system, all threads) a process has used, in ms, from /proc. */
+function cpuMs(pid: number): number {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8')
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
+  // Fields 14 and 15 of stat (utime, stime) are 12 and 13 after the command; clock ticks of 10 ms on Linux.
+  return (Number(fields[11]) + Number(fields[12])) * 10
+}
+
+/**
+ * Waits until a started server has settled: its start leaves work running in the background (the project database
+ * template and the demo databases), which a bench of steady traffic must not measure. Settled = under 5% of one core
+ * over a second; gives up (and says so) after `maxMs`.
+ */
+export async function waitForIdle(pid: number, maxMs = 120_000): Promise<void> {
+  const deadline = Date.now() + maxMs
+  let last = cpuMs(pid)
+  while (Date.now() < deadline) {
+    await new Promise((r) => setTimeout(r, 1000))
+    const now = cpuMs(pid)
+    if (now - last < 50) return
+    last = now
+  }
+  console.log(`(the server did not settle within ${maxMs / 1000} s; measuring anyway)`)
 }
