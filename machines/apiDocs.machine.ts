@@ -1,0 +1,574 @@
+/**
+ * The API docs panel (spec 2 'API Docs panel', spec 4 'API Docs state'): where the person is — [section] or
+ * [section, item] —, the language of the snippets (js or bash) and whether they carry the real keys.
+ * Opening it reads, in parallel and once each, the REST schema (the docs of every table and function are derived
+ * from it here, once per schema: never a request per table), the project settings (the anon key; the service_role
+ * key only when the server sends it), the buckets and the edge functions (each only with its permission). Each has
+ * its own loading / failed state with a retry: one failing never blanks the others. Every opening reads them all
+ * again (new keys after a JWT secret rotation) and hides the keys. Buckets follow spec 8 (./bucketRetries.ts): at most
+ * 3 retries, after a delay, none for 'Tenant config … not found'.
+ * The URL holds the place (docs, docsItem, docsLang): the view reports it ('url.changed'), the machine applies it and
+ * asks for URL writes with its `writeUrl` action (emitted as 'url.write'; the view does the writing).
+ */
+import { assign, emit, fromPromise, sendTo, setup, type SnapshotFrom } from 'xstate'
+import type { Permission } from '../src/contracts/common'
+import type { FunctionResponse } from '../src/contracts/functions'
+import type { ProjectSettings } from '../src/contracts/keys'
+import type { RestSchemaResponse } from '../src/contracts/connecting'
+import type { Bucket } from '../src/contracts/storage'
+import { bucketRetryDelay, shouldRetryBuckets } from './bucketRetries'
+import { copyButtonMachine } from './copyButton.machine'
+import { docsFromRestSchema, type RestDocs } from './restDocs'
+
+export const DOCS_SECTIONS = ['introduction', 'user-management', 'tables-and-views', 'stored-procedures', 'storage', 'edge-functions', 'realtime'] as const
+export type DocsSection = (typeof DOCS_SECTIONS)[number]
+export type DocsLanguage = 'js' | 'bash'
+
+export const SECTION_LABELS: Record<DocsSection, string> = {
+  introduction: 'Connect',
+  'user-management': 'User Management',
+  'tables-and-views': 'Tables & Views',
+  'stored-procedures': 'Stored Procedures',
+  storage: 'Storage',
+  'edge-functions': 'Edge Functions',
+  realtime: 'Realtime',
+}
+
+interface Features {
+  auth: boolean
+  storage: boolean
+  edgeFunctions: boolean
+  realtime: boolean
+}
+
+/** Spec 6: the permission (in the project's organization) and the build's product switch each section needs. */
+const SECTION_RULES: Partial<Record<DocsSection, { permission: Permission; feature: keyof Features }>> = {
+  'user-management': { permission: 'project_auth:all', feature: 'auth' },
+  storage: { permission: 'project_storage:all', feature: 'storage' },
+  'edge-functions': { permission: 'project_edge_function:all', feature: 'edgeFunctions' },
+  realtime: { permission: 'realtime:all', feature: 'realtime' },
+}
+
+/** The sections whose pages list items, each opening an entity page. */
+const SECTIONS_WITH_ITEMS = new Set<DocsSection>(['tables-and-views', 'stored-procedures', 'storage', 'edge-functions'])
+
+export function availableSections(permissions: readonly Permission[], features: Features): DocsSection[] {
+  return DOCS_SECTIONS.filter((section) => {
+    const rule = SECTION_RULES[section]
+    return rule === undefined || (features[rule.feature] && permissions.includes(rule.permission))
+  })
+}
+
+/** The panel's query parameters as the URL has them (null: absent). */
+export interface DocsUrl {
+  docs: string | null
+  docsItem: string | null
+  docsLang: string | null
+}
+
+export const NO_DOCS_URL: DocsUrl = { docs: null, docsItem: null, docsLang: null }
+
+export interface ApiDocsInput {
+  ref: string
+  /** In a dialog the `docs` parameter marks the panel open; on the /api page its absence is the Connect page. */
+  mode: 'dialog' | 'page'
+  permissions: readonly Permission[]
+  features: Features
+  url: DocsUrl
+}
+
+export interface ProjectKeys {
+  /** `{protocol}://{endpoint}` of the settings: the client's supabaseUrl. */
+  projectUrl: string | null
+  anon: string | null
+  /** Only when the server sent it (the person may read service_api_keys). */
+  serviceRole: string | null
+}
+
+interface Context {
+  ref: string
+  mode: ApiDocsInput['mode']
+  sections: DocsSection[]
+  section: DocsSection
+  item: string | null
+  language: DocsLanguage
+  /** The URL as last reported by the view (null before the first report). */
+  url: DocsUrl | null
+  docs: RestDocs | null
+  schemaError: string | null
+  keys: ProjectKeys | null
+  settingsError: string | null
+  buckets: Bucket[] | null
+  bucketsError: string | null
+  bucketRetries: number
+  functions: FunctionResponse[] | null
+  functionsError: string | null
+  /** The snippet whose copy button the shared snippet copier stands for. */
+  copiedSnippet: string | null
+}
+
+type ApiDocsEvent =
+  | { type: 'url.changed'; url: DocsUrl }
+  | { type: 'docs.show'; section: DocsSection; item: string | null }
+  | { type: 'language.select'; language: DocsLanguage }
+  | { type: 'keys.show' }
+  | { type: 'keys.hide' }
+  | { type: 'schema.retry' }
+  | { type: 'settings.retry' }
+  | { type: 'buckets.retry' }
+  | { type: 'functions.retry' }
+  | { type: 'snippet.copy'; id: string; text: string }
+  | { type: 'key.copy'; key: 'anon' | 'service_role' }
+  | { type: 'panel.open' }
+  | { type: 'panel.close' }
+
+type ApiDocsEmitted = { type: 'url.write'; url: DocsUrl; replace: boolean }
+
+const messageOf = (error: unknown, fallback: string) => (error instanceof Error && error.message ? error.message : fallback)
+const TIMED_OUT = 'The request timed out'
+
+/** Where a URL puts the panel: an unknown or forbidden section is Connect; only sections with items keep an item. */
+function placeOf(url: DocsUrl, sections: readonly DocsSection[]) {
+  const section = sections.find((s) => s === url.docs) ?? 'introduction'
+  const item = SECTIONS_WITH_ITEMS.has(section) && url.docsItem ? url.docsItem : null
+  const language: DocsLanguage = url.docsLang === 'bash' ? 'bash' : 'js'
+  return { section, item, language }
+}
+
+/** The URL of a place. */
+function urlOf(place: { mode: Context['mode']; section: DocsSection; item: string | null; language: DocsLanguage }): DocsUrl {
+  const onPageHome = place.mode === 'page' && place.section === 'introduction' && place.item === null
+  return { docs: onPageHome ? null : place.section, docsItem: place.item, docsLang: place.language === 'bash' ? 'bash' : null }
+}
+
+/**
+ * The URL a reported one becomes: the place it names, written back. A dialog opened without `docs` adds it with a new
+ * history entry (so Back closes the panel); any other correction replaces the URL.
+ */
+function correctedUrl(context: Pick<Context, 'mode' | 'sections'>, url: DocsUrl) {
+  return { url: urlOf({ mode: context.mode, ...placeOf(url, context.sections) }), replace: context.mode === 'page' || url.docs !== null }
+}
+
+const sameUrl = (a: DocsUrl | null, b: DocsUrl | null) =>
+  a !== null && b !== null && a.docs === b.docs && a.docsItem === b.docsItem && a.docsLang === b.docsLang
+
+function keysOf(settings: ProjectSettings): ProjectKeys {
+  const service = settings.services[0]
+  const tagged = (tag: string) => service?.service_api_keys.find((key) => key.tags.split(',').map((t) => t.trim()).includes(tag))?.api_key ?? null
+  return {
+    projectUrl: service ? `${service.app_config.protocol}://${service.app_config.endpoint}` : null,
+    anon: tagged('anon'),
+    serviceRole: tagged('service_role'),
+  }
+}
+
+// The docs of a schema, derived once per schema object (the guard that checks it can be read and the action that
+// stores it share the one derivation).
+const derived = new WeakMap<RestSchemaResponse, RestDocs | Error>()
+function docsOf(schema: RestSchemaResponse): RestDocs | Error {
+  let docs = derived.get(schema)
+  if (docs === undefined) {
+    try {
+      docs = docsFromRestSchema(schema)
+    } catch (error) {
+      docs = new Error(`The REST schema could not be read: ${messageOf(error, 'unexpected content')}`)
+    }
+    derived.set(schema, docs)
+  }
+  return docs
+}
+
+const COPIERS = { anon: 'copyAnonKey', service_role: 'copyServiceKey' } as const
+
+export const apiDocsMachine = setup({
+  types: {
+    input: {} as ApiDocsInput,
+    context: {} as Context,
+    events: {} as ApiDocsEvent,
+    emitted: {} as ApiDocsEmitted,
+    children: {} as {
+      fetchRestSchema: 'fetchRestSchema'
+      fetchSettings: 'fetchSettings'
+      fetchBuckets: 'fetchBuckets'
+      fetchFunctions: 'fetchFunctions'
+      copySnippet: 'copyButton'
+      copyAnonKey: 'copyButton'
+      copyServiceKey: 'copyButton'
+    },
+  },
+  actors: {
+    fetchRestSchema: fromPromise<RestSchemaResponse, { ref: string }>(async () => {
+      throw new Error('fetchRestSchema not provided')
+    }),
+    fetchSettings: fromPromise<ProjectSettings, { ref: string }>(async () => {
+      throw new Error('fetchSettings not provided')
+    }),
+    fetchBuckets: fromPromise<Bucket[], { ref: string }>(async () => {
+      throw new Error('fetchBuckets not provided')
+    }),
+    fetchFunctions: fromPromise<FunctionResponse[], { ref: string }>(async () => {
+      throw new Error('fetchFunctions not provided')
+    }),
+    copyButton: copyButtonMachine,
+  },
+  guards: {
+    isReportedUrl: ({ context }, params: { url: DocsUrl }) => sameUrl(context.url, params.url),
+    /** In a dialog, a URL that lost `docs` (the browser went back) closes the panel. */
+    closesPanel: ({ context }, params: { url: DocsUrl }) => context.mode === 'dialog' && params.url.docs === null && context.url?.docs != null,
+    isDialog: ({ context }) => context.mode === 'dialog',
+    opensPanel: (_, params: { url: DocsUrl }) => params.url.docs !== null,
+    opensPanelExactly: ({ context }, params: { url: DocsUrl }) => params.url.docs !== null && sameUrl(correctedUrl(context, params.url).url, params.url),
+    /** The URL says exactly where the panel is (nothing to correct, nothing to add). */
+    isExactUrl: ({ context }, params: { url: DocsUrl }) => sameUrl(correctedUrl(context, params.url).url, params.url),
+    isAvailable: ({ context }, params: { section: DocsSection; item: string | null }) =>
+      context.sections.includes(params.section) && (params.item === null || SECTIONS_WITH_ITEMS.has(params.section)),
+    isReadableSchema: (_, params: { schema: RestSchemaResponse }) => !(docsOf(params.schema) instanceof Error),
+    mayReadBuckets: ({ context }) => context.sections.includes('storage'),
+    mayReadFunctions: ({ context }) => context.sections.includes('edge-functions'),
+    shouldRetryBuckets: ({ context }, params: { error: unknown }) => shouldRetryBuckets(context.bucketRetries, params.error),
+    hasAnonKey: ({ context }) => context.keys?.anon != null,
+    hasKey: ({ context }, params: { key: 'anon' | 'service_role' }) =>
+      (params.key === 'anon' ? context.keys?.anon : context.keys?.serviceRole) != null,
+  },
+  actions: {
+    storeUrl: assign({ url: (_, params: { url: DocsUrl }) => params.url }),
+    applyUrl: assign(({ context }, params: { url: DocsUrl }) => ({ ...placeOf(params.url, context.sections), url: params.url })),
+    writeUrl: emit((_, params: { url: DocsUrl; replace: boolean }) => ({ type: 'url.write' as const, url: params.url, replace: params.replace })),
+    storePlace: assign((_, params: { section: DocsSection; item: string | null }) => ({ section: params.section, item: params.item })),
+    storeLanguage: assign({ language: (_, params: { language: DocsLanguage }) => params.language }),
+    forgetResources: assign({
+      docs: null,
+      schemaError: null,
+      keys: null,
+      settingsError: null,
+      buckets: null,
+      bucketsError: null,
+      bucketRetries: 0,
+      functions: null,
+      functionsError: null,
+      copiedSnippet: null,
+    }),
+    storeDocs: assign({ docs: (_, params: { schema: RestSchemaResponse }) => docsOf(params.schema) as RestDocs, schemaError: null }),
+    storeUnreadableSchema: assign({ schemaError: (_, params: { schema: RestSchemaResponse }) => (docsOf(params.schema) as Error).message }),
+    storeSchemaError: assign({ schemaError: (_, params: { error: unknown }) => messageOf(params.error, 'Failed to load the REST schema') }),
+    storeKeys: assign({ keys: (_, params: { settings: ProjectSettings }) => keysOf(params.settings), settingsError: null }),
+    storeSettingsError: assign({ settingsError: (_, params: { error: unknown }) => messageOf(params.error, 'Failed to retrieve API keys') }),
+    storeBuckets: assign({ buckets: (_, params: { buckets: Bucket[] }) => params.buckets, bucketsError: null }),
+    storeBucketsError: assign({ bucketsError: (_, params: { error: unknown }) => messageOf(params.error, 'Failed to retrieve buckets') }),
+    countBucketRetry: assign({ bucketRetries: ({ context }) => context.bucketRetries + 1 }),
+    resetBucketRetries: assign({ bucketRetries: 0 }),
+    storeFunctions: assign({ functions: (_, params: { functions: FunctionResponse[] }) => params.functions, functionsError: null }),
+    storeFunctionsError: assign({ functionsError: (_, params: { error: unknown }) => messageOf(params.error, 'Failed to retrieve edge functions') }),
+    storeCopiedSnippet: assign({ copiedSnippet: (_, params: { id: string }) => params.id }),
+    copySnippet: sendTo('copySnippet', (_, params: { text: string }) => ({ type: 'clipboard.copy' as const, text: params.text })),
+    copyKey: sendTo(
+      (_, params: { key: 'anon' | 'service_role'; text: string }) => COPIERS[params.key],
+      (_, params: { key: 'anon' | 'service_role'; text: string }) => ({ type: 'clipboard.copy' as const, text: params.text }),
+    ),
+  },
+  delays: {
+    /** The time-out of each read, as the other screens' reads (a schema of 1,000 tables takes a while). */
+    requestTimeout: 10_000,
+    /** Spec 8: the buckets are read again after 1 s, 2 s, 4 s (./bucketRetries.ts). */
+    bucketRetryDelay: ({ context }) => bucketRetryDelay(context.bucketRetries),
+  },
+}).createMachine({
+  id: 'apiDocs',
+  context: ({ input }) => {
+    const sections = availableSections(input.permissions, input.features)
+    return {
+      ref: input.ref,
+      mode: input.mode,
+      sections,
+      ...placeOf(input.url, sections),
+      url: null,
+      docs: null,
+      schemaError: null,
+      keys: null,
+      settingsError: null,
+      buckets: null,
+      bucketsError: null,
+      bucketRetries: 0,
+      functions: null,
+      functionsError: null,
+      copiedSnippet: null,
+    }
+  },
+  initial: 'open',
+  states: {
+    closed: {
+      on: {
+        'panel.open': {
+          target: 'open',
+          actions: { type: 'writeUrl', params: ({ context }) => ({ url: urlOf(context), replace: false }) },
+        },
+        'url.changed': [
+          {
+            guard: { type: 'opensPanelExactly', params: ({ event }) => ({ url: event.url }) },
+            target: 'open',
+            actions: { type: 'applyUrl', params: ({ event }) => ({ url: event.url }) },
+          },
+          {
+            guard: { type: 'opensPanel', params: ({ event }) => ({ url: event.url }) },
+            target: 'open',
+            actions: [
+              { type: 'applyUrl', params: ({ event }) => ({ url: event.url }) },
+              { type: 'writeUrl', params: ({ context, event }) => correctedUrl(context, event.url) },
+            ],
+          },
+          { actions: { type: 'storeUrl', params: ({ event }) => ({ url: event.url }) } },
+        ],
+      },
+    },
+    open: {
+      type: 'parallel',
+      entry: 'forgetResources',
+      invoke: [
+        { id: 'copySnippet', src: 'copyButton' },
+        { id: COPIERS.anon, src: 'copyButton' },
+        { id: COPIERS.service_role, src: 'copyButton' },
+      ],
+      on: {
+        'url.changed': [
+          { guard: { type: 'isReportedUrl', params: ({ event }) => ({ url: event.url }) } },
+          {
+            guard: { type: 'closesPanel', params: ({ event }) => ({ url: event.url }) },
+            target: 'closed',
+            actions: { type: 'storeUrl', params: ({ event }) => ({ url: event.url }) },
+          },
+          {
+            guard: { type: 'isExactUrl', params: ({ event }) => ({ url: event.url }) },
+            actions: { type: 'applyUrl', params: ({ event }) => ({ url: event.url }) },
+          },
+          {
+            actions: [
+              { type: 'applyUrl', params: ({ event }) => ({ url: event.url }) },
+              { type: 'writeUrl', params: ({ context, event }) => correctedUrl(context, event.url) },
+            ],
+          },
+        ],
+        'docs.show': {
+          guard: { type: 'isAvailable', params: ({ event }) => ({ section: event.section, item: event.item }) },
+          actions: [
+            { type: 'storePlace', params: ({ event }) => ({ section: event.section, item: event.item }) },
+            { type: 'writeUrl', params: ({ context, event }) => ({ url: urlOf({ ...context, section: event.section, item: event.item }), replace: false }) },
+          ],
+        },
+        'language.select': {
+          actions: [
+            { type: 'storeLanguage', params: ({ event }) => ({ language: event.language }) },
+            { type: 'writeUrl', params: ({ context, event }) => ({ url: urlOf({ ...context, language: event.language }), replace: true }) },
+          ],
+        },
+        'snippet.copy': {
+          actions: [
+            { type: 'storeCopiedSnippet', params: ({ event }) => ({ id: event.id }) },
+            { type: 'copySnippet', params: ({ event }) => ({ text: event.text }) },
+          ],
+        },
+        'key.copy': {
+          guard: { type: 'hasKey', params: ({ event }) => ({ key: event.key }) },
+          actions: {
+            type: 'copyKey',
+            params: ({ context, event }) => ({ key: event.key, text: (event.key === 'anon' ? context.keys?.anon : context.keys?.serviceRole) ?? '' }),
+          },
+        },
+        'panel.close': {
+          guard: 'isDialog',
+          target: 'closed',
+          actions: { type: 'writeUrl', params: { url: NO_DOCS_URL, replace: false } },
+        },
+      },
+      states: {
+        keys: {
+          initial: 'hidden',
+          states: {
+            hidden: { on: { 'keys.show': { guard: 'hasAnonKey', target: 'shown' } } },
+            shown: { on: { 'keys.hide': 'hidden' } },
+          },
+        },
+        schema: {
+          initial: 'loading',
+          states: {
+            loading: {
+              invoke: {
+                id: 'fetchRestSchema',
+                src: 'fetchRestSchema',
+                input: ({ context }) => ({ ref: context.ref }),
+                onDone: [
+                  {
+                    guard: { type: 'isReadableSchema', params: ({ event }) => ({ schema: event.output }) },
+                    target: 'loaded',
+                    actions: { type: 'storeDocs', params: ({ event }) => ({ schema: event.output }) },
+                  },
+                  { target: 'failed', actions: { type: 'storeUnreadableSchema', params: ({ event }) => ({ schema: event.output }) } },
+                ],
+                onError: { target: 'failed', actions: { type: 'storeSchemaError', params: ({ event }) => ({ error: event.error }) } },
+              },
+              after: { requestTimeout: { target: 'failed', actions: { type: 'storeSchemaError', params: { error: new Error(TIMED_OUT) } } } },
+            },
+            failed: { on: { 'schema.retry': 'loading' } },
+            loaded: {},
+          },
+        },
+        settings: {
+          initial: 'loading',
+          states: {
+            loading: {
+              invoke: {
+                id: 'fetchSettings',
+                src: 'fetchSettings',
+                input: ({ context }) => ({ ref: context.ref }),
+                onDone: { target: 'loaded', actions: { type: 'storeKeys', params: ({ event }) => ({ settings: event.output }) } },
+                onError: { target: 'failed', actions: { type: 'storeSettingsError', params: ({ event }) => ({ error: event.error }) } },
+              },
+              after: { requestTimeout: { target: 'failed', actions: { type: 'storeSettingsError', params: { error: new Error(TIMED_OUT) } } } },
+            },
+            failed: { on: { 'settings.retry': 'loading' } },
+            loaded: {},
+          },
+        },
+        buckets: {
+          initial: 'checking',
+          states: {
+            checking: { always: [{ guard: 'mayReadBuckets', target: 'loading' }, { target: 'notPermitted' }] },
+            /** No Storage section for this person: the buckets are never read. */
+            notPermitted: {},
+            loading: {
+              invoke: {
+                id: 'fetchBuckets',
+                src: 'fetchBuckets',
+                input: ({ context }) => ({ ref: context.ref }),
+                onDone: { target: 'loaded', actions: { type: 'storeBuckets', params: ({ event }) => ({ buckets: event.output }) } },
+                onError: [
+                  {
+                    guard: { type: 'shouldRetryBuckets', params: ({ event }) => ({ error: event.error }) },
+                    target: 'waitingToRetry',
+                    actions: [{ type: 'storeBucketsError', params: ({ event }) => ({ error: event.error }) }, 'countBucketRetry'],
+                  },
+                  { target: 'failed', actions: { type: 'storeBucketsError', params: ({ event }) => ({ error: event.error }) } },
+                ],
+              },
+              after: {
+                requestTimeout: [
+                  {
+                    guard: { type: 'shouldRetryBuckets', params: { error: new Error(TIMED_OUT) } },
+                    target: 'waitingToRetry',
+                    actions: [{ type: 'storeBucketsError', params: { error: new Error(TIMED_OUT) } }, 'countBucketRetry'],
+                  },
+                  { target: 'failed', actions: { type: 'storeBucketsError', params: { error: new Error(TIMED_OUT) } } },
+                ],
+              },
+            },
+            waitingToRetry: { after: { bucketRetryDelay: 'loading' } },
+            failed: { on: { 'buckets.retry': { target: 'loading', actions: 'resetBucketRetries' } } },
+            loaded: {},
+          },
+        },
+        functions: {
+          initial: 'checking',
+          states: {
+            checking: { always: [{ guard: 'mayReadFunctions', target: 'loading' }, { target: 'notPermitted' }] },
+            /** No Edge Functions section for this person: the functions are never read. */
+            notPermitted: {},
+            loading: {
+              invoke: {
+                id: 'fetchFunctions',
+                src: 'fetchFunctions',
+                input: ({ context }) => ({ ref: context.ref }),
+                onDone: { target: 'loaded', actions: { type: 'storeFunctions', params: ({ event }) => ({ functions: event.output }) } },
+                onError: { target: 'failed', actions: { type: 'storeFunctionsError', params: ({ event }) => ({ error: event.error }) } },
+              },
+              after: { requestTimeout: { target: 'failed', actions: { type: 'storeFunctionsError', params: { error: new Error(TIMED_OUT) } } } },
+            },
+            failed: { on: { 'functions.retry': 'loading' } },
+            loaded: {},
+          },
+        },
+      },
+    },
+  },
+})
+
+type ApiDocsSnapshot = SnapshotFrom<typeof apiDocsMachine>
+
+/** A resource of the panel as the views show it. */
+export type ResourceView<T> =
+  | { phase: 'loading'; retry: number }
+  | { phase: 'failed'; error: string }
+  | { phase: 'loaded'; value: T }
+  /** The person has no section that shows it: never read. */
+  | { phase: 'notPermitted' }
+
+export interface ApiDocsPlaceView {
+  open: boolean
+  mode: ApiDocsInput['mode']
+  sections: ReadonlyArray<{ id: DocsSection; label: string }>
+  section: DocsSection
+  item: string | null
+  language: DocsLanguage
+  keysShown: boolean
+}
+
+const sectionEntries = new WeakMap<readonly DocsSection[], ReadonlyArray<{ id: DocsSection; label: string }>>()
+function entriesOf(sections: readonly DocsSection[]) {
+  let entries = sectionEntries.get(sections)
+  if (!entries) sectionEntries.set(sections, (entries = sections.map((id) => ({ id, label: SECTION_LABELS[id] }))))
+  return entries
+}
+
+export function selectApiDocsPlace(snapshot: ApiDocsSnapshot): ApiDocsPlaceView {
+  const { context } = snapshot
+  return {
+    open: snapshot.matches('open'),
+    mode: context.mode,
+    sections: entriesOf(context.sections),
+    section: context.section,
+    item: context.item,
+    language: context.language,
+    keysShown: snapshot.matches({ open: { keys: 'shown' } }),
+  }
+}
+
+type Region = 'schema' | 'settings' | 'buckets' | 'functions'
+
+function resourceOf<T>(snapshot: ApiDocsSnapshot, region: Region, value: T | null, error: string | null): ResourceView<T> {
+  const state = (name: string) => snapshot.matches({ open: { [region]: name } } as never)
+  if (state('notPermitted')) return { phase: 'notPermitted' }
+  if (state('loaded') && value !== null) return { phase: 'loaded', value }
+  if (state('failed')) return { phase: 'failed', error: error ?? 'Request failed' }
+  return { phase: 'loading', retry: region === 'buckets' ? snapshot.context.bucketRetries : 0 }
+}
+
+export const selectRestDocs = (snapshot: ApiDocsSnapshot) => resourceOf(snapshot, 'schema', snapshot.context.docs, snapshot.context.schemaError)
+export const selectProjectKeys = (snapshot: ApiDocsSnapshot) => resourceOf(snapshot, 'settings', snapshot.context.keys, snapshot.context.settingsError)
+export const selectBuckets = (snapshot: ApiDocsSnapshot) => resourceOf(snapshot, 'buckets', snapshot.context.buckets, snapshot.context.bucketsError)
+export const selectEdgeFunctions = (snapshot: ApiDocsSnapshot) => resourceOf(snapshot, 'functions', snapshot.context.functions, snapshot.context.functionsError)
+
+/** The keys the snippets carry: the real ones only while shown (null: the snippets print a placeholder). */
+export interface SnippetKeys {
+  projectUrl: string | null
+  anonKey: string | null
+  serviceKey: string | null
+}
+
+export function selectSnippetKeys(snapshot: ApiDocsSnapshot): SnippetKeys {
+  const keys = snapshot.context.keys
+  const shown = snapshot.matches({ open: { keys: 'shown' } })
+  return {
+    projectUrl: keys?.projectUrl ?? null,
+    anonKey: shown ? (keys?.anon ?? null) : null,
+    serviceKey: shown ? (keys?.serviceRole ?? null) : null,
+  }
+}
+
+/** Equality of flat view objects, for useSelector: a view rebuilt from the same values does not re-render. */
+export function shallowEqual<T extends object>(a: T, b: T): boolean {
+  if (a === b) return true
+  const keys = Object.keys(a) as Array<keyof T>
+  return keys.length === Object.keys(b).length && keys.every((key) => Object.is(a[key], b[key]))
+}
+
+export const selectCopiedSnippet = (snapshot: ApiDocsSnapshot) => snapshot.context.copiedSnippet
+export const selectSnippetCopier = (snapshot: ApiDocsSnapshot) => snapshot.children.copySnippet
+export const selectKeyCopier = (key: 'anon' | 'service_role') => (snapshot: ApiDocsSnapshot) => snapshot.children[COPIERS[key]]

@@ -1,0 +1,20 @@
+/**
+ * The live actors of the API docs panel: the REST schema (read once per opening), the project settings (its keys),
+ * the buckets and the edge functions, and the browser's clipboard for its copy buttons.
+ */
+import { fromPromise } from 'xstate'
+import { apiDocsMachine } from '../../../machines/apiDocs.machine'
+import { getProjectRestSchema, getProjectSettings, listBuckets, listFunctions } from '../client'
+import { liveCopyButtonMachine } from './copyButton'
+
+type Read = { input: { ref: string }; signal: AbortSignal }
+
+export const liveApiDocsMachine = apiDocsMachine.provide({
+  actors: {
+    fetchRestSchema: fromPromise(({ input, signal }: Read) => getProjectRestSchema(input.ref, { signal })),
+    fetchSettings: fromPromise(({ input, signal }: Read) => getProjectSettings(input.ref, { signal })),
+    fetchBuckets: fromPromise(({ input, signal }: Read) => listBuckets(input.ref, { signal })),
+    fetchFunctions: fromPromise(({ input, signal }: Read) => listFunctions(input.ref, { signal })),
+    copyButton: liveCopyButtonMachine,
+  },
+})
