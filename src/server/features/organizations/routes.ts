@@ -1,11 +1,23 @@
-/** Organizations the person is a member of, one organization, and its subscription. */
+/**
+ * Organizations the person is a member of, one organization, and its subscription; and the Management API's
+ * GET /v1/organizations and /v1/organizations/{slug} (only the caller's organizations; any other slug 404).
+ */
 import { Hono } from 'hono'
 import type { PlanId } from '../../../contracts/common'
+import { endpoint } from '../../../contracts/endpoint'
 import * as endpoints from '../../../contracts/endpoints'
+import { V1OrganizationDetail, V1OrganizationList } from '../../../contracts/v1'
 import type { Deps } from '../../core/deps'
 import { at, type AppEnv } from '../../core/http'
 import { memberOrganization } from './access'
-import { listMemberOrganizations, toOrganization } from './store'
+import { listMemberOrganizations, toOrganization, toV1Organization, toV1OrganizationDetail } from './store'
+
+/**
+ * The Management API's organization reads. Third-party clients call them; the dashboard does not, so they are
+ * described here rather than in src/contracts/endpoints.ts (which lists the dashboard's calls).
+ */
+const v1ListOrganizations = endpoint('GET', 'v1', '/organizations', { response: V1OrganizationList })
+const v1GetOrganization = endpoint('GET', 'v1', '/organizations/:slug', { response: V1OrganizationDetail })
 
 const planNames: Record<PlanId, string> = { free: 'Free', pro: 'Pro', team: 'Team', enterprise: 'Enterprise' }
 
@@ -19,6 +31,13 @@ export function organizationRoutes({ db }: Deps) {
   })
 
   app.on(...at(endpoints.getOrganization), organization, (c) => c.json(toOrganization(c.var.organization)))
+
+  app.on(...at(v1ListOrganizations), async (c) => {
+    const orgs = await listMemberOrganizations(db, c.get('account').id)
+    return c.json(orgs.map(toV1Organization) satisfies V1OrganizationList)
+  })
+
+  app.on(...at(v1GetOrganization), organization, (c) => c.json(toV1OrganizationDetail(c.var.organization) satisfies V1OrganizationDetail))
 
   app.on(...at(endpoints.getSubscription), organization, (c) => {
     const org = c.var.organization

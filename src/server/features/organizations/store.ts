@@ -1,6 +1,7 @@
 /** The SQL of organizations: the ones a person is a member of, with the person's role in each. */
 import type { Role } from '../../../contracts/common'
 import type { Organization } from '../../../contracts/organizations'
+import type { V1OptInTag, V1Organization, V1OrganizationDetail } from '../../../contracts/v1'
 import type { Queryable } from '../../db'
 
 export interface OrganizationRow {
@@ -14,6 +15,29 @@ export interface OrganizationRow {
 
 export function toOrganization(row: OrganizationRow): Organization {
   return { id: row.id, slug: row.slug, name: row.name, plan: { id: row.plan_id }, opt_in_tags: row.opt_in_tags }
+}
+
+/** The Management API's list item: `id` (deprecated there) is the slug. */
+export function toV1Organization(row: OrganizationRow): V1Organization {
+  return { id: row.slug, slug: row.slug, name: row.name }
+}
+
+/**
+ * This platform's opt-in tags as the Management API names them. AI_SQL (sharing schema metadata with the SQL
+ * assistant, spec 5) is the contract's AI_SQL_GENERATOR_OPT_IN; a tag with no counterpart in the contract's enum is
+ * left out of the v1 answer (none exists today: the platform has no data or log generator to opt in to).
+ */
+const v1OptInTags: Record<string, V1OptInTag> = { AI_SQL: 'AI_SQL_GENERATOR_OPT_IN' }
+
+export function toV1OrganizationDetail(row: OrganizationRow): V1OrganizationDetail {
+  return {
+    id: row.slug,
+    name: row.name,
+    plan: row.plan_id,
+    opt_in_tags: row.opt_in_tags.flatMap((tag) => (tag in v1OptInTags ? [v1OptInTags[tag]] : [])),
+    // Every project's database is on the ga channel (GET /v1/projects says release_channel 'ga').
+    allowed_release_channels: ['ga'],
+  }
 }
 
 /** Organizations the account belongs to, with its role in each. */
