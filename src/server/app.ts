@@ -15,6 +15,7 @@ import { migrate } from './db/migrate'
 import { createEngine, createLifecycle, type Engine, type Lifecycle } from './engine/lifecycle'
 import { databaseRoutes } from './features/database/routes'
 import { devRoutes } from './features/dev/routes'
+import { functionRoutes } from './features/functions/routes'
 import { backfillProjectKeys, registerKeysLifecycle } from './features/keys/keys'
 import { keysDevRoutes, keysRoutes } from './features/keys/routes'
 import { registerStatusLifecycle } from './features/lifecycle/statuses'
@@ -26,12 +27,13 @@ import { pauseDevRoutes, pauseRoutes } from './features/pause/routes'
 import { registerPauseLifecycle } from './features/pause/transitions'
 import { projectRoutes } from './features/projects/routes'
 import { restCors, restRoutes } from './features/rest/routes'
+import { storageRoutes } from './features/storage/routes'
 import { refuseCrossSite, requireApiAuth, requireSession, startSessionSweep } from './features/session/auth'
 import { publicSessionRoutes, sessionRoutes } from './features/session/routes'
 import { upgradeDevRoutes, upgradeRoutes } from './features/upgrade/routes'
 import { registerUpgradeLifecycle } from './features/upgrade/upgrade'
 import { usageDevRoutes, usageRoutes } from './features/usage/routes'
-import { assignDemoSchemas, creditDemoOwner, seedDemoData } from './seed'
+import { addDemoStorageAndFunctions, assignDemoSchemas, creditDemoOwner, seedDemoData } from './seed'
 import { dashboard } from './static'
 
 export interface PlatformServer {
@@ -78,6 +80,7 @@ export async function createApp(options: CreateAppOptions): Promise<PlatformServ
   await migrate(db, async (tx, applied) => {
     await creditDemoOwner(tx, applied)
     await assignDemoSchemas(tx, applied)
+    await addDemoStorageAndFunctions(tx, applied, clock.now())
     if (seed) await seedDemoData(tx, clock.now(), lifecycle, config.passwordHashCost)
   })
   // Projects past setting up that have no API keys yet (created before migration 005) get them now.
@@ -115,6 +118,8 @@ export async function createApp(options: CreateAppOptions): Promise<PlatformServ
   app.route('/', keysRoutes(deps))
   app.route('/', usageRoutes(deps))
   app.route('/', databaseRoutes(deps))
+  app.route('/', storageRoutes(deps))
+  app.route('/', functionRoutes(deps))
   app.route('/', restRoutes(deps))
   if (config.devControls) {
     for (const routes of [devRoutes, pauseDevRoutes, keysDevRoutes, upgradeDevRoutes, usageDevRoutes]) {

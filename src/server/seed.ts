@@ -7,6 +7,8 @@ import { OWASP_SCRYPT_COST, type ScryptCost } from './config'
 import { hashPassword, newProjectRef } from './core/secrets'
 import type { Queryable } from './db'
 import { cancelPendingTransitions, type Lifecycle } from './engine/lifecycle'
+import { demoFunctions } from './features/functions/demo'
+import { insertFunction } from './features/functions/store'
 import { engineVersionIn } from './features/projectdb'
 import { insertProject } from './features/projects/store'
 
@@ -40,6 +42,8 @@ interface DemoProject {
   branching?: boolean
   /** The demo keeps it in its status (no timed transition), so the page of that status can always be seen. */
   hold?: boolean
+  /** false: its storage is not configured (the bucket endpoints answer 'Tenant config for <ref> not found'). */
+  storage?: false
 }
 
 /** Every status of the spec, plus an ACTIVE_HEALTHY project whose API server is OFFLINE. */
@@ -55,6 +59,7 @@ const demoProjects: DemoProject[] = [
     postgrestStatus: 'OFFLINE',
     kpsVersion: 'kps-v3.1.0',
     dbVersion: '14.1',
+    storage: false,
   },
   {
     org: 'demo-pro',
@@ -99,6 +104,42 @@ export async function assignDemoSchemas(tx: Queryable, applied: readonly string[
        on conflict (project_id) do nothing`,
       [p.org, p.name, p.demoSchema],
     )
+  }
+}
+
+/**
+ * Migration 010 added projects.storage_enabled and edge_functions: the demo project without storage and the demo's
+ * edge functions (those of its demo schema: src/server/features/functions/demo.ts). Idempotent; runs in the
+ * transaction that applied 010 (an existing data folder) and at the end of seedDemoData (a new one).
+ */
+export async function addDemoStorageAndFunctions(tx: Queryable, applied: readonly string[], now: Date): Promise<void> {
+  if (!applied.includes('010_storage_functions')) return
+  await demoStorageAndFunctions(tx, now)
+}
+
+async function demoStorageAndFunctions(tx: Queryable, now: Date): Promise<void> {
+  for (const p of demoProjects) {
+    const { rows } = await tx.query<{ id: number }>(
+      `select p.id from projects p join organizations o on o.id = p.organization_id where o.slug = $1 and p.name = $2`,
+      [p.org, p.name],
+    )
+    const id = rows[0]?.id
+    if (id === undefined) continue
+    if (p.storage === false) await tx.query('update projects set storage_enabled = false where id = $1', [id])
+    for (const [i, f] of (p.demoSchema ? (demoFunctions[p.demoSchema] ?? []) : []).entries()) {
+      await insertFunction(tx, {
+        projectId: id,
+        slug: f.slug,
+        name: f.name,
+        body: f.body,
+        verifyJwt: f.verifyJwt,
+        importMap: false,
+        entrypointPath: 'index.ts',
+        importMapPath: null,
+        // Deployed a few days apart, oldest first.
+        now: new Date(now.getTime() - (3 - i) * 86_400_000),
+      })
+    }
   }
 }
 
@@ -163,5 +204,6 @@ export async function seedDemoData(
   }
   // The Owner created every demo project: with its active free projects it starts over the free project limit.
   await tx.query(`update projects set created_by = (select id from accounts where primary_email = $1)`, [demoAccounts[0].email])
+  await demoStorageAndFunctions(tx, now)
   return true
 }

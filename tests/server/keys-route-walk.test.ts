@@ -108,6 +108,10 @@ describe('the whole route table, walked', () => {
     expect(routes).toContain('POST /platform/props/project/:ref/jwt-secret-update')
     expect(routes).toContain('GET /v1/projects/:ref/api-keys')
     expect(routes).toContain('GET /platform/projects/:ref')
+    expect(routes).toContain('GET /platform/storage/:ref/buckets')
+    expect(routes).toContain('DELETE /platform/storage/:ref/buckets/:id')
+    expect(routes).toContain('GET /v1/projects/:ref/functions/:slug')
+    expect(routes).toContain('GET /v1/organizations/:slug')
     expect(routes.length).toBeGreaterThanOrEqual(15)
   })
 

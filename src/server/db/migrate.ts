@@ -8,6 +8,7 @@ import m006 from './migrations/006_dev_switches'
 import m007 from './migrations/007_accounts_hardening'
 import m008 from './migrations/008_sessions'
 import m009 from './migrations/009_project_databases'
+import m010 from './migrations/010_storage_functions'
 
 /** Ordered; never edit an applied one, add the next. */
 export const migrations: { id: string; sql: string }[] = [
@@ -20,6 +21,7 @@ export const migrations: { id: string; sql: string }[] = [
   { id: '007_accounts_hardening', sql: m007 },
   { id: '008_sessions', sql: m008 },
   { id: '009_project_databases', sql: m009 },
+  { id: '010_storage_functions', sql: m010 },
 ]
 
 /** Arbitrary constant: serialises concurrent starts of several processes on one database. */

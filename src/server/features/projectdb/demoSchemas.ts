@@ -4,7 +4,8 @@
  * with comments, primary and foreign keys, defaults, identity columns, nullable and jsonb columns, an enum, a view
  * (security_invoker, so row level security still applies through it), STABLE and VOLATILE functions with required
  * and optional arguments, row level security letting anon read only published rows, a table anon may read but not
- * insert into, and some rows. The key is stored in project_databases.demo_schema.
+ * insert into, and some rows; and storage buckets (a public one limited to some types, a private one). The key is
+ * stored in project_databases.demo_schema.
  */
 
 const recipes = /* sql */ `
@@ -107,6 +108,10 @@ insert into ingredients (recipe_id, name, quantity, unit) values
 
 insert into ratings (recipe_id, rater, stars) values
   (1, 'sam', 5), (1, 'kim', 4), (2, 'sam', 4), (3, 'kim', 5), (3, 'lee', 3);
+
+insert into storage.buckets (id, name, public, allowed_mime_types, file_size_limit) values
+  ('recipe-photos', 'recipe-photos', true, '{image/png,image/jpeg,image/webp}', 5242880),
+  ('drafts', 'drafts', false, null, null);
 `
 
 const storefront = /* sql */ `
@@ -229,6 +234,10 @@ insert into orders (customer_id, status, shipping_address, note) values
 
 insert into order_items (order_id, product_id, quantity, unit_price_cents) values
   (1, 1, 2, 2400), (1, 3, 1, 1500), (2, 2, 1, 5900);
+
+insert into storage.buckets (id, name, public, allowed_mime_types, file_size_limit) values
+  ('product-images', 'product-images', true, '{image/*}', null),
+  ('invoices', 'invoices', false, '{application/pdf}', 10485760);
 `
 
 export const demoSchemas: Record<string, string> = { recipes, storefront }

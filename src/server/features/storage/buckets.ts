@@ -1,0 +1,60 @@
+/**
+ * The SQL of storage buckets: rows of `storage.buckets` in the project's own database (the table comes with the
+ * project database template), read and written as service_role, the role the platform's storage service uses.
+ * A bucket's id is its name. `owner` is not stored: the template's table has no owner column, so every bucket
+ * answers owner '' (the platform's own answer for a bucket made with a service key rather than by a user).
+ */
+import type { Bucket, CreateBucketBody } from '../../../contracts/storage'
+import { iso } from '../../core/rows'
+import type { ProjectTx } from '../projectdb/types'
+
+interface BucketRow {
+  id: string
+  name: string
+  public: boolean
+  allowed_mime_types: string[] | null
+  /** bigint read as double precision (the driver would give a string): byte counts fit easily. */
+  file_size_limit: number | null
+  created_at: Date | string
+  updated_at: Date | string
+}
+
+const columns = `id, name, public, allowed_mime_types, file_size_limit::double precision as file_size_limit, created_at, updated_at`
+
+function toBucket(row: BucketRow): Bucket {
+  return {
+    id: row.id,
+    name: row.name,
+    owner: '',
+    public: row.public,
+    allowed_mime_types: row.allowed_mime_types,
+    file_size_limit: row.file_size_limit === null ? null : Number(row.file_size_limit),
+    created_at: iso(row.created_at),
+    updated_at: iso(row.updated_at),
+  }
+}
+
+/** Every bucket, by name. */
+export async function listBuckets(tx: ProjectTx): Promise<Bucket[]> {
+  const { rows } = await tx.query(`select ${columns} from storage.buckets order by name`)
+  return (rows as unknown as BucketRow[]).map(toBucket)
+}
+
+/** The new bucket; undefined when one with this name (or id) exists. */
+export async function insertBucket(tx: ProjectTx, body: CreateBucketBody): Promise<Bucket | undefined> {
+  const { rows } = await tx.query(
+    `insert into storage.buckets (id, name, public, allowed_mime_types, file_size_limit)
+     values ($1, $1, $2, $3::text[], $4::bigint)
+     on conflict do nothing
+     returning ${columns}`,
+    [body.name, body.public ?? false, body.allowed_mime_types ?? null, body.file_size_limit ?? null],
+  )
+  const row = rows[0] as unknown as BucketRow | undefined
+  return row && toBucket(row)
+}
+
+/** Deletes the bucket; whether there was one. */
+export async function deleteBucket(tx: ProjectTx, id: string): Promise<boolean> {
+  const { rows } = await tx.query('delete from storage.buckets where id = $1 returning id', [id])
+  return rows.length > 0
+}

@@ -1,0 +1,86 @@
+/**
+ * A project's storage buckets (rows of `storage.buckets` in the project's own database):
+ *   GET    /platform/storage/{ref}/buckets        → Bucket[] (by name)
+ *   POST   /platform/storage/{ref}/buckets        CreateBucketBody → 201 Bucket (the name is the id)
+ *   DELETE /platform/storage/{ref}/buckets/{id}   → 200 { message }
+ * In this order: a bad ref or body 400; not a member 404 'Project not found'; without project_storage:all 403 (a
+ * Read-only member, on reads too); storage disabled for the project 404 'Tenant config for <ref> not found' (the
+ * dashboard does not retry that one); a project that is not ACTIVE_HEALTHY 409 (as the database endpoints answer);
+ * then a bucket name already taken 409, an unknown bucket 404.
+ * Objects are not built (no storage.objects), so a bucket is always empty and deleting one never meets the 409 the
+ * contract keeps for a bucket that still holds objects.
+ */
+import { Hono, type Context } from 'hono'
+import * as z from 'zod'
+import { ProjectRef } from '../../../contracts/common'
+import * as endpoints from '../../../contracts/endpoints'
+import type { Bucket, BucketList, DeleteBucketResponse } from '../../../contracts/storage'
+import type { Deps } from '../../core/deps'
+import { at, errorJson, validate, type AppEnv } from '../../core/http'
+import { can } from '../../core/permissions'
+import { memberProject, refParam, type MemberProjectEnv } from '../projects/access'
+import { ProjectDbError, type ProjectTx } from '../projectdb/types'
+import { deleteBucket, insertBucket, listBuckets } from './buckets'
+
+const BucketParam = z.object({ ref: ProjectRef, id: z.string().min(1, 'Bucket id is required').max(100) })
+
+export function storageRoutes({ db, projectDbs }: Deps) {
+  const app = new Hono<AppEnv>()
+  const project = memberProject(db)
+
+  /** The answer refusing the request, or undefined when the project's buckets may be used. */
+  async function refusal(c: Context<MemberProjectEnv>) {
+    const { role, ref, id, status } = c.var.project
+    if (!can(role, 'project_storage:all')) {
+      return errorJson(c, 403, "You need the project_storage:all permission to use this project's storage")
+    }
+    const { rows } = await db.query<{ storage_enabled: boolean }>('select storage_enabled from projects where id = $1', [id])
+    if (!rows[0]?.storage_enabled) return errorJson(c, 404, `Tenant config for ${ref} not found`)
+    if (status !== 'ACTIVE_HEALTHY') {
+      const why = status === 'INACTIVE' ? 'is paused: restore it to use its database' : `is ${status}: its database can be used once it is ACTIVE_HEALTHY`
+      return errorJson(c, 409, `The project ${why}`, 'project_not_active')
+    }
+    return undefined
+  }
+
+  /** One transaction on the project's database as service_role; a database that cannot be reached answers 503. */
+  async function inProjectDb<T>(c: Context<MemberProjectEnv>, fn: (tx: ProjectTx) => Promise<T>) {
+    try {
+      return { ok: true as const, value: await projectDbs.transaction(c.var.project.ref, { role: 'service_role' }, fn) }
+    } catch (err) {
+      if (!(err instanceof ProjectDbError)) throw err
+      const status = err.code === 'database_unavailable' ? 503 : 500
+      return { ok: false as const, response: errorJson(c, status, `The project's database is not available right now: ${err.message}`, err.code) }
+    }
+  }
+
+  app.on(...at(endpoints.listBuckets), project, async (c) => {
+    const refused = await refusal(c)
+    if (refused) return refused
+    const done = await inProjectDb(c, listBuckets)
+    if (!done.ok) return done.response
+    return c.json(done.value satisfies BucketList)
+  })
+
+  app.on(...at(endpoints.createBucket), refParam, validate('json', endpoints.createBucket.body), project, async (c) => {
+    const body = c.req.valid('json')
+    const refused = await refusal(c)
+    if (refused) return refused
+    const done = await inProjectDb(c, (tx) => insertBucket(tx, body))
+    if (!done.ok) return done.response
+    if (!done.value) return errorJson(c, 409, `The resource already exists: this project has a bucket named '${body.name}'`, 'Duplicate')
+    return c.json(done.value satisfies Bucket, 201)
+  })
+
+  app.on(...at(endpoints.deleteBucket), validate('param', BucketParam), project, async (c) => {
+    const { id } = c.req.valid('param')
+    const refused = await refusal(c)
+    if (refused) return refused
+    const done = await inProjectDb(c, (tx) => deleteBucket(tx, id))
+    if (!done.ok) return done.response
+    if (!done.value) return errorJson(c, 404, `Bucket not found: this project has no bucket '${id}'`)
+    return c.json({ message: 'Successfully deleted' } satisfies DeleteBucketResponse)
+  })
+
+  return app
+}
