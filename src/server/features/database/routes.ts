@@ -19,7 +19,7 @@ import * as endpoints from '../../../contracts/endpoints'
 import type { Deps } from '../../core/deps'
 import { at, errorJson, validate, type AppEnv } from '../../core/http'
 import { can } from '../../core/permissions'
-import { memberProject, refParam, type MemberProjectEnv } from '../projects/access'
+import { DATABASE_UNAVAILABLE, memberProject, refParam, refuseUnlessActive, type MemberProjectEnv } from '../projects/access'
 import { ProjectDbError } from '../projectdb/types'
 import { QueryRefused, runProjectQuery } from './run'
 import { listTables, tablePage } from './tables'
@@ -49,13 +49,7 @@ function failure(c: Context, err: unknown, timeoutMs: number) {
   return c.json(body, 400)
 }
 
-/** 409 unless the project is ACTIVE_HEALTHY: a paused, restoring, upgrading … project's database cannot be reached. */
-function notActive(c: Context<MemberProjectEnv>) {
-  const { status } = c.var.project
-  if (status === 'ACTIVE_HEALTHY') return undefined
-  const why = status === 'INACTIVE' ? 'is paused: restore it to use its database' : `is ${status}: its database can be used once it is ACTIVE_HEALTHY`
-  return errorJson(c, 409, `The project ${why}`, 'project_not_active')
-}
+const notActive = (c: Context<MemberProjectEnv>) => refuseUnlessActive(c, DATABASE_UNAVAILABLE)
 
 const TableParam = z.object({ ref: ProjectRef, table: z.string().min(1, 'table is required').max(256) })
 

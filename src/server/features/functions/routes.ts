@@ -20,7 +20,7 @@ import { FunctionSlug, type FunctionList, type FunctionResponse } from '../../..
 import type { Deps } from '../../core/deps'
 import { at, errorJson, validate, type AppEnv } from '../../core/http'
 import { can } from '../../core/permissions'
-import { memberProject, refParam, type MemberProjectEnv } from '../projects/access'
+import { memberProject, refParam, refuseUnlessActive, type MemberProjectEnv } from '../projects/access'
 import { deleteFunction, findFunction, insertFunction, listFunctions, toFunctionResponse } from './store'
 
 /** The path's slug, as the contract's path parameter allows it. */
@@ -49,13 +49,8 @@ const CreateFunctionQuery = z.object({
 
 const ENTRYPOINT = 'index.ts'
 
-/** 409 unless the project is ACTIVE_HEALTHY, in the words of the database endpoints. */
-function notActive(c: Context<MemberProjectEnv>) {
-  const { status } = c.var.project
-  if (status === 'ACTIVE_HEALTHY') return undefined
-  const why = status === 'INACTIVE' ? 'is paused: restore it to change its edge functions' : `is ${status}: its edge functions can be changed once it is ACTIVE_HEALTHY`
-  return errorJson(c, 409, `The project ${why}`, 'project_not_active')
-}
+const notActive = (c: Context<MemberProjectEnv>) =>
+  refuseUnlessActive(c, { restoreTo: 'change its edge functions', onceActive: 'its edge functions can be changed' })
 
 function mayChange(c: Context<MemberProjectEnv>) {
   if (can(c.var.project.role, 'project_edge_function:all')) return undefined

@@ -4,6 +4,7 @@
  * organization the person does not belong to, so the two cannot be told apart).
  */
 import * as z from 'zod'
+import type { Context } from 'hono'
 import { createMiddleware } from 'hono/factory'
 import { ProjectRef } from '../../../contracts/common'
 import type { Queryable } from '../../db'
@@ -56,3 +57,17 @@ export function anyProject(db: Queryable) {
     await next()
   })
 }
+
+/**
+ * 409 `project_not_active` unless the project is ACTIVE_HEALTHY (a paused, restoring, upgrading … project's services
+ * cannot be reached); undefined when it is. `what` names what waits: the database, the buckets, the edge functions.
+ */
+export function refuseUnlessActive(c: Context<MemberProjectEnv>, what: { restoreTo: string; onceActive: string }) {
+  const { status } = c.var.project
+  if (status === 'ACTIVE_HEALTHY') return undefined
+  const why = status === 'INACTIVE' ? `is paused: restore it to ${what.restoreTo}` : `is ${status}: ${what.onceActive} once it is ACTIVE_HEALTHY`
+  return errorJson(c, 409, `The project ${why}`, 'project_not_active')
+}
+
+/** The database's words, also used where a request needs the project's database (its buckets). */
+export const DATABASE_UNAVAILABLE = { restoreTo: 'use its database', onceActive: 'its database can be used' }

@@ -18,7 +18,7 @@ import type { Bucket, BucketList, DeleteBucketResponse } from '../../../contract
 import type { Deps } from '../../core/deps'
 import { at, errorJson, validate, type AppEnv } from '../../core/http'
 import { can } from '../../core/permissions'
-import { memberProject, refParam, type MemberProjectEnv } from '../projects/access'
+import { DATABASE_UNAVAILABLE, memberProject, refParam, refuseUnlessActive, type MemberProjectEnv } from '../projects/access'
 import { ProjectDbError, type ProjectTx } from '../projectdb/types'
 import { deleteBucket, insertBucket, listBuckets } from './buckets'
 
@@ -30,17 +30,13 @@ export function storageRoutes({ db, projectDbs }: Deps) {
 
   /** The answer refusing the request, or undefined when the project's buckets may be used. */
   async function refusal(c: Context<MemberProjectEnv>) {
-    const { role, ref, id, status } = c.var.project
+    const { role, ref, id } = c.var.project
     if (!can(role, 'project_storage:all')) {
       return errorJson(c, 403, "You need the project_storage:all permission to use this project's storage")
     }
     const { rows } = await db.query<{ storage_enabled: boolean }>('select storage_enabled from projects where id = $1', [id])
     if (!rows[0]?.storage_enabled) return errorJson(c, 404, `Tenant config for ${ref} not found`)
-    if (status !== 'ACTIVE_HEALTHY') {
-      const why = status === 'INACTIVE' ? 'is paused: restore it to use its database' : `is ${status}: its database can be used once it is ACTIVE_HEALTHY`
-      return errorJson(c, 409, `The project ${why}`, 'project_not_active')
-    }
-    return undefined
+    return refuseUnlessActive(c, DATABASE_UNAVAILABLE)
   }
 
   /** One transaction on the project's database as service_role; a database that cannot be reached answers 503. */
