@@ -6,13 +6,12 @@ import { fakePlatform, renderApp } from './platform'
 const REF = 'abcdefghijklmnopqrst'
 afterEach(() => vi.unstubAllGlobals())
 
-// The database tools (editor, sql/new, sql/1, database/tables) have their own tests: tests/web/databaseTools.test.tsx.
+// The database tools (editor, sql/new, sql/1, database/tables) have their own tests: tests/web/databaseTools.test.tsx;
+// so do Storage and Edge Functions (tests/web/storageBuckets.test.tsx, tests/web/edgeFunctions.test.tsx).
 const TOOL_PAGES: Array<[path: string, title: string]> = [
   ['database/backups/scheduled', 'Scheduled backups'],
   ['branches', 'Branches'],
   ['auth/users', 'Authentication'],
-  ['storage/buckets', 'Storage'],
-  ['functions', 'Edge Functions'],
   ['realtime/inspector', 'Realtime'],
   ['reports', 'Reports'],
   ['logs/explorer', 'Logs'],

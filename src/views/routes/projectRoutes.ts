@@ -80,6 +80,17 @@ export function databaseToolOf(path: string): DatabaseTool | null {
   return null
 }
 
+export type ProductPage = 'storageBuckets' | 'edgeFunctions'
+
+/** The product page a location's path opens (/project/{ref}/storage/buckets, …/functions), or null. */
+export function productPageOf(path: string): ProductPage | null {
+  const match = /^\/project\/[^/]+\/(.+?)\/*$/.exec(path)
+  if (!match) return null
+  if (match[1] === 'storage/buckets') return 'storageBuckets'
+  if (match[1] === 'functions') return 'edgeFunctions'
+  return null
+}
+
 /** Every page of a project, for the command menu. */
 export function allProjectRoutes(flags: Pick<BuildFlags, 'isProduction'>): ProjectRoute[] {
   return [

@@ -6,7 +6,7 @@ import { StatusBadge } from '../../projects/StatusBadge'
 import { useBuildFlags } from '../../shell/contexts'
 import { Card, DataList, PageHeading } from '../../shell/ui'
 import { useProjectActor } from '../projectActor'
-import { databaseToolOf, sqlSection } from '../../routes/projectRoutes'
+import { databaseToolOf, productPageOf, sqlSection } from '../../routes/projectRoutes'
 import { lazyComponent } from '../../shell/lazy'
 import { Loading } from '../../shell/ui'
 
@@ -26,6 +26,18 @@ const DatabaseTablesPage = lazyComponent<object>(
   () => import('../database/DatabaseTablesPage').then((m) => ({ default: m.DatabaseTablesPage })),
   pageLoading,
   (logic) => [logic.databaseTables],
+)
+
+// The product pages load the same way.
+const StorageBucketsPage = lazyComponent<object>(
+  () => import('../storage/StorageBucketsPage').then((m) => ({ default: m.StorageBucketsPage })),
+  pageLoading,
+  (logic) => [logic.storageBuckets],
+)
+const EdgeFunctionsPage = lazyComponent<object>(
+  () => import('../functions/EdgeFunctionsPage').then((m) => ({ default: m.EdgeFunctionsPage })),
+  pageLoading,
+  (logic) => [logic.edgeFunctions],
 )
 
 /** The project URL the server gives: its REST URL without `/rest/v1/` (null when it has none yet). */
@@ -63,6 +75,9 @@ export function ToolPage({ title, note }: { title: string; note?: string }) {
   if (tool === 'sql') return <SqlEditorPage />
   if (tool === 'tableEditor') return <TableEditorPage />
   if (tool === 'databaseTables') return <DatabaseTablesPage />
+  const product = productPageOf(path)
+  if (product === 'storageBuckets') return <StorageBucketsPage />
+  if (product === 'edgeFunctions') return <EdgeFunctionsPage />
   return <PlaceholderPage title={title} note={note} />
 }
 

@@ -5,10 +5,11 @@ import { selectProject } from '../../../../machines/projectStatus.machine'
 import type { Project } from '../../../contracts/projects'
 import { ShellContext, type SessionActorRef } from '../../shell/contexts'
 import { useLoaded } from '../../shell/lazy'
-import { Loading, PageHeading } from '../../shell/ui'
+import { Card, Loading, PageHeading } from '../../shell/ui'
 import { ProjectActorContext, type ProjectActorRef } from '../projectActor'
 import { AppLogicContext, type AppLogic } from '../../shell/logic'
 import { ApiKeysPanel, ProjectConfigPanel, type ApiKeysActorRef } from './ApiKeysPanels'
+import { GenerateTypesButton } from './GenerateTypesButton'
 
 /**
  * Runs one API keys actor for the open project, with the person's permissions in its organization, and renders
@@ -88,7 +89,34 @@ export function ApiSettingsPage() {
           </>
         )}
       </ApiKeysHost>
+      <TypesSection />
     </div>
+  )
+}
+
+/** 'Generate types': the project's TypeScript types as supabase.ts (nothing outside a project route). */
+function TypesSection() {
+  const projectActor = useContext(ProjectActorContext)
+  return projectActor ? <ProjectTypesSection projectActor={projectActor} /> : null
+}
+
+function ProjectTypesSection({ projectActor }: { projectActor: ProjectActorRef }) {
+  const project = useSelector(projectActor, selectProject)
+  if (!project) return null
+  return (
+    <Card>
+      <section aria-labelledby="generate-types-heading" className="flex flex-wrap items-center justify-between gap-4 px-5 py-4">
+        <div>
+          <h2 id="generate-types-heading" className="font-semibold">
+            TypeScript types
+          </h2>
+          <p className="mt-1 text-sm text-neutral-500 dark:text-neutral-400">
+            The types of your database's tables, views and functions, downloaded as <span className="font-mono">supabase.ts</span>.
+          </p>
+        </div>
+        <GenerateTypesButton projectRef={project.ref} />
+      </section>
+    </Card>
   )
 }
 

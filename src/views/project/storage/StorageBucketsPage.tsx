@@ -1,0 +1,343 @@
+import { useActorRef, useSelector } from '@xstate/react'
+import { Suspense, useId, type FormEvent, type ReactNode } from 'react'
+import type { ActorRefFrom } from 'xstate'
+import { BUCKETS_MAX_RETRIES } from '../../../../machines/bucketRetries'
+import { selectProject } from '../../../../machines/projectStatus.machine'
+import {
+  SIZE_UNITS,
+  mimeTypesLabel,
+  selectStorageBucketsView,
+  sizeLimitLabel,
+  type BucketDraft,
+  type DraftErrors,
+  type SizeUnit,
+  type storageBucketsMachine,
+} from '../../../../machines/storageBuckets.machine'
+import type { Bucket } from '../../../contracts/storage'
+import { useLoaded } from '../../shell/lazy'
+import { useAppLogic, type AppLogic } from '../../shell/logic'
+import { Modal } from '../../shell/Modal'
+import { Button, Card, ErrorPanel, Loading, PageHeading, cx, inputClass } from '../../shell/ui'
+import { useProjectActor } from '../projectActor'
+
+export type StorageBucketsActorRef = ActorRefFrom<typeof storageBucketsMachine>
+
+const PAGE_CLASS = 'mx-auto w-full max-w-6xl px-6 py-8'
+const HEADING = { title: 'Storage', description: "The project's buckets: who may read their files, which types and how large." }
+
+/** /project/{ref}/storage/buckets */
+export function StorageBucketsPage() {
+  const logic = useAppLogic()
+  const project = useSelector(useProjectActor(), selectProject)
+  return project ? (
+    <Suspense
+      fallback={
+        <div className={PAGE_CLASS}>
+          <PageHeading {...HEADING} />
+          <Loading label="Loading buckets…" />
+        </div>
+      }
+    >
+      <StorageBucketsHost key={project.ref} machine={logic.storageBuckets} projectRef={project.ref} />
+    </Suspense>
+  ) : null
+}
+
+function StorageBucketsHost({ machine, projectRef }: { machine: AppLogic['storageBuckets']; projectRef: string }) {
+  const actor = useActorRef(useLoaded(machine), { input: { ref: projectRef } })
+  return <StorageBuckets actor={actor} />
+}
+
+export function StorageBuckets({ actor }: { actor: StorageBucketsActorRef }) {
+  const view = useSelector(actor, selectStorageBucketsView)
+  const canCreate = useSelector(actor, (snapshot) => snapshot.can({ type: 'create.open' }))
+  return (
+    <div className={PAGE_CLASS}>
+      <PageHeading
+        {...HEADING}
+        actions={
+          view.phase === 'loaded' ? (
+            <Button variant="primary" disabled={!canCreate} onClick={() => actor.send({ type: 'create.open' })}>
+              New bucket
+            </Button>
+          ) : null
+        }
+      />
+      {view.phase === 'loading' ? (
+        <>
+          <Loading label={view.retry === 0 ? 'Loading buckets…' : `Loading buckets… (retry ${view.retry} of ${BUCKETS_MAX_RETRIES})`} />
+          {view.lastError ? <p className="px-8 text-sm text-neutral-500">The last attempt failed: {view.lastError}</p> : null}
+        </>
+      ) : null}
+      {view.phase === 'failed' ? (
+        <ErrorPanel
+          title={view.storageDisabled ? 'Storage is not enabled for this project' : 'Failed to load buckets'}
+          message={view.error}
+          onRetry={() => actor.send({ type: 'buckets.retry' })}
+        />
+      ) : null}
+      {view.phase === 'loaded' ? (
+        <>
+          <BucketList actor={actor} buckets={view.buckets} />
+          <CreateBucketDialog actor={actor} create={view.create} />
+          <DeleteBucketDialog actor={actor} remove={view.remove} />
+        </>
+      ) : null}
+    </div>
+  )
+}
+
+function BucketList({ actor, buckets }: { actor: StorageBucketsActorRef; buckets: Bucket[] }) {
+  const canDelete = useSelector(actor, (snapshot) => snapshot.can({ type: 'bucket.delete', id: '' }))
+  if (buckets.length === 0) {
+    return (
+      <p className="rounded-lg border border-dashed border-neutral-300 p-8 text-center text-sm text-neutral-500 dark:border-neutral-700">
+        No buckets yet. Create one to store files such as images and documents.
+      </p>
+    )
+  }
+  return (
+    <Card>
+      <div className="overflow-x-auto">
+        <table aria-label="Buckets" className="min-w-full text-sm">
+          <thead className="border-b border-neutral-200 text-left text-xs text-neutral-500 dark:border-neutral-800 dark:text-neutral-400">
+            <tr>
+              <th scope="col" className="px-5 py-2 font-medium">Name</th>
+              <th scope="col" className="px-3 py-2 font-medium">Access</th>
+              <th scope="col" className="px-3 py-2 font-medium">Allowed MIME types</th>
+              <th scope="col" className="px-3 py-2 font-medium">File size limit</th>
+              <th scope="col" className="px-5 py-2 font-medium"><span className="sr-only">Actions</span></th>
+            </tr>
+          </thead>
+          <tbody className="divide-y divide-neutral-100 dark:divide-neutral-800">
+            {buckets.map((bucket) => (
+              <tr key={bucket.id}>
+                <th scope="row" className="px-5 py-3 text-left font-mono font-medium">{bucket.name}</th>
+                <td className="px-3 py-3">
+                  <span
+                    className={cx(
+                      'rounded-full px-2 py-0.5 text-xs',
+                      bucket.public
+                        ? 'bg-amber-100 text-amber-900 dark:bg-amber-950 dark:text-amber-200'
+                        : 'bg-neutral-100 text-neutral-700 dark:bg-neutral-800 dark:text-neutral-300',
+                    )}
+                  >
+                    {bucket.public ? 'Public' : 'Private'}
+                  </span>
+                </td>
+                <td className="px-3 py-3 font-mono text-xs">{mimeTypesLabel(bucket.allowed_mime_types)}</td>
+                <td className="px-3 py-3">{sizeLimitLabel(bucket.file_size_limit)}</td>
+                <td className="px-5 py-3 text-right">
+                  <Button variant="ghost" aria-label={`Delete bucket ${bucket.name}`} disabled={!canDelete} onClick={() => actor.send({ type: 'bucket.delete', id: bucket.id })}>
+                    Delete
+                  </Button>
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+    </Card>
+  )
+}
+
+type CreateView = Extract<ReturnType<typeof selectStorageBucketsView>, { phase: 'loaded' }>['create']
+type RemoveView = Extract<ReturnType<typeof selectStorageBucketsView>, { phase: 'loaded' }>['remove']
+
+function CreateBucketDialog({ actor, create }: { actor: StorageBucketsActorRef; create: CreateView }) {
+  const canSubmit = useSelector(actor, (snapshot) => snapshot.can({ type: 'create.submit' }))
+  const canCancel = useSelector(actor, (snapshot) => snapshot.can({ type: 'create.cancel' }))
+  return (
+    <Modal open={create !== null} onClose={() => actor.send({ type: 'create.cancel' })} title="Create bucket">
+      {create ? (
+        <BucketForm
+          draft={create.draft}
+          errors={create.errors}
+          submitting={create.submitting}
+          error={create.error}
+          canSubmit={canSubmit}
+          canCancel={canCancel}
+          onEdit={(draft) => actor.send({ type: 'create.edit', draft })}
+          onSubmit={() => actor.send({ type: 'create.submit' })}
+          onCancel={() => actor.send({ type: 'create.cancel' })}
+        />
+      ) : null}
+    </Modal>
+  )
+}
+
+function BucketForm({
+  draft,
+  errors,
+  submitting,
+  error,
+  canSubmit,
+  canCancel,
+  onEdit,
+  onSubmit,
+  onCancel,
+}: {
+  draft: BucketDraft
+  errors: DraftErrors
+  submitting: boolean
+  error: string | null
+  canSubmit: boolean
+  canCancel: boolean
+  onEdit: (draft: Partial<BucketDraft>) => void
+  onSubmit: () => void
+  onCancel: () => void
+}) {
+  const id = useId()
+  function submit(event: FormEvent) {
+    event.preventDefault()
+    onSubmit()
+  }
+  // An empty name is simply not ready yet (Create stays disabled); any other rule it breaks is said at once.
+  const nameError = draft.name === '' ? undefined : errors.name
+  return (
+    <form onSubmit={submit} className="space-y-4" aria-label="Create bucket">
+      <Field id={`${id}-name`} label="Name" error={nameError}>
+        <input
+          id={`${id}-name`}
+          className={inputClass}
+          value={draft.name}
+          readOnly={submitting}
+          autoComplete="off"
+          aria-invalid={nameError !== undefined}
+          aria-describedby={nameError ? `${id}-name-error` : undefined}
+          onChange={(event) => onEdit({ name: event.target.value })}
+        />
+      </Field>
+      <div className="flex items-start gap-3">
+        <input
+          id={`${id}-public`}
+          type="checkbox"
+          className="mt-1 h-4 w-4 accent-emerald-600"
+          checked={draft.public}
+          disabled={submitting}
+          aria-describedby={`${id}-public-hint`}
+          onChange={(event) => onEdit({ public: event.target.checked })}
+        />
+        <div>
+          <label htmlFor={`${id}-public`} className="text-sm font-medium">
+            Public bucket
+          </label>
+          <p id={`${id}-public-hint`} className="text-xs text-neutral-500 dark:text-neutral-400">
+            Anyone can read its files without a key. Uploading and deleting still follow your policies.
+          </p>
+        </div>
+      </div>
+      <Field
+        id={`${id}-mime`}
+        label="Allowed MIME types"
+        hint="Comma-separated, like image/png, image/*. Leave empty to allow all types."
+        error={errors.mimeTypes}
+      >
+        <input
+          id={`${id}-mime`}
+          className={inputClass}
+          value={draft.mimeTypes}
+          readOnly={submitting}
+          placeholder="All types"
+          autoComplete="off"
+          aria-invalid={errors.mimeTypes !== undefined}
+          aria-describedby={`${id}-mime-hint${errors.mimeTypes ? ` ${id}-mime-error` : ''}`}
+          onChange={(event) => onEdit({ mimeTypes: event.target.value })}
+        />
+      </Field>
+      <Field id={`${id}-size`} label="File size limit" hint="Leave empty for no limit." error={errors.sizeLimit}>
+        <div className="flex gap-2">
+          <input
+            id={`${id}-size`}
+            className={inputClass}
+            inputMode="decimal"
+            value={draft.sizeLimit}
+            readOnly={submitting}
+            placeholder="No limit"
+            autoComplete="off"
+            aria-invalid={errors.sizeLimit !== undefined}
+            aria-describedby={`${id}-size-hint${errors.sizeLimit ? ` ${id}-size-error` : ''}`}
+            onChange={(event) => onEdit({ sizeLimit: event.target.value })}
+          />
+          <select
+            aria-label="Size unit"
+            className={cx(inputClass, 'w-28')}
+            value={draft.sizeUnit}
+            disabled={submitting}
+            onChange={(event) => onEdit({ sizeUnit: event.target.value as SizeUnit })}
+          >
+            {SIZE_UNITS.map((unit) => (
+              <option key={unit} value={unit}>
+                {unit}
+              </option>
+            ))}
+          </select>
+        </div>
+      </Field>
+      {error ? (
+        <p role="alert" className="rounded-md border border-red-300 bg-red-50 px-3 py-2 text-sm text-red-700 dark:border-red-900 dark:bg-red-950/40 dark:text-red-300">
+          {error}
+        </p>
+      ) : null}
+      <div className="flex justify-end gap-2">
+        <Button onClick={onCancel} disabled={!canCancel}>
+          Cancel
+        </Button>
+        <Button type="submit" variant="primary" disabled={!canSubmit}>
+          {submitting ? 'Creating…' : 'Create bucket'}
+        </Button>
+      </div>
+    </form>
+  )
+}
+
+function Field({ id, label, hint, error, children }: { id: string; label: string; hint?: string; error?: string; children: ReactNode }) {
+  return (
+    <div className="space-y-1.5">
+      <label htmlFor={id} className="text-sm font-medium">
+        {label}
+      </label>
+      {children}
+      {hint ? (
+        <p id={`${id}-hint`} className="text-xs text-neutral-500 dark:text-neutral-400">
+          {hint}
+        </p>
+      ) : null}
+      {error ? (
+        <p id={`${id}-error`} className="text-xs text-red-600 dark:text-red-400">
+          {error}
+        </p>
+      ) : null}
+    </div>
+  )
+}
+
+function DeleteBucketDialog({ actor, remove }: { actor: StorageBucketsActorRef; remove: RemoveView }) {
+  const canConfirm = useSelector(actor, (snapshot) => snapshot.can({ type: 'delete.confirm' }))
+  const canCancel = useSelector(actor, (snapshot) => snapshot.can({ type: 'delete.cancel' }))
+  return (
+    <Modal open={remove !== null} onClose={() => actor.send({ type: 'delete.cancel' })} title="Delete bucket">
+      {remove ? (
+        <div className="space-y-4">
+          <p className="text-sm">
+            Delete the bucket <span className="font-mono font-semibold">{remove.bucket.name}</span>? This cannot be undone. A bucket that still
+            holds files cannot be deleted.
+          </p>
+          {remove.error ? (
+            <p role="alert" className="rounded-md border border-red-300 bg-red-50 px-3 py-2 text-sm text-red-700 dark:border-red-900 dark:bg-red-950/40 dark:text-red-300">
+              {remove.error}
+            </p>
+          ) : null}
+          <div className="flex justify-end gap-2">
+            <Button onClick={() => actor.send({ type: 'delete.cancel' })} disabled={!canCancel}>
+              Cancel
+            </Button>
+            <Button variant="danger" onClick={() => actor.send({ type: 'delete.confirm' })} disabled={!canConfirm}>
+              {remove.submitting ? 'Deleting…' : 'Delete bucket'}
+            </Button>
+          </div>
+        </div>
+      ) : null}
+    </Modal>
+  )
+}
