@@ -42,4 +42,5 @@ export const LIVE_LOGIC: AppLogic = {
   storageBuckets: preloadable(() => import('../api/live/storageBuckets').then((m) => m.liveStorageBucketsMachine)),
   edgeFunctions: preloadable(() => import('../api/live/edgeFunctions').then((m) => m.liveEdgeFunctionsMachine)),
   typeGeneration: preloadable(() => import('../api/live/typeGeneration').then((m) => m.liveTypeGenerationMachine)),
+  apiDocs: preloadable(() => import('../api/live/apiDocs').then((m) => m.liveApiDocsMachine)),
 }

@@ -14,6 +14,10 @@ import {
   type DocsUrl,
 } from '../../machines/apiDocs.machine'
 import type { Permission } from '../../src/contracts/common'
+import type { RestSchemaResponse } from '../../src/contracts/connecting'
+import type { FunctionResponse } from '../../src/contracts/functions'
+import type { ProjectSettings } from '../../src/contracts/keys'
+import type { Bucket } from '../../src/contracts/storage'
 import { ANON_KEY, SERVICE_KEY, makeSettings } from '../fixtures.keys'
 import { REF } from '../fixtures'
 import { BUCKETS, EDGE_FUNCTIONS, REST_SCHEMA, TENANT_CONFIG_NOT_FOUND } from '../fixtures.apiDocs'
@@ -30,14 +34,14 @@ interface Pending {
 
 function start(overrides: Partial<ApiDocsInput> = {}) {
   const reads: Record<'schema' | 'settings' | 'buckets' | 'functions', Pending[]> = { schema: [], settings: [], buckets: [], functions: [] }
-  const deferred = (list: Pending[]) =>
-    fromPromise(({ input, signal }: { input: { ref: string }; signal: AbortSignal }) => new Promise<never>((resolve, reject) => list.push({ input, signal, resolve: resolve as (value: unknown) => void, reject })))
+  const deferred = <T,>(list: Pending[]) =>
+    fromPromise<T, { ref: string }>(({ input, signal }) => new Promise<T>((resolve, reject) => list.push({ input, signal, resolve: resolve as (value: unknown) => void, reject })))
   const machine = apiDocsMachine.provide({
     actors: {
-      fetchRestSchema: deferred(reads.schema),
-      fetchSettings: deferred(reads.settings),
-      fetchBuckets: deferred(reads.buckets),
-      fetchFunctions: deferred(reads.functions),
+      fetchRestSchema: deferred<RestSchemaResponse>(reads.schema),
+      fetchSettings: deferred<ProjectSettings>(reads.settings),
+      fetchBuckets: deferred<Bucket[]>(reads.buckets),
+      fetchFunctions: deferred<FunctionResponse[]>(reads.functions),
     },
   })
   const input: ApiDocsInput = { ref: REF, mode: 'dialog', permissions: OWNER, features: ALL_FEATURES, url: NO_DOCS_URL, ...overrides }
@@ -159,7 +163,9 @@ describe('API docs machine: reads', () => {
     const { actor, reads } = start()
     reads.schema[0].resolve(REST_SCHEMA)
     reads.settings[0].resolve(makeSettings())
+    reads.functions[0].resolve(EDGE_FUNCTIONS)
     await settle()
+    expect(selectEdgeFunctions(actor.getSnapshot())).toEqual({ phase: 'loaded', value: EDGE_FUNCTIONS })
     actor.send({ type: 'keys.show' })
     expect(selectApiDocsPlace(actor.getSnapshot()).keysShown).toBe(true)
     actor.send({ type: 'panel.close' })
@@ -170,6 +176,7 @@ describe('API docs machine: reads', () => {
     expect(reads.buckets).toHaveLength(2)
     expect(reads.functions).toHaveLength(2)
     expect(selectRestDocs(actor.getSnapshot()).phase).toBe('loading')
+    expect(selectEdgeFunctions(actor.getSnapshot()).phase).toBe('loading')
     // After a JWT secret rotation the new keys come with the new read.
     reads.settings[1].resolve(makeSettings({ anon: 'new-anon-key' }))
     await settle()

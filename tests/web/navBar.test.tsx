@@ -223,7 +223,8 @@ describe('navigation bar', () => {
     await user.click(within(dialog).getByRole('button', { name: 'Close' }))
     await waitFor(() => expect(screen.queryByRole('dialog', { name: 'Feature previews' })).not.toBeInTheDocument())
     await user.click(within(nav()).getByRole('button', { name: 'API Docs' }))
-    expect(await screen.findByRole('dialog', { name: 'API Docs' })).toHaveTextContent('arrives in a later version')
+    const panel = await screen.findByRole('dialog', { name: 'API Docs' })
+    expect(await within(panel).findByRole('heading', { name: 'Connect to your project' })).toBeInTheDocument()
   })
 
   it('titles the page and shows organization › project › page breadcrumbs', async () => {

@@ -78,7 +78,7 @@ export function ProjectFrame({ projectRef, section, navBar }: { projectRef: stri
       overlays={
         <>
           {flags.isPlatform ? <CommandMenu project={project} /> : null}
-          <ApiDocsDialog navBar={navBar} projectRef={projectRef} />
+          <ApiDocsDialog navBar={navBar} section={section} />
         </>
       }
     >

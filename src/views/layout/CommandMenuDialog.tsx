@@ -87,10 +87,13 @@ function CommandList({ project, onDone }: { project: Project | null; onDone: () 
 
 function useCommands(current: Project | null): Command[] {
   const flags = useBuildFlags()
+  const [path] = useLocation()
   const projectList = useProjectListActor()
   const projects = useSelector(projectList, selectAllProjects)
   const commands: Command[] = []
   if (current) {
+    // The API docs panel opens over the current page: its `docs` parameter opens it (ApiDocsDialog).
+    commands.push({ id: 'panel:api-docs', label: 'API Docs panel', group: current.name, href: `${path}?docs=introduction` })
     for (const route of allProjectRoutes(flags)) {
       commands.push({
         id: `page:${route.section}`,

@@ -91,6 +91,11 @@ export function productPageOf(path: string): ProductPage | null {
   return null
 }
 
+/** Whether a location's path is the API docs page (/project/{ref}/api; GraphiQL is its own page). */
+export function isApiDocsPage(path: string): boolean {
+  return /^\/project\/[^/]+\/api\/*$/.test(path)
+}
+
 /** Every page of a project, for the command menu. */
 export function allProjectRoutes(flags: Pick<BuildFlags, 'isProduction'>): ProjectRoute[] {
   return [

@@ -28,6 +28,7 @@ import type { tableEditorMachine } from '../../../machines/tableEditor.machine'
 import type { edgeFunctionsMachine } from '../../../machines/edgeFunctions.machine'
 import type { storageBucketsMachine } from '../../../machines/storageBuckets.machine'
 import type { typeGenerationMachine } from '../../../machines/typeGeneration.machine'
+import type { apiDocsMachine } from '../../../machines/apiDocs.machine'
 
 /** Loads a machine's code on demand; the same loader (by identity) loads once however often it is read. */
 export type Loader<T> = () => Promise<T>
@@ -58,6 +59,8 @@ export interface AppLogic {
   storageBuckets: Loader<typeof storageBucketsMachine>
   edgeFunctions: Loader<typeof edgeFunctionsMachine>
   typeGeneration: Loader<typeof typeGenerationMachine>
+  // The API docs panel (dialog and /api page), loaded when first opened.
+  apiDocs: Loader<typeof apiDocsMachine>
 }
 
 export const AppLogicContext = createContext<AppLogic | null>(null)

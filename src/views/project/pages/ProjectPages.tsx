@@ -6,7 +6,7 @@ import { StatusBadge } from '../../projects/StatusBadge'
 import { useBuildFlags } from '../../shell/contexts'
 import { Card, DataList, PageHeading } from '../../shell/ui'
 import { useProjectActor } from '../projectActor'
-import { databaseToolOf, productPageOf, sqlSection } from '../../routes/projectRoutes'
+import { databaseToolOf, isApiDocsPage, productPageOf, sqlSection } from '../../routes/projectRoutes'
 import { lazyComponent } from '../../shell/lazy'
 import { Loading } from '../../shell/ui'
 
@@ -38,6 +38,13 @@ const EdgeFunctionsPage = lazyComponent<object>(
   () => import('../functions/EdgeFunctionsPage').then((m) => ({ default: m.EdgeFunctionsPage })),
   pageLoading,
   (logic) => [logic.edgeFunctions],
+)
+
+// The API docs page loads the same way, with the panel's machine.
+const ApiDocsPage = lazyComponent<object>(
+  () => import('../apiDocs/ApiDocsHosts').then((m) => ({ default: m.ApiDocsPage })),
+  pageLoading,
+  (logic) => [logic.apiDocs],
 )
 
 /** The project URL the server gives: its REST URL without `/rest/v1/` (null when it has none yet). */
@@ -75,6 +82,7 @@ export function ToolPage({ title, note }: { title: string; note?: string }) {
   if (tool === 'sql') return <SqlEditorPage />
   if (tool === 'tableEditor') return <TableEditorPage />
   if (tool === 'databaseTables') return <DatabaseTablesPage />
+  if (isApiDocsPage(path)) return <ApiDocsPage />
   const product = productPageOf(path)
   if (product === 'storageBuckets') return <StorageBucketsPage />
   if (product === 'edgeFunctions') return <EdgeFunctionsPage />
