@@ -443,7 +443,7 @@ function BucketEntity({ buckets, item, actor, ctx, language, controls }: { bucke
 
 // Edge functions
 
-const edgeFunctionRows = (functions: FunctionResponse[]): ListRow[] => functions.map((f) => ({ name: f.slug, badge: f.status === 'ACTIVE' ? undefined : f.status, text: f.name === f.slug ? null : f.name }))
+const edgeFunctionRows = (functions: FunctionResponse[]): ListRow[] => functions.map((f) => ({ name: f.slug, badge: f.status === 'ACTIVE' ? undefined : f.status, text: `${f.name === f.slug ? '' : `${f.name} · `}version ${f.version}` }))
 
 function EdgeFunctionsSection({ actor, ctx, language, item, controls }: SectionProps) {
   const functions = useSelector(actor, selectEdgeFunctions, shallowEqual)
