@@ -194,8 +194,9 @@ async function devProject(p: Platform, name: string, status: string) {
   await p.json('POST', '/dev/projects', { organization_slug: ORG, name, status })
 }
 
+/** Each store's runs reuse the same project names: benchStore empties this when it starts on a new store. */
 const refs = new Map<string, string>()
-/** The ref of a run's project (remembered, so a start request goes out at once). */
+/** The ref of a run's project on the store under test (remembered, so a start request goes out at once). */
 const refOf = async (p: Platform, name: string) => {
   const known = refs.get(name)
   if (known) return known
@@ -482,6 +483,8 @@ const lifecycleEnv = (stepMs: number) => ({
 })
 
 async function benchStore(label: string, env: Record<string, string>, openStore: (p: Platform) => Promise<{ q: Query; close: () => Promise<void> }>) {
+  // A name's ref on the previous store is not a project here (that mix-up failed every PostgreSQL run with a 404).
+  refs.clear()
   const p = new Platform({ ...lifecycleEnv(STEP_MS || 4_000), ...env })
   const started = Date.now()
   await p.start()
