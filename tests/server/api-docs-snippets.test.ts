@@ -104,12 +104,22 @@ async function runJs(code: string, project: Project, key: string): Promise<Answe
   return answers[0]
 }
 
-/** The Bash of a snippet; curl's answer and status (the `curl` function wraps the real one with -s -w). */
-async function runBash(code: string): Promise<Answer> {
-  const script = `curl() { command curl -s -w '\\n%{http_code}' "$@"; }\n${code}\n`
-  const { stdout } = await run('bash', ['-c', script], { maxBuffer: 16 * 1024 * 1024 })
-  const cut = stdout.lastIndexOf('\n')
-  return { status: Number(stdout.slice(cut + 1)), body: parseBody(stdout.slice(0, cut)) }
+/**
+ * The Bash of snippets, in one bash process, one after the other; each one's answer and status (a `curl` function
+ * wraps the real one with -s and -w to print the status on a line of its own, then a separator line).
+ */
+async function runBashBatch(snippets: string[]): Promise<Answer[]> {
+  if (snippets.length === 0) return []
+  const separator = `--- end of snippet ${Math.random().toString(36).slice(2)} ---`
+  const script = [`curl() { command curl -s -w '\\n%{http_code}' "$@"; }`, ...snippets.map((code) => `${code}\necho; echo '${separator}'`)].join('\n')
+  const { stdout } = await run('bash', ['-c', script], { maxBuffer: 64 * 1024 * 1024 })
+  const parts = stdout.split(`\n${separator}\n`)
+  expect(parts.pop()).toBe('')
+  expect(parts).toHaveLength(snippets.length)
+  return parts.map((part) => {
+    const cut = part.lastIndexOf('\n')
+    return { status: Number(part.slice(cut + 1)), body: parseBody(part.slice(0, cut)) }
+  })
 }
 
 /** Method and decoded path of a curl command (shell-quote splits it as the shell would). */
@@ -219,24 +229,36 @@ interface Outcome {
   body: unknown
 }
 
+interface Job {
+  entity: string
+  /** Columns left out of the answers of its writing snippets (see below). */
+  volatileColumns: string[]
+  /** Whether a snippet may change the database: it then runs alone, and the state is put back after it. */
+  mayWrite: (id: string) => boolean
+  snippets: (ctx: SnippetContext) => Snippet[]
+}
+
 /**
  * Runs every snippet of the given tables and functions in both languages with both keys; the languages must agree.
- * Returns what each answered (the same in both), for the caller's own checks.
+ * Returns what each answered (the same in both), for the caller's own checks. The reads' curl commands run in one
+ * bash process (a process costs a tenth of a second from a test worker), checked afterwards to have changed nothing;
+ * a write runs alone in each language, from the starting state.
  */
 async function runAll(project: Project, docs: RestDocs, baseline: DbState): Promise<Outcome[]> {
   const volatile = await volatileDefaults(project.ref)
   const outcomes: Outcome[] = []
-  const jobs: Array<{ entity: string; volatileColumns: string[]; writes: (id: string) => boolean; snippets: (ctx: SnippetContext) => Snippet[] }> = [
+  const jobs: Job[] = [
     ...docs.tables.map((t) => ({
       entity: t.name,
       volatileColumns: volatile.tables[t.name] ?? [],
-      writes: (id: string) => id.startsWith('insert-'),
+      mayWrite: (id: string) => /^(insert|update|delete)-/.test(id),
       snippets: (ctx: SnippetContext) => tableSnippets(t, ctx),
     })),
     ...docs.functions.map((f) => ({
       entity: `rpc ${f.name}`,
       volatileColumns: volatile.functions[f.name] ?? [],
-      writes: () => true,
+      // A function without GET is VOLATILE: it may write.
+      mayWrite: () => !f.hasGet,
       snippets: (ctx: SnippetContext) => functionSnippets(f, ctx),
     })),
   ]
@@ -244,31 +266,45 @@ async function runAll(project: Project, docs: RestDocs, baseline: DbState): Prom
     const key = project.keys[keyName]
     // The snippets carry the key a person sees in place of the anon key: the service key for the second round.
     const ctx: SnippetContext = { projectUrl: `${origin}/p/${project.ref}`, anonKey: key, serviceKey: project.keys.service }
-    for (const job of jobs) {
-      for (const snippet of job.snippets(ctx)) {
-        if (snippet.bash === null || snippet.js === null) continue
-        const label = `${project.name} · ${job.entity} · ${snippet.id} · ${keyName}`
-        const js = await runJs(snippet.js, project, key)
-        await putBack(project.ref, baseline, label)
-        const bash = await runBash(snippet.bash)
-        await putBack(project.ref, baseline, label)
-        // Rows written by the snippet differ between the two runs only in columns whose defaults are volatile
-        // (created_at = now(), a random uuid): those are the only ones left out, only from the answers of inserts
-        // and of VOLATILE functions returning such rows — every other answer is compared whole.
-        const drop = (row: unknown) =>
-          row !== null && typeof row === 'object' && !Array.isArray(row)
-            ? Object.fromEntries(Object.entries(row).filter(([k]) => !job.volatileColumns.includes(k)))
-            : row
-        const strip = (body: unknown) =>
-          job.writes(snippet.id) && job.volatileColumns.length ? (Array.isArray(body) ? body.map(drop) : drop(body)) : body
-        expect({ status: bash.status, body: strip(bash.body) }, label).toEqual({ status: js.status, body: strip(js.body) })
-        const target = curlTarget(snippet.bash)
-        expect({ method: target.method, path: decodedPath(target.path) }, label).toEqual({ method: js.method, path: decodedPath(js.path) })
-        outcomes.push({ entity: job.entity, snippet: snippet.id, key: keyName, status: js.status, body: js.body })
-      }
+    const all = jobs.flatMap((job) =>
+      job
+        .snippets(ctx)
+        .filter((sn): sn is Snippet & { js: string; bash: string } => sn.js !== null && sn.bash !== null)
+        .map((snippet) => ({ job, snippet, label: `${project.name} · ${job.entity} · ${snippet.id} · ${keyName}` })),
+    )
+    const reads = all.filter((x) => !x.job.mayWrite(x.snippet.id))
+    const readsJs = []
+    for (const r of reads) readsJs.push(await runJs(r.snippet.js, project, key))
+    const readsBash = await runBashBatch(reads.map((r) => r.snippet.bash))
+    expect(await readState(project.ref), `${project.name}: the reads changed nothing`).toEqual(baseline)
+    reads.forEach((r, i) => outcomes.push(compare(r.job, r.snippet, r.label, keyName, readsJs[i], readsBash[i])))
+
+    for (const w of all.filter((x) => x.job.mayWrite(x.snippet.id))) {
+      const js = await runJs(w.snippet.js, project, key)
+      await putBack(project.ref, baseline, w.label)
+      const [bash] = await runBashBatch([w.snippet.bash])
+      await putBack(project.ref, baseline, w.label)
+      outcomes.push(compare(w.job, w.snippet, w.label, keyName, js, bash))
     }
   }
   return outcomes
+}
+
+/** The two languages' answers must agree: status, rows, method and path. */
+function compare(job: Job, snippet: Snippet & { bash: string }, label: string, key: Outcome['key'], js: Answer & { method: string; path: string }, bash: Answer): Outcome {
+  // Rows written by the snippet differ between the two runs only in columns whose defaults are volatile
+  // (created_at = now(), a random uuid): those are the only ones left out, only from the answers of writing
+  // snippets (inserts, VOLATILE functions returning such rows) — every other answer is compared whole.
+  const drop = (row: unknown) =>
+    row !== null && typeof row === 'object' && !Array.isArray(row)
+      ? Object.fromEntries(Object.entries(row).filter(([k]) => !job.volatileColumns.includes(k)))
+      : row
+  const strip = (body: unknown) =>
+    job.mayWrite(snippet.id) && job.volatileColumns.length ? (Array.isArray(body) ? body.map(drop) : drop(body)) : body
+  expect({ status: bash.status, body: strip(bash.body) }, label).toEqual({ status: js.status, body: strip(js.body) })
+  const target = curlTarget(snippet.bash)
+  expect({ method: target.method, path: decodedPath(target.path) }, label).toEqual({ method: js.method, path: decodedPath(js.path) })
+  return { entity: job.entity, snippet: snippet.id, key, status: js.status, body: js.body }
 }
 
 /** After a snippet: the state as it was at the start, put back with SQL when the snippet changed it. */
