@@ -150,6 +150,13 @@ const decodedPath = (path: string) => path.split('/').map(decodeURIComponent)
 // ---------------------------------------------------------------------------------------------------------------
 // The project's state: read, compared, put back
 
+type Tx = Parameters<Parameters<TestServer['projectDbs']['transaction']>[2]>[0]
+
+/** A query's rows, typed as the caller says (the project database answers untyped rows). */
+async function typed<T>(tx: Tx, sql: string, params?: unknown[]): Promise<{ rows: T[] }> {
+  return { rows: (await tx.query(sql, params)).rows as T[] }
+}
+
 interface DbState {
   /** Each table's rows as JSON text, in their physical order (a restore keeps it, so unordered reads stay the same). */
   tables: Record<string, string[]>
@@ -158,16 +165,18 @@ interface DbState {
 
 async function readState(ref: string): Promise<DbState> {
   return s.projectDbs.transaction(ref, { role: 'postgres', readOnly: true }, async (tx) => {
-    const { rows: rels } = await tx.query<{ reg: string }>(
+    const { rows: rels } = await typed<{ reg: string }>(
+      tx,
       `select c.oid::regclass::text as reg from pg_class c join pg_namespace n on n.oid = c.relnamespace
        where n.nspname = 'public' and c.relkind in ('r', 'p') order by 1`,
     )
     const tables: DbState['tables'] = {}
     for (const { reg } of rels) {
-      const { rows } = await tx.query<{ row: string }>(`select to_jsonb(t)::text as row from ${reg} t order by ctid`)
+      const { rows } = await typed<{ row: string }>(tx, `select to_jsonb(t)::text as row from ${reg} t order by ctid`)
       tables[reg] = rows.map((r) => r.row)
     }
-    const { rows: seqs } = await tx.query<{ seq: string; last: string | null }>(
+    const { rows: seqs } = await typed<{ seq: string; last: string | null }>(
+      tx,
       `select c.oid::regclass::text as seq, pg_sequence_last_value(c.oid)::text as last from pg_class c
        join pg_namespace n on n.oid = c.relnamespace where n.nspname = 'public' and c.relkind = 'S' order by 1`,
     )
@@ -179,7 +188,8 @@ async function readState(ref: string): Promise<DbState> {
 async function restoreState(ref: string, state: DbState): Promise<void> {
   await s.projectDbs.transaction(ref, { role: 'postgres' }, async (tx) => {
     const regs = Object.keys(state.tables)
-    const { rows: fks } = await tx.query<{ child: string; parent: string }>(
+    const { rows: fks } = await typed<{ child: string; parent: string }>(
+      tx,
       `select conrelid::regclass::text as child, confrelid::regclass::text as parent from pg_constraint
        where contype = 'f' and conrelid <> confrelid and connamespace = 'public'::regnamespace`,
     )
@@ -214,7 +224,8 @@ async function restoreState(ref: string, state: DbState): Promise<void> {
  */
 async function volatileDefaults(ref: string): Promise<{ tables: Record<string, string[]>; functions: Record<string, string[]> }> {
   return s.projectDbs.transaction(ref, { role: 'postgres', readOnly: true }, async (tx) => {
-    const { rows } = await tx.query<{ rel: string; col: string }>(
+    const { rows } = await typed<{ rel: string; col: string }>(
+      tx,
       `select c.relname as rel, a.attname as col from pg_attrdef d
        join pg_attribute a on a.attrelid = d.adrelid and a.attnum = d.adnum
        join pg_class c on c.oid = d.adrelid
@@ -223,7 +234,8 @@ async function volatileDefaults(ref: string): Promise<{ tables: Record<string, s
     )
     const tables: Record<string, string[]> = {}
     for (const r of rows) (tables[r.rel] ??= []).push(r.col)
-    const { rows: fns } = await tx.query<{ fn: string; rel: string }>(
+    const { rows: fns } = await typed<{ fn: string; rel: string }>(
+      tx,
       `select p.proname as fn, c.relname as rel from pg_proc p join pg_type t on t.oid = p.prorettype
        join pg_class c on c.oid = t.typrelid where p.pronamespace = 'public'::regnamespace and p.provolatile = 'v'`,
     )
@@ -287,7 +299,7 @@ async function runAll(project: Project, docs: RestDocs, baseline: DbState): Prom
         .map((snippet) => ({ job, snippet, label: `${project.name} · ${job.entity} · ${snippet.id} · ${keyName}` })),
     )
     const reads = all.filter((x) => !x.job.mayWrite(x.snippet.id))
-    const readsJs = []
+    const readsJs: Array<Awaited<ReturnType<typeof runJs>>> = []
     for (const r of reads) readsJs.push(await runJs(r.snippet.js, project, key))
     const readsBash = await runBashBatch(reads.map((r) => r.snippet.bash))
     expect(await readState(project.ref), `${project.name}: the reads changed nothing`).toEqual(baseline)
@@ -362,7 +374,7 @@ describe('every table, view and function snippet of the demo projects, in JavaSc
       if (p.name === 'Recipe Box') {
         // What the runs show, beyond the two languages agreeing: row level security applies to the anon key …
         const published = await s.projectDbs.transaction(p.ref, { role: 'postgres', readOnly: true }, async (tx) =>
-          (await tx.query<{ n: number }>('select count(*)::int as n from recipes where published')).rows[0].n,
+          (await typed<{ n: number }>(tx, 'select count(*)::int as n from recipes where published')).rows[0].n,
         )
         expect((find(outcomes, 'recipes', 'read-all-rows', 'anon').body as unknown[]).length).toBe(published)
         expect((find(outcomes, 'recipes', 'read-all-rows', 'service').body as unknown[]).length).toBe(baseline.tables.recipes.length)
@@ -419,7 +431,7 @@ $$;
 async function withOddTables() {
   const p = (await activeProjects()).find((x) => x.name === 'Recipe Box')!
   await s.projectDbs.transaction(p.ref, { role: 'postgres' }, async (tx) => {
-    const { rows } = await tx.query<{ n: number }>(`select count(*)::int as n from pg_class where relname = 'émoji 🍕 table'`)
+    const { rows } = await typed<{ n: number }>(tx, `select count(*)::int as n from pg_class where relname = 'émoji 🍕 table'`)
     if (rows[0].n === 0) await tx.exec(ODD)
   })
   return p

@@ -93,10 +93,9 @@ export function queryPart(value: string): string {
  * prepared so that the URL it builds reaches the server with the name intact. The URL parser encodes spaces,
  * quotes and unicode itself, but reads `?` and `#` as the query and fragment, `\` and `/` as separators, keeps
  * `%` as the start of an escape, drops tabs and line breaks and trims the ends: those characters are
- * percent-encoded here (and a name that is `.` or `..`, which the parser would resolve away).
+ * percent-encoded here. (A relation named `.` or `..` cannot be reached: the parser resolves it away, encoded too.)
  */
 export function jsUrlName(name: string): string {
-  if (name === '.' || name === '..') return name.replace(/\./g, '%2E')
   let out = ''
   for (let i = 0; i < name.length; i++) {
     const ch = name[i]
