@@ -1,0 +1,321 @@
+/**
+ * The API docs panel's machine as a model: paths of its graph, each driving the real panel view (ApiDocsPanel).
+ * The four reads run in parallel; the model answers them one at a time, each while its section is on screen (the
+ * person opens Tables & Views, Connect, Storage, Edge Functions), so every state of every read is seen where it
+ * shows. Time-outs and the buckets' retry delay are sent as the timer events they are: the four reads' timers run
+ * side by side, which a one-event-at-a-time walk cannot advance separately (tests/machines/apiDocs.machine.test.ts
+ * pins their timings with fake timers).
+ */
+import { act, fireEvent, render, screen, within } from '@testing-library/react'
+import { useSelector } from '@xstate/react'
+import { describe, expect, it } from 'vitest'
+import { createActor, fromPromise, type AnyMachineSnapshot, type EventObject } from 'xstate'
+import { apiDocsMachine, NO_DOCS_URL, selectApiDocsPlace, type ApiDocsInput, type DocsSection, type DocsUrl } from '../machines/apiDocs.machine'
+import { copyButtonMachine } from '../machines/copyButton.machine'
+import type { RestSchemaResponse } from '../src/contracts/connecting'
+import type { FunctionResponse } from '../src/contracts/functions'
+import type { ProjectSettings } from '../src/contracts/keys'
+import type { Bucket } from '../src/contracts/storage'
+import { ApiDocsPanel } from '../src/views/project/apiDocs/ApiDocsPanel'
+import type { ApiDocsActorRef } from '../src/views/project/apiDocs/useApiDocsActor'
+import { REF } from '../tests/fixtures'
+import { BUCKETS, EDGE_FUNCTIONS, REST_SCHEMA, TENANT_CONFIG_NOT_FOUND } from '../tests/fixtures.apiDocs'
+import { ANON_KEY, makeSettings } from '../tests/fixtures.keys'
+import { deferredActor, describePath, missingCoverage, modelOf, usePathClock } from './support'
+
+type Region = 'schema' | 'settings' | 'buckets' | 'functions'
+const REGIONS: Region[] = ['schema', 'settings', 'buckets', 'functions']
+const SECTION_OF: Record<Region, DocsSection> = { schema: 'tables-and-views', settings: 'introduction', buckets: 'storage', functions: 'edge-functions' }
+const LABEL_OF: Partial<Record<DocsSection, string>> = { 'tables-and-views': 'Tables & Views', introduction: 'Connect', storage: 'Storage', 'edge-functions': 'Edge Functions' }
+const FETCH: Record<Region, string> = { schema: 'fetchRestSchema', settings: 'fetchSettings', buckets: 'fetchBuckets', functions: 'fetchFunctions' }
+const OUTPUT: Record<Region, unknown> = { schema: REST_SCHEMA, settings: makeSettings(), buckets: BUCKETS, functions: EDGE_FUNCTIONS }
+const FAILED_TITLE: Record<Region, string> = {
+  schema: 'Failed to load the REST schema',
+  settings: 'Failed to retrieve API keys',
+  buckets: 'Failed to retrieve buckets',
+  functions: 'Failed to retrieve edge functions',
+}
+const LOADING_LABEL: Record<Region, string> = { schema: 'Loading tables and views…', settings: 'Loading API keys…', buckets: 'Loading buckets…', functions: 'Loading edge functions…' }
+
+const OWNER: ApiDocsInput = {
+  ref: REF,
+  mode: 'dialog',
+  permissions: ['project_auth:all', 'project_storage:all', 'project_edge_function:all', 'realtime:all', 'service_api_keys:read'],
+  features: { auth: true, storage: true, edgeFunctions: true, realtime: true },
+  url: NO_DOCS_URL,
+}
+const READ_ONLY: ApiDocsInput = { ...OWNER, permissions: [] }
+
+interface Ctx {
+  section: DocsSection
+  item: string | null
+  language: 'js' | 'bash'
+  url: DocsUrl | null
+  bucketRetries: number
+}
+const ctxOf = (snapshot: AnyMachineSnapshot) => snapshot.context as Ctx
+const regionState = (snapshot: AnyMachineSnapshot, region: Region) => (snapshot.value as { open?: Record<Region, string> }).open?.[region]
+const placeUrl = (c: Ctx): DocsUrl => ({ docs: c.section, docsItem: c.item, docsLang: c.language === 'bash' ? 'bash' : null })
+const sameUrl = (a: DocsUrl | null, b: DocsUrl) => a !== null && a.docs === b.docs && a.docsItem === b.docsItem && a.docsLang === b.docsLang
+const urlStatus = (c: Ctx) => (c.url === null ? 'none' : sameUrl(c.url, placeUrl(c)) ? 'same' : c.url.docs === null ? 'noDocs' : 'other')
+
+/** Valid by the contract, but not a document the docs can be read from (a `required` that is not a list). */
+const UNREADABLE_SCHEMA = { ...REST_SCHEMA, paths: { '/rpc/odd': { post: { parameters: [{ in: 'body', schema: { properties: {}, required: 5 } }] } } } }
+
+const url = (u: DocsUrl): EventObject => ({ type: 'url.changed', url: u }) as EventObject
+const CORRECTED_URL: DocsUrl = { docs: 'storage', docsItem: null, docsLang: 'python' }
+
+function events(snapshot: AnyMachineSnapshot): EventObject[] {
+  const c = ctxOf(snapshot)
+  if (snapshot.matches('closed')) return [{ type: 'panel.open' }, url(NO_DOCS_URL), url({ docs: 'tables-and-views', docsItem: null, docsLang: null }), url(CORRECTED_URL)]
+  // The reads, one at a time, each with its section on screen.
+  for (const region of REGIONS) {
+    const state = regionState(snapshot, region)
+    if (state === 'loaded' || state === 'notPermitted') continue
+    if (c.section !== SECTION_OF[region] || c.item !== null) return [{ type: 'docs.show', section: SECTION_OF[region], item: null } as EventObject]
+    if (state === 'loading') {
+      return [
+        { type: `xstate.done.actor.${FETCH[region]}`, output: OUTPUT[region] } as EventObject,
+        ...(region === 'schema' ? [{ type: `xstate.done.actor.${FETCH[region]}`, output: UNREADABLE_SCHEMA } as EventObject] : []),
+        { type: `xstate.error.actor.${FETCH[region]}`, error: new Error('Internal server error') } as EventObject,
+        ...(region === 'buckets' ? [{ type: `xstate.error.actor.${FETCH[region]}`, error: new Error(TENANT_CONFIG_NOT_FOUND) } as EventObject] : []),
+        { type: `xstate.after.requestTimeout.apiDocs.open.${region}.loading` },
+      ]
+    }
+    if (state === 'waitingToRetry') return [{ type: 'xstate.after.bucketRetryDelay.apiDocs.open.buckets.waitingToRetry' }]
+    if (state === 'failed') return [{ type: `${region}.retry` }]
+  }
+  // Everything read: what a person does in the panel, and what the URL says.
+  // (The keys, the language and copying on the Connect page, where they show; the Storage page and a table's page
+  // are where the URL leads.)
+  const onConnect = c.section === 'introduction'
+  const moves: EventObject[] = [
+    c.section === 'tables-and-views' && c.item === null
+      ? ({ type: 'docs.show', section: 'tables-and-views', item: 'recipes' } as EventObject)
+      : ({ type: 'docs.show', section: 'introduction', item: null } as EventObject),
+    ...(onConnect
+      ? [
+          snapshot.matches({ open: { keys: 'shown' } }) ? { type: 'keys.hide' } : { type: 'keys.show' },
+          { type: 'language.select', language: c.language === 'js' ? 'bash' : 'js' } as EventObject,
+          { type: 'snippet.copy', id: 'initializing', text: 'the snippet' } as EventObject,
+          { type: 'key.copy', key: 'anon' } as EventObject,
+        ]
+      : []),
+    { type: 'panel.close' },
+  ]
+  // The URL reported again is a transition that changes nothing: snapshot.can() says no, but it is one.
+  return [...moves.filter((event) => snapshot.can(event as never)), url(placeUrl(c)), url(NO_DOCS_URL), url(CORRECTED_URL)]
+}
+
+/**
+ * A state by its value, the context its guards read, and the edge that led to it with the state it left (so every
+ * edge ends some path). The buckets' retry count matters only while they are being read.
+ */
+const serializeState = (snapshot: AnyMachineSnapshot, event: EventObject | undefined, previous: AnyMachineSnapshot | undefined) => {
+  const c = ctxOf(snapshot)
+  const { output, error, ...rest } = (event ?? {}) as EventObject & { output?: unknown; error?: unknown }
+  const incoming = { ...rest, ...(error ? { error: String(error) } : {}), ...(output === UNREADABLE_SCHEMA ? { unreadable: true } : {}) }
+  const reading = ['loading', 'waitingToRetry'].includes(regionState(snapshot, 'buckets') ?? '')
+  const from = previous ? [previous.value, urlStatus(ctxOf(previous))] : null
+  return JSON.stringify([snapshot.value, c.section, c.item, c.language, reading ? c.bucketRetries : null, urlStatus(c), incoming, from])
+}
+
+/** Events told apart by their error's message too (an Error serializes to {}). */
+const serializeEvent = (event: EventObject) => JSON.stringify(event, (key, value) => (key === 'error' ? String(value) : value))
+
+const ownerModel = modelOf(apiDocsMachine, {
+  input: OWNER,
+  serializeEvent: (e) => serializeEvent(e as EventObject),
+  events: (snapshot) => events(snapshot as AnyMachineSnapshot),
+  serializeState: (s, e, p) => serializeState(s as AnyMachineSnapshot, e as EventObject | undefined, p as AnyMachineSnapshot | undefined),
+})
+// A Read-only member: no Storage or Edge Functions section, so the buckets and functions are never read.
+const readOnlyModel = modelOf(apiDocsMachine, { input: READ_ONLY, events: () => [], serializeState: (s, e, p) => serializeState(s as AnyMachineSnapshot, e as EventObject | undefined, p as AnyMachineSnapshot | undefined) })
+const paths = [...ownerModel.getShortestPaths().map((path) => ({ path, input: OWNER })), ...readOnlyModel.getShortestPaths().map((path) => ({ path, input: READ_ONLY }))]
+
+const runPath = usePathClock()
+
+/** The panel as the dialog shows it: gone once the machine has closed it. */
+function Host({ actor }: { actor: ApiDocsActorRef }) {
+  const open = useSelector(actor, (snapshot) => selectApiDocsPlace(snapshot).open)
+  if (!open) return <p>The API docs panel is closed.</p>
+  return (
+    <ApiDocsPanel
+      actor={actor}
+      projectRef={REF}
+      fallbackUrl={null}
+      title={<h1>API Docs</h1>}
+      close={
+        <button type="button" onClick={() => actor.send({ type: 'panel.close' })}>
+          Close
+        </button>
+      }
+    />
+  )
+}
+
+describe('API docs panel model', () => {
+  it('the paths reach every state and every transition', () => {
+    expect(missingCoverage(apiDocsMachine, paths.map((p) => p.path))).toEqual({ states: [], transitions: [] })
+  })
+
+  for (const { path, input } of paths) {
+    it(`${input === READ_ONLY ? '[read-only] ' : ''}${describePath(path)}`, async () => {
+      const reads = {
+        schema: deferredActor<RestSchemaResponse, { ref: string }>('fetchRestSchema'),
+        settings: deferredActor<ProjectSettings, { ref: string }>('fetchSettings'),
+        buckets: deferredActor<Bucket[], { ref: string }>('fetchBuckets'),
+        functions: deferredActor<FunctionResponse[], { ref: string }>('fetchFunctions'),
+      }
+      const clipboard: string[] = []
+      const writes: DocsUrl[] = []
+      const machine = apiDocsMachine.provide({
+        actors: {
+          fetchRestSchema: reads.schema.logic,
+          fetchSettings: reads.settings.logic,
+          fetchBuckets: reads.buckets.logic,
+          fetchFunctions: reads.functions.logic,
+          copyButton: copyButtonMachine.provide({
+            actors: {
+              writeClipboard: fromPromise<void, { text: string }>(async ({ input }) => {
+                clipboard.push(input.text)
+              }),
+            },
+          }),
+        },
+      })
+      const actor = runPath(createActor(machine, { input }))
+      actor.on('url.write', (event) => writes.push(event.url))
+      actor.start()
+      render(<Host actor={actor} />)
+      const nav = () => within(screen.getByRole('navigation', { name: 'API docs' }))
+      const regionShown = (snapshot: AnyMachineSnapshot, region: Region) => ctxOf(snapshot).section === SECTION_OF[region] && (region === 'settings' || ctxOf(snapshot).item === null)
+      /** The assertions of one read's state, where its section is on screen. */
+      const readState = (region: Region, state: 'loading' | 'failed' | 'loaded' | 'waitingToRetry') => (snapshot: AnyMachineSnapshot) => {
+        if (!regionShown(snapshot, region)) return
+        if (state === 'loading') expect(screen.getByRole('status')).toHaveTextContent(LOADING_LABEL[region])
+        if (state === 'waitingToRetry') expect(screen.getByRole('status')).toHaveTextContent(`${LOADING_LABEL[region]} (retry ${ctxOf(snapshot).bucketRetries} of 3)`)
+        if (state === 'failed') {
+          const alert = screen.getByRole('alert')
+          expect(alert).toHaveTextContent(FAILED_TITLE[region])
+          expect(alert).toHaveTextContent((snapshot.context as Record<string, unknown>)[`${region === 'schema' ? 'schema' : region === 'settings' ? 'settings' : region}Error`] as string)
+          expect(within(alert).getByRole('button', { name: 'Try again' })).toBeInTheDocument()
+        }
+        if (state === 'loaded') {
+          expect(screen.queryByRole('alert')).toBeNull()
+          if (region === 'schema') expect(screen.getByRole('list', { name: 'Tables and views' })).toBeInTheDocument()
+          if (region === 'settings') expect(screen.getByRole('group', { name: 'anon (public)' })).toBeInTheDocument()
+          if (region === 'buckets') expect(screen.getByRole('list', { name: 'Buckets' })).toBeInTheDocument()
+          if (region === 'functions') expect(screen.getByRole('list', { name: 'Edge functions' })).toBeInTheDocument()
+        }
+      }
+      const answer = (region: Region) => async (step: { event: EventObject }) => {
+        const event = step.event as EventObject & { output?: unknown; error?: unknown }
+        if (event.type.startsWith('xstate.done')) await reads[region].resolve(event.output as never)
+        else await reads[region].reject(event.error)
+      }
+      const timer = (region: Region) => async (step: { event: EventObject }) => {
+        await act(async () => actor.send(step.event as never))
+        reads[region].pending.splice(0) // the abandoned read (its signal aborted)
+      }
+
+      await path.test({
+        states: {
+          closed: () => {
+            expect(screen.getByText('The API docs panel is closed.')).toBeInTheDocument()
+            expect(screen.queryByRole('navigation', { name: 'API docs' })).toBeNull()
+          },
+          open: (snapshot) => {
+            const sections = nav().getAllByRole('button').map((b) => b.textContent)
+            expect(sections).toEqual(
+              input === READ_ONLY
+                ? ['Connect', 'Tables & Views', 'Stored Procedures']
+                : ['Connect', 'User Management', 'Tables & Views', 'Stored Procedures', 'Storage', 'Edge Functions', 'Realtime'],
+            )
+            const c = ctxOf(snapshot)
+            expect(nav().getByRole('button', { name: LABEL_OF[c.section] ?? '' })).toHaveAttribute('aria-current', 'page')
+            expect(screen.getByRole('combobox', { name: 'Language' })).toHaveValue(c.language)
+            if (c.item !== null) expect(screen.getByRole('button', { name: `Back to ${LABEL_OF[c.section]}` })).toBeInTheDocument()
+          },
+          'open.keys.hidden': () => {
+            expect(screen.getByRole('button', { name: 'Show keys' })).toBeInTheDocument()
+            expect(document.body).not.toHaveTextContent(ANON_KEY)
+          },
+          'open.keys.shown': (snapshot) => {
+            expect(screen.getByRole('button', { name: 'Hide keys' })).toBeEnabled()
+            if (ctxOf(snapshot).section === 'introduction') expect(screen.getByRole('group', { name: 'anon (public)' })).toHaveTextContent(ANON_KEY)
+          },
+          ...Object.fromEntries(
+            REGIONS.flatMap((region) =>
+              (['loading', 'failed', 'loaded', ...(region === 'buckets' ? (['waitingToRetry'] as const) : [])] as const).map((state) => [`open.${region}.${state}`, readState(region, state)]),
+            ),
+          ),
+          'open.buckets.notPermitted': () => {
+            expect(reads.buckets.pending).toHaveLength(0)
+            expect(nav().queryByRole('button', { name: 'Storage' })).toBeNull()
+          },
+          'open.functions.notPermitted': () => {
+            expect(reads.functions.pending).toHaveLength(0)
+            expect(nav().queryByRole('button', { name: 'Edge Functions' })).toBeNull()
+          },
+        },
+        events: {
+          ...Object.fromEntries(
+            REGIONS.flatMap((region) => [
+              [`xstate.done.actor.${FETCH[region]}`, answer(region)],
+              [`xstate.error.actor.${FETCH[region]}`, answer(region)],
+              [`xstate.after.requestTimeout.apiDocs.open.${region}.loading`, timer(region)],
+              [`${region}.retry`, async () => fireEvent.click(within(screen.getByRole('alert')).getByRole('button', { name: 'Try again' }))],
+            ]),
+          ),
+          'xstate.after.bucketRetryDelay.apiDocs.open.buckets.waitingToRetry': async (step) => {
+            await act(async () => actor.send(step.event as never))
+          },
+          'docs.show': async (step) => {
+            const { section, item } = step.event as unknown as { section: DocsSection; item: string | null }
+            if (item === null) fireEvent.click(nav().getByRole('button', { name: LABEL_OF[section] }))
+            else fireEvent.click(within(screen.getByRole('list', { name: 'Tables and views' })).getByRole('button', { name: new RegExp(`^${item}`) }))
+          },
+          'keys.show': async () => fireEvent.click(screen.getByRole('button', { name: 'Show keys' })),
+          'keys.hide': async () => fireEvent.click(screen.getByRole('button', { name: 'Hide keys' })),
+          'language.select': async (step) => {
+            fireEvent.change(screen.getByRole('combobox', { name: 'Language' }), { target: { value: (step.event as unknown as { language: string }).language } })
+          },
+          'snippet.copy': async () => {
+            fireEvent.click(within(screen.getByRole('region', { name: 'Initializing' })).getByRole('button', { name: 'Copy' }))
+            await act(() => Promise.resolve())
+            expect(within(screen.getByRole('region', { name: 'Initializing' })).getByRole('button', { name: 'Copied' })).toBeInTheDocument()
+            expect(clipboard.at(-1)).toContain(ctxOf(actor.getSnapshot()).language === 'js' ? "createClient(supabaseUrl, supabaseKey)" : 'curl ')
+          },
+          'key.copy': async () => {
+            fireEvent.click(within(screen.getByRole('group', { name: 'anon (public)' })).getByRole('button', { name: /^Cop/ }))
+            await act(() => Promise.resolve())
+            expect(clipboard.at(-1)).toBe(ANON_KEY)
+          },
+          // The URL is the host's (tests/web/apiDocs.test.tsx runs it through the router): reported as it would be.
+          'url.changed': async (step) => {
+            const before = writes.length
+            const wasOpen = actor.getSnapshot().matches('open')
+            const known = ctxOf(actor.getSnapshot()).url
+            await act(async () => actor.send(step.event as never))
+            const reported = (step.event as unknown as { url: DocsUrl }).url
+            const after = actor.getSnapshot()
+            // The URL last reported again, while open: nothing to do. Another one: the panel goes there, and a URL
+            // that does not say exactly where it is is written back.
+            if (wasOpen && known !== null && sameUrl(known, reported)) expect(writes.slice(before)).toEqual([])
+            else if (after.matches('open') && !sameUrl(reported, placeUrl(ctxOf(after)))) expect(writes.slice(before)).toEqual([placeUrl(ctxOf(after))])
+            else expect(writes.slice(before)).toEqual([])
+          },
+          'panel.close': async () => {
+            fireEvent.click(screen.getByRole('button', { name: 'Close' }))
+            expect(writes.at(-1)).toEqual(NO_DOCS_URL)
+            for (const region of REGIONS) reads[region].pending.splice(0)
+          },
+          'panel.open': async () => {
+            await act(async () => actor.send({ type: 'panel.open' }))
+          },
+        },
+      })
+    })
+  }
+})
