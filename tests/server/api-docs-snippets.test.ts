@@ -12,9 +12,8 @@
  * The docs come as the dashboard gets them: the REST schema from GET /platform/projects/{ref}/api/rest and the keys
  * from the project settings, read as the Owner; the model from docsFromRestSchema.
  */
-import { execFile } from 'node:child_process'
+import { execFile, spawn, type ChildProcessWithoutNullStreams } from 'node:child_process'
 import type { AddressInfo } from 'node:net'
-import { promisify } from 'node:util'
 import { serve } from '@hono/node-server'
 import { createClient, type RealtimeChannel } from '@supabase/supabase-js'
 import { parse as parseShell } from 'shell-quote'
@@ -39,7 +38,6 @@ import { AUTH_EXAMPLES } from '../../src/views/project/apiDocs/snippets/examples
 import { KEY_PLACEHOLDERS, type Snippet, type SnippetContext } from '../../src/views/project/apiDocs/snippets/types'
 import { OWNER, startTestServer, type TestServer } from './helpers'
 
-const run = promisify(execFile)
 const AsyncFunction = (async () => {}).constructor as new (...args: string[]) => (...args: unknown[]) => Promise<unknown>
 
 let s: TestServer
@@ -66,9 +64,11 @@ beforeAll(async () => {
   origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
   s.listeningOn(origin)
   cookie = await s.signIn(OWNER)
+  bash = new BashSession()
 }, 120_000)
 
 afterAll(async () => {
+  bash?.close()
   await new Promise<void>((resolve) => server?.close(() => resolve()))
   await s?.close()
 })
@@ -119,21 +119,57 @@ async function runJs(code: string, project: Project, key: string): Promise<Answe
 }
 
 /**
- * The Bash of snippets, in one bash process, one after the other; each one's answer and status (a `curl` function
- * wraps the real one with -s and -w to print the status on a line of its own, then a separator line).
+ * One bash process for the whole file, reading commands on its stdin: a process costs a tenth of a second to spawn
+ * from a test worker, and bash forks curl cheaply. A `curl` function wraps the real one with -s and -w to print the
+ * status on a line of its own; each snippet's output ends with a separator line.
  */
-async function runBashBatch(snippets: string[]): Promise<Answer[]> {
-  if (snippets.length === 0) return []
-  const separator = `--- end of snippet ${Math.random().toString(36).slice(2)} ---`
-  const script = [`curl() { command curl -s -w '\\n%{http_code}' "$@"; }`, ...snippets.map((code) => `${code}\necho; echo '${separator}'`)].join('\n')
-  const { stdout } = await run('bash', ['-c', script], { maxBuffer: 64 * 1024 * 1024 })
-  const parts = stdout.split(`\n${separator}\n`)
-  expect(parts.pop()).toBe('')
-  expect(parts).toHaveLength(snippets.length)
-  return parts.map((part) => {
-    const cut = part.lastIndexOf('\n')
-    return { status: Number(part.slice(cut + 1)), body: parseBody(part.slice(0, cut)) }
-  })
+class BashSession {
+  private readonly child: ChildProcessWithoutNullStreams
+  private buffer = ''
+  private readonly separator = `--- end of snippet ${Math.random().toString(36).slice(2)} ---`
+  private wake: (() => void) | undefined
+  private exited = false
+
+  constructor() {
+    this.child = spawn('bash', [], { stdio: 'pipe' })
+    this.child.stdout.setEncoding('utf8')
+    this.child.stdout.on('data', (d: string) => {
+      this.buffer += d
+      this.wake?.()
+    })
+    this.child.on('exit', () => {
+      this.exited = true
+      this.wake?.()
+    })
+    this.child.stdin.write(`curl() { command curl -s -w '\\n%{http_code}' "$@"; }\n`)
+  }
+
+  /** Runs one snippet; its stdout (without the separator). */
+  async run(code: string): Promise<string> {
+    this.child.stdin.write(`${code}\necho; echo '${this.separator}'\n`)
+    const end = `\n${this.separator}\n`
+    while (!this.buffer.includes(end)) {
+      if (this.exited) throw new Error(`bash exited while running: ${code}`)
+      await new Promise<void>((resolve) => (this.wake = resolve))
+    }
+    const cut = this.buffer.indexOf(end)
+    const out = this.buffer.slice(0, cut)
+    this.buffer = this.buffer.slice(cut + end.length)
+    return out
+  }
+
+  close() {
+    this.child.stdin.end()
+  }
+}
+
+let bash: BashSession
+
+/** The Bash of a snippet: curl's answer and status. */
+async function runBash(code: string): Promise<Answer> {
+  const out = await bash.run(code)
+  const cut = out.lastIndexOf('\n')
+  return { status: Number(out.slice(cut + 1)), body: parseBody(out.slice(0, cut)) }
 }
 
 /** Method and decoded path of a curl command (shell-quote splits it as the shell would). */
@@ -266,9 +302,8 @@ interface Job {
 
 /**
  * Runs every snippet of the given tables and functions in both languages with both keys; the languages must agree.
- * Returns what each answered (the same in both), for the caller's own checks. The reads' curl commands run in one
- * bash process (a process costs a tenth of a second from a test worker), checked afterwards to have changed nothing;
- * a write runs alone in each language, from the starting state.
+ * Returns what each answered (the same in both), for the caller's own checks. The reads run one after the other,
+ * checked afterwards to have changed nothing; a write runs in each language from the starting state.
  */
 async function runAll(project: Project, docs: RestDocs, baseline: DbState): Promise<Outcome[]> {
   const volatile = await volatileDefaults(project.ref)
@@ -299,25 +334,22 @@ async function runAll(project: Project, docs: RestDocs, baseline: DbState): Prom
         .map((snippet) => ({ job, snippet, label: `${project.name} · ${job.entity} · ${snippet.id} · ${keyName}` })),
     )
     const reads = all.filter((x) => !x.job.mayWrite(x.snippet.id))
-    const readsJs: Array<Awaited<ReturnType<typeof runJs>>> = []
-    for (const r of reads) readsJs.push(await runJs(r.snippet.js, project, key))
-    const readsBash = await runBashBatch(reads.map((r) => r.snippet.bash))
+    for (const r of reads) outcomes.push(compare(r.job, r.snippet, r.label, keyName, await runJs(r.snippet.js, project, key), await runBash(r.snippet.bash)))
     expect(await readState(project.ref), `${project.name}: the reads changed nothing`).toEqual(baseline)
-    reads.forEach((r, i) => outcomes.push(compare(r.job, r.snippet, r.label, keyName, readsJs[i], readsBash[i])))
 
     for (const w of all.filter((x) => x.job.mayWrite(x.snippet.id))) {
       const js = await runJs(w.snippet.js, project, key)
       await putBack(project.ref, baseline, w.label)
-      const [bash] = await runBashBatch([w.snippet.bash])
+      const sh = await runBash(w.snippet.bash)
       await putBack(project.ref, baseline, w.label)
-      outcomes.push(compare(w.job, w.snippet, w.label, keyName, js, bash))
+      outcomes.push(compare(w.job, w.snippet, w.label, keyName, js, sh))
     }
   }
   return outcomes
 }
 
 /** The two languages' answers must agree: status, rows, method and path. */
-function compare(job: Job, snippet: Snippet & { bash: string }, label: string, key: Outcome['key'], js: Answer & { method: string; path: string }, bash: Answer): Outcome {
+function compare(job: Job, snippet: Snippet & { bash: string }, label: string, key: Outcome['key'], js: Answer & { method: string; path: string }, sh: Answer): Outcome {
   // Rows written by the snippet differ between the two runs only in columns whose defaults are volatile
   // (created_at = now(), a random uuid): those are the only ones left out, only from the answers of writing
   // snippets (inserts, VOLATILE functions returning such rows) — every other answer is compared whole.
@@ -327,7 +359,7 @@ function compare(job: Job, snippet: Snippet & { bash: string }, label: string, k
       : row
   const strip = (body: unknown) =>
     job.mayWrite(snippet.id) && job.volatileColumns.length ? (Array.isArray(body) ? body.map(drop) : drop(body)) : body
-  expect({ status: bash.status, body: strip(bash.body) }, label).toEqual({ status: js.status, body: strip(js.body) })
+  expect({ status: sh.status, body: strip(sh.body) }, label).toEqual({ status: js.status, body: strip(js.body) })
   const target = curlTarget(snippet.bash)
   expect({ method: target.method, path: decodedPath(target.path) }, label).toEqual({ method: js.method, path: decodedPath(js.path) })
   return { entity: job.entity, snippet: snippet.id, key, status: js.status, body: js.body }
