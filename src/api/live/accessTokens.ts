@@ -1,7 +1,7 @@
 /** The live actors of the personal access tokens: list, create, revoke, and the browser's clipboard. */
 import { fromPromise } from 'xstate'
 import { accessTokensMachine, type CreateTokenInput } from '../../../machines/accessTokens.machine'
-import { createAccessToken, listAccessTokens, revokeAccessToken } from '../client'
+import { createAccessToken, listAccessTokens, revokeAccessToken } from '../calls/session'
 
 type Signal = { signal: AbortSignal }
 

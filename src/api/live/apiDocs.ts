@@ -4,7 +4,9 @@
  */
 import { fromPromise } from 'xstate'
 import { apiDocsMachine } from '../../../machines/apiDocs.machine'
-import { getProjectRestSchema, getProjectSettings, listBuckets, listFunctions } from '../client'
+import { getProjectSettings } from '../calls/keys'
+import { getProjectRestSchema } from '../calls/projects'
+import { listBuckets, listFunctions } from '../calls/storage'
 import { liveCopyButtonMachine } from './copyButton'
 
 type Read = { input: { ref: string }; signal: AbortSignal }

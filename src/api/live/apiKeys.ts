@@ -1,7 +1,7 @@
 /** The live actors of the API keys flow: the project settings, with its JWT secret and copy button children. */
 import { fromPromise } from 'xstate'
 import { apiKeysMachine } from '../../../machines/apiKeys.machine'
-import { getProjectSettings } from '../client'
+import { getProjectSettings } from '../calls/keys'
 import { liveCopyButtonMachine } from './copyButton'
 import { liveJwtSecretChildMachine } from './jwtSecret'
 

@@ -1,7 +1,7 @@
 /** The live actors of the connecting flow: the connectivity test of the project's API server. */
 import { fromPromise } from 'xstate'
 import { connectingChildMachine, connectingMachine, type ConnectivityEndpoint } from '../../../machines/connecting.machine'
-import { getProjectLive, getProjectRestSchema } from '../client'
+import { getProjectLive, getProjectRestSchema } from '../calls/projects'
 
 const testConnectivity = fromPromise(
   ({ input, signal }: { input: { ref: string; endpoint: ConnectivityEndpoint }; signal: AbortSignal }): Promise<unknown> =>

@@ -1,7 +1,7 @@
 /** The live actor of the Database page: the tables of schema public with their columns and keys. */
 import { fromPromise } from 'xstate'
 import { databaseTablesMachine } from '../../../machines/databaseTables.machine'
-import { listTables } from '../client'
+import { listTables } from '../calls/database'
 
 type Signal = { signal: AbortSignal }
 

@@ -2,7 +2,7 @@
 import { fromPromise } from 'xstate'
 import { jwtSecretChildMachine } from '../../../machines/apiKeys.machine'
 import type { JwtSecretUpdateBody } from '../../contracts/keys'
-import { getJwtSecretUpdateStatus, updateJwtSecret } from '../client'
+import { getJwtSecretUpdateStatus, updateJwtSecret } from '../calls/keys'
 
 type Signal = { signal: AbortSignal }
 

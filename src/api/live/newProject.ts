@@ -1,7 +1,7 @@
 /** The live actor of 'Create a new project': the Management API's create (the session cookie authorizes it). */
 import { fromPromise } from 'xstate'
 import { newProjectMachine, type CreateProjectInput } from '../../../machines/newProject.machine'
-import { createProject } from '../client'
+import { createProject } from '../calls/database'
 
 type Signal = { signal: AbortSignal }
 

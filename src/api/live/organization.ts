@@ -1,7 +1,7 @@
 /** The live actors of the organization pages: the organization and its subscription, read together. */
 import { fromPromise } from 'xstate'
 import { organizationMachine } from '../../../machines/organization.machine'
-import { getOrganization, getSubscription } from '../client'
+import { getOrganization, getSubscription } from '../calls/organizations'
 
 export const liveOrganizationMachine = organizationMachine.provide({
   actors: {

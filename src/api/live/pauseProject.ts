@@ -1,7 +1,8 @@
 /** The live actors of the 'Pause project' action: the person's permissions and the pause call. */
 import { fromPromise } from 'xstate'
 import { pauseProjectMachine } from '../../../machines/pauseProject.machine'
-import { getOrganizationPermissions, pauseProject } from '../client'
+import { pauseProject } from '../calls/lifecycle'
+import { getOrganizationPermissions } from '../calls/session'
 
 type Signal = { signal: AbortSignal }
 

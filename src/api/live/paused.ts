@@ -1,7 +1,9 @@
 /** The live actors of the paused flow: what a restore depends on, and the restore itself. */
 import { fromPromise } from 'xstate'
 import { pausedChildMachine, pausedMachine, type RestoreContext } from '../../../machines/paused.machine'
-import { getMembersReachedFreeProjectLimit, getOrganizationPermissions, getSubscription, restoreProject } from '../client'
+import { restoreProject } from '../calls/lifecycle'
+import { getMembersReachedFreeProjectLimit, getSubscription } from '../calls/organizations'
+import { getOrganizationPermissions } from '../calls/session'
 
 type Signal = { signal: AbortSignal }
 

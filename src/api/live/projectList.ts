@@ -1,7 +1,8 @@
 /** The live actors of the project list: the organizations and their projects, read together. */
 import { fromPromise } from 'xstate'
 import { projectListMachine } from '../../../machines/projectList.machine'
-import { listOrganizations, listProjects } from '../client'
+import { listOrganizations } from '../calls/organizations'
+import { listProjects } from '../calls/projects'
 
 export const liveProjectListMachine = projectListMachine.provide({
   actors: {

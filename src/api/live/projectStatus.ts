@@ -1,7 +1,7 @@
 /** The live actors of the project status flow: the project read, and every lifecycle flow it runs as a child. */
 import { fromPromise } from 'xstate'
 import { projectStatusMachine } from '../../../machines/projectStatus.machine'
-import { getProject } from '../client'
+import { getProject } from '../calls/projects'
 import { liveBuildingChildMachine } from './building'
 import { liveConnectingChildMachine } from './connecting'
 import { livePausedChildMachine } from './paused'

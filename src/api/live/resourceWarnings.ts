@@ -1,7 +1,8 @@
 /** The live actors of the resource warnings and usage of the open project. */
 import { fromPromise } from 'xstate'
 import { resourceWarningsMachine, type UsageSummary } from '../../../machines/resourceWarnings.machine'
-import { getOrgUsage, getResourceWarnings, getSubscription } from '../client'
+import { getOrgUsage, getSubscription } from '../calls/organizations'
+import { getResourceWarnings } from '../calls/projects'
 
 type Signal = { signal: AbortSignal }
 

@@ -1,7 +1,7 @@
 /** The live actors of the session flow: the profile with the person's permissions, sign-in and sign-out. */
 import { fromPromise } from 'xstate'
 import { sessionMachine, type SignInCredentials } from '../../../machines/session.machine'
-import { getPermissions, getProfile, signIn, signOut } from '../client'
+import { getPermissions, getProfile, signIn, signOut } from '../calls/session'
 
 type Signal = { signal: AbortSignal }
 

@@ -5,7 +5,7 @@
 import { fromPromise } from 'xstate'
 import { sqlEditorMachine } from '../../../machines/sqlEditor.machine'
 import { QueryError } from '../../contracts/database'
-import { runQuery } from '../client'
+import { runQuery } from '../calls/database'
 
 type Signal = { signal: AbortSignal }
 

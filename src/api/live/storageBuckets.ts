@@ -2,7 +2,7 @@
 import { fromPromise } from 'xstate'
 import { storageBucketsMachine } from '../../../machines/storageBuckets.machine'
 import type { CreateBucketBody } from '../../contracts/storage'
-import { createBucket, deleteBucket, listBuckets } from '../client'
+import { createBucket, deleteBucket, listBuckets } from '../calls/storage'
 
 type Signal = { signal: AbortSignal }
 

@@ -1,7 +1,7 @@
 /** The live actors of the Table Editor: the tables of schema public and a page of a table's rows. */
 import { fromPromise } from 'xstate'
 import { tableEditorMachine, type RowsRequest } from '../../../machines/tableEditor.machine'
-import { getTableRows, listTables } from '../client'
+import { getTableRows, listTables } from '../calls/database'
 
 type Signal = { signal: AbortSignal }
 

@@ -1,7 +1,7 @@
 /** The live actor and action of 'Generate types': the Management API's types, saved by the browser as a file. */
 import { fromPromise } from 'xstate'
 import { typeGenerationMachine } from '../../../machines/typeGeneration.machine'
-import { getTypescriptTypes } from '../client'
+import { getTypescriptTypes } from '../calls/database'
 
 type Signal = { signal: AbortSignal }
 
