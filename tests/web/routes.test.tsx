@@ -7,7 +7,8 @@ const REF = 'abcdefghijklmnopqrst'
 afterEach(() => vi.unstubAllGlobals())
 
 // The database tools (editor, sql/new, sql/1, database/tables) have their own tests: tests/web/databaseTools.test.tsx;
-// so do Storage and Edge Functions (tests/web/storageBuckets.test.tsx, tests/web/edgeFunctions.test.tsx).
+// so do Storage and Edge Functions (tests/web/storageBuckets.test.tsx, tests/web/edgeFunctions.test.tsx) and the API
+// docs page (tests/web/apiDocs.test.tsx).
 const TOOL_PAGES: Array<[path: string, title: string]> = [
   ['database/backups/scheduled', 'Scheduled backups'],
   ['branches', 'Branches'],
@@ -15,7 +16,6 @@ const TOOL_PAGES: Array<[path: string, title: string]> = [
   ['realtime/inspector', 'Realtime'],
   ['reports', 'Reports'],
   ['logs/explorer', 'Logs'],
-  ['api', 'API Docs'],
   ['api/graphiql', 'GraphiQL'],
   ['settings/general', 'General settings'],
   ['settings/database', 'Database settings'],

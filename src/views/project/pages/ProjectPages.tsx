@@ -8,6 +8,7 @@ import { Card, DataList, PageHeading } from '../../shell/ui'
 import { useProjectActor } from '../projectActor'
 import { databaseToolOf, isApiDocsPage, productPageOf, sqlSection } from '../../routes/projectRoutes'
 import { lazyComponent } from '../../shell/lazy'
+import { LazyApiDocsPage } from '../apiDocs/lazy'
 import { Loading } from '../../shell/ui'
 
 // The database tools load with their first visit, off the project's first load, each with its machine.
@@ -38,13 +39,6 @@ const EdgeFunctionsPage = lazyComponent<object>(
   () => import('../functions/EdgeFunctionsPage').then((m) => ({ default: m.EdgeFunctionsPage })),
   pageLoading,
   (logic) => [logic.edgeFunctions],
-)
-
-// The API docs page loads the same way, with the panel's machine.
-const ApiDocsPage = lazyComponent<object>(
-  () => import('../apiDocs/ApiDocsHosts').then((m) => ({ default: m.ApiDocsPage })),
-  pageLoading,
-  (logic) => [logic.apiDocs],
 )
 
 /** The project URL the server gives: its REST URL without `/rest/v1/` (null when it has none yet). */
@@ -82,7 +76,7 @@ export function ToolPage({ title, note }: { title: string; note?: string }) {
   if (tool === 'sql') return <SqlEditorPage />
   if (tool === 'tableEditor') return <TableEditorPage />
   if (tool === 'databaseTables') return <DatabaseTablesPage />
-  if (isApiDocsPage(path)) return <ApiDocsPage />
+  if (isApiDocsPage(path)) return <LazyApiDocsPage />
   const product = productPageOf(path)
   if (product === 'storageBuckets') return <StorageBucketsPage />
   if (product === 'edgeFunctions') return <EdgeFunctionsPage />
