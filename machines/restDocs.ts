@@ -22,6 +22,10 @@ export interface DocField {
   /** The column's own comment, without PostgREST's key notes; null when there is none. */
   description: string | null
   required: boolean
+  /** The labels of an enum column, in order (absent when the column is no enum). */
+  enum?: string[]
+  /** Whether the column has a default (the database fills it when an insert leaves it out). */
+  hasDefault?: boolean
 }
 
 export interface DocTable {
@@ -128,6 +132,8 @@ export function docsFromRestSchema(schema: RestSchemaResponse): RestDocs {
         type: fieldType(p),
         description: cleanDescription(p.description),
         required: required.has(field),
+        ...(Array.isArray(p.enum) && p.enum.every((v) => typeof v === 'string') ? { enum: p.enum as string[] } : {}),
+        hasDefault: p.default !== undefined,
       })),
       insertable: 'post' in item,
       updatable: 'patch' in item,

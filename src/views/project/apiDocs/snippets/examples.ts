@@ -26,6 +26,8 @@ export interface Typed {
   name: string
   type: string
   format: string
+  /** An enum column's labels: its examples are labels. */
+  enum?: string[]
 }
 
 const TEXT_FORMATS = new Set(['text', 'character varying', 'varchar', 'citext', 'name', 'bpchar'])
@@ -80,6 +82,7 @@ function byFormat(format: string, variant: Variant): Json {
 
 /** An example value for a column or an argument. */
 export function exampleValue(field: Typed, variant: Variant = 1): Json {
+  if (field.enum && field.enum.length > 0) return field.enum[Math.min(variant, field.enum.length) - 1]
   switch (field.type) {
     case 'integer':
       return variant
@@ -109,12 +112,12 @@ export function rangeBounds(field: Typed): [Json, Json] {
 const FILLED_TIMESTAMPS = new Set(['created_at', 'updated_at', 'inserted_at'])
 
 /**
- * A column the database usually fills in itself, left out of insert and update examples. The REST schema does not
- * say which columns are identity or defaulted, so this goes by the platform's conventions (its table template):
+ * A column the database fills in itself, left out of insert and update examples: one with a default in the REST
+ * schema, and — since the schema says nothing of identity columns — the platform's conventions (its table template):
  * a column named `id`, and `created_at` / `updated_at` / `inserted_at` timestamps.
  */
 export function looksGenerated(field: DocField): boolean {
-  return field.name === 'id' || (FILLED_TIMESTAMPS.has(field.name) && field.format.startsWith('timestamp'))
+  return field.hasDefault === true || field.name === 'id' || (FILLED_TIMESTAMPS.has(field.name) && field.format.startsWith('timestamp'))
 }
 
 /** The columns an insert example sets: every required one the database does not fill, topped up to two. */
