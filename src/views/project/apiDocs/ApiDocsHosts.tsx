@@ -15,6 +15,7 @@ import { Modal } from '../../shell/Modal'
 import { Loading } from '../../shell/ui'
 import { useProjectActor } from '../projectActor'
 import { ApiDocsPanel } from './ApiDocsPanel'
+import { GenerateTypesButton } from '../settings/GenerateTypesButton'
 import { useApiDocsActor, useProjectPermissions } from './useApiDocsActor'
 
 /** The project URL of a project's REST URL (`{url}/rest/v1/`), until the settings give it. */
@@ -61,6 +62,7 @@ function DialogActor({ project, onDismiss }: { project: Project; onDismiss: () =
             projectRef={project.ref}
             fallbackUrl={projectUrlOf(project)}
             title={<DialogTitle className="font-semibold">API Docs</DialogTitle>}
+            connectExtra={<TypesCard projectRef={project.ref} />}
             close={
               <button type="button" aria-label="Close" onClick={close} className="rounded p-1 text-neutral-500 hover:bg-neutral-100 dark:hover:bg-neutral-800">
                 <Icon name="close" className="h-4 w-4" />
@@ -98,7 +100,23 @@ function PageActor({ project }: { project: Project }) {
         projectRef={project.ref}
         fallbackUrl={projectUrlOf(project)}
         title={<h1 className="text-lg font-semibold text-neutral-900 dark:text-neutral-50">API Docs</h1>}
+        connectExtra={<TypesCard projectRef={project.ref} />}
       />
+    </div>
+  )
+}
+
+/** 'Generate types' on the Connect page: the project's TypeScript types, downloaded as supabase.ts. */
+function TypesCard({ projectRef }: { projectRef: string }) {
+  return (
+    <div className="mb-8 flex items-center justify-between gap-4 rounded-lg border border-neutral-200 p-4 dark:border-neutral-800">
+      <div className="text-sm">
+        <h3 className="font-medium text-neutral-900 dark:text-neutral-50">TypeScript types</h3>
+        <p className="mt-1 text-neutral-600 dark:text-neutral-300">
+          The types of this database's tables, views and functions for <code className="font-mono">{'createClient<Database>(…)'}</code>, as supabase.ts.
+        </p>
+      </div>
+      <GenerateTypesButton projectRef={projectRef} />
     </div>
   )
 }

@@ -31,6 +31,7 @@ export function ApiDocsPanel({
   fallbackUrl,
   title,
   close,
+  connectExtra,
 }: {
   actor: ApiDocsActorRef
   projectRef: string
@@ -40,6 +41,8 @@ export function ApiDocsPanel({
   title: ReactNode
   /** The dialog's close button. */
   close?: ReactNode
+  /** Shown on the Connect page above the snippets (the app's hosts: 'Generate types'). */
+  connectExtra?: ReactNode
 }) {
   const place = useSelector(actor, selectApiDocsPlace, shallowEqual)
   const keys = useSelector(actor, selectSnippetKeys, shallowEqual)
@@ -105,7 +108,7 @@ export function ApiDocsPanel({
           </ul>
         </nav>
         <div className={cx('min-w-0 flex-1 overflow-y-auto px-6 pb-8', place.item === null && 'pt-6')}>
-          <SectionContent section={place.section} item={place.item} actor={actor} ctx={ctx} language={place.language} keysShown={place.keysShown} controls={controls} />
+          <SectionContent section={place.section} item={place.item} actor={actor} ctx={ctx} language={place.language} keysShown={place.keysShown} controls={controls} connectExtra={connectExtra} />
         </div>
       </div>
     </div>

@@ -39,6 +39,8 @@ interface SectionProps {
   keysShown: boolean
   /** The keys toggle and the language selector: in the sticky header of an entity page. */
   controls: ReactNode
+  /** What the host puts on the Connect page above the snippets (the app: 'Generate types'). */
+  connectExtra?: ReactNode
 }
 
 export function SectionContent({ section, ...props }: SectionProps & { section: DocsSection }) {
@@ -82,7 +84,7 @@ function Resource<T>({ resource, what, failedTitle, onRetry, children }: { resou
 
 const MASK = '•'.repeat(32)
 
-function ConnectSection({ actor, ctx, language, keysShown }: SectionProps) {
+function ConnectSection({ actor, ctx, language, keysShown, connectExtra }: SectionProps) {
   const keys = useSelector(actor, selectProjectKeys, shallowEqual)
   const snippets = useMemo(() => connectSnippets(ctx), [ctx])
   return (
@@ -103,7 +105,7 @@ function ConnectSection({ actor, ctx, language, keysShown }: SectionProps) {
           </dl>
         )}
       </Resource>
-      {/* GENERATE TYPES: the 'Generate types' button (GenerateTypesButton) goes here, above the snippets. */}
+      {connectExtra}
       <SnippetList snippets={snippets} language={language} actor={actor} />
     </>
   )
