@@ -94,7 +94,7 @@ function ConnectSection({ actor, ctx, language, keysShown, connectExtra }: Secti
       </SectionHeading>
       <Resource resource={keys} what="API keys" failedTitle="Failed to retrieve API keys" onRetry={() => actor.send({ type: 'settings.retry' })}>
         {(value) => (
-          <dl className="mb-8 divide-y divide-neutral-200 rounded-lg border border-neutral-200 dark:divide-neutral-800 dark:border-neutral-800">
+          <div className="mb-8 divide-y divide-neutral-200 rounded-lg border border-neutral-200 dark:divide-neutral-800 dark:border-neutral-800">
             <KeyRow label="Project URL" value={value.projectUrl ?? 'Not available yet'} />
             <KeyRow label="anon (public)" value={value.anon === null ? 'Not available yet' : keysShown ? value.anon : MASK} copy={value.anon === null ? null : { actor, which: 'anon' }} />
             <KeyRow
@@ -102,7 +102,7 @@ function ConnectSection({ actor, ctx, language, keysShown, connectExtra }: Secti
               value={value.serviceRole === null ? PERMISSION_TEXT : keysShown ? value.serviceRole : MASK}
               copy={value.serviceRole === null ? null : { actor, which: 'service_role' }}
             />
-          </dl>
+          </div>
         )}
       </Resource>
       {connectExtra}
@@ -114,9 +114,11 @@ function ConnectSection({ actor, ctx, language, keysShown, connectExtra }: Secti
 function KeyRow({ label, value, copy }: { label: string; value: string; copy?: { actor: ApiDocsActorRef; which: 'anon' | 'service_role' } | null }) {
   return (
     <div role="group" aria-label={label} className="grid grid-cols-[10rem_1fr_auto] items-center gap-3 px-4 py-3 text-sm">
-      <dt className="text-neutral-500 dark:text-neutral-400">{label}</dt>
-      <dd className="min-w-0 break-all font-mono text-xs">{value}</dd>
-      <dd>{copy ? <KeyCopyButton {...copy} /> : null}</dd>
+      <dl className="contents">
+        <dt className="text-neutral-500 dark:text-neutral-400">{label}</dt>
+        <dd className="min-w-0 break-all font-mono text-xs">{value}</dd>
+      </dl>
+      <div>{copy ? <KeyCopyButton {...copy} /> : null}</div>
     </div>
   )
 }

@@ -1,0 +1,100 @@
+import { expect, test, type Page } from '@playwright/test'
+import { spawnSync } from 'node:child_process'
+import { readFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { ProjectList } from '../../src/contracts/projects'
+import { expectAccessible } from './axe'
+import { signIn } from './support'
+
+async function refOf(page: Page, name: string) {
+  const res = await page.request.get('/platform/projects')
+  const project = ProjectList.parse(await res.json()).find((p) => p.name === name)
+  expect(project, name).toBeTruthy()
+  return project!.ref
+}
+
+/** Turns the 'API docs panel' feature preview on, as the Feature previews dialog would (this device's storage). */
+async function enablePanelPreview(page: Page) {
+  await page.evaluate(() => localStorage.setItem('supabase-ui-feature-previews', JSON.stringify({ apiDocsPanel: true })))
+}
+
+test('the API docs panel: opened from the nav, a table and its columns, Bash, Show keys, Copy, and Generate types that compiles', async ({ page, context }) => {
+  await context.grantPermissions(['clipboard-read', 'clipboard-write'])
+  await signIn(page)
+  await enablePanelPreview(page)
+  const ref = await refOf(page, 'Recipe Box')
+  await page.goto(`/project/${ref}`)
+
+  // Opened from the navigation bar's Project API entry: a dialog over the page, on Connect.
+  const schemaReads: string[] = []
+  page.on('request', (request) => {
+    if (new URL(request.url()).pathname === `/platform/projects/${ref}/api/rest`) schemaReads.push(request.url())
+  })
+  await page.getByRole('button', { name: 'API Docs' }).click()
+  const panel = page.getByRole('dialog', { name: 'API Docs' })
+  await expect(panel.getByRole('heading', { name: 'Connect to your project' })).toBeVisible()
+  await expect(page).toHaveURL(/[?&]docs=introduction/)
+  await expectAccessible(page, 'API docs panel, Connect')
+
+  // Show keys: the real anon key; copy it: 'Copied' for 2 s, and the clipboard holds it.
+  const anonRow = panel.getByRole('group', { name: 'anon (public)' })
+  await expect(anonRow.getByText(/^•+$/)).toBeVisible()
+  await panel.getByRole('button', { name: 'Show keys' }).click()
+  const anon = (await anonRow.getByText(/^eyJ/).textContent())!.trim()
+  await anonRow.getByRole('button', { name: 'Copy' }).click()
+  await expect(anonRow.getByRole('button', { name: 'Copied' })).toBeVisible()
+  expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(anon)
+  await expect(anonRow.getByRole('button', { name: 'Copy' })).toBeVisible({ timeout: 4_000 })
+
+  // Tables & Views → recipes: its columns listed, one schema read for the whole opening.
+  await panel.getByRole('navigation', { name: 'API docs' }).getByRole('button', { name: 'Tables & Views' }).click()
+  await panel.getByRole('list', { name: 'Tables and views' }).getByRole('button', { name: /^recipes\b/ }).click()
+  const columns = panel.getByRole('table', { name: 'Columns of recipes' })
+  await expect(columns.getByRole('rowheader', { name: 'title', exact: true })).toBeVisible()
+  await expect(page).toHaveURL(/docsItem=recipes/)
+  await expectAccessible(page, 'API docs panel, a table')
+
+  // Bash: the snippets are curl commands carrying the shown key, and the language is kept in the URL.
+  await panel.getByLabel('Language').selectOption({ label: 'Bash' })
+  await expect(page).toHaveURL(/docsLang=bash/)
+  await expect(panel.getByText(/curl '.*\/p\/[a-z]+\/rest\/v1\/recipes\?select=\*'/).first()).toBeVisible()
+  await expect(panel.getByText(`apikey: ${anon}`).first()).toBeVisible()
+  expect(schemaReads).toHaveLength(1)
+
+  // A reload opens the panel where it was.
+  await page.reload()
+  await expect(page.getByRole('dialog', { name: 'API Docs' }).getByRole('table', { name: 'Columns of recipes' })).toBeVisible()
+
+  // Generate types (Connect): supabase.ts downloads, and it compiles.
+  await page.getByRole('dialog', { name: 'API Docs' }).getByRole('navigation', { name: 'API docs' }).getByRole('button', { name: 'Connect' }).click()
+  const download = page.waitForEvent('download')
+  await page.getByRole('dialog', { name: 'API Docs' }).getByRole('button', { name: 'Generate types' }).click()
+  const file = await download
+  expect(file.suggestedFilename()).toBe('supabase.ts')
+  const path = test.info().outputPath('supabase.ts')
+  await file.saveAs(path)
+  await expect(page.getByText('Successfully generated types! File is being downloaded')).toBeVisible()
+  const source = readFileSync(path, 'utf8')
+  expect(source).toContain('recipes')
+  // The repository's own TypeScript compiler, strict, on the file alone.
+  const tsc = spawnSync(join(process.cwd(), 'node_modules/.bin/tsc'), ['--ignoreConfig', '--noEmit', '--strict', '--target', 'es2022', '--skipLibCheck', path], { encoding: 'utf8' })
+  expect(tsc.stdout + tsc.stderr).toBe('')
+  expect(tsc.status).toBe(0)
+})
+
+test('a Read-only member sees no User Management, Storage, Edge Functions or Realtime in the panel', async ({ page }) => {
+  await signIn(page, 'readonly@example.com')
+  await enablePanelPreview(page)
+  const ref = await refOf(page, 'Recipe Box')
+  await page.goto(`/project/${ref}?docs=introduction`)
+  const nav = page.getByRole('dialog', { name: 'API Docs' }).getByRole('navigation', { name: 'API docs' })
+  await expect(nav.getByRole('button', { name: 'Connect' })).toBeVisible()
+  await expect(nav.getByRole('button', { name: 'Tables & Views' })).toBeVisible()
+  await expect(nav.getByRole('button', { name: 'Stored Procedures' })).toBeVisible()
+  for (const hidden of ['User Management', 'Storage', 'Edge Functions', 'Realtime']) {
+    await expect(nav.getByRole('button', { name: hidden })).toHaveCount(0)
+  }
+  // No service key for this member: the row says why instead.
+  await expect(page.getByRole('group', { name: 'service_role (secret)' }).getByText('You need additional permissions to view API keys')).toBeVisible()
+  await expectAccessible(page, 'API docs panel, Read-only')
+})
