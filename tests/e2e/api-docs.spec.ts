@@ -98,3 +98,32 @@ test('a Read-only member sees no User Management, Storage, Edge Functions or Rea
   await expect(page.getByRole('group', { name: 'service_role (secret)' }).getByText('You need additional permissions to view API keys')).toBeVisible()
   await expectAccessible(page, 'API docs panel, Read-only')
 })
+
+test('the Storage page lists, creates and deletes buckets; the Edge Functions page lists functions', async ({ page }) => {
+  await signIn(page)
+  const ref = await refOf(page, 'Acme Storefront')
+  await page.goto(`/project/${ref}/storage/buckets`)
+  const buckets = page.getByRole('table', { name: 'Buckets' })
+  // The demo database is made on first use: give it time.
+  await expect(buckets.getByText('product-images')).toBeVisible({ timeout: 20_000 })
+  await expect(buckets.getByText('invoices')).toBeVisible()
+  await expectAccessible(page, 'Storage buckets')
+
+  const name = `e2e bucket ${Date.now().toString(36)}`
+  await page.getByRole('button', { name: 'New bucket' }).click()
+  const form = page.getByRole('form', { name: 'Create bucket' })
+  await form.getByLabel('Name').fill(name)
+  await form.getByLabel('Allowed MIME types').fill('image/png')
+  await expectAccessible(page, 'Create bucket dialog')
+  await form.getByRole('button', { name: 'Create bucket' }).click()
+  await expect(buckets.getByText(name)).toBeVisible()
+
+  await buckets.getByRole('button', { name: `Delete bucket ${name}` }).click()
+  await page.getByRole('dialog', { name: 'Delete bucket' }).getByRole('button', { name: 'Delete bucket' }).click()
+  await expect(buckets.getByText(name)).toHaveCount(0)
+
+  await page.goto(`/project/${ref}/functions`)
+  const functions = page.getByRole('table', { name: 'Functions' })
+  await expect(functions.getByText('send-order-email').first()).toBeVisible()
+  await expectAccessible(page, 'Edge Functions')
+})
