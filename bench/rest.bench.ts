@@ -17,7 +17,7 @@ import { createEngineDatabases } from '../src/server/features/projectdb'
 import { introspect } from '../src/server/features/rest/catalog'
 import { buildOpenApi } from '../src/server/features/rest/openapi'
 import { hasPostgres, startPgCluster } from '../tests/server/pgCluster'
-import { median, removeDir, startServer } from './support'
+import { largeSchemaSql, median, removeDir, startServer } from './support'
 
 const LOAD_SECONDS = Number(process.env.LOAD_SECONDS ?? 10)
 const CLIENTS = 50
@@ -88,28 +88,6 @@ async function throughput(store: 'pglite' | 'postgres') {
   }
 }
 
-function largeSchemaSql(): string {
-  const parts = [`create type level as enum ('low', 'mid', 'high');`]
-  for (let i = 0; i < TABLES; i++) {
-    const parent = i > 0 ? `, parent_id bigint references t${i - 1} (id)` : ''
-    parts.push(
-      `create table t${i} (id bigint generated always as identity primary key, name text not null, ` +
-        `code varchar(12) default 'none', price numeric(10,2) default 0, meta jsonb, level level, ` +
-        `created_at timestamptz not null default now()${parent});`,
-      `comment on table t${i} is 'Table ${i}'; comment on column t${i}.name is 'The name';`,
-    )
-    if (i % 10 === 0) parts.push(`create view v${i} as select id, name from t${i};`)
-  }
-  for (let i = 0; i < FUNCTIONS; i++) {
-    const volatility = i % 2 === 0 ? 'stable' : 'volatile'
-    parts.push(
-      `create function f${i}(a int, b text default 'x') returns setof t${i % TABLES} language sql ${volatility} ` +
-        `as $$ select * from t${i % TABLES} where id = a $$;`,
-      `comment on function f${i}(int, text) is 'Function ${i}';`,
-    )
-  }
-  return parts.join('\n')
-}
 
 async function documentTime(store: 'pglite' | 'postgres') {
   const cluster = store === 'postgres' ? await startPgCluster() : null
@@ -119,7 +97,7 @@ async function documentTime(store: 'pglite' | 'postgres') {
   const ref = 'restbenchlarge'
   try {
     const startedCreate = performance.now()
-    await dbs.create(ref, { schemaSql: largeSchemaSql() })
+    await dbs.create(ref, { schemaSql: largeSchemaSql(TABLES, FUNCTIONS) })
     console.log(`${store}: database with ${TABLES} tables, ${TABLES / 10} views and ${FUNCTIONS} functions made in ${((performance.now() - startedCreate) / 1000).toFixed(1)} s`)
     const target = { host: '127.0.0.1:8787', basePath: `/p/${ref}/rest/v1`, scheme: 'http' as const }
     for (const role of ['postgres', 'anon'] as const) {

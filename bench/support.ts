@@ -111,3 +111,30 @@ export async function waitForIdle(pid: number, maxMs = 120_000): Promise<void> {
   }
   console.log(`(the server did not settle within ${maxMs / 1000} s; measuring anyway)`)
 }
+
+/**
+ * A large schema for the REST schema and API docs benches: `tables` tables (an enum, a jsonb, keys to the previous one,
+ * comments), a view per ten tables and `functions` functions, half STABLE, half VOLATILE.
+ */
+export function largeSchemaSql(tables: number, functions: number): string {
+  const parts = [`create type level as enum ('low', 'mid', 'high');`]
+  for (let i = 0; i < tables; i++) {
+    const parent = i > 0 ? `, parent_id bigint references t${i - 1} (id)` : ''
+    parts.push(
+      `create table t${i} (id bigint generated always as identity primary key, name text not null, ` +
+        `code varchar(12) default 'none', price numeric(10,2) default 0, meta jsonb, level level, ` +
+        `created_at timestamptz not null default now()${parent});`,
+      `comment on table t${i} is 'Table ${i}'; comment on column t${i}.name is 'The name';`,
+    )
+    if (i % 10 === 0) parts.push(`create view v${i} as select id, name from t${i};`)
+  }
+  for (let i = 0; i < functions; i++) {
+    const volatility = i % 2 === 0 ? 'stable' : 'volatile'
+    parts.push(
+      `create function f${i}(a int, b text default 'x') returns setof t${i % tables} language sql ${volatility} ` +
+        `as $$ select * from t${i % tables} where id = a $$;`,
+      `comment on function f${i}(int, text) is 'Function ${i}';`,
+    )
+  }
+  return parts.join('\n')
+}
