@@ -219,6 +219,31 @@ describe('finding 3: bodies are limited before they are read', () => {
     expect(plain.status).toBe(415)
   })
 
+  // Finding 7 over a socket: there the security headers go on Node's response (guards.ts securityHeaders).
+  it('over a socket, answers carry the same security headers as through app.request, and API answers no-store', async () => {
+    const security = (headers: Record<string, string | undefined>) =>
+      Object.fromEntries(
+        ['content-security-policy', 'x-frame-options', 'x-content-type-options', 'referrer-policy', 'cross-origin-opener-policy', 'cache-control'].map((n) => [n, headers[n]]),
+      )
+    for (const path of ['/platform/health', `/platform/projects/${ref}/status`, '/platform/nope', '/sign-in']) {
+      const viaSocket = await rawRequest(port, { path, headers: { cookie } })
+      const viaApp = await s.request(path, { headers: { cookie } })
+      const expected = security(Object.fromEntries(viaApp.headers))
+      expect(security(viaSocket.headers as Record<string, string>), path).toEqual(expected)
+      expect(expected['content-security-policy'], path).toContain("frame-ancestors 'none'")
+      expect(expected['cache-control'], path).toBe(path.startsWith('/platform') ? 'no-store' : expected['cache-control'])
+    }
+    const signIn = await rawRequest(port, {
+      method: 'POST',
+      path: '/platform/auth/sign-in',
+      headers: { 'content-type': 'application/json' },
+      body: (req) => req.end(JSON.stringify({ email: OWNER, password: 'demo1234' })),
+    })
+    expect(signIn.status).toBe(200)
+    expect(signIn.headers['cache-control']).toBe('no-store')
+    expect(signIn.headers['x-frame-options']).toBe('DENY')
+  })
+
   it('over a socket, a GET without a body passes the body guards', async () => {
     const res = await rawRequest(port, { path: `/platform/projects/${ref}/status`, headers: { cookie } })
     expect(res.status).toBe(200)
