@@ -1,40 +1,27 @@
-import { useActorRef, useSelector } from '@xstate/react'
-import { Suspense } from 'react'
+import { useSelector } from '@xstate/react'
 import type { ActorRefFrom } from 'xstate'
 import { selectDatabaseTablesView, type databaseTablesMachine } from '../../../../machines/databaseTables.machine'
-import { selectProject } from '../../../../machines/projectStatus.machine'
 import type { DatabaseTable } from '../../../contracts/database'
-import { useLoaded } from '../../shell/lazy'
-import { useAppLogic, type AppLogic } from '../../shell/logic'
+import { useAppLogic } from '../../shell/logic'
 import { Button, Card, ErrorPanel, Loading, PageHeading } from '../../shell/ui'
-import { useProjectActor } from '../projectActor'
+import { PAGE_CLASS, ProjectMachinePage } from '../ProjectMachinePage'
 
 export type DatabaseTablesActorRef = ActorRefFrom<typeof databaseTablesMachine>
 
 /** /project/{ref}/database/tables */
 export function DatabaseTablesPage() {
   const logic = useAppLogic()
-  const project = useSelector(useProjectActor(), selectProject)
-  return project ? (
-    <Suspense
-      fallback={
-        <div className={PAGE_CLASS}>
-          <PageHeading {...HEADING} />
-          <Loading label="Loading tables…" />
-        </div>
-      }
-    >
-      <DatabaseTablesHost key={project.ref} machine={logic.databaseTables} projectRef={project.ref} />
-    </Suspense>
-  ) : null
+  return (
+    <ProjectMachinePage
+      machine={logic.databaseTables}
+      heading={HEADING}
+      loadingLabel="Loading tables…"
+      input={(ref) => ({ ref })}
+      render={(actor) => <DatabaseTables actor={actor} />}
+    />
+  )
 }
 
-function DatabaseTablesHost({ machine, projectRef }: { machine: AppLogic['databaseTables']; projectRef: string }) {
-  const actor = useActorRef(useLoaded(machine), { input: { ref: projectRef } })
-  return <DatabaseTables actor={actor} />
-}
-
-const PAGE_CLASS = 'mx-auto w-full max-w-6xl px-6 py-8'
 const HEADING = { title: 'Database', description: 'The tables of schema public: columns, keys and estimated rows.' }
 
 export function DatabaseTables({ actor }: { actor: DatabaseTablesActorRef }) {

@@ -1,40 +1,27 @@
-import { useActorRef, useSelector } from '@xstate/react'
-import { Suspense } from 'react'
+import { useSelector } from '@xstate/react'
 import type { ActorRefFrom } from 'xstate'
 import { selectEdgeFunctionsView, type edgeFunctionsMachine } from '../../../../machines/edgeFunctions.machine'
-import { selectProject } from '../../../../machines/projectStatus.machine'
 import type { FunctionResponse } from '../../../contracts/functions'
-import { useLoaded } from '../../shell/lazy'
-import { useAppLogic, type AppLogic } from '../../shell/logic'
+import { useAppLogic } from '../../shell/logic'
 import { Card, ErrorPanel, Loading, PageHeading, cx } from '../../shell/ui'
-import { useProjectActor } from '../projectActor'
+import { PAGE_CLASS, ProjectMachinePage } from '../ProjectMachinePage'
 
 export type EdgeFunctionsActorRef = ActorRefFrom<typeof edgeFunctionsMachine>
 
-const PAGE_CLASS = 'mx-auto w-full max-w-6xl px-6 py-8'
 const HEADING = { title: 'Edge Functions', description: "The project's server-side functions, deployed with the CLI or the Management API." }
 
 /** /project/{ref}/functions */
 export function EdgeFunctionsPage() {
   const logic = useAppLogic()
-  const project = useSelector(useProjectActor(), selectProject)
-  return project ? (
-    <Suspense
-      fallback={
-        <div className={PAGE_CLASS}>
-          <PageHeading {...HEADING} />
-          <Loading label="Loading functions…" />
-        </div>
-      }
-    >
-      <EdgeFunctionsHost key={project.ref} machine={logic.edgeFunctions} projectRef={project.ref} />
-    </Suspense>
-  ) : null
-}
-
-function EdgeFunctionsHost({ machine, projectRef }: { machine: AppLogic['edgeFunctions']; projectRef: string }) {
-  const actor = useActorRef(useLoaded(machine), { input: { ref: projectRef } })
-  return <EdgeFunctions actor={actor} />
+  return (
+    <ProjectMachinePage
+      machine={logic.edgeFunctions}
+      heading={HEADING}
+      loadingLabel="Loading functions…"
+      input={(ref) => ({ ref })}
+      render={(actor) => <EdgeFunctions actor={actor} />}
+    />
+  )
 }
 
 const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec']

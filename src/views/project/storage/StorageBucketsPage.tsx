@@ -1,8 +1,7 @@
-import { useActorRef, useSelector } from '@xstate/react'
-import { Suspense, useId, type FormEvent, type ReactNode } from 'react'
+import { useSelector } from '@xstate/react'
+import { useId, type FormEvent, type ReactNode } from 'react'
 import type { ActorRefFrom } from 'xstate'
 import { BUCKETS_MAX_RETRIES } from '../../../../machines/bucketRetries'
-import { selectProject } from '../../../../machines/projectStatus.machine'
 import {
   SIZE_UNITS,
   mimeTypesLabel,
@@ -14,38 +13,27 @@ import {
   type storageBucketsMachine,
 } from '../../../../machines/storageBuckets.machine'
 import type { Bucket } from '../../../contracts/storage'
-import { useLoaded } from '../../shell/lazy'
-import { useAppLogic, type AppLogic } from '../../shell/logic'
+import { useAppLogic } from '../../shell/logic'
 import { Modal } from '../../shell/Modal'
 import { Button, Card, ErrorPanel, Loading, PageHeading, cx, inputClass } from '../../shell/ui'
-import { useProjectActor } from '../projectActor'
+import { PAGE_CLASS, ProjectMachinePage } from '../ProjectMachinePage'
 
 export type StorageBucketsActorRef = ActorRefFrom<typeof storageBucketsMachine>
 
-const PAGE_CLASS = 'mx-auto w-full max-w-6xl px-6 py-8'
 const HEADING = { title: 'Storage', description: "The project's buckets: who may read their files, which types and how large." }
 
 /** /project/{ref}/storage/buckets */
 export function StorageBucketsPage() {
   const logic = useAppLogic()
-  const project = useSelector(useProjectActor(), selectProject)
-  return project ? (
-    <Suspense
-      fallback={
-        <div className={PAGE_CLASS}>
-          <PageHeading {...HEADING} />
-          <Loading label="Loading buckets…" />
-        </div>
-      }
-    >
-      <StorageBucketsHost key={project.ref} machine={logic.storageBuckets} projectRef={project.ref} />
-    </Suspense>
-  ) : null
-}
-
-function StorageBucketsHost({ machine, projectRef }: { machine: AppLogic['storageBuckets']; projectRef: string }) {
-  const actor = useActorRef(useLoaded(machine), { input: { ref: projectRef } })
-  return <StorageBuckets actor={actor} />
+  return (
+    <ProjectMachinePage
+      machine={logic.storageBuckets}
+      heading={HEADING}
+      loadingLabel="Loading buckets…"
+      input={(ref) => ({ ref })}
+      render={(actor) => <StorageBuckets actor={actor} />}
+    />
+  )
 }
 
 export function StorageBuckets({ actor }: { actor: StorageBucketsActorRef }) {
