@@ -8,7 +8,7 @@ import { Hono } from 'hono'
 import { systemClock, type Clock, type ServerConfig } from './config'
 import { addedLatency, logRequests, notFound, onError } from './core/defences'
 import type { Deps } from './core/deps'
-import { jsonOrNoBody, limitBodies, refuseNul, requireKnownHost, securityHeaders } from './core/guards'
+import { hostAllowed, jsonOrNoBody, limitBodies, refuseNul, requireKnownHost, securityHeaders } from './core/guards'
 import { initialOwnUrl, type AppEnv } from './core/http'
 import type { Db } from './db'
 import { migrate } from './db/migrate'
@@ -26,6 +26,7 @@ import type { ProjectDatabases } from './features/projectdb/types'
 import { pauseDevRoutes, pauseRoutes } from './features/pause/routes'
 import { registerPauseLifecycle } from './features/pause/transitions'
 import { projectRoutes } from './features/projects/routes'
+import { statusPollOnNode, type NodeRoute } from './features/projects/statusPoll'
 import { restCors, restRoutes } from './features/rest/routes'
 import { storageRoutes } from './features/storage/routes'
 import { refuseCrossSite, requireApiAuth, requireSession, startSessionSweep } from './features/session/auth'
@@ -48,6 +49,11 @@ export interface PlatformServer {
   listeningOn(url: string): void
   /** Each project's own database (the app closes them in close()). */
   projectDbs: ProjectDatabases
+  /**
+   * Routes answered on Node's request before the app, each only when the app would answer the same (the status
+   * poll: features/projects/statusPoll.ts); start.ts puts them in front of the app. `app.request` never uses them.
+   */
+  nodeRoutes: NodeRoute[]
   /** Stops the engine and closes the project databases. The caller owns the Db and closes it. */
   close(): Promise<void>
 }
@@ -131,11 +137,13 @@ export async function createApp(options: CreateAppOptions): Promise<PlatformServ
   app.notFound(notFound)
   app.onError(onError)
 
+  const nodeRoutes = [await statusPollOnNode(deps, hostAllowed(config))]
   const stopSweep = startSessionSweep(db, clock, config)
   return {
     app,
     engine,
     lifecycle,
+    nodeRoutes,
     listeningOn(url) {
       if (!config.publicUrl) deps.ownUrl.origin = new URL(url).origin
     },

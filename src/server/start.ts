@@ -1,8 +1,9 @@
 /** Opens the store, builds the app, listens, starts the engine; returns what main.ts and dev.ts print and stop. */
 import { chmod, mkdir, readFile, writeFile } from 'node:fs/promises'
+import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import path from 'node:path'
-import { serve } from '@hono/node-server'
+import { getRequestListener } from '@hono/node-server'
 import { createApp, type PlatformServer } from './app'
 import { ACCESS_TOKEN_PATTERN, sha256 } from './core/secrets'
 import type { ServerConfig } from './config'
@@ -28,9 +29,10 @@ export async function startServer(config: ServerConfig): Promise<RunningServer> 
     await db.close()
     throw err
   }
-  const server = await new Promise<ReturnType<typeof serve>>((resolve, reject) => {
-    const s = serve({ fetch: platform.app.fetch, port: config.port, hostname: config.host }, () => resolve(s))
-    s.once('error', reject)
+  const server = nodeServer(platform, config.host)
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject)
+    server.listen(config.port, config.host, () => resolve())
   })
   const { port } = server.address() as AddressInfo
   const host = config.host === '0.0.0.0' || config.host === '::' ? 'localhost' : config.host
@@ -55,6 +57,18 @@ export async function startServer(config: ServerConfig): Promise<RunningServer> 
       return stopping
     },
   }
+}
+
+/**
+ * The Node server of a platform app: the routes answered on Node's request when the app would answer the same
+ * (app.ts nodeRoutes) first, then the app through @hono/node-server's listener (what its `serve` would make).
+ */
+export function nodeServer(platform: Pick<PlatformServer, 'app' | 'nodeRoutes'>, hostname: string): Server {
+  const appListener = getRequestListener(platform.app.fetch, { hostname })
+  return createServer((req, res) => {
+    for (const route of platform.nodeRoutes) if (route(req, res)) return
+    void appListener(req, res)
+  })
 }
 
 /**

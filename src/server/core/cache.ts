@@ -97,6 +97,11 @@ export class PlatformCache {
 
   // Projects of members
 
+  /** The member's project when it is in memory (never a store read): the status poll's path on Node (statusPoll.ts). */
+  memberProject(accountId: number, ref: string): MemberProjectRow | undefined {
+    return this.listening ? this.memberProjects.get(`${accountId}/${ref}`) : undefined
+  }
+
   async loadMemberProject(
     accountId: number,
     ref: string,

@@ -4,7 +4,7 @@
  * the refusal of NUL characters. Each answers a bad request with a 4xx JSON `{ message }`.
  */
 import { Hono, type Context, type MiddlewareHandler } from 'hono'
-import type { ServerResponse } from 'node:http'
+import type { IncomingMessage, ServerResponse } from 'node:http'
 import { bodyLimit } from 'hono/body-limit'
 import { secureHeaders } from 'hono/secure-headers'
 import type { ServerConfig } from '../config'
@@ -96,9 +96,9 @@ const headers = secureHeaders({
   strictTransportSecurity: false,
 })
 
-/** The headers `headers` sets on an answer, read once from the library itself (for the Node path below). */
+/** The headers `headers` sets on an answer, read once from the library itself (for the Node paths below). */
 let staticHeaders: Promise<Array<[string, string]>> | undefined
-function readStaticHeaders(): Promise<Array<[string, string]>> {
+export function readStaticHeaders(): Promise<Array<[string, string]>> {
   staticHeaders ??= Promise.resolve(
     new Hono()
       .use(headers)
@@ -108,7 +108,7 @@ function readStaticHeaders(): Promise<Array<[string, string]>> {
   return staticHeaders
 }
 
-const NO_STORE = 'no-store'
+export const NO_STORE = 'no-store'
 
 /**
  * Security headers on every answer (errors and 421s included), and `Cache-Control: no-store` on every API
@@ -254,4 +254,25 @@ export const refuseNul: MiddlewareHandler<AppEnv> = async (c, next) => {
     }
   }
   await next()
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Requests every guard lets through unchanged
+
+/**
+ * Whether every guard above would let this Node request through untouched, judged from its request line and headers
+ * alone: a GET to a configured host, without a body and without a NUL. A route answered on Node before the app
+ * (features/projects/statusPoll.ts) serves only such requests and leaves every other one to the app, whose guards
+ * then answer it (421, 413, 400 …) as they answer any route. CSRF and JSON-or-no-body concern writes only.
+ */
+export function passesGuardsUntouched(
+  req: IncomingMessage,
+  allowed: (host: string) => boolean,
+): boolean {
+  if (req.method !== 'GET') return false
+  const { host, 'content-length': length, 'transfer-encoding': encoding } = req.headers
+  if (host === undefined || !allowed(host)) return false
+  if ((length !== undefined && length.trim() !== '0') || encoding !== undefined) return false
+  const url = req.url ?? ''
+  return !url.includes('%00') && !url.includes(NUL)
 }

@@ -7,6 +7,7 @@
  */
 import type { Context, MiddlewareHandler } from 'hono'
 import { deleteCookie, getCookie, setCookie } from 'hono/cookie'
+import { parse as parseCookie } from 'hono/utils/cookie'
 import type { Clock, ServerConfig } from '../../config'
 import type { Db, Queryable } from '../../db'
 import { cacheFor, type CachedSession } from '../../core/cache'
@@ -68,6 +69,23 @@ async function loadSession(db: Queryable, tokenHash: string): Promise<CachedSess
     expiresAt: new Date(row.expires_at).getTime(),
     lastUsedAt: new Date(row.last_used_at).getTime(),
   }
+}
+
+/**
+ * The account of a session that is in memory, live, and whose last use needs no recording yet: what the status poll's
+ * path on Node (features/projects/statusPoll.ts) may answer from without the store. Anything else — not cached, ended,
+ * idle, due for its once-a-minute touch — is undefined, and that request takes the app's path (accountForSession).
+ */
+export function cachedSessionAccount(db: Db, token: string, now: Date, idleTimeoutMs: number): AccountRow | undefined {
+  const session = cacheFor(db)?.session(sha256(token))
+  const t = now.getTime()
+  if (!session || session.expiresAt <= t || t - session.lastUsedAt >= Math.min(idleTimeoutMs, SESSION_TOUCH_MS)) return undefined
+  return session.account
+}
+
+/** The session cookie's value in a Cookie header, read as hono's getCookie reads it. */
+export function sessionTokenIn(cookieHeader: string | undefined): string | undefined {
+  return cookieHeader ? parseCookie(cookieHeader, SESSION_COOKIE)[SESSION_COOKIE] : undefined
 }
 
 /**
