@@ -1,0 +1,177 @@
+/**
+ * The platform's Git repositories on disk, and the reads the public Git hosting API answers (contents of a path at a
+ * ref, branches, a branch by name) — the module the branching feature calls in-process; routes.ts serves the same
+ * over HTTP. Every answer comes from git itself (`cat-file`, `ls-tree`, `for-each-ref`), so what a push changed is
+ * what the next read sees.
+ * Bare repositories live under one folder per store: DATA_DIR/git for PGlite, DATA_DIR/git/<database> for a
+ * PostgreSQL store (several stores may share a DATA_DIR), each named by its repository's id (`<id>.git`): a name
+ * never becomes a path, so no name can reach outside the folder.
+ */
+import { existsSync } from 'node:fs'
+import { mkdir, mkdtemp, rename, rm } from 'node:fs/promises'
+import path from 'node:path'
+import type { ServerConfig } from '../../config'
+import { demoContents, fastImportStream, type DemoKind } from './demo'
+import { git, runGit } from './exec'
+
+export interface HostedRepository {
+  id: number
+  default_branch: string
+  /** The demo content its folder starts with; null: an empty repository. */
+  demo: string | null
+}
+
+export interface BranchHead {
+  name: string
+  sha: string
+}
+
+export interface TreeEntry {
+  name: string
+  path: string
+  type: 'file' | 'dir' | 'symlink' | 'submodule'
+  sha: string
+  size: number
+}
+
+export type Contents =
+  | { kind: 'dir'; entries: TreeEntry[] }
+  | { kind: 'file'; entry: TreeEntry; content: Buffer }
+
+/** The folder of this store's repositories. */
+export function gitRootFor(config: Pick<ServerConfig, 'dataDir' | 'databaseUrl'>): string {
+  if (!config.databaseUrl) return path.join(config.dataDir, 'git')
+  const url = new URL(config.databaseUrl)
+  const store = decodeURIComponent(url.pathname.replace(/^\//, '')) || decodeURIComponent(url.username) || 'postgres'
+  return path.join(config.dataDir, 'git', `${url.hostname}_${url.port || '5432'}_${store}`.replace(/[^\w.-]/g, '_'))
+}
+
+/** A path inside a repository as the contents API takes it: relative, no `.`/`..` segment, no NUL. */
+export function isSafeRepoPath(p: string): boolean {
+  if (p === '') return true
+  if (/[\u0000-\u001f\u007f]/.test(p) || p.startsWith('/') || p.endsWith('/') || p.includes('//')) return false
+  return p.split('/').every((seg) => seg !== '.' && seg !== '..' && seg !== '')
+}
+
+const KIND_BY_MODE: Record<string, TreeEntry['type']> = { '040000': 'dir', '120000': 'symlink', '160000': 'submodule' }
+
+export class GitHost {
+  /** Folders being made (demo content or an empty repository), so two requests make one. */
+  private readonly making = new Map<number, Promise<string>>()
+
+  constructor(readonly root: string) {}
+
+  dirOf(id: number): string {
+    return path.join(this.root, `${id}.git`)
+  }
+
+  /** The repository's folder, made now if it does not exist yet (with its demo content when it has one). */
+  async ensure(repo: HostedRepository): Promise<string> {
+    const dir = this.dirOf(repo.id)
+    if (existsSync(dir)) return dir
+    let making = this.making.get(repo.id)
+    if (!making) {
+      making = this.make(repo, dir).finally(() => this.making.delete(repo.id))
+      this.making.set(repo.id, making)
+    }
+    return making
+  }
+
+  /** Built in a temporary folder beside it and renamed into place, so a crash never leaves half a repository. */
+  private async make(repo: HostedRepository, dir: string): Promise<string> {
+    await mkdir(this.root, { recursive: true })
+    const tmp = await mkdtemp(path.join(this.root, `.new-${repo.id}-`))
+    try {
+      await git(['init', '--bare', '--quiet', `--initial-branch=${repo.default_branch}`, tmp])
+      // git http-backend takes pushes only with this (or a REMOTE_USER); the platform authorizes every push itself.
+      await git(['config', 'http.receivepack', 'true'], { cwd: tmp })
+      if (repo.demo !== null && repo.demo in demoContents) {
+        await git(['fast-import', '--quiet', '--done'], { cwd: tmp, input: fastImportStream(repo.demo as DemoKind) })
+      }
+      try {
+        await rename(tmp, dir)
+      } catch (err) {
+        // Another process made it first: theirs stands.
+        if (!existsSync(dir)) throw err
+      }
+      return dir
+    } finally {
+      await rm(tmp, { recursive: true, force: true })
+    }
+  }
+
+  async remove(id: number): Promise<void> {
+    await rm(this.dirOf(id), { recursive: true, force: true })
+  }
+
+  async branches(repo: HostedRepository): Promise<BranchHead[]> {
+    const dir = await this.ensure(repo)
+    const out = await git(['for-each-ref', '--format=%(objectname) %(refname:strip=2)', 'refs/heads'], { cwd: dir })
+    return out
+      .toString('utf8')
+      .split('\n')
+      .filter(Boolean)
+      .map((line) => {
+        const space = line.indexOf(' ')
+        return { sha: line.slice(0, space), name: line.slice(space + 1) }
+      })
+      .sort((a, b) => a.name.localeCompare(b.name))
+  }
+
+  /** The branch's head commit, or undefined when the repository has no such branch. The name must be validated. */
+  async branch(repo: HostedRepository, name: string): Promise<BranchHead | undefined> {
+    const dir = await this.ensure(repo)
+    const result = await runGit(['rev-parse', '--verify', '--quiet', `refs/heads/${name}^{commit}`], { cwd: dir })
+    if (result.code !== 0) return undefined
+    return { name, sha: result.stdout.toString('utf8').trim() }
+  }
+
+  /** Whether the repository has any branch (an empty one has none). */
+  async isEmpty(id: number): Promise<boolean> {
+    const dir = this.dirOf(id)
+    if (!existsSync(dir)) return true
+    const out = await git(['for-each-ref', '--count=1', '--format=%(refname)', 'refs/heads'], { cwd: dir })
+    return out.length === 0
+  }
+
+  /**
+   * What is at `repoPath` on `ref` (a branch name, or a commit id; the default branch when undefined): a directory's
+   * entries (by name), or a file with its bytes; undefined when the ref or the path does not exist. Both must be
+   * validated (BranchName, isSafeRepoPath): they reach git only on its standard input, never as options.
+   */
+  async contents(repo: HostedRepository, ref: string | undefined, repoPath: string): Promise<Contents | undefined> {
+    const dir = await this.ensure(repo)
+    const rev = ref === undefined ? `refs/heads/${repo.default_branch}` : /^[0-9a-f]{40}$/.test(ref) ? ref : `refs/heads/${ref}`
+    // One process answers the object's type, id, size and bytes.
+    const batch = await git(['cat-file', '--batch'], { cwd: dir, input: `${rev}:${repoPath}\n` })
+    const newline = batch.indexOf(10)
+    const header = batch.subarray(0, newline).toString('utf8').split(' ')
+    if (header.length !== 3) return undefined // '<object> missing'
+    const [sha, type, sizeText] = header
+    const name = repoPath.split('/').pop() ?? ''
+    if (type === 'blob') {
+      const size = Number(sizeText)
+      return { kind: 'file', entry: { name, path: repoPath, type: 'file', sha, size }, content: batch.subarray(newline + 1, newline + 1 + size) }
+    }
+    if (type !== 'tree') return undefined
+    const listing = await git(['ls-tree', '-z', '-l', sha], { cwd: dir })
+    const entries = listing
+      .toString('utf8')
+      .split('\0')
+      .filter(Boolean)
+      .map((line): TreeEntry => {
+        const tab = line.indexOf('\t')
+        const [mode, , objectSha, size] = line.slice(0, tab).split(/\s+/)
+        const entryName = line.slice(tab + 1)
+        return {
+          name: entryName,
+          path: repoPath === '' ? entryName : `${repoPath}/${entryName}`,
+          type: KIND_BY_MODE[mode] ?? 'file',
+          sha: objectSha,
+          size: size === '-' ? 0 : Number(size),
+        }
+      })
+      .sort((a, b) => a.name.localeCompare(b.name))
+    return { kind: 'dir', entries }
+  }
+}
