@@ -8,7 +8,7 @@
  * never becomes a path, so no name can reach outside the folder.
  */
 import { existsSync } from 'node:fs'
-import { mkdir, mkdtemp, rename, rm } from 'node:fs/promises'
+import { mkdir, mkdtemp, readFile, rename, rm, writeFile } from 'node:fs/promises'
 import path from 'node:path'
 import type { ServerConfig } from '../../config'
 import { demoContents, fastImportStream, type DemoKind } from './demo'
@@ -82,9 +82,8 @@ export class GitHost {
     await mkdir(this.root, { recursive: true })
     const tmp = await mkdtemp(path.join(this.root, `.new-${repo.id}-`))
     try {
+      // (git http-backend takes pushes because the platform names the REMOTE_USER it authorized: smartHttp.ts.)
       await git(['init', '--bare', '--quiet', `--initial-branch=${repo.default_branch}`, tmp])
-      // git http-backend takes pushes only with this (or a REMOTE_USER); the platform authorizes every push itself.
-      await git(['config', 'http.receivepack', 'true'], { cwd: tmp })
       if (repo.demo !== null && repo.demo in demoContents) {
         await git(['fast-import', '--quiet', '--done'], { cwd: tmp, input: fastImportStream(repo.demo as DemoKind) })
       }
@@ -126,12 +125,22 @@ export class GitHost {
     return { name, sha: result.stdout.toString('utf8').trim() }
   }
 
-  /** Whether the repository has any branch (an empty one has none). */
-  async isEmpty(id: number): Promise<boolean> {
+  /**
+   * After a push: the repository's branch names, and HEAD made to name one that exists (the default branch
+   * when it still does; else main, master or the first) — written as git writes a symbolic ref. Returns the
+   * default branch, or undefined when the repository has no branch at all (nothing was stored).
+   */
+  async settleHead(id: number): Promise<string | undefined> {
     const dir = this.dirOf(id)
-    if (!existsSync(dir)) return true
-    const out = await git(['for-each-ref', '--count=1', '--format=%(refname)', 'refs/heads'], { cwd: dir })
-    return out.length === 0
+    if (!existsSync(dir)) return undefined
+    const out = await git(['for-each-ref', '--format=%(refname:strip=2)', 'refs/heads'], { cwd: dir })
+    const branches = out.toString('utf8').split('\n').filter(Boolean)
+    if (branches.length === 0) return undefined
+    const head = /^ref: refs\/heads\/(.+)$/m.exec(await readFile(path.join(dir, 'HEAD'), 'utf8'))?.[1]
+    if (head !== undefined && branches.includes(head)) return head
+    const branch = ['main', 'master'].find((b) => branches.includes(b)) ?? branches.sort()[0]
+    await writeFile(path.join(dir, 'HEAD'), `ref: refs/heads/${branch}\n`)
+    return branch
   }
 
   /**
