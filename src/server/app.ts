@@ -16,7 +16,7 @@ import { createEngine, createLifecycle, type Engine, type Lifecycle } from './en
 import { databaseRoutes } from './features/database/routes'
 import { devRoutes } from './features/dev/routes'
 import { functionRoutes } from './features/functions/routes'
-import { gitRoutes } from './features/git'
+import { gitHostFor, gitRoutes } from './features/git'
 import { backfillProjectKeys, registerKeysLifecycle } from './features/keys/keys'
 import { keysDevRoutes, keysRoutes } from './features/keys/routes'
 import { registerStatusLifecycle } from './features/lifecycle/statuses'
@@ -148,6 +148,7 @@ export async function createApp(options: CreateAppOptions): Promise<PlatformServ
       stopSweep()
       await engine.stop()
       await projectDbs.closeAll()
+      gitHostFor(config).close()
     },
   }
 }
