@@ -104,6 +104,8 @@ describe('clone', () => {
     const auth = { authorization: `Basic ${Buffer.from(`x:${ownerToken}`).toString('base64')}` }
     expect((await fetch(`${p.base}/git/demo-free/notes-app.git/info/refs`, { headers: auth })).status).toBe(403)
     expect((await fetch(`${p.base}/git/demo-free/notes-app.git/HEAD`, { headers: auth })).status).toBe(404)
+    // A push may create a repository only under a name the store takes.
+    expect((await fetch(`${p.base}/git/demo-free/x.git.git/info/refs?service=git-receive-pack`, { headers: auth })).status).toBe(400)
   })
 })
 
@@ -134,6 +136,23 @@ describe('push', () => {
     const clone = path.join(await p.tempDir(), 'again')
     expect((await p.git(['clone', '-q', p.remote(ownerToken, 'demo-free', 'pushed-app'), clone])).code).toBe(0)
     expect(await readFile(path.join(clone, 'README.md'), 'utf8')).toBe('# mine\n')
+  })
+
+  it("the contents API decodes a path once: 'a%25b.txt' is the file 'a%b.txt', in a repository named 'contents'", async () => {
+    const dir = await workTree({ 'a%b.txt': 'percent\n', 'a%2525b.txt': 'literal\n', 'contents/inner.txt': 'inner\n' })
+    const pushed = await p.git(['push', '-q', p.remote(ownerToken, 'demo-pro', 'contents'), 'main'], dir)
+    expect(pushed.code, pushed.stderr).toBe(0)
+    const text = async (repoPath: string) => {
+      const res = await contents('demo-pro/contents', repoPath)
+      expect(res.status, repoPath).toBe(200)
+      return Buffer.from(FileContent.parse(res.body).content, 'base64').toString('utf8')
+    }
+    expect(await text('a%25b.txt')).toBe('percent\n')
+    expect(await text('a%252525b.txt')).toBe('literal\n')
+    expect(await text('contents/inner.txt')).toBe('inner\n')
+    const listing = ContentsResponse.parse((await contents('demo-pro/contents', 'contents')).body)
+    expect(Array.isArray(listing) && listing.map((e) => e.path)).toEqual(['contents/inner.txt'])
+    expect((await contents('demo-pro/contents', 'a%b.txt')).status).toBe(400)
   })
 
   it('a repository whose first push is of another branch takes that branch as its default', async () => {

@@ -11,7 +11,7 @@ import { demoContents, fastImportStream } from '../../src/server/features/git/de
 import { git } from '../../src/server/features/git/exec'
 import { GitHost, isSafeRepoPath, parseTree } from '../../src/server/features/git/host'
 import { installPage } from '../../src/server/features/git/installPage'
-import { tokenOf } from '../../src/server/features/git/smartHttp'
+import { REPOSITORY_NAME, tokenOf } from '../../src/server/features/git/smartHttp'
 
 describe('BranchName', () => {
   it.each(['main', 'feature/tags', 'release-1.2', 'fix_23', 'a/b/c'])('accepts %s', (name) => {
@@ -115,5 +115,12 @@ describe('the contracts', () => {
     const html = installPage({ kind: 'confirm', slug: 'x', name: '<img src=x onerror=alert(1)>', installed: false })
     expect(html).not.toContain('<img')
     expect(html).toContain('&#60;img')
+  })
+})
+
+describe('REPOSITORY_NAME', () => {
+  it('takes what the store takes', () => {
+    for (const ok of ['app', 'my-app_2', 'a.b', '.hidden-ish']) expect(REPOSITORY_NAME.test(ok), ok).toBe(true)
+    for (const bad of ['', '.', '..', 'x.git', 'a/b', 'a b', 'x'.repeat(101)]) expect(REPOSITORY_NAME.test(bad), bad).toBe(false)
   })
 })

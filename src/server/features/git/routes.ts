@@ -213,7 +213,10 @@ export function githubRoutes(deps: Deps, host: GitHost) {
       const parsed = BranchName.safeParse(ref)
       if (!parsed.success) return c.json({ message: `ref: ${formatIssues(parsed.error.issues, 'query')}` }, 400)
     }
-    const rawPath = c.req.path.slice(c.req.path.indexOf('/contents') + '/contents'.length)
+    // The path as sent (still percent-encoded), decoded once here: a file named 'a%25b' stays 'a%b'. It is what
+    // follows the owner and repository segments, so an owner or repository named like 'contents' does not shift it.
+    const sent = new URL(c.req.url).pathname
+    const rawPath = /\/git-api\/repos\/[^/]+\/[^/]+\/contents(\/.*)?$/.exec(sent)?.[1] ?? ''
     let repoPath: string
     try {
       repoPath = decodeURIComponent(rawPath.replace(/^\//, '')).replace(/\/$/, '')

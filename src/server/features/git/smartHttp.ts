@@ -32,7 +32,7 @@ import { deleteRepository, findInstallationByOwner, findRepositoryByName, insert
 
 const SMART_PATH = /^\/git\/([A-Za-z0-9][A-Za-z0-9_-]{0,99})\/([A-Za-z0-9_.-]{1,104}?)(?:\.git)?\/(info\/refs|git-upload-pack|git-receive-pack)$/
 /** A repository name a push may create (the store's check, in words). */
-export const REPOSITORY_NAME = /^(?!\.+$)[A-Za-z0-9_.-]{1,100}$/
+export const REPOSITORY_NAME = /^(?!\.+$)(?!.*\.git$)[A-Za-z0-9_.-]{1,100}$/
 const SERVICES = new Set(['git-upload-pack', 'git-receive-pack'])
 const REALM = 'Basic realm="Local platform Git", charset="UTF-8"'
 
@@ -179,7 +179,7 @@ export function smartHttpRoutes({ db, clock, config }: Deps, host: GitHost) {
     const repo = await findRepositoryByName(db, account.id, owner, repoName)
     if (!repo && !push) return notFound()
     if (!repo && !REPOSITORY_NAME.test(repoName)) {
-      return errorJson(c, 400, 'A repository name is 1–100 letters, digits, dots, dashes or underscores')
+      return errorJson(c, 400, "A repository name is 1–100 letters, digits, dots, dashes or underscores, not only dots, not ending in '.git'")
     }
 
     // Nothing is created until a pack arrives: the advertisement of an empty repository, and git's probe before a
