@@ -16,6 +16,7 @@ import { createEngine, createLifecycle, type Engine, type Lifecycle } from './en
 import { databaseRoutes } from './features/database/routes'
 import { devRoutes } from './features/dev/routes'
 import { functionRoutes } from './features/functions/routes'
+import { gitHostFor, gitRoutes } from './features/git'
 import { backfillProjectKeys, registerKeysLifecycle } from './features/keys/keys'
 import { keysDevRoutes, keysRoutes } from './features/keys/routes'
 import { registerStatusLifecycle } from './features/lifecycle/statuses'
@@ -34,7 +35,7 @@ import { publicSessionRoutes, sessionRoutes } from './features/session/routes'
 import { upgradeDevRoutes, upgradeRoutes } from './features/upgrade/routes'
 import { registerUpgradeLifecycle } from './features/upgrade/upgrade'
 import { usageDevRoutes, usageRoutes } from './features/usage/routes'
-import { addDemoStorageAndFunctions, assignDemoSchemas, creditDemoOwner, seedDemoData } from './seed'
+import { addDemoGitHub, addDemoStorageAndFunctions, assignDemoSchemas, creditDemoOwner, seedDemoData } from './seed'
 import { dashboard } from './static'
 
 export interface PlatformServer {
@@ -87,6 +88,7 @@ export async function createApp(options: CreateAppOptions): Promise<PlatformServ
     await creditDemoOwner(tx, applied)
     await assignDemoSchemas(tx, applied)
     await addDemoStorageAndFunctions(tx, applied, clock.now())
+    await addDemoGitHub(tx, applied, clock.now())
     if (seed) await seedDemoData(tx, clock.now(), lifecycle, config.passwordHashCost)
   })
   // Projects past setting up that have no API keys yet (created before migration 005) get them now.
@@ -126,6 +128,8 @@ export async function createApp(options: CreateAppOptions): Promise<PlatformServ
   app.route('/', databaseRoutes(deps))
   app.route('/', storageRoutes(deps))
   app.route('/', functionRoutes(deps))
+  // Git hosting: /git/* authenticates by access token itself (no session), the /platform calls by the session.
+  app.route('/', gitRoutes(deps))
   app.route('/', restRoutes(deps))
   if (config.devControls) {
     for (const routes of [devRoutes, pauseDevRoutes, keysDevRoutes, upgradeDevRoutes, usageDevRoutes]) {
@@ -152,6 +156,7 @@ export async function createApp(options: CreateAppOptions): Promise<PlatformServ
       stopSweep()
       await engine.stop()
       await projectDbs.closeAll()
+      gitHostFor(config).close()
     },
   }
 }

@@ -52,6 +52,11 @@ export interface ServerConfig {
   }
   /** FREE_PROJECT_LIMIT: active projects a member may own in free organizations. */
   freeProjectLimit: number
+  /**
+   * GIT_MAX_PUSH_BYTES: the largest request body a `git push` (or fetch negotiation) may send to /git (a push over
+   * it is refused 413 and stores nothing); at most GIT_BODY_CEILING (core/guards.ts).
+   */
+  gitMaxPushBytes: number
   /** Session cookie lifetime. */
   sessionTtlMs: number
   /**
@@ -157,6 +162,7 @@ export function loadConfig(env: Env = process.env): ServerConfig {
       upgradeStepMs: int(env, 'LIFECYCLE_UPGRADE_STEP_MS', 4_000),
     },
     freeProjectLimit: int(env, 'FREE_PROJECT_LIMIT', 2),
+    gitMaxPushBytes: int(env, 'GIT_MAX_PUSH_BYTES', 100 * 1024 * 1024, 1024),
     sessionTtlMs: 7 * 24 * 60 * 60 * 1000,
     trustProxy: env.TRUST_PROXY === '1' || env.TRUST_PROXY === 'true',
     passwordHashCost: OWASP_SCRYPT_COST,

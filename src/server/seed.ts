@@ -9,6 +9,7 @@ import type { Queryable } from './db'
 import { cancelPendingTransitions, type Lifecycle } from './engine/lifecycle'
 import { demoFunctions } from './features/functions/demo'
 import { insertFunction } from './features/functions/store'
+import { demoGitHub } from './features/git/demo'
 import { engineVersionIn } from './features/projectdb'
 import { insertProject } from './features/projects/store'
 
@@ -143,6 +144,16 @@ async function demoStorageAndFunctions(tx: Queryable, now: Date): Promise<void> 
   }
 }
 
+/**
+ * Migration 011 added the GitHub integration: each demo organization's installation with its repositories, the
+ * Owner's authorization and one connected project (src/server/features/git/demo.ts). Idempotent; runs in the
+ * transaction that applied 011 (an existing data folder) and at the end of seedDemoData (a new one).
+ */
+export async function addDemoGitHub(tx: Queryable, applied: readonly string[], now: Date): Promise<void> {
+  if (!applied.includes('011_github')) return
+  await demoGitHub(tx, now)
+}
+
 /** Seeds only when there is no account yet; returns whether it did. */
 export async function seedDemoData(
   tx: Queryable,
@@ -205,5 +216,6 @@ export async function seedDemoData(
   // The Owner created every demo project: with its active free projects it starts over the free project limit.
   await tx.query(`update projects set created_by = (select id from accounts where primary_email = $1)`, [demoAccounts[0].email])
   await demoStorageAndFunctions(tx, now)
+  await demoGitHub(tx, now)
   return true
 }

@@ -137,12 +137,26 @@ export const securityHeaders: MiddlewareHandler<AppEnv> = async (c, next) => {
 /** Any JSON body of the API today fits in this many bytes (the largest, a JWT secret, is a few hundred). */
 export const JSON_BODY_LIMIT = 64 * 1024
 
+/** The most a git request's body may ever be (GIT_MAX_PUSH_BYTES is capped to it). */
+export const GIT_BODY_CEILING = 1024 * 1024 * 1024
+
 /**
- * Routes allowed a larger body, by method and path pattern, each with its reason. Git pushes (a later issue) will
- * register here too: a pack file is legitimately megabytes. The limit is decided before the body is read, so it has
- * to live in this table rather than on the route (a route's own bodyLimit would run after this one).
+ * Routes allowed a larger body, by method and path pattern, each with its reason. The limit is decided before the
+ * body is read, so it has to live in this table rather than on the route (a route's own bodyLimit would run after
+ * this one). A `streamed` route counts its body itself while it streams it on (and answers 413 past its own,
+ * smaller limit): here only a declared Content-Length over `maxBytes` is refused, so the body is never buffered.
  */
-export const LARGE_BODY_ROUTES: ReadonlyArray<{ method: string; path: RegExp; maxBytes: number; why: string }> = [
+export const LARGE_BODY_ROUTES: ReadonlyArray<{ method: string; path: RegExp; maxBytes: number; streamed?: true; why: string }> = [
+  {
+    method: 'POST',
+    path: /^\/git\/[^/]+\/[^/]+\/git-(upload|receive)-pack$/,
+    maxBytes: GIT_BODY_CEILING,
+    streamed: true,
+    why:
+      "a git push's pack is legitimately megabytes (a fetch's negotiation can pass 64 kB too); the git route " +
+      '(features/git/smartHttp.ts) streams it into git, counting, and refuses it past GIT_MAX_PUSH_BYTES with a 413, ' +
+      'where buffering it here would hold a whole push in memory',
+  },
   {
     method: 'POST',
     path: /^\/(v1|platform)\/projects\/[^/]+\/database\/query(\/read-only)?$/,
@@ -157,8 +171,9 @@ export const LARGE_BODY_ROUTES: ReadonlyArray<{ method: string; path: RegExp; ma
   })),
 ]
 
-function limitFor(method: string, path: string): number {
-  return LARGE_BODY_ROUTES.find((r) => r.method === method && r.path.test(path))?.maxBytes ?? JSON_BODY_LIMIT
+function limitFor(method: string, path: string): { maxBytes: number; streamed: boolean } {
+  const route = LARGE_BODY_ROUTES.find((r) => r.method === method && r.path.test(path))
+  return { maxBytes: route?.maxBytes ?? JSON_BODY_LIMIT, streamed: route?.streamed ?? false }
 }
 
 const tooLarge = (maxBytes: number) => (c: Context) =>
@@ -190,7 +205,12 @@ export function hasBody(c: Context): boolean {
  */
 export const limitBodies: MiddlewareHandler<AppEnv> = async (c, next) => {
   if (!hasBody(c)) return next()
-  return limiter(limitFor(c.req.method, c.req.path))(c, next)
+  const { maxBytes, streamed } = limitFor(c.req.method, c.req.path)
+  if (streamed) {
+    const length = Number(c.req.header('content-length') ?? '0')
+    return length > maxBytes ? tooLarge(maxBytes)(c) : next()
+  }
+  return limiter(maxBytes)(c, next)
 }
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -205,7 +225,8 @@ const mediaTypeOf = (c: Context) => (c.req.header('content-type') ?? '').split('
  * Finding 5: an API write takes a JSON body or none. A `text/plain` body is what a cross-site form or a
  * `no-cors` fetch can send without a preflight, and the validator would read it as `{}` (a JWT *roll* instead of
  * the secret sent). An empty body with any Content-Type (fetch's default for `body: ''`) is no body.
- * Routes that need another media type (git pushes) will be listed here with their reason.
+ * Git's smart HTTP routes (/git/…, features/git/smartHttp.ts) send git's own media types; they are not API paths,
+ * so this guard never applies to them, and they take no cookie (a personal access token is their only credential).
  */
 export const jsonOrNoBody: MiddlewareHandler<AppEnv> = async (c, next) => {
   if (!WRITE_METHODS.has(c.req.method) || !isApiPath(c.req.path) || JSON_MEDIA_TYPE.test(mediaTypeOf(c))) return next()

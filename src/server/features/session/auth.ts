@@ -156,7 +156,7 @@ export function startSessionSweep(
  * The account of a personal access token that is neither revoked nor expired (and marks it used). A value that is
  * not of a token's shape (`sbp_` or the earlier `kpat_`, and 40 lowercase hex) is refused without a query.
  */
-async function accountForAccessToken(db: Db, token: string, now: Date): Promise<AccountRow | undefined> {
+export async function accountForAccessToken(db: Db, token: string, now: Date): Promise<AccountRow | undefined> {
   if (!ACCESS_TOKEN_PATTERN.test(token)) return undefined
   const { rows } = await db.query<AccountRow>(
     `update access_tokens t set last_used_at = $2 from accounts a
