@@ -178,3 +178,6 @@ export function selectGitHubIntegrationsView(snapshot: SnapshotFrom<typeof githu
 
 /** The machine's own toast region, when it was not handed one. */
 export const selectOwnToasts = (snapshot: SnapshotFrom<typeof githubIntegrationsMachine>) => snapshot.children.toasts
+
+/** The organization once loaded (the repository linker needs its id), else null. */
+export const selectIntegrationsOrganization = (snapshot: SnapshotFrom<typeof githubIntegrationsMachine>) => snapshot.context.data?.organization ?? null

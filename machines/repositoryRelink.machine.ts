@@ -9,7 +9,7 @@
  * toast and asks the organization's connections to refresh; a failure keeps the panel and both selections, with
  * one toast; the panel cannot be closed while connecting; a request unanswered after requestTimeout is abandoned.
  */
-import { assign, fromCallback, fromPromise, sendTo, setup, type ActorRefFrom, type SnapshotFrom } from 'xstate'
+import { assign, enqueueActions, fromCallback, fromPromise, sendTo, setup, type ActorRefFrom, type AnyActorRef, type SnapshotFrom } from 'xstate'
 import { REPOSITORY_ALREADY_CONNECTED, type Connection, type CreateConnectionBody, type Repository } from '../src/contracts/github'
 import type { toastMachine, ToastTone } from './toast.machine'
 
@@ -37,6 +37,8 @@ export interface LinkerData {
 export interface RelinkInput {
   organization: { id: number | null; slug: string }
   toasts: ToastsRef
+  /** The actor showing the organization's connections: told 'connections.refresh' after a link (or a failed one). */
+  connectionsOwner: AnyActorRef | null
 }
 
 interface Context extends RelinkInput {
@@ -124,8 +126,10 @@ export const repositoryRelinkMachine = setup({
     }),
   },
   actions: {
-    /** Provided by the host page: reads the organization's connections again. */
-    refreshConnections: () => {},
+    /** Asks the actor showing the organization's connections to read them again. */
+    refreshConnections: enqueueActions(({ context, enqueue }) => {
+      if (context.connectionsOwner) enqueue.sendTo(context.connectionsOwner, { type: 'connections.refresh' })
+    }),
     showToast: sendTo(
       ({ context }) => context.toasts,
       (_, params: { tone: ToastTone; message: string }) => ({ type: 'toast.show' as const, tone: params.tone, message: params.message }),
