@@ -9,7 +9,7 @@
  * toast and asks the organization's connections to refresh; a failure keeps the panel and both selections, with
  * one toast; the panel cannot be closed while connecting; a request unanswered after requestTimeout is abandoned.
  */
-import { assign, enqueueActions, fromCallback, fromPromise, sendTo, setup, type ActorRefFrom, type AnyActorRef, type SnapshotFrom } from 'xstate'
+import { and, assign, enqueueActions, fromCallback, fromPromise, sendTo, setup, type ActorRefFrom, type AnyActorRef, type SnapshotFrom } from 'xstate'
 import { REPOSITORY_ALREADY_CONNECTED, type Connection, type CreateConnectionBody, type Repository } from '../src/contracts/github'
 import type { toastMachine, ToastTone } from './toast.machine'
 
@@ -226,17 +226,17 @@ export const repositoryRelinkMachine = setup({
             'project.search': { actions: assign({ projectSearch: ({ event }) => event.text }) },
             'repository.select': { actions: assign({ repositoryId: ({ event }) => event.id, connectError: null }) },
             'project.select': { actions: assign({ projectRef: ({ event }) => event.ref, connectError: null }) },
-            connect: { guard: 'canConnect', target: 'connecting', actions: assign({ connectError: null }) },
+            connect: [
+              { guard: and(['canConnect', 'projectHasConnection']), target: 'connecting.removingPrevious', actions: assign({ connectError: null }) },
+              { guard: 'canConnect', target: 'connecting.creating', actions: assign({ connectError: null }) },
+            ],
           },
         },
         connecting: {
           // Closing mid-way would leave the project without its old connection and without the new one.
           on: { 'panel.close': {} },
-          initial: 'starting',
+          initial: 'creating',
           states: {
-            starting: {
-              always: [{ guard: 'projectHasConnection', target: 'removingPrevious' }, { target: 'creating' }],
-            },
             removingPrevious: {
               invoke: {
                 id: 'deleteConnection',
