@@ -279,7 +279,7 @@ describe('repository relink machine', () => {
   it('without a connections owner, linking still closes with its toast', async () => {
     const toasts = createActor(toastMachine).start()
     const creates: Array<Run<CreateInput, Connection | null>> = []
-    const loads: Array<Run<unknown, LinkerData>> = []
+    const loads: Array<Run<{ organizationId: number | null; slug: string }, LinkerData>> = []
     const actor = createActor(repositoryRelinkMachine.provide({ actors: { loadLinker: deferred(loads), createConnection: deferred(creates) } }), {
       input: { organization: { id: ORG.id, slug: ORG.slug }, toasts: toasts as ToastsRef, connectionsOwner: null },
     }).start()
