@@ -5,7 +5,7 @@ import { DEMO_PASSWORD } from './support'
 
 // The walk waits on a shared, busy machine: a longer wait per step than the default 5 s, never a fixed sleep.
 const expect = baseExpect.configure({ timeout: 20_000 })
-test.setTimeout(120_000)
+test.setTimeout(300_000)
 
 async function signIn(page: Page, email = 'owner@example.com') {
   await page.goto('/sign-in')
