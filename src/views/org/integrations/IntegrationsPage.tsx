@@ -2,7 +2,7 @@ import { useSelector } from '@xstate/react'
 import { selectProject } from '../../../../machines/projectStatus.machine'
 import { useProjectActor } from '../../project/projectActor'
 import { useAppLogic } from '../../shell/logic'
-import { PageHeading } from '../../shell/ui'
+import { PageHeading, TextLink } from '../../shell/ui'
 import { useDocumentTitle } from '../../shell/useDocumentTitle'
 import { GitHubIntegrationsHost } from './GitHubIntegrations'
 
@@ -25,6 +25,11 @@ export function ProjectIntegrationsPage() {
   return (
     <div className="mx-auto w-full max-w-4xl px-6 py-8">
       <PageHeading title="Integrations" description="Link this project to a GitHub repository of its organization." />
+      {project.data ? (
+        <p className="-mt-4 mb-6 text-sm">
+          <TextLink href={`/org/${project.data.organization_slug}/integrations`}>The organization's integrations</TextLink>
+        </p>
+      ) : null}
       {project.data ? (
         <GitHubIntegrationsHost
           key={project.data.organization_slug}
