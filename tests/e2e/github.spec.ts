@@ -105,8 +105,11 @@ test('the install step: a person who has not authorized GitHub installs it in a 
   await popup.waitForLoadState()
   expect(popup.viewportSize()).toEqual({ width: 600, height: 800 })
   await expect(panel(page).getByText('Waiting for the GitHub install window…')).toBeVisible()
+  // The page closes itself once it has recorded the installation: wait for that from before the click, or the
+  // close can come first and the wait never end.
+  const closed = popup.waitForEvent('close')
   await popup.getByRole('button', { name: 'Authorize' }).click()
-  await popup.waitForEvent('close')
+  await closed
 
   await expect(panel(page).getByRole('radio', { name: /^demo-pro\/notes-app/ })).toBeVisible()
   await expect(panel(page).getByRole('radio', { name: /^demo-pro\/notes-app/ })).toHaveAccessibleName(/Linked to Acme Storefront/)
