@@ -8,6 +8,7 @@ import { ShellFrame } from '../views/layout/ShellFrame'
 import { NotFound } from '../views/NotFound'
 import type { AccountPage as AccountPageView } from '../views/account/AccountPage'
 import type { OrganizationPage as OrganizationPageView, OrganizationPageKind } from '../views/org/OrganizationPages'
+import type { OrgIntegrationsPage as OrgIntegrationsPageView } from '../views/org/integrations/IntegrationsPage'
 import type { NewProjectPage as NewProjectPageView } from '../views/projects/NewProjectPage'
 import type { ProjectsPage as ProjectsPageView } from '../views/projects/ProjectsPage'
 import { lazyComponent, preloadLoader, useLoaded } from '../views/shell/lazy'
@@ -27,6 +28,11 @@ const AccountPage = lazyComponent<ComponentProps<typeof AccountPageView>>(
 const OrganizationPage = lazyComponent<ComponentProps<typeof OrganizationPageView>>(
   () => import('../views/org/OrganizationPages').then((m) => ({ default: m.OrganizationPage })),
   pageLoading,
+)
+const OrgIntegrationsPage = lazyComponent<ComponentProps<typeof OrgIntegrationsPageView>>(
+  () => import('../views/org/integrations/IntegrationsPage').then((m) => ({ default: m.OrgIntegrationsPage })),
+  pageLoading,
+  (logic) => [logic.githubIntegrations, logic.repositoryRelink],
 )
 const SupportPage = lazy(() => import('../views/support/SupportPage').then((m) => ({ default: m.SupportPage })))
 const NewProjectPage = lazyComponent<ComponentProps<typeof NewProjectPageView>>(
@@ -80,6 +86,12 @@ function SignedInShell() {
           {({ slug, page }) =>
             page === 'usage' || page === 'general' || page === 'billing' ? (
               <OrganizationRoute key={slug} navBar={navBar} slug={slug} kind={page} />
+            ) : page === 'integrations' ? (
+              <ShellFrame key={slug} navBar={navBar} crumbs={[{ label: slug, href: `/org/${slug}/general` }, { label: 'Integrations' }]}>
+                <Page>
+                  <OrgIntegrationsPage slug={slug} />
+                </Page>
+              </ShellFrame>
             ) : (
               <ShellFrame navBar={navBar} crumbs={[{ label: 'Not found' }]}>
                 <NotFound />

@@ -43,4 +43,6 @@ export const LIVE_LOGIC: AppLogic = {
   edgeFunctions: preloadable(() => import('../api/live/edgeFunctions').then((m) => m.liveEdgeFunctionsMachine)),
   typeGeneration: preloadable(() => import('../api/live/typeGeneration').then((m) => m.liveTypeGenerationMachine)),
   apiDocs: preloadable(() => import('../api/live/apiDocs').then((m) => m.liveApiDocsMachine)),
+  githubIntegrations: preloadable(() => import('../api/live/githubIntegrations').then((m) => m.liveGitHubIntegrationsMachine)),
+  repositoryRelink: preloadable(() => import('../api/live/repositoryRelink').then((m) => m.liveRepositoryRelinkMachine)),
 }

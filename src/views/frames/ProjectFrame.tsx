@@ -36,6 +36,11 @@ const ApiSettingsPage = lazyComponent<object>(
   pageLoading,
   (logic) => [logic.apiKeys],
 )
+const IntegrationsSettingsPage = lazyComponent<object>(
+  () => import('../org/integrations/IntegrationsPage').then((m) => ({ default: m.ProjectIntegrationsPage })),
+  pageLoading,
+  (logic) => [logic.githubIntegrations, logic.repositoryRelink],
+)
 
 /**
  * The frame of a project route, where the layout and the project's pages meet (neither imports the other).
@@ -100,5 +105,6 @@ function ProjectPageContent({ section, title }: { section: string; title: string
   if (section === 'settings/infrastructure') return <InfrastructureSettingsPage />
   if (section === 'building') return <ToolPage title="Project is ready" note="The project has finished setting up." />
   if (section === 'settings/api') return <ApiSettingsPage />
+  if (section === 'settings/integrations') return <IntegrationsSettingsPage />
   return <ToolPage title={title} />
 }

@@ -56,6 +56,9 @@ function OrganizationDetails({ data, kind, panel }: { data: OrganizationData; ki
       <p className="text-sm">
         <TextLink href="/projects">Back to projects</TextLink>
       </p>
+      <p className="text-sm">
+        <TextLink href={`/org/${organization.slug}/integrations`}>Integrations</TextLink>
+      </p>
     </div>
   )
 }

@@ -56,6 +56,7 @@ const ROUTES: ProjectRoute[] = [
   { section: 'settings/infrastructure', title: 'Infrastructure', product: 'settings' },
   { section: 'settings/addons', title: 'Add-ons', product: 'settings' },
   { section: 'settings/vault', title: 'Vault', product: 'settings' },
+  { section: 'settings/integrations', title: 'Integrations', product: 'settings' },
 ]
 
 /** The route a section shows, or null for an unknown one (a 404 inside the project). Home is ''. */
@@ -203,6 +204,7 @@ const SIDE_MENUS: Partial<Record<ProductId, { title: string; items: SideMenuItem
       { label: 'Infrastructure', section: 'settings/infrastructure' },
       { label: 'Add-ons', section: 'settings/addons' },
       { label: 'Vault', section: 'settings/vault' },
+      { label: 'Integrations', section: 'settings/integrations' },
     ],
   },
 }

@@ -29,6 +29,8 @@ import type { edgeFunctionsMachine } from '../../../machines/edgeFunctions.machi
 import type { storageBucketsMachine } from '../../../machines/storageBuckets.machine'
 import type { typeGenerationMachine } from '../../../machines/typeGeneration.machine'
 import type { apiDocsMachine } from '../../../machines/apiDocs.machine'
+import type { githubIntegrationsMachine } from '../../../machines/githubIntegrations.machine'
+import type { repositoryRelinkMachine } from '../../../machines/repositoryRelink.machine'
 
 /** Loads a machine's code on demand; the same loader (by identity) loads once however often it is read. */
 export type Loader<T> = () => Promise<T>
@@ -61,6 +63,9 @@ export interface AppLogic {
   typeGeneration: Loader<typeof typeGenerationMachine>
   // The API docs panel (dialog and /api page), loaded when first opened.
   apiDocs: Loader<typeof apiDocsMachine>
+  // The organization's GitHub integration and the repository linker (org and project settings pages).
+  githubIntegrations: Loader<typeof githubIntegrationsMachine>
+  repositoryRelink: Loader<typeof repositoryRelinkMachine>
 }
 
 export const AppLogicContext = createContext<AppLogic | null>(null)
