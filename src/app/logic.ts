@@ -43,4 +43,8 @@ export const LIVE_LOGIC: AppLogic = {
   edgeFunctions: preloadable(() => import('../api/live/edgeFunctions').then((m) => m.liveEdgeFunctionsMachine)),
   typeGeneration: preloadable(() => import('../api/live/typeGeneration').then((m) => m.liveTypeGenerationMachine)),
   apiDocs: preloadable(() => import('../api/live/apiDocs').then((m) => m.liveApiDocsMachine)),
+  signUp: preloadable(() => import('../api/live/signUp').then((m) => m.liveSignUpMachine)),
+  profile: preloadable(() => import('../api/live/profile').then((m) => m.liveProfileMachine)),
+  members: preloadable(() => import('../api/live/members').then((m) => m.liveMembersMachine)),
+  joinInvitation: preloadable(() => import('../api/live/joinInvitation').then((m) => m.liveJoinInvitationMachine)),
 }

@@ -29,6 +29,10 @@ import type { edgeFunctionsMachine } from '../../../machines/edgeFunctions.machi
 import type { storageBucketsMachine } from '../../../machines/storageBuckets.machine'
 import type { typeGenerationMachine } from '../../../machines/typeGeneration.machine'
 import type { apiDocsMachine } from '../../../machines/apiDocs.machine'
+import type { signUpMachine } from '../../../machines/signUp.machine'
+import type { profileMachine } from '../../../machines/profile.machine'
+import type { membersMachine } from '../../../machines/members.machine'
+import type { joinInvitationMachine } from '../../../machines/joinInvitation.machine'
 
 /** Loads a machine's code on demand; the same loader (by identity) loads once however often it is read. */
 export type Loader<T> = () => Promise<T>
@@ -61,6 +65,11 @@ export interface AppLogic {
   typeGeneration: Loader<typeof typeGenerationMachine>
   // The API docs panel (dialog and /api page), loaded when first opened.
   apiDocs: Loader<typeof apiDocsMachine>
+  // Accounts and members: sign-up, the profile, an organization's team, accepting an invitation.
+  signUp: Loader<typeof signUpMachine>
+  profile: Loader<typeof profileMachine>
+  members: Loader<typeof membersMachine>
+  joinInvitation: Loader<typeof joinInvitationMachine>
 }
 
 export const AppLogicContext = createContext<AppLogic | null>(null)
