@@ -76,7 +76,8 @@ export const profileMachine = setup({
       },
       after: { requestTimeout: { target: 'failed', actions: { type: 'storeError', params: { error: TIMED_OUT } } } },
     },
-    saved: editing,
+    // Just saved, the draft is the saved name: there is nothing to save until it is edited.
+    saved: { on: { 'username.edit': editing.on['username.edit'] } },
     failed: editing,
   },
 })
