@@ -3,7 +3,8 @@
  * (checking); a 401 means signed out, any other failure is shown with a retry. A failed sign-in keeps the
  * server's message until the next attempt. Any 401 anywhere (`session.expired`, sent by the app from the HTTP
  * client's onUnauthorized hook) ends a signed-in session; while signed out it is ignored, because a wrong password
- * is itself a 401. Signing out always ends in signedOut, even when the server call fails.
+ * is itself a 401. Signing out always ends in signedOut, even when the server call fails. `session.changed` carries
+ * a session opened or changed by another flow (sign-up signs in; a saved profile renames the person).
  */
 import { assign, fromPromise, setup, type SnapshotFrom } from 'xstate'
 import type { OrganizationPermissions, Profile } from '../src/contracts/auth'
@@ -29,6 +30,8 @@ type SessionEvent =
   | { type: 'session.signOut' }
   | { type: 'session.expired' }
   | { type: 'session.retry' }
+  /** The session was opened or changed elsewhere (sign-up signed in; the profile was saved): the new data. */
+  | { type: 'session.changed'; session: SessionData }
 
 const messageOf = (error: unknown, fallback: string) => (error instanceof Error && error.message ? error.message : fallback)
 
@@ -79,6 +82,7 @@ export const sessionMachine = setup({
       id: 'signedOut',
       entry: 'forgetSession',
       initial: 'idle',
+      on: { 'session.changed': { target: '#signedIn', actions: assign({ session: ({ event }) => event.session, error: null }) } },
       states: {
         idle: {
           on: { 'session.signIn': 'signingIn' },
@@ -103,7 +107,10 @@ export const sessionMachine = setup({
     signedIn: {
       id: 'signedIn',
       initial: 'idle',
-      on: { 'session.expired': '#signedOut' },
+      on: {
+        'session.expired': '#signedOut',
+        'session.changed': { actions: assign({ session: ({ event }) => event.session }) },
+      },
       states: {
         idle: {
           on: { 'session.signOut': 'signingOut' },

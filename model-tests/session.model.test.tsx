@@ -2,8 +2,11 @@ import { act, screen, waitFor, within } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import type { AnyMachineSnapshot, EventObject } from 'xstate'
+import { fromPromise } from 'xstate'
 import { sessionMachine, type SessionData } from '../machines/session.machine'
 import { getProfile } from '../src/api/calls/session'
+import { LIVE_LOGIC } from '../src/app/logic'
+import { mapLoaded } from '../src/views/shell/lazy'
 import { ALL_PERMISSIONS, OWNER, fakePlatform, renderApp } from '../tests/web/platform'
 import { apiError, deferredActor, matchesStateKey, testModelOf } from './support'
 import { describePath, keyByIncomingEdge, missingCoverage } from './support'
@@ -15,6 +18,9 @@ const SESSION: SessionData = {
 const UNAUTHORIZED = apiError('Not signed in', 401)
 const UNREACHABLE = apiError('Unable to reach the server', null)
 const WRONG_PASSWORD = apiError('Invalid e-mail or password', 401)
+/** The session a sign-up opens, and the session after the profile is renamed (both by session.changed). */
+const SIGNED_UP: SessionData = { profile: { id: 9, username: 'newcomer', primary_email: 'newcomer@example.com' }, permissions: [] }
+const RENAMED = 'boss'
 
 const model = testModelOf(sessionMachine, {
   events: (snapshot: AnyMachineSnapshot): EventObject[] => {
@@ -26,7 +32,13 @@ const model = testModelOf(sessionMachine, {
       ]
     }
     if (snapshot.matches('checkFailed')) return [{ type: 'session.retry' }]
-    if (snapshot.matches({ signedOut: 'idle' }) || snapshot.matches({ signedOut: 'rejected' })) {
+    if (snapshot.matches({ signedOut: 'idle' })) {
+      return [
+        { type: 'session.signIn', email: 'owner@example.com', password: 'demo1234' } as EventObject,
+        { type: 'session.changed', session: SIGNED_UP } as EventObject,
+      ]
+    }
+    if (snapshot.matches({ signedOut: 'rejected' })) {
       return [{ type: 'session.signIn', email: 'owner@example.com', password: 'demo1234' } as EventObject]
     }
     if (snapshot.matches({ signedOut: 'signingIn' })) {
@@ -35,7 +47,12 @@ const model = testModelOf(sessionMachine, {
         { type: 'xstate.error.actor.signIn', error: WRONG_PASSWORD } as EventObject,
       ]
     }
-    if (snapshot.matches({ signedIn: 'idle' })) return [{ type: 'session.signOut' }, { type: 'session.expired' }]
+    if (snapshot.matches({ signedIn: 'idle' })) {
+      // Renaming once, on the account page, from a session that was signed into.
+      const session = (snapshot.context as { session: SessionData }).session
+      const mayRename = session.profile.id === OWNER.id && session.profile.username !== RENAMED
+      return [{ type: 'session.signOut' }, { type: 'session.expired' }, ...(mayRename ? [{ type: 'session.changed', session: { ...session, profile: { ...session.profile, username: RENAMED } } } as EventObject] : [])]
+    }
     if (snapshot.matches({ signedIn: 'signingOut' })) {
       return [
         { type: 'xstate.done.actor.signOut' },
@@ -46,7 +63,11 @@ const model = testModelOf(sessionMachine, {
     return []
   },
   serializeState: (snapshot, event, previous) =>
-    keyByIncomingEdge(snapshot as AnyMachineSnapshot, event as EventObject | undefined, JSON.stringify(previous?.value ?? null)),
+    keyByIncomingEdge(
+      snapshot as AnyMachineSnapshot,
+      event as EventObject | undefined,
+      JSON.stringify([previous?.value ?? null, (snapshot as AnyMachineSnapshot).context.session?.profile.username ?? null]),
+    ),
   stateMatcher: matchesStateKey,
 })
 
@@ -66,7 +87,13 @@ describe('session model', () => {
       const signIn = deferredActor<SessionData, { email: string; password: string }>('signIn')
       const signOut = deferredActor<void>('signOut')
       const machine = sessionMachine.provide({ actors: { fetchSession: fetchSession.logic, signIn: signIn.logic, signOut: signOut.logic } })
-      const { location } = renderApp('/projects', { logic: { session: machine } })
+      // Sign-up and the profile answer at once: what is under test is the session taking what they hand it.
+      // Their machines derive from the live ones (loaded before the tests), so their screens render without a loading pass.
+      const signUp = mapLoaded(LIVE_LOGIC.signUp, (live) => live.provide({ actors: { signUp: fromPromise(async () => SIGNED_UP) } }))
+      const profile = mapLoaded(LIVE_LOGIC.profile, (live) =>
+        live.provide({ actors: { updateProfile: fromPromise(async ({ input }: { input: { username: string } }) => ({ ...OWNER, username: input.username })) } }),
+      )
+      const { location } = renderApp('/projects', { logic: { session: machine, signUp, profile } })
       const user = userEvent.setup()
       const signInPage = () => screen.findByRole('heading', { name: 'Welcome back' })
 
@@ -112,6 +139,24 @@ describe('session model', () => {
           },
           'xstate.done.actor.signIn': async (step) => signIn.resolve((step.event as unknown as { output: SessionData }).output),
           'xstate.error.actor.signIn': async (step) => signIn.reject((step.event as unknown as { error: unknown }).error),
+          // signedOut: sign-up hands the new session over; signedIn: the account page's saved profile does.
+          'session.changed': async () => {
+            if (location.history.at(-1) === '/sign-in') {
+              await user.click(await screen.findByRole('link', { name: 'Sign up' }))
+              await user.type(await screen.findByLabelText('Email'), 'newcomer@example.com')
+              await user.type(screen.getByLabelText('Password'), 'long enough')
+              await user.click(screen.getByRole('button', { name: 'Sign up' }))
+              return
+            }
+            act(() => location.navigate('/account/me'))
+            const field = await screen.findByLabelText('Username')
+            await user.clear(field)
+            await user.type(field, RENAMED)
+            await user.click(screen.getByRole('button', { name: 'Save' }))
+            await screen.findByText('Profile saved')
+            expect(screen.getByRole('button', { name: /Account/ })).toHaveTextContent(RENAMED)
+            act(() => location.navigate('/projects'))
+          },
           'session.signOut': async () => {
             await user.click(screen.getByRole('button', { name: 'Account' }))
             await user.click(within(await screen.findByRole('menu')).getByRole('menuitem', { name: 'Log out' }))

@@ -14,6 +14,7 @@ import { AppLogicContext, type AppLogic } from '../views/shell/logic'
 import { LIVE_LOGIC } from './logic'
 import { ShellProviders } from './ShellProviders'
 import { SignedIn } from './SignedIn'
+import { SignUpScreen } from './SignUpScreen'
 
 // The sign-in page loads when shown: a signed-in first load never needs it.
 const SignInPage = lazyComponent<ComponentProps<typeof SignInPageView>>(
@@ -22,7 +23,7 @@ const SignInPage = lazyComponent<ComponentProps<typeof SignInPageView>>(
 )
 
 /** Paths served by the signed-in area; anything else is a 404 whatever the session. */
-const SIGNED_IN_ROUTES = /^\/(projects|account|new|org|project|support)(\/.*)?$/
+const SIGNED_IN_ROUTES = /^\/(projects|account|new|org|project|support|join)(\/.*)?$/
 
 export interface AppProps {
   /** A wouter location (tests use memoryLocation); the browser's by default. */
@@ -59,6 +60,9 @@ function AppRoutes() {
       <Route path="/sign-in">
         <SignInRoute />
       </Route>
+      <Route path="/sign-up">
+        <SignUpRoute />
+      </Route>
       <Route path={SIGNED_IN_ROUTES}>
         <SignedIn />
       </Route>
@@ -78,6 +82,15 @@ function SignInRoute() {
   if (phase === 'checkFailed') return <SessionCheckFailed session={session} />
   if (phase === 'signedIn') return <Redirect to="/projects" replace />
   return <SignInPage session={session} />
+}
+
+function SignUpRoute() {
+  const { session } = useShell()
+  const phase = useSelector(session, selectSessionPhase)
+  if (phase === 'checking') return <SessionChecking />
+  if (phase === 'checkFailed') return <SessionCheckFailed session={session} />
+  if (phase === 'signedIn') return <Redirect to="/projects" replace />
+  return <SignUpScreen />
 }
 
 function Centered({ children }: { children: ReactNode }) {

@@ -9,6 +9,8 @@ import { NotFound } from '../views/NotFound'
 import type { AccountPage as AccountPageView } from '../views/account/AccountPage'
 import type { OrganizationPage as OrganizationPageView, OrganizationPageKind } from '../views/org/OrganizationPages'
 import type { OrgIntegrationsPage as OrgIntegrationsPageView } from '../views/org/integrations/IntegrationsPage'
+import type { JoinPage as JoinPageView } from '../views/org/JoinPage'
+import type { TeamPage as TeamPageView } from '../views/org/TeamPage'
 import type { NewProjectPage as NewProjectPageView } from '../views/projects/NewProjectPage'
 import type { ProjectsPage as ProjectsPageView } from '../views/projects/ProjectsPage'
 import { lazyComponent, preloadLoader, useLoaded } from '../views/shell/lazy'
@@ -33,6 +35,14 @@ const OrgIntegrationsPage = lazyComponent<ComponentProps<typeof OrgIntegrationsP
   () => import('../views/org/integrations/IntegrationsPage').then((m) => ({ default: m.OrgIntegrationsPage })),
   pageLoading,
   (logic) => [logic.githubIntegrations, logic.repositoryRelink],
+)
+const TeamPage = lazyComponent<ComponentProps<typeof TeamPageView>>(
+  () => import('../views/org/TeamPage').then((m) => ({ default: m.TeamPage })),
+  pageLoading,
+)
+const JoinPage = lazyComponent<ComponentProps<typeof JoinPageView>>(
+  () => import('../views/org/JoinPage').then((m) => ({ default: m.JoinPage })),
+  pageLoading,
 )
 const SupportPage = lazy(() => import('../views/support/SupportPage').then((m) => ({ default: m.SupportPage })))
 const NewProjectPage = lazyComponent<ComponentProps<typeof NewProjectPageView>>(
@@ -82,9 +92,16 @@ function SignedInShell() {
           </ShellFrame>
         </Route>
         <Route path="/new/:slug">{({ slug }) => <NewProjectRoute key={slug} navBar={navBar} slug={slug} />}</Route>
+        <Route path="/join">
+          <ShellFrame navBar={navBar} crumbs={[{ label: 'Join organization' }]}>
+            <JoinRoute />
+          </ShellFrame>
+        </Route>
         <Route path="/org/:slug/:page">
           {({ slug, page }) =>
-            page === 'usage' || page === 'general' || page === 'billing' ? (
+            page === 'team' ? (
+              <TeamRoute key={slug} navBar={navBar} slug={slug} />
+            ) : page === 'usage' || page === 'general' || page === 'billing' ? (
               <OrganizationRoute key={slug} navBar={navBar} slug={slug} kind={page} />
             ) : page === 'integrations' ? (
               <ShellFrame key={slug} navBar={navBar} crumbs={[{ label: slug, href: `/org/${slug}/general` }, { label: 'Integrations' }]}>
@@ -131,6 +148,7 @@ function SignedInShell() {
 function AccountRoute() {
   const logic = useAppLogic()
   void AccountPage.preload()
+  preloadLoader(logic.profile)
   return (
     <Page>
       <AccountScreen machines={logic} />
@@ -139,8 +157,22 @@ function AccountRoute() {
 }
 
 function AccountScreen({ machines }: { machines: AppLogic }) {
+  const { session } = useShell()
   const tokens = useActorRef(useLoaded(machines.accessTokens), inspectOption())
-  return <AccountPage tokens={tokens} />
+  const profileMachine = useLoaded(machines.profile)
+  const [signedIn] = useState(() => session.getSnapshot().context.session)
+  const [machine] = useState(() =>
+    profileMachine.provide({
+      actions: {
+        profileSaved: (_, params) => {
+          const current = session.getSnapshot().context.session
+          if (current) session.send({ type: 'session.changed', session: { ...current, profile: params.profile } })
+        },
+      },
+    }),
+  )
+  const profile = useActorRef(machine, { input: { profile: signedIn?.profile ?? { id: 0, username: '', primary_email: '' } }, ...inspectOption() })
+  return <AccountPage tokens={tokens} profile={profile} />
 }
 
 function OrganizationRoute({ navBar, slug, kind }: { navBar: NavBarActorRef; slug: string; kind: OrganizationPageKind }) {
@@ -160,6 +192,58 @@ function OrganizationRoute({ navBar, slug, kind }: { navBar: NavBarActorRef; slu
 function OrganizationScreen({ machines, slug, kind, panel }: { machines: AppLogic; slug: string; kind: OrganizationPageKind; panel: string | null }) {
   const organization = useActorRef(useLoaded(machines.organization), { input: { slug }, ...inspectOption() })
   return <OrganizationPage organization={organization} kind={kind} panel={panel} />
+}
+
+/** /org/{slug}/team: the members machine runs for the signed-in person (their own row gives their role). */
+function TeamRoute({ navBar, slug }: { navBar: NavBarActorRef; slug: string }) {
+  const logic = useAppLogic()
+  void TeamPage.preload()
+  preloadLoader(logic.members)
+  return (
+    <ShellFrame navBar={navBar} crumbs={[{ label: slug, href: `/org/${slug}/general` }, { label: 'Team' }]}>
+      <Page>
+        <TeamScreen machines={logic} slug={slug} />
+      </Page>
+    </ShellFrame>
+  )
+}
+
+function TeamScreen({ machines, slug }: { machines: AppLogic; slug: string }) {
+  const { session } = useShell()
+  const accountId = useSelector(session, (snapshot) => snapshot.context.session?.profile.id ?? 0)
+  const members = useActorRef(useLoaded(machines.members), { input: { slug, accountId }, ...inspectOption() })
+  return <TeamPage members={members} slug={slug} />
+}
+
+/** /join?token=…: accepting an invitation; the session then holds the new organization's permissions. */
+function JoinRoute() {
+  const logic = useAppLogic()
+  void JoinPage.preload()
+  preloadLoader(logic.joinInvitation)
+  const token = new URLSearchParams(useSearch()).get('token') ?? ''
+  return (
+    <Page>
+      <JoinScreen key={token} machines={logic} token={token} />
+    </Page>
+  )
+}
+
+function JoinScreen({ machines, token }: { machines: AppLogic; token: string }) {
+  const { session } = useShell()
+  const projectList = useProjectListActor()
+  const loaded = useLoaded(machines.joinInvitation)
+  const [machine] = useState(() =>
+    loaded.provide({
+      actions: {
+        joined: (_, params) => {
+          session.send({ type: 'session.changed', session: params.session })
+          projectList.send({ type: 'projects.refresh' })
+        },
+      },
+    }),
+  )
+  const join = useActorRef(machine, { input: { token }, ...inspectOption() })
+  return <JoinPage join={join} />
 }
 
 /** /new/{slug}: the organization and the create form; a created project asks the project list to load again. */

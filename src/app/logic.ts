@@ -45,4 +45,8 @@ export const LIVE_LOGIC: AppLogic = {
   apiDocs: preloadable(() => import('../api/live/apiDocs').then((m) => m.liveApiDocsMachine)),
   githubIntegrations: preloadable(() => import('../api/live/githubIntegrations').then((m) => m.liveGitHubIntegrationsMachine)),
   repositoryRelink: preloadable(() => import('../api/live/repositoryRelink').then((m) => m.liveRepositoryRelinkMachine)),
+  signUp: preloadable(() => import('../api/live/signUp').then((m) => m.liveSignUpMachine)),
+  profile: preloadable(() => import('../api/live/profile').then((m) => m.liveProfileMachine)),
+  members: preloadable(() => import('../api/live/members').then((m) => m.liveMembersMachine)),
+  joinInvitation: preloadable(() => import('../api/live/joinInvitation').then((m) => m.liveJoinInvitationMachine)),
 }

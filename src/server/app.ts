@@ -13,6 +13,8 @@ import { initialOwnUrl, type AppEnv } from './core/http'
 import type { Db } from './db'
 import { migrate } from './db/migrate'
 import { createEngine, createLifecycle, type Engine, type Lifecycle } from './engine/lifecycle'
+import { accountRoutes, publicAccountRoutes } from './features/accounts/routes'
+import { memberRoutes } from './features/accounts/members'
 import { databaseRoutes } from './features/database/routes'
 import { devRoutes } from './features/dev/routes'
 import { functionRoutes } from './features/functions/routes'
@@ -114,12 +116,15 @@ export async function createApp(options: CreateAppOptions): Promise<PlatformServ
 
   // Health and sign-in need no session; everything after this point does (cookie on /platform, bearer or cookie on /v1).
   app.route('/', publicSessionRoutes(deps))
+  app.route('/', publicAccountRoutes(deps))
   const sessionOptions = { idleTimeoutMs: config.sessionIdleTimeoutMs }
   app.use('/platform/*', requireSession(db, clock, sessionOptions))
   app.use('/v1/*', requireApiAuth(db, clock, sessionOptions))
 
   app.route('/', sessionRoutes(deps))
   app.route('/', organizationRoutes(deps))
+  app.route('/', accountRoutes(deps))
+  app.route('/', memberRoutes(deps))
   app.route('/', projectRoutes(deps))
   app.route('/', pauseRoutes(deps))
   app.route('/', upgradeRoutes(deps))

@@ -1,15 +1,13 @@
-import { useSelector } from '@xstate/react'
-import { selectProfile } from '../../../machines/session.machine'
 import { useShell } from '../shell/contexts'
-import { Card, DataList, PageHeading } from '../shell/ui'
+import { PageHeading } from '../shell/ui'
 import { useDocumentTitle } from '../shell/useDocumentTitle'
 import { AccessTokens, type AccessTokensActorRef } from './AccessTokens'
+import { ProfileForm, type ProfileActorRef } from './ProfileForm'
 import { ThemeList } from './ThemeList'
 
-export function AccountPage({ tokens }: { tokens: AccessTokensActorRef }) {
+export function AccountPage({ tokens, profile }: { tokens: AccessTokensActorRef; profile: ProfileActorRef }) {
   useDocumentTitle('Account preferences')
-  const { session, theme } = useShell()
-  const profile = useSelector(session, selectProfile)
+  const { theme } = useShell()
   return (
     <div className="mx-auto w-full max-w-4xl space-y-10 px-6 py-8">
       <PageHeading title="Account preferences" />
@@ -17,14 +15,7 @@ export function AccountPage({ tokens }: { tokens: AccessTokensActorRef }) {
         <h2 id="profile-heading" className="text-lg font-semibold">
           Profile
         </h2>
-        <Card>
-          <DataList
-            rows={[
-              ['Username', profile?.username ?? ''],
-              ['Email', profile?.primary_email ?? ''],
-            ]}
-          />
-        </Card>
+        <ProfileForm profile={profile} />
       </section>
       <section aria-labelledby="theme-heading" className="space-y-3">
         <h2 id="theme-heading" className="text-lg font-semibold">

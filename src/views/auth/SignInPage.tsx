@@ -4,7 +4,7 @@ import { selectSignInView } from '../../../machines/session.machine'
 import { SignInBody } from '../../contracts/auth'
 import type { SessionActorRef } from '../shell/contexts'
 import { Logo } from '../shell/Logo'
-import { Button, inputClass } from '../shell/ui'
+import { Button, TextLink, inputClass } from '../shell/ui'
 import { useDocumentTitle } from '../shell/useDocumentTitle'
 
 /** The typed e-mail and password are the form's own values; the attempt and its failure are the session's. */
@@ -93,6 +93,9 @@ export function SignInPage({ session }: { session: SessionActorRef }) {
             {view.submitting ? 'Signing in…' : 'Sign in'}
           </Button>
         </form>
+        <p className="mt-6 text-sm text-neutral-600 dark:text-neutral-400">
+          Don't have an account? <TextLink href="/sign-up">Sign up</TextLink>
+        </p>
       </div>
     </main>
   )

@@ -56,12 +56,17 @@ export function ProjectsPage({ projectList }: { projectList: ProjectListActorRef
                       {organization.name}
                     </Link>
                   </h2>
+                  <div className="flex items-center gap-3">
+                  <Link href={`/org/${organization.slug}/team`} className="text-sm font-medium text-neutral-600 hover:underline dark:text-neutral-300">
+                    Team<span className="sr-only"> of {organization.name}</span>
+                  </Link>
                   <Link
                     href={`/new/${organization.slug}`}
                     className="rounded-md bg-emerald-600 px-3 py-1.5 text-sm font-medium text-white shadow-xs hover:bg-emerald-500"
                   >
                     New project
                   </Link>
+                  </div>
                 </div>
                 {projects.length === 0 ? (
                   <p className="rounded-lg border border-dashed border-neutral-300 p-6 text-sm text-neutral-500 dark:border-neutral-700">

@@ -31,6 +31,10 @@ import type { typeGenerationMachine } from '../../../machines/typeGeneration.mac
 import type { apiDocsMachine } from '../../../machines/apiDocs.machine'
 import type { githubIntegrationsMachine } from '../../../machines/githubIntegrations.machine'
 import type { repositoryRelinkMachine } from '../../../machines/repositoryRelink.machine'
+import type { signUpMachine } from '../../../machines/signUp.machine'
+import type { profileMachine } from '../../../machines/profile.machine'
+import type { membersMachine } from '../../../machines/members.machine'
+import type { joinInvitationMachine } from '../../../machines/joinInvitation.machine'
 
 /** Loads a machine's code on demand; the same loader (by identity) loads once however often it is read. */
 export type Loader<T> = () => Promise<T>
@@ -66,6 +70,11 @@ export interface AppLogic {
   // The organization's GitHub integration and the repository linker (org and project settings pages).
   githubIntegrations: Loader<typeof githubIntegrationsMachine>
   repositoryRelink: Loader<typeof repositoryRelinkMachine>
+  // Accounts and members: sign-up, the profile, an organization's team, accepting an invitation.
+  signUp: Loader<typeof signUpMachine>
+  profile: Loader<typeof profileMachine>
+  members: Loader<typeof membersMachine>
+  joinInvitation: Loader<typeof joinInvitationMachine>
 }
 
 export const AppLogicContext = createContext<AppLogic | null>(null)

@@ -1,0 +1,94 @@
+/**
+ * Sign-up (no session) and the profile's username. Sign-up goes through the sign-in throttle (./../session/throttle:
+ * the same per-e-mail and per-address counts), hashes the password with the same scrypt cost as sign-in, creates the
+ * account, its personal free organization (the person its Owner) and a session, in one transaction.
+ * A taken e-mail is refused with a clear 409: sign-up must say so. Sign-in keeps telling nothing (one message, the
+ * same scrypt work, for a wrong password and an unknown e-mail).
+ */
+import { Hono } from 'hono'
+import * as endpoints from '../../../contracts/endpoints'
+import type { Deps } from '../../core/deps'
+import { at, errorJson, validate, type AppEnv } from '../../core/http'
+import { hashPassword } from '../../core/secrets'
+import { createSession, setSessionCookie } from '../session/auth'
+import { clearSignInFailures, clientAddress, countSignInAttempt } from '../session/throttle'
+import { TAKEN_SLUGS, TAKEN_USERNAMES, baseNameOf, firstFree } from './names'
+
+export const EMAIL_TAKEN = 'An account with this e-mail address already exists. Sign in instead.'
+export const USERNAME_TAKEN = 'This username is taken'
+
+const isUniqueViolation = (err: unknown, constraint: string) =>
+  typeof err === 'object' && err !== null && (err as { code?: string }).code === '23505' &&
+  String((err as { constraint?: string; message?: string }).constraint ?? (err as { message?: string }).message).includes(constraint)
+
+/** Routes that need no session; the app mounts them before the session middleware. */
+export function publicAccountRoutes({ db, clock, config }: Deps) {
+  const app = new Hono<AppEnv>()
+
+  app.on(...at(endpoints.signUp), validate('json', endpoints.signUp.body), async (c) => {
+    const { email, password } = c.req.valid('json')
+    const attempt = { email, address: clientAddress(c, config.trustProxy) }
+    const retryAfter = await countSignInAttempt(db, config.signInThrottle, attempt, clock.now())
+    if (retryAfter !== undefined) {
+      c.header('Retry-After', String(retryAfter))
+      const minutes = Math.ceil(retryAfter / 60)
+      return errorJson(c, 429, `Too many attempts. Try again in ${minutes} minute${minutes === 1 ? '' : 's'}.`)
+    }
+    const existing = await db.query('select 1 from accounts where primary_email = $1', [email])
+    if (existing.rows.length) return errorJson(c, 409, EMAIL_TAKEN, 'email_taken')
+    const passwordHash = await hashPassword(password, config.passwordHashCost)
+    const now = clock.now().toISOString()
+    let account: { id: number; username: string; primary_email: string }
+    try {
+      account = await db.transaction(async (tx) => {
+        const base = baseNameOf(email)
+        const username = await firstFree(tx, TAKEN_USERNAMES, base)
+        const { rows } = await tx.query<{ id: number; username: string; primary_email: string }>(
+          `insert into accounts (username, primary_email, password_hash, created_at) values ($1, $2, $3, $4)
+           returning id, username, primary_email`,
+          [username, email, passwordHash, now],
+        )
+        const slug = await firstFree(tx, TAKEN_SLUGS, base)
+        const org = await tx.query<{ id: number }>(
+          `insert into organizations (slug, name, plan_id, created_at) values ($1, $2, 'free', $3) returning id`,
+          [slug, `${username}'s Org`, now],
+        )
+        await tx.query(`insert into members (organization_id, account_id, role) values ($1, $2, 'Owner')`, [org.rows[0].id, rows[0].id])
+        return rows[0]
+      })
+    } catch (err) {
+      // Two sign-ups with one e-mail at once: the second finds the unique index.
+      if (isUniqueViolation(err, 'primary_email')) return errorJson(c, 409, EMAIL_TAKEN, 'email_taken')
+      throw err
+    }
+    await clearSignInFailures(db, attempt)
+    const token = await createSession(db, account.id, clock.now(), config.sessionTtlMs)
+    setSessionCookie(c, token, config.sessionTtlMs, { trustProxy: config.trustProxy })
+    c.header('Cache-Control', 'no-store') // the answer sets the session token
+    return c.json({ id: account.id, username: account.username, primary_email: account.primary_email }, 201)
+  })
+
+  return app
+}
+
+/** The profile's username (behind the session). */
+export function accountRoutes({ db }: Deps) {
+  const app = new Hono<AppEnv>()
+
+  app.on(...at(endpoints.updateProfile), validate('json', endpoints.updateProfile.body), async (c) => {
+    const { username } = c.req.valid('json')
+    const me = c.get('account')
+    try {
+      const { rows } = await db.query<{ id: number; username: string; primary_email: string }>(
+        'update accounts set username = $2 where id = $1 returning id, username, primary_email',
+        [me.id, username],
+      )
+      return c.json(rows[0])
+    } catch (err) {
+      if (isUniqueViolation(err, 'username')) return errorJson(c, 409, USERNAME_TAKEN, 'username_taken')
+      throw err
+    }
+  })
+
+  return app
+}

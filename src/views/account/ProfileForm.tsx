@@ -1,0 +1,61 @@
+import { useSelector } from '@xstate/react'
+import type { FormEvent } from 'react'
+import type { ActorRefFrom } from 'xstate'
+import { selectProfileView, type profileMachine } from '../../../machines/profile.machine'
+import { Button, Card, inputClass } from '../shell/ui'
+
+export type ProfileActorRef = ActorRefFrom<typeof profileMachine>
+
+/** The username (editable) and the primary e-mail (shown). */
+export function ProfileForm({ profile }: { profile: ProfileActorRef }) {
+  const view = useSelector(profile, selectProfileView)
+  const canSave = useSelector(profile, (snapshot) => snapshot.can({ type: 'username.save' }))
+  function submit(event: FormEvent) {
+    event.preventDefault()
+    profile.send({ type: 'username.save' })
+  }
+  const describedBy = view.draftError ? 'profile-username-error' : undefined
+  return (
+    <Card className="p-5">
+      <form noValidate onSubmit={submit} aria-label="Profile" className="space-y-4">
+        <div className="space-y-1.5">
+          <label htmlFor="profile-username" className="text-sm font-medium">
+            Username
+          </label>
+          <input
+            id="profile-username"
+            name="username"
+            autoComplete="username"
+            className={inputClass}
+            value={view.draft}
+            onChange={(event) => profile.send({ type: 'username.edit', username: event.target.value })}
+            aria-invalid={view.draftError ? true : undefined}
+            aria-describedby={describedBy}
+          />
+          {view.draftError ? (
+            <p id="profile-username-error" className="text-sm text-red-600 dark:text-red-400">
+              {view.draftError}
+            </p>
+          ) : null}
+        </div>
+        <dl className="space-y-1.5">
+          <dt className="text-sm font-medium">Primary email</dt>
+          <dd className="text-sm">{view.email}</dd>
+        </dl>
+        {view.error ? (
+          <p role="alert" className="rounded-md border border-red-300 bg-red-50 px-3 py-2 text-sm text-red-700 dark:border-red-900 dark:bg-red-950/40 dark:text-red-300">
+            {view.error}
+          </p>
+        ) : null}
+        {view.saved ? (
+          <p role="status" className="text-sm text-emerald-700 dark:text-emerald-400">
+            Profile saved
+          </p>
+        ) : null}
+        <Button type="submit" variant="primary" disabled={!canSave}>
+          {view.saving ? 'Saving…' : 'Save'}
+        </Button>
+      </form>
+    </Card>
+  )
+}

@@ -1,0 +1,52 @@
+import { useSelector } from '@xstate/react'
+import type { ActorRefFrom } from 'xstate'
+import { selectJoinView, type joinInvitationMachine } from '../../../machines/joinInvitation.machine'
+import { Button, Card, PageHeading, TextLink } from '../shell/ui'
+import { useDocumentTitle } from '../shell/useDocumentTitle'
+
+export type JoinInvitationActorRef = ActorRefFrom<typeof joinInvitationMachine>
+
+/** /join?token=…: accepting an invitation to an organization. */
+export function JoinPage({ join }: { join: JoinInvitationActorRef }) {
+  useDocumentTitle('Join organization')
+  const view = useSelector(join, selectJoinView)
+  return (
+    <div className="mx-auto w-full max-w-xl px-6 py-8">
+      <PageHeading title="Join organization" />
+      <Card className="space-y-4 p-5">
+        {view.phase === 'invalid' ? (
+          <p role="alert" className="text-sm">
+            This invitation link is not valid. Ask for a new one, and open it as it was sent.
+          </p>
+        ) : null}
+        {view.phase === 'ready' ? (
+          <>
+            <p className="text-sm">You have been invited to an organization. Accept to become a member with the role the invitation gives.</p>
+            {view.error ? (
+              <p role="alert" className="rounded-md border border-red-300 bg-red-50 px-3 py-2 text-sm text-red-700 dark:border-red-900 dark:bg-red-950/40 dark:text-red-300">
+                {view.error}
+              </p>
+            ) : null}
+            <Button variant="primary" onClick={() => join.send({ type: 'join.accept' })} disabled={view.accepting}>
+              {view.accepting ? 'Accepting…' : 'Accept invitation'}
+            </Button>
+          </>
+        ) : null}
+        {view.phase === 'joined' ? (
+          <>
+            <p role="status" className="text-sm">
+              You joined <span className="font-semibold">{view.organization.name}</span> as {view.organization.role}.
+            </p>
+            <p className="flex gap-4 text-sm">
+              <TextLink href="/projects">Go to projects</TextLink>
+              <TextLink href={`/org/${view.organization.slug}/team`}>See the team</TextLink>
+            </p>
+          </>
+        ) : null}
+      </Card>
+      <p className="mt-6 text-sm">
+        <TextLink href="/projects">Back to projects</TextLink>
+      </p>
+    </div>
+  )
+}

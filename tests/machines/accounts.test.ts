@@ -1,0 +1,285 @@
+/** Unit tests of the accounts and members machines: signUp, profile, members, joinInvitation (fake timers, actors provided). */
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
+import { createActor, fromPromise } from 'xstate'
+import { joinInvitationMachine, selectJoinView, type JoinResult } from '../../machines/joinInvitation.machine'
+import { mayChange, membersMachine, selectMembersView } from '../../machines/members.machine'
+import { profileMachine, selectProfileView, usernameError } from '../../machines/profile.machine'
+import type { SessionData } from '../../machines/session.machine'
+import { selectSignUpView, signUpMachine } from '../../machines/signUp.machine'
+import type { Profile } from '../../src/contracts/auth'
+import type { Role } from '../../src/contracts/common'
+import type { CreatedInvitation, InviteMemberBody, Member, OrganizationTeam, SignUpBody } from '../../src/contracts/members'
+
+interface Run<I, O> {
+  input: I
+  signal: AbortSignal
+  resolve: (output: O) => void
+  reject: (error: unknown) => void
+}
+const deferred = <I, O>(runs: Array<Run<I, O>>) =>
+  fromPromise(({ input, signal }: { input: I; signal: AbortSignal }) => new Promise<O>((resolve, reject) => runs.push({ input, signal, resolve, reject })))
+
+const PROFILE: Profile = { id: 7, username: 'newcomer', primary_email: 'newcomer@example.com' }
+const SESSION: SessionData = { profile: PROFILE, permissions: [] }
+const TOKEN = `12.${'a'.repeat(43)}`
+
+beforeEach(() => vi.useFakeTimers())
+afterEach(() => vi.useRealTimers())
+
+describe('signUp', () => {
+  function start() {
+    const runs: Array<Run<SignUpBody, SessionData>> = []
+    const signedUp = vi.fn()
+    const actor = createActor(signUpMachine.provide({ actors: { signUp: deferred(runs) }, actions: { signedUp: (_, params) => signedUp(params.session) } })).start()
+    return { actor, runs, signedUp, view: () => selectSignUpView(actor.getSnapshot()) }
+  }
+
+  it('sends the e-mail and password, then hands the new session to the app', async () => {
+    const { actor, runs, signedUp, view } = start()
+    actor.send({ type: 'signUp.submit', email: 'a@example.com', password: 'long enough' })
+    expect(view()).toEqual({ submitting: true, error: null, done: false })
+    expect(runs[0].input).toEqual({ email: 'a@example.com', password: 'long enough' })
+    // The password is never kept in context.
+    expect(JSON.stringify(actor.getSnapshot().context)).not.toContain('long enough')
+    runs[0].resolve(SESSION)
+    await vi.advanceTimersByTimeAsync(0)
+    expect(signedUp).toHaveBeenCalledWith(SESSION)
+    expect(view().done).toBe(true)
+    expect(actor.getSnapshot().can({ type: 'signUp.submit', email: '', password: '' })).toBe(false)
+  })
+
+  it("shows the server's refusal and may be sent again", async () => {
+    const { actor, runs, view } = start()
+    actor.send({ type: 'signUp.submit', email: 'owner@example.com', password: 'long enough' })
+    runs[0].reject(new Error('An account with this e-mail address already exists. Sign in instead.'))
+    await vi.advanceTimersByTimeAsync(0)
+    expect(view()).toEqual({ submitting: false, error: 'An account with this e-mail address already exists. Sign in instead.', done: false })
+    actor.send({ type: 'signUp.submit', email: 'other@example.com', password: 'long enough' })
+    expect(view()).toEqual({ submitting: true, error: null, done: false })
+  })
+
+  it('gives up on an unanswered request after 15 s and aborts it', async () => {
+    const { actor, runs, view } = start()
+    actor.send({ type: 'signUp.submit', email: 'a@example.com', password: 'long enough' })
+    await vi.advanceTimersByTimeAsync(14_999)
+    expect(view().submitting).toBe(true)
+    await vi.advanceTimersByTimeAsync(1)
+    expect(view().error).toBe('The request timed out. Try again.')
+    expect(runs[0].signal.aborted).toBe(true)
+  })
+})
+
+describe('profile', () => {
+  function start() {
+    const runs: Array<Run<{ username: string }, Profile>> = []
+    const saved = vi.fn()
+    const actor = createActor(profileMachine.provide({ actors: { updateProfile: deferred(runs) }, actions: { profileSaved: (_, params) => saved(params.profile) } }), {
+      input: { profile: PROFILE },
+    }).start()
+    return { actor, runs, saved, view: () => selectProfileView(actor.getSnapshot()) }
+  }
+
+  it('saves a changed, valid username (trimmed) and hands the profile to the app', async () => {
+    const { actor, runs, saved, view } = start()
+    expect(actor.getSnapshot().can({ type: 'username.save' })).toBe(false) // unchanged
+    actor.send({ type: 'username.edit', username: ' renamed ' })
+    actor.send({ type: 'username.save' })
+    expect(view().saving).toBe(true)
+    expect(runs[0].input).toEqual({ username: 'renamed' })
+    runs[0].resolve({ ...PROFILE, username: 'renamed' })
+    await vi.advanceTimersByTimeAsync(0)
+    expect(view()).toMatchObject({ saved: true, draft: 'renamed', draftError: null })
+    expect(saved).toHaveBeenCalledWith({ ...PROFILE, username: 'renamed' })
+  })
+
+  it('refuses an invalid draft without a request, with the rule', () => {
+    const { actor, runs, view } = start()
+    actor.send({ type: 'username.edit', username: 'a b' })
+    expect(view().draftError).toBe(usernameError('a b'))
+    expect(view().draftError).toMatch(/3 to 40 characters/)
+    actor.send({ type: 'username.save' })
+    expect(runs).toHaveLength(0)
+  })
+
+  it('keeps the draft and shows the message when the save fails or times out', async () => {
+    const { actor, runs, view } = start()
+    actor.send({ type: 'username.edit', username: 'owner' })
+    actor.send({ type: 'username.save' })
+    runs[0].reject(new Error('This username is taken'))
+    await vi.advanceTimersByTimeAsync(0)
+    expect(view()).toMatchObject({ error: 'This username is taken', draft: 'owner', saving: false })
+    actor.send({ type: 'username.save' })
+    await vi.advanceTimersByTimeAsync(10_000)
+    expect(view()).toMatchObject({ error: 'The request timed out. Try again.', draft: 'owner' })
+    expect(runs[1].signal.aborted).toBe(true)
+  })
+})
+
+const member = (account_id: number, role: Role, username = `user${account_id}`): Member => ({ account_id, username, primary_email: `${username}@example.com`, role })
+const TEAM: OrganizationTeam = { members: [member(1, 'Owner'), member(2, 'Administrator'), member(3, 'Developer')], invitations: [] }
+
+describe('members', () => {
+  function start(accountId = 1) {
+    const lists: Array<Run<{ slug: string }, OrganizationTeam>> = []
+    const invites: Array<Run<{ slug: string; body: InviteMemberBody }, CreatedInvitation>> = []
+    const updates: Array<Run<{ slug: string; accountId: number; role: Role }, Member>> = []
+    const removes: Array<Run<{ slug: string; accountId: number }, void>> = []
+    const actor = createActor(
+      membersMachine.provide({ actors: { getTeam: deferred(lists), inviteMember: deferred(invites), updateMember: deferred(updates), removeMember: deferred(removes) } }),
+      { input: { slug: 'acme', accountId } },
+    ).start()
+    const view = () => selectMembersView(actor.getSnapshot())
+    const loaded = () => {
+      const v = view()
+      if (v.phase !== 'loaded') throw new Error(`not loaded: ${v.phase}`)
+      return v
+    }
+    return { actor, lists, invites, updates, removes, view, loaded }
+  }
+  async function startLoaded(accountId = 1, team = TEAM) {
+    const started = start(accountId)
+    started.lists[0].resolve(team)
+    await vi.advanceTimersByTimeAsync(0)
+    return started
+  }
+
+  it('loads the team; a failure or a 10 s silence offers a retry', async () => {
+    const { actor, lists, view } = start()
+    expect(view().phase).toBe('loading')
+    lists[0].reject(new Error('Organization not found'))
+    await vi.advanceTimersByTimeAsync(0)
+    expect(view()).toEqual({ phase: 'failed', error: 'Organization not found' })
+    actor.send({ type: 'team.retry' })
+    await vi.advanceTimersByTimeAsync(10_000)
+    expect(view()).toEqual({ phase: 'failed', error: 'The request timed out' })
+    expect(lists[1].signal.aborted).toBe(true)
+  })
+
+  it('an Owner may change every role and invite as Owner; an Administrator may not touch Owners', async () => {
+    const owner = await startLoaded(1)
+    expect(owner.loaded().members.map((m) => m.roleChoices.length)).toEqual([4, 4, 4])
+    const admin = await startLoaded(2)
+    const rows = admin.loaded().members
+    expect(rows[0].roleChoices).toEqual([])
+    expect(rows[0].mayRemove).toBe(false)
+    expect(rows[2].roleChoices).toEqual(['Administrator', 'Developer', 'Read-only'])
+    admin.actor.send({ type: 'member.changeRole', accountId: 1, role: 'Developer' })
+    expect(admin.updates).toHaveLength(0)
+    admin.actor.send({ type: 'member.changeRole', accountId: 3, role: 'Owner' })
+    expect(admin.updates).toHaveLength(0)
+    expect(mayChange({ team: TEAM, accountId: 2 }, TEAM.members[2], 'Read-only')).toBe(true)
+  })
+
+  it('a Developer is offered nothing: no invite, no role change, no removal', async () => {
+    const { actor, loaded, updates, removes } = await startLoaded(3)
+    expect(loaded().mayInvite).toBe(false)
+    expect(loaded().members.every((m) => m.roleChoices.length === 0 && !m.mayRemove)).toBe(true)
+    expect(actor.getSnapshot().can({ type: 'invite.open' })).toBe(false)
+    actor.send({ type: 'member.changeRole', accountId: 1, role: 'Developer' })
+    actor.send({ type: 'member.remove', accountId: 1 })
+    expect(updates).toHaveLength(0)
+    expect(removes).toHaveLength(0)
+  })
+
+  it('invites: a valid draft only; a failure keeps what was typed; success shows the link and lists the invitation', async () => {
+    const { actor, invites, loaded } = await startLoaded()
+    actor.send({ type: 'invite.open' })
+    actor.send({ type: 'invite.edit', draft: { email: 'not-an-email' } })
+    expect(loaded().invite?.valid).toBe(false)
+    actor.send({ type: 'invite.submit' })
+    expect(invites).toHaveLength(0)
+    actor.send({ type: 'invite.edit', draft: { email: ' Dev@Example.com ', role: 'Read-only' } })
+    actor.send({ type: 'invite.submit' })
+    expect(invites[0].input).toEqual({ slug: 'acme', body: { email: 'dev@example.com', role: 'Read-only' } })
+    invites[0].reject(new Error('This person is already a member of this organization'))
+    await vi.advanceTimersByTimeAsync(0)
+    expect(loaded().invite).toMatchObject({ error: 'This person is already a member of this organization', draft: { email: ' Dev@Example.com ', role: 'Read-only' } })
+    actor.send({ type: 'invite.submit' })
+    const created: CreatedInvitation = { id: 5, email: 'dev@example.com', role: 'Read-only', invited_at: '2026-11-24T00:00:00.000Z', expires_at: '2026-12-01T00:00:00.000Z', token: TOKEN }
+    invites[1].resolve(created)
+    await vi.advanceTimersByTimeAsync(0)
+    expect(loaded().invite?.link).toBe(`/join?token=${encodeURIComponent(TOKEN)}`)
+    expect(loaded().invitations).toEqual([{ id: 5, email: 'dev@example.com', role: 'Read-only', invited_at: created.invited_at, expires_at: created.expires_at }])
+    actor.send({ type: 'invite.dismiss' })
+    expect(loaded().invite).toBeNull()
+    expect(JSON.stringify(actor.getSnapshot().context)).not.toContain(TOKEN)
+  })
+
+  it("changes a role; a refusal (the last Owner's 409) is shown and the list stays as the server has it", async () => {
+    const { actor, updates, loaded } = await startLoaded()
+    actor.send({ type: 'member.changeRole', accountId: 3, role: 'Read-only' })
+    expect(loaded().members[2].busy).toBe(true)
+    updates[0].resolve(member(3, 'Read-only'))
+    await vi.advanceTimersByTimeAsync(0)
+    expect(loaded().members[2].role).toBe('Read-only')
+    actor.send({ type: 'member.changeRole', accountId: 1, role: 'Developer' })
+    updates[1].reject(new Error('An organization needs at least one Owner: make another member Owner first'))
+    await vi.advanceTimersByTimeAsync(0)
+    expect(loaded().changeError).toBe('An organization needs at least one Owner: make another member Owner first')
+    expect(loaded().members[0].role).toBe('Owner')
+    // The same role again is no change.
+    actor.send({ type: 'member.changeRole', accountId: 1, role: 'Owner' })
+    expect(updates).toHaveLength(2)
+  })
+
+  it('removes a member after a confirmation; cancel and failure keep them', async () => {
+    const { actor, removes, loaded } = await startLoaded()
+    actor.send({ type: 'member.remove', accountId: 3 })
+    expect(loaded().remove?.member.account_id).toBe(3)
+    actor.send({ type: 'remove.cancel' })
+    expect(loaded().remove).toBeNull()
+    actor.send({ type: 'member.remove', accountId: 3 })
+    actor.send({ type: 'remove.confirm' })
+    await vi.advanceTimersByTimeAsync(10_000)
+    expect(loaded().changeError).toBe('The request timed out')
+    expect(removes[0].signal.aborted).toBe(true)
+    expect(loaded().members).toHaveLength(3)
+    actor.send({ type: 'member.remove', accountId: 3 })
+    actor.send({ type: 'remove.confirm' })
+    removes[1].resolve()
+    await vi.advanceTimersByTimeAsync(0)
+    expect(loaded().members.map((m) => m.account_id)).toEqual([1, 2])
+  })
+})
+
+describe('joinInvitation', () => {
+  function start(token = TOKEN) {
+    const runs: Array<Run<{ token: string }, JoinResult>> = []
+    const joined = vi.fn()
+    const actor = createActor(joinInvitationMachine.provide({ actors: { acceptInvitation: deferred(runs) }, actions: { joined: (_, params) => joined(params.session) } }), {
+      input: { token },
+    }).start()
+    return { actor, runs, joined, view: () => selectJoinView(actor.getSnapshot()) }
+  }
+
+  it('says a malformed link is not valid, without a request', () => {
+    const { actor, runs, view } = start('12.short')
+    expect(view()).toEqual({ phase: 'invalid' })
+    actor.send({ type: 'join.accept' })
+    expect(runs).toHaveLength(0)
+  })
+
+  it('accepts, then hands the refreshed session to the app', async () => {
+    const { actor, runs, joined, view } = start()
+    expect(view()).toEqual({ phase: 'ready', accepting: false, error: null })
+    actor.send({ type: 'join.accept' })
+    expect(runs[0].input).toEqual({ token: TOKEN })
+    const organization = { slug: 'acme', name: 'Acme', role: 'Developer' as const }
+    runs[0].resolve({ organization, session: SESSION })
+    await vi.advanceTimersByTimeAsync(0)
+    expect(view()).toEqual({ phase: 'joined', organization })
+    expect(joined).toHaveBeenCalledWith(SESSION)
+  })
+
+  it("shows a refusal and a time-out, and may try again", async () => {
+    const { actor, runs, view } = start()
+    actor.send({ type: 'join.accept' })
+    runs[0].reject(new Error('This invitation has expired. Ask for a new one.'))
+    await vi.advanceTimersByTimeAsync(0)
+    expect(view()).toEqual({ phase: 'ready', accepting: false, error: 'This invitation has expired. Ask for a new one.' })
+    actor.send({ type: 'join.accept' })
+    await vi.advanceTimersByTimeAsync(10_000)
+    expect(view()).toEqual({ phase: 'ready', accepting: false, error: 'The request timed out. Try again.' })
+    expect(runs[1].signal.aborted).toBe(true)
+  })
+})
