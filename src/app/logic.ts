@@ -43,4 +43,7 @@ export const LIVE_LOGIC: AppLogic = {
   edgeFunctions: preloadable(() => import('../api/live/edgeFunctions').then((m) => m.liveEdgeFunctionsMachine)),
   typeGeneration: preloadable(() => import('../api/live/typeGeneration').then((m) => m.liveTypeGenerationMachine)),
   apiDocs: preloadable(() => import('../api/live/apiDocs').then((m) => m.liveApiDocsMachine)),
+  organizationSettings: preloadable(() => import('../api/live/organizationSettings').then((m) => m.liveOrganizationSettingsMachine)),
+  planChange: preloadable(() => import('../api/live/planChange').then((m) => m.livePlanChangeMachine)),
+  aiSettings: preloadable(() => import('../api/live/aiSettings').then((m) => m.liveAiSettingsMachine)),
 }

@@ -29,6 +29,9 @@ import type { edgeFunctionsMachine } from '../../../machines/edgeFunctions.machi
 import type { storageBucketsMachine } from '../../../machines/storageBuckets.machine'
 import type { typeGenerationMachine } from '../../../machines/typeGeneration.machine'
 import type { apiDocsMachine } from '../../../machines/apiDocs.machine'
+import type { aiSettingsMachine } from '../../../machines/aiSettings.machine'
+import type { organizationSettingsMachine } from '../../../machines/organizationSettings.machine'
+import type { planChangeMachine } from '../../../machines/planChange.machine'
 
 /** Loads a machine's code on demand; the same loader (by identity) loads once however often it is read. */
 export type Loader<T> = () => Promise<T>
@@ -61,6 +64,10 @@ export interface AppLogic {
   typeGeneration: Loader<typeof typeGenerationMachine>
   // The API docs panel (dialog and /api page), loaded when first opened.
   apiDocs: Loader<typeof apiDocsMachine>
+  // Organization settings and the plan change (their pages), and the AI settings dialog (loaded when first opened).
+  organizationSettings: Loader<typeof organizationSettingsMachine>
+  planChange: Loader<typeof planChangeMachine>
+  aiSettings: Loader<typeof aiSettingsMachine>
 }
 
 export const AppLogicContext = createContext<AppLogic | null>(null)
