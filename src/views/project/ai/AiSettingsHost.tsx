@@ -1,12 +1,7 @@
 import { useLocation, useSearch } from 'wouter'
+import { AI_SETTINGS_PARAM } from '../../routes/aiSettingsParam'
 import { lazyComponent } from '../../shell/lazy'
 import { Loading } from '../../shell/ui'
-
-/** The URL parameter that opens the AI settings dialog over any project page (a link, a reload, the command menu). */
-export const AI_SETTINGS_PARAM = 'aiSettings'
-
-/** The current page's address with the AI settings dialog open. */
-export const aiSettingsHref = (path: string) => `${path}?${AI_SETTINGS_PARAM}=open`
 
 const AiSettingsDialogHost = lazyComponent<{ projectRef: string; onClose: () => void }>(
   () => import('./AiSettingsDialog'),

@@ -10,7 +10,7 @@ import { useShell } from '../../shell/contexts'
 import { useLoaded } from '../../shell/lazy'
 import { useAppLogic, type AppLogic } from '../../shell/logic'
 import { Button, Loading, PageHeading, TextLink } from '../../shell/ui'
-import { aiSettingsHref } from '../ai/AiSettingsHost'
+import { aiSettingsHref } from '../../routes/aiSettingsParam'
 import { useProjectActor } from '../projectActor'
 import { ResultGrid } from './ResultGrid'
 
