@@ -19,6 +19,7 @@ import { ProjectListContext, useProjectListActor, useShell, type NavBarActorRef 
 import { inspectOption } from './inspector'
 import { useAppLogic, type AppLogic } from '../views/shell/logic'
 import { ProjectLayout } from './ProjectLayout'
+import { OrganizationBillingRoute, OrganizationGeneralRoute } from './OrganizationSettingsRoutes'
 
 // Pages off the main path load on demand, keeping them out of the entry chunk. Those that run a machine of their
 // own fetch its code (AppLogic's loader) side by side with theirs, behind the page's loading treatment.
@@ -97,6 +98,8 @@ function SignedInShell() {
             <JoinRoute />
           </ShellFrame>
         </Route>
+        <Route path="/org/:slug/general">{({ slug }) => <OrganizationGeneralRoute key={slug} navBar={navBar} slug={slug} />}</Route>
+        <Route path="/org/:slug/billing">{({ slug }) => <OrganizationBillingRoute key={slug} navBar={navBar} slug={slug} />}</Route>
         <Route path="/org/:slug/:page">
           {({ slug, page }) =>
             page === 'team' ? (

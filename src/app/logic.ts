@@ -49,4 +49,7 @@ export const LIVE_LOGIC: AppLogic = {
   profile: preloadable(() => import('../api/live/profile').then((m) => m.liveProfileMachine)),
   members: preloadable(() => import('../api/live/members').then((m) => m.liveMembersMachine)),
   joinInvitation: preloadable(() => import('../api/live/joinInvitation').then((m) => m.liveJoinInvitationMachine)),
+  organizationSettings: preloadable(() => import('../api/live/organizationSettings').then((m) => m.liveOrganizationSettingsMachine)),
+  planChange: preloadable(() => import('../api/live/planChange').then((m) => m.livePlanChangeMachine)),
+  aiSettings: preloadable(() => import('../api/live/aiSettings').then((m) => m.liveAiSettingsMachine)),
 }

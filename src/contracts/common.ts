@@ -33,6 +33,8 @@ export const Permission = z.enum([
   'realtime:all',
   'service_api_keys:read',
   'infra:execute:project-initialize-or-resume',
+  // The organization's settings: its name, opt-in preferences and plan (Owner and Administrator).
+  'organizations:write',
 ])
 export type Permission = z.infer<typeof Permission>
 

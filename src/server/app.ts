@@ -23,6 +23,8 @@ import { backfillProjectKeys, registerKeysLifecycle } from './features/keys/keys
 import { keysDevRoutes, keysRoutes } from './features/keys/routes'
 import { registerStatusLifecycle } from './features/lifecycle/statuses'
 import { organizationRoutes } from './features/organizations/routes'
+import { aiSettingsRoutes } from './features/orgsettings/aiSettings'
+import { orgSettingsRoutes } from './features/orgsettings/routes'
 import { createProjectDatabases } from './features/projectdb'
 import { registerProjectDbLifecycle } from './features/projectdb/lifecycle'
 import type { ProjectDatabases } from './features/projectdb/types'
@@ -136,6 +138,8 @@ export async function createApp(options: CreateAppOptions): Promise<PlatformServ
   // Git hosting: /git/* authenticates by access token itself (no session), the /platform calls by the session.
   app.route('/', gitRoutes(deps))
   app.route('/', restRoutes(deps))
+  app.route('/', orgSettingsRoutes(deps))
+  app.route('/', aiSettingsRoutes(deps))
   if (config.devControls) {
     for (const routes of [devRoutes, pauseDevRoutes, keysDevRoutes, upgradeDevRoutes, usageDevRoutes]) {
       app.route('/', routes(deps))

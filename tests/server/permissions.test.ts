@@ -15,7 +15,7 @@ import {
 
 const ALL = [...Permission.options].sort()
 const DEVELOPER_PERMISSIONS = ALL.filter(
-  (p) => p !== 'service_api_keys:read' && p !== 'infra:execute:project-initialize-or-resume',
+  (p) => p !== 'service_api_keys:read' && p !== 'infra:execute:project-initialize-or-resume' && p !== 'organizations:write',
 )
 
 describe('permission derivation', () => {
@@ -23,7 +23,7 @@ describe('permission derivation', () => {
     expect(permissionsFor('Owner').sort()).toEqual(ALL)
     expect(permissionsFor('Administrator').sort()).toEqual(ALL)
   })
-  it('Developer holds all but reading service keys and resuming projects', () => {
+  it('Developer holds all but reading service keys, resuming projects and changing the organization', () => {
     expect(permissionsFor('Developer').sort()).toEqual(DEVELOPER_PERMISSIONS)
     expect(can('Developer', 'service_api_keys:read')).toBe(false)
     expect(can('Developer', 'infra:execute:project-initialize-or-resume')).toBe(false)

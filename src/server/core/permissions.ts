@@ -9,7 +9,9 @@ const ALL = Permission.options
 const byRole: Record<Role, readonly Permission[]> = {
   Owner: ALL,
   Administrator: ALL,
-  Developer: ALL.filter((p) => p !== 'service_api_keys:read' && p !== 'infra:execute:project-initialize-or-resume'),
+  Developer: ALL.filter(
+    (p) => p !== 'service_api_keys:read' && p !== 'infra:execute:project-initialize-or-resume' && p !== 'organizations:write',
+  ),
   // Read-only can read everything it is a member of and change nothing.
   'Read-only': [],
 }

@@ -11,6 +11,7 @@ import m009 from './migrations/009_project_databases'
 import m010 from './migrations/010_storage_functions'
 import m011 from './migrations/011_github'
 import m012 from './migrations/012_members'
+import m013 from './migrations/013_org_settings_ai'
 
 /** Ordered; never edit an applied one, add the next. */
 export const migrations: { id: string; sql: string }[] = [
@@ -26,6 +27,7 @@ export const migrations: { id: string; sql: string }[] = [
   { id: '010_storage_functions', sql: m010 },
   { id: '011_github', sql: m011 },
   { id: '012_members', sql: m012 },
+  { id: '013_org_settings_ai', sql: m013 },
 ]
 
 /** Arbitrary constant: serialises concurrent starts of several processes on one database. */

@@ -7,6 +7,7 @@ import { AppFrame, type Crumb } from '../layout/AppFrame'
 import { CommandMenu } from '../layout/CommandMenu'
 import { NavBar } from '../layout/NavBar'
 import { SideMenu } from '../layout/SideMenu'
+import { AiSettingsHost } from '../project/ai/AiSettingsHost'
 import { LazyApiDocsDialogPanel } from '../project/apiDocs/lazy'
 import { ProjectStatusGate } from '../project/lifecycle/ProjectStatusGate'
 import { ProjectHome, ToolPage } from '../project/pages/ProjectPages'
@@ -85,6 +86,7 @@ export function ProjectFrame({ projectRef, section, navBar }: { projectRef: stri
         <>
           {flags.isPlatform ? <CommandMenu project={project} /> : null}
           <ApiDocsDialog navBar={navBar} section={section} panel={(onDismiss) => <LazyApiDocsDialogPanel onDismiss={onDismiss} />} />
+          <AiSettingsHost projectRef={projectRef} />
         </>
       }
     >

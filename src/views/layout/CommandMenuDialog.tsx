@@ -5,6 +5,7 @@ import { useLocation } from 'wouter'
 import { selectAllProjects } from '../../../machines/projectList.machine'
 import { projectLink } from '../../../machines/projectStatus.machine'
 import type { Project } from '../../contracts/projects'
+import { aiSettingsHref } from '../routes/aiSettingsParam'
 import { allProjectRoutes } from '../routes/projectRoutes'
 import { useBuildFlags, useProjectListActor } from '../shell/contexts'
 import { Icon } from '../shell/Icon'
@@ -94,6 +95,7 @@ function useCommands(current: Project | null): Command[] {
   if (current) {
     // The API docs panel opens over the current page: its `docs` parameter opens it (ApiDocsDialog).
     commands.push({ id: 'panel:api-docs', label: 'API Docs panel', group: current.name, href: `${path}?docs=introduction` })
+    commands.push({ id: 'panel:ai-settings', label: 'Supabase AI Settings', group: current.name, href: aiSettingsHref(path) })
     for (const route of allProjectRoutes(flags)) {
       commands.push({
         id: `page:${route.section}`,

@@ -35,6 +35,9 @@ import type { signUpMachine } from '../../../machines/signUp.machine'
 import type { profileMachine } from '../../../machines/profile.machine'
 import type { membersMachine } from '../../../machines/members.machine'
 import type { joinInvitationMachine } from '../../../machines/joinInvitation.machine'
+import type { aiSettingsMachine } from '../../../machines/aiSettings.machine'
+import type { organizationSettingsMachine } from '../../../machines/organizationSettings.machine'
+import type { planChangeMachine } from '../../../machines/planChange.machine'
 
 /** Loads a machine's code on demand; the same loader (by identity) loads once however often it is read. */
 export type Loader<T> = () => Promise<T>
@@ -75,6 +78,10 @@ export interface AppLogic {
   profile: Loader<typeof profileMachine>
   members: Loader<typeof membersMachine>
   joinInvitation: Loader<typeof joinInvitationMachine>
+  // Organization settings and the plan change (their pages), and the AI settings dialog (loaded when first opened).
+  organizationSettings: Loader<typeof organizationSettingsMachine>
+  planChange: Loader<typeof planChangeMachine>
+  aiSettings: Loader<typeof aiSettingsMachine>
 }
 
 export const AppLogicContext = createContext<AppLogic | null>(null)

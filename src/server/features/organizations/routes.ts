@@ -3,12 +3,12 @@
  * GET /v1/organizations and /v1/organizations/{slug} (only the caller's organizations; any other slug 404).
  */
 import { Hono } from 'hono'
-import type { PlanId } from '../../../contracts/common'
 import { endpoint } from '../../../contracts/endpoint'
 import * as endpoints from '../../../contracts/endpoints'
 import { V1OrganizationDetail, V1OrganizationList } from '../../../contracts/v1'
 import type { Deps } from '../../core/deps'
 import { at, type AppEnv } from '../../core/http'
+import { subscriptionOf } from '../orgsettings/plans'
 import { memberOrganization } from './access'
 import { listMemberOrganizations, toOrganization, toV1Organization, toV1OrganizationDetail } from './store'
 
@@ -18,8 +18,6 @@ import { listMemberOrganizations, toOrganization, toV1Organization, toV1Organiza
  */
 const v1ListOrganizations = endpoint('GET', 'v1', '/organizations', { response: V1OrganizationList })
 const v1GetOrganization = endpoint('GET', 'v1', '/organizations/:slug', { response: V1OrganizationDetail })
-
-const planNames: Record<PlanId, string> = { free: 'Free', pro: 'Pro', team: 'Team', enterprise: 'Enterprise' }
 
 export function organizationRoutes({ db }: Deps) {
   const app = new Hono<AppEnv>()
@@ -39,14 +37,7 @@ export function organizationRoutes({ db }: Deps) {
 
   app.on(...at(v1GetOrganization), organization, (c) => c.json(toV1OrganizationDetail(c.var.organization) satisfies V1OrganizationDetail))
 
-  app.on(...at(endpoints.getSubscription), organization, (c) => {
-    const org = c.var.organization
-    return c.json({
-      plan: { id: org.plan_id, name: planNames[org.plan_id] },
-      // Free and Pro come with the spend cap on; larger plans bill usage.
-      usage_billing_enabled: org.plan_id === 'team' || org.plan_id === 'enterprise',
-    })
-  })
+  app.on(...at(endpoints.getSubscription), organization, (c) => c.json(subscriptionOf(c.var.organization.plan_id)))
 
   return app
 }

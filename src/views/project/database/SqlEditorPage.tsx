@@ -1,5 +1,6 @@
 import { useActorRef, useSelector } from '@xstate/react'
 import { Suspense, type KeyboardEvent } from 'react'
+import { useLocation } from 'wouter'
 import type { ActorRefFrom } from 'xstate'
 import { selectProject } from '../../../../machines/projectStatus.machine'
 import { selectOrgPermissions } from '../../../../machines/session.machine'
@@ -8,7 +9,8 @@ import type { QueryResult } from '../../../contracts/database'
 import { useShell } from '../../shell/contexts'
 import { useLoaded } from '../../shell/lazy'
 import { useAppLogic, type AppLogic } from '../../shell/logic'
-import { Button, Loading, PageHeading } from '../../shell/ui'
+import { Button, Loading, PageHeading, TextLink } from '../../shell/ui'
+import { aiSettingsHref } from '../../routes/aiSettingsParam'
 import { useProjectActor } from '../projectActor'
 import { ResultGrid } from './ResultGrid'
 
@@ -23,9 +25,14 @@ export function SqlEditorPage() {
   const { session } = useShell()
   const project = useSelector(useProjectActor(), selectProject)
   const permissions = useSelector(session, selectOrgPermissions(project?.organization_slug ?? null))
+  const [path] = useLocation()
   return (
     <div className="mx-auto w-full max-w-6xl px-6 py-8">
-      <PageHeading title="SQL Editor" description="Run SQL on the project's database." />
+      <PageHeading
+        title="SQL Editor"
+        description="Run SQL on the project's database."
+        actions={<TextLink href={aiSettingsHref(path)}>AI settings</TextLink>}
+      />
       {project ? (
         <Suspense fallback={<Loading label="Loading query…" />}>
           <SqlEditorHost key={project.ref} machine={logic.sqlEditor} projectRef={project.ref} canWrite={permissions.includes('projects:write')} />

@@ -1,0 +1,57 @@
+/**
+ * Organization settings and the subscription plan:
+ *   PATCH /platform/organizations/{slug}                       { name?, opt_in_tags? } → Organization
+ *   GET   /platform/organizations/{slug}/billing/plans         → { plans } (free, pro, team)
+ *   PUT   /platform/organizations/{slug}/billing/subscription  { plan } → Subscription
+ * In this order: a bad slug or body 400; not a member 404 'Organization not found'; without organizations:write
+ * (Owner and Administrator hold it, read from the member's role on this request) 403. A plan change is one update of
+ * organizations.plan_id: whatever the plan gates reads it on the next request (./plans.ts says where).
+ */
+import { Hono } from 'hono'
+import * as endpoints from '../../../contracts/endpoints'
+import type { PlanList } from '../../../contracts/orgSettings'
+import type { Subscription } from '../../../contracts/organizations'
+import type { Deps } from '../../core/deps'
+import { at, errorJson, validate, type AppEnv } from '../../core/http'
+import { can } from '../../core/permissions'
+import { memberOrganization, slugParam } from '../organizations/access'
+import { findMemberOrganization, toOrganization } from '../organizations/store'
+import { selectablePlans, subscriptionOf } from './plans'
+
+export const SETTINGS_PERMISSION_MESSAGE = "You need additional permissions to change this organization's settings"
+export const PLAN_PERMISSION_MESSAGE = "You need additional permissions to change this organization's plan"
+
+export function orgSettingsRoutes({ db, clock, config }: Deps) {
+  const app = new Hono<AppEnv>()
+  const organization = memberOrganization(db)
+
+  app.on(...at(endpoints.updateOrganization), slugParam, validate('json', endpoints.updateOrganization.body), organization, async (c) => {
+    const org = c.var.organization
+    if (!can(org.role, 'organizations:write')) return errorJson(c, 403, SETTINGS_PERMISSION_MESSAGE)
+    const body = c.req.valid('json')
+    // Each tag once, in a stable order, whatever the request's order.
+    const tags = body.opt_in_tags === undefined ? null : JSON.stringify([...new Set(body.opt_in_tags)].sort())
+    await db.query(
+      `update organizations set name = coalesce($2, name), opt_in_tags = coalesce($3::jsonb, opt_in_tags) where id = $1`,
+      [org.id, body.name ?? null, tags],
+    )
+    const updated = await findMemberOrganization(db, c.get('account').id, org.slug)
+    return c.json(toOrganization(updated!))
+  })
+
+  app.on(...at(endpoints.listPlans), organization, (c) => c.json({ plans: selectablePlans(config.freeProjectLimit) } satisfies PlanList))
+
+  app.on(...at(endpoints.changePlan), slugParam, validate('json', endpoints.changePlan.body), organization, async (c) => {
+    const org = c.var.organization
+    if (!can(org.role, 'organizations:write')) return errorJson(c, 403, PLAN_PERMISSION_MESSAGE)
+    const { plan } = c.req.valid('json')
+    if (org.plan_id === 'enterprise') return errorJson(c, 409, 'An Enterprise plan is changed by arrangement, not here', 'plan_not_selectable')
+    await db.query(
+      `update organizations set plan_id = $2, plan_changed_at = case when plan_id = $2 then plan_changed_at else $3 end where id = $1`,
+      [org.id, plan, clock.now().toISOString()],
+    )
+    return c.json(subscriptionOf(plan) satisfies Subscription)
+  })
+
+  return app
+}
