@@ -33,6 +33,8 @@ import { publicSessionRoutes, sessionRoutes } from './features/session/routes'
 import { upgradeDevRoutes, upgradeRoutes } from './features/upgrade/routes'
 import { registerUpgradeLifecycle } from './features/upgrade/upgrade'
 import { usageDevRoutes, usageRoutes } from './features/usage/routes'
+import { createUsageMeter } from './features/usage/meter'
+import { REQUEST_LOG_LIMIT } from '../contracts/measured'
 import { addDemoStorageAndFunctions, assignDemoSchemas, creditDemoOwner, seedDemoData } from './seed'
 import { dashboard } from './static'
 
@@ -88,6 +90,8 @@ export async function createApp(options: CreateAppOptions): Promise<PlatformServ
 
   const engine = createEngine({ db, clock, tickMs: config.lifecycle.tickMs, lifecycle })
   const deps: Deps = { db, config, clock, lifecycle, latency: { ms: 0 }, ownUrl: initialOwnUrl(config), projectDbs }
+  // What each project's REST endpoint serves, counted in memory and written to the store periodically and on close.
+  const usageMeter = createUsageMeter({ db, clock, projectDbs, flushMs: config.usageFlushMs, logLimit: REQUEST_LOG_LIMIT })
   const app = new Hono<AppEnv>()
 
   // The guards every route inherits, in order: headers on every answer (421s and errors included), the Host
@@ -116,11 +120,11 @@ export async function createApp(options: CreateAppOptions): Promise<PlatformServ
   app.route('/', pauseRoutes(deps))
   app.route('/', upgradeRoutes(deps))
   app.route('/', keysRoutes(deps))
-  app.route('/', usageRoutes(deps))
+  app.route('/', usageRoutes(deps, usageMeter))
   app.route('/', databaseRoutes(deps))
   app.route('/', storageRoutes(deps))
   app.route('/', functionRoutes(deps))
-  app.route('/', restRoutes(deps))
+  app.route('/', restRoutes(deps, usageMeter))
   if (config.devControls) {
     for (const routes of [devRoutes, pauseDevRoutes, keysDevRoutes, upgradeDevRoutes, usageDevRoutes]) {
       app.route('/', routes(deps))
@@ -143,6 +147,7 @@ export async function createApp(options: CreateAppOptions): Promise<PlatformServ
     close: async () => {
       stopSweep()
       await engine.stop()
+      await usageMeter.stop().catch((err: unknown) => console.error('usage meter: last flush failed:', (err as Error).message))
       await projectDbs.closeAll()
     },
   }
