@@ -9,6 +9,8 @@ import { NotFound } from '../views/NotFound'
 import type { AccountPage as AccountPageView } from '../views/account/AccountPage'
 import type { OrganizationPage as OrganizationPageView, OrganizationPageKind } from '../views/org/OrganizationPages'
 import type { NewProjectPage as NewProjectPageView } from '../views/projects/NewProjectPage'
+import type { OrgUsagePage as OrgUsagePageView } from '../views/org/usage/OrgUsagePage'
+import { UsageSkeleton } from '../views/org/usage/UsageSkeleton'
 import type { ProjectsPage as ProjectsPageView } from '../views/projects/ProjectsPage'
 import { lazyComponent, preloadLoader, useLoaded } from '../views/shell/lazy'
 import { Loading } from '../views/shell/ui'
@@ -27,6 +29,12 @@ const AccountPage = lazyComponent<ComponentProps<typeof AccountPageView>>(
 const OrganizationPage = lazyComponent<ComponentProps<typeof OrganizationPageView>>(
   () => import('../views/org/OrganizationPages').then((m) => ({ default: m.OrganizationPage })),
   pageLoading,
+)
+// The usage page shows its skeleton (spec 2) while its code and its machine load, then while its figures do.
+const OrgUsagePage = lazyComponent<ComponentProps<typeof OrgUsagePageView>>(
+  () => import('../views/org/usage/OrgUsagePage').then((m) => ({ default: m.OrgUsagePage })),
+  <div className="mx-auto w-full max-w-5xl px-6 py-8"><UsageSkeleton /></div>,
+  (logic) => [logic.orgUsage],
 )
 const SupportPage = lazy(() => import('../views/support/SupportPage').then((m) => ({ default: m.SupportPage })))
 const NewProjectPage = lazyComponent<ComponentProps<typeof NewProjectPageView>>(
@@ -76,6 +84,15 @@ function SignedInShell() {
           </ShellFrame>
         </Route>
         <Route path="/new/:slug">{({ slug }) => <NewProjectRoute key={slug} navBar={navBar} slug={slug} />}</Route>
+        <Route path="/org/:slug/usage">
+          {({ slug }) => (
+            <ShellFrame navBar={navBar} crumbs={[{ label: slug, href: `/org/${slug}/general` }, { label: 'Usage' }]}>
+              <Suspense fallback={<div className="mx-auto w-full max-w-5xl px-6 py-8"><UsageSkeleton /></div>}>
+                <OrgUsagePage key={slug} slug={slug} />
+              </Suspense>
+            </ShellFrame>
+          )}
+        </Route>
         <Route path="/org/:slug/:page">
           {({ slug, page }) =>
             page === 'usage' || page === 'general' || page === 'billing' ? (

@@ -43,4 +43,7 @@ export const LIVE_LOGIC: AppLogic = {
   edgeFunctions: preloadable(() => import('../api/live/edgeFunctions').then((m) => m.liveEdgeFunctionsMachine)),
   typeGeneration: preloadable(() => import('../api/live/typeGeneration').then((m) => m.liveTypeGenerationMachine)),
   apiDocs: preloadable(() => import('../api/live/apiDocs').then((m) => m.liveApiDocsMachine)),
+  orgUsage: preloadable(() => import('../api/live/orgUsage').then((m) => m.liveOrgUsageMachine)),
+  projectReports: preloadable(() => import('../api/live/projectReports').then((m) => m.liveProjectReportsMachine)),
+  projectLogs: preloadable(() => import('../api/live/projectLogs').then((m) => m.liveProjectLogsMachine)),
 }

@@ -29,6 +29,9 @@ import type { edgeFunctionsMachine } from '../../../machines/edgeFunctions.machi
 import type { storageBucketsMachine } from '../../../machines/storageBuckets.machine'
 import type { typeGenerationMachine } from '../../../machines/typeGeneration.machine'
 import type { apiDocsMachine } from '../../../machines/apiDocs.machine'
+import type { orgUsageMachine } from '../../../machines/orgUsage.machine'
+import type { projectReportsMachine } from '../../../machines/projectReports.machine'
+import type { projectLogsMachine } from '../../../machines/projectLogs.machine'
 
 /** Loads a machine's code on demand; the same loader (by identity) loads once however often it is read. */
 export type Loader<T> = () => Promise<T>
@@ -61,6 +64,10 @@ export interface AppLogic {
   typeGeneration: Loader<typeof typeGenerationMachine>
   // The API docs panel (dialog and /api page), loaded when first opened.
   apiDocs: Loader<typeof apiDocsMachine>
+  // Measured usage: the organization's usage page, a project's Reports and Logs, loaded with their screens.
+  orgUsage: Loader<typeof orgUsageMachine>
+  projectReports: Loader<typeof projectReportsMachine>
+  projectLogs: Loader<typeof projectLogsMachine>
 }
 
 export const AppLogicContext = createContext<AppLogic | null>(null)
