@@ -5,14 +5,24 @@
  *    the same clients against the same server's `/platform/health` in the same run → the ratio;
  *  - the OpenAPI document (catalog queries + building + JSON) of a project database with 1,000 tables and 200
  *    functions, as the owner and as anon → median of 5.
+ *  - the usage meter's cost on the REST path, in one process: the same REST route with and without the
+ *    meter (restRoutes(deps) vs restRoutes(deps, meter)), 200 sequential requests each, alternated 5 times → median
+ *    per-request time of each and the difference; and `record()` alone over 1,000,000 calls → ns per call.
  * On PGlite, and on a throw-away PostgreSQL 15 cluster when Debian's binaries are installed.
- * `npx tsx bench/rest.bench.ts` — LOAD_SECONDS (default 10), REST_DB=pglite|postgres (default both).
+ * `npx tsx bench/rest.bench.ts` — LOAD_SECONDS (default 10), REST_DB=pglite|postgres (default both),
+ * REST_BENCH=metering for the meter's figures only.
  */
 import autocannon from 'autocannon'
 import { mkdtempSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { loadConfig } from '../src/server/config'
+import { createApp } from '../src/server/app'
+import { loadConfig, systemClock } from '../src/server/config'
+import { initialOwnUrl } from '../src/server/core/http'
+import { openDb } from '../src/server/db'
+import { findProjectKeys } from '../src/server/features/keys/keys'
+import { restRoutes } from '../src/server/features/rest/routes'
+import { createUsageMeter } from '../src/server/features/usage/meter'
 import { createEngineDatabases } from '../src/server/features/projectdb'
 import { introspect } from '../src/server/features/rest/catalog'
 import { buildOpenApi } from '../src/server/features/rest/openapi'
@@ -125,9 +135,84 @@ async function documentTime(store: 'pglite' | 'postgres') {
   }
 }
 
+/** The REST path with and without the usage meter, in one process on one store (no port, no other load). */
+async function meteringOverhead(store: 'pglite' | 'postgres') {
+  const cluster = store === 'postgres' ? await startPgCluster() : null
+  const dataDir = mkdtempSync(join(tmpdir(), 'rest-meter-bench-'))
+  const config = { ...loadConfig({ DATA_DIR: dataDir, ...(cluster ? { DATABASE_URL: cluster.url } : {}) }), usageFlushMs: 0 }
+  const db = await openDb(config)
+  const server = await createApp({ db, config })
+  try {
+    const { rows } = await db.query<{ id: number; ref: string }>(`select id, ref from projects where name = 'Recipe Box'`)
+    const { id, ref } = rows[0]
+    const anon = (await findProjectKeys(db, id))?.anon_key ?? ''
+    const deps = { db, config, clock: systemClock, lifecycle: server.lifecycle, latency: { ms: 0 }, ownUrl: initialOwnUrl(config), projectDbs: server.projectDbs }
+    const meter = createUsageMeter({ db, clock: systemClock, projectDbs: server.projectDbs, flushMs: 0, logLimit: 1_000 })
+    const plain = restRoutes(deps)
+    const metered = restRoutes(deps, meter)
+    const path = `http://127.0.0.1/p/${ref}/rest/v1/recipes?select=*&limit=10`
+    const run = async (app: typeof plain, n: number) => {
+      const started = performance.now()
+      for (let i = 0; i < n; i++) {
+        const res = await app.request(path, { headers: { apikey: anon } })
+        if (res.status !== 200) throw new Error(`${path} answered ${res.status}`)
+        await res.arrayBuffer()
+      }
+      return (performance.now() - started) / n
+    }
+    await run(plain, 100) // opens the database, warms both paths
+    await run(metered, 100)
+    const without: number[] = []
+    const withMeter: number[] = []
+    for (let i = 0; i < RUNS; i++) {
+      without.push(await run(plain, 200))
+      withMeter.push(await run(metered, 200))
+    }
+    const flushStarted = performance.now()
+    await meter.flush()
+    const flushMs = performance.now() - flushStarted
+    const a = median(without)
+    const b = median(withMeter)
+    console.log(
+      `${store}, GET recipes (200 sequential requests × ${RUNS}, alternated): without the meter ${a.toFixed(3)} ms/request, with it ${b.toFixed(3)} ms/request → overhead ${(b - a).toFixed(3)} ms (${(((b - a) / a) * 100).toFixed(1)}%)`,
+    )
+    console.log(`${store}: writing what the meter held (${RUNS * 200 + 100} requests: daily totals and log) took ${flushMs.toFixed(0)} ms`)
+    await meter.stop()
+  } finally {
+    await server.close()
+    await db.close()
+    removeDir(dataDir)
+    cluster?.stop()
+  }
+}
+
+/** `record()` alone: what the REST path pays per request for counting (no I/O). */
+function recordCost() {
+  const meter = createUsageMeter({
+    db: null as never,
+    clock: systemClock,
+    projectDbs: { openRefs: () => [], transaction: () => Promise.reject(new Error('unused')) },
+    flushMs: 0,
+    logLimit: 1_000,
+  })
+  const url = new URL('http://127.0.0.1/p/abcdefghijklmnopqrst/rest/v1/recipes?select=*&limit=10&apikey=secret')
+  const calls = 1_000_000
+  const started = performance.now()
+  for (let i = 0; i < calls; i++) meter.record({ projectId: 1 + (i % 4), ref: 'abcdefghijklmnopqrst', method: 'GET', url, status: 200, durationMs: 1.5, bytes: 1_234 })
+  const ns = ((performance.now() - started) * 1e6) / calls
+  console.log(`usage meter: record() ${ns.toFixed(0)} ns per request (${calls.toLocaleString('en-US')} calls, 4 projects, log bounded to 1,000 each)`)
+}
+
 const which = process.env.REST_DB
 const stores: Array<'pglite' | 'postgres'> = which === 'pglite' || which === 'postgres' ? [which] : hasPostgres() ? ['pglite', 'postgres'] : ['pglite']
-for (const store of stores) {
-  await throughput(store)
-  await documentTime(store)
+if (process.env.REST_BENCH === 'metering') {
+  recordCost()
+  for (const store of stores) await meteringOverhead(store)
+} else {
+  for (const store of stores) {
+    await throughput(store)
+    await documentTime(store)
+  }
+  recordCost()
+  for (const store of stores) await meteringOverhead(store)
 }

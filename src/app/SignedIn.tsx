@@ -12,6 +12,8 @@ import type { OrgIntegrationsPage as OrgIntegrationsPageView } from '../views/or
 import type { JoinPage as JoinPageView } from '../views/org/JoinPage'
 import type { TeamPage as TeamPageView } from '../views/org/TeamPage'
 import type { NewProjectPage as NewProjectPageView } from '../views/projects/NewProjectPage'
+import type { OrgUsagePage as OrgUsagePageView } from '../views/org/usage/OrgUsagePage'
+import { UsageSkeleton } from '../views/org/usage/UsageSkeleton'
 import type { ProjectsPage as ProjectsPageView } from '../views/projects/ProjectsPage'
 import { lazyComponent, preloadLoader, useLoaded } from '../views/shell/lazy'
 import { Loading } from '../views/shell/ui'
@@ -44,6 +46,12 @@ const TeamPage = lazyComponent<ComponentProps<typeof TeamPageView>>(
 const JoinPage = lazyComponent<ComponentProps<typeof JoinPageView>>(
   () => import('../views/org/JoinPage').then((m) => ({ default: m.JoinPage })),
   pageLoading,
+)
+// The usage page shows its skeleton (spec 2) while its code and its machine load, then while its figures do.
+const OrgUsagePage = lazyComponent<ComponentProps<typeof OrgUsagePageView>>(
+  () => import('../views/org/usage/OrgUsagePage').then((m) => ({ default: m.OrgUsagePage })),
+  <div className="mx-auto w-full max-w-5xl px-6 py-8"><UsageSkeleton /></div>,
+  (logic) => [logic.orgUsage],
 )
 const SupportPage = lazy(() => import('../views/support/SupportPage').then((m) => ({ default: m.SupportPage })))
 const NewProjectPage = lazyComponent<ComponentProps<typeof NewProjectPageView>>(
@@ -100,6 +108,15 @@ function SignedInShell() {
         </Route>
         <Route path="/org/:slug/general">{({ slug }) => <OrganizationGeneralRoute key={slug} navBar={navBar} slug={slug} />}</Route>
         <Route path="/org/:slug/billing">{({ slug }) => <OrganizationBillingRoute key={slug} navBar={navBar} slug={slug} />}</Route>
+        <Route path="/org/:slug/usage">
+          {({ slug }) => (
+            <ShellFrame navBar={navBar} crumbs={[{ label: slug, href: `/org/${slug}/general` }, { label: 'Usage' }]}>
+              <Suspense fallback={<div className="mx-auto w-full max-w-5xl px-6 py-8"><UsageSkeleton /></div>}>
+                <OrgUsagePage key={slug} slug={slug} />
+              </Suspense>
+            </ShellFrame>
+          )}
+        </Route>
         <Route path="/org/:slug/:page">
           {({ slug, page }) =>
             page === 'team' ? (

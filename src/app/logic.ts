@@ -52,4 +52,7 @@ export const LIVE_LOGIC: AppLogic = {
   organizationSettings: preloadable(() => import('../api/live/organizationSettings').then((m) => m.liveOrganizationSettingsMachine)),
   planChange: preloadable(() => import('../api/live/planChange').then((m) => m.livePlanChangeMachine)),
   aiSettings: preloadable(() => import('../api/live/aiSettings').then((m) => m.liveAiSettingsMachine)),
+  orgUsage: preloadable(() => import('../api/live/orgUsage').then((m) => m.liveOrgUsageMachine)),
+  projectReports: preloadable(() => import('../api/live/projectReports').then((m) => m.liveProjectReportsMachine)),
+  projectLogs: preloadable(() => import('../api/live/projectLogs').then((m) => m.liveProjectLogsMachine)),
 }

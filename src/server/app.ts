@@ -40,6 +40,8 @@ import { upgradeDevRoutes, upgradeRoutes } from './features/upgrade/routes'
 import { registerUpgradeLifecycle } from './features/upgrade/upgrade'
 import { usageDevRoutes, usageRoutes } from './features/usage/routes'
 import { addDemoGitHub, addDemoStorageAndFunctions, assignDemoSchemas, creditDemoOwner, seedDemoData } from './seed'
+import { createUsageMeter } from './features/usage/meter'
+import { REQUEST_LOG_LIMIT } from '../contracts/measured'
 import { dashboard } from './static'
 
 export interface PlatformServer {
@@ -100,6 +102,8 @@ export async function createApp(options: CreateAppOptions): Promise<PlatformServ
 
   const engine = createEngine({ db, clock, tickMs: config.lifecycle.tickMs, lifecycle })
   const deps: Deps = { db, config, clock, lifecycle, latency: { ms: 0 }, ownUrl: initialOwnUrl(config), projectDbs }
+  // What each project's REST endpoint serves, counted in memory and written to the store periodically and on close.
+  const usageMeter = createUsageMeter({ db, clock, projectDbs, flushMs: config.usageFlushMs, logLimit: REQUEST_LOG_LIMIT })
   const app = new Hono<AppEnv>()
 
   // The guards every route inherits, in order: headers on every answer (421s and errors included), the Host
@@ -131,15 +135,15 @@ export async function createApp(options: CreateAppOptions): Promise<PlatformServ
   app.route('/', pauseRoutes(deps))
   app.route('/', upgradeRoutes(deps))
   app.route('/', keysRoutes(deps))
-  app.route('/', usageRoutes(deps))
+  app.route('/', usageRoutes(deps, usageMeter))
   app.route('/', databaseRoutes(deps))
   app.route('/', storageRoutes(deps))
   app.route('/', functionRoutes(deps))
   // Git hosting: /git/* authenticates by access token itself (no session), the /platform calls by the session.
   app.route('/', gitRoutes(deps))
-  app.route('/', restRoutes(deps))
   app.route('/', orgSettingsRoutes(deps))
   app.route('/', aiSettingsRoutes(deps))
+  app.route('/', restRoutes(deps, usageMeter))
   if (config.devControls) {
     for (const routes of [devRoutes, pauseDevRoutes, keysDevRoutes, upgradeDevRoutes, usageDevRoutes]) {
       app.route('/', routes(deps))
@@ -164,6 +168,7 @@ export async function createApp(options: CreateAppOptions): Promise<PlatformServ
     close: async () => {
       stopSweep()
       await engine.stop()
+      await usageMeter.stop().catch((err: unknown) => console.error('usage meter: last flush failed:', (err as Error).message))
       await projectDbs.closeAll()
       gitHostFor(config).close()
     },

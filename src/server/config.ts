@@ -94,6 +94,8 @@ export interface ServerConfig {
     /** PGlite: where the template folder is cached (default DATA_DIR/projects; no variable: the tests share one). */
     templateCacheDir?: string
   }
+  /** USAGE_FLUSH_MS: how often the usage the REST endpoint counts is written to the store (0: on reads and close only). */
+  usageFlushMs: number
 }
 
 /** scrypt parameters: N (CPU/memory cost, a power of 2), r (block size), p (parallelism). */
@@ -178,6 +180,7 @@ export function loadConfig(env: Env = process.env): ServerConfig {
       idleMs: int(env, 'PROJECT_DB_IDLE_MS', 5 * 60 * 1000, 100),
       queryTimeoutMs: int(env, 'PROJECT_DB_QUERY_TIMEOUT_MS', 15_000, 1),
     },
+    usageFlushMs: int(env, 'USAGE_FLUSH_MS', 10_000),
   }
 }
 

@@ -7,7 +7,7 @@ import { getResourceWarnings } from '../calls/projects'
 type Signal = { signal: AbortSignal }
 
 /** The current month up to now: the usage the badge compares with the plan. */
-function billingPeriod(now = new Date()) {
+export function billingPeriod(now = new Date()) {
   const start = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 1))
   return { start: start.toISOString(), end: now.toISOString() }
 }

@@ -12,6 +12,7 @@ import m010 from './migrations/010_storage_functions'
 import m011 from './migrations/011_github'
 import m012 from './migrations/012_members'
 import m013 from './migrations/013_org_settings_ai'
+import m014 from './migrations/014_usage_measured'
 
 /** Ordered; never edit an applied one, add the next. */
 export const migrations: { id: string; sql: string }[] = [
@@ -28,6 +29,7 @@ export const migrations: { id: string; sql: string }[] = [
   { id: '011_github', sql: m011 },
   { id: '012_members', sql: m012 },
   { id: '013_org_settings_ai', sql: m013 },
+  { id: '014_usage_measured', sql: m014 },
 ]
 
 /** Arbitrary constant: serialises concurrent starts of several processes on one database. */

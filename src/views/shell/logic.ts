@@ -38,6 +38,9 @@ import type { joinInvitationMachine } from '../../../machines/joinInvitation.mac
 import type { aiSettingsMachine } from '../../../machines/aiSettings.machine'
 import type { organizationSettingsMachine } from '../../../machines/organizationSettings.machine'
 import type { planChangeMachine } from '../../../machines/planChange.machine'
+import type { orgUsageMachine } from '../../../machines/orgUsage.machine'
+import type { projectReportsMachine } from '../../../machines/projectReports.machine'
+import type { projectLogsMachine } from '../../../machines/projectLogs.machine'
 
 /** Loads a machine's code on demand; the same loader (by identity) loads once however often it is read. */
 export type Loader<T> = () => Promise<T>
@@ -82,6 +85,10 @@ export interface AppLogic {
   organizationSettings: Loader<typeof organizationSettingsMachine>
   planChange: Loader<typeof planChangeMachine>
   aiSettings: Loader<typeof aiSettingsMachine>
+  // Measured usage: the organization's usage page, a project's Reports and Logs, loaded with their screens.
+  orgUsage: Loader<typeof orgUsageMachine>
+  projectReports: Loader<typeof projectReportsMachine>
+  projectLogs: Loader<typeof projectLogsMachine>
 }
 
 export const AppLogicContext = createContext<AppLogic | null>(null)

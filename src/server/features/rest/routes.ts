@@ -19,6 +19,7 @@ import { identify } from './auth'
 import { introspect } from './catalog'
 import { RestError } from './errors'
 import { buildOpenApi, type DocumentTarget, type OpenApiDocument } from './openapi'
+import type { UsageMeter } from '../usage/meter'
 
 /**
  * CORS of the REST API: any origin (its callers are browser apps on their own origins; the keys, not cookies,
@@ -58,6 +59,7 @@ export async function ownerRestDocument(deps: Pick<Deps, 'projectDbs' | 'ownUrl'
 }
 
 interface ProjectKeyRow {
+  id: number
   status: string
   postgrest_status: string
   jwt_secret: string | null
@@ -67,19 +69,48 @@ function send(res: RestResponse) {
   return new Response(res.body, { status: res.status, headers: res.headers })
 }
 
-export function restRoutes(deps: Deps) {
+/**
+ * `meter` counts every request that reaches a known project (its status, duration and answer body bytes) for the
+ * usage pages, the Reports page and the request log; counting is in memory, written to the store by the meter.
+ */
+export function restRoutes(deps: Deps, meter?: UsageMeter) {
   const { db, projectDbs } = deps
   const app = new Hono<AppEnv>()
 
   const serve = (target: (c: Context) => RestTarget) => async (c: Context) => {
+    const started = performance.now()
+    let project: ProjectKeyRow | undefined
+    let status = 500
+    let bytes = 0
+    const measured = (res: RestResponse) => {
+      status = res.status
+      bytes = res.body === null || c.req.method === 'HEAD' ? 0 : Buffer.byteLength(res.body)
+      return send(res)
+    }
+    try {
+      return await answer(c, target, measured, (row) => (project = row))
+    } finally {
+      if (project && meter) {
+        meter.record({ projectId: project.id, ref: c.req.param('ref') as string, method: c.req.method, url: new URL(c.req.url), status, durationMs: performance.now() - started, bytes })
+      }
+    }
+  }
+
+  const answer = async (
+    c: Context,
+    target: (c: Context) => RestTarget,
+    send: (res: RestResponse) => Response,
+    found: (row: ProjectKeyRow) => void,
+  ) => {
     const ref = c.req.param('ref') as string
     try {
       const { rows } = await db.query<ProjectKeyRow>(
-        `select p.status, p.postgrest_status, k.jwt_secret from projects p
+        `select p.id, p.status, p.postgrest_status, k.jwt_secret from projects p
          left join project_api_keys k on k.project_id = p.id where p.ref = $1`,
         [ref],
       )
       const project = rows[0]
+      if (project) found(project)
       if (!project) throw new RestError(404, 'PGRST125', 'Project not found', { details: `No project has the ref ${ref}` })
       if (project.status !== 'ACTIVE_HEALTHY' || project.postgrest_status !== 'ONLINE') {
         throw new RestError(503, 'PGRST001', 'The project is not available', {

@@ -41,6 +41,18 @@ const EdgeFunctionsPage = lazyComponent<object>(
   (logic) => [logic.edgeFunctions],
 )
 
+// Reports and Logs (measured by the REST endpoint) load the same way.
+const ReportsPage = lazyComponent<object>(
+  () => import('../observability/ReportsPage').then((m) => ({ default: m.ReportsPage })),
+  pageLoading,
+  (logic) => [logic.projectReports],
+)
+const LogsPage = lazyComponent<object>(
+  () => import('../observability/LogsPage').then((m) => ({ default: m.LogsPage })),
+  pageLoading,
+  (logic) => [logic.projectLogs],
+)
+
 /** The project URL the server gives: its REST URL without `/rest/v1/` (null when it has none yet). */
 export function projectUrlOf(restUrl: string): string | null {
   const match = /^(.*)\/rest\/v1\/?$/.exec(restUrl)
@@ -80,6 +92,8 @@ export function ToolPage({ title, note }: { title: string; note?: string }) {
   const product = productPageOf(path)
   if (product === 'storageBuckets') return <StorageBucketsPage />
   if (product === 'edgeFunctions') return <EdgeFunctionsPage />
+  if (/^\/project\/[^/]+\/reports\/*$/.test(path)) return <ReportsPage />
+  if (/^\/project\/[^/]+\/logs\/explorer\/*$/.test(path)) return <LogsPage />
   return <PlaceholderPage title={title} note={note} />
 }
 

@@ -1,0 +1,113 @@
+import { act, fireEvent, render, screen, within } from '@testing-library/react'
+import { describe, expect, it, vi } from 'vitest'
+import { createActor, type AnyMachineSnapshot, type EventObject } from 'xstate'
+import { logTime, projectLogsMachine, type LogFilter } from '../machines/projectLogs.machine'
+import type { RequestLogEntry } from '../src/contracts/measured'
+import { Logs } from '../src/views/project/observability/LogsPage'
+import { REF } from '../tests/fixtures'
+import { LOG_ENTRIES } from '../tests/fixtures.usage'
+import { apiError, deferredActor, describePath, keyByIncomingEdge, missingCoverage, modelOf, usePathClock } from './support'
+
+const REQUEST_TIMEOUT = 10_000
+
+interface Context {
+  filter: LogFilter
+  entries: RequestLogEntry[]
+  error: string | null
+}
+const contextOf = (snapshot: AnyMachineSnapshot) => snapshot.context as Context
+const answerFor = (filter: LogFilter) => (filter === 'all' ? LOG_ENTRIES : LOG_ENTRIES.filter((e) => String(e.status)[0] === filter[0]))
+
+const model = modelOf(projectLogsMachine, {
+  input: { ref: REF },
+  events: (snapshot: AnyMachineSnapshot): EventObject[] => {
+    const { filter } = contextOf(snapshot)
+    const select: EventObject[] = filter === 'all' ? [{ type: 'filter.select', filter: '4xx' } as EventObject] : filter === '4xx' ? [{ type: 'filter.select', filter: '5xx' } as EventObject] : []
+    if (snapshot.matches('loading')) {
+      return [
+        { type: 'xstate.done.actor.fetchRequestLog', output: answerFor(filter) } as EventObject,
+        { type: 'xstate.error.actor.fetchRequestLog', error: apiError('Internal server error', 500) } as EventObject,
+        { type: 'xstate.after.requestTimeout.projectLogs.loading' },
+        ...select,
+      ]
+    }
+    if (snapshot.matches('failed')) return [{ type: 'logs.refresh' }, ...select]
+    if (snapshot.matches('loaded')) return [{ type: 'logs.refresh' }, ...select]
+    return []
+  },
+  serializeState: (snapshot, event) => {
+    const { filter, entries, error } = contextOf(snapshot as AnyMachineSnapshot)
+    return keyByIncomingEdge(snapshot as AnyMachineSnapshot, event as EventObject | undefined, JSON.stringify({ filter, entries: entries.map((e) => e.id), error }))
+  },
+})
+const paths = model.getShortestPaths()
+const runPath = usePathClock()
+
+function shownEntries() {
+  const table = screen.queryByRole('table', { name: 'Requests' })
+  if (!table) return []
+  return within(table)
+    .getAllByRole('row')
+    .slice(1)
+    .map((row) => [...row.children].slice(0, 4).map((cell) => cell.textContent))
+}
+const expected = (entries: RequestLogEntry[]) => entries.map((e) => [logTime(e.at), String(e.status), e.method, e.path])
+
+describe('projectLogs model', () => {
+  it('the paths reach every state and every transition', () => {
+    expect(missingCoverage(projectLogsMachine, paths)).toEqual({ states: [], transitions: [] })
+  })
+
+  for (const path of paths) {
+    it(describePath(path), async () => {
+      const fetch = deferredActor<RequestLogEntry[], { ref: string; filter: LogFilter }>('fetchRequestLog')
+      const actor = runPath(createActor(projectLogsMachine.provide({ actors: { fetchRequestLog: fetch.logic } }), { input: { ref: REF } }).start())
+      render(<Logs actor={actor} />)
+
+      await path.test({
+        states: {
+          loading: (snapshot) => {
+            const { filter, entries } = contextOf(snapshot)
+            expect(screen.getByRole('status')).toHaveTextContent(entries.length === 0 ? 'Loading logs…' : 'Refreshing…')
+            expect(screen.getByRole('button', { name: 'Refreshing…' })).toBeDisabled()
+            expect(screen.getByLabelText('Status')).toHaveValue(filter)
+            // What was shown stays while the next read loads.
+            expect(shownEntries()).toEqual(expected(entries))
+            expect(fetch.pending.at(-1)?.input).toEqual({ ref: REF, filter })
+          },
+          failed: (snapshot) => {
+            const alert = screen.getByRole('alert')
+            expect(within(alert).getByRole('heading')).toHaveTextContent('Failed to load logs')
+            expect(alert).toHaveTextContent(contextOf(snapshot).error ?? '')
+            expect(screen.getByLabelText('Status')).toHaveValue(contextOf(snapshot).filter)
+            expect(screen.queryByRole('table')).toBeNull()
+          },
+          loaded: (snapshot) => {
+            const { filter, entries } = contextOf(snapshot)
+            expect(screen.queryByRole('status')).toBeNull()
+            expect(screen.getByRole('button', { name: 'Refresh' })).toBeEnabled()
+            expect(screen.getByLabelText('Status')).toHaveValue(filter)
+            expect(shownEntries()).toEqual(expected(entries))
+            if (entries.length === 0) expect(screen.getByText(`No ${filter} requests among the latest ones.`)).toBeInTheDocument()
+          },
+        },
+        events: {
+          'xstate.done.actor.fetchRequestLog': async (step) => fetch.resolve((step.event as unknown as { output: RequestLogEntry[] }).output),
+          'xstate.error.actor.fetchRequestLog': async (step) => fetch.reject((step.event as unknown as { error: unknown }).error),
+          'xstate.after.requestTimeout.projectLogs.loading': async () => {
+            await act(() => vi.advanceTimersByTimeAsync(REQUEST_TIMEOUT))
+            fetch.pending.splice(0)
+          },
+          'logs.refresh': async () => {
+            const alert = screen.queryByRole('alert')
+            fireEvent.click(alert ? within(alert).getByRole('button', { name: 'Try again' }) : screen.getByRole('button', { name: 'Refresh' }))
+          },
+          'filter.select': async (step) => {
+            fetch.pending.splice(0)
+            fireEvent.change(screen.getByLabelText('Status'), { target: { value: (step.event as unknown as { filter: LogFilter }).filter } })
+          },
+        },
+      })
+    })
+  }
+})
