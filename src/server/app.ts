@@ -28,6 +28,8 @@ import { registerPauseLifecycle } from './features/pause/transitions'
 import { projectRoutes } from './features/projects/routes'
 import { restCors, restRoutes } from './features/rest/routes'
 import { storageRoutes } from './features/storage/routes'
+import { settingsDevRoutes, settingsRoutes } from './features/settings/routes'
+import { supportRoutes } from './features/support/routes'
 import { refuseCrossSite, requireApiAuth, requireSession, startSessionSweep } from './features/session/auth'
 import { publicSessionRoutes, sessionRoutes } from './features/session/routes'
 import { upgradeDevRoutes, upgradeRoutes } from './features/upgrade/routes'
@@ -120,11 +122,14 @@ export async function createApp(options: CreateAppOptions): Promise<PlatformServ
   app.route('/', databaseRoutes(deps))
   app.route('/', storageRoutes(deps))
   app.route('/', functionRoutes(deps))
+  app.route('/', settingsRoutes(deps))
+  app.route('/', supportRoutes(deps))
   app.route('/', restRoutes(deps))
   if (config.devControls) {
     for (const routes of [devRoutes, pauseDevRoutes, keysDevRoutes, upgradeDevRoutes, usageDevRoutes]) {
       app.route('/', routes(deps))
     }
+    app.route('/', settingsDevRoutes(deps))
   }
 
   app.use('*', dashboard(config.distDir))

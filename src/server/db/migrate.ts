@@ -9,6 +9,7 @@ import m007 from './migrations/007_accounts_hardening'
 import m008 from './migrations/008_sessions'
 import m009 from './migrations/009_project_databases'
 import m010 from './migrations/010_storage_functions'
+import m015 from './migrations/015_project_settings_support'
 
 /** Ordered; never edit an applied one, add the next. */
 export const migrations: { id: string; sql: string }[] = [
@@ -22,6 +23,7 @@ export const migrations: { id: string; sql: string }[] = [
   { id: '008_sessions', sql: m008 },
   { id: '009_project_databases', sql: m009 },
   { id: '010_storage_functions', sql: m010 },
+  { id: '015_project_settings_support', sql: m015 },
 ]
 
 /** Arbitrary constant: serialises concurrent starts of several processes on one database. */
