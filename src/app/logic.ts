@@ -43,4 +43,9 @@ export const LIVE_LOGIC: AppLogic = {
   edgeFunctions: preloadable(() => import('../api/live/edgeFunctions').then((m) => m.liveEdgeFunctionsMachine)),
   typeGeneration: preloadable(() => import('../api/live/typeGeneration').then((m) => m.liveTypeGenerationMachine)),
   apiDocs: preloadable(() => import('../api/live/apiDocs').then((m) => m.liveApiDocsMachine)),
+  customDomain: preloadable(() => import('../api/live/projectScreens').then((m) => m.liveCustomDomainMachine)),
+  projectAddons: preloadable(() => import('../api/live/projectScreens').then((m) => m.liveProjectAddonsMachine)),
+  databaseSettings: preloadable(() => import('../api/live/projectScreens').then((m) => m.liveDatabaseSettingsMachine)),
+  supportTicket: preloadable(() => import('../api/live/projectScreens').then((m) => m.liveSupportTicketMachine)),
+  supportTickets: preloadable(() => import('../api/live/projectScreens').then((m) => m.liveSupportTicketsMachine)),
 }

@@ -29,6 +29,11 @@ import type { edgeFunctionsMachine } from '../../../machines/edgeFunctions.machi
 import type { storageBucketsMachine } from '../../../machines/storageBuckets.machine'
 import type { typeGenerationMachine } from '../../../machines/typeGeneration.machine'
 import type { apiDocsMachine } from '../../../machines/apiDocs.machine'
+import type { customDomainMachine } from '../../../machines/customDomain.machine'
+import type { databaseSettingsMachine } from '../../../machines/databaseSettings.machine'
+import type { projectAddonsMachine } from '../../../machines/projectAddons.machine'
+import type { supportTicketMachine } from '../../../machines/supportTicket.machine'
+import type { supportTicketsMachine } from '../../../machines/supportTickets.machine'
 
 /** Loads a machine's code on demand; the same loader (by identity) loads once however often it is read. */
 export type Loader<T> = () => Promise<T>
@@ -61,6 +66,12 @@ export interface AppLogic {
   typeGeneration: Loader<typeof typeGenerationMachine>
   // The API docs panel (dialog and /api page), loaded when first opened.
   apiDocs: Loader<typeof apiDocsMachine>
+  // The project's custom domain, add-ons and database settings, and support tickets, loaded with their screens.
+  customDomain: Loader<typeof customDomainMachine>
+  projectAddons: Loader<typeof projectAddonsMachine>
+  databaseSettings: Loader<typeof databaseSettingsMachine>
+  supportTicket: Loader<typeof supportTicketMachine>
+  supportTickets: Loader<typeof supportTicketsMachine>
 }
 
 export const AppLogicContext = createContext<AppLogic | null>(null)
