@@ -22,6 +22,8 @@ interface ApiKeysInput {
   canReadKeys: boolean
   /** service_api_keys:read and projects:write. */
   canUpdateSecret: boolean
+  /** The project URL of an active custom domain (https://{hostname}), shown and copied instead of the settings' one. */
+  customUrl?: string | null
 }
 
 export type CopyTarget = ApiKeyTag | 'jwt_secret' | 'url'
@@ -62,13 +64,13 @@ const COPY_IDS = {
 export const keyOf = (settings: ProjectSettings | null, tag: ApiKeyTag) =>
   settings?.services[0]?.service_api_keys.find((key) => key.tags.split(',').map((t) => t.trim()).includes(tag))?.api_key
 
-const projectUrlOf = (settings: ProjectSettings | null) => {
+const projectUrlOf = (settings: ProjectSettings | null, customUrl?: string | null) => {
   const config = settings?.services[0]?.app_config
-  return config ? `${config.protocol}://${config.endpoint}` : undefined
+  return config ? (customUrl ?? `${config.protocol}://${config.endpoint}`) : undefined
 }
 
-function valueOf(settings: ProjectSettings | null, key: CopyTarget): string | undefined {
-  if (key === 'url') return projectUrlOf(settings)
+function valueOf(settings: ProjectSettings | null, key: CopyTarget, customUrl?: string | null): string | undefined {
+  if (key === 'url') return projectUrlOf(settings, customUrl)
   if (key === 'jwt_secret') return settings?.project.jwt_secret
   return keyOf(settings, key)
 }
@@ -119,7 +121,7 @@ export const apiKeysMachine = setup({
       context.canReadKeys && context.jwtStatus === 'updated' && valueOf(context.settings, params.key) !== undefined,
     mayCopy: ({ context }, params: { key: CopyTarget }) =>
       params.key === 'url'
-        ? valueOf(context.settings, 'url') !== undefined
+        ? valueOf(context.settings, 'url', context.customUrl) !== undefined
         : context.canReadKeys && context.jwtStatus === 'updated' && valueOf(context.settings, params.key) !== undefined,
   },
 }).createMachine({
@@ -181,7 +183,7 @@ export const apiKeysMachine = setup({
           guard: { type: 'mayCopy', params: ({ event }) => ({ key: event.key }) },
           actions: {
             type: 'copyValue',
-            params: ({ context, event }) => ({ key: event.key, text: valueOf(context.settings, event.key) ?? '' }),
+            params: ({ context, event }) => ({ key: event.key, text: valueOf(context.settings, event.key, context.customUrl) ?? '' }),
           },
         },
       },
@@ -272,7 +274,7 @@ type ProjectConfigView =
 
 export function selectProjectConfigView(snapshot: ApiKeysSnapshot): ProjectConfigView {
   if (isFailing(snapshot)) return { phase: 'failed' }
-  const url = projectUrlOf(snapshot.context.settings) ?? null
+  const url = projectUrlOf(snapshot.context.settings, snapshot.context.customUrl) ?? null
   if (!snapshot.matches('ready')) return { phase: 'retrieving', url }
   const revealed = snapshot.matches({ ready: { jwtSecret: 'revealed' } })
   return { phase: 'ready', url, jwtSecret: shownSecret(snapshot.context, snapshot.context.settings?.project.jwt_secret, revealed), revealed }

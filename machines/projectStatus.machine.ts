@@ -76,6 +76,7 @@ export const projectStatusMachine = setup({
     refreshProjectList: () => {},
   },
   guards: {
+    isNotFound: (_, params: { error: unknown }) => (params.error as { status?: unknown } | null)?.status === 404,
     isPaused: pageIs('paused'),
     isUpgrading: pageIs('upgrading'),
     isPausing: pageIs('pausing'),
@@ -115,15 +116,21 @@ export const projectStatusMachine = setup({
         src: 'fetchProject',
         input: ({ context }) => ({ ref: context.ref }),
         onDone: { target: 'routing', actions: assign({ project: ({ event }) => event.output, error: null }) },
-        onError: {
-          target: 'loadFailed',
-          actions: assign({ error: ({ event }) => (event.error instanceof Error ? event.error.message : 'Failed to load project') }),
-        },
+        onError: [
+          // An unknown ref (or a project of someone else's organization: the platform answers both alike) is not a
+          // failure to retry: the page says the project does not exist.
+          { guard: { type: 'isNotFound', params: ({ event }) => ({ error: event.error }) }, target: 'notFound' },
+          {
+            target: 'loadFailed',
+            actions: assign({ error: ({ event }) => (event.error instanceof Error ? event.error.message : 'Failed to load project') }),
+          },
+        ],
       },
     },
     loadFailed: {
       on: { 'project.retry': 'loading' },
     },
+    notFound: {},
     routing: {
       always: [
         { guard: 'isPaused', target: 'paused' },
@@ -202,12 +209,14 @@ type ProjectStatusSnapshot = SnapshotFrom<typeof projectStatusMachine>
 type ProjectView =
   | { phase: 'loading'; project: null; page: null; error: null }
   | { phase: 'loadFailed'; project: null; page: null; error: string }
+  | { phase: 'notFound'; project: null; page: null; error: null }
   | { phase: 'ready'; project: Project; page: ProjectPage; refreshing: boolean; error: null }
 
 /** What the project layout renders: never the raw snapshot. */
 export function selectProjectView(snapshot: ProjectStatusSnapshot): ProjectView {
   const { project, error, section } = snapshot.context
   if (project === null) {
+    if (snapshot.matches('notFound')) return { phase: 'notFound', project: null, page: null, error: null }
     return snapshot.matches('loadFailed')
       ? { phase: 'loadFailed', project: null, page: null, error: error ?? 'Failed to load project' }
       : { phase: 'loading', project: null, page: null, error: null }
@@ -222,6 +231,9 @@ export function selectProjectView(snapshot: ProjectStatusSnapshot): ProjectView 
 }
 
 export const selectProject = (snapshot: ProjectStatusSnapshot) => snapshot.context.project
+
+/** Whether the project of the route does not exist (for the person): the frame then shows no project tools. */
+export const selectProjectNotFound = (snapshot: ProjectStatusSnapshot) => snapshot.matches('notFound')
 
 /** Where a tool link of the project leads: the building page while the project is coming up. */
 export function projectLink(project: Pick<Project, 'ref' | 'status'> | null, ref: string, path: string) {

@@ -30,6 +30,7 @@ const model = modelOf(projectStatusMachine, {
       return [
         ...FIXTURES.map((output) => ({ type: 'xstate.done.actor.fetchProject', output }) as EventObject),
         { type: 'xstate.error.actor.fetchProject', error: new Error('Request failed with status 500') } as EventObject,
+        { type: 'xstate.error.actor.fetchProject', error: Object.assign(new Error('Project not found'), { status: 404 }) } as EventObject,
       ]
     }
     if (snapshot.matches('loadFailed')) return [{ type: 'project.retry' }]
@@ -50,7 +51,7 @@ const model = modelOf(projectStatusMachine, {
   // take every edge, not only reach every vertex.
   serializeState: (snapshot, event) => {
     const { project, section } = (snapshot as AnyMachineSnapshot).context as { project: Project | null; section: string }
-    const summary = (e: any) => e && `${e.type}:${e.output?.status ?? e.project?.status ?? e.section ?? ''}${e.output?.postgrestStatus ?? e.project?.postgrestStatus ?? ''}`
+    const summary = (e: any) => e && `${e.type}:${e.output?.status ?? e.project?.status ?? e.section ?? e.error?.status ?? ''}${e.output?.postgrestStatus ?? e.project?.postgrestStatus ?? ''}`
     return `${JSON.stringify(snapshot.value)}|${project ? `${project.status}/${project.postgrestStatus}` : '-'}|${section}|${summary(event)}`
   },
 })
@@ -109,6 +110,11 @@ describe('project status model', () => {
             expect(screen.getByRole('alert')).toHaveTextContent('Failed to load project')
             expect(screen.getByRole('button', { name: 'Try again' })).toBeEnabled()
           },
+          notFound: () => {
+            expect(screen.getByRole('heading', { level: 1, name: 'Project not found' })).toBeVisible()
+            expect(screen.getByRole('link', { name: 'Back to your projects' })).toHaveAttribute('href', '/projects')
+            expect(screen.queryByRole('button', { name: 'Try again' })).toBeNull()
+          },
           ...PAGE_SCREENS,
           refreshing: (state) => {
             // A refresh keeps the last page on screen: the page of the project it holds, never a loading screen.
@@ -124,7 +130,10 @@ describe('project status model', () => {
         },
         events: {
           'xstate.done.actor.fetchProject': async (step: { event: EventObject }) => respond((step.event as unknown as { output: unknown }).output)(),
-          'xstate.error.actor.fetchProject': respond({ message: 'Internal server error' }, 500),
+          'xstate.error.actor.fetchProject': async (step: { event: EventObject }) =>
+            (step.event as unknown as { error: { status?: number } }).error.status === 404
+              ? respond({ message: 'Project not found' }, 404)()
+              : respond({ message: 'Internal server error' }, 500)(),
           'xstate.done.actor.refetchProject': async (step: { event: EventObject }) => respond((step.event as unknown as { output: unknown }).output)(),
           'xstate.error.actor.refetchProject': respond({ message: 'Internal server error' }, 500),
           'project.retry': async () => {

@@ -54,6 +54,7 @@ const OrgUsagePage = lazyComponent<ComponentProps<typeof OrgUsagePageView>>(
   (logic) => [logic.orgUsage],
 )
 const SupportPage = lazy(() => import('../views/support/SupportPage').then((m) => ({ default: m.SupportPage })))
+const SupportTicketsPage = lazy(() => import('../views/support/SupportTicketsPage').then((m) => ({ default: m.SupportTicketsPage })))
 const NewProjectPage = lazyComponent<ComponentProps<typeof NewProjectPageView>>(
   () => import('../views/projects/NewProjectPage').then((m) => ({ default: m.NewProjectPage })),
   pageLoading,
@@ -139,6 +140,11 @@ function SignedInShell() {
         <Route path="/support/new">
           <ShellFrame navBar={navBar} crumbs={[{ label: 'Support' }]}>
             <SupportRoute />
+          </ShellFrame>
+        </Route>
+        <Route path="/support">
+          <ShellFrame navBar={navBar} crumbs={[{ label: 'Support' }]}>
+            <SupportTicketsRoute />
           </ShellFrame>
         </Route>
         <Route path={PROJECT_ROUTE}>
@@ -301,7 +307,26 @@ function SupportRoute() {
   }
   return (
     <Page>
-      <SupportPage key={query.toString()} prefill={prefill} />
+      <SupportScreen key={query.toString()} machines={useAppLogic()} prefill={prefill} />
     </Page>
   )
+}
+
+function SupportScreen({ machines, prefill }: { machines: AppLogic; prefill: ComponentProps<typeof SupportPage>['prefill'] }) {
+  const ticket = useActorRef(useLoaded(machines.supportTicket), inspectOption())
+  return <SupportPage prefill={prefill} ticket={ticket} />
+}
+
+function SupportTicketsRoute() {
+  const logic = useAppLogic()
+  return (
+    <Page>
+      <SupportTicketsScreen machines={logic} />
+    </Page>
+  )
+}
+
+function SupportTicketsScreen({ machines }: { machines: AppLogic }) {
+  const tickets = useActorRef(useLoaded(machines.supportTickets), inspectOption())
+  return <SupportTicketsPage tickets={tickets} />
 }

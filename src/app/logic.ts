@@ -55,4 +55,9 @@ export const LIVE_LOGIC: AppLogic = {
   orgUsage: preloadable(() => import('../api/live/orgUsage').then((m) => m.liveOrgUsageMachine)),
   projectReports: preloadable(() => import('../api/live/projectReports').then((m) => m.liveProjectReportsMachine)),
   projectLogs: preloadable(() => import('../api/live/projectLogs').then((m) => m.liveProjectLogsMachine)),
+  customDomain: preloadable(() => import('../api/live/projectScreens').then((m) => m.liveCustomDomainMachine)),
+  projectAddons: preloadable(() => import('../api/live/projectScreens').then((m) => m.liveProjectAddonsMachine)),
+  databaseSettings: preloadable(() => import('../api/live/projectScreens').then((m) => m.liveDatabaseSettingsMachine)),
+  supportTicket: preloadable(() => import('../api/live/projectScreens').then((m) => m.liveSupportTicketMachine)),
+  supportTickets: preloadable(() => import('../api/live/projectScreens').then((m) => m.liveSupportTicketsMachine)),
 }

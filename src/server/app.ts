@@ -34,6 +34,8 @@ import { projectRoutes } from './features/projects/routes'
 import { statusPollOnNode, type NodeRoute } from './features/projects/statusPoll'
 import { restCors, restRoutes } from './features/rest/routes'
 import { storageRoutes } from './features/storage/routes'
+import { settingsDevRoutes, settingsRoutes } from './features/settings/routes'
+import { supportRoutes } from './features/support/routes'
 import { refuseCrossSite, requireApiAuth, requireSession, startSessionSweep } from './features/session/auth'
 import { publicSessionRoutes, sessionRoutes } from './features/session/routes'
 import { upgradeDevRoutes, upgradeRoutes } from './features/upgrade/routes'
@@ -144,10 +146,13 @@ export async function createApp(options: CreateAppOptions): Promise<PlatformServ
   app.route('/', orgSettingsRoutes(deps))
   app.route('/', aiSettingsRoutes(deps))
   app.route('/', restRoutes(deps, usageMeter))
+  app.route('/', settingsRoutes(deps))
+  app.route('/', supportRoutes(deps))
   if (config.devControls) {
     for (const routes of [devRoutes, pauseDevRoutes, keysDevRoutes, upgradeDevRoutes, usageDevRoutes]) {
       app.route('/', routes(deps))
     }
+    app.route('/', settingsDevRoutes(deps))
   }
 
   app.use('*', dashboard(config.distDir))

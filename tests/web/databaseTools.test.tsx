@@ -52,7 +52,7 @@ describe('SQL Editor', () => {
     const platform = databasePlatform()
     renderApp(`/project/${REF}/sql/1`)
     expect(await screen.findByRole('heading', { level: 1, name: 'SQL Editor' })).toBeInTheDocument()
-    expect(document.title).toBe('SQL Editor | Supabase')
+    expect(document.title).toBe('SQL Editor | Analytics | Demo Pro | Supabase')
     const user = userEvent.setup()
     const editor = await screen.findByRole('textbox', { name: 'SQL query' })
     expect(screen.getByRole('button', { name: 'Run' })).toBeDisabled()

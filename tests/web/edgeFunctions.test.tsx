@@ -33,7 +33,7 @@ describe('Edge Functions page', () => {
       ['hello-world', 'hello-world', 'ACTIVE', '3', '02 Nov 2026 09:30 UTC', 'Yes'],
       ['Stripe webhook', 'stripe-webhook', 'THROTTLED', '1', '24 Dec 2026 18:05 UTC', 'No'],
     ])
-    expect(document.title).toBe('Edge Functions | Supabase')
+    expect(document.title).toBe('Edge Functions | Analytics | Demo Pro | Supabase')
   })
 
   it('a project without functions says so', async () => {

@@ -234,6 +234,6 @@ describe('navigation bar', () => {
     expect(await crumbs.findByRole('link', { name: 'Demo Pro' })).toHaveAttribute('href', '/org/demo-pro/general')
     expect(crumbs.getByRole('link', { name: 'Analytics' })).toHaveAttribute('href', `/project/${REF}`)
     expect(crumbs.getByText('Table Editor')).toHaveAttribute('aria-current', 'page')
-    expect(document.title).toBe('Table Editor | Supabase')
+    expect(document.title).toBe('Table Editor | Analytics | Demo Pro | Supabase')
   })
 })

@@ -9,21 +9,13 @@ afterEach(() => vi.unstubAllGlobals())
 // The database tools (editor, sql/new, sql/1, database/tables) have their own tests: tests/web/databaseTools.test.tsx;
 // so do Storage and Edge Functions (tests/web/storageBuckets.test.tsx, tests/web/edgeFunctions.test.tsx) and the API
 // docs page (tests/web/apiDocs.test.tsx).
+// The settings, backups, auth users and realtime pages have theirs too: tests/web/projectScreens.test.tsx.
 const TOOL_PAGES: Array<[path: string, title: string]> = [
-  ['database/backups/scheduled', 'Scheduled backups'],
   ['branches', 'Branches'],
-  ['auth/users', 'Authentication'],
-  ['realtime/inspector', 'Realtime'],
   ['reports', 'Reports'],
   ['logs/explorer', 'Logs'],
   ['api/graphiql', 'GraphiQL'],
-  ['settings/general', 'General settings'],
-  ['settings/database', 'Database settings'],
-  ['settings/auth', 'Auth settings'],
-  ['settings/storage', 'Storage settings'],
   ['settings/infrastructure', 'Infrastructure'],
-  ['settings/addons?panel=pitr', 'Add-ons'],
-  ['settings/vault', 'Vault'],
 ]
 
 describe('routes', () => {
@@ -37,7 +29,7 @@ describe('routes', () => {
       expect(main.getByText(REF)).toBeInTheDocument()
       expect(main.getByText('us-east-1')).toBeInTheDocument()
       expect(main.getByText('15.6')).toBeInTheDocument()
-      expect(document.title).toBe(`${title} | Supabase`)
+      expect(document.title).toBe(`${title} | Analytics | Demo Pro | Supabase`)
     })
   }
 
@@ -47,14 +39,14 @@ describe('routes', () => {
     expect(await screen.findByRole('heading', { level: 1, name: 'API settings' })).toBeInTheDocument()
     expect(screen.getByRole('region', { name: 'Project API keys' })).toBeInTheDocument()
     expect(screen.getByRole('region', { name: 'Project Configuration' })).toBeInTheDocument()
-    expect(document.title).toBe('API settings | Supabase')
+    expect(document.title).toBe('API settings | Analytics | Demo Pro | Supabase')
   })
 
   it('project home is titled with the project name', async () => {
     fakePlatform()
     renderApp(`/project/${REF}`)
     expect(await screen.findByRole('heading', { level: 1, name: 'Analytics' })).toBeInTheDocument()
-    expect(document.title).toBe('Analytics | Supabase')
+    expect(document.title).toBe('Analytics | Demo Pro | Supabase')
   })
 
   it('shows the building page while the project is coming up', async () => {

@@ -58,7 +58,7 @@ describe('Storage page', () => {
     expect(cellsOf(bucketRow('avatars'))).toEqual(['avatars', 'Public', 'All types', 'No limit'])
     expect(cellsOf(bucketRow('receipts'))).toEqual(['receipts', 'Private', 'application/pdf, image/*', '50 MB'])
     expect(cellsOf(bucketRow('locked'))).toEqual(['locked', 'Private', 'None', '1.5 GB'])
-    expect(document.title).toBe('Storage | Supabase')
+    expect(document.title).toBe('Storage | Analytics | Demo Pro | Supabase')
   })
 
   it('a project without buckets says so', async () => {

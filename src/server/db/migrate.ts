@@ -13,6 +13,7 @@ import m011 from './migrations/011_github'
 import m012 from './migrations/012_members'
 import m013 from './migrations/013_org_settings_ai'
 import m014 from './migrations/014_usage_measured'
+import m015 from './migrations/015_project_settings_support'
 
 /** Ordered; never edit an applied one, add the next. */
 export const migrations: { id: string; sql: string }[] = [
@@ -30,6 +31,7 @@ export const migrations: { id: string; sql: string }[] = [
   { id: '012_members', sql: m012 },
   { id: '013_org_settings_ai', sql: m013 },
   { id: '014_usage_measured', sql: m014 },
+  { id: '015_project_settings_support', sql: m015 },
 ]
 
 /** Arbitrary constant: serialises concurrent starts of several processes on one database. */

@@ -1,6 +1,6 @@
 import { useSelector } from '@xstate/react'
 import { selectOrganizationBySlug } from '../../../machines/projectList.machine'
-import { projectLink, selectProject } from '../../../machines/projectStatus.machine'
+import { projectLink, selectProject, selectProjectNotFound } from '../../../machines/projectStatus.machine'
 import { NotFound } from '../NotFound'
 import { ApiDocsDialog } from '../layout/ApiDocsDialog'
 import { AppFrame, type Crumb } from '../layout/AppFrame'
@@ -11,6 +11,8 @@ import { AiSettingsHost } from '../project/ai/AiSettingsHost'
 import { LazyApiDocsDialogPanel } from '../project/apiDocs/lazy'
 import { ProjectStatusGate } from '../project/lifecycle/ProjectStatusGate'
 import { ProjectHome, ToolPage } from '../project/pages/ProjectPages'
+import { projectScreenFor } from '../project/screens/ProjectScreens'
+import { ProjectHomeSkeleton, pageTitleOf } from '../project/screens/ProjectTitle'
 import { useProjectActor } from '../project/projectActor'
 import { ResourceBanner, UsageBadge, useResourceWarnings } from '../project/usage/ResourceWarnings'
 import { findProjectRoute, sideMenuFor } from '../routes/projectRoutes'
@@ -25,7 +27,7 @@ const pageLoading = <Loading label="Loading page…" />
 const GeneralSettingsPage = lazyComponent<object>(
   () => import('../project/settings/GeneralSettingsPage').then((m) => ({ default: m.GeneralSettingsPage })),
   pageLoading,
-  (logic) => [logic.pauseProject],
+  (logic) => [logic.pauseProject, logic.customDomain],
 )
 const InfrastructureSettingsPage = lazyComponent<object>(
   () => import('../project/settings/UpgradePostgresPanel').then((m) => ({ default: m.InfrastructureSettingsPage })),
@@ -35,7 +37,7 @@ const InfrastructureSettingsPage = lazyComponent<object>(
 const ApiSettingsPage = lazyComponent<object>(
   () => import('../project/settings/ApiSettingsPage').then((m) => ({ default: m.ApiSettingsPage })),
   pageLoading,
-  (logic) => [logic.apiKeys],
+  (logic) => [logic.apiKeys, logic.customDomain],
 )
 const IntegrationsSettingsPage = lazyComponent<object>(
   () => import('../org/integrations/IntegrationsPage').then((m) => ({ default: m.ProjectIntegrationsPage })),
@@ -53,8 +55,8 @@ export function ProjectFrame({ projectRef, section, navBar }: { projectRef: stri
   const project = useSelector(useProjectActor(), selectProject)
   const organization = useSelector(useProjectListActor(), selectOrganizationBySlug(project?.organization_slug ?? null))
   const route = findProjectRoute(section)
-  const title = route === null ? 'Page not found' : route.product === 'home' ? (project?.name ?? null) : route.title
-  useDocumentTitle(title)
+  const notFound = useSelector(useProjectActor(), selectProjectNotFound)
+  useDocumentTitle(notFound ? 'Project not found' : pageTitleOf(route, project?.name ?? null, organization?.name ?? null))
 
   const crumbs: Crumb[] = []
   if (organization) crumbs.push({ label: organization.name, href: `/org/${organization.slug}/general` })
@@ -66,7 +68,7 @@ export function ProjectFrame({ projectRef, section, navBar }: { projectRef: stri
 
   return (
     <AppFrame
-      nav={<NavBar navBar={navBar} project={{ ref: projectRef, product: route?.product ?? 'home', data: project }} />}
+      nav={<NavBar navBar={navBar} project={notFound ? null : { ref: projectRef, product: route?.product ?? 'home', data: project }} />}
       crumbs={crumbs}
       badge={<UsageBadge actor={resources} />}
       banner={<ResourceBanner actor={resources} pathname={`/project/${projectRef}/${section}`.replace(/\/+$/, '')} />}
@@ -93,7 +95,7 @@ export function ProjectFrame({ projectRef, section, navBar }: { projectRef: stri
       {route === null ? (
         <NotFound />
       ) : (
-        <ProjectStatusGate>
+        <ProjectStatusGate skeleton={section === '' ? <ProjectHomeSkeleton /> : undefined}>
           <ProjectPageContent section={section} title={route.title} />
         </ProjectStatusGate>
       )}
@@ -108,5 +110,7 @@ function ProjectPageContent({ section, title }: { section: string; title: string
   if (section === 'building') return <ToolPage title="Project is ready" note="The project has finished setting up." />
   if (section === 'settings/api') return <ApiSettingsPage />
   if (section === 'settings/integrations') return <IntegrationsSettingsPage />
+  const screen = projectScreenFor(section)
+  if (screen !== null) return screen
   return <ToolPage title={title} />
 }

@@ -41,6 +41,11 @@ import type { planChangeMachine } from '../../../machines/planChange.machine'
 import type { orgUsageMachine } from '../../../machines/orgUsage.machine'
 import type { projectReportsMachine } from '../../../machines/projectReports.machine'
 import type { projectLogsMachine } from '../../../machines/projectLogs.machine'
+import type { customDomainMachine } from '../../../machines/customDomain.machine'
+import type { databaseSettingsMachine } from '../../../machines/databaseSettings.machine'
+import type { projectAddonsMachine } from '../../../machines/projectAddons.machine'
+import type { supportTicketMachine } from '../../../machines/supportTicket.machine'
+import type { supportTicketsMachine } from '../../../machines/supportTickets.machine'
 
 /** Loads a machine's code on demand; the same loader (by identity) loads once however often it is read. */
 export type Loader<T> = () => Promise<T>
@@ -89,6 +94,12 @@ export interface AppLogic {
   orgUsage: Loader<typeof orgUsageMachine>
   projectReports: Loader<typeof projectReportsMachine>
   projectLogs: Loader<typeof projectLogsMachine>
+  // The project's custom domain, add-ons and database settings, and support tickets, loaded with their screens.
+  customDomain: Loader<typeof customDomainMachine>
+  projectAddons: Loader<typeof projectAddonsMachine>
+  databaseSettings: Loader<typeof databaseSettingsMachine>
+  supportTicket: Loader<typeof supportTicketMachine>
+  supportTickets: Loader<typeof supportTicketsMachine>
 }
 
 export const AppLogicContext = createContext<AppLogic | null>(null)

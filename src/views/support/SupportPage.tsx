@@ -1,14 +1,20 @@
+import { useSelector } from '@xstate/react'
 import { useState, type FormEvent } from 'react'
-import { Button, Card, PageHeading, inputClass } from '../shell/ui'
+import type { ActorRefFrom } from 'xstate'
+import { selectSupportTicketView, type supportTicketMachine } from '../../../machines/supportTicket.machine'
+import type { CreateTicketBody, SupportCategory } from '../../contracts/support'
+import { Button, Card, PageHeading, TextLink, inputClass } from '../shell/ui'
 import { useDocumentTitle } from '../shell/useDocumentTitle'
 
-const CATEGORIES = [
+export const CATEGORIES: ReadonlyArray<{ value: SupportCategory; label: string }> = [
   { value: 'Problem', label: 'Issues with APIs / client libraries' },
   { value: 'Database_unresponsive', label: 'Database unresponsive' },
   { value: 'Performance', label: 'Performance issues' },
   { value: 'Billing', label: 'Billing' },
   { value: 'Login_issues', label: 'Login issues' },
-] as const
+]
+
+export const categoryLabel = (value: string) => CATEGORIES.find((entry) => entry.value === value)?.label ?? value
 
 interface SupportPrefill {
   category: string
@@ -17,20 +23,59 @@ interface SupportPrefill {
   message: string
 }
 
-/** Contact support, prefilled from the query (category, ref, subject, message). The form values are the form's own. */
-export function SupportPage({ prefill }: { prefill: SupportPrefill }) {
+export type SupportTicketActorRef = ActorRefFrom<typeof supportTicketMachine>
+
+/**
+ * Contact support, prefilled from the query (category, ref, subject, message). The form's values are its own (a failed
+ * send keeps them); sending is the support ticket flow's.
+ */
+export function SupportPage({ prefill, ticket }: { prefill: SupportPrefill; ticket: SupportTicketActorRef }) {
   useDocumentTitle('Support')
-  const [category, setCategory] = useState(prefill.category || 'Problem')
+  const view = useSelector(ticket, selectSupportTicketView)
+  const [category, setCategory] = useState(CATEGORIES.some((entry) => entry.value === prefill.category) ? prefill.category : 'Problem')
   const [ref, setRef] = useState(prefill.ref)
   const [subject, setSubject] = useState(prefill.subject)
   const [message, setMessage] = useState(prefill.message)
-  const known = CATEGORIES.some((entry) => entry.value === category)
+  const body = { category: category as SupportCategory, project_ref: ref.trim(), subject, message } satisfies CreateTicketBody
+  const canSend = useSelector(ticket, (snapshot) => snapshot.can({ type: 'ticket.send', body }))
+
+  if (view.phase === 'sent') {
+    return (
+      <div className="mx-auto w-full max-w-2xl px-6 py-8">
+        <PageHeading title="Contact support" />
+        <Card className="space-y-3 p-6 text-sm">
+          <p role="status" className="font-medium text-emerald-700 dark:text-emerald-400">
+            Support request sent: {view.ticket.subject}
+          </p>
+          <p>We answer by e-mail. Your requests are listed on the support page.</p>
+          <div className="flex flex-wrap items-center gap-4">
+            <TextLink href="/support">Your support requests</TextLink>
+            <Button
+              onClick={() => {
+                setSubject('')
+                setMessage('')
+                ticket.send({ type: 'ticket.new' })
+              }}
+            >
+              Write another request
+            </Button>
+          </div>
+        </Card>
+      </div>
+    )
+  }
 
   return (
     <div className="mx-auto w-full max-w-2xl px-6 py-8">
       <PageHeading title="Contact support" description="Tell us what is happening; we answer by e-mail." />
       <Card className="p-6">
-        <form className="space-y-4" onSubmit={(event: FormEvent) => event.preventDefault()}>
+        <form
+          className="space-y-4"
+          onSubmit={(event: FormEvent) => {
+            event.preventDefault()
+            ticket.send({ type: 'ticket.send', body })
+          }}
+        >
           <div className="space-y-1.5">
             <label htmlFor="support-category" className="text-sm font-medium">
               Category
@@ -41,7 +86,6 @@ export function SupportPage({ prefill }: { prefill: SupportPrefill }) {
                   {entry.label}
                 </option>
               ))}
-              {known ? null : <option value={category}>{category}</option>}
             </select>
           </div>
           <div className="space-y-1.5">
@@ -62,10 +106,15 @@ export function SupportPage({ prefill }: { prefill: SupportPrefill }) {
             </label>
             <textarea id="support-message" rows={6} className={inputClass} value={message} onChange={(event) => setMessage(event.target.value)} />
           </div>
+          {view.error ? (
+            <p role="alert" className="text-sm text-red-700 dark:text-red-300">
+              Failed to send the support request: {view.error}
+            </p>
+          ) : null}
           <div className="flex items-center justify-between gap-4">
-            <p className="text-xs text-neutral-500">Sending tickets from the dashboard arrives in a later version.</p>
-            <Button type="submit" variant="primary" disabled>
-              Send support request
+            <p className="text-xs text-neutral-500">A subject and a message are needed; the project reference is optional.</p>
+            <Button type="submit" variant="primary" disabled={!canSend}>
+              {view.phase === 'sending' ? 'Sending…' : 'Send support request'}
             </Button>
           </div>
         </form>

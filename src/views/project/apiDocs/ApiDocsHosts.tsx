@@ -14,6 +14,7 @@ import { Icon } from '../../shell/Icon'
 import { Modal } from '../../shell/Modal'
 import { Loading } from '../../shell/ui'
 import { useProjectActor } from '../projectActor'
+import { WithCustomDomainUrl } from '../screens/CustomDomain'
 import { ApiDocsPanel } from './ApiDocsPanel'
 import { GenerateTypesButton } from '../settings/GenerateTypesButton'
 import { useApiDocsActor, useProjectPermissions } from './useApiDocsActor'
@@ -57,18 +58,23 @@ function DialogActor({ project, onDismiss }: { project: Project; onDismiss: () =
       <div aria-hidden className="fixed inset-0 bg-neutral-950/40 backdrop-blur-[1px]" />
       <div className="fixed inset-0 flex items-center justify-center p-4">
         <DialogPanel className="flex h-[88vh] w-full max-w-6xl flex-col overflow-hidden rounded-xl border border-neutral-200 bg-white shadow-2xl dark:border-neutral-800 dark:bg-neutral-900">
-          <ApiDocsPanel
-            actor={actor}
-            projectRef={project.ref}
-            fallbackUrl={projectUrlOf(project)}
-            title={<DialogTitle className="font-semibold">API Docs</DialogTitle>}
-            connectExtra={<TypesCard projectRef={project.ref} />}
-            close={
-              <button type="button" aria-label="Close" onClick={close} className="rounded p-1 text-neutral-500 hover:bg-neutral-100 dark:hover:bg-neutral-800">
-                <Icon name="close" className="h-4 w-4" />
-              </button>
-            }
-          />
+          <WithCustomDomainUrl projectRef={project.ref}>
+            {(customUrl) => (
+              <ApiDocsPanel
+                actor={actor}
+                projectRef={project.ref}
+                fallbackUrl={projectUrlOf(project)}
+                customUrl={customUrl}
+                title={<DialogTitle className="font-semibold">API Docs</DialogTitle>}
+                connectExtra={<TypesCard projectRef={project.ref} />}
+                close={
+                  <button type="button" aria-label="Close" onClick={close} className="rounded p-1 text-neutral-500 hover:bg-neutral-100 dark:hover:bg-neutral-800">
+                    <Icon name="close" className="h-4 w-4" />
+                  </button>
+                }
+              />
+            )}
+          </WithCustomDomainUrl>
         </DialogPanel>
       </div>
     </Dialog>
@@ -95,13 +101,18 @@ function PageActor({ project }: { project: Project }) {
   const actor = useApiDocsActor(project, 'page')
   return (
     <div className="h-full min-h-[36rem] bg-white dark:bg-neutral-900">
-      <ApiDocsPanel
-        actor={actor}
-        projectRef={project.ref}
-        fallbackUrl={projectUrlOf(project)}
-        title={<h1 className="text-lg font-semibold text-neutral-900 dark:text-neutral-50">API Docs</h1>}
-        connectExtra={<TypesCard projectRef={project.ref} />}
-      />
+      <WithCustomDomainUrl projectRef={project.ref}>
+        {(customUrl) => (
+          <ApiDocsPanel
+            actor={actor}
+            projectRef={project.ref}
+            fallbackUrl={projectUrlOf(project)}
+            customUrl={customUrl}
+            title={<h1 className="text-lg font-semibold text-neutral-900 dark:text-neutral-50">API Docs</h1>}
+            connectExtra={<TypesCard projectRef={project.ref} />}
+          />
+        )}
+      </WithCustomDomainUrl>
     </div>
   )
 }

@@ -95,7 +95,7 @@ function ConnectSection({ actor, ctx, language, keysShown, connectExtra }: Secti
       <Resource resource={keys} what="API keys" failedTitle="Failed to retrieve API keys" onRetry={() => actor.send({ type: 'settings.retry' })}>
         {(value) => (
           <div className="mb-8 divide-y divide-neutral-200 rounded-lg border border-neutral-200 dark:divide-neutral-800 dark:border-neutral-800">
-            <KeyRow label="Project URL" value={value.projectUrl ?? 'Not available yet'} />
+            <KeyRow label="Project URL" value={value.projectUrl === null ? 'Not available yet' : ctx.projectUrl} />
             <KeyRow label="anon (public)" value={value.anon === null ? 'Not available yet' : keysShown ? value.anon : MASK} copy={value.anon === null ? null : { actor, which: 'anon' }} />
             <KeyRow
               label="service_role (secret)"

@@ -59,7 +59,7 @@ export function projectUrlOf(restUrl: string): string | null {
   return match ? match[1] : null
 }
 
-function ProjectFacts({ project }: { project: Project }) {
+export function ProjectFacts({ project }: { project: Project }) {
   const projectUrl = projectUrlOf(project.restUrl)
   return (
     <Card>

@@ -10,19 +10,20 @@ import { ProjectActorContext, type ProjectActorRef } from '../projectActor'
 import { AppLogicContext, type AppLogic } from '../../shell/logic'
 import { ApiKeysPanel, ProjectConfigPanel, type ApiKeysActorRef } from './ApiKeysPanels'
 import { GenerateTypesButton } from './GenerateTypesButton'
+import { WithCustomDomainUrl } from '../screens/CustomDomain'
 
 /**
  * Runs one API keys actor for the open project, with the person's permissions in its organization, and renders
  * its children with it. Renders nothing outside a project route inside the app (no project actor, session or
  * machines), so the screens that mount the panel (the building page) stay renderable on their own in tests.
  */
-function ApiKeysHost({ children }: { children: (actor: ApiKeysActorRef) => ReactNode }) {
+function ApiKeysHost({ children, customUrl = null }: { children: (actor: ApiKeysActorRef) => ReactNode; customUrl?: string | null }) {
   const projectActor = useContext(ProjectActorContext)
   const shell = useContext(ShellContext)
   const logic = useContext(AppLogicContext)
   if (!projectActor || !shell || !logic) return null
   return (
-    <ProjectKeysHost machine={logic.apiKeys} projectActor={projectActor} session={shell.session}>
+    <ProjectKeysHost machine={logic.apiKeys} projectActor={projectActor} session={shell.session} customUrl={customUrl}>
       {children}
     </ProjectKeysHost>
   )
@@ -32,11 +33,13 @@ function ProjectKeysHost({
   machine,
   projectActor,
   session,
+  customUrl,
   children,
 }: {
   machine: AppLogic['apiKeys']
   projectActor: ProjectActorRef
   session: SessionActorRef
+  customUrl: string | null
   children: (actor: ApiKeysActorRef) => ReactNode
 }) {
   const project = useSelector(projectActor, selectProject)
@@ -47,9 +50,10 @@ function ProjectKeysHost({
   return (
     <Suspense fallback={<Loading label="Retrieving API keys…" />}>
       <KeysActor
-        key={`${project.ref}:${canReadKeys}:${canUpdateSecret}`}
+        key={`${project.ref}:${canReadKeys}:${canUpdateSecret}:${customUrl ?? ''}`}
         machine={machine}
         project={project}
+        customUrl={customUrl}
         canReadKeys={canReadKeys}
         canUpdateSecret={canUpdateSecret}
       >
@@ -64,15 +68,17 @@ function KeysActor({
   project,
   canReadKeys,
   canUpdateSecret,
+  customUrl,
   children,
 }: {
   machine: AppLogic['apiKeys']
   project: Project
   canReadKeys: boolean
   canUpdateSecret: boolean
+  customUrl: string | null
   children: (actor: ApiKeysActorRef) => ReactNode
 }) {
-  const actor = useActorRef(useLoaded(machine), { input: { ref: project.ref, canReadKeys, canUpdateSecret } })
+  const actor = useActorRef(useLoaded(machine), { input: { ref: project.ref, canReadKeys, canUpdateSecret, customUrl } })
   return <>{children(actor)}</>
 }
 
@@ -81,14 +87,18 @@ export function ApiSettingsPage() {
   return (
     <div className="mx-auto w-full max-w-4xl space-y-6 px-6 py-8">
       <PageHeading title="API settings" description="The keys and configuration your apps use to reach this project's API." />
-      <ApiKeysHost>
-        {(actor) => (
-          <>
-            <ApiKeysPanel actor={actor} />
-            <ProjectConfigPanel actor={actor} />
-          </>
+      <ProjectCustomDomainUrl>
+        {(customUrl) => (
+          <ApiKeysHost customUrl={customUrl}>
+            {(actor) => (
+              <>
+                <ApiKeysPanel actor={actor} />
+                <ProjectConfigPanel actor={actor} />
+              </>
+            )}
+          </ApiKeysHost>
         )}
-      </ApiKeysHost>
+      </ProjectCustomDomainUrl>
       <TypesSection />
     </div>
   )
@@ -118,6 +128,18 @@ function ProjectTypesSection({ projectActor }: { projectActor: ProjectActorRef }
       </section>
     </Card>
   )
+}
+
+/** The custom domain's project URL of the open project, when it has an active one (nothing else outside a project). */
+function ProjectCustomDomainUrl({ children }: { children: (url: string | null) => ReactNode }) {
+  const projectActor = useContext(ProjectActorContext)
+  const logic = useContext(AppLogicContext)
+  return projectActor && logic ? <ProjectUrlOf projectActor={projectActor}>{children}</ProjectUrlOf> : <>{children(null)}</>
+}
+
+function ProjectUrlOf({ projectActor, children }: { projectActor: ProjectActorRef; children: (url: string | null) => ReactNode }) {
+  const project = useSelector(projectActor, selectProject)
+  return project ? <WithCustomDomainUrl projectRef={project.ref}>{children}</WithCustomDomainUrl> : <>{children(null)}</>
 }
 
 /** The 'Project API keys' panel as the building screen shows it, while the project is being set up. */

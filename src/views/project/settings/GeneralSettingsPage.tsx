@@ -1,14 +1,20 @@
-import { ToolPage } from '../pages/ProjectPages'
+import { useSelector } from '@xstate/react'
+import { selectProject } from '../../../../machines/projectStatus.machine'
+import { PageHeading } from '../../shell/ui'
+import { ProjectFacts } from '../pages/ProjectPages'
+import { useProjectActor } from '../projectActor'
+import { CustomDomainSection } from '../screens/CustomDomain'
 import { PauseProjectSection } from './PauseProjectSection'
 
-/** /project/{ref}/settings/general: the project's facts and the 'Pause project' action. */
+/** /project/{ref}/settings/general: the project's facts, its custom domain and the 'Pause project' action. */
 export function GeneralSettingsPage() {
+  const project = useSelector(useProjectActor(), selectProject)
   return (
-    <>
-      <ToolPage title="General settings" note="The project's details; more settings arrive in later versions." />
-      <div className="mx-auto -mt-2 w-full max-w-4xl px-6 pb-8">
-        <PauseProjectSection />
-      </div>
-    </>
+    <div className="mx-auto w-full max-w-4xl space-y-6 px-6 py-8">
+      <PageHeading title="General settings" description="The project's details, its custom domain, and pausing it." />
+      {project ? <ProjectFacts project={project} /> : null}
+      {project ? <CustomDomainSection projectRef={project.ref} /> : null}
+      <PauseProjectSection />
+    </div>
   )
 }

@@ -1,0 +1,90 @@
+/**
+ * Project pages with nothing behind them on the local platform yet: each says so in one line and links to what exists.
+ * (Settings › Authentication and Vault, scheduled backups, Authentication › Users, the Realtime inspector.)
+ */
+import { useSelector } from '@xstate/react'
+import { projectLink, selectProject } from '../../../../machines/projectStatus.machine'
+import type { Project } from '../../../contracts/projects'
+import { Card, PageHeading, TextLink } from '../../shell/ui'
+import { useProjectActor } from '../projectActor'
+
+interface PlainPage {
+  title: string
+  description: string
+  /** The one line saying what the platform has (or lacks) here. */
+  line: string
+  links: Array<{ label: string; section: string }>
+}
+
+export const PLAIN_PAGES = {
+  'settings/auth': {
+    title: 'Auth settings',
+    description: 'Sign-in providers, e-mail templates and sessions of the project’s users.',
+    line: 'The local platform has no auth server yet: there are no auth settings to change. The JWT secret the project’s keys are signed with is in API settings.',
+    links: [{ label: 'API settings', section: 'settings/api' }],
+  },
+  'settings/vault': {
+    title: 'Vault',
+    description: 'Secrets kept encrypted in the project’s database.',
+    line: 'The local platform has no Vault: the project’s database has no vault schema. The project’s own secrets (its API keys and JWT secret) are in API settings.',
+    links: [{ label: 'API settings', section: 'settings/api' }],
+  },
+  'database/backups/scheduled': {
+    title: 'Scheduled backups',
+    description: 'Daily backups of the project’s database.',
+    line: 'The local platform takes no scheduled backups of project databases. Pausing a project keeps every row for its restore; Point in Time Recovery is recorded under Add-ons.',
+    links: [
+      { label: 'Add-ons', section: 'settings/addons' },
+      { label: 'Database tables', section: 'database/tables' },
+    ],
+  },
+  'auth/users': {
+    title: 'Users',
+    description: 'The people who sign in to the project’s apps.',
+    line: 'The local platform has no auth server yet, so this project has no auth users to list. Its tables, keys and API docs are here:',
+    links: [
+      { label: 'Table Editor', section: 'editor' },
+      { label: 'API settings', section: 'settings/api' },
+      { label: 'API Docs', section: 'api' },
+    ],
+  },
+  'realtime/inspector': {
+    title: 'Realtime',
+    description: 'Messages on the project’s realtime channels, as they pass.',
+    line: 'The local platform has no realtime server yet: there are no channels to inspect. The project’s REST API and its docs are here:',
+    links: [
+      { label: 'API Docs', section: 'api' },
+      { label: 'Table Editor', section: 'editor' },
+    ],
+  },
+} as const satisfies Record<string, PlainPage>
+
+export type PlainSection = keyof typeof PLAIN_PAGES
+
+export const isPlainSection = (section: string): section is PlainSection => Object.hasOwn(PLAIN_PAGES, section)
+
+export function PlainProjectPage({ section }: { section: PlainSection }) {
+  const project = useSelector(useProjectActor(), selectProject)
+  const page: PlainPage = PLAIN_PAGES[section]
+  return (
+    <div className="mx-auto w-full max-w-4xl px-6 py-8">
+      <PageHeading title={page.title} description={page.description} />
+      <Card className="space-y-3 px-5 py-4 text-sm">
+        <p>{page.line}</p>
+        {project ? <Links project={project} links={page.links} /> : null}
+      </Card>
+    </div>
+  )
+}
+
+function Links({ project, links }: { project: Project; links: PlainPage['links'] }) {
+  return (
+    <ul className="flex flex-wrap gap-4">
+      {links.map((link) => (
+        <li key={link.section}>
+          <TextLink href={projectLink(project, project.ref, link.section)}>{link.label}</TextLink>
+        </li>
+      ))}
+    </ul>
+  )
+}

@@ -1,0 +1,53 @@
+import { expect, test } from '@playwright/test'
+import { expectAccessible } from './axe'
+import { createProject, signIn } from './support'
+
+test('an unknown project ref shows the not-found page, with the way back to the projects', async ({ page }) => {
+  await signIn(page)
+  await page.goto('/project/zzzzzzzzzzzzzzzzzzzz/editor')
+  await expect(page.getByRole('heading', { level: 1, name: 'Project not found' })).toBeVisible()
+  await expect(page.getByRole('link', { name: 'Table Editor' })).toHaveCount(0)
+  await expectAccessible(page, 'project not found')
+  await page.getByRole('link', { name: 'Back to your projects' }).click()
+  await expect(page).toHaveURL(/\/projects$/)
+})
+
+test('custom domain: refused on the free plan; on the Pro plan an active hostname becomes the API URL', async ({ page }) => {
+  await signIn(page)
+  const free = await createProject(page.request, { organization_slug: 'demo-free', name: 'E2E free domain', status: 'ACTIVE_HEALTHY' })
+  await page.goto(`/project/${free.ref}/settings/general`)
+  const freeSection = page.getByRole('region', { name: 'Custom domains' })
+  await expect(freeSection.getByText("this project's organization is not allowed to set one up")).toBeVisible({ timeout: 20_000 })
+  await expectAccessible(page, 'general settings, free plan')
+
+  const pro = await createProject(page.request, { organization_slug: 'demo-pro', name: 'E2E pro domain', status: 'ACTIVE_HEALTHY' })
+  await page.goto(`/project/${pro.ref}/settings/general`)
+  await expect(page.getByRole('region', { name: 'Custom domains' }).getByText('No custom domain')).toBeVisible({ timeout: 20_000 })
+  const set = await page.request.post(`/dev/projects/${pro.ref}/custom-hostname`, { data: { hostname: 'api.e2e-domain.test', status: '5_services_reconfigured' } })
+  expect(set.status(), await set.text()).toBeLessThan(300)
+
+  await page.goto(`/project/${pro.ref}/settings/general`)
+  await expect(page.getByRole('region', { name: 'Custom domains' }).getByText('api.e2e-domain.test').first()).toBeVisible({ timeout: 20_000 })
+  await expectAccessible(page, 'general settings, custom domain')
+  await page.goto(`/project/${pro.ref}/settings/api`)
+  await expect(page.getByRole('region', { name: 'Project Configuration' }).getByLabel('URL value')).toHaveText('https://api.e2e-domain.test', { timeout: 20_000 })
+  await expectAccessible(page, 'API settings, custom domain')
+})
+
+test('the support form sends a ticket, which /support lists', async ({ page }) => {
+  await signIn(page)
+  const subject = `E2E ticket ${Date.now().toString(36)}`
+  await page.goto('/support/new')
+  await expect(page.getByRole('heading', { level: 1, name: 'Contact support' })).toBeVisible()
+  await page.getByLabel('Category').selectOption({ label: 'Database unresponsive' })
+  await page.getByLabel('Subject').fill(subject)
+  await page.getByLabel('Message').fill('Every query times out')
+  await expectAccessible(page, 'support form')
+  await page.getByRole('button', { name: 'Send support request' }).click()
+  await expect(page.getByRole('status').filter({ hasText: `Support request sent: ${subject}` })).toBeVisible()
+  await page.getByRole('link', { name: 'Your support requests' }).click()
+  await expect(page).toHaveURL(/\/support$/)
+  await expect(page.getByRole('heading', { level: 1, name: 'Support requests' })).toBeVisible()
+  await expect(page.getByRole('heading', { level: 2, name: subject })).toBeVisible()
+  await expectAccessible(page, 'support requests')
+})
