@@ -15,6 +15,8 @@ import { migrate } from './db/migrate'
 import { createEngine, createLifecycle, type Engine, type Lifecycle } from './engine/lifecycle'
 import { accountRoutes, publicAccountRoutes } from './features/accounts/routes'
 import { memberRoutes } from './features/accounts/members'
+import { registerBranchingLifecycle } from './features/branching/build'
+import { branchingRoutes } from './features/branching/routes'
 import { databaseRoutes } from './features/database/routes'
 import { devRoutes } from './features/dev/routes'
 import { functionRoutes } from './features/functions/routes'
@@ -85,6 +87,7 @@ function lifecycleFor(config: ServerConfig, projectDbs: ProjectDatabases): Lifec
   registerPauseLifecycle(lifecycle, config.lifecycle)
   registerUpgradeLifecycle(lifecycle, config.lifecycle)
   registerProjectDbLifecycle(lifecycle, projectDbs)
+  registerBranchingLifecycle(lifecycle, config.lifecycle, projectDbs)
   return lifecycle
 }
 
@@ -148,6 +151,7 @@ export async function createApp(options: CreateAppOptions): Promise<PlatformServ
   app.route('/', restRoutes(deps, usageMeter))
   app.route('/', settingsRoutes(deps))
   app.route('/', supportRoutes(deps))
+  app.route('/', branchingRoutes(deps))
   if (config.devControls) {
     for (const routes of [devRoutes, pauseDevRoutes, keysDevRoutes, upgradeDevRoutes, usageDevRoutes]) {
       app.route('/', routes(deps))

@@ -14,6 +14,7 @@ import m012 from './migrations/012_members'
 import m013 from './migrations/013_org_settings_ai'
 import m014 from './migrations/014_usage_measured'
 import m015 from './migrations/015_project_settings_support'
+import m016 from './migrations/016_branching'
 
 /** Ordered; never edit an applied one, add the next. */
 export const migrations: { id: string; sql: string }[] = [
@@ -32,6 +33,7 @@ export const migrations: { id: string; sql: string }[] = [
   { id: '013_org_settings_ai', sql: m013 },
   { id: '014_usage_measured', sql: m014 },
   { id: '015_project_settings_support', sql: m015 },
+  { id: '016_branching', sql: m016 },
 ]
 
 /** Arbitrary constant: serialises concurrent starts of several processes on one database. */
