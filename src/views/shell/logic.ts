@@ -29,6 +29,7 @@ import type { edgeFunctionsMachine } from '../../../machines/edgeFunctions.machi
 import type { storageBucketsMachine } from '../../../machines/storageBuckets.machine'
 import type { typeGenerationMachine } from '../../../machines/typeGeneration.machine'
 import type { apiDocsMachine } from '../../../machines/apiDocs.machine'
+import type { branchStatusMachine } from '../../../machines/branchStatus.machine'
 
 /** Loads a machine's code on demand; the same loader (by identity) loads once however often it is read. */
 export type Loader<T> = () => Promise<T>
@@ -61,6 +62,8 @@ export interface AppLogic {
   typeGeneration: Loader<typeof typeGenerationMachine>
   // The API docs panel (dialog and /api page), loaded when first opened.
   apiDocs: Loader<typeof apiDocsMachine>
+  // The Branches page with its 'Enable database branching' modal (the child 'enablement'), loaded with the page.
+  branchStatus: Loader<typeof branchStatusMachine>
 }
 
 export const AppLogicContext = createContext<AppLogic | null>(null)

@@ -41,6 +41,13 @@ const EdgeFunctionsPage = lazyComponent<object>(
   (logic) => [logic.edgeFunctions],
 )
 
+// The Branches page loads the same way, with its machine and the enablement modal's.
+const BranchesPage = lazyComponent<object>(
+  () => import('../branches/BranchesPage').then((m) => ({ default: m.BranchesPage })),
+  pageLoading,
+  (logic) => [logic.branchStatus],
+)
+
 /** The project URL the server gives: its REST URL without `/rest/v1/` (null when it has none yet). */
 export function projectUrlOf(restUrl: string): string | null {
   const match = /^(.*)\/rest\/v1\/?$/.exec(restUrl)
@@ -80,6 +87,7 @@ export function ToolPage({ title, note }: { title: string; note?: string }) {
   const product = productPageOf(path)
   if (product === 'storageBuckets') return <StorageBucketsPage />
   if (product === 'edgeFunctions') return <EdgeFunctionsPage />
+  if (/^\/project\/[^/]+\/branches\/*$/.test(path)) return <BranchesPage />
   return <PlaceholderPage title={title} note={note} />
 }
 
