@@ -97,7 +97,7 @@ function BranchingForm({ actor, view, canClose }: { actor: BranchingEnablementAc
           id={`${id}-branch`}
           className={inputClass}
           value={branch.value}
-          disabled={!branch.editable}
+          disabled={repository.phase !== 'connected'}
           readOnly={view.creating}
           autoComplete="off"
           placeholder="main"
