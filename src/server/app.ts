@@ -13,6 +13,8 @@ import { initialOwnUrl, type AppEnv } from './core/http'
 import type { Db } from './db'
 import { migrate } from './db/migrate'
 import { createEngine, createLifecycle, type Engine, type Lifecycle } from './engine/lifecycle'
+import { registerBranchingLifecycle } from './features/branching/build'
+import { branchingRoutes } from './features/branching/routes'
 import { databaseRoutes } from './features/database/routes'
 import { devRoutes } from './features/dev/routes'
 import { functionRoutes } from './features/functions/routes'
@@ -71,6 +73,7 @@ function lifecycleFor(config: ServerConfig, projectDbs: ProjectDatabases): Lifec
   registerPauseLifecycle(lifecycle, config.lifecycle)
   registerUpgradeLifecycle(lifecycle, config.lifecycle)
   registerProjectDbLifecycle(lifecycle, projectDbs)
+  registerBranchingLifecycle(lifecycle, config.lifecycle, projectDbs)
   return lifecycle
 }
 
@@ -124,6 +127,7 @@ export async function createApp(options: CreateAppOptions): Promise<PlatformServ
   app.route('/', functionRoutes(deps))
   // Git hosting: /git/* authenticates by access token itself (no session), the /platform calls by the session.
   app.route('/', gitRoutes(deps))
+  app.route('/', branchingRoutes(deps))
   app.route('/', restRoutes(deps))
   if (config.devControls) {
     for (const routes of [devRoutes, pauseDevRoutes, keysDevRoutes, upgradeDevRoutes, usageDevRoutes]) {

@@ -49,6 +49,8 @@ export interface ServerConfig {
     restoringMs: number
     /** LIFECYCLE_UPGRADE_STEP_MS: each of the eight steps of a Postgres upgrade. */
     upgradeStepMs: number
+    /** LIFECYCLE_BRANCH_STEP_MS: the pause before each step of a preview branch's build (database, each migration, seed). */
+    branchStepMs: number
   }
   /** FREE_PROJECT_LIMIT: active projects a member may own in free organizations. */
   freeProjectLimit: number
@@ -160,6 +162,7 @@ export function loadConfig(env: Env = process.env): ServerConfig {
       pausingMs: int(env, 'LIFECYCLE_PAUSING_MS', 4_000),
       restoringMs: int(env, 'LIFECYCLE_RESTORING_MS', 8_000),
       upgradeStepMs: int(env, 'LIFECYCLE_UPGRADE_STEP_MS', 4_000),
+      branchStepMs: int(env, 'LIFECYCLE_BRANCH_STEP_MS', 500),
     },
     freeProjectLimit: int(env, 'FREE_PROJECT_LIMIT', 2),
     gitMaxPushBytes: int(env, 'GIT_MAX_PUSH_BYTES', 100 * 1024 * 1024, 1024),

@@ -10,6 +10,7 @@ import m008 from './migrations/008_sessions'
 import m009 from './migrations/009_project_databases'
 import m010 from './migrations/010_storage_functions'
 import m011 from './migrations/011_github'
+import m016 from './migrations/016_branching'
 
 /** Ordered; never edit an applied one, add the next. */
 export const migrations: { id: string; sql: string }[] = [
@@ -24,6 +25,7 @@ export const migrations: { id: string; sql: string }[] = [
   { id: '009_project_databases', sql: m009 },
   { id: '010_storage_functions', sql: m010 },
   { id: '011_github', sql: m011 },
+  { id: '016_branching', sql: m016 },
 ]
 
 /** Arbitrary constant: serialises concurrent starts of several processes on one database. */

@@ -86,6 +86,7 @@ export function createProjectDatabases(
     },
     exists: (ref) => engine.exists(ref),
     async transaction(ref, opts, fn) {
+      if (opts.platform) return engine.transaction(ref, opts, fn)
       const { rows } = await store.query<ProjectState>(
         `select p.id, p.status, pd.demo_schema from projects p
          left join project_databases pd on pd.project_id = p.id where p.ref = $1`,

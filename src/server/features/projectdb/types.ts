@@ -40,6 +40,12 @@ export interface TransactionOptions {
   readOnly?: boolean
   /** Stops the transaction past this many ms (default: the configured query time-out). */
   timeoutMs?: number
+  /**
+   * The platform's own work on a database it is building (a preview branch's migrations run while its project is
+   * COMING_UP): no status check and no read of the store, so it may run inside a store transaction (the lifecycle
+   * engine's). The database must exist.
+   */
+  platform?: boolean
 }
 
 /** A Postgres error (or one of ours) with the fields PostgREST and the SQL Editor report. */
