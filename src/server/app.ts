@@ -18,7 +18,7 @@ import { branchingRoutes } from './features/branching/routes'
 import { databaseRoutes } from './features/database/routes'
 import { devRoutes } from './features/dev/routes'
 import { functionRoutes } from './features/functions/routes'
-import { gitRoutes } from './features/git'
+import { gitHostFor, gitRoutes } from './features/git'
 import { backfillProjectKeys, registerKeysLifecycle } from './features/keys/keys'
 import { keysDevRoutes, keysRoutes } from './features/keys/routes'
 import { registerStatusLifecycle } from './features/lifecycle/statuses'
@@ -152,6 +152,7 @@ export async function createApp(options: CreateAppOptions): Promise<PlatformServ
       stopSweep()
       await engine.stop()
       await projectDbs.closeAll()
+      gitHostFor(config).close()
     },
   }
 }

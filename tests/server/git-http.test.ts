@@ -202,9 +202,17 @@ describe('push', () => {
     const { rows } = await p.s.db.query<{ n: number }>(`select count(*)::int as n from git_repositories where name = 'too-big'`)
     expect(rows[0].n).toBe(0)
 
-    const intoExisting = await p.git(['push', '-q', p.remote(ownerToken, 'demo-free', 'landing-page'), 'main:big-branch'], dir)
-    expect(intoExisting.code).not.toBe(0)
-    expect(intoExisting.stderr).toMatch(/413/)
+    // Sent chunked (git does past http.postBuffer), the body is counted as it streams and cut off at the limit.
+    const chunked = await p.git(['-c', 'http.postBuffer=65536', 'push', '-q', p.remote(ownerToken, 'demo-free', 'too-big'), 'main'], dir)
+    expect(chunked.code).not.toBe(0)
+    expect(chunked.stderr).toMatch(/413/)
+    expect((await repositories()).some((r) => r.name === 'demo-free/too-big')).toBe(false)
+
+    for (const postBuffer of ['1048576', '65536']) {
+      const intoExisting = await p.git(['-c', `http.postBuffer=${postBuffer}`, 'push', '-q', p.remote(ownerToken, 'demo-free', 'landing-page'), 'main:big-branch'], dir)
+      expect(intoExisting.code).not.toBe(0)
+      expect(intoExisting.stderr).toMatch(/413/)
+    }
     const branch = await p.s.request('/platform/git-api/repos/demo-free/landing-page/branches/big-branch', { headers: { cookie: owner } })
     expect(branch.status).toBe(404)
     // The folders on disk are the stored repositories' only: none left by the refused creation.

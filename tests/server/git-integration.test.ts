@@ -15,7 +15,20 @@ import {
   REPOSITORY_ALREADY_CONNECTED,
   RepositoryList,
 } from '../../src/contracts/github'
-import { DEVELOPER, OWNER, READONLY, insertForeignOrganization, json, projectByName, startTestServer, type TestServer } from './helpers'
+import { createApp } from '../../src/server/app'
+import {
+  DEVELOPER,
+  FakeClock,
+  OWNER,
+  READONLY,
+  createTestStore,
+  insertForeignOrganization,
+  json,
+  projectByName,
+  startTestServer,
+  testConfig,
+  type TestServer,
+} from './helpers'
 
 let s: TestServer
 let owner: string
@@ -297,4 +310,39 @@ describe('installing (the popup page)', () => {
     expect(created).toMatchObject({ metadata: { account: { name: 'fresh-org' }, gitHubConnectionOwner: 'developer' }, added_by: { primary_email: DEVELOPER } })
     expect(await ok(await get('/platform/organizations/fresh-org/integrations', developer), InstallationList)).toEqual([created])
   })
+})
+
+describe('the demo data of migration 011 in a data folder made before it', () => {
+  it('adds the installations, repositories, authorization and connection when 011 is applied, once', async () => {
+    const store = await createTestStore()
+    const db = await store.open()
+    try {
+      const config = testConfig({ ...store.placement })
+      const first = await createApp({ db, config, clock: new FakeClock() })
+      await first.close()
+      // Back to the data folder as it was before migration 011.
+      await db.exec(`drop table github_connections; drop table git_repositories; drop table github_authorizations;
+        drop table integration_installations; delete from schema_migrations where id = '011_github'`)
+      for (let start = 0; start < 2; start++) {
+        const again = await createApp({ db, config, clock: new FakeClock() })
+        await again.close()
+      }
+      const { rows } = await db.query<{ owner: string; repos: string }>(
+        `select i.account_name as owner, string_agg(r.name, ',' order by r.name) as repos
+         from integration_installations i join git_repositories r on r.installation_id = i.id group by i.id order by i.account_name`,
+      )
+      expect(rows).toEqual([
+        { owner: 'demo-free', repos: 'broken-migrations,landing-page,notes-app' },
+        { owner: 'demo-pro', repos: 'broken-migrations,landing-page,notes-app' },
+      ])
+      const { rows: linked } = await db.query<{ name: string }>(
+        'select p.name from github_connections c join projects p on p.id = c.project_id',
+      )
+      expect(linked).toEqual([{ name: 'Acme Storefront' }])
+      const { rows: authorized } = await db.query<{ n: number }>('select count(*)::int as n from github_authorizations')
+      expect(authorized[0].n).toBe(1)
+    } finally {
+      await store.destroy()
+    }
+  }, 60_000)
 })

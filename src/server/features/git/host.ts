@@ -8,11 +8,12 @@
  * never becomes a path, so no name can reach outside the folder.
  */
 import { existsSync } from 'node:fs'
-import { mkdir, mkdtemp, rename, rm } from 'node:fs/promises'
+import { mkdir, mkdtemp, readFile, rename, rm, writeFile } from 'node:fs/promises'
 import path from 'node:path'
 import type { ServerConfig } from '../../config'
 import { demoContents, fastImportStream, type DemoKind } from './demo'
-import { git, runGit } from './exec'
+import { CatFilePool } from './catFile'
+import { git } from './exec'
 
 export interface HostedRepository {
   id: number
@@ -53,11 +54,31 @@ export function isSafeRepoPath(p: string): boolean {
   return p.split('/').every((seg) => seg !== '.' && seg !== '..' && seg !== '')
 }
 
-const KIND_BY_MODE: Record<string, TreeEntry['type']> = { '040000': 'dir', '120000': 'symlink', '160000': 'submodule' }
+const KIND_BY_MODE: Record<string, TreeEntry['type']> = { '40000': 'dir', '120000': 'symlink', '160000': 'submodule' }
+
+/** A tree object's entries: `<mode> <name>\0<20-byte id>`, repeated. */
+export function parseTree(tree: Buffer): { mode: string; name: string; sha: string }[] {
+  const entries: { mode: string; name: string; sha: string }[] = []
+  let at = 0
+  while (at < tree.length) {
+    const space = tree.indexOf(32, at)
+    const nul = tree.indexOf(0, space)
+    if (space < 0 || nul < 0 || nul + 21 > tree.length) throw new Error('malformed tree object')
+    entries.push({
+      mode: tree.subarray(at, space).toString('latin1'),
+      name: tree.subarray(space + 1, nul).toString('utf8'),
+      sha: tree.subarray(nul + 1, nul + 21).toString('hex'),
+    })
+    at = nul + 21
+  }
+  return entries
+}
 
 export class GitHost {
   /** Folders being made (demo content or an empty repository), so two requests make one. */
   private readonly making = new Map<number, Promise<string>>()
+  /** The running `git cat-file` of each repository in use (catFile.ts). */
+  private readonly objects = new CatFilePool()
 
   constructor(readonly root: string) {}
 
@@ -82,9 +103,8 @@ export class GitHost {
     await mkdir(this.root, { recursive: true })
     const tmp = await mkdtemp(path.join(this.root, `.new-${repo.id}-`))
     try {
+      // (git http-backend takes pushes because the platform names the REMOTE_USER it authorized: smartHttp.ts.)
       await git(['init', '--bare', '--quiet', `--initial-branch=${repo.default_branch}`, tmp])
-      // git http-backend takes pushes only with this (or a REMOTE_USER); the platform authorizes every push itself.
-      await git(['config', 'http.receivepack', 'true'], { cwd: tmp })
       if (repo.demo !== null && repo.demo in demoContents) {
         await git(['fast-import', '--quiet', '--done'], { cwd: tmp, input: fastImportStream(repo.demo as DemoKind) })
       }
@@ -101,6 +121,7 @@ export class GitHost {
   }
 
   async remove(id: number): Promise<void> {
+    this.objects.forget(this.dirOf(id))
     await rm(this.dirOf(id), { recursive: true, force: true })
   }
 
@@ -121,17 +142,26 @@ export class GitHost {
   /** The branch's head commit, or undefined when the repository has no such branch. The name must be validated. */
   async branch(repo: HostedRepository, name: string): Promise<BranchHead | undefined> {
     const dir = await this.ensure(repo)
-    const result = await runGit(['rev-parse', '--verify', '--quiet', `refs/heads/${name}^{commit}`], { cwd: dir })
-    if (result.code !== 0) return undefined
-    return { name, sha: result.stdout.toString('utf8').trim() }
+    const commit = await this.objects.ask(dir, 'info', `refs/heads/${name}^{commit}`)
+    return commit && { name, sha: commit.sha }
   }
 
-  /** Whether the repository has any branch (an empty one has none). */
-  async isEmpty(id: number): Promise<boolean> {
+  /**
+   * After a push: the repository's branch names, and HEAD made to name one that exists (the default branch
+   * when it still does; else main, master or the first) — written as git writes a symbolic ref. Returns the
+   * default branch, or undefined when the repository has no branch at all (nothing was stored).
+   */
+  async settleHead(id: number): Promise<string | undefined> {
     const dir = this.dirOf(id)
-    if (!existsSync(dir)) return true
-    const out = await git(['for-each-ref', '--count=1', '--format=%(refname)', 'refs/heads'], { cwd: dir })
-    return out.length === 0
+    if (!existsSync(dir)) return undefined
+    const out = await git(['for-each-ref', '--format=%(refname:strip=2)', 'refs/heads'], { cwd: dir })
+    const branches = out.toString('utf8').split('\n').filter(Boolean)
+    if (branches.length === 0) return undefined
+    const head = /^ref: refs\/heads\/(.+)$/m.exec(await readFile(path.join(dir, 'HEAD'), 'utf8'))?.[1]
+    if (head !== undefined && branches.includes(head)) return head
+    const branch = ['main', 'master'].find((b) => branches.includes(b)) ?? branches.sort()[0]
+    await writeFile(path.join(dir, 'HEAD'), `ref: refs/heads/${branch}\n`)
+    return branch
   }
 
   /**
@@ -142,36 +172,30 @@ export class GitHost {
   async contents(repo: HostedRepository, ref: string | undefined, repoPath: string): Promise<Contents | undefined> {
     const dir = await this.ensure(repo)
     const rev = ref === undefined ? `refs/heads/${repo.default_branch}` : /^[0-9a-f]{40}$/.test(ref) ? ref : `refs/heads/${ref}`
-    // One process answers the object's type, id, size and bytes.
-    const batch = await git(['cat-file', '--batch'], { cwd: dir, input: `${rev}:${repoPath}\n` })
-    const newline = batch.indexOf(10)
-    const header = batch.subarray(0, newline).toString('utf8').split(' ')
-    if (header.length !== 3) return undefined // '<object> missing'
-    const [sha, type, sizeText] = header
+    const object = await this.objects.ask(dir, 'contents', `${rev}:${repoPath}`)
+    if (!object?.content) return undefined
     const name = repoPath.split('/').pop() ?? ''
-    if (type === 'blob') {
-      const size = Number(sizeText)
-      return { kind: 'file', entry: { name, path: repoPath, type: 'file', sha, size }, content: batch.subarray(newline + 1, newline + 1 + size) }
+    if (object.type === 'blob') {
+      return { kind: 'file', entry: { name, path: repoPath, type: 'file', sha: object.sha, size: object.size }, content: object.content }
     }
-    if (type !== 'tree') return undefined
-    const listing = await git(['ls-tree', '-z', '-l', sha], { cwd: dir })
-    const entries = listing
-      .toString('utf8')
-      .split('\0')
-      .filter(Boolean)
-      .map((line): TreeEntry => {
-        const tab = line.indexOf('\t')
-        const [mode, , objectSha, size] = line.slice(0, tab).split(/\s+/)
-        const entryName = line.slice(tab + 1)
-        return {
-          name: entryName,
-          path: repoPath === '' ? entryName : `${repoPath}/${entryName}`,
-          type: KIND_BY_MODE[mode] ?? 'file',
-          sha: objectSha,
-          size: size === '-' ? 0 : Number(size),
-        }
-      })
+    if (object.type !== 'tree') return undefined
+    const listed = parseTree(object.content)
+    // A blob's size is not in its tree: asked of the same git, all at once (it answers in order).
+    const sizes = await Promise.all(listed.map((e) => (e.mode === '100644' || e.mode === '100755' || e.mode === '120000' ? this.objects.ask(dir, 'info', e.sha) : undefined)))
+    const entries = listed
+      .map((e, i): TreeEntry => ({
+        name: e.name,
+        path: repoPath === '' ? e.name : `${repoPath}/${e.name}`,
+        type: KIND_BY_MODE[e.mode] ?? 'file',
+        sha: e.sha,
+        size: sizes[i]?.size ?? 0,
+      }))
       .sort((a, b) => a.name.localeCompare(b.name))
     return { kind: 'dir', entries }
+  }
+
+  /** Ends the processes reading repositories (the server is stopping). */
+  close() {
+    this.objects.closeAll()
   }
 }

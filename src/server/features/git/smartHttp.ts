@@ -26,7 +26,7 @@ import { errorJson, type AppEnv } from '../../core/http'
 import { can } from '../../core/permissions'
 import type { AccountRow } from '../../core/rows'
 import { accountForAccessToken } from '../session/auth'
-import { git, runGit, spawnGit } from './exec'
+import { git, spawnGit } from './exec'
 import type { GitHost } from './host'
 import { deleteRepository, findInstallationByOwner, findRepositoryByName, insertRepository, setDefaultBranch } from './store'
 
@@ -51,6 +51,12 @@ export function tokenOf(header: string | undefined): string | undefined {
   const decoded = Buffer.from(basic[1], 'base64').toString('utf8')
   const colon = decoded.indexOf(':')
   return colon < 0 ? undefined : decoded.slice(colon + 1)
+}
+
+/** A push's repository, and its default branch once the push is through (undefined: it holds no branch). */
+interface PushOutcome {
+  id: number
+  defaultBranch?: string
 }
 
 interface CgiResponse {
@@ -128,8 +134,11 @@ async function feed(c: Context, child: ChildProcess, limit: number): Promise<boo
 export function smartHttpRoutes({ db, clock, config }: Deps, host: GitHost) {
   const app = new Hono<AppEnv>()
   const limit = Math.min(config.gitMaxPushBytes, GIT_BODY_CEILING)
-  const tooLarge = (c: Context) =>
-    errorJson(c, 413, `The push is larger than this server accepts (${limit} bytes, GIT_MAX_PUSH_BYTES): nothing was stored`)
+  const tooLarge = (c: Context) => {
+    // The client may still be sending the rest: closing the connection ends that at once.
+    c.header('Connection', 'close')
+    return errorJson(c, 413, `The push is larger than this server accepts (${limit} bytes, GIT_MAX_PUSH_BYTES): nothing was stored`)
+  }
 
   /** An empty repository, the advertisement a push to a repository that does not exist yet starts from. */
   let emptyRepo: Promise<string> | undefined
@@ -173,8 +182,9 @@ export function smartHttpRoutes({ db, clock, config }: Deps, host: GitHost) {
       return errorJson(c, 400, 'A repository name is 1–100 letters, digits, dots, dashes or underscores')
     }
 
-    if (!repo && action === 'info/refs') {
-      // Nothing is created until the pack arrives: the advertisement of an empty repository.
+    // Nothing is created until a pack arrives: the advertisement of an empty repository, and git's probe before a
+    // chunked push (a 4-byte flush packet, no command) answered from it too.
+    if (!repo && (action === 'info/refs' || Number(c.req.header('content-length') ?? '-1') === 4)) {
       await emptyRepository()
       return backend(c, account, 'empty.git', action)
     }
@@ -183,16 +193,16 @@ export function smartHttpRoutes({ db, clock, config }: Deps, host: GitHost) {
       const id = await insertRepository(db, installation.id, repoName, clock.now())
       if (id === undefined) return errorJson(c, 409, `${owner}/${repoName} was created by another push just now: push again`)
       await host.ensure({ id, default_branch: 'main', demo: null })
-      let response: Response | undefined
+      const outcome: PushOutcome = { id }
       try {
-        response = await backend(c, account, `${id}.git`, action, { id })
+        return await backend(c, account, `${id}.git`, action, outcome)
       } finally {
-        if (await host.isEmpty(id)) {
+        // A push that stored no branch (refused, failed, too large) leaves no repository behind.
+        if (outcome.defaultBranch === undefined) {
           await deleteRepository(db, id)
           await host.remove(id)
         }
       }
-      return response
     }
     await host.ensure(repo)
     if (c.req.method === 'POST' && Number(c.req.header('content-length') ?? '0') > limit) return tooLarge(c)
@@ -203,7 +213,7 @@ export function smartHttpRoutes({ db, clock, config }: Deps, host: GitHost) {
    * Runs git http-backend for one request. A push's answer (a short status report) is read whole before it is sent,
    * so the repository's record is settled first; a fetch's (a pack) streams.
    */
-  async function backend(c: Context, account: AccountRow, dirName: string, action: string, pushed?: { id: number }) {
+  async function backend(c: Context, account: AccountRow, dirName: string, action: string, pushed?: PushOutcome) {
     const protocol = c.req.header('git-protocol')
     const encoding = c.req.header('content-encoding')
     const env: Record<string, string> = {
@@ -238,24 +248,9 @@ export function smartHttpRoutes({ db, clock, config }: Deps, host: GitHost) {
     const chunks: Buffer[] = []
     for await (const chunk of body) chunks.push(chunk as Buffer)
     await exited
-    await settleHead(pushed.id)
+    pushed.defaultBranch = await host.settleHead(pushed.id)
+    if (pushed.defaultBranch !== undefined) await setDefaultBranch(db, pushed.id, pushed.defaultBranch)
     return new Response(Buffer.concat(chunks), { status, headers })
-  }
-
-  /** After a push: HEAD names a branch that exists (the first pushed, when the default one was not), as the row says. */
-  async function settleHead(id: number) {
-    const dir = host.dirOf(id)
-    if (!existsSync(dir)) return
-    const head = (await runGit(['symbolic-ref', '--short', 'HEAD'], { cwd: dir })).stdout.toString('utf8').trim()
-    const exists = head !== '' && (await runGit(['rev-parse', '--verify', '--quiet', `refs/heads/${head}`], { cwd: dir })).code === 0
-    let branch = head
-    if (!exists) {
-      const branches = (await git(['for-each-ref', '--format=%(refname:strip=2)', 'refs/heads'], { cwd: dir })).toString('utf8').split('\n').filter(Boolean)
-      if (branches.length === 0) return
-      branch = ['main', 'master'].find((b) => branches.includes(b)) ?? branches[0]
-      await git(['symbolic-ref', 'HEAD', `refs/heads/${branch}`], { cwd: dir })
-    }
-    await setDefaultBranch(db, id, branch)
   }
 
   return app
