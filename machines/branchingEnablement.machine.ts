@@ -143,7 +143,7 @@ export const branchingEnablementMachine = setup({
       (_, params: { tone: ToastTone; message: string }) => ({ type: 'toast.show' as const, tone: params.tone, message: params.message }),
     ),
     /** The page that opened the modal lists the new branch. */
-    tellBranchResponse: sendParent((_, params: { branch: BranchResponse }) => ({ type: 'branch.created' as const, branch: params.branch })),
+    tellBranchCreated: sendParent((_, params: { branch: BranchResponse }) => ({ type: 'branch.created' as const, branch: params.branch })),
   },
   guards: {
     isTooShort: ({ context }) => context.gitBranch.trim().length <= 1,
@@ -327,7 +327,7 @@ export const branchingEnablementMachine = setup({
                   target: '#branchingEnablement.closed',
                   actions: [
                     { type: 'showToast', params: { tone: 'success', message: BRANCH_CREATED } },
-                    { type: 'tellBranchResponse', params: ({ event }) => ({ branch: event.output }) },
+                    { type: 'tellBranchCreated', params: ({ event }) => ({ branch: event.output }) },
                   ],
                 },
                 onError: {

@@ -111,10 +111,10 @@ describe('branching enablement model', () => {
 
   for (const path of paths) {
     it(describePath(path), async () => {
-      const repository = deferredActor<RepositoryFacts, unknown>('fetchRepository')
-      const version = deferredActor<string, unknown>('fetchPostgresVersion')
-      const subscription = deferredActor<string, unknown>('fetchSubscription')
-      const addons = deferredActor<boolean, unknown>('fetchAddons')
+      const repository = deferredActor<RepositoryFacts, { project: typeof BRANCHING_PROJECT }>('fetchRepository')
+      const version = deferredActor<string, { ref: string }>('fetchPostgresVersion')
+      const subscription = deferredActor<string, { slug: string }>('fetchSubscription')
+      const addons = deferredActor<boolean, { ref: string }>('fetchAddons')
       const check = deferredActor<void, { connectionId: number; name: string }>('checkBranch')
       const dryRun = deferredActor<BranchingPlan, { ref: string; gitBranch: string }>('fetchDryRun')
       const create = deferredActor<BranchResponse, { ref: string; gitBranch: string; region: string }>('createBranch')
@@ -182,23 +182,34 @@ describe('branching enablement model', () => {
             expect(screen.queryByRole('dialog')).toBeNull()
           },
           open: (snapshot) => openShown(snapshot),
-          'open.repository.loading': () => expect(within(dialog()).getByText('Loading repository…')).toBeInTheDocument(),
+          'open.repository.loading': () => {
+            expect(within(dialog()).getByText('Loading repository…')).toBeInTheDocument()
+          },
           'open.repository.loaded': (snapshot) => {
             if (contextOf(snapshot).connection) expect(within(dialog()).getByText(REPO_NAME)).toBeInTheDocument()
             else expect(within(dialog()).getByRole('link', { name: 'Connect a GitHub repository' })).toHaveAttribute('href', '/org/demo-pro/integrations')
             expect(branchInput()).toHaveProperty('disabled', contextOf(snapshot).connection === null)
           },
-          'open.repository.failed': () => expect(branchInput()).toBeDisabled(),
+          'open.repository.failed': () => {
+            expect(branchInput()).toBeDisabled()
+          },
           'open.subscription.failed': () => expect(alerts().some((t) => t.startsWith("Failed to retrieve the organization's plan"))).toBe(true),
-          'open.branch.pristine': () => expect(within(dialog()).queryByText(/^(Please enter|Unable to find|Failed to check)/)).toBeNull(),
-          'open.branch.tooShort': () => expect(within(dialog()).getByText(`Please enter a branch name from ${REPO_NAME}`)).toBeInTheDocument(),
+          'open.branch.pristine': () => {
+            expect(within(dialog()).queryByText(/^(Please enter|Unable to find|Failed to check)/)).toBeNull()
+          },
+          'open.branch.tooShort': () => {
+            expect(within(dialog()).getByText(`Please enter a branch name from ${REPO_NAME}`)).toBeInTheDocument()
+          },
           'open.branch.checking': (snapshot) => {
             expect(within(dialog()).getByText('Checking branch…')).toBeInTheDocument()
             expect(check.pending.map((run) => run.input)).toEqual([{ connectionId: 7, name: contextOf(snapshot).gitBranch }])
           },
-          'open.branch.notFound': () => expect(within(dialog()).getByText(`Unable to find branch from ${REPO_NAME}`)).toBeInTheDocument(),
-          'open.branch.checkFailed': (snapshot) =>
-            expect(within(dialog()).getByText(`Failed to check Github branch: ${contextOf(snapshot).checkError}`)).toBeInTheDocument(),
+          'open.branch.notFound': () => {
+            expect(within(dialog()).getByText(`Unable to find branch from ${REPO_NAME}`)).toBeInTheDocument()
+          },
+          'open.branch.checkFailed': (snapshot) => {
+            expect(within(dialog()).getByText(`Failed to check Github branch: ${contextOf(snapshot).checkError}`)).toBeInTheDocument()
+          },
           'open.branch.found.planning': () => {
             expect(within(dialog()).getByText(`Branch main found in ${REPO_NAME}`)).toBeInTheDocument()
             expect(within(dialog()).getByText("Reading the branch's migrations…")).toBeInTheDocument()
@@ -214,8 +225,9 @@ describe('branching enablement model', () => {
             ])
             expect(plan.getByText('Then the seed supabase/seed.sql runs once.')).toBeInTheDocument()
           },
-          'open.branch.found.planFailed': (snapshot) =>
-            expect(alerts()).toContain(`Failed to read the branch's migrations: ${contextOf(snapshot).dryRunError}`),
+          'open.branch.found.planFailed': (snapshot) => {
+            expect(alerts()).toContain(`Failed to read the branch's migrations: ${contextOf(snapshot).dryRunError}`)
+          },
           'open.submission.creating': () => {
             expect(enableButton()).toHaveTextContent('Creating branch…')
             expect(within(dialog()).getByRole('button', { name: 'Cancel' })).toBeDisabled()

@@ -39,13 +39,13 @@ function start(script: Script) {
         calls.push(`merge ${input.id}`)
         return answer(script.merge ?? { workflow_run_id: 'w', message: 'ok' as const, applied: MERGE_PLAN.migrations })
       }),
-      resetBranch: fromPromise(({ input }: { input: { id: string } }) => {
+      resetBranch: fromPromise(async ({ input }: { input: { id: string } }): Promise<void> => {
         calls.push(`reset ${input.id}`)
-        return answer(script.reset ?? undefined)
+        await answer(script.reset ?? undefined)
       }),
-      deleteBranch: fromPromise(({ input }: { input: { id: string } }) => {
+      deleteBranch: fromPromise(async ({ input }: { input: { id: string } }): Promise<void> => {
         calls.push(`delete ${input.id}`)
-        return answer(script.remove ?? undefined)
+        await answer(script.remove ?? undefined)
       }),
     },
   })

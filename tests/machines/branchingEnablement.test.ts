@@ -37,7 +37,7 @@ function start(script: Script = {}) {
       fetchPostgresVersion: fromPromise(() => answer(script.version ?? '15.6')),
       fetchSubscription: fromPromise(() => answer(script.plan ?? 'pro')),
       fetchAddons: fromPromise(() => answer(script.pitr ?? false)),
-      checkBranch: fromPromise(({ input }: { input: { name: string } }) => {
+      checkBranch: fromPromise(({ input }: { input: { connectionId: number; name: string } }) => {
         checks.push(input.name)
         return answer(script.check ? script.check(input.name) : input.name === 'main' ? undefined : httpError('Branch not found', 404))
       }),
