@@ -279,6 +279,7 @@ function BranchResults({ actor, view }: { actor: BranchStatusActorRef; view: Ext
 }
 
 const ACTION_TITLES = { merge: 'Merge branch', reset: 'Reset branch', delete: 'Delete branch' } as const
+const ACTION_RUNNING = { merge: 'Merging…', reset: 'Resetting…', delete: 'Deleting…' } as const
 
 function ActionDialog({ actor, view, name }: { actor: BranchStatusActorRef; view: Extract<BranchDetailView, { phase: 'shown' }>; name: string }) {
   const canConfirm = useSelector(actor, (snapshot) => snapshot.can({ type: 'action.confirm' }))
@@ -319,7 +320,7 @@ function ActionDialog({ actor, view, name }: { actor: BranchStatusActorRef; view
                 Cancel
               </Button>
               <Button variant={action.kind === 'merge' ? 'primary' : 'danger'} onClick={() => actor.send({ type: 'action.confirm' })} disabled={!canConfirm}>
-                {action.running ? `${ACTION_TITLES[action.kind].split(' ')[0].replace(/e$/, '')}ing…` : ACTION_TITLES[action.kind]}
+                {action.running ? ACTION_RUNNING[action.kind] : ACTION_TITLES[action.kind]}
               </Button>
             </div>
           </div>
