@@ -14,8 +14,9 @@
  *   PATCH  /v1/branches/{branch_id_or_ref}                UpdateBranchBody → BranchResponse
  *   DELETE /v1/branches/{branch_id_or_ref}                → BranchDeleteResponse; the branch's database is dropped
  *   POST   /v1/branches/{branch_id_or_ref}/reset          BranchActionBody → 201 BranchUpdateResponse; the database is
- *            rebuilt from the template and every migration runs again (up to migration_version when given; the seed
- *            runs again); 409 while the branch is still being built
+ *            rebuilt from the template and every migration of the git branch's head runs again (up to
+ *            migration_version when given, the seed then left out; otherwise the seed runs again). Allowed at any time:
+ *            a build in progress is abandoned for the new one
  *   GET    /v1/branches/{branch_id_or_ref}/diff           → text/plain: the schema difference, one line a change
  *   POST   /v1/branches/{branch_id_or_ref}/merge          BranchActionBody → 201 MergeResponse: the branch's recorded
  *            migrations the parent has not recorded run on the parent in version order, each in its own transaction and

@@ -85,6 +85,8 @@ alter default privileges for role ${owner} in schema public grant all on sequenc
 alter default privileges for role ${owner} in schema public grant all on functions to anon, authenticated, service_role;
 grant usage on schema storage to ${owner};
 grant all on all tables in schema storage to ${owner};
+-- Schemas of its own, as the platform's postgres role may: migrations make them (supabase_migrations, private …).
+do $$ begin execute format('grant create on database %I to %I', current_database(), ${literal(role)}); end $$;
 `
 }
 
