@@ -86,9 +86,12 @@ export function coverageOf(machine: AnyStateMachine, paths: Array<TestPath<AnyMa
         // `always` list whose target the step ended in.
         // Nodes are compared by id: a machine made with .provide() has its own node objects.
         const reachedIds = new Set(((step.state as any)._nodes as AnyNode[]).map((n) => n.id))
+        // A transient state entered by a transition: its target, or a state the target enters by default (an initial
+        // child, a region of a parallel target).
+        const enteredIds = new Set((taken ?? []).flatMap((t: any) => ((t.target ?? []) as AnyNode[]).flatMap((target) => initialChain(target).map((n) => n.id))))
         for (const node of allNodes(machine.root as AnyNode)) {
           const always = (node.always ?? []) as Array<{ target?: AnyNode[] }>
-          if (always.length === 0 || !taken?.some((t: any) => t.target?.some((target: AnyNode) => target.id === node.id))) continue
+          if (always.length === 0 || !enteredIds.has(node.id)) continue
           const index = always.findIndex((t) => t.target?.some((target) => reachedIds.has(target.id)))
           if (index >= 0) {
             transitions.add(transitionKey(node.id, '(always)', index))

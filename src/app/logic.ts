@@ -60,4 +60,5 @@ export const LIVE_LOGIC: AppLogic = {
   databaseSettings: preloadable(() => import('../api/live/projectScreens').then((m) => m.liveDatabaseSettingsMachine)),
   supportTicket: preloadable(() => import('../api/live/projectScreens').then((m) => m.liveSupportTicketMachine)),
   supportTickets: preloadable(() => import('../api/live/projectScreens').then((m) => m.liveSupportTicketsMachine)),
+  branchStatus: preloadable(() => import('../api/live/branchStatus').then((m) => m.liveBranchStatusMachine)),
 }

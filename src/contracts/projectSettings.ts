@@ -97,3 +97,6 @@ export const DatabaseConnection = z.object({
   size_bytes: z.number().check(z.int(), z.nonnegative()),
 })
 export type DatabaseConnection = z.infer<typeof DatabaseConnection>
+
+/** Whether Point in Time Recovery is on (spec 3: a selected add-on of type 'pitr'); the branching modal's notice. */
+export const hasPitr = (addons: ProjectAddons) => addons.selected_addons.some((addon) => addon.type === 'pitr')

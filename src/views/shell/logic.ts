@@ -46,6 +46,7 @@ import type { databaseSettingsMachine } from '../../../machines/databaseSettings
 import type { projectAddonsMachine } from '../../../machines/projectAddons.machine'
 import type { supportTicketMachine } from '../../../machines/supportTicket.machine'
 import type { supportTicketsMachine } from '../../../machines/supportTickets.machine'
+import type { branchStatusMachine } from '../../../machines/branchStatus.machine'
 
 /** Loads a machine's code on demand; the same loader (by identity) loads once however often it is read. */
 export type Loader<T> = () => Promise<T>
@@ -100,6 +101,8 @@ export interface AppLogic {
   databaseSettings: Loader<typeof databaseSettingsMachine>
   supportTicket: Loader<typeof supportTicketMachine>
   supportTickets: Loader<typeof supportTicketsMachine>
+  // The Branches page with its 'Enable database branching' modal (the child 'enablement'), loaded with the page.
+  branchStatus: Loader<typeof branchStatusMachine>
 }
 
 export const AppLogicContext = createContext<AppLogic | null>(null)

@@ -52,6 +52,12 @@ const LogsPage = lazyComponent<object>(
   pageLoading,
   (logic) => [logic.projectLogs],
 )
+// The Branches page loads the same way, with its machine and the enablement modal's.
+const BranchesPage = lazyComponent<object>(
+  () => import('../branches/BranchesPage').then((m) => ({ default: m.BranchesPage })),
+  pageLoading,
+  (logic) => [logic.branchStatus],
+)
 
 /** The project URL the server gives: its REST URL without `/rest/v1/` (null when it has none yet). */
 export function projectUrlOf(restUrl: string): string | null {
@@ -94,6 +100,7 @@ export function ToolPage({ title, note }: { title: string; note?: string }) {
   if (product === 'edgeFunctions') return <EdgeFunctionsPage />
   if (/^\/project\/[^/]+\/reports\/*$/.test(path)) return <ReportsPage />
   if (/^\/project\/[^/]+\/logs\/explorer\/*$/.test(path)) return <LogsPage />
+  if (/^\/project\/[^/]+\/branches\/*$/.test(path)) return <BranchesPage />
   return <PlaceholderPage title={title} note={note} />
 }
 
