@@ -3,7 +3,8 @@ import userEvent from '@testing-library/user-event'
 import { afterEach, describe, expect, it } from 'vitest'
 import { createActor, type AnyMachineSnapshot, type EventObject } from 'xstate'
 import { organizationMachine, type OrganizationData } from '../machines/organization.machine'
-import { OrganizationPage } from '../src/views/org/OrganizationPages'
+import { newProjectMachine } from '../machines/newProject.machine'
+import { NewProjectPage } from '../src/views/projects/NewProjectPage'
 import { ORGS } from '../tests/web/platform'
 import { apiError, deferredActor, matchesStateKey, testModelOf } from './support'
 import { describePath, keyByIncomingEdge, missingCoverage } from './support'
@@ -42,24 +43,30 @@ describe('organization model', () => {
       const actor = createActor(organizationMachine.provide({ actors: { fetchOrganization: fetchOrganization.logic } }), {
         input: { slug: 'demo-pro' },
       }).start()
-      stop = () => actor.stop()
-      render(<OrganizationPage organization={actor} kind="billing" panel="subscriptionPlan" />)
+      // The organization machine's page is /new/{slug}: the organization and its plan above the new project's form.
+      const newProject = createActor(newProjectMachine, { input: { slug: 'demo-pro' } }).start()
+      stop = () => {
+        actor.stop()
+        newProject.stop()
+      }
+      render(<NewProjectPage organization={actor} newProject={newProject} />)
       const user = userEvent.setup()
 
       await path.test({
         states: {
           loading: () => {
-            expect(screen.getByText('Loading organization…')).toBeInTheDocument()
+            expect(screen.getByRole('heading', { level: 1, name: 'Create a new project' })).toBeInTheDocument()
+            expect(screen.queryByText('Demo Pro')).toBeNull()
             expect(fetchOrganization.pending.at(-1)?.input).toEqual({ slug: 'demo-pro' })
           },
           failed: () => {
+            expect(screen.getByRole('alert')).toHaveTextContent('Failed to load organization')
             expect(screen.getByRole('alert')).toHaveTextContent('Organization not found')
           },
           loaded: () => {
-            expect(screen.getByRole('heading', { level: 1, name: 'Billing' })).toBeInTheDocument()
-            expect(screen.getAllByText('Demo Pro').length).toBeGreaterThan(0)
-            expect(screen.getByText('Change subscription plan')).toBeInTheDocument()
-            expect(screen.getByText('You are on the Pro plan. Plan changes arrive in a later version.')).toBeInTheDocument()
+            expect(screen.getByText('Demo Pro')).toBeInTheDocument()
+            expect(screen.getByText('Pro')).toBeInTheDocument()
+            expect(screen.queryByRole('alert')).toBeNull()
           },
         },
         events: {

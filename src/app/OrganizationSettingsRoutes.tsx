@@ -2,6 +2,7 @@ import { useActorRef } from '@xstate/react'
 import { Suspense, useState, type ComponentProps } from 'react'
 import { useSearch } from 'wouter'
 import { ShellFrame } from '../views/layout/ShellFrame'
+import { OrganizationNav } from '../views/org/OrganizationNav'
 import type { OrganizationBillingPage as BillingPageView } from '../views/org/OrganizationBillingPage'
 import type { OrganizationGeneralPage as GeneralPageView } from '../views/org/OrganizationGeneralPage'
 import { useProjectListActor, type NavBarActorRef } from '../views/shell/contexts'
@@ -33,6 +34,7 @@ function useRefreshOrganizations() {
 export function OrganizationGeneralRoute({ navBar, slug }: { navBar: NavBarActorRef; slug: string }) {
   return (
     <ShellFrame navBar={navBar} crumbs={[{ label: slug, href: `/org/${slug}/general` }, { label: 'General' }]}>
+      <OrganizationNav slug={slug} current="general" />
       <Suspense fallback={pageLoading}>
         <GeneralScreen slug={slug} />
       </Suspense>
@@ -53,6 +55,7 @@ export function OrganizationBillingRoute({ navBar, slug }: { navBar: NavBarActor
   const panel = new URLSearchParams(useSearch()).get('panel')
   return (
     <ShellFrame navBar={navBar} crumbs={[{ label: slug, href: `/org/${slug}/general` }, { label: 'Billing' }]}>
+      <OrganizationNav slug={slug} current="billing" />
       <Suspense fallback={pageLoading}>
         <BillingScreen slug={slug} panel={panel} />
       </Suspense>

@@ -7,7 +7,7 @@ import { FeaturePreviewsDialog } from '../views/layout/FeaturePreviewsDialog'
 import { ShellFrame } from '../views/layout/ShellFrame'
 import { NotFound } from '../views/NotFound'
 import type { AccountPage as AccountPageView } from '../views/account/AccountPage'
-import type { OrganizationPage as OrganizationPageView, OrganizationPageKind } from '../views/org/OrganizationPages'
+import { OrganizationNav } from '../views/org/OrganizationNav'
 import type { OrgIntegrationsPage as OrgIntegrationsPageView } from '../views/org/integrations/IntegrationsPage'
 import type { JoinPage as JoinPageView } from '../views/org/JoinPage'
 import type { TeamPage as TeamPageView } from '../views/org/TeamPage'
@@ -28,10 +28,6 @@ import { OrganizationBillingRoute, OrganizationGeneralRoute } from './Organizati
 const pageLoading = <Loading label="Loading page…" />
 const AccountPage = lazyComponent<ComponentProps<typeof AccountPageView>>(
   () => import('../views/account/AccountPage').then((m) => ({ default: m.AccountPage })),
-  pageLoading,
-)
-const OrganizationPage = lazyComponent<ComponentProps<typeof OrganizationPageView>>(
-  () => import('../views/org/OrganizationPages').then((m) => ({ default: m.OrganizationPage })),
   pageLoading,
 )
 const OrgIntegrationsPage = lazyComponent<ComponentProps<typeof OrgIntegrationsPageView>>(
@@ -112,6 +108,7 @@ function SignedInShell() {
         <Route path="/org/:slug/usage">
           {({ slug }) => (
             <ShellFrame navBar={navBar} crumbs={[{ label: slug, href: `/org/${slug}/general` }, { label: 'Usage' }]}>
+              <OrganizationNav slug={slug} current="usage" />
               <Suspense fallback={<div className="mx-auto w-full max-w-5xl px-6 py-8"><UsageSkeleton /></div>}>
                 <OrgUsagePage key={slug} slug={slug} />
               </Suspense>
@@ -122,10 +119,9 @@ function SignedInShell() {
           {({ slug, page }) =>
             page === 'team' ? (
               <TeamRoute key={slug} navBar={navBar} slug={slug} />
-            ) : page === 'usage' || page === 'general' || page === 'billing' ? (
-              <OrganizationRoute key={slug} navBar={navBar} slug={slug} kind={page} />
             ) : page === 'integrations' ? (
               <ShellFrame key={slug} navBar={navBar} crumbs={[{ label: slug, href: `/org/${slug}/general` }, { label: 'Integrations' }]}>
+                <OrganizationNav slug={slug} current="integrations" />
                 <Page>
                   <OrgIntegrationsPage slug={slug} />
                 </Page>
@@ -201,25 +197,6 @@ function AccountScreen({ machines }: { machines: AppLogic }) {
   return <AccountPage tokens={tokens} profile={profile} />
 }
 
-function OrganizationRoute({ navBar, slug, kind }: { navBar: NavBarActorRef; slug: string; kind: OrganizationPageKind }) {
-  const logic = useAppLogic()
-  void OrganizationPage.preload()
-  const panel = new URLSearchParams(useSearch()).get('panel')
-  const crumbs = [{ label: slug, href: `/org/${slug}/general` }, { label: kind[0].toUpperCase() + kind.slice(1) }]
-  return (
-    <ShellFrame navBar={navBar} crumbs={crumbs}>
-      <Page>
-        <OrganizationScreen machines={logic} slug={slug} kind={kind} panel={panel} />
-      </Page>
-    </ShellFrame>
-  )
-}
-
-function OrganizationScreen({ machines, slug, kind, panel }: { machines: AppLogic; slug: string; kind: OrganizationPageKind; panel: string | null }) {
-  const organization = useActorRef(useLoaded(machines.organization), { input: { slug }, ...inspectOption() })
-  return <OrganizationPage organization={organization} kind={kind} panel={panel} />
-}
-
 /** /org/{slug}/team: the members machine runs for the signed-in person (their own row gives their role). */
 function TeamRoute({ navBar, slug }: { navBar: NavBarActorRef; slug: string }) {
   const logic = useAppLogic()
@@ -227,6 +204,7 @@ function TeamRoute({ navBar, slug }: { navBar: NavBarActorRef; slug: string }) {
   preloadLoader(logic.members)
   return (
     <ShellFrame navBar={navBar} crumbs={[{ label: slug, href: `/org/${slug}/general` }, { label: 'Team' }]}>
+      <OrganizationNav slug={slug} current="team" />
       <Page>
         <TeamScreen machines={logic} slug={slug} />
       </Page>

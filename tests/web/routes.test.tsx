@@ -1,4 +1,4 @@
-import { screen, within } from '@testing-library/react'
+import { screen, waitFor, within } from '@testing-library/react'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { makeProject } from '../fixtures'
 import { fakePlatform, renderApp } from './platform'
@@ -11,9 +11,6 @@ afterEach(() => vi.unstubAllGlobals())
 // docs page (tests/web/apiDocs.test.tsx).
 // The settings, backups, auth users and realtime pages have theirs too: tests/web/projectScreens.test.tsx.
 const TOOL_PAGES: Array<[path: string, title: string]> = [
-  ['branches', 'Branches'],
-  ['reports', 'Reports'],
-  ['logs/explorer', 'Logs'],
   ['api/graphiql', 'GraphiQL'],
   ['settings/infrastructure', 'Infrastructure'],
 ]
@@ -79,12 +76,23 @@ describe('routes', () => {
     expect(handle).toHaveAttribute('aria-valuenow', '32')
   })
 
+  // Pages of their own (their machines' model and view tests render what they read): the route opens the page, whose
+  // machine asks the server for its data.
   it.each([
-    ['/org/demo-pro/general', 'Organization settings'],
-    ['/org/demo-free/usage', 'Usage'],
-    ['/org/demo-pro/billing?panel=subscriptionPlan', 'Billing'],
-    ['/new/demo-free', 'Create a new project'],
-  ])('%s shows the organization and its plan', async (path, title) => {
+    [`/project/${REF}/branches`, 'Branches', `/v1/projects/${REF}/branches`],
+    [`/project/${REF}/reports`, 'Reports', '/platform/organizations/demo-pro/usage/daily'],
+    [`/project/${REF}/logs/explorer`, 'Logs', `/platform/projects/${REF}/logs/requests`],
+    ['/org/demo-pro/general', 'Organization settings', '/platform/organizations/demo-pro'],
+    ['/org/demo-free/usage', 'Usage', '/platform/organizations/demo-free/usage'],
+    ['/org/demo-pro/billing?panel=subscriptionPlan', 'Billing', '/platform/organizations/demo-pro/billing/plans'],
+  ])('%s shows %s and reads %s', async (path, title, call) => {
+    const platform = fakePlatform()
+    renderApp(path)
+    expect(await screen.findByRole('heading', { level: 1, name: title })).toBeInTheDocument()
+    await waitFor(() => expect(platform.calls.map((c) => c.path)).toContain(call))
+  })
+
+  it.each([['/new/demo-free', 'Create a new project']])('%s shows the organization and its plan', async (path, title) => {
     fakePlatform()
     renderApp(path)
     expect(await screen.findByRole('heading', { level: 1, name: title })).toBeInTheDocument()
