@@ -8,6 +8,7 @@ import type { Db, Queryable } from '../../src/server/db'
 import type { Clock, ServerConfig } from '../../src/server/config'
 import type { Engine } from '../../src/server/engine/lifecycle'
 import { gitHostFor } from '../../src/server/features/git'
+import { fastImport } from '../../src/server/features/git/demo'
 import { git } from '../../src/server/features/git/exec'
 
 export interface RepoCommit {
@@ -17,33 +18,12 @@ export interface RepoCommit {
   files: Record<string, string>
 }
 
-function fastImport(commits: RepoCommit[]): Buffer {
-  const parts: Buffer[] = []
-  const text = (s: string) => parts.push(Buffer.from(s, 'utf8'))
-  const data = (s: string) => {
-    const bytes = Buffer.from(s, 'utf8')
-    text(`data ${bytes.length}\n`)
-    parts.push(bytes)
-    text('\n')
-  }
-  const tips = new Map<string, number>()
-  commits.forEach((commit, i) => {
-    const mark = i + 1
-    const who = `Test <test@example.com> ${1_700_000_000 + i * 60} +0000`
-    text(`commit refs/heads/${commit.branch}\nmark :${mark}\nauthor ${who}\ncommitter ${who}\n`)
-    data(`commit ${mark}`)
-    const from = commit.from !== undefined ? tips.get(commit.from) : undefined
-    if (from !== undefined) text(`from :${from}\n`)
-    for (const [path, content] of Object.entries(commit.files)) {
-      text(`M 100644 inline ${path}\n`)
-      data(content)
-    }
-    text('\n')
-    tips.set(commit.branch, mark)
-  })
-  text('done\n')
-  return Buffer.concat(parts)
-}
+/** The commits as git writes them: a message and a time of their own (a minute apart), by the tests' author. */
+const fastImportOf = (commits: RepoCommit[]) =>
+  fastImport(
+    commits.map((commit, i) => ({ ...commit, message: `commit ${i + 1}`, at: 1_700_000_000 + i * 60 })),
+    'Test <test@example.com>',
+  )
 
 /**
  * A repository of the organization's GitHub installation: with `demo`, the demo's content of that kind (made by the
@@ -67,7 +47,7 @@ export async function addRepository(
   if ('commits' in content) {
     const host = gitHostFor(config)
     const dir = await host.ensure({ id, default_branch: 'main', demo: null })
-    await git(['fast-import', '--quiet', '--done'], { cwd: dir, input: fastImport(content.commits) })
+    await git(['fast-import', '--quiet', '--done'], { cwd: dir, input: fastImportOf(content.commits) })
   }
   return id
 }

@@ -12,7 +12,7 @@ import type { Queryable } from '../../db'
 
 export type DemoKind = 'notes' | 'plain' | 'broken'
 
-interface DemoCommit {
+export interface DemoCommit {
   branch: string
   /** Start the branch at the tip of this one (a new branch); default: the branch's own previous commit. */
   from?: string
@@ -149,7 +149,13 @@ alter table public.todo add column owner text;
 export const demoContents: Record<DemoKind, DemoCommit[]> = { notes, plain, broken }
 
 /** The `git fast-import` stream that writes a demo repository's commits and branches. */
-export function fastImportStream(kind: DemoKind): Buffer {
+export const fastImportStream = (kind: DemoKind): Buffer => fastImport(demoContents[kind], 'Demo Owner <owner@example.com>')
+
+/**
+ * The `git fast-import` stream of these commits, in order, each on its branch (a new branch starts at the tip of
+ * `from`), by `author` at each commit's time: the demo's repositories, and the tests' own.
+ */
+export function fastImport(commits: DemoCommit[], author: string): Buffer {
   const parts: Buffer[] = []
   const text = (s: string) => parts.push(Buffer.from(s, 'utf8'))
   const data = (s: string) => {
@@ -159,12 +165,13 @@ export function fastImportStream(kind: DemoKind): Buffer {
     text('\n')
   }
   const tips = new Map<string, number>()
-  demoContents[kind].forEach((commit, i) => {
+  commits.forEach((commit, i) => {
     const mark = i + 1
-    const who = `Demo Owner <owner@example.com> ${commit.at} +0000`
+    const who = `${author} ${commit.at} +0000`
     text(`commit refs/heads/${commit.branch}\nmark :${mark}\nauthor ${who}\ncommitter ${who}\n`)
     data(commit.message)
-    if (commit.from !== undefined) text(`from :${tips.get(commit.from)}\n`)
+    const from = commit.from !== undefined ? tips.get(commit.from) : undefined
+    if (from !== undefined) text(`from :${from}\n`)
     for (const [path, content] of Object.entries(commit.files)) {
       text(`M 100644 inline ${path}\n`)
       data(content)
