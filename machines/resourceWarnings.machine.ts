@@ -117,7 +117,7 @@ export function selectUsageBadge(snapshot: SnapshotFrom<typeof resourceWarningsM
   return { show, href: show ? `/org/${organizationSlug}/usage` : null }
 }
 
-const RESOURCE_TEXT: Record<Resource, { name: string; anchor: string }> = {
+export const RESOURCE_TEXT: Record<Resource, { name: string; anchor: string }> = {
   disk_io_exhaustion: { name: 'Disk IO budget', anchor: 'disk_io' },
   disk_space_exhaustion: { name: 'disk space', anchor: 'disk_space' },
   cpu_exhaustion: { name: 'CPU', anchor: 'cpu' },

@@ -1,12 +1,12 @@
 import { useActorRef, useSelector } from '@xstate/react'
-import { Suspense } from 'react'
+import { Suspense, useEffect, type ReactNode } from 'react'
 import type { ActorRefFrom } from 'xstate'
 import { selectProject } from '../../../../machines/projectStatus.machine'
 import { selectUpgradeActionView, type upgradeActionMachine } from '../../../../machines/upgradeAction.machine'
 import { useLoaded } from '../../shell/lazy'
 import { useAppLogic } from '../../shell/logic'
 import { Modal } from '../../shell/Modal'
-import { Button, Card, ErrorPanel, Loading, inputClass } from '../../shell/ui'
+import { Button, Card, ErrorPanel, Loading, TextLink, inputClass } from '../../shell/ui'
 import { ToolPage } from '../pages/ProjectPages'
 import { useProjectActor } from '../projectActor'
 
@@ -109,13 +109,73 @@ export function UpgradePostgresPanel({ actor, dbVersion }: { actor: ActorRefFrom
   )
 }
 
-/** settings/infrastructure: the project's facts (as every settings page) and its Postgres upgrade. */
+/**
+ * What the resource banner's links land on (settings/infrastructure#{cpu|ram|disk_io|disk_space}): a section per
+ * resource saying what the local platform really has behind it, in one line each.
+ */
+function ResourceSections({ organizationSlug }: { organizationSlug: string | null }) {
+  const sections: Array<{ id: string; title: string; text: ReactNode }> = [
+    {
+      id: 'cpu',
+      title: 'CPU',
+      text: "Every project's database runs inside the platform's own server process, so a project has no CPU budget of its own to use up.",
+    },
+    {
+      id: 'ram',
+      title: 'Memory and swap',
+      text: "An open project database takes part of the platform server's memory; there is no per-project memory or swap limit.",
+    },
+    {
+      id: 'disk_io',
+      title: 'Disk IO budget',
+      text: 'Projects read and write the disk of the machine the platform runs on; there is no IO budget to exhaust.',
+    },
+    {
+      id: 'disk_space',
+      title: 'Disk space',
+      text: (
+        <>
+          Each database's size is measured and counted in{' '}
+          {organizationSlug ? <TextLink href={`/org/${organizationSlug}/usage`}>the organization's usage</TextLink> : "the organization's usage"}.
+        </>
+      ),
+    },
+  ]
+  return (
+    <Card className="p-5">
+      <h2 className="mb-3 font-medium">Resources</h2>
+      <div className="space-y-4">
+        {sections.map((section) => (
+          <section key={section.id} id={section.id} aria-labelledby={`${section.id}-title`} className="scroll-mt-4">
+            <h3 id={`${section.id}-title`} className="text-sm font-medium">
+              {section.title}
+            </h3>
+            <p className="text-sm text-neutral-600 dark:text-neutral-300">{section.text}</p>
+          </section>
+        ))}
+      </div>
+    </Card>
+  )
+}
+
+/** A link with a fragment (the resource banner's) scrolls to its section once the page has it. */
+function useScrollToFragment() {
+  useEffect(() => {
+    const id = decodeURIComponent(window.location.hash.slice(1))
+    if (id) document.getElementById(id)?.scrollIntoView()
+  }, [])
+}
+
+/** settings/infrastructure: the project's facts (as every settings page), its Postgres upgrade and its resources. */
 export function InfrastructureSettingsPage() {
+  const project = useSelector(useProjectActor(), selectProject)
+  useScrollToFragment()
   return (
     <>
       <ToolPage title="Infrastructure" note="The servers behind your project and the software versions they run." />
-      <div className="mx-auto w-full max-w-4xl px-6 pb-8">
+      <div className="mx-auto w-full max-w-4xl space-y-6 px-6 pb-8">
         <UpgradePostgresSection />
+        <ResourceSections organizationSlug={project?.organization_slug ?? null} />
       </div>
     </>
   )
