@@ -11,7 +11,6 @@ afterEach(() => vi.unstubAllGlobals())
 // docs page (tests/web/apiDocs.test.tsx).
 // The settings, backups, auth users and realtime pages have theirs too: tests/web/projectScreens.test.tsx.
 const TOOL_PAGES: Array<[path: string, title: string]> = [
-  ['api/graphiql', 'GraphiQL'],
   ['settings/infrastructure', 'Infrastructure'],
 ]
 

@@ -1,6 +1,6 @@
 /**
  * Project pages with nothing behind them on the local platform yet: each says so in one line and links to what exists.
- * (Settings › Authentication and Vault, scheduled backups, Authentication › Users, the Realtime inspector.)
+ * (Settings › Authentication and Vault, scheduled backups, Authentication › Users, the Realtime inspector, GraphiQL.)
  */
 import { useSelector } from '@xstate/react'
 import { projectLink, selectProject } from '../../../../machines/projectStatus.machine'
@@ -52,6 +52,15 @@ export const PLAIN_PAGES = {
     title: 'Realtime',
     description: 'Messages on the project’s realtime channels, as they pass.',
     line: 'The local platform has no realtime server yet: there are no channels to inspect. The project’s REST API and its docs are here:',
+    links: [
+      { label: 'API Docs', section: 'api' },
+      { label: 'Table Editor', section: 'editor' },
+    ],
+  },
+  'api/graphiql': {
+    title: 'GraphiQL',
+    description: 'The project’s GraphQL API, explored in the browser.',
+    line: 'The local platform serves no GraphQL: project databases have no pg_graphql. The same tables, views and functions are served over REST, and the API docs show every call:',
     links: [
       { label: 'API Docs', section: 'api' },
       { label: 'Table Editor', section: 'editor' },
