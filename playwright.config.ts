@@ -45,8 +45,9 @@ export default defineConfig({
         LIFECYCLE_RESTORING_MS: '5000',
         // A JWT secret rotation takes 3 s (tests/e2e/api-keys.spec.ts).
         LIFECYCLE_JWT_UPDATE_MS: '3000',
-        // Each of the eight upgrade steps takes 1.5 s (tests/e2e/upgrade-connect.spec.ts).
-        LIFECYCLE_UPGRADE_STEP_MS: '1500',
+        // Each of the eight upgrade steps takes 2.5 s (tests/e2e/upgrade-connect.spec.ts): the walk checks the upgrading
+        // screen while it lasts, accessibility scans included, on a loaded machine too.
+        LIFECYCLE_UPGRADE_STEP_MS: '2500',
       },
     },
     {
