@@ -11,11 +11,11 @@
  */
 import { execFileSync } from 'node:child_process'
 import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
-import { cpus, loadavg, tmpdir } from 'node:os'
+import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { BranchMigrations, BranchResponse } from '../src/contracts/branching'
 import { RepositoryList } from '../src/contracts/github'
-import { median, removeDir, startServer, waitForIdle } from './support'
+import { loadLine, median, ownerCookie, removeDir, startServer, waitForIdle } from './support'
 
 const RUNS = 5
 const ORG = 'demo-pro'
@@ -25,12 +25,7 @@ async function main() {
   const work = mkdtempSync(join(tmpdir(), 'branching-bench-'))
   try {
     await waitForIdle(server.process.pid!, 60_000)
-    const signIn = await fetch(`${server.url}/platform/auth/sign-in`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ email: 'owner@example.com', password: 'demo1234' }),
-    })
-    const cookie = (signIn.headers.get('set-cookie') ?? '').split(';')[0]
+    const cookie = await ownerCookie(server.url)
     const headers = { cookie }
     const json = { ...headers, 'content-type': 'application/json' }
     const token = readFileSync(join(server.dataDir, 'dev-access-token'), 'utf8').trim()
@@ -95,7 +90,7 @@ async function main() {
       for (let i = 0; i < RUNS; i++) xs.push(await build(ref, `${prefix}-${i}`))
       return xs
     }
-    console.log(`(load average when measuring: ${loadavg().map((x) => x.toFixed(1)).join(', ')} on ${cpus().length} cores)`)
+    console.log(loadLine())
     const fmt = (xs: number[]) => `median ${median(xs).toFixed(0)} ms (min ${Math.min(...xs).toFixed(0)}, max ${Math.max(...xs).toFixed(0)}, ${xs.length} runs after one warm-up)`
     console.log(`branch of 3 migrations and a 1,000-row seed, request to MIGRATIONS_PASSED: ${fmt(await times(small, 'three'))}`)
     console.log(`branch of 50 migrations, request to MIGRATIONS_PASSED: ${fmt(await times(large, 'fifty'))}`)

@@ -9,10 +9,10 @@
  */
 import { execFileSync } from 'node:child_process'
 import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
-import { cpus, loadavg, tmpdir } from 'node:os'
+import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { ConnectionList, ContentsResponse, FileContent, RepositoryList } from '../src/contracts/github'
-import { median, removeDir, startServer, waitForIdle } from './support'
+import { loadLine, median, ownerCookie, removeDir, startServer, waitForIdle } from './support'
 
 const FILES = 50
 const RUNS = 25
@@ -22,12 +22,7 @@ async function main() {
   const work = mkdtempSync(join(tmpdir(), 'git-bench-'))
   try {
     await waitForIdle(server.process.pid!, 60_000)
-    const signIn = await fetch(`${server.url}/platform/auth/sign-in`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ email: 'owner@example.com', password: 'demo1234' }),
-    })
-    const cookie = (signIn.headers.get('set-cookie') ?? '').split(';')[0]
+    const cookie = await ownerCookie(server.url)
     const headers = { cookie }
     const token = readFileSync(join(server.dataDir, 'dev-access-token'), 'utf8').trim()
 
@@ -78,7 +73,7 @@ async function main() {
       if (res.status !== expected) throw new Error(`${path}: ${res.status}`)
       return res.json() as Promise<unknown>
     }
-    console.log(`(load average when measuring: ${loadavg().map((x) => x.toFixed(1)).join(', ')} on ${cpus().length} cores)`)
+    console.log(loadLine())
     const fmt = (xs: number[]) => `median ${median(xs).toFixed(1)} ms (min ${Math.min(...xs).toFixed(1)}, max ${Math.max(...xs).toFixed(1)}, ${xs.length} runs)`
 
     console.log(`branch check, branch exists: ${fmt(await time(async () => void (await get(`/platform/integrations/github/branches/${connection.id}/main`, 200))))}`)

@@ -2,7 +2,7 @@
 import { spawn, type ChildProcess } from 'node:child_process'
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { createServer } from 'node:net'
-import { tmpdir } from 'node:os'
+import { cpus, loadavg, tmpdir } from 'node:os'
 import { join } from 'node:path'
 
 export function freePort(): Promise<number> {
@@ -138,3 +138,17 @@ export function largeSchemaSql(tables: number, functions: number): string {
   }
   return parts.join('\n')
 }
+
+/** The demo Owner's session cookie on a running server (the benches that call /platform and /v1 as the Owner). */
+export async function ownerCookie(url: string): Promise<string> {
+  const res = await fetch(`${url}/platform/auth/sign-in`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ email: 'owner@example.com', password: 'demo1234' }),
+  })
+  if (!res.ok) throw new Error(`sign-in answered ${res.status}`)
+  return (res.headers.get('set-cookie') ?? '').split(';')[0]
+}
+
+/** The machine's load, printed beside figures measured on a shared machine. */
+export const loadLine = () => `(load average when measuring: ${loadavg().map((x) => x.toFixed(1)).join(', ')} on ${cpus().length} cores)`

@@ -2,7 +2,7 @@ import { useSelector } from '@xstate/react'
 import type { FormEvent } from 'react'
 import type { ActorRefFrom } from 'xstate'
 import { selectProfileView, type profileMachine } from '../../../machines/profile.machine'
-import { Button, Card, inputClass } from '../shell/ui'
+import { Button, Card, inputClass, InlineError } from '../shell/ui'
 
 export type ProfileActorRef = ActorRefFrom<typeof profileMachine>
 
@@ -43,9 +43,7 @@ export function ProfileForm({ profile }: { profile: ProfileActorRef }) {
           <dd className="text-sm">{view.email}</dd>
         </dl>
         {view.error ? (
-          <p role="alert" className="rounded-md border border-red-300 bg-red-50 px-3 py-2 text-sm text-red-700 dark:border-red-900 dark:bg-red-950/40 dark:text-red-300">
-            {view.error}
-          </p>
+          <InlineError>{view.error}</InlineError>
         ) : null}
         {view.saved ? (
           <p role="status" className="text-sm text-emerald-700 dark:text-emerald-400">

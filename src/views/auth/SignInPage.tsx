@@ -4,7 +4,7 @@ import { selectSignInView } from '../../../machines/session.machine'
 import { SignInBody } from '../../contracts/auth'
 import type { SessionActorRef } from '../shell/contexts'
 import { Logo } from '../shell/Logo'
-import { Button, TextLink, inputClass } from '../shell/ui'
+import { Button, TextLink, inputClass, InlineError } from '../shell/ui'
 import { useDocumentTitle } from '../shell/useDocumentTitle'
 
 /** The typed e-mail and password are the form's own values; the attempt and its failure are the session's. */
@@ -85,9 +85,7 @@ export function SignInPage({ session }: { session: SessionActorRef }) {
             ) : null}
           </div>
           {view.error ? (
-            <p role="alert" className="rounded-md border border-red-300 bg-red-50 px-3 py-2 text-sm text-red-700 dark:border-red-900 dark:bg-red-950/40 dark:text-red-300">
-              {view.error}
-            </p>
+            <InlineError>{view.error}</InlineError>
           ) : null}
           <Button type="submit" variant="primary" className="w-full py-2" disabled={!canSubmit}>
             {view.submitting ? 'Signing in…' : 'Sign in'}

@@ -4,7 +4,7 @@ import type { ActorRefFrom } from 'xstate'
 import { selectSignUpView, type signUpMachine } from '../../../machines/signUp.machine'
 import { MIN_PASSWORD_LENGTH, SignUpBody } from '../../contracts/members'
 import { Logo } from '../shell/Logo'
-import { Button, TextLink, inputClass } from '../shell/ui'
+import { Button, TextLink, inputClass, InlineError } from '../shell/ui'
 import { useDocumentTitle } from '../shell/useDocumentTitle'
 
 export type SignUpActorRef = ActorRefFrom<typeof signUpMachine>
@@ -74,9 +74,7 @@ export function SignUpPage({ signUp }: { signUp: SignUpActorRef }) {
           {field('email', 'Email', { type: 'email', autoComplete: 'email', value: email, set: setEmail })}
           {field('password', 'Password', { type: 'password', autoComplete: 'new-password', value: password, set: setPassword }, `At least ${MIN_PASSWORD_LENGTH} characters`)}
           {view.error ? (
-            <p role="alert" className="rounded-md border border-red-300 bg-red-50 px-3 py-2 text-sm text-red-700 dark:border-red-900 dark:bg-red-950/40 dark:text-red-300">
-              {view.error}
-            </p>
+            <InlineError>{view.error}</InlineError>
           ) : null}
           <Button type="submit" variant="primary" className="w-full py-2" disabled={!canSubmit}>
             {view.submitting || view.done ? 'Signing up…' : 'Sign up'}

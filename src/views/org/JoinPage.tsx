@@ -1,7 +1,7 @@
 import { useSelector } from '@xstate/react'
 import type { ActorRefFrom } from 'xstate'
 import { selectJoinView, type joinInvitationMachine } from '../../../machines/joinInvitation.machine'
-import { Button, Card, PageHeading, TextLink } from '../shell/ui'
+import { Button, Card, PageHeading, TextLink, InlineError } from '../shell/ui'
 import { useDocumentTitle } from '../shell/useDocumentTitle'
 
 export type JoinInvitationActorRef = ActorRefFrom<typeof joinInvitationMachine>
@@ -23,9 +23,7 @@ export function JoinPage({ join }: { join: JoinInvitationActorRef }) {
           <>
             <p className="text-sm">You have been invited to an organization. Accept to become a member with the role the invitation gives.</p>
             {view.error ? (
-              <p role="alert" className="rounded-md border border-red-300 bg-red-50 px-3 py-2 text-sm text-red-700 dark:border-red-900 dark:bg-red-950/40 dark:text-red-300">
-                {view.error}
-              </p>
+              <InlineError>{view.error}</InlineError>
             ) : null}
             <Button variant="primary" onClick={() => join.send({ type: 'join.accept' })} disabled={view.accepting}>
               {view.accepting ? 'Accepting…' : 'Accept invitation'}

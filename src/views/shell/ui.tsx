@@ -72,6 +72,15 @@ export function ErrorPanel({ title, message, onRetry }: { title: string; message
   )
 }
 
+/** A form's or a dialog's failure, inline under what was typed (which stays). */
+export function InlineError({ children }: { children: ReactNode }) {
+  return (
+    <p role="alert" className="rounded-md border border-red-300 bg-red-50 px-3 py-2 text-sm text-red-700 dark:border-red-900 dark:bg-red-950/40 dark:text-red-300">
+      {children}
+    </p>
+  )
+}
+
 export function DataList({ rows }: { rows: Array<[label: string, value: ReactNode]> }) {
   return (
     <dl className="divide-y divide-neutral-200 dark:divide-neutral-800">

@@ -15,7 +15,7 @@ import type { BranchResponse, DiffChange, MigrationError, MigrationResult, SeedR
 import { useLoaded } from '../../shell/lazy'
 import { useAppLogic, type Loader } from '../../shell/logic'
 import { Modal } from '../../shell/Modal'
-import { Button, Card, ErrorPanel, Loading, PageHeading, cx } from '../../shell/ui'
+import { Button, Card, ErrorPanel, Loading, PageHeading, cx, InlineError } from '../../shell/ui'
 import { PAGE_CLASS } from '../ProjectMachinePage'
 import { useProjectActor } from '../projectActor'
 import { BranchingModal } from './BranchingModal'
@@ -228,9 +228,7 @@ function BranchResults({ actor, view }: { actor: BranchStatusActorRef; view: Ext
         </Button>
       </div>
       {view.error && view.action === null ? (
-        <p role="alert" className="rounded-md border border-red-300 bg-red-50 px-3 py-2 text-sm text-red-700 dark:border-red-900 dark:bg-red-950/40 dark:text-red-300">
-          {view.error}
-        </p>
+        <InlineError>{view.error}</InlineError>
       ) : null}
       <Card>
         <div className="overflow-x-auto">
@@ -311,9 +309,7 @@ function ActionDialog({ actor, view, name }: { actor: BranchStatusActorRef; view
             {action.kind === 'reset' ? <p>Reset {name}? Its database is rebuilt and every migration and the seed run again; its data is lost.</p> : null}
             {action.kind === 'delete' ? <p>Delete {name}? Its project and database are deleted. This cannot be undone.</p> : null}
             {view.error ? (
-              <p role="alert" className="rounded-md border border-red-300 bg-red-50 px-3 py-2 text-red-700 dark:border-red-900 dark:bg-red-950/40 dark:text-red-300">
-                {view.error}
-              </p>
+              <InlineError>{view.error}</InlineError>
             ) : null}
             <div className="flex justify-end gap-2">
               <Button onClick={() => actor.send({ type: 'action.cancel' })} disabled={!canCancel}>

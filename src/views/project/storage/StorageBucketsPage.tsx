@@ -15,7 +15,7 @@ import {
 import type { Bucket } from '../../../contracts/storage'
 import { useAppLogic } from '../../shell/logic'
 import { Modal } from '../../shell/Modal'
-import { Button, Card, ErrorPanel, Loading, PageHeading, cx, inputClass } from '../../shell/ui'
+import { Button, Card, ErrorPanel, Loading, PageHeading, cx, inputClass, InlineError } from '../../shell/ui'
 import { PAGE_CLASS, ProjectMachinePage } from '../ProjectMachinePage'
 
 export type StorageBucketsActorRef = ActorRefFrom<typeof storageBucketsMachine>
@@ -263,9 +263,7 @@ function BucketForm({
         </div>
       </Field>
       {error ? (
-        <p role="alert" className="rounded-md border border-red-300 bg-red-50 px-3 py-2 text-sm text-red-700 dark:border-red-900 dark:bg-red-950/40 dark:text-red-300">
-          {error}
-        </p>
+        <InlineError>{error}</InlineError>
       ) : null}
       <div className="flex justify-end gap-2">
         <Button onClick={onCancel} disabled={!canCancel}>
@@ -312,9 +310,7 @@ function DeleteBucketDialog({ actor, remove }: { actor: StorageBucketsActorRef; 
             holds files cannot be deleted.
           </p>
           {remove.error ? (
-            <p role="alert" className="rounded-md border border-red-300 bg-red-50 px-3 py-2 text-sm text-red-700 dark:border-red-900 dark:bg-red-950/40 dark:text-red-300">
-              {remove.error}
-            </p>
+            <InlineError>{remove.error}</InlineError>
           ) : null}
           <div className="flex justify-end gap-2">
             <Button onClick={() => actor.send({ type: 'delete.cancel' })} disabled={!canCancel}>
