@@ -60,6 +60,23 @@ describe('with DEV_CONTROLS on', () => {
     expect(Project.parse(await pg.json()).postgrestStatus).toBe('OFFLINE')
   })
 
+  it('opens an active project database before reporting its API server ONLINE; a paused one only gets the flag', async () => {
+    const { ref } = await projectByName(s, 'Legacy Blog')
+    await s.projectDbs.close(ref)
+    expect(s.projectDbs.openRefs()).not.toContain(ref)
+    const online = await s.request(`/dev/projects/${ref}/postgrest`, json({ postgrestStatus: 'ONLINE' }))
+    expect(Project.parse(await online.json()).postgrestStatus).toBe('ONLINE')
+    expect(s.projectDbs.openRefs()).toContain(ref)
+    await s.request(`/dev/projects/${ref}/postgrest`, json({ postgrestStatus: 'OFFLINE' }))
+
+    const paused = await s.request('/dev/projects', json({ organization_slug: 'demo-pro', name: 'Paused API', status: 'INACTIVE' }))
+    const pausedRef = Project.parse(await paused.json()).ref
+    const res = await s.request(`/dev/projects/${pausedRef}/postgrest`, json({ postgrestStatus: 'ONLINE' }))
+    expect(res.status).toBe(200)
+    expect(Project.parse(await res.json()).postgrestStatus).toBe('ONLINE')
+    expect(s.projectDbs.openRefs()).not.toContain(pausedRef)
+  })
+
   it('slows /platform and /v1 responses, not health', async () => {
     const cookie = await s.signIn(OWNER)
     expect((await (await s.request('/dev/latency', json({ ms: 150 }))).json())).toEqual({ ms: 150 })

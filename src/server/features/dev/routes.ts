@@ -10,6 +10,7 @@ import * as endpoints from '../../../contracts/endpoints'
 import type { Deps } from '../../core/deps'
 import { at, baseUrl, errorJson, validate } from '../../core/http'
 import { newProjectRef } from '../../core/secrets'
+import { ProjectDbError } from '../projectdb'
 import { anyProject, refParam } from '../projects/access'
 import { findProjectByRef, insertProject, toProject } from '../projects/store'
 
@@ -71,9 +72,21 @@ export function devRoutes(deps: Deps) {
 
   app.on(...at(endpoints.devSetPostgrest), refParam, validate('json', endpoints.devSetPostgrest.body), project, async (c) => {
     const { id, ref } = c.var.project
+    const { postgrestStatus } = c.req.valid('json')
+    // An API server reports ONLINE once it holds a connection to its database: open it first (it opens on demand and
+    // a cold open takes about half a second, more on a loaded machine), so the first request after ONLINE is served
+    // at once instead of paying that open against the connectivity test's 2 s time-out.
+    // A project that is not ACTIVE_HEALTHY has no database to open (database_unavailable): its flag is set all the same.
+    if (postgrestStatus === 'ONLINE') {
+      await deps.projectDbs
+        .transaction(ref, { role: 'postgres', readOnly: true }, (tx) => tx.query('select 1'))
+        .catch((err: unknown) => {
+          if (!(err instanceof ProjectDbError && err.code === 'database_unavailable')) throw err
+        })
+    }
     await db.query('update projects set postgrest_status = $2, updated_at = $3 where id = $1', [
       id,
-      c.req.valid('json').postgrestStatus,
+      postgrestStatus,
       clock.now().toISOString(),
     ])
     return c.json(toProject((await findProjectByRef(db, ref))!, baseUrl(deps.ownUrl)))
