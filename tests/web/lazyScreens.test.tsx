@@ -1,5 +1,5 @@
 import { act, render, screen, within } from '@testing-library/react'
-import { Suspense } from 'react'
+import { Suspense, useEffect } from 'react'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { LIVE_LOGIC } from '../../src/app/logic'
 import { lazyComponent, mapLoaded, preloadLoader, useLoaded } from '../../src/views/shell/lazy'
@@ -25,6 +25,26 @@ describe('a screen that loads on demand', () => {
     await act(async () => chunk.arrive())
     expect(await screen.findByRole('heading', { name: 'Project Recipe Box' })).toBeInTheDocument()
     expect(screen.queryByRole('status')).toBeNull()
+  })
+
+  it('keeps the screen mounted when its parent renders again after the chunk arrived (its actors are not restarted)', async () => {
+    let mounts = 0
+    let resolve!: (module: { default: (props: { name: string }) => React.JSX.Element }) => void
+    const Screen = lazyComponent(
+      () => new Promise<Parameters<typeof resolve>[0]>((r) => (resolve = r)),
+      <Loading label="Loading project…" />,
+    )
+    function Counted({ name }: { name: string }) {
+      useEffect(() => void mounts++, [])
+      return <h1>Project {name}</h1>
+    }
+    const view = render(<Screen name="Recipe Box" />)
+    await act(async () => resolve({ default: Counted }))
+    expect(await screen.findByRole('heading', { name: 'Project Recipe Box' })).toBeInTheDocument()
+    const afterArrival = mounts
+    view.rerender(<Screen name="Recipe Box!" />)
+    expect(screen.getByRole('heading', { name: 'Project Recipe Box!' })).toBeInTheDocument()
+    expect(mounts).toBe(afterArrival)
   })
 
   it('renders at once, without the loading treatment, once its chunk has loaded', async () => {

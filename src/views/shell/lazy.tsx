@@ -6,7 +6,7 @@
  *   suspends to the nearest fallback until it is there and returns it synchronously from then on. A lazy screen
  *   names the machines it runs, so they load alongside its own chunk, not after it.
  */
-import { lazy, Suspense, use, useContext, type ComponentType, type ReactNode, type ReactPromise } from 'react'
+import { lazy, Suspense, use, useContext, useState, type ComponentType, type ReactNode, type ReactPromise } from 'react'
 import { AppLogicContext, type AppLogic, type Loader } from './logic'
 
 const preloaders: Array<() => Promise<void>> = []
@@ -28,7 +28,10 @@ export function lazyComponent<P extends object>(
   function LazyComponent(props: P) {
     const logic = useContext(AppLogicContext)
     if (machines && logic) for (const machine of machines(logic)) preloadLoader(machine)
-    const Loaded = loaded
+    // The shape is chosen once per mount: code already here renders at once; otherwise the lazy element stays even
+    // after the code arrives, since swapping it for the loaded component would mount the screen a second time
+    // (its actors stopped and started again, their first requests sent twice).
+    const [Loaded] = useState(() => loaded)
     return Loaded ? (
       <Loaded {...props} />
     ) : (
