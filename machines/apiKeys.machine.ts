@@ -44,6 +44,7 @@ type ApiKeysEvent =
   | { type: 'jwtSecret.reveal' }
   | { type: 'jwtSecret.hide' }
   | { type: 'value.copy'; key: CopyTarget }
+  | { type: 'customUrl.changed'; customUrl: string | null }
 
 /** The JWT secret flow as this machine's child: its reports and requests come up to this machine. */
 export const jwtSecretChildMachine = jwtSecretMachine.provide({
@@ -134,6 +135,9 @@ export const apiKeysMachine = setup({
   },
   on: {
     'jwt.status.changed': { actions: { type: 'storeJwtStatus', params: ({ event }) => ({ status: event.status }) } },
+    // The custom domain's answer can come after the panel started: its URL is shown and copied from then on, and
+    // nothing under way (the settings' poll, a JWT secret update) starts again.
+    'customUrl.changed': { actions: assign({ customUrl: ({ event }) => event.customUrl }) },
   },
   initial: 'polling',
   states: {

@@ -22,6 +22,11 @@ const WITHOUT_KEYS = makeSettings({ keys: false })
 type Jwt = 'unknown' | 'updating' | 'updated' | 'failed'
 const jwtOf = (snapshot: AnyMachineSnapshot) => (snapshot.context as { jwtStatus: Jwt }).jwtStatus
 const errorOf = (snapshot: AnyMachineSnapshot) => (snapshot.context as { error: string | null }).error
+/** An active custom domain that answers after the panel started. */
+const CUSTOM_URL = 'https://api.example.com'
+const customOf = (snapshot: AnyMachineSnapshot) => (snapshot.context as { customUrl?: string | null }).customUrl ?? null
+/** The URL the panel shows and copies: the custom domain's once it has answered. */
+const urlOf = (snapshot: AnyMachineSnapshot) => customOf(snapshot) ?? `http://localhost/rest/${REF}`
 
 const model = modelOf(apiKeysMachine, {
   input: { ref: REF, canReadKeys: true, canUpdateSecret: true },
@@ -50,12 +55,14 @@ const model = modelOf(apiKeysMachine, {
         { type: 'value.copy', key: 'service_role' } as EventObject,
         { type: 'value.copy', key: 'url' } as EventObject,
       ]
-      return [{ type: 'settings.refresh' }, ...statusEvents, ...user.filter((event) => snapshot.can(event as never))]
+      const custom: EventObject[] = customOf(snapshot) === null ? [{ type: 'customUrl.changed', customUrl: CUSTOM_URL } as EventObject] : []
+      return [{ type: 'settings.refresh' }, ...statusEvents, ...custom, ...user.filter((event) => snapshot.can(event as never))]
     }
     return []
   },
   // Whether a failure is on screen is part of the state: it stays while the next request is out.
-  serializeState: (snapshot, event) => keyByIncomingEdge(snapshot, event, `${jwtOf(snapshot)}|${errorOf(snapshot) !== null}`),
+  serializeState: (snapshot, event) =>
+    keyByIncomingEdge(snapshot, event, `${jwtOf(snapshot)}|${errorOf(snapshot) !== null}|${customOf(snapshot) !== null}`),
 })
 /** Every outcome of a request, each followed by the next beat: the beat must hold through them all. */
 const beatWalk = model.getPathsFromEvents(
@@ -141,10 +148,11 @@ describe('API keys model', () => {
           'polling.settled': (state) => {
             expect(platform.server.isPending(SETTINGS_URL)).toBe(false)
             // An answer without keys already shows the project URL.
-            if (errorOf(state) === null) expect(within(group('URL')).getByText(`http://localhost/rest/${REF}`)).toBeInTheDocument()
+            if (errorOf(state) === null) expect(within(group('URL')).getByText(urlOf(state))).toBeInTheDocument()
           },
           ready: (state) => {
             const jwt = jwtOf(state)
+            expect(within(group('URL')).getByText(urlOf(state))).toBeInTheDocument()
             const anon = within(group('anon key'))
             expect(anon.getByText('public')).toBeInTheDocument()
             expect(within(group('service_role key')).getByText('secret')).toBeInTheDocument()
@@ -183,6 +191,13 @@ describe('API keys model', () => {
           // Facts from the JWT secret child.
           'jwt.status.changed': async (step) => act(() => void actor.send(step.event as never)),
           'settings.refresh': async () => act(() => void actor.send({ type: 'settings.refresh' })),
+          // Nothing is read again: no settings request goes out.
+          'customUrl.changed': async (step) => {
+            const before = platform.startsOf(SETTINGS_URL).length
+            act(() => void actor.send(step.event as never))
+            await settle()
+            expect(platform.startsOf(SETTINGS_URL)).toHaveLength(before)
+          },
           'serviceKey.reveal': async () => void fireEvent.click(within(group('service_role key')).getByRole('button', { name: 'Reveal' })),
           'serviceKey.hide': async () => void fireEvent.click(within(group('service_role key')).getByRole('button', { name: 'Hide' })),
           'jwtSecret.reveal': async () => void fireEvent.click(within(group('JWT Secret')).getByRole('button', { name: 'Reveal' })),
@@ -192,7 +207,7 @@ describe('API keys model', () => {
             const row = group(key === 'url' ? 'URL' : 'service_role key')
             fireEvent.click(within(row).getByRole('button', { name: 'Copy' }))
             await settle()
-            expect(clipboard.at(-1)).toBe(key === 'url' ? `http://localhost/rest/${REF}` : SERVICE_KEY)
+            expect(clipboard.at(-1)).toBe(key === 'url' ? urlOf(actor.getSnapshot()) : SERVICE_KEY)
             expect(within(row).getByRole('button', { name: 'Copied' })).toBeInTheDocument()
           },
         },

@@ -19,7 +19,8 @@ const json = (body: unknown, status = 200) => new Response(JSON.stringify(body),
 function platformWith(routes: (method: string, path: string, body: unknown) => Response | Promise<Response> | undefined) {
   const platform = fakePlatform()
   const base = platform.fetch
-  const calls: Array<{ method: string; path: string; body: unknown }> = []
+  /** `signal`: the request's, so a read abandoned by StrictMode's second mount can be told apart. */
+  const calls: Array<{ method: string; path: string; body: unknown; signal: AbortSignal }> = []
   vi.stubGlobal('fetch', async (input: RequestInfo | URL, init?: RequestInit) => {
     const request = input instanceof Request ? input : new Request(new URL(String(input), 'http://localhost'), init)
     const path = new URL(request.url, 'http://localhost').pathname
@@ -27,7 +28,7 @@ function platformWith(routes: (method: string, path: string, body: unknown) => R
     const body = text ? JSON.parse(text) : undefined
     const answer = routes(request.method, path, body)
     if (answer === undefined) return base(request)
-    calls.push({ method: request.method, path, body })
+    calls.push({ method: request.method, path, body, signal: request.signal })
     return answer
   })
   return calls
@@ -76,8 +77,8 @@ describe('project screens', () => {
     expect(screen.getByRole('heading', { level: 1, name: 'General settings' })).toBeInTheDocument()
   })
 
-  it("settings/api shows an active custom domain's URL", async () => {
-    platformWith((_, path) => {
+  it("settings/api shows an active custom domain's URL, told to the running keys panel (the settings are read once)", async () => {
+    const calls = platformWith((_, path) => {
       if (path === `/v1/projects/${REF}/custom-hostname`) {
         return json({
           status: '5_services_reconfigured',
@@ -106,8 +107,10 @@ describe('project screens', () => {
       return undefined
     })
     renderApp(`/project/${REF}/settings/api`)
-    // The keys' panels start again once the custom domain's answer is in: the region is looked up each time.
     await waitFor(() => expect(within(screen.getByRole('region', { name: 'Project Configuration' })).getByText('https://api.acme.test')).toBeInTheDocument())
+    expect(screen.getByText('anon-key')).toBeInTheDocument()
+    // One read that was not abandoned (StrictMode's first mount aborts its own).
+    expect(calls.filter((c) => c.path === `/platform/props/project/${REF}/settings` && !c.signal.aborted)).toHaveLength(1)
   })
 
   for (const [section, page] of Object.entries(PLAIN_PAGES)) {

@@ -1,5 +1,5 @@
 import { useActorRef, useSelector } from '@xstate/react'
-import { Suspense, useContext, type ReactNode } from 'react'
+import { Suspense, useContext, useEffect, type ReactNode } from 'react'
 import { selectOrgPermissions } from '../../../../machines/session.machine'
 import { selectProject } from '../../../../machines/projectStatus.machine'
 import type { Project } from '../../../contracts/projects'
@@ -17,13 +17,13 @@ import { WithCustomDomainUrl } from '../screens/CustomDomain'
  * its children with it. Renders nothing outside a project route inside the app (no project actor, session or
  * machines), so the screens that mount the panel (the building page) stay renderable on their own in tests.
  */
-function ApiKeysHost({ children, customUrl = null }: { children: (actor: ApiKeysActorRef) => ReactNode; customUrl?: string | null }) {
+function ApiKeysHost({ children }: { children: (actor: ApiKeysActorRef) => ReactNode }) {
   const projectActor = useContext(ProjectActorContext)
   const shell = useContext(ShellContext)
   const logic = useContext(AppLogicContext)
   if (!projectActor || !shell || !logic) return null
   return (
-    <ProjectKeysHost machine={logic.apiKeys} projectActor={projectActor} session={shell.session} customUrl={customUrl}>
+    <ProjectKeysHost machine={logic.apiKeys} projectActor={projectActor} session={shell.session}>
       {children}
     </ProjectKeysHost>
   )
@@ -33,13 +33,11 @@ function ProjectKeysHost({
   machine,
   projectActor,
   session,
-  customUrl,
   children,
 }: {
   machine: AppLogic['apiKeys']
   projectActor: ProjectActorRef
   session: SessionActorRef
-  customUrl: string | null
   children: (actor: ApiKeysActorRef) => ReactNode
 }) {
   const project = useSelector(projectActor, selectProject)
@@ -50,10 +48,9 @@ function ProjectKeysHost({
   return (
     <Suspense fallback={<Loading label="Retrieving API keys…" />}>
       <KeysActor
-        key={`${project.ref}:${canReadKeys}:${canUpdateSecret}:${customUrl ?? ''}`}
+        key={`${project.ref}:${canReadKeys}:${canUpdateSecret}`}
         machine={machine}
         project={project}
-        customUrl={customUrl}
         canReadKeys={canReadKeys}
         canUpdateSecret={canUpdateSecret}
       >
@@ -68,17 +65,15 @@ function KeysActor({
   project,
   canReadKeys,
   canUpdateSecret,
-  customUrl,
   children,
 }: {
   machine: AppLogic['apiKeys']
   project: Project
   canReadKeys: boolean
   canUpdateSecret: boolean
-  customUrl: string | null
   children: (actor: ApiKeysActorRef) => ReactNode
 }) {
-  const actor = useActorRef(useLoaded(machine), { input: { ref: project.ref, canReadKeys, canUpdateSecret, customUrl } })
+  const actor = useActorRef(useLoaded(machine), { input: { ref: project.ref, canReadKeys, canUpdateSecret } })
   return <>{children(actor)}</>
 }
 
@@ -87,18 +82,15 @@ export function ApiSettingsPage() {
   return (
     <div className="mx-auto w-full max-w-4xl space-y-6 px-6 py-8">
       <PageHeading title="API settings" description="The keys and configuration your apps use to reach this project's API." />
-      <ProjectCustomDomainUrl>
-        {(customUrl) => (
-          <ApiKeysHost customUrl={customUrl}>
-            {(actor) => (
-              <>
-                <ApiKeysPanel actor={actor} />
-                <ProjectConfigPanel actor={actor} />
-              </>
-            )}
-          </ApiKeysHost>
+      <ApiKeysHost>
+        {(actor) => (
+          <>
+            <ProjectCustomDomainUrl>{(customUrl) => <CustomUrlOfKeys actor={actor} customUrl={customUrl} />}</ProjectCustomDomainUrl>
+            <ApiKeysPanel actor={actor} />
+            <ProjectConfigPanel actor={actor} />
+          </>
         )}
-      </ProjectCustomDomainUrl>
+      </ApiKeysHost>
       <TypesSection />
     </div>
   )
@@ -128,6 +120,15 @@ function ProjectTypesSection({ projectActor }: { projectActor: ProjectActorRef }
       </section>
     </Card>
   )
+}
+
+/**
+ * Tells the running keys actor the custom domain's URL when it answers (it comes after the panel started): a new actor
+ * would read the settings again and drop a JWT secret update under way. Renders nothing.
+ */
+function CustomUrlOfKeys({ actor, customUrl }: { actor: ApiKeysActorRef; customUrl: string | null }) {
+  useEffect(() => actor.send({ type: 'customUrl.changed', customUrl }), [actor, customUrl])
+  return null
 }
 
 /** The custom domain's project URL of the open project, when it has an active one (nothing else outside a project). */
