@@ -13,10 +13,14 @@
  *                                inside its own step; a late kill is counted and printed
  *   ONLY=upgrade                 the transitions whose name contains it
  * Bounded: each run waits at most its last due time + 60 s, the whole bench 30 min. Traffic to 127.0.0.1 only.
- * A new transition (the branch creation of a later issue) is one more entry in TRANSITIONS.
+ * A new transition is one more entry in TRANSITIONS.
  */
 import { PGlite } from '@electric-sql/pglite'
 import { jwtVerify } from 'jose'
+import { execFileSync } from 'node:child_process'
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import pg from 'pg'
 import { hasPostgres, startPgCluster } from '../tests/server/pgCluster'
 import { isHealthy, killServer, median, removeDir, startServer, type RunningServer } from './support'
@@ -177,13 +181,17 @@ interface Transition {
   name: string
   /** Due times of its steps, in ms after the start, given the lifecycle duration. */
   steps: (stepMs: number) => number[]
-  /** Makes the project the transition starts from; absent when the start creates the project. */
+  /** Makes the project the transition starts from (or what the start needs); absent when there is nothing to make. */
   prepare?: (p: Platform, name: string) => Promise<void>
+  /** The start makes the run's project (named `name`): prepare made none of that name. */
+  startMakesProject?: true
   /** Sends the request that starts it (not awaited when a kill is to land during it). */
   start: (p: Platform, name: string) => Promise<Response>
   /** Whether the start was recorded (after a kill during the request it may or may not have been). */
   started: (p: Platform, name: string) => Promise<boolean>
   finished: (p: Platform, name: string) => Promise<boolean>
+  /** Once finished, what the running server shows of it (a project database's content); empty when all is well. */
+  verify?: (p: Platform, name: string) => Promise<string[]>
   /** What one application of every step leaves; empty when all is well. */
   check: (q: Query, project: ProjectRead, rows: TransitionRowRead[]) => Promise<string[]>
   /** The outcome shown in the summary line. */
@@ -207,6 +215,114 @@ const refOf = async (p: Platform, name: string) => {
 }
 const statusOf = async (p: Platform, name: string) => (await p.projectNamed(name))?.status
 const sameTime = (a: number, b: number) => a === b
+
+// ---------------------------------------------------------------------------------------------------------------
+// The preview branch's build: a repository of two migrations and a seed, pushed with git (the demo Owner's
+// development access token as the password) and linked to a parent project; then POST /v1/projects/{ref}/branches.
+// Its steps (one 'branch.step' row each, LIFECYCLE_BRANCH_STEP_MS apart, the first due at once): the database,
+// each migration, the seed, MIGRATIONS_PASSED.
+
+const BRANCH_MIGRATIONS = ['20250101090000_create_items.sql', '20250102090000_items_index.sql']
+const BRANCH_SEED_ROWS = 25
+const BRANCH_FILES: Record<string, string> = {
+  [`supabase/migrations/${BRANCH_MIGRATIONS[0]}`]: 'create table public.items (id bigint primary key, name text not null);\n',
+  [`supabase/migrations/${BRANCH_MIGRATIONS[1]}`]: 'create index items_name_idx on public.items (name);\n',
+  'supabase/seed.sql': `insert into public.items (id, name) values\n${Array.from({ length: BRANCH_SEED_ROWS }, (_, i) => `(${i + 1}, 'item ${i + 1}')`).join(',\n')};\n`,
+}
+const BRANCH_OUTCOMES = [
+  'applied: database created',
+  ...BRANCH_MIGRATIONS.map((file) => `applied: ${file}`),
+  'applied: supabase/seed.sql',
+  'applied: migrations passed',
+]
+const parentRefs = new Map<string, string>()
+const gitWork = mkdtempSync(join(tmpdir(), 'durability-git-'))
+
+async function linkedParent(p: Platform, name: string) {
+  const dir = join(gitWork, name)
+  for (const [path, text] of Object.entries(BRANCH_FILES)) {
+    mkdirSync(join(dir, path, '..'), { recursive: true })
+    writeFileSync(join(dir, path), text)
+  }
+  const env = { PATH: process.env.PATH, HOME: gitWork, GIT_CONFIG_NOSYSTEM: '1', GIT_CONFIG_GLOBAL: '/dev/null', GIT_TERMINAL_PROMPT: '0' }
+  const run = (args: string[]) => execFileSync('git', args, { cwd: dir, env, stdio: 'pipe' })
+  // The development start's token of the Owner (named after the store's URL on PostgreSQL: src/server/start.ts).
+  const tokenFile = readdirSync(p.server.dataDir).find((f) => f.startsWith('dev-access-token'))
+  if (!tokenFile) throw new Error('no development access token in the data folder')
+  const token = readFileSync(join(p.server.dataDir, tokenFile), 'utf8').trim()
+  run(['init', '-q', '-b', 'main'])
+  run(['add', '-A'])
+  run(['-c', 'user.name=Bench', '-c', 'user.email=bench@example.com', 'commit', '-q', '-m', name])
+  run(['push', '-q', `${p.server.url.replace('http://', `http://x:${token}@`)}/git/${ORG}/${name}.git`, 'main'])
+  const { repositories } = await p.json<{ repositories: { id: number; name: string; installation_id: number }[] }>(
+    'GET',
+    '/platform/integrations/github/repositories',
+  )
+  const repo = repositories.find((r) => r.name === `${ORG}/${name}`)
+  if (!repo) throw new Error(`the repository ${name} was not stored`)
+  const parent = await p.json<{ ref: string }>('POST', '/dev/projects', { organization_slug: ORG, name: `${name}-parent`, status: 'ACTIVE_HEALTHY' })
+  const linked = await p.request('POST', '/platform/integrations/github/connections', {
+    installation_id: repo.installation_id,
+    project_ref: parent.ref,
+    repository_id: repo.id,
+  })
+  if (linked.status !== 201) throw new Error(`linking ${name}: ${linked.status} ${await linked.text()}`)
+  parentRefs.set(name, parent.ref)
+}
+
+const branchOf = async (p: Platform, name: string) => {
+  const branches = await p.json<{ name: string; status: string }[]>('GET', `/v1/projects/${parentRefs.get(name)}/branches`)
+  return branches.find((b) => b.name === name)
+}
+
+const branchTransition: Transition = {
+  name: 'preview branch (database, 2 migrations, seed)',
+  steps: (d) => BRANCH_OUTCOMES.map((_, i) => i * d),
+  prepare: linkedParent,
+  startMakesProject: true,
+  start: (p, name) => p.request('POST', `/v1/projects/${parentRefs.get(name)}/branches`, { branch_name: name, git_branch: 'main' }),
+  started: async (p, name) => (await branchOf(p, name)) !== undefined,
+  finished: async (p, name) => (await branchOf(p, name))?.status === 'MIGRATIONS_PASSED',
+  async verify(p, name) {
+    const ref = await refOf(p, name)
+    const count = async (sql: string) => {
+      const rows = await p.json<{ n: number }[]>('POST', `/v1/projects/${ref}/database/query`, { query: sql })
+      return Number(rows[0]?.n)
+    }
+    const problems: string[] = []
+    const items = await count('select count(*)::int as n from public.items')
+    if (items !== BRANCH_SEED_ROWS) problems.push(`the branch database holds ${items} seeded rows (expected ${BRANCH_SEED_ROWS})`)
+    const recorded = await count('select count(*)::int as n from supabase_migrations.schema_migrations')
+    if (recorded !== BRANCH_MIGRATIONS.length) problems.push(`${recorded} migrations recorded (expected ${BRANCH_MIGRATIONS.length})`)
+    const seeds = await count('select count(*)::int as n from supabase_migrations.seed_files')
+    if (seeds !== 1) problems.push(`${seeds} seed records (expected 1)`)
+    return problems
+  },
+  async check(q, project, rows) {
+    const problems: string[] = []
+    const live = rows.filter((r) => r.cancelled_at === null)
+    const outcomes = live.map((r) => r.outcome ?? 'pending')
+    if (JSON.stringify(outcomes) !== JSON.stringify(BRANCH_OUTCOMES)) {
+      problems.push(`steps ${JSON.stringify(outcomes)} (expected ${JSON.stringify(BRANCH_OUTCOMES)})`)
+    }
+    let previousDone = -Infinity
+    for (const row of live) {
+      if (row.kind !== 'branch.step') problems.push(`unexpected row ${row.kind} (${row.outcome ?? 'pending'})`)
+      if (row.done_at === null) continue
+      if (ms(row.done_at) < ms(row.due_at)) problems.push(`${row.outcome}: done before its due time`)
+      if (ms(row.done_at) < previousDone) problems.push(`${row.outcome}: done out of order`)
+      previousDone = ms(row.done_at)
+    }
+    const [branch] = await q<{ status: string }>('select status from branches where project_id = $1', [project.id])
+    if (branch?.status !== 'MIGRATIONS_PASSED') problems.push(`branch status ${branch?.status ?? 'missing'}`)
+    if (project.status !== 'ACTIVE_HEALTHY') problems.push(`branch project status ${project.status}`)
+    return problems
+  },
+  async outcome(q, project) {
+    const [branch] = await q<{ status: string }>('select status from branches where project_id = $1', [project.id])
+    return `${branch?.status ?? 'no branch'}, ${project.status}`
+  },
+}
 
 const TRANSITIONS: Transition[] = [
   {
@@ -357,6 +473,7 @@ const TRANSITIONS: Transition[] = [
     },
     outcome: async (_q, project) => project.status,
   },
+  branchTransition,
 ]
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -382,14 +499,16 @@ interface RunResult {
   late: number
   restartsBefore: number
   finished: boolean
+  /** What the transition's verify found on the running server. */
+  problems: string[]
   error?: string
 }
 
 async function runOne(p: Platform, transition: Transition, plan: KillPlan, name: string): Promise<RunResult> {
-  const result: RunResult = { transition, plan, name, kills: 0, late: 0, restartsBefore: p.restarts, finished: false }
+  const result: RunResult = { transition, plan, name, kills: 0, late: 0, restartsBefore: p.restarts, finished: false, problems: [] }
   if (transition.prepare) {
     await transition.prepare(p, name)
-    await refOf(p, name)
+    if (!transition.startMakesProject) await refOf(p, name)
   }
   let t0: number
   if (plan.offset === undefined) {
@@ -412,7 +531,9 @@ async function runOne(p: Platform, transition: Transition, plan: KillPlan, name:
     t0 = (before + Date.now()) / 2
     for (const due of transition.steps(STEP_MS)) {
       const wait = t0 + due + plan.offset - Date.now()
-      if (wait < 0) result.late++ // the restart took longer than a step: killed as soon as it was up
+      // The restart took longer than a step: killed as soon as it was up. (A kill before a step due at once cannot
+      // land before it: not counted.)
+      if (wait < 0 && due + plan.offset > 0) result.late++
       await sleep(wait)
       await p.kill()
       result.kills++
@@ -423,6 +544,7 @@ async function runOne(p: Platform, transition: Transition, plan: KillPlan, name:
   while (Date.now() < deadline) {
     if (await transition.finished(p, name).catch(() => false)) {
       result.finished = true
+      if (transition.verify) result.problems = await transition.verify(p, name)
       break
     }
     await sleep(200)
@@ -445,7 +567,7 @@ async function checkRuns(q: Query, results: RunResult[]) {
         [run.name],
       )
       if (!project) {
-        problems.push(`${run.plan.name}: no project (creation lost)`)
+        problems.push(`${run.plan.name}: ${run.error ? `run failed: ${run.error}` : 'no project (creation lost)'}`)
         continue
       }
       const rows = await q<TransitionRowRead>(
@@ -453,6 +575,7 @@ async function checkRuns(q: Query, results: RunResult[]) {
         [project.id],
       )
       const found = await transition.check(q, project, rows)
+      found.unshift(...run.problems)
       if (run.error) found.unshift(`run failed: ${run.error}`)
       if (!run.finished) found.unshift('did not finish in time')
       problems.push(...found.map((f) => `${run.plan.name}: ${f}`))
@@ -480,11 +603,13 @@ const lifecycleEnv = (stepMs: number) => ({
   LIFECYCLE_UPGRADE_STEP_MS: String(stepMs),
   LIFECYCLE_JWT_UPDATE_MS: String(stepMs),
   LIFECYCLE_COMING_UP_MS: String(stepMs),
+  LIFECYCLE_BRANCH_STEP_MS: String(stepMs),
 })
 
 async function benchStore(label: string, env: Record<string, string>, openStore: (p: Platform) => Promise<{ q: Query; close: () => Promise<void> }>) {
   // A name's ref on the previous store is not a project here (that mix-up failed every PostgreSQL run with a 404).
   refs.clear()
+  parentRefs.clear()
   const p = new Platform({ ...lifecycleEnv(STEP_MS || 4_000), ...env })
   const started = Date.now()
   await p.start()
@@ -505,13 +630,14 @@ async function benchStore(label: string, env: Record<string, string>, openStore:
   try {
     for (const transition of transitions) {
       for (const plan of KILL_PLANS) {
-        const name = `Durability ${results.length + 1} ${transition.name.split(' ')[0]}`
+        // Letters, digits and dashes: a preview branch's name is its project's.
+        const name = `durability-${results.length + 1}-${transition.name.split(' ')[0].toLowerCase()}`
         try {
           const began = Date.now()
           results.push(await runOne(p, transition, plan, name))
           if (process.env.VERBOSE) console.log(`  ${name}, ${plan.name}: ${Date.now() - began} ms, restarts so far ${p.restartMs.join(' ')}`)
         } catch (err) {
-          results.push({ transition, plan, name, kills: 0, late: 0, restartsBefore: p.restarts, finished: false, error: (err as Error).message })
+          results.push({ transition, plan, name, kills: 0, late: 0, restartsBefore: p.restarts, finished: false, problems: [], error: (err as Error).message })
           if (!(await isHealthy(p.server.url))) await p.restart()
         }
       }
@@ -568,4 +694,5 @@ if (which === 'postgres' || which === 'both') {
   }
 }
 clearTimeout(timer)
+removeDir(gitWork)
 process.exit(ok ? 0 : 1)
