@@ -10,6 +10,7 @@ import type { ProjectStatus } from '../src/contracts/common'
 import type { ProjectStatusResponse } from '../src/contracts/projects'
 import { elapsedMachine } from './elapsed.machine'
 import { onBeat, slot } from './polling'
+import { refreshThroughParent } from './projectChild'
 
 interface BuildingInput {
   ref: string
@@ -107,3 +108,6 @@ export function selectBuildingView(snapshot: BuildingSnapshot): BuildingView {
     complete: snapshot.status === 'done',
   }
 }
+
+/** The building flow as the project status machine's child: its refresh requests come up to that machine. */
+export const buildingChildMachine = buildingMachine.provide({ actions: refreshThroughParent() })

@@ -45,3 +45,11 @@ export function resolveProjectPage(
 export function isBuildingStatus(status: ProjectStatus) {
   return status === 'COMING_UP' || status === 'UNKNOWN'
 }
+
+/**
+ * Whether some route of the project shows a lifecycle page (resolveProjectPage other than 'normal' for some section):
+ * all but a healthy project whose API server is online. The app loads those pages' flows for such a project first.
+ */
+export function mayShowLifecyclePage(project: { status: ProjectStatus; postgrestStatus: PostgrestStatus }): boolean {
+  return project.status !== 'ACTIVE_HEALTHY' || project.postgrestStatus === 'OFFLINE'
+}

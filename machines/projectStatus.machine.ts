@@ -6,14 +6,8 @@
  * the project on screen (no blank page) and a failed refresh keeps the last good data.
  */
 import { assign, fromPromise, setup, type SnapshotFrom } from 'xstate'
-import { refreshThroughParent } from './projectChild'
 import type { Project } from '../src/contracts/projects'
-import { buildingMachine } from './building.machine'
-import { connectingChildMachine } from './connecting.machine'
-import { upgradingChildMachine } from './upgrading.machine'
-import { pausedChildMachine } from './paused.machine'
-import { pausingChildMachine } from './pausing.machine'
-import { restoringChildMachine } from './restoring.machine'
+import type { LifecycleChildren } from './lifecycleChildren'
 import { TOAST_SYSTEM_ID, toastMachine } from './toast.machine'
 import { isBuildingStatus, normalizeSection, resolveProjectPage, type ProjectPage } from './projectPage'
 
@@ -36,8 +30,15 @@ type ProjectStatusEvent =
   | { type: 'project.retry' }
   | { type: 'projects.refresh' }
 
-/** The building flow as this machine's child: its refresh requests come up to this machine. */
-export const buildingChildMachine = buildingMachine.provide({ actions: refreshThroughParent() })
+/**
+ * A lifecycle flow's place until it is provided (./lifecycleChildren.ts): its code is not part of this machine's, so
+ * a project that needs none of those screens never loads it. Unprovided, the flow fails at once and says so.
+ */
+function provided<K extends keyof LifecycleChildren>(name: K): LifecycleChildren[K] {
+  return fromPromise(async () => {
+    throw new Error(`the ${name} flow is not provided`)
+  }) as unknown as LifecycleChildren[K]
+}
 
 const pageIs = (page: ProjectPage) => ({ context }: { context: Context }) =>
   context.project !== null && resolveProjectPage(context.project, context.section) === page
@@ -63,12 +64,12 @@ export const projectStatusMachine = setup({
     fetchProject: fromPromise<Project, { ref: string }>(async () => {
       throw new Error('fetchProject not provided')
     }),
-    building: buildingChildMachine,
-    upgrading: upgradingChildMachine,
-    connecting: connectingChildMachine,
-    paused: pausedChildMachine,
-    pausing: pausingChildMachine,
-    restoring: restoringChildMachine,
+    building: provided('building'),
+    upgrading: provided('upgrading'),
+    connecting: provided('connecting'),
+    paused: provided('paused'),
+    pausing: provided('pausing'),
+    restoring: provided('restoring'),
     toasts: toastMachine,
   },
   actions: {

@@ -1,9 +1,9 @@
 import { act, fireEvent, render, screen } from '@testing-library/react'
-import { describe, expect, it, vi } from 'vitest'
+import { beforeAll, describe, expect, it, vi } from 'vitest'
 import { createActor, type AnyMachineSnapshot, type EventObject } from 'xstate'
 import { resolveProjectPage, type ProjectPage } from '../machines/projectPage'
 import { projectStatusMachine } from '../machines/projectStatus.machine'
-import { liveProjectStatusMachine } from '../src/api/live/projectStatus'
+import { liveProjectStatusMachine, loadLifecycleFlows } from '../src/api/live/projectStatus'
 import type { Project } from '../src/contracts/projects'
 import { ProjectStatusGate } from '../src/views/project/lifecycle/ProjectStatusGate'
 import { ProjectActorContext } from '../src/views/project/projectActor'
@@ -59,6 +59,9 @@ const model = modelOf(projectStatusMachine, {
 const paths = model.getShortestPaths()
 
 const platform = usePlatform()
+// The lifecycle flows' chunk, loaded once before the paths as the first project that needs it loads it in the app: the
+// paths then step the machine and the platform, not a module load (tests/machines/lifecycleChunk.test.ts covers that).
+beforeAll(() => loadLifecycleFlows())
 
 const heading = (name: string) => {
   expect(screen.getByRole('heading', { level: 1, name })).toBeVisible()

@@ -1,6 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { createActor, fromPromise } from 'xstate'
-import { buildingChildMachine, projectStatusMachine, selectProjectView, projectLink } from '../../machines/projectStatus.machine'
+import { buildingChildMachine } from '../../machines/building.machine'
+import { lifecycleChildren } from '../../machines/lifecycleChildren'
+import { projectStatusMachine, selectProjectView, projectLink } from '../../machines/projectStatus.machine'
 import type { ProjectStatus } from '../../src/contracts/common'
 import type { Project } from '../../src/contracts/projects'
 import { makeProject, REF } from '../fixtures'
@@ -11,6 +13,7 @@ function start(projects: Array<Project | Error>, section = '', statuses: Project
   const refreshProjectList = vi.fn()
   const machine = projectStatusMachine.provide({
     actors: {
+      ...lifecycleChildren,
       fetchProject: fromPromise<Project, { ref: string }>(async () => {
         fetches.push(Date.now())
         const next = projects.length > 1 ? projects.shift()! : projects[0]

@@ -114,6 +114,9 @@ describe('navigation bar', () => {
     fakePlatform({ projects: [makeProject({ status: 'COMING_UP' })] })
     await openProject(`/project/${REF}`)
     const n = within(nav())
+    // The project's own read ends once the lifecycle flows' code is in (a project coming up shows the building page):
+    // until then the links are the list's.
+    await waitFor(() => expect(n.getByRole('link', { name: 'Table Editor' })).toHaveAttribute('href', `/project/${REF}/building`))
     for (const name of ['Table Editor', 'SQL Editor', 'Database', 'Authentication', 'Storage', 'Logs', 'API Docs']) {
       expect(n.getByRole('link', { name })).toHaveAttribute('href', `/project/${REF}/building`)
     }

@@ -1,6 +1,5 @@
 /** The live actors of the building flow: the project status it polls. */
-import { buildingMachine } from '../../../machines/building.machine'
-import { buildingChildMachine } from '../../../machines/projectStatus.machine'
+import { buildingChildMachine, buildingMachine } from '../../../machines/building.machine'
 import { fetchProjectStatus } from './statusPolling'
 
 export const liveBuildingMachine = buildingMachine.provide({ actors: { fetchProjectStatus } })
