@@ -61,6 +61,8 @@ export function mayChange(context: Pick<Context, 'team' | 'accountId'>, member: 
   const mine = myRole(context)
   if (!isManager(mine)) return false
   if ((member.role === 'Owner' || role === 'Owner') && mine !== 'Owner') return false
+  // The last Owner keeps the role (the server refuses it too): an organization needs one.
+  if (member.role === 'Owner' && role !== 'Owner' && context.team.members.filter((m) => m.role === 'Owner').length < 2) return false
   return true
 }
 

@@ -157,7 +157,17 @@ describe('members', () => {
 
   it('an Owner may change every role and invite as Owner; an Administrator may not touch Owners', async () => {
     const owner = await startLoaded(1)
-    expect(owner.loaded().members.map((m) => m.roleChoices.length)).toEqual([4, 4, 4])
+    // The sole Owner (the caller) keeps the role: no choices and no removal on that row.
+    expect(owner.loaded().members.map((m) => m.roleChoices.length)).toEqual([0, 4, 4])
+    expect(owner.loaded().members.map((m) => m.mayRemove)).toEqual([false, true, true])
+    owner.actor.send({ type: 'member.remove', accountId: 1 })
+    owner.actor.send({ type: 'member.changeRole', accountId: 1, role: 'Developer' })
+    expect(owner.updates).toHaveLength(0)
+    expect(owner.loaded().remove).toBeNull()
+    // With a second Owner either may be changed.
+    const twoOwners = { ...TEAM, members: TEAM.members.map((m) => (m.account_id === 3 ? { ...m, role: 'Owner' as const } : m)) }
+    const both = await startLoaded(1, twoOwners)
+    expect(both.loaded().members.map((m) => m.roleChoices.length)).toEqual([4, 4, 4])
     const admin = await startLoaded(2)
     const rows = admin.loaded().members
     expect(rows[0].roleChoices).toEqual([])
@@ -206,19 +216,20 @@ describe('members', () => {
   })
 
   it("changes a role; a refusal (the last Owner's 409) is shown and the list stays as the server has it", async () => {
-    const { actor, updates, loaded } = await startLoaded()
+    const { actor, updates, loaded } = await startLoaded(1, { members: [member(1, 'Owner'), member(2, 'Owner'), member(3, 'Developer')], invitations: [] })
     actor.send({ type: 'member.changeRole', accountId: 3, role: 'Read-only' })
     expect(loaded().members[2].busy).toBe(true)
     updates[0].resolve(member(3, 'Read-only'))
     await vi.advanceTimersByTimeAsync(0)
     expect(loaded().members[2].role).toBe('Read-only')
+    // The other Owner was demoted meanwhile elsewhere: the server refuses, its message shows, the list stays.
     actor.send({ type: 'member.changeRole', accountId: 1, role: 'Developer' })
     updates[1].reject(new Error('An organization needs at least one Owner: make another member Owner first'))
     await vi.advanceTimersByTimeAsync(0)
     expect(loaded().changeError).toBe('An organization needs at least one Owner: make another member Owner first')
     expect(loaded().members[0].role).toBe('Owner')
     // The same role again is no change.
-    actor.send({ type: 'member.changeRole', accountId: 1, role: 'Owner' })
+    actor.send({ type: 'member.changeRole', accountId: 3, role: 'Read-only' })
     expect(updates).toHaveLength(2)
   })
 
