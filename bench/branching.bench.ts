@@ -9,13 +9,11 @@
  * transaction and recorded, the seed), not the pacing between steps.
  * `npx tsx bench/branching.bench.ts` (or `npm run bench branching`).
  */
-import { execFileSync } from 'node:child_process'
-import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
+import { mkdtempSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { BranchMigrations, BranchResponse } from '../src/contracts/branching'
-import { RepositoryList } from '../src/contracts/github'
-import { loadLine, median, ownerCookie, removeDir, startServer, waitForIdle } from './support'
+import { linkedProject, loadLine, median, ownerCookie, removeDir, startServer, waitForIdle } from './support'
 
 const RUNS = 5
 const ORG = 'demo-pro'
@@ -28,34 +26,8 @@ async function main() {
     const cookie = await ownerCookie(server.url)
     const headers = { cookie }
     const json = { ...headers, 'content-type': 'application/json' }
-    const token = readFileSync(join(server.dataDir, 'dev-access-token'), 'utf8').trim()
-    const env = { PATH: process.env.PATH, HOME: work, GIT_CONFIG_NOSYSTEM: '1', GIT_CONFIG_GLOBAL: '/dev/null', GIT_TERMINAL_PROMPT: '0' }
 
-    /** Pushes a repository of the given files and links it to a new project of the organization; returns its ref. */
-    async function linkedProject(name: string, files: Record<string, string>): Promise<string> {
-      const dir = join(work, name)
-      for (const [path, text] of Object.entries(files)) {
-        mkdirSync(join(dir, path, '..'), { recursive: true })
-        writeFileSync(join(dir, path), text)
-      }
-      const run = (args: string[]) => execFileSync('git', args, { cwd: dir, env, stdio: 'pipe' })
-      run(['init', '-q', '-b', 'main'])
-      run(['add', '-A'])
-      run(['-c', 'user.name=Bench', '-c', 'user.email=bench@example.com', 'commit', '-q', '-m', name])
-      run(['push', '-q', `${server.url.replace('http://', `http://x:${token}@`)}/git/${ORG}/${name}.git`, 'main'])
-      const repos = RepositoryList.parse(await (await fetch(`${server.url}/platform/integrations/github/repositories`, { headers })).json())
-      const repo = repos.repositories.find((r) => r.name === `${ORG}/${name}`)
-      if (!repo) throw new Error(`${name} was not stored`)
-      const created = await fetch(`${server.url}/dev/projects`, { method: 'POST', headers: json, body: JSON.stringify({ organization_slug: ORG, name }) })
-      const project = (await created.json()) as { ref: string }
-      const linked = await fetch(`${server.url}/platform/integrations/github/connections`, {
-        method: 'POST',
-        headers: json,
-        body: JSON.stringify({ installation_id: repo.installation_id, project_ref: project.ref, repository_id: repo.id }),
-      })
-      if (linked.status !== 201) throw new Error(`linking ${name}: ${linked.status} ${await linked.text()}`)
-      return project.ref
-    }
+    const linked = (name: string, files: Record<string, string>) => linkedProject(server, cookie, work, ORG, name, files, { name })
 
     /** One branch, from the request to MIGRATIONS_PASSED, in ms. */
     async function build(ref: string, branchName: string): Promise<number> {
@@ -73,13 +45,13 @@ async function main() {
 
     const stamp = (i: number) => `2025${String(1 + Math.floor(i / 28)).padStart(2, '0')}${String(1 + (i % 28)).padStart(2, '0')}090000`
     const seedRows = Array.from({ length: 1000 }, (_, i) => `(${i + 1}, 'item ${i + 1}', ${(i % 97) + 1})`).join(',\n')
-    const small = await linkedProject('bench-three', {
+    const small = await linked('bench-three', {
       [`supabase/migrations/${stamp(0)}_create_items.sql`]: 'create table public.items (id bigint primary key, name text not null, qty int not null);',
       [`supabase/migrations/${stamp(1)}_items_index.sql`]: 'create index items_name_idx on public.items (name);',
       [`supabase/migrations/${stamp(2)}_items_rls.sql`]: 'alter table public.items enable row level security;\ncreate policy "items are readable" on public.items for select using (true);',
       'supabase/seed.sql': `insert into public.items (id, name, qty) values\n${seedRows};\n`,
     })
-    const large = await linkedProject(
+    const large = await linked(
       'bench-fifty',
       Object.fromEntries(Array.from({ length: 50 }, (_, i) => [`supabase/migrations/${stamp(i)}_table_${i}.sql`, `create table public.t${i} (id bigint primary key, name text);\n`])),
     )

@@ -17,13 +17,12 @@
  */
 import { PGlite } from '@electric-sql/pglite'
 import { jwtVerify } from 'jose'
-import { execFileSync } from 'node:child_process'
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { mkdtempSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import pg from 'pg'
 import { hasPostgres, startPgCluster } from '../tests/server/pgCluster'
-import { isHealthy, killServer, median, removeDir, startServer, type RunningServer } from './support'
+import { isHealthy, killServer, linkedProject, median, ownerCookie, removeDir, startServer, type RunningServer } from './support'
 
 /** Every lifecycle duration: DURABILITY_STEP_MS, or chosen from a first kill and restart (see benchStore). */
 let STEP_MS = Number(process.env.DURABILITY_STEP_MS ?? 0)
@@ -68,18 +67,18 @@ class Platform {
   }
 
   private async signIn() {
-    const res = await fetch(`${this.server.url}/platform/auth/sign-in`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ email: 'owner@example.com', password: 'demo1234' }),
-    })
-    if (!res.ok) throw new Error(`sign-in answered ${res.status}`)
-    this.cookie = (res.headers.get('set-cookie') ?? '').split(';')[0]
+    this.cookie = await ownerCookie(this.server.url)
+  }
+
+  /** The Owner's session cookie (signed in on first use). */
+  async session(): Promise<string> {
+    if (!this.cookie) await this.signIn()
+    return this.cookie
   }
 
   /** A request with the Owner's session (signs in again if the session is gone). */
   async request(method: string, path: string, body?: unknown): Promise<Response> {
-    if (!this.cookie) await this.signIn()
+    await this.session()
     const send = () =>
       fetch(`${this.server.url}${path}`, {
         method,
@@ -236,38 +235,12 @@ const BRANCH_OUTCOMES = [
   'applied: migrations passed',
 ]
 const parentRefs = new Map<string, string>()
-const gitWork = mkdtempSync(join(tmpdir(), 'durability-git-'))
+/** Where each store's runs write their repositories (a fresh folder per store: the run names repeat). */
+let gitWork = ''
 
 async function linkedParent(p: Platform, name: string) {
-  const dir = join(gitWork, name)
-  for (const [path, text] of Object.entries(BRANCH_FILES)) {
-    mkdirSync(join(dir, path, '..'), { recursive: true })
-    writeFileSync(join(dir, path), text)
-  }
-  const env = { PATH: process.env.PATH, HOME: gitWork, GIT_CONFIG_NOSYSTEM: '1', GIT_CONFIG_GLOBAL: '/dev/null', GIT_TERMINAL_PROMPT: '0' }
-  const run = (args: string[]) => execFileSync('git', args, { cwd: dir, env, stdio: 'pipe' })
-  // The development start's token of the Owner (named after the store's URL on PostgreSQL: src/server/start.ts).
-  const tokenFile = readdirSync(p.server.dataDir).find((f) => f.startsWith('dev-access-token'))
-  if (!tokenFile) throw new Error('no development access token in the data folder')
-  const token = readFileSync(join(p.server.dataDir, tokenFile), 'utf8').trim()
-  run(['init', '-q', '-b', 'main'])
-  run(['add', '-A'])
-  run(['-c', 'user.name=Bench', '-c', 'user.email=bench@example.com', 'commit', '-q', '-m', name])
-  run(['push', '-q', `${p.server.url.replace('http://', `http://x:${token}@`)}/git/${ORG}/${name}.git`, 'main'])
-  const { repositories } = await p.json<{ repositories: { id: number; name: string; installation_id: number }[] }>(
-    'GET',
-    '/platform/integrations/github/repositories',
-  )
-  const repo = repositories.find((r) => r.name === `${ORG}/${name}`)
-  if (!repo) throw new Error(`the repository ${name} was not stored`)
-  const parent = await p.json<{ ref: string }>('POST', '/dev/projects', { organization_slug: ORG, name: `${name}-parent`, status: 'ACTIVE_HEALTHY' })
-  const linked = await p.request('POST', '/platform/integrations/github/connections', {
-    installation_id: repo.installation_id,
-    project_ref: parent.ref,
-    repository_id: repo.id,
-  })
-  if (linked.status !== 201) throw new Error(`linking ${name}: ${linked.status} ${await linked.text()}`)
-  parentRefs.set(name, parent.ref)
+  const cookie = await p.session()
+  parentRefs.set(name, await linkedProject(p.server, cookie, gitWork, ORG, name, BRANCH_FILES, { name: `${name}-parent`, status: 'ACTIVE_HEALTHY' }))
 }
 
 const branchOf = async (p: Platform, name: string) => {
@@ -610,6 +583,7 @@ async function benchStore(label: string, env: Record<string, string>, openStore:
   // A name's ref on the previous store is not a project here (that mix-up failed every PostgreSQL run with a 404).
   refs.clear()
   parentRefs.clear()
+  gitWork = mkdtempSync(join(tmpdir(), 'durability-git-'))
   const p = new Platform({ ...lifecycleEnv(STEP_MS || 4_000), ...env })
   const started = Date.now()
   await p.start()
@@ -656,6 +630,7 @@ async function benchStore(label: string, env: Record<string, string>, openStore:
   } finally {
     await store.close()
     removeDir(p.server.dataDir)
+    removeDir(gitWork)
   }
 }
 
@@ -694,5 +669,4 @@ if (which === 'postgres' || which === 'both') {
   }
 }
 clearTimeout(timer)
-removeDir(gitWork)
 process.exit(ok ? 0 : 1)

@@ -1,9 +1,10 @@
 /** Shared by the benches: a real server process on a free port with a fresh data folder. */
-import { spawn, type ChildProcess } from 'node:child_process'
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process'
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { createServer } from 'node:net'
 import { cpus, loadavg, tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { RepositoryList } from '../src/contracts/github'
 
 export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -152,3 +153,50 @@ export async function ownerCookie(url: string): Promise<string> {
 
 /** The machine's load, printed beside figures measured on a shared machine. */
 export const loadLine = () => `(load average when measuring: ${loadavg().map((x) => x.toFixed(1)).join(', ')} on ${cpus().length} cores)`
+
+/** The demo Owner's development access token the server wrote under its data folder (its name carries the store's URL on PostgreSQL: src/server/start.ts). */
+export function ownerAccessToken(dataDir: string): string {
+  const file = readdirSync(dataDir).find((f) => f.startsWith('dev-access-token'))
+  if (!file) throw new Error(`no development access token in ${dataDir}`)
+  return readFileSync(join(dataDir, file), 'utf8').trim()
+}
+
+/**
+ * A new project of `org` linked to a repository of `files` (one commit on main) pushed with git to the platform's Git
+ * hosting as the demo Owner (their development access token as the password), under `workDir`; returns its ref.
+ */
+export async function linkedProject(
+  server: { url: string; dataDir: string },
+  cookie: string,
+  workDir: string,
+  org: string,
+  repository: string,
+  files: Record<string, string>,
+  project: { name: string; status?: string },
+): Promise<string> {
+  const dir = join(workDir, repository)
+  for (const [path, text] of Object.entries(files)) {
+    mkdirSync(join(dir, path, '..'), { recursive: true })
+    writeFileSync(join(dir, path), text)
+  }
+  const env = { PATH: process.env.PATH, HOME: workDir, GIT_CONFIG_NOSYSTEM: '1', GIT_CONFIG_GLOBAL: '/dev/null', GIT_TERMINAL_PROMPT: '0' }
+  const run = (args: string[]) => execFileSync('git', args, { cwd: dir, env, stdio: 'pipe' })
+  run(['init', '-q', '-b', 'main'])
+  run(['add', '-A'])
+  run(['-c', 'user.name=Bench', '-c', 'user.email=bench@example.com', 'commit', '-q', '-m', repository])
+  run(['push', '-q', `${server.url.replace('http://', `http://x:${ownerAccessToken(server.dataDir)}@`)}/git/${org}/${repository}.git`, 'main'])
+  const json = { cookie, 'content-type': 'application/json' }
+  const listed = RepositoryList.parse(await (await fetch(`${server.url}/platform/integrations/github/repositories`, { headers: { cookie } })).json())
+  const repo = listed.repositories.find((r) => r.name === `${org}/${repository}`)
+  if (!repo) throw new Error(`the repository ${repository} was not stored`)
+  const created = await fetch(`${server.url}/dev/projects`, { method: 'POST', headers: json, body: JSON.stringify({ organization_slug: org, ...project }) })
+  if (created.status !== 201) throw new Error(`creating ${project.name}: ${created.status} ${await created.text()}`)
+  const { ref } = (await created.json()) as { ref: string }
+  const linked = await fetch(`${server.url}/platform/integrations/github/connections`, {
+    method: 'POST',
+    headers: json,
+    body: JSON.stringify({ installation_id: repo.installation_id, project_ref: ref, repository_id: repo.id }),
+  })
+  if (linked.status !== 201) throw new Error(`linking ${repository}: ${linked.status} ${await linked.text()}`)
+  return ref
+}

@@ -22,14 +22,17 @@ interface ApiKeysInput {
   canReadKeys: boolean
   /** service_api_keys:read and projects:write. */
   canUpdateSecret: boolean
-  /** The project URL of an active custom domain (https://{hostname}), shown and copied instead of the settings' one. */
-  customUrl?: string | null
 }
 
 export type CopyTarget = ApiKeyTag | 'jwt_secret' | 'url'
 type JwtStatus = JwtPhase | 'unknown'
 
 interface Context extends ApiKeysInput {
+  /**
+   * The project URL of an active custom domain (https://{hostname}), shown and copied instead of the settings' one; it
+   * answers after the panel started ('customUrl.changed'), null until then or without one.
+   */
+  customUrl: string | null
   settings: ProjectSettings | null
   /** The last request's failure, kept on screen while the next request is out; an answer clears it. */
   error: string | null
@@ -65,12 +68,12 @@ const COPY_IDS = {
 export const keyOf = (settings: ProjectSettings | null, tag: ApiKeyTag) =>
   settings?.services[0]?.service_api_keys.find((key) => key.tags.split(',').map((t) => t.trim()).includes(tag))?.api_key
 
-const projectUrlOf = (settings: ProjectSettings | null, customUrl?: string | null) => {
+const projectUrlOf = (settings: ProjectSettings | null, customUrl: string | null = null) => {
   const config = settings?.services[0]?.app_config
   return config ? (customUrl ?? `${config.protocol}://${config.endpoint}`) : undefined
 }
 
-function valueOf(settings: ProjectSettings | null, key: CopyTarget, customUrl?: string | null): string | undefined {
+function valueOf(settings: ProjectSettings | null, key: CopyTarget, customUrl: string | null = null): string | undefined {
   if (key === 'url') return projectUrlOf(settings, customUrl)
   if (key === 'jwt_secret') return settings?.project.jwt_secret
   return keyOf(settings, key)
@@ -127,7 +130,7 @@ export const apiKeysMachine = setup({
   },
 }).createMachine({
   id: 'apiKeys',
-  context: ({ input }) => ({ ...input, settings: null, error: null, jwtStatus: 'unknown' }),
+  context: ({ input }) => ({ ...input, customUrl: null, settings: null, error: null, jwtStatus: 'unknown' }),
   invoke: {
     id: 'jwtSecret',
     src: 'jwtSecret',

@@ -24,7 +24,7 @@ const jwtOf = (snapshot: AnyMachineSnapshot) => (snapshot.context as { jwtStatus
 const errorOf = (snapshot: AnyMachineSnapshot) => (snapshot.context as { error: string | null }).error
 /** An active custom domain that answers after the panel started. */
 const CUSTOM_URL = 'https://api.example.com'
-const customOf = (snapshot: AnyMachineSnapshot) => (snapshot.context as { customUrl?: string | null }).customUrl ?? null
+const customOf = (snapshot: AnyMachineSnapshot) => (snapshot.context as { customUrl: string | null }).customUrl
 /** The URL the panel shows and copies: the custom domain's once it has answered. */
 const urlOf = (snapshot: AnyMachineSnapshot) => customOf(snapshot) ?? `http://localhost/rest/${REF}`
 

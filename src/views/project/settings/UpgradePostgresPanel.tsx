@@ -2,6 +2,7 @@ import { useActorRef, useSelector } from '@xstate/react'
 import { Suspense, useEffect, type ReactNode } from 'react'
 import type { ActorRefFrom } from 'xstate'
 import { selectProject } from '../../../../machines/projectStatus.machine'
+import { RESOURCE_TEXT } from '../../../../machines/resourceWarnings.machine'
 import { selectUpgradeActionView, type upgradeActionMachine } from '../../../../machines/upgradeAction.machine'
 import { useLoaded } from '../../shell/lazy'
 import { useAppLogic } from '../../shell/logic'
@@ -110,28 +111,28 @@ export function UpgradePostgresPanel({ actor, dbVersion }: { actor: ActorRefFrom
 }
 
 /**
- * What the resource banner's links land on (settings/infrastructure#{cpu|ram|disk_io|disk_space}): a section per
- * resource saying what the local platform really has behind it, in one line each.
+ * What the resource banner's links land on (settings/infrastructure#{anchor}, the anchors of RESOURCE_TEXT): a section
+ * per resource saying what the local platform really has behind it, in one line each.
  */
 function ResourceSections({ organizationSlug }: { organizationSlug: string | null }) {
   const sections: Array<{ id: string; title: string; text: ReactNode }> = [
     {
-      id: 'cpu',
+      id: RESOURCE_TEXT.cpu_exhaustion.anchor,
       title: 'CPU',
       text: "Every project's database runs inside the platform's own server process, so a project has no CPU budget of its own to use up.",
     },
     {
-      id: 'ram',
+      id: RESOURCE_TEXT.memory_and_swap_exhaustion.anchor,
       title: 'Memory and swap',
       text: "An open project database takes part of the platform server's memory; there is no per-project memory or swap limit.",
     },
     {
-      id: 'disk_io',
+      id: RESOURCE_TEXT.disk_io_exhaustion.anchor,
       title: 'Disk IO budget',
       text: 'Projects read and write the disk of the machine the platform runs on; there is no IO budget to exhaust.',
     },
     {
-      id: 'disk_space',
+      id: RESOURCE_TEXT.disk_space_exhaustion.anchor,
       title: 'Disk space',
       text: (
         <>
