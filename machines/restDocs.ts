@@ -9,7 +9,8 @@
  *    get.parameters when the function has a GET (STABLE or IMMUTABLE), else from the POST body's schema (VOLATILE) —
  *    and its summary (post.summary).
  * Views are told apart by the document's `x-kind`; a relation is writable where its path offers POST / PATCH / DELETE.
- * Pure functions: the machine derives these once per schema it reads; views and snippets only render them.
+ * Pure functions: the machine derives these once per schema it reads (each table's fields on first reading);
+ * views and snippets only render them.
  */
 import type { RestSchemaResponse } from '../src/contracts/connecting'
 
@@ -116,9 +117,27 @@ function parametersOf(item: Record<string, unknown>): DocParameter[] {
   }))
 }
 
+type Definition = RestSchemaResponse['definitions'][string]
+
+function fieldsOf(def: Definition): DocField[] {
+  const required = new Set(def.required ?? [])
+  return Object.entries(def.properties).map(([field, p]) => ({
+    name: field,
+    format: p.format ?? '',
+    type: fieldType(p),
+    description: cleanDescription(p.description),
+    required: required.has(field),
+    ...(Array.isArray(p.enum) && p.enum.every((v) => typeof v === 'string') ? { enum: p.enum as string[] } : {}),
+    hasDefault: p.default !== undefined,
+  }))
+}
+
+/**
+ * The docs of a schema. A table's fields are derived when first read (its page, its snippets), not for all tables at
+ * once: the list of 1,000 tables needs only their names, kinds and descriptions.
+ */
 export function docsFromRestSchema(schema: RestSchemaResponse): RestDocs {
   const tables: DocTable[] = Object.entries(schema.definitions).map(([name, def]) => {
-    const required = new Set(def.required ?? [])
     const item = schema.paths[`/${name}`] ?? {}
     const rawKind = def['x-kind'] ?? 'table'
     return {
@@ -126,15 +145,11 @@ export function docsFromRestSchema(schema: RestSchemaResponse): RestDocs {
       kind: rawKind === 'view' || rawKind === 'materialized_view' ? 'view' : 'table',
       rawKind,
       description: cleanDescription(def.description),
-      fields: Object.entries(def.properties).map(([field, p]) => ({
-        name: field,
-        format: p.format ?? '',
-        type: fieldType(p),
-        description: cleanDescription(p.description),
-        required: required.has(field),
-        ...(Array.isArray(p.enum) && p.enum.every((v) => typeof v === 'string') ? { enum: p.enum as string[] } : {}),
-        hasDefault: p.default !== undefined,
-      })),
+      get fields() {
+        const fields = fieldsOf(def)
+        Object.defineProperty(this, 'fields', { value: fields, enumerable: true })
+        return fields
+      },
       insertable: 'post' in item,
       updatable: 'patch' in item,
       deletable: 'delete' in item,

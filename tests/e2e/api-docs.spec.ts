@@ -4,7 +4,7 @@ import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { ProjectList } from '../../src/contracts/projects'
 import { expectAccessible } from './axe'
-import { signIn } from './support'
+import { createProject, signIn } from './support'
 
 async function refOf(page: Page, name: string) {
   const res = await page.request.get('/platform/projects')
@@ -97,6 +97,45 @@ test('a Read-only member sees no User Management, Storage, Edge Functions or Rea
   // No service key for this member: the row says why instead.
   await expect(page.getByRole('group', { name: 'service_role (secret)' }).getByText('You need additional permissions to view API keys')).toBeVisible()
   await expectAccessible(page, 'API docs panel, Read-only')
+})
+
+test('a database of 150 tables: the list holds the rows in view, scrolls to the last one, and opens it', async ({ page }) => {
+  await signIn(page)
+  await enablePanelPreview(page)
+  const project = await createProject(page.request, { organization_slug: 'demo-pro', name: 'E2E many tables', status: 'ACTIVE_HEALTHY' })
+  const tables = Array.from({ length: 150 }, (_, i) => `t${String(i).padStart(3, '0')}`)
+  const made = await page.request.post(`/v1/projects/${project.ref}/database/query`, {
+    data: { query: tables.map((t) => `create table ${t} (id bigint primary key, name text); comment on table ${t} is 'Table ${t}';`).join('\n') },
+  })
+  expect(made.status(), await made.text()).toBeLessThan(300)
+
+  await page.goto(`/project/${project.ref}?docs=tables-and-views`)
+  const panel = page.getByRole('dialog', { name: 'API Docs' })
+  const list = panel.getByRole('list', { name: 'Tables and views' })
+  await expect(list.getByRole('button', { name: /^t000\b/ })).toBeVisible()
+  // Only the rows in and near the view are in the page, each telling its place among the 150.
+  const rows = list.getByRole('listitem')
+  await expect(rows.first()).toHaveAttribute('aria-setsize', '150')
+  expect(await rows.count()).toBeLessThan(60)
+  await expect(list.getByRole('button', { name: /^t149\b/ })).toHaveCount(0)
+  await expectAccessible(page, 'API docs panel, a long list')
+
+  // The wheel over the list scrolls the panel to its end: the last table is there, and it opens.
+  await list.hover()
+  await page.mouse.wheel(0, 20_000)
+  const last = list.getByRole('button', { name: /^t149\b/ })
+  await expect(last).toBeVisible()
+  await expect(list.getByRole('listitem').last()).toHaveAttribute('aria-posinset', '150')
+  await expect(last).toContainText('Table t149')
+  await last.click()
+  await expect(panel.getByRole('table', { name: 'Columns of t149' }).getByRole('rowheader', { name: 'name', exact: true })).toBeVisible()
+
+  // Back to the list, then Tab from a row moves to the next one: the keyboard reaches rows past the rendered ones.
+  await panel.getByRole('button', { name: 'Back to Tables & Views' }).click()
+  await list.getByRole('button', { name: /^t000\b/ }).focus()
+  for (let i = 0; i < 40; i++) await page.keyboard.press('Tab')
+  await expect(list.getByRole('button', { name: /^t040\b/ })).toBeFocused()
+  await expect(list.getByRole('button', { name: /^t040\b/ })).toBeInViewport()
 })
 
 test('the Storage page lists, creates and deletes buckets; the Edge Functions page lists functions', async ({ page }) => {

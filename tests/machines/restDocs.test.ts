@@ -72,3 +72,28 @@ describe('docsFromRestSchema', () => {
     expect(insert.bash).not.toContain('published')
   })
 })
+
+describe('docsFromRestSchema on a large schema', () => {
+  it('derives a table’s fields when they are first read, once, and the same as read at once', () => {
+    const docs = docsFromRestSchema(schema)
+    const [recipes, published] = docs.tables
+    // Not derived yet: the list needs only names, kinds and descriptions.
+    expect(Object.getOwnPropertyDescriptor(recipes, 'fields')?.get).toBeTypeOf('function')
+    const fields = recipes.fields
+    expect(Object.getOwnPropertyDescriptor(recipes, 'fields')).toMatchObject({ value: fields, enumerable: true })
+    expect(recipes.fields).toBe(fields)
+    // The other table is still underived, and reads the same as a plain object once read.
+    expect(Object.getOwnPropertyDescriptor(published, 'fields')?.get).toBeTypeOf('function')
+    expect({ ...published }).toEqual({
+      name: 'published',
+      kind: 'view',
+      rawKind: 'view',
+      description: null,
+      fields: [{ name: 'title', format: 'text', type: 'string', description: null, required: false, hasDefault: false }],
+      insertable: false,
+      updatable: false,
+      deletable: false,
+    })
+    expect(fields.map((f) => f.name)).toEqual(['id', 'title', 'difficulty', 'published', 'extra'])
+  })
+})

@@ -4,11 +4,12 @@
  * the GraphQL and documentation links, and the content of the current section or item.
  */
 import { useSelector } from '@xstate/react'
-import { useMemo, type ReactNode } from 'react'
+import { useMemo, useState, type ReactNode } from 'react'
 import { Link } from 'wouter'
 import { selectApiDocsPlace, selectSnippetKeys, shallowEqual, type DocsLanguage } from '../../../../machines/apiDocs.machine'
 import { Button, cx } from '../../shell/ui'
 import { CLIENT_LIBRARIES } from '../lifecycle/clientLibraries'
+import { DocsScrollRoot } from './ItemList'
 import { SectionContent } from './sections'
 import { KEY_PLACEHOLDERS, type SnippetContext } from './snippets/types'
 import { LANGUAGE_LABELS } from './SnippetList'
@@ -57,6 +58,7 @@ export function ApiDocsPanel({
     }),
     [customUrl, keys.projectUrl, keys.anonKey, keys.serviceKey, fallbackUrl],
   )
+  const [scrollRoot, setScrollRoot] = useState<HTMLDivElement | null>(null)
   const controls = <DocsControls actor={actor} language={place.language} keysShown={place.keysShown} />
 
   return (
@@ -110,8 +112,10 @@ export function ApiDocsPanel({
             ))}
           </ul>
         </nav>
-        <div className={cx('min-w-0 flex-1 overflow-y-auto px-6 pb-8', place.item === null && 'pt-6')}>
-          <SectionContent section={place.section} item={place.item} actor={actor} ctx={ctx} language={place.language} keysShown={place.keysShown} controls={controls} connectExtra={connectExtra} />
+        <div ref={setScrollRoot} className={cx('min-w-0 flex-1 overflow-y-auto px-6 pb-8', place.item === null && 'pt-6')}>
+          <DocsScrollRoot.Provider value={scrollRoot}>
+            <SectionContent section={place.section} item={place.item} actor={actor} ctx={ctx} language={place.language} keysShown={place.keysShown} controls={controls} connectExtra={connectExtra} />
+          </DocsScrollRoot.Provider>
         </div>
       </div>
     </div>

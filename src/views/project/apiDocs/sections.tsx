@@ -1,8 +1,9 @@
 /**
  * The content of each section of the API docs panel, rendered from the machine's state: the first-level pages
  * (Connect, User Management, the lists of tables and views, stored procedures, buckets and edge functions, Realtime)
- * and the entity page of one item. The docs come derived from the schema by the machine; the lists render plain rows
- * (no actor per row) and skip re-rendering while their data is the same, so 1,000 tables stay cheap.
+ * and the entity page of one item. The docs come derived from the schema by the machine; the lists (ItemList.tsx)
+ * render plain rows (no actor per row), virtualised when long, and skip re-rendering while their data is the same, so
+ * 1,000 tables stay cheap.
  */
 import { useSelector } from '@xstate/react'
 import { memo, useMemo, type ReactNode } from 'react'
@@ -26,10 +27,9 @@ import { Button, ErrorPanel, Loading, cx } from '../../shell/ui'
 import { CopyButton } from '../settings/CopyButton'
 import { authSnippets, bucketSnippets, connectSnippets, edgeFunctionSnippets, functionSnippets, realtimeSnippets, REALTIME_CLEANUP_TEXT, tableSnippets } from './snippets'
 import type { Snippet, SnippetContext } from './snippets/types'
+import { Badge, ItemList, NO_DESCRIPTION, type ListRow } from './ItemList'
 import { SnippetAnchors, SnippetList } from './SnippetList'
 import type { ApiDocsActorRef } from './useApiDocsActor'
-
-export const NO_DESCRIPTION = 'No description available'
 
 interface SectionProps {
   actor: ApiDocsActorRef
@@ -145,34 +145,6 @@ function SnippetsSection({ title, intro, snippets, actor, language }: SectionPro
 
 // ---------------------------------------------------------------------------------------------------------------
 // Lists and entity pages
-
-interface ListRow {
-  name: string
-  badge?: string
-  text: string | null
-}
-
-/** A first-level list: one button per item, opening its entity page. */
-const ItemList = memo(function ItemList({ label, rows, empty, onOpen }: { label: string; rows: ListRow[]; empty: string; onOpen: (name: string) => void }) {
-  if (rows.length === 0) return <p className="rounded-lg border border-dashed border-neutral-300 p-6 text-center text-sm text-neutral-500 dark:border-neutral-700">{empty}</p>
-  return (
-    <ul aria-label={label} className="divide-y divide-neutral-200 rounded-lg border border-neutral-200 dark:divide-neutral-800 dark:border-neutral-800">
-      {rows.map((row) => (
-        <li key={row.name} className="[content-visibility:auto] [contain-intrinsic-size:auto_3.5rem]">
-          <button type="button" onClick={() => onOpen(row.name)} className="flex w-full items-baseline gap-3 px-4 py-3 text-left hover:bg-neutral-50 dark:hover:bg-neutral-800/60">
-            <span className="font-mono text-sm font-medium">{row.name}</span>
-            {row.badge ? <Badge>{row.badge}</Badge> : null}
-            <span className="truncate text-sm text-neutral-500">{row.text ?? NO_DESCRIPTION}</span>
-          </button>
-        </li>
-      ))}
-    </ul>
-  )
-})
-
-function Badge({ children }: { children: string }) {
-  return <span className="shrink-0 rounded-full bg-neutral-100 px-2 py-0.5 text-xs text-neutral-600 dark:bg-neutral-800 dark:text-neutral-300">{children}</span>
-}
 
 /** The entity page: back, the dropdown of the section's items, the sticky controls, the anchors and the content. */
 function EntityPage({
