@@ -105,6 +105,11 @@ interface Context {
   functionsError: string | null
   /** The snippet whose copy button the shared snippet copier stands for. */
   copiedSnippet: string | null
+  /**
+   * The project URL of the project's active custom domain (https://{hostname}), told by the view when the custom
+   * domain answers ('customUrl.changed'); null until then, and when there is none. The snippets use it first.
+   */
+  customUrl: string | null
 }
 
 type ApiDocsEvent =
@@ -121,6 +126,7 @@ type ApiDocsEvent =
   | { type: 'key.copy'; key: 'anon' | 'service_role' }
   | { type: 'panel.open' }
   | { type: 'panel.close' }
+  | { type: 'customUrl.changed'; customUrl: string | null }
 
 type ApiDocsEmitted = { type: 'url.write'; url: DocsUrl; replace: boolean }
 
@@ -292,7 +298,11 @@ export const apiDocsMachine = setup({
       functions: null,
       functionsError: null,
       copiedSnippet: null,
+      customUrl: null,
     }
+  },
+  on: {
+    'customUrl.changed': { actions: assign({ customUrl: ({ event }) => event.customUrl }) },
   },
   initial: 'open',
   states: {
@@ -545,7 +555,10 @@ export const selectProjectKeys = (snapshot: ApiDocsSnapshot) => resourceOf(snaps
 export const selectBuckets = (snapshot: ApiDocsSnapshot) => resourceOf(snapshot, 'buckets', snapshot.context.buckets, snapshot.context.bucketsError)
 export const selectEdgeFunctions = (snapshot: ApiDocsSnapshot) => resourceOf(snapshot, 'functions', snapshot.context.functions, snapshot.context.functionsError)
 
-/** The keys the snippets carry: the real ones only while shown (null: the snippets print a placeholder). */
+/**
+ * What the snippets carry: the project URL (the active custom domain's, else the settings'), and the real keys only
+ * while shown (null: the snippets print a placeholder).
+ */
 export interface SnippetKeys {
   projectUrl: string | null
   anonKey: string | null
@@ -556,7 +569,7 @@ export function selectSnippetKeys(snapshot: ApiDocsSnapshot): SnippetKeys {
   const keys = snapshot.context.keys
   const shown = snapshot.matches({ open: { keys: 'shown' } })
   return {
-    projectUrl: keys?.projectUrl ?? null,
+    projectUrl: snapshot.context.customUrl ?? keys?.projectUrl ?? null,
     anonKey: shown ? (keys?.anon ?? null) : null,
     serviceKey: shown ? (keys?.serviceRole ?? null) : null,
   }

@@ -47,6 +47,7 @@ const OWNER: ApiDocsInput = {
 const READ_ONLY: ApiDocsInput = { ...OWNER, permissions: [] }
 
 interface Ctx {
+  customUrl: string | null
   section: DocsSection
   item: string | null
   language: 'js' | 'bash'
@@ -63,6 +64,8 @@ const urlStatus = (c: Ctx) => (c.url === null ? 'none' : sameUrl(c.url, placeUrl
 const UNREADABLE_SCHEMA = { ...REST_SCHEMA, paths: { '/rpc/odd': { post: { parameters: [{ in: 'body', schema: { properties: {}, required: 5 } }] } } } }
 
 const url = (u: DocsUrl): EventObject => ({ type: 'url.changed', url: u }) as EventObject
+/** The project URL of an active custom domain, as the host tells it once the custom domain answers. */
+const CUSTOM_URL = 'https://api.acme.test'
 const CORRECTED_URL: DocsUrl = { docs: 'storage', docsItem: null, docsLang: 'python' }
 
 function events(snapshot: AnyMachineSnapshot): EventObject[] {
@@ -85,7 +88,9 @@ function events(snapshot: AnyMachineSnapshot): EventObject[] {
     if (state === 'waitingToRetry') return [{ type: 'xstate.after.bucketRetryDelay.apiDocs.open.buckets.waitingToRetry' }]
     if (state === 'failed') return [{ type: `${region}.retry` }]
   }
-  // Everything read: what a person does in the panel, and what the URL says.
+  // The custom domain told (from any state where everything was read): its URL replaces the settings' in the panel.
+  // The walk ends there; the moves before it are the same with either URL.
+  if (c.customUrl !== null) return []
   // (The keys, the language and copying on the Connect page, where they show; the Storage page and a table's page
   // are where the URL leads.)
   const onConnect = c.section === 'introduction'
@@ -104,7 +109,8 @@ function events(snapshot: AnyMachineSnapshot): EventObject[] {
     { type: 'panel.close' },
   ]
   // The URL reported again is a transition that changes nothing: snapshot.can() says no, but it is one.
-  return [...moves.filter((event) => snapshot.can(event as never)), url(placeUrl(c)), url(NO_DOCS_URL), url(CORRECTED_URL)]
+  const custom: EventObject[] = snapshot.matches('open') ? [{ type: 'customUrl.changed', customUrl: CUSTOM_URL } as EventObject] : []
+  return [...moves.filter((event) => snapshot.can(event as never)), url(placeUrl(c)), url(NO_DOCS_URL), url(CORRECTED_URL), ...custom]
 }
 
 /**
@@ -117,7 +123,7 @@ const serializeState = (snapshot: AnyMachineSnapshot, event: EventObject | undef
   const incoming = { ...rest, ...(error ? { error: String(error) } : {}), ...(output === UNREADABLE_SCHEMA ? { unreadable: true } : {}) }
   const reading = ['loading', 'waitingToRetry'].includes(regionState(snapshot, 'buckets') ?? '')
   const from = previous ? [previous.value, urlStatus(ctxOf(previous))] : null
-  return JSON.stringify([snapshot.value, c.section, c.item, c.language, reading ? c.bucketRetries : null, urlStatus(c), incoming, from])
+  return JSON.stringify([snapshot.value, c.section, c.item, c.language, reading ? c.bucketRetries : null, urlStatus(c), c.customUrl, incoming, from])
 }
 
 /** Events told apart by their error's message too (an Error serializes to {}). */
@@ -313,6 +319,16 @@ describe('API docs panel model', () => {
           },
           'panel.open': async () => {
             await act(async () => actor.send({ type: 'panel.open' }))
+          },
+          // The host's custom domain lookup answering: the running panel takes the URL (no read goes out again).
+          'customUrl.changed': async (step) => {
+            const pending = REGIONS.map((region) => reads[region].pending.length)
+            await act(async () => actor.send(step.event as never))
+            expect(REGIONS.map((region) => reads[region].pending.length)).toEqual(pending)
+            if (ctxOf(actor.getSnapshot()).section === 'introduction') {
+              expect(screen.getByRole('group', { name: 'Project URL' })).toHaveTextContent(CUSTOM_URL)
+              expect(screen.getByRole('region', { name: 'Initializing' })).toHaveTextContent(CUSTOM_URL)
+            }
           },
         },
       })

@@ -263,6 +263,41 @@ describe('API docs panel: keys, language, copying', () => {
   })
 })
 
+describe('API docs panel: a custom domain', () => {
+  it("an active custom domain's URL is the project URL of the panel, told to the panel already open (the same panel, no second read)", async () => {
+    const platform = docsPlatform()
+    const docsFetch = globalThis.fetch
+    let answerDomain: (() => void) | undefined
+    const domainAnswered = new Promise<void>((resolve) => (answerDomain = resolve))
+    vi.stubGlobal('fetch', async (input: Request) => {
+      if (new URL(input.url, 'http://localhost').pathname !== `/v1/projects/${REF}/custom-hostname`) return docsFetch(input)
+      await domainAnswered
+      return json({
+        status: '5_services_reconfigured',
+        custom_hostname: 'api.acme.test',
+        data: {
+          success: true,
+          errors: [],
+          messages: [],
+          result: { id: 'x', hostname: 'api.acme.test', ssl: { status: 'active', validation_records: [] }, ownership_verification: { type: 'txt', name: 'n', value: 'v' }, custom_origin_server: 'o', status: 'active' },
+        },
+      })
+    })
+    renderApp(`/project/${REF}/editor?docs=introduction`)
+    const projectUrl = await waitFor(() => within(panel()).getByRole('group', { name: 'Project URL' }))
+    await waitFor(() => expect(projectUrl).toHaveTextContent(`http://localhost/rest/${REF}`))
+    const nav = docsNav()
+    answerDomain!()
+    await waitFor(() => expect(within(panel()).getByRole('group', { name: 'Project URL' })).toHaveTextContent('https://api.acme.test'))
+    expect(within(panel()).getByRole('region', { name: 'Initializing' })).toHaveTextContent('https://api.acme.test')
+    // The same panel, told: not one mounted again around it.
+    expect(nav.isConnected).toBe(true)
+    expect(projectUrl.isConnected).toBe(true)
+    expect(platform.reads.filter((path) => path.endsWith('/settings'))).toHaveLength(1)
+    expect(platform.reads.filter((path) => path.endsWith('/api/rest'))).toHaveLength(1)
+  })
+})
+
 describe('API docs panel: opening and closing', () => {
   it('opens from the command menu, reads everything again at each opening, and Escape closes it and clears the URL', async () => {
     const platform = docsPlatform()

@@ -6,7 +6,7 @@
  */
 import { Dialog, DialogPanel, DialogTitle } from '@headlessui/react'
 import { useSelector } from '@xstate/react'
-import { Suspense } from 'react'
+import { Suspense, useEffect } from 'react'
 import { selectApiDocsPlace } from '../../../../machines/apiDocs.machine'
 import { selectProject } from '../../../../machines/projectStatus.machine'
 import type { Project } from '../../../contracts/projects'
@@ -17,7 +17,7 @@ import { useProjectActor } from '../projectActor'
 import { WithCustomDomainUrl } from '../screens/CustomDomain'
 import { ApiDocsPanel } from './ApiDocsPanel'
 import { GenerateTypesButton } from '../settings/GenerateTypesButton'
-import { useApiDocsActor, useProjectPermissions } from './useApiDocsActor'
+import { useApiDocsActor, useProjectPermissions, type ApiDocsActorRef } from './useApiDocsActor'
 
 /** The project URL of a project's REST URL (`{url}/rest/v1/`), until the settings give it. */
 const projectUrlOf = (project: Project) => /^(.*)\/rest\/v1\/?$/.exec(project.restUrl)?.[1] ?? null
@@ -58,23 +58,19 @@ function DialogActor({ project, onDismiss }: { project: Project; onDismiss: () =
       <div aria-hidden className="fixed inset-0 bg-neutral-950/40 backdrop-blur-[1px]" />
       <div className="fixed inset-0 flex items-center justify-center p-4">
         <DialogPanel className="flex h-[88vh] w-full max-w-6xl flex-col overflow-hidden rounded-xl border border-neutral-200 bg-white shadow-2xl dark:border-neutral-800 dark:bg-neutral-900">
-          <WithCustomDomainUrl projectRef={project.ref}>
-            {(customUrl) => (
-              <ApiDocsPanel
-                actor={actor}
-                projectRef={project.ref}
-                fallbackUrl={projectUrlOf(project)}
-                customUrl={customUrl}
-                title={<DialogTitle className="font-semibold">API Docs</DialogTitle>}
-                connectExtra={<TypesCard projectRef={project.ref} />}
-                close={
-                  <button type="button" aria-label="Close" onClick={close} className="rounded p-1 text-neutral-500 hover:bg-neutral-100 dark:hover:bg-neutral-800">
-                    <Icon name="close" className="h-4 w-4" />
-                  </button>
-                }
-              />
-            )}
-          </WithCustomDomainUrl>
+          <CustomUrlOfDocs actor={actor} projectRef={project.ref} />
+          <ApiDocsPanel
+            actor={actor}
+            projectRef={project.ref}
+            fallbackUrl={projectUrlOf(project)}
+            title={<DialogTitle className="font-semibold">API Docs</DialogTitle>}
+            connectExtra={<TypesCard projectRef={project.ref} />}
+            close={
+              <button type="button" aria-label="Close" onClick={close} className="rounded p-1 text-neutral-500 hover:bg-neutral-100 dark:hover:bg-neutral-800">
+                <Icon name="close" className="h-4 w-4" />
+              </button>
+            }
+          />
         </DialogPanel>
       </div>
     </Dialog>
@@ -101,18 +97,14 @@ function PageActor({ project }: { project: Project }) {
   const actor = useApiDocsActor(project, 'page')
   return (
     <div className="h-full min-h-[36rem] bg-white dark:bg-neutral-900">
-      <WithCustomDomainUrl projectRef={project.ref}>
-        {(customUrl) => (
-          <ApiDocsPanel
-            actor={actor}
-            projectRef={project.ref}
-            fallbackUrl={projectUrlOf(project)}
-            customUrl={customUrl}
-            title={<h1 className="text-lg font-semibold text-neutral-900 dark:text-neutral-50">API Docs</h1>}
-            connectExtra={<TypesCard projectRef={project.ref} />}
-          />
-        )}
-      </WithCustomDomainUrl>
+      <CustomUrlOfDocs actor={actor} projectRef={project.ref} />
+      <ApiDocsPanel
+        actor={actor}
+        projectRef={project.ref}
+        fallbackUrl={projectUrlOf(project)}
+        title={<h1 className="text-lg font-semibold text-neutral-900 dark:text-neutral-50">API Docs</h1>}
+        connectExtra={<TypesCard projectRef={project.ref} />}
+      />
     </div>
   )
 }
@@ -130,4 +122,18 @@ function TypesCard({ projectRef }: { projectRef: string }) {
       <GenerateTypesButton projectRef={projectRef} />
     </div>
   )
+}
+
+/**
+ * Tells the panel's actor the project URL of an active custom domain once the custom domain answers. A sibling of the
+ * panel, not its parent: the custom domain's logic loads on demand, and a parent that waits for it would mount the
+ * panel again when it arrives.
+ */
+function CustomUrlOfDocs({ actor, projectRef }: { actor: ApiDocsActorRef; projectRef: string }) {
+  return <WithCustomDomainUrl projectRef={projectRef}>{(customUrl) => <SendCustomUrl actor={actor} customUrl={customUrl} />}</WithCustomDomainUrl>
+}
+
+function SendCustomUrl({ actor, customUrl }: { actor: ApiDocsActorRef; customUrl: string | null }) {
+  useEffect(() => actor.send({ type: 'customUrl.changed', customUrl }), [actor, customUrl])
+  return null
 }

@@ -33,10 +33,7 @@ export function ApiDocsPanel({
   title,
   close,
   connectExtra,
-  customUrl = null,
 }: {
-  /** The project URL of an active custom domain: the snippets and the Connect page use it. */
-  customUrl?: string | null
   actor: ApiDocsActorRef
   projectRef: string
   /** The project URL from the project itself, until (or unless) the settings give it. */
@@ -52,11 +49,11 @@ export function ApiDocsPanel({
   const keys = useSelector(actor, selectSnippetKeys, shallowEqual)
   const ctx = useMemo<SnippetContext>(
     () => ({
-      projectUrl: customUrl ?? keys.projectUrl ?? fallbackUrl ?? URL_PLACEHOLDER,
+      projectUrl: keys.projectUrl ?? fallbackUrl ?? URL_PLACEHOLDER,
       anonKey: keys.anonKey ?? KEY_PLACEHOLDERS.anonKey,
       serviceKey: keys.serviceKey ?? KEY_PLACEHOLDERS.serviceKey,
     }),
-    [customUrl, keys.projectUrl, keys.anonKey, keys.serviceKey, fallbackUrl],
+    [keys.projectUrl, keys.anonKey, keys.serviceKey, fallbackUrl],
   )
   const [scrollRoot, setScrollRoot] = useState<HTMLDivElement | null>(null)
   const controls = <DocsControls actor={actor} language={place.language} keysShown={place.keysShown} />
