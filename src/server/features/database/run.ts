@@ -15,7 +15,10 @@
  *
  * What keeps a script inside its transaction (and a read-only one read-only) does not rest on reading its text alone:
  *  - a script the parser refuses is refused, never run as it is;
- *  - each statement is sent on its own, so the server reads one statement at a time, the one the parser saw;
+ *  - each statement is sent on its own, so the server reads one statement at a time, the one the parser saw (PGlite's
+ *    query is the extended protocol, which takes one command per message; node-postgres sends a query without
+ *    parameters through the simple protocol, where the check below of how text is read keeps the server's cut
+ *    the parser's);
  *  - before the first statement and after each one, a guard query checks that the session is still in the
  *    transaction it began in (its virtual transaction id, which no statement can set), still read-only when asked,
  *    and still reads text as the parser did (standard_conforming_strings on, client_encoding UTF8: with them changed,
