@@ -2,12 +2,16 @@
 import type { Context, ErrorHandler, MiddlewareHandler, NotFoundHandler } from 'hono'
 import { HTTPException } from 'hono/http-exception'
 import { errorJson, isApiPath, type AppEnv } from './http'
+import { redactSecrets } from './redact'
 
-/** LOG_REQUESTS=1: method, path and status only; never headers, cookies, query strings or bodies. */
+/**
+ * LOG_REQUESTS=1: method, path and status only; never headers, cookies, query strings or bodies, and a JWT or token
+ * in the path (a link's token, a key pasted in a URL) is masked.
+ */
 export const logRequests: MiddlewareHandler<AppEnv> = async (c, next) => {
   const started = performance.now()
   await next()
-  console.log(`${c.req.method} ${c.req.path} ${c.res.status} ${Math.round(performance.now() - started)}ms`)
+  console.log(`${c.req.method} ${redactSecrets(c.req.path)} ${c.res.status} ${Math.round(performance.now() - started)}ms`)
 }
 
 /** The latency development control: /platform and /v1 answers wait `latency.ms` (health never does). */
@@ -29,7 +33,8 @@ export const onError: ErrorHandler<AppEnv> = (err, c: Context<AppEnv>) => {
     // Hono's own 4xx (e.g. malformed JSON body) answered as JSON like every other error.
     return errorJson(c, err.status, err.message || 'Bad request')
   }
-  // The message and stack only: never the request's headers or body.
-  console.error(`${c.req.method} ${c.req.path} failed:`, err instanceof Error ? (err.stack ?? err.message) : err)
+  // The message and stack only: never the request's headers or body; a token in the path or the message is masked.
+  const what = err instanceof Error ? (err.stack ?? err.message) : String(err)
+  console.error(`${c.req.method} ${redactSecrets(c.req.path)} failed: ${redactSecrets(what)}`)
   return errorJson(c, 500, 'Internal server error')
 }

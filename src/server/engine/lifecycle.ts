@@ -8,6 +8,7 @@
  */
 import type { ProjectStatus } from '../../contracts/common'
 import type { Clock } from '../config'
+import { redactSecrets } from '../core/redact'
 import type { Db, Queryable } from '../db'
 
 export interface TransitionRow {
@@ -114,7 +115,8 @@ export function createEngine(opts: {
   log?: (msg: string) => void
 }): Engine {
   const { db, clock, tickMs, lifecycle } = opts
-  const log = opts.log ?? ((msg: string) => console.error(msg))
+  // A transition's error may quote what it handled (a key, a token): masked before it is printed.
+  const log = opts.log ?? ((msg: string) => console.error(redactSecrets(msg)))
   let timer: ReturnType<typeof setInterval> | undefined
   let running: Promise<number> | undefined
 
@@ -149,7 +151,7 @@ export function createEngine(opts: {
       await db.query(`update lifecycle_transitions set done_at = $2, outcome = $3 where id = $1 and done_at is null`, [
         failed.id,
         now.toISOString(),
-        `error: ${(err as Error).message}`.slice(0, 500),
+        `error: ${redactSecrets((err as Error).message)}`.slice(0, 500),
       ])
       return true
     }

@@ -16,11 +16,16 @@ create table if not exists supabase_migrations.schema_migrations (version text p
 create table if not exists supabase_migrations.seed_files (path text primary key, hash text not null);
 `
 
-/** The statements of a script; transaction control (BEGIN, COMMIT …) is left out: the file runs in our transaction. */
+/**
+ * The statements of a script; transaction control (BEGIN, COMMIT …) is left out: the file runs in our transaction.
+ * A script the parser refuses fails here with the parser's message, the whole file as its statement: it is never
+ * run as it is, since what the parser cannot read could hide a COMMIT that ends our transaction.
+ */
 export async function statementsOf(sql: string): Promise<string[]> {
   const split = await splitStatements(sql)
-  // A script the parser refuses runs whole: Postgres then reports the syntax error itself.
-  if (!split.ok) return sql.trim() === '' ? [] : [sql]
+  if (!split.ok) {
+    throw new StatementFailure({ message: split.error.message, code: split.error.code ?? null, statement: sql })
+  }
   return split.statements.filter((s) => !s.endsTransaction).map((s) => s.text.trim()).filter((s) => s !== '')
 }
 

@@ -7,7 +7,8 @@
  *   GET  /platform/projects/{ref}/database/tables/{table}/rows   a page of a table's rows
  *   GET  /v1/projects/{ref}/types/typescript          TypeScript types (@supabase/postgrest-typegen)
  * Writing takes `projects:write`: a Read-only member gets 403 from the v1 write endpoint (unless read_only: true) and
- * has every SQL Editor query run read-only. A failed query answers 400 with the Postgres error (message, SQLSTATE,
+ * has every SQL Editor query run read-only. A script the SQL parser refuses answers 400 with the parser's message (and
+ * position), and is never run. A failed query answers 400 with the Postgres error (message, SQLSTATE,
  * position in the person's script, detail, hint); past the time-out 408 `query_timeout` (the database layer stops
  * it and the next query works); a project that is not ACTIVE_HEALTHY 409.
  */
@@ -29,7 +30,12 @@ const SQLSTATE = /^[0-9A-Z]{5}$/
 
 /** The answer to a failed query or an unavailable database. */
 function failure(c: Context, err: unknown, timeoutMs: number) {
-  if (err instanceof QueryRefused) return c.json({ message: err.message } satisfies QueryError, 400)
+  if (err instanceof QueryRefused) {
+    const body: QueryError = { message: err.message }
+    if (err.code) body.code = err.code
+    if (err.position !== undefined && err.position > 0) body.position = err.position
+    return c.json(body, 400)
+  }
   if (!(err instanceof ProjectDbError)) throw err
   if (err.code === 'query_timeout') {
     const body: QueryError = {

@@ -12,6 +12,20 @@
  *
  * Postgres error positions are 1-based characters in the text it received; they are given back relative to the
  * person's script.
+ *
+ * What keeps a script inside its transaction (and a read-only one read-only) does not rest on reading its text alone:
+ *  - a script the parser refuses is refused, never run as it is;
+ *  - each statement is sent on its own, so the server reads one statement at a time, the one the parser saw (PGlite's
+ *    query is the extended protocol, which takes one command per message; node-postgres sends a query without
+ *    parameters through the simple protocol, where the check below of how text is read keeps the server's cut
+ *    the parser's);
+ *  - before the first statement and after each one, a guard query checks that the session is still in the
+ *    transaction it began in (its virtual transaction id, which no statement can set), still read-only when asked,
+ *    and still reads text as the parser did (standard_conforming_strings on, client_encoding UTF8: with them changed,
+ *    Postgres would cut the next statement's text into other statements than the parser did). A statement that
+ *    ended the transaction or changed them stops the script there, before anything else runs.
+ * BEGIN READ ONLY is fixed by the guard's first query (a read-only transaction's mode can be changed only before
+ * it), so SET TRANSACTION READ WRITE fails; COMMIT inside DO or a procedure fails in a transaction block.
  */
 import type { QueryColumn } from '../../../contracts/database'
 import { ProjectDbError, type ProjectDatabases, type ProjectQueryResult, type ProjectTx } from '../projectdb/types'
@@ -27,8 +41,68 @@ export interface QueryRun {
   readOnly: boolean
 }
 
-/** A query refused before it reached the database (400 with this message). */
-export class QueryRefused extends Error {}
+/** A query refused before it reached the database, or stopped by the guard (400 with this message). */
+export class QueryRefused extends Error {
+  readonly code?: string
+  readonly position?: number
+  constructor(message: string, fields: { code?: string; position?: number } = {}) {
+    super(message)
+    this.name = 'QueryRefused'
+    this.code = fields.code
+    this.position = fields.position
+  }
+}
+
+/**
+ * Where the session stands: its transaction and the settings that decide how the next statement's text is read.
+ * Every name is schema-qualified and `=` is pg_catalog's, so a script's search_path, functions or operators cannot
+ * answer in the guard's place; the values are compared here, not in SQL.
+ */
+const GUARD_SQL = `select l.virtualtransaction::text as tx,
+  pg_catalog.current_setting('transaction_read_only') as read_only,
+  pg_catalog.current_setting('standard_conforming_strings') as conforming_strings,
+  pg_catalog.current_setting('client_encoding') as encoding
+from pg_catalog.pg_locks l
+where l.locktype operator(pg_catalog.=) 'virtualxid' and l.pid operator(pg_catalog.=) pg_catalog.pg_backend_pid()`
+
+interface Guard {
+  /** Throws QueryRefused when the statement just run left the transaction or changed how text is read. */
+  check(after: Statement | undefined): Promise<void>
+}
+
+async function guardOf(tx: ProjectTx, readOnly: boolean): Promise<Guard> {
+  const stand = async () => {
+    const { rows } = await tx.query(GUARD_SQL)
+    const row = rows[0] ?? {}
+    return {
+      tx: typeof row.tx === 'string' ? row.tx : '',
+      readOnly: row.read_only === 'on',
+      conformingStrings: row.conforming_strings === 'on',
+      encoding: String(row.encoding ?? ''),
+    }
+  }
+  // The first query of the transaction: from here on its read-only mode cannot change.
+  const begun = await stand()
+  const check = async (after: Statement | undefined) => {
+    const now = begun.tx === '' ? undefined : await stand()
+    const where = after ? ` (stopped after the ${after.command} statement at position ${after.start + 1})` : ''
+    if (!now || now.tx !== begun.tx) {
+      throw new QueryRefused(`The query ended the transaction it runs in; nothing after that was run${where}`, { code: '25000' })
+    }
+    if (readOnly && !now.readOnly) {
+      throw new QueryRefused(`The query left read-only mode; nothing after that was run${where}`, { code: '25006' })
+    }
+    if (!now.conformingStrings || now.encoding !== 'UTF8') {
+      throw new QueryRefused(
+        'standard_conforming_strings must stay on and client_encoding UTF8 here: the script is cut into statements ' +
+          `as Postgres reads it with them${where}`,
+        { code: '22023' },
+      )
+    }
+  }
+  await check(undefined)
+  return { check }
+}
 
 const ROW = 'kp$row'
 const WRAP_HEAD = 'with "kp$q" as ('
@@ -97,11 +171,7 @@ async function runLast(tx: ProjectTx, last: Statement, parameters: unknown[] | u
     const rows = result.rows.map((row) => rowFromJson(String(row[ROW]), decimals))
     return { fields, rows, rowCount: rows.length }
   }
-  const result = await inScript(
-    async (): Promise<ProjectQueryResult | undefined> =>
-      parameters ? tx.query(last.text, parameters) : (await tx.exec(last.text)).at(-1),
-    (p) => last.start + p,
-  )
+  const result = await inScript(() => tx.query(last.text, parameters), (p) => last.start + p)
   return lastOf(result)
 }
 
@@ -119,38 +189,37 @@ export interface RunQueryOptions {
 /** Runs a script (or one statement with parameters) in one transaction. Throws ProjectDbError or QueryRefused. */
 export async function runProjectQuery(dbs: ProjectDatabases, ref: string, sql: string, opts: RunQueryOptions): Promise<QueryRun> {
   const split = await splitStatements(sql)
+  if (!split.ok) throw new QueryRefused(split.error.message, { code: split.error.code, position: split.error.position })
   const parameters = opts.parameters && opts.parameters.length > 0 ? opts.parameters : undefined
-  if (split.ok) {
-    if (parameters && split.statements.length > 1) {
-      throw new QueryRefused('A query with parameters must be a single statement')
-    }
-    if (split.statements.some((s) => s.endsTransaction)) {
-      throw new QueryRefused(
-        'BEGIN, COMMIT, ROLLBACK and PREPARE TRANSACTION cannot be used here: each query already runs in a transaction ' +
-          'of its own, committed when every statement succeeds (SAVEPOINT and ROLLBACK TO SAVEPOINT work)',
-      )
-    }
-    if (split.statements.some((s) => s.serverCopy)) {
-      throw new QueryRefused('COPY to or from a file or program on the database server is not allowed')
-    }
+  if (parameters && split.statements.length > 1) {
+    throw new QueryRefused('A query with parameters must be a single statement')
+  }
+  if (split.statements.some((s) => s.endsTransaction)) {
+    throw new QueryRefused(
+      'BEGIN, COMMIT, ROLLBACK and PREPARE TRANSACTION cannot be used here: each query already runs in a transaction ' +
+        'of its own, committed when every statement succeeds (SAVEPOINT and ROLLBACK TO SAVEPOINT work)',
+    )
+  }
+  if (split.statements.some((s) => s.serverCopy)) {
+    throw new QueryRefused('COPY to or from a file or program on the database server is not allowed')
   }
 
   const started = performance.now()
   const result = await dbs.transaction(ref, { role: 'postgres', readOnly: opts.readOnly }, async (tx) => {
-    // A read-only transaction's mode can be changed only before its first query: take that first query now, so
-    // `SET TRANSACTION READ WRITE` in the script fails (25001) instead of lifting read-only.
-    if (opts.readOnly) await tx.query('select 1')
+    const guard = await guardOf(tx, opts.readOnly)
     let last: LastResult
     let command = ''
-    if (!split.ok) {
-      last = lastOf(parameters ? await tx.query(sql, parameters) : (await tx.exec(sql)).at(-1))
-    } else if (split.statements.length === 0) {
+    if (split.statements.length === 0) {
       last = { fields: [], rows: [], rowCount: 0 }
     } else {
       const statements = split.statements
       const final = statements[statements.length - 1]
-      if (statements.length > 1) await tx.exec(sql.slice(0, final.offset))
+      for (const statement of statements.slice(0, -1)) {
+        await inScript(() => tx.query(statement.text), (p) => statement.start + p)
+        await guard.check(statement)
+      }
       last = await runLast(tx, final, parameters)
+      await guard.check(final)
       command = final.command
     }
     const names = await typeNames(tx, last.fields.map((f) => f.dataTypeID))

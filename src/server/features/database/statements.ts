@@ -155,18 +155,49 @@ const KEEPS_TRANSACTION = new Set(['TRANS_STMT_SAVEPOINT', 'TRANS_STMT_RELEASE',
 /** Characters (code points) in a string: Postgres's error positions count these. */
 export const charLength = (text: string) => [...text].length
 
-export type SplitResult = { ok: true; statements: Statement[] } | { ok: false }
+/** Why the parser refused a script, as Postgres itself would report it where it can. */
+export interface ParseFailure {
+  /** The parser's own message ('syntax error at or near "frm"'). */
+  message: string
+  /** SQLSTATE when known: 42601 for the grammar's syntax errors, 54001 for a script nested too deeply to parse. */
+  code?: string
+  /** 1-based character position in the script, as Postgres reports error positions. */
+  position?: number
+}
+
+export type SplitResult = { ok: true; statements: Statement[] } | { ok: false; error: ParseFailure }
+
+/** libpg-query throws an SqlError with `sqlDetails` for what the grammar refuses, a RangeError when it runs out of stack. */
+function parseFailure(err: unknown): ParseFailure {
+  const details = (err as { sqlDetails?: { message?: unknown; cursorPosition?: unknown; functionName?: unknown } })?.sqlDetails
+  if (details && typeof details.message === 'string') {
+    const cursor = details.cursorPosition
+    return {
+      message: details.message,
+      // scanner_yyerror is the grammar's syntax error, ERRCODE_SYNTAX_ERROR in Postgres; other parser errors carry
+      // codes of their own that the parser does not tell.
+      ...(details.functionName === 'scanner_yyerror' ? { code: '42601' } : {}),
+      // The parser counts from 0 in characters; Postgres reports positions from 1.
+      ...(typeof cursor === 'number' && cursor >= 0 ? { position: cursor + 1 } : {}),
+    }
+  }
+  const message = err instanceof Error ? err.message : String(err)
+  if (err instanceof RangeError) {
+    return { message: `the query is nested too deeply to parse (${message})`, code: '54001' }
+  }
+  return { message: `the query could not be parsed (${message})` }
+}
 
 /**
- * The statements of a script. `{ ok: false }` when the parser refuses it: the caller runs it as it is and lets the
- * database report the syntax error with its own message and position.
+ * The statements of a script, or why the parser refuses it. A refused script is never run as it is: what the parser
+ * cannot read, no check built on it can vouch for (a COMMIT hidden in it would end the transaction it runs in).
  */
 export async function splitStatements(sql: string): Promise<SplitResult> {
   let stmts: { stmt?: unknown; stmt_location?: number; stmt_len?: number }[]
   try {
     stmts = (await parse(sql)).stmts ?? []
-  } catch {
-    return { ok: false }
+  } catch (err) {
+    return { ok: false, error: parseFailure(err) }
   }
   const bytes = Buffer.from(sql, 'utf8')
   const statements = stmts.map((raw): Statement => {

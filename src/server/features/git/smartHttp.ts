@@ -11,7 +11,9 @@
  * of an organization the person does not belong to is 404, as one that does not exist. A push to a repository that
  * does not exist creates it in the installation — kept only if the push stored a branch, so a refused or failed
  * push leaves nothing behind. A request body over GIT_MAX_PUSH_BYTES is refused 413 while it streams (nothing is
- * stored: git receives the pack only whole). The dumb protocol (plain file reads) is not served.
+ * stored: git receives the pack only whole). Received objects are checked as `git fsck` would (receive.fsckObjects):
+ * a push with a tree entry named `.git`, `..` or holding `/` is refused whole, and git shows the person why.
+ * The dumb protocol (plain file reads) is not served.
  * Not a cookie route: a browser's cookie never authenticates here, and the CSRF guard still refuses a cross-site
  * browser POST (git sends no Origin).
  */
@@ -226,9 +228,15 @@ export function smartHttpRoutes({ db, clock, config }: Deps, host: GitHost) {
       REMOTE_USER: account.username,
       REMOTE_ADDR: '127.0.0.1',
       // A second line behind the streaming limit: git itself refuses a pack past it.
-      GIT_CONFIG_COUNT: '1',
+      GIT_CONFIG_COUNT: '2',
       GIT_CONFIG_KEY_0: 'receive.maxInputSize',
       GIT_CONFIG_VALUE_0: String(limit),
+      // Every received object is checked as `git fsck` would, strictly (its warnings are errors): a tree with an
+      // entry named '.git' (any case, or its NTFS and HFS+ spellings), '..' or '.', a name holding '/', an object
+      // that does not parse (a name cannot hold NUL: a tree that tries does not parse). A pack that fails is
+      // refused whole, before any ref moves, and its objects leave with the quarantine git received them into.
+      GIT_CONFIG_KEY_1: 'receive.fsckObjects',
+      GIT_CONFIG_VALUE_1: 'true',
     }
     if (c.req.header('content-length')) env.CONTENT_LENGTH = c.req.header('content-length')!
     if (encoding && /^(gzip|x-gzip)$/i.test(encoding)) env.HTTP_CONTENT_ENCODING = encoding

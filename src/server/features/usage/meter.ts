@@ -9,6 +9,7 @@
  */
 import type { Clock } from '../../config'
 import type { Db } from '../../db'
+import { isSecretName, REDACTED, redactSecrets } from '../../core/redact'
 import type { ProjectDatabases } from '../projectdb/types'
 
 export interface RequestSample {
@@ -53,20 +54,23 @@ interface LogEntry {
   bytes: number
 }
 
-/** Query parameters whose values are secrets: dropped (apikey) or masked before a path is kept. */
-const SECRET_PARAM = /^(apikey|api_key|key|access_token|refresh_token|token|jwt|secret|password|authorization)$/i
 const MAX_PATH = 1_000
 
-/** The path and query of a REST request as the log keeps it: without `/p/{ref}`, without apikey, secrets masked. */
+/**
+ * The path and query of a REST request as the log keeps it: without `/p/{ref}`, without apikey, the values of
+ * parameters named like secrets (core/redact.ts: key, token, secret, password, auth, signature) masked, and any JWT- or
+ * token-shaped text masked wherever it is (a path segment, a value, a name). Masked before it is cut to length,
+ * so no part of a token is kept either.
+ */
 export function loggablePath(url: URL): string {
   const path = url.pathname.replace(/^\/p\/[^/]+/, '')
   const kept = new URLSearchParams()
   for (const [name, value] of url.searchParams) {
     if (name.toLowerCase() === 'apikey') continue
-    kept.append(name, SECRET_PARAM.test(name) ? '[redacted]' : value)
+    kept.append(name, isSecretName(name) ? REDACTED : value)
   }
   const query = kept.toString()
-  const full = query === '' ? path : `${path}?${decodeURIComponent(query.replace(/\+/g, '%20'))}`
+  const full = redactSecrets(query === '' ? path : `${path}?${decodeURIComponent(query.replace(/\+/g, '%20'))}`)
   return full.length > MAX_PATH ? `${full.slice(0, MAX_PATH - 1)}…` : full
 }
 
