@@ -38,6 +38,9 @@ const TEMPLATE_LOCK_KEY = 7_262_021_009
 /** Arbitrary constant (an int4, paired with the role name's hash): one process at a time sets up a project's role. */
 const ROLE_LOCK_CLASS = 72_620_210
 
+/** How long setting a project's role up waits for a lock on it before the open fails (and is tried again later). */
+const ROLE_LOCK_TIMEOUT_MS = 3_000
+
 /** The store's table of the key the project roles' passwords derive from (one row). */
 const KEY_TABLE = 'projectdb_login_key'
 
@@ -108,11 +111,12 @@ function scramVerifier(password: string): string {
 const literal = (value: string) => `'${value.replace(/'/g, "''")}'`
 
 /**
- * Creates a project's login role or sets it back to what the platform gave it: rights, password, no settings of its
- * own. Run in a transaction holding the role's advisory lock (concurrent ALTER ROLE of one role fails).
- * A DATABASE_URL user that is no superuser becomes a member, as it must to hand the role schema public.
+ * Creates a project's login role or sets it back to what the platform gave it: rights, no settings of its own, and
+ * the password when a verifier is given (setting one costs PostgreSQL tens of milliseconds, so an open sets it only
+ * when the login fails). Run in a transaction holding the role's advisory lock (concurrent ALTER ROLE of one role
+ * fails). A DATABASE_URL user that is no superuser becomes a member, as it must to hand the role schema public.
  */
-function roleSql(role: string, verifier: string, superuser: boolean): string {
+function roleSql(role: string, verifier: string | undefined, superuser: boolean): string {
   const r = ident(role)
   return `
 do $$
@@ -123,7 +127,7 @@ begin
 end
 $$;
 alter role ${r} login nosuperuser nocreatedb nocreaterole noreplication nobypassrls inherit connection limit -1
-  valid until 'infinity' password ${literal(verifier)};
+  valid until 'infinity'${verifier ? ` password ${literal(verifier)}` : ''};
 alter role ${r} reset all;
 grant anon, authenticated, service_role to ${r};
 ${superuser ? '' : `grant ${r} to current_user;`}
@@ -227,23 +231,34 @@ export function postgresBackend(databaseUrl: string): Backend {
     }
   }
 
-  /** Sets the project's role up (see roleSql), then, when given, who may connect to its database. */
-  async function assertRole(ref: string, key: string, superuser: boolean, database?: string): Promise<{ role: string; password: string }> {
+  /** Sets the project's role up (see roleSql), with its password when asked, then, when given, who may connect to its database. */
+  async function assertRole(
+    ref: string,
+    key: string,
+    superuser: boolean,
+    opts: { database?: string; password: boolean },
+  ): Promise<{ role: string; password: string }> {
+    const { database } = opts
     const role = nameOf(ref)
     const password = passwordOf(key, role)
     let verifier = verifiers.get(role)
-    if (!verifier) verifiers.set(role, (verifier = scramVerifier(password)))
+    if (opts.password && !verifier) verifiers.set(role, (verifier = scramVerifier(password)))
+    // One round trip: the lock, the role, the database's grants, in one transaction.
+    const sql =
+      `begin;\n` +
+      // A tenant's transaction that changes its own role holds the role's row until its time-out: waiting on it must
+      // not hold one of the few admin connections every project's opens share for that long.
+      `set local lock_timeout = '${ROLE_LOCK_TIMEOUT_MS}ms';\n` +
+      `select pg_advisory_xact_lock(${ROLE_LOCK_CLASS}, hashtext(${literal(role)}));\n` +
+      roleSql(role, opts.password ? verifier : undefined, superuser) +
+      (database ? databaseAclSql(database, role) : '') +
+      'commit;'
     const client = await admin.connect()
     try {
-      await client.query('begin')
-      try {
-        await client.query('select pg_advisory_xact_lock($1::int, hashtext($2))', [ROLE_LOCK_CLASS, role])
-        await client.query(roleSql(role, verifier, superuser) + (database ? databaseAclSql(database, role) : ''))
-        await client.query('commit')
-      } catch (err) {
-        await client.query('rollback').catch(() => {})
-        throw err
-      }
+      await client.query(sql)
+    } catch (err) {
+      await client.query('rollback').catch(() => {})
+      throw err
     } finally {
       client.release()
     }
@@ -264,7 +279,7 @@ export function postgresBackend(databaseUrl: string): Backend {
     )
     for (const { datname } of rows) {
       const ref = datname.slice(prefix.length).replace(/_partial$/, '')
-      const { role } = await assertRole(ref, key, superuser, datname)
+      const { role } = await assertRole(ref, key, superuser, { database: datname, password: true })
       await runIn(datname, `reassign owned by ${ident(legacy)} to ${ident(role)};\ndrop owned by ${ident(legacy)};\n${ownershipSql(role)}`)
     }
     try {
@@ -349,14 +364,26 @@ export function postgresBackend(databaseUrl: string): Backend {
     async open(ref, lost) {
       const { key, superuser } = await ensureReady()
       const database = nameOf(ref)
-      // Whatever the tenant did to its own role last time (password, settings) is undone before it logs in.
-      const login = await assertRole(ref, key, superuser, database)
-      const url = new URL(urlFor(databaseUrl, database))
-      url.username = encodeURIComponent(login.role)
-      url.password = encodeURIComponent(login.password)
-      const client = new pg.Client({ connectionString: url.toString() })
-      client.on('error', () => {})
-      await client.connect()
+      // Whatever the tenant did to its own role last time (settings, connection limit) is undone before it logs in;
+      // a password of its own choosing shows as a failed login, and the platform's is set again.
+      const login = await assertRole(ref, key, superuser, { database, password: false })
+      const connect = async () => {
+        const url = new URL(urlFor(databaseUrl, database))
+        url.username = encodeURIComponent(login.role)
+        url.password = encodeURIComponent(login.password)
+        const client = new pg.Client({ connectionString: url.toString() })
+        client.on('error', () => {})
+        await client.connect()
+        return client
+      }
+      let client: pg.Client
+      try {
+        client = await connect()
+      } catch (err) {
+        if ((err as { code?: string }).code !== '28P01') throw err
+        await assertRole(ref, key, superuser, { database, password: true })
+        client = await connect()
+      }
       return new ClientSession(client, lost)
     },
     exists: (ref) => dbExists(nameOf(ref)),
@@ -372,7 +399,7 @@ export function postgresBackend(databaseUrl: string): Backend {
       await createFromTemplate(partial)
       // Only the project's role may connect, from before the database has its name; whoever came in while PUBLIC
       // still could is shown out.
-      const { role } = await assertRole(ref, key, superuser, partial)
+      const { role } = await assertRole(ref, key, superuser, { database: partial, password: true })
       await admin.query('select pg_terminate_backend(pid) from pg_stat_activity where datname = $1 and pid <> pg_backend_pid()', [partial])
       await runIn(partial, ownershipSql(role))
       // The demo schema is made by the project's role, so the people's SQL can change what it made.
