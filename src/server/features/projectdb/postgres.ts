@@ -19,8 +19,8 @@
  * none is stored, and knowing one's own tells nothing of another's. The server sends PostgreSQL only a SCRAM verifier
  * of it, never the password itself.
  * Whatever the tenant changes on its own role (`ALTER ROLE current_user PASSWORD …`, `SET default_transaction_read_only`,
- * `SET statement_timeout` …) is undone each time the platform opens the project's database: the role's rights,
- * password and settings are set again first.
+ * `SET statement_timeout` …) is undone each time the platform opens the project's database: the role's rights and
+ * settings are set again before it logs in, and its password when that login fails.
  * A DATABASE_URL user that may not create roles (neither superuser nor CREATEROLE) gets no project databases: they
  * would have to run as that user, shared by every project and able to reach the store.
  * Databases made before per-project roles (all owned by one `<store database>_p_owner`) are converted when the engine
