@@ -10,8 +10,10 @@
 import pg from 'pg'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createEngineDatabases } from '../../src/server/features/projectdb'
+import { ROLES_SQL } from '../../src/server/features/projectdb/template'
 import { POSTGRES_TEMPLATE_NAME, projectDbPrefix, projectLogin } from '../../src/server/features/projectdb/postgres'
 import { isPostgres, json, OWNER, startTestServer, testConfig, type TestServer } from './helpers'
+import { startPgCluster } from './pgCluster'
 
 let s: TestServer
 let token: string
@@ -224,6 +226,39 @@ if (isPostgres) {
         await c.end()
       }
     })
+
+    it('runs project databases as a DATABASE_URL user with CREATEROLE and CREATEDB who is no superuser', async () => {
+      // A cluster of its own: the template is cluster-wide, and the one the other tests share was made by a superuser.
+      const cluster = await startPgCluster()
+      try {
+        const c = new pg.Client({ connectionString: cluster.url })
+        await c.connect()
+        // The API roles come from a superuser (only one may make service_role BYPASSRLS), as an operator would.
+        await c.query(ROLES_SQL)
+        await c.query(`create role platform login createrole createdb password 'platform-pass'`)
+        await c.query('create database platform_store owner platform')
+        await c.end()
+        const url = new URL(cluster.url)
+        url.username = 'platform'
+        url.password = 'platform-pass'
+        url.pathname = '/platform_store'
+        const dbs = createEngineDatabases(testConfig({ dataDir: s.store.placement.dataDir, databaseUrl: url.toString() }))
+        try {
+          await dbs.create('managedref', { schemaSql: 'create table made (x int); insert into made values (3);' })
+          const { rows } = await dbs.transaction('managedref', {}, (tx) =>
+            tx.query(`select current_user as me, r.rolsuper, (select tableowner from pg_tables where tablename = 'made') as owner,
+              (select x from made) as x from pg_roles r where r.rolname = current_user`),
+          )
+          expect(rows).toEqual([{ me: 'platform_store_p_managedref', rolsuper: false, owner: 'platform_store_p_managedref', x: 3 }])
+          await dbs.drop('managedref')
+          expect(await dbs.exists('managedref')).toBe(false)
+        } finally {
+          await dbs.closeAll()
+        }
+      } finally {
+        cluster.stop()
+      }
+    }, 60_000)
 
     it('refuses to run project databases as a DATABASE_URL user who may not create roles, and says why', async () => {
       const user = `kp_weak_${process.pid}`

@@ -114,7 +114,9 @@ const literal = (value: string) => `'${value.replace(/'/g, "''")}'`
  * Creates a project's login role or sets it back to what the platform gave it: rights, no settings of its own, and
  * the password when a verifier is given (setting one costs PostgreSQL tens of milliseconds, so an open sets it only
  * when the login fails). Run in a transaction holding the role's advisory lock (concurrent ALTER ROLE of one role
- * fails). A DATABASE_URL user that is no superuser becomes a member, as it must to hand the role schema public.
+ * fails). A DATABASE_URL user that is no superuser becomes a member, as it must to hand the role schema public; it
+ * may not name SUPERUSER, REPLICATION or BYPASSRLS at all, and needs not: a role it made lacks them, and only a
+ * superuser could give them.
  */
 function roleSql(role: string, verifier: string | undefined, superuser: boolean): string {
   const r = ident(role)
@@ -126,7 +128,7 @@ begin
   end if;
 end
 $$;
-alter role ${r} login nosuperuser nocreatedb nocreaterole noreplication nobypassrls inherit connection limit -1
+alter role ${r} login ${superuser ? 'nosuperuser noreplication nobypassrls ' : ''}nocreatedb nocreaterole inherit connection limit -1
   valid until 'infinity'${verifier ? ` password ${literal(verifier)}` : ''};
 alter role ${r} reset all;
 grant anon, authenticated, service_role to ${r};
