@@ -208,8 +208,8 @@ describe('POST /platform/projects/{ref}/database/query (SQL Editor)', () => {
     await sqlOk(`create temp table notes (shadow int); select set_config('application_name', 'leaked', false)`)
     const after = await sqlOk(settings)
     expect(after.rows).toEqual(before.rows)
-    // The project owner: PGlite's postgres, or on PostgreSQL the store's owner role (never the server's own user).
-    expect(String(after.rows[0].who)).toMatch(isPostgres ? /_p_owner$/ : /^postgres$/)
+    // The project owner: PGlite's postgres, or on PostgreSQL the project's own role (never the server's own user).
+    expect(String(after.rows[0].who)).toMatch(isPostgres ? new RegExp(`_p_${ref}$`) : /^postgres$/)
     expect((await sqlOk('select count(*) as n from notes')).rows).toEqual([{ n: 3 }])
   })
 

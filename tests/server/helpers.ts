@@ -89,6 +89,11 @@ export async function createTestStore(opts: { durable?: boolean } = {}): Promise
           [projectDbPrefix(url.toString())],
         )
         for (const { datname } of rows) await c.query(`drop database if exists "${datname}" with (force)`)
+        // And their login roles, named as the databases (roles outlive a dropped test database on a shared server).
+        const roles = await c.query<{ rolname: string }>(`select rolname from pg_roles where starts_with(rolname, $1)`, [
+          projectDbPrefix(url.toString()),
+        ])
+        for (const { rolname } of roles.rows) await c.query(`drop role if exists "${rolname}"`).catch(() => {})
         await c.end()
       },
     }

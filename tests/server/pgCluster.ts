@@ -4,7 +4,7 @@
  * As root, the cluster runs as the postgres user, since PostgreSQL refuses to run as root.
  */
 import { execFileSync } from 'node:child_process'
-import { chownSync, existsSync, mkdtempSync, rmSync } from 'node:fs'
+import { chownSync, existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
 import { createServer } from 'node:net'
 
@@ -46,6 +46,12 @@ export async function startPgCluster(): Promise<PgCluster> {
   const port = await freePort()
   try {
     run('initdb', ['-D', dataDir, '-U', 'postgres', '--auth=trust', '-E', 'UTF8', '--no-sync', '--no-instructions'])
+    // The superuser the tests connect as needs no password; every other role logs in with its password, as on a real
+    // server, so a test can tell a wrong password from a refused database.
+    writeFileSync(
+      path.join(dataDir, 'pg_hba.conf'),
+      ['local all all trust', 'host all postgres 127.0.0.1/32 trust', 'host all all 127.0.0.1/32 scram-sha-256', ''].join('\n'),
+    )
     const opts = [`-p ${port}`, `-k ${base}`, '-c listen_addresses=127.0.0.1', '-c fsync=off -c synchronous_commit=off -c full_page_writes=off', '-c max_connections=200'].join(' ')
     run('pg_ctl', ['-D', dataDir, '-o', opts, '-l', path.join(base, 'server.log'), '-w', '-t', '30', 'start'])
   } catch (err) {

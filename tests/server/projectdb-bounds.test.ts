@@ -11,7 +11,7 @@ import pg from 'pg'
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { createEngineDatabases } from '../../src/server/features/projectdb'
 import type { DatabaseManager } from '../../src/server/features/projectdb/manager'
-import { POSTGRES_TEMPLATE_NAME, projectOwnerOf } from '../../src/server/features/projectdb/postgres'
+import { POSTGRES_TEMPLATE_NAME } from '../../src/server/features/projectdb/postgres'
 import { createTestStore, isPostgres, testConfig, type TestStore } from './helpers'
 
 const A = 'aaaaaaaaaaaaaaaaaaaa'
@@ -131,8 +131,13 @@ describe('prepare (what the server does once it listens)', () => {
         try {
           const { rows } = await admin.query('select 1 from pg_database where datname = $1', [POSTGRES_TEMPLATE_NAME])
           expect(rows).toHaveLength(1)
-          const owner = await admin.query('select rolsuper from pg_roles where rolname = $1', [projectOwnerOf(store.placement.databaseUrl!).role])
-          expect(owner.rows).toEqual([{ rolsuper: false }])
+          // Nobody but the platform connects to it: a session there would stop every CREATE DATABASE from it.
+          const open = await admin.query(
+            `select exists (select from pg_database d, aclexplode(coalesce(d.datacl, acldefault('d', d.datdba))) a
+             where d.datname = $1 and a.grantee = 0 and a.privilege_type = 'CONNECT') as public_connects`,
+            [POSTGRES_TEMPLATE_NAME],
+          )
+          expect(open.rows).toEqual([{ public_connects: false }])
         } finally {
           await admin.end()
         }

@@ -1,6 +1,6 @@
 /**
  * What the people's SQL may do in a project database. On PostgreSQL the server's own user is a superuser (the test
- * cluster's is): project SQL must run as the store's project owner role instead, which can do everything a project
+ * cluster's is): project SQL must run as the project's own login role instead, which can do everything a project
  * owner needs (make and change tables, functions, policies, the demo's tables included, and act as the API roles)
  * but nothing that reaches past its database: read the server's files, run programs, become a superuser again.
  * On PGlite the database is a WASM sandbox with its own file system; the same owner-level checks apply to both.
@@ -75,7 +75,7 @@ describe('what SQL cannot reach', () => {
       return
     }
     expect(me).toMatchObject({ rolsuper: false, rolcreaterole: false, rolcreatedb: false, rolbypassrls: false })
-    expect(String(me.role)).toMatch(/_p_owner$/)
+    expect(String(me.role)).toMatch(new RegExp(`_p_${ref}$`))
     // RESET ROLE and SET SESSION AUTHORIZATION lead back to the login role, never to the server's own user.
     expect(await rows('reset role; select current_user as role, session_user as session')).toEqual([{ role: me.role, session: me.role }])
     expect((await refused('set session authorization postgres')).code).toBe('42501')

@@ -5,25 +5,44 @@
  * and granted to the connecting user so that `set local role` works without superuser rights.
  * Creating one builds `<name>_partial` (template copy, then the optional schema) and renames it, so a database
  * with the project's name is always complete.
+ *
  * The people's SQL (SQL Editor, Management API, REST) never runs as the DATABASE_URL user, which is often a superuser
  * (a superuser's SQL reads the server's files and runs programs: `pg_read_file`, `COPY … PROGRAM`, and `RESET ROLE`
- * or `SET SESSION AUTHORIZATION` undo any `SET ROLE`): project sessions log in as the store's project owner role
- * `<store database>_p_owner`, without superuser, CREATEDB, CREATEROLE or BYPASSRLS rights, which owns schema public of
- * every project database of that store and may `set role` to the API roles. Its password is derived from DATABASE_URL
- * (HMAC), so every server process sharing the store computes the same one and none has to be stored. When the
- * DATABASE_URL user is no superuser itself, it may lack the right to create roles: then project sessions use it, and
- * can do no more than it can.
+ * or `SET SESSION AUTHORIZATION` undo any `SET ROLE`), nor as a role two projects share (a shared role sees and ends
+ * every project's backends, and its `ALTER ROLE current_user` reaches every project). Each project logs in as a role
+ * of its own, named as its database (role and database names are separate namespaces): no SUPERUSER, CREATEDB,
+ * CREATEROLE, REPLICATION or BYPASSRLS, owner of its schema public and of what the demo schema made, a member of the
+ * API roles for `set local role`. It may connect to its own database only: CONNECT is revoked from PUBLIC on every
+ * project database, on the template and on the store's own database.
+ * Its password is an HMAC, keyed by a random secret kept in the store's database (table projectdb_login_key, which no
+ * project role may reach), of the role's name: every server process sharing the store computes the same password,
+ * none is stored, and knowing one's own tells nothing of another's. The server sends PostgreSQL only a SCRAM verifier
+ * of it, never the password itself.
+ * Whatever the tenant changes on its own role (`ALTER ROLE current_user PASSWORD …`, `SET default_transaction_read_only`,
+ * `SET statement_timeout` …) is undone each time the platform opens the project's database: the role's rights and
+ * settings are set again before it logs in, and its password when that login fails.
+ * A DATABASE_URL user that may not create roles (neither superuser nor CREATEROLE) gets no project databases: they
+ * would have to run as that user, shared by every project and able to reach the store.
+ * Databases made before per-project roles (all owned by one `<store database>_p_owner`) are converted when the engine
+ * prepares, under an advisory lock; the shared role is dropped after.
  */
-import { createHmac } from 'node:crypto'
+import { createHash, createHmac, pbkdf2Sync, randomBytes } from 'node:crypto'
 import pg from 'pg'
 import { quoteIdent as ident } from '../../core/sql'
 import type { Backend, Session } from './manager'
 import { DATABASE_SQL, ROLES_SQL, TEMPLATE_HASH } from './template'
-import type { ProjectQueryResult } from './types'
+import { ProjectDbError, type ProjectQueryResult } from './types'
 
 /** Arbitrary constant: serialises template preparation across processes sharing a cluster. */
 const TEMPLATE_LOCK_KEY = 7_262_021_009
+/** Arbitrary constant (an int4, paired with the role name's hash): one process at a time sets up a project's role. */
+const ROLE_LOCK_CLASS = 72_620_210
 
+/** How long setting a project's role up waits for a lock on it before the open fails (and is tried again later). */
+const ROLE_LOCK_TIMEOUT_MS = 3_000
+
+/** The store's table of the key the project roles' passwords derive from (one row). */
+const KEY_TABLE = 'projectdb_login_key'
 
 function resultOf(r: pg.QueryResult): ProjectQueryResult {
   const rows = (r.rows ?? []) as Record<string, unknown>[]
@@ -40,42 +59,98 @@ function urlFor(base: string, database: string): string {
   return url.toString()
 }
 
-/** The names this engine gives a store's project databases (tests drop them by prefix). */
+/** The names this engine gives a store's project databases and their roles (tests drop them by prefix). */
 export function projectDbPrefix(databaseUrl: string): string {
   const url = new URL(databaseUrl)
   const store = decodeURIComponent(url.pathname.replace(/^\//, '')) || decodeURIComponent(url.username) || 'postgres'
   return `${store}_p_`
 }
 
-/** The login role the people's SQL runs as (see the header), and its password. */
-export function projectOwnerOf(databaseUrl: string): { role: string; password: string } {
-  const role = `${projectDbPrefix(databaseUrl)}owner`
-  const password = createHmac('sha256', databaseUrl).update(`project database owner ${role}`).digest('hex')
-  return { role, password }
+/** The role every project of a store logged in as before each had its own; converted away when found. */
+const legacyOwnerOf = (databaseUrl: string) => `${projectDbPrefix(databaseUrl)}owner`
+
+const passwordOf = (key: string, role: string) => createHmac('sha256', key).update(`project database login ${role}`).digest('hex')
+
+/** Reads the key, making it first when the store has none (concurrent makers agree on the first row). */
+async function loginKeyIn(client: pg.ClientBase): Promise<string> {
+  await client.query(`create table if not exists ${KEY_TABLE} (id boolean primary key default true check (id), secret text not null)`)
+  await client.query(`revoke all on ${KEY_TABLE} from public`)
+  await client.query(`insert into ${KEY_TABLE} (secret) values ($1) on conflict (id) do nothing`, [randomBytes(32).toString('hex')])
+  const { rows } = await client.query<{ secret: string }>(`select secret from ${KEY_TABLE}`)
+  return rows[0].secret
+}
+
+/**
+ * The credentials a project's database is opened with (the platform's own, for a proxy that logs in as the project:
+ * never hand them to a tenant). Reads the key from the store.
+ */
+export async function projectLogin(databaseUrl: string, ref: string): Promise<{ role: string; password: string; database: string }> {
+  const client = new pg.Client({ connectionString: databaseUrl })
+  await client.connect()
+  try {
+    const { rows } = await client.query<{ secret: string }>(`select secret from ${KEY_TABLE}`)
+    if (!rows[0]) throw new Error('the project databases of this store are not prepared yet')
+    const role = `${projectDbPrefix(databaseUrl)}${ref}`
+    return { role, password: passwordOf(rows[0].secret, role), database: role }
+  } finally {
+    await client.end()
+  }
+}
+
+/** A SCRAM-SHA-256 verifier of the password (RFC 5803, as PostgreSQL stores it): ALTER ROLE never carries the password. */
+function scramVerifier(password: string): string {
+  const iterations = 4096
+  const salt = randomBytes(16)
+  const salted = pbkdf2Sync(password, salt, iterations, 32, 'sha256')
+  const clientKey = createHmac('sha256', salted).update('Client Key').digest()
+  const storedKey = createHash('sha256').update(clientKey).digest()
+  const serverKey = createHmac('sha256', salted).update('Server Key').digest()
+  return `SCRAM-SHA-256$${iterations}:${salt.toString('base64')}$${storedKey.toString('base64')}:${serverKey.toString('base64')}`
 }
 
 const literal = (value: string) => `'${value.replace(/'/g, "''")}'`
 
-/** Creates (or re-asserts the rights and password of) the project owner role; idempotent, safe under races. */
-function ownerRoleSql(role: string, password: string): string {
-  const rights = 'login nosuperuser nocreatedb nocreaterole noreplication nobypassrls'
+/**
+ * Creates a project's login role or sets it back to what the platform gave it: rights, no settings of its own, and
+ * the password when a verifier is given (setting one costs PostgreSQL tens of milliseconds, so an open sets it only
+ * when the login fails). Run in a transaction holding the role's advisory lock (concurrent ALTER ROLE of one role
+ * fails). A DATABASE_URL user that is no superuser becomes a member, as it must to hand the role schema public; it
+ * may not name SUPERUSER, REPLICATION or BYPASSRLS at all, and needs not: a role it made lacks them, and only a
+ * superuser could give them.
+ */
+function roleSql(role: string, verifier: string | undefined, superuser: boolean): string {
+  const r = ident(role)
   return `
 do $$
 begin
   if not exists (select from pg_roles where rolname = ${literal(role)}) then
-    create role ${ident(role)} ${rights} password ${literal(password)};
-  else
-    alter role ${ident(role)} ${rights} password ${literal(password)};
+    create role ${r};
   end if;
-exception when duplicate_object or unique_violation then
-  null;
 end
 $$;
-grant anon, authenticated, service_role to ${ident(role)};
+alter role ${r} login ${superuser ? 'nosuperuser noreplication nobypassrls ' : ''}nocreatedb nocreaterole inherit connection limit -1
+  valid until 'infinity'${verifier ? ` password ${literal(verifier)}` : ''};
+alter role ${r} reset all;
+grant anon, authenticated, service_role to ${r};
+${superuser ? '' : `grant ${r} to current_user;`}
 `
 }
 
-/** Run as the DATABASE_URL user in a new project database: the owner role takes schema public and what it makes is the API roles' too. */
+/**
+ * Who may connect to a project's database: its own role only (and the DATABASE_URL user, its owner). PUBLIC keeps
+ * TEMPORARY, which the API roles use inside the project's own sessions.
+ */
+function databaseAclSql(database: string, role: string): string {
+  const d = ident(database)
+  const r = ident(role)
+  return `
+revoke connect on database ${d} from public;
+grant connect, temporary, create on database ${d} to ${r};
+alter role ${r} in database ${d} reset all;
+`
+}
+
+/** Run as the DATABASE_URL user in a project database: the project's role takes schema public and what it makes is the API roles' too. */
 function ownershipSql(role: string): string {
   const owner = ident(role)
   return `
@@ -85,8 +160,6 @@ alter default privileges for role ${owner} in schema public grant all on sequenc
 alter default privileges for role ${owner} in schema public grant all on functions to anon, authenticated, service_role;
 grant usage on schema storage to ${owner};
 grant all on all tables in schema storage to ${owner};
--- Schemas of its own, as the platform's postgres role may: migrations make them (supabase_migrations, private …).
-do $$ begin execute format('grant create on database %I to %I', current_database(), ${literal(role)}); end $$;
 `
 }
 
@@ -125,6 +198,16 @@ class ClientSession implements Session {
   }
 }
 
+/** Whether PUBLIC may still connect to the database (then a project role could too). */
+async function publicMayConnect(client: pg.ClientBase, database: string): Promise<boolean> {
+  const { rows } = await client.query(
+    `select 1 from pg_database d, aclexplode(coalesce(d.datacl, acldefault('d', d.datdba))) a
+     where d.datname = $1 and a.grantee = 0 and a.privilege_type = 'CONNECT'`,
+    [database],
+  )
+  return rows.length > 0
+}
+
 export function postgresBackend(databaseUrl: string): Backend {
   const admin = new pg.Pool({ connectionString: databaseUrl, max: 2 })
   admin.on('error', () => {})
@@ -133,10 +216,9 @@ export function postgresBackend(databaseUrl: string): Backend {
   if (nameOf('x'.repeat(20)).length + '_partial'.length > 63) {
     throw new Error(`the database name of DATABASE_URL is too long to name project databases after it (${prefix})`)
   }
-  let template: Promise<void> | undefined
-  const owner = projectOwnerOf(databaseUrl)
-  /** Whether project sessions log in as the owner role (decided when the template is prepared). */
-  let asOwner = false
+  let ready: Promise<{ key: string; superuser: boolean }> | undefined
+  /** Each role's verifier, made once per process (PBKDF2 costs a few milliseconds; any salt verifies the same password). */
+  const verifiers = new Map<string, string>()
 
   const dbExists = async (name: string) =>
     (await admin.query('select 1 from pg_database where datname = $1', [name])).rows.length > 0
@@ -151,29 +233,103 @@ export function postgresBackend(databaseUrl: string): Backend {
     }
   }
 
-  async function prepareTemplate(): Promise<void> {
+  /** Sets the project's role up (see roleSql), with its password when asked, then, when given, who may connect to its database. */
+  async function assertRole(
+    ref: string,
+    key: string,
+    superuser: boolean,
+    opts: { database?: string; password: boolean },
+  ): Promise<{ role: string; password: string }> {
+    const { database } = opts
+    const role = nameOf(ref)
+    const password = passwordOf(key, role)
+    let verifier = verifiers.get(role)
+    if (opts.password && !verifier) verifiers.set(role, (verifier = scramVerifier(password)))
+    // One round trip: the lock, the role, the database's grants, in one transaction.
+    const sql =
+      `begin;\n` +
+      // A tenant's transaction that changes its own role holds the role's row until its time-out: waiting on it must
+      // not hold one of the few admin connections every project's opens share for that long.
+      `set local lock_timeout = '${ROLE_LOCK_TIMEOUT_MS}ms';\n` +
+      `select pg_advisory_xact_lock(${ROLE_LOCK_CLASS}, hashtext(${literal(role)}));\n` +
+      roleSql(role, opts.password ? verifier : undefined, superuser) +
+      (database ? databaseAclSql(database, role) : '') +
+      'commit;'
+    const client = await admin.connect()
+    try {
+      await client.query(sql)
+    } catch (err) {
+      await client.query('rollback').catch(() => {})
+      throw err
+    } finally {
+      client.release()
+    }
+    return { role, password }
+  }
+
+  /**
+   * The databases of the shared owner role of old get a role each: everything the shared role owned in them passes
+   * to it, the shared role's grants there go, and the shared role is dropped. Runs under the template lock; a crash
+   * half-way leaves the shared role, so the next start does the rest (every step may run again).
+   */
+  async function convertLegacy(client: pg.ClientBase, key: string, superuser: boolean): Promise<void> {
+    const legacy = legacyOwnerOf(databaseUrl)
+    if ((await client.query('select 1 from pg_roles where rolname = $1', [legacy])).rows.length === 0) return
+    const { rows } = await client.query<{ datname: string }>(
+      'select datname from pg_database where starts_with(datname, $1) and datname <> $2 order by datname',
+      [prefix, legacy],
+    )
+    for (const { datname } of rows) {
+      const ref = datname.slice(prefix.length).replace(/_partial$/, '')
+      const { role } = await assertRole(ref, key, superuser, { database: datname, password: true })
+      await runIn(datname, `reassign owned by ${ident(legacy)} to ${ident(role)};\ndrop owned by ${ident(legacy)};\n${ownershipSql(role)}`)
+    }
+    try {
+      await client.query(`drop role ${ident(legacy)}`)
+    } catch (err) {
+      // Something outside this store's databases still depends on it: at least it logs in nowhere any more.
+      await client.query(`alter role ${ident(legacy)} nologin password null`)
+      console.error(`projectdb: the former shared role ${legacy} could not be dropped (${(err as Error).message}); it may no longer log in`)
+    }
+  }
+
+  async function prepare(): Promise<{ key: string; superuser: boolean }> {
     const client = await admin.connect()
     try {
       await client.query('select pg_advisory_lock($1::bigint)', [TEMPLATE_LOCK_KEY])
       try {
+        const { rows } = await client.query<{ rolsuper: boolean; rolcreaterole: boolean; store: string; me: string }>(
+          'select rolsuper, rolcreaterole, current_database() as store, current_user as me from pg_roles where rolname = current_user',
+        )
+        const { rolsuper: superuser, rolcreaterole, store, me } = rows[0]
+        if (!superuser && !rolcreaterole) {
+          throw new ProjectDbError(
+            `project databases need a DATABASE_URL user that may create roles (superuser, or CREATEROLE and CREATEDB), so ` +
+              `that each project logs in as a role of its own; ${me} may not`,
+            { code: 'database_unavailable' },
+          )
+        }
         await client.query(ROLES_SQL)
         // Lets a connecting user without superuser rights `set role` to them (a superuser may already).
         await client.query('grant anon, authenticated, service_role to current_user').catch(() => {})
-        const { rows } = await client.query<{ rolsuper: boolean }>('select rolsuper from pg_roles where rolname = current_user')
-        const superuser = rows[0]?.rolsuper === true
-        try {
-          await client.query(ownerRoleSql(owner.role, owner.password))
-          asOwner = true
-        } catch (err) {
-          // A superuser must never hand its rights to the people's SQL: no owner role, no project databases.
-          if (superuser) throw err
+        const key = await loginKeyIn(client)
+        if (!(await dbExists(POSTGRES_TEMPLATE_NAME))) {
+          const partial = `${POSTGRES_TEMPLATE_NAME}_partial`
+          await client.query(`drop database if exists ${ident(partial)}`)
+          await client.query(`create database ${ident(partial)}`)
+          // Nobody but its maker connects: a session on the template would stop every CREATE DATABASE from it.
+          await client.query(`revoke connect on database ${ident(partial)} from public`)
+          await runIn(partial, DATABASE_SQL)
+          await client.query(`alter database ${ident(partial)} rename to ${ident(POSTGRES_TEMPLATE_NAME)}`)
         }
-        if (await dbExists(POSTGRES_TEMPLATE_NAME)) return
-        const partial = `${POSTGRES_TEMPLATE_NAME}_partial`
-        await client.query(`drop database if exists ${ident(partial)}`)
-        await client.query(`create database ${ident(partial)}`)
-        await runIn(partial, DATABASE_SQL)
-        await client.query(`alter database ${ident(partial)} rename to ${ident(POSTGRES_TEMPLATE_NAME)}`)
+        for (const database of [store, POSTGRES_TEMPLATE_NAME]) {
+          await client.query(`revoke connect on database ${ident(database)} from public`).catch(() => {})
+          if (await publicMayConnect(client, database)) {
+            console.error(`projectdb: PUBLIC may still connect to database ${database} (${me} is neither its owner nor a superuser): project roles can too`)
+          }
+        }
+        await convertLegacy(client, key, superuser)
+        return { key, superuser }
       } finally {
         await client.query('select pg_advisory_unlock($1::bigint)', [TEMPLATE_LOCK_KEY]).catch(() => {})
       }
@@ -182,12 +338,12 @@ export function postgresBackend(databaseUrl: string): Backend {
     }
   }
 
-  const ensureTemplate = () => {
-    template ??= prepareTemplate().catch((err: unknown) => {
-      template = undefined
+  const ensureReady = () => {
+    ready ??= prepare().catch((err: unknown) => {
+      ready = undefined
       throw err
     })
-    return template
+    return ready
   }
 
   /** CREATE DATABASE … TEMPLATE fails while anything else is connected to the template: retried a few times. */
@@ -208,29 +364,48 @@ export function postgresBackend(databaseUrl: string): Backend {
     killGraceMs: 1_000,
     timeoutSql: (ms) => ` set local statement_timeout = ${Math.max(1, Math.floor(ms))};`,
     async open(ref, lost) {
-      await ensureTemplate() // the roles exist before anything runs as them
-      const url = new URL(urlFor(databaseUrl, nameOf(ref)))
-      if (asOwner) {
-        url.username = encodeURIComponent(owner.role)
-        url.password = owner.password
+      const { key, superuser } = await ensureReady()
+      const database = nameOf(ref)
+      // Whatever the tenant did to its own role last time (settings, connection limit) is undone before it logs in;
+      // a password of its own choosing shows as a failed login, and the platform's is set again.
+      const login = await assertRole(ref, key, superuser, { database, password: false })
+      const connect = async () => {
+        const url = new URL(urlFor(databaseUrl, database))
+        url.username = encodeURIComponent(login.role)
+        url.password = encodeURIComponent(login.password)
+        const client = new pg.Client({ connectionString: url.toString() })
+        client.on('error', () => {})
+        await client.connect()
+        return client
       }
-      const client = new pg.Client({ connectionString: url.toString() })
-      client.on('error', () => {})
-      await client.connect()
+      let client: pg.Client
+      try {
+        client = await connect()
+      } catch (err) {
+        if ((err as { code?: string }).code !== '28P01') throw err
+        await assertRole(ref, key, superuser, { database, password: true })
+        client = await connect()
+      }
       return new ClientSession(client, lost)
     },
     exists: (ref) => dbExists(nameOf(ref)),
-    prepare: () => ensureTemplate(),
+    prepare: async () => {
+      await ensureReady()
+    },
     async create(ref, schemaSql) {
       const name = nameOf(ref)
       if (await dbExists(name)) return
-      await ensureTemplate()
+      const { key, superuser } = await ensureReady()
       const partial = `${name}_partial`
       await admin.query(`drop database if exists ${ident(partial)} with (force)`)
       await createFromTemplate(partial)
-      if (asOwner) await runIn(partial, ownershipSql(owner.role))
-      // The demo schema is made by the owner role, so the people's SQL can change what it made.
-      if (schemaSql) await runIn(partial, asOwner ? `set role ${ident(owner.role)};\n${schemaSql}` : schemaSql)
+      // Only the project's role may connect, from before the database has its name; whoever came in while PUBLIC
+      // still could is shown out.
+      const { role } = await assertRole(ref, key, superuser, { database: partial, password: true })
+      await admin.query('select pg_terminate_backend(pid) from pg_stat_activity where datname = $1 and pid <> pg_backend_pid()', [partial])
+      await runIn(partial, ownershipSql(role))
+      // The demo schema is made by the project's role, so the people's SQL can change what it made.
+      if (schemaSql) await runIn(partial, `set role ${ident(role)};\n${schemaSql}`)
       try {
         await admin.query(`alter database ${ident(partial)} rename to ${ident(name)}`)
       } catch (err) {
@@ -240,7 +415,17 @@ export function postgresBackend(databaseUrl: string): Backend {
       }
     },
     async drop(ref) {
-      await admin.query(`drop database if exists ${ident(nameOf(ref))} with (force)`)
+      const role = nameOf(ref)
+      await admin.query(`drop database if exists ${ident(role)} with (force)`)
+      try {
+        await admin.query(`drop role if exists ${ident(role)}`)
+      } catch (err) {
+        // The role still owns or was granted something elsewhere on the cluster: it keeps that, but logs in no more.
+        if ((err as { code?: string }).code !== '2BP01') throw err
+        await admin.query(`alter role ${ident(role)} nologin password null`)
+        console.error(`projectdb: the role of ${ref} could not be dropped (${(err as Error).message}); it may no longer log in`)
+      }
+      verifiers.delete(role)
     },
     async serverVersion() {
       const { rows } = await admin.query<{ server_version: string }>('show server_version')
