@@ -75,7 +75,7 @@ const server = (name: string, serverPort: number, env: Record<string, string>) =
   // A fresh data folder makes the demo data and the project database template (an initdb) first; the servers start
   // together, on a machine that may be busy.
   timeout: 300_000,
-  stdout: 'pipe',
+  stdout: 'pipe' as const,
   env: { PORT: String(serverPort), DATA_DIR: dataDir(name), DEV_CONTROLS: '1', ...env },
 })
 
