@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os'
 import { defineConfig } from 'vitest/config'
 import react from '@vitejs/plugin-react'
 import tailwindcss from '@tailwindcss/vite'
@@ -45,6 +46,10 @@ export default defineConfig({
     },
   },
   test: {
+    // Vitest's default for a run is one worker fewer than the cores: one worker on a 2-core machine (CI's), and every
+    // file one after the other. The main process mostly waits once the files are transformed, and the server files
+    // spend much of their time waiting on their databases: a worker per core (`--maxWorkers` still overrides it).
+    maxWorkers: availableParallelism(),
     projects: [
       {
         extends: true,
@@ -54,6 +59,9 @@ export default defineConfig({
           include: ['tests/**/*.test.{ts,tsx}', 'model-tests/**/*.test.{ts,tsx}'],
           exclude: ['tests/server/**', 'tests/e2e/**'],
           setupFiles: ['tests/setup.web.ts'],
+          // The setup loads every lazy screen a file's modules register before its first test, in each file (each has
+          // its own modules); on a busy machine that outlasts the default 10 s.
+          hookTimeout: 60_000,
         },
       },
       {

@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test'
-import { COMING_UP_MS } from '../../playwright.config'
+import { FAST_COMING_UP_MS } from '../../playwright.config'
 import { expectAccessible } from './axe'
 import { signIn } from './support'
 
@@ -59,7 +59,7 @@ test('a new person signs up, creates a project that comes up, invites the Develo
   const building = page.getByRole('heading', { name: 'Setting up project' })
   await expect(building).toBeVisible()
   await expectAccessible(page, 'building (new person)')
-  await expect(building).toBeHidden({ timeout: COMING_UP_MS + 20_000 })
+  await expect(building).toBeHidden({ timeout: FAST_COMING_UP_MS + 20_000 })
   await expect(page.getByRole('heading', { level: 1, name })).toBeVisible()
 
   // Invite the Developer.

@@ -5,6 +5,7 @@ import type { Project } from '../../contracts/projects'
 import type { ProjectListActorRef } from '../shell/contexts'
 import { Button, ErrorPanel, Loading, PageHeading, inputClass } from '../shell/ui'
 import { useDocumentTitle } from '../shell/useDocumentTitle'
+import { ProjectGrid } from './ProjectGrid'
 import { StatusBadge } from './StatusBadge'
 
 export function ProjectsPage({ projectList }: { projectList: ProjectListActorRef }) {
@@ -73,13 +74,7 @@ export function ProjectsPage({ projectList }: { projectList: ProjectListActorRef
                     No projects found in this organization
                   </p>
                 ) : (
-                  <ul className="grid gap-4 sm:grid-cols-2 lg:grid-cols-3">
-                    {projects.map((project) => (
-                      <li key={project.ref}>
-                        <ProjectCard project={project} />
-                      </li>
-                    ))}
-                  </ul>
+                  <ProjectGrid projects={projects} renderCard={renderCard} />
                 )}
               </section>
             ))}
@@ -89,6 +84,8 @@ export function ProjectsPage({ projectList }: { projectList: ProjectListActorRef
     </div>
   )
 }
+
+const renderCard = (project: Project) => <ProjectCard project={project} />
 
 function ProjectCard({ project }: { project: Project }) {
   return (

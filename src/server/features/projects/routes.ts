@@ -15,7 +15,7 @@ import { findMemberOrganization } from '../organizations/store'
 import { ProjectDbError } from '../projectdb/types'
 import { ownerRestDocument } from '../rest/routes'
 import { memberProject, refParam } from './access'
-import { insertProject, listMemberProjects, toProject } from './store'
+import { insertProject, listMemberProjects, listMemberProjectsJson, toProject } from './store'
 import { toV1Project } from './v1'
 
 export function projectRoutes(deps: Deps) {
@@ -24,9 +24,8 @@ export function projectRoutes(deps: Deps) {
   const project = memberProject(db)
 
   app.on(...at(endpoints.listProjects), async (c) => {
-    const rows = await listMemberProjects(db, c.get('account').id)
-    const base = baseUrl(deps.ownUrl)
-    return c.json(rows.map((r) => toProject(r, base)))
+    const list = await listMemberProjectsJson(db, c.get('account').id, baseUrl(deps.ownUrl))
+    return c.body(list, 200, { 'content-type': 'application/json' })
   })
 
   app.on(...at(endpoints.getProject), project, (c) => c.json(toProject(c.var.project, baseUrl(deps.ownUrl))))

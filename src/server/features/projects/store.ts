@@ -38,6 +38,31 @@ export async function listMemberProjects(db: Queryable, accountId: number): Prom
   return rows
 }
 
+/** A timestamp as Date.toISOString() writes it (what iso() gives the other answers), computed by the database. */
+const isoSql = (column: string) => `to_char(${column} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`
+
+/**
+ * The member's projects as the JSON text of the list's answer: toProject's shape, in listMemberProjects' order, built
+ * by the database in one query. At 1,000 projects, decoding every row's columns into JavaScript values and encoding
+ * them again cost several times the query itself (PGlite decodes rows in JavaScript, field by field); one text value
+ * goes through as it is.
+ */
+export async function listMemberProjectsJson(db: Queryable, accountId: number, baseUrl: string): Promise<string> {
+  const { rows } = await db.query<{ list: string }>(
+    `select coalesce(json_agg(json_build_object(
+       'id', p.id, 'ref', p.ref, 'name', p.name, 'organization_id', p.organization_id, 'organization_slug', o.slug,
+       'status', p.status, 'restUrl', $2::text || '/p/' || p.ref || '/rest/v1/', 'kpsVersion', p.kps_version,
+       'is_branch_enabled', p.is_branch_enabled, 'postgrestStatus', p.postgrest_status, 'region', p.region,
+       'inserted_at', ${isoSql('p.inserted_at')}, 'db_version', p.db_version,
+       'status_changed_at', ${isoSql('p.status_changed_at')}
+     ) order by p.inserted_at, p.id), '[]')::text as list
+     from projects p join organizations o on o.id = p.organization_id
+     join members m on m.organization_id = o.id and m.account_id = $1`,
+    [accountId, baseUrl],
+  )
+  return rows[0].list
+}
+
 /** The project if the account is a member of its organization; undefined otherwise (404). */
 export async function findMemberProject(
   db: Queryable,
