@@ -30,7 +30,7 @@ const SQLSTATE = /^[0-9A-Z]{5}$/
 /** The answer to a failed query or an unavailable database. */
 function failure(c: Context, err: unknown, timeoutMs: number) {
   if (err instanceof QueryRefused) return c.json({ message: err.message } satisfies QueryError, 400)
-  if (!(err instanceof ProjectDbError)) throw err
+  if (!(err instanceof ProjectDbError) || err.code === 'database_busy') throw err
   if (err.code === 'query_timeout') {
     const body: QueryError = {
       message: `The query ran past the time-out of ${timeoutMs} ms and was stopped; the database is ready for the next query`,

@@ -40,7 +40,7 @@ export const restCors = cors({
     'accept-profile',
     'content-profile',
   ],
-  exposeHeaders: ['Content-Range', 'Content-Location', 'Location', 'Preference-Applied', 'Range-Unit'],
+  exposeHeaders: ['Content-Range', 'Content-Location', 'Location', 'Preference-Applied', 'Range-Unit', 'Retry-After'],
   maxAge: 86_400,
 })
 
