@@ -105,6 +105,11 @@ export interface ServerConfig {
   }
   /** USAGE_FLUSH_MS: how often the usage the REST endpoint counts is written to the store (0: on reads and close only). */
   usageFlushMs: number
+  /**
+   * REST_MAX_ROWS: the most rows a REST read answers (PostgREST's db-max-rows), whatever limit or Range asks for;
+   * 0: no cap.
+   */
+  restMaxRows: number
 }
 
 /** scrypt parameters: N (CPU/memory cost, a power of 2), r (block size), p (parallelism). */
@@ -193,6 +198,7 @@ export function loadConfig(env: Env = process.env): ServerConfig {
       minResidencyMs: int(env, 'PROJECT_DB_MIN_RESIDENCY_MS', 10_000),
     },
     usageFlushMs: int(env, 'USAGE_FLUSH_MS', 10_000),
+    restMaxRows: int(env, 'REST_MAX_ROWS', 1_000),
   }
 }
 

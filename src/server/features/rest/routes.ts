@@ -137,6 +137,7 @@ export function restRoutes(deps: Deps, meter?: UsageMeter) {
           claims: identity.claims,
           transaction: (opts, fn) => projectDbs.transaction(ref, opts, fn),
           document: documentTarget(deps, ref),
+          maxRows: deps.config.restMaxRows,
         },
       )
       return send(res)
