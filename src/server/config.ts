@@ -93,7 +93,7 @@ export interface ServerConfig {
     idleMs: number
     /** PROJECT_DB_QUERY_TIMEOUT_MS: a transaction running longer is stopped (code 'query_timeout'). */
     queryTimeoutMs: number
-    /** PROJECT_DB_SLOT_WAIT_MS: longest wait for an open-database slot; past it 503 with Retry-After ('database_busy'). */
+    /** PROJECT_DB_SLOT_WAIT_MS: longest wait for an open-database slot (PostgREST's pool acquisition time-out, 10 s by default); past it 503 with Retry-After ('database_busy'). */
     slotWaitMs: number
     /**
      * PROJECT_DB_MIN_RESIDENCY_MS: how long after its last use an open database within its organization's fair share
@@ -194,7 +194,7 @@ export function loadConfig(env: Env = process.env): ServerConfig {
       maxOpen: int(env, 'PROJECT_DB_MAX_OPEN', 4, 1),
       idleMs: int(env, 'PROJECT_DB_IDLE_MS', 5 * 60 * 1000, 100),
       queryTimeoutMs: int(env, 'PROJECT_DB_QUERY_TIMEOUT_MS', 15_000, 1),
-      slotWaitMs: int(env, 'PROJECT_DB_SLOT_WAIT_MS', 3_000),
+      slotWaitMs: int(env, 'PROJECT_DB_SLOT_WAIT_MS', 10_000),
       minResidencyMs: int(env, 'PROJECT_DB_MIN_RESIDENCY_MS', 10_000),
     },
     usageFlushMs: int(env, 'USAGE_FLUSH_MS', 10_000),

@@ -31,7 +31,7 @@ function rest(name: string, key: 'anon' | 'service', path: string, init: { metho
     method: init.method ?? 'GET',
     headers: { apikey: p[key], 'content-type': 'application/json', prefer: 'return=representation' },
     body: init.body === undefined ? undefined : JSON.stringify(init.body),
-  }, 120_000)
+  })
 }
 
 describe('the demo schemas', () => {
