@@ -93,11 +93,23 @@ export interface ServerConfig {
     idleMs: number
     /** PROJECT_DB_QUERY_TIMEOUT_MS: a transaction running longer is stopped (code 'query_timeout'). */
     queryTimeoutMs: number
+    /** PROJECT_DB_SLOT_WAIT_MS: longest wait for an open-database slot (PostgREST's pool acquisition time-out, 10 s by default); past it 503 with Retry-After ('database_busy'). */
+    slotWaitMs: number
+    /**
+     * PROJECT_DB_MIN_RESIDENCY_MS: how long after its last use an open database within its organization's fair share
+     * is kept from other organizations (manager.ts: the fairness rule).
+     */
+    minResidencyMs: number
     /** PGlite: where the template folder is cached (default DATA_DIR/projects; no variable: the tests share one). */
     templateCacheDir?: string
   }
   /** USAGE_FLUSH_MS: how often the usage the REST endpoint counts is written to the store (0: on reads and close only). */
   usageFlushMs: number
+  /**
+   * REST_MAX_ROWS: the most rows a REST read answers (PostgREST's db-max-rows), whatever limit or Range asks for;
+   * 0: no cap.
+   */
+  restMaxRows: number
 }
 
 /** scrypt parameters: N (CPU/memory cost, a power of 2), r (block size), p (parallelism). */
@@ -182,8 +194,11 @@ export function loadConfig(env: Env = process.env): ServerConfig {
       maxOpen: int(env, 'PROJECT_DB_MAX_OPEN', 4, 1),
       idleMs: int(env, 'PROJECT_DB_IDLE_MS', 5 * 60 * 1000, 100),
       queryTimeoutMs: int(env, 'PROJECT_DB_QUERY_TIMEOUT_MS', 15_000, 1),
+      slotWaitMs: int(env, 'PROJECT_DB_SLOT_WAIT_MS', 10_000),
+      minResidencyMs: int(env, 'PROJECT_DB_MIN_RESIDENCY_MS', 10_000),
     },
     usageFlushMs: int(env, 'USAGE_FLUSH_MS', 10_000),
+    restMaxRows: int(env, 'REST_MAX_ROWS', 1_000),
   }
 }
 

@@ -1,6 +1,7 @@
 /** The app-wide layers around every feature: request log, development latency, unknown API paths, errors. */
 import type { Context, ErrorHandler, MiddlewareHandler, NotFoundHandler } from 'hono'
 import { HTTPException } from 'hono/http-exception'
+import { ProjectDbError } from '../features/projectdb/types'
 import { errorJson, isApiPath, type AppEnv } from './http'
 import { redactSecrets } from './redact'
 
@@ -29,6 +30,11 @@ export const notFound: NotFoundHandler<AppEnv> = (c) =>
   isApiPath(c.req.path) ? errorJson(c, 404, `No route ${c.req.method} ${c.req.path}`) : c.text('Not found', 404)
 
 export const onError: ErrorHandler<AppEnv> = (err, c: Context<AppEnv>) => {
+  if (err instanceof ProjectDbError && err.code === 'database_busy') {
+    // Every open-database slot is held by other projects past the wait bound: a retry later finds one.
+    c.header('Retry-After', String(err.retryAfterSeconds ?? 1))
+    return errorJson(c, 503, `The project's database is busy: ${err.message}`, err.code)
+  }
   if (err instanceof HTTPException && err.status < 500) {
     // Hono's own 4xx (e.g. malformed JSON body) answered as JSON like every other error.
     return errorJson(c, err.status, err.message || 'Bad request')

@@ -292,7 +292,7 @@ export function branchingRoutes(deps: Deps) {
     try {
       return { ok: true as const, parent: await fn(c.var.branch.parent_ref), branch: await fn(c.var.branch.project_ref) }
     } catch (err) {
-      if (!(err instanceof ProjectDbError)) throw err
+      if (!(err instanceof ProjectDbError) || err.code === 'database_busy') throw err
       const status = err.code === 'database_unavailable' ? 409 : 500
       return { ok: false as const, response: errorJson(c, status, `The databases cannot be compared right now: ${err.message}`, err.code) }
     }
@@ -345,7 +345,7 @@ export function branchingRoutes(deps: Deps) {
         const done = await projectDbs.transaction(b.parent_ref, {}, (tx) => applyRecorded(tx, m))
         if (done.ran) applied.push(recorded(m))
       } catch (err) {
-        if (err instanceof ProjectDbError) {
+        if (err instanceof ProjectDbError && err.code !== 'database_busy') {
           const status = err.code === 'database_unavailable' ? 409 : 500
           return errorJson(c, status, `The parent's database cannot be changed right now: ${err.message}`, err.code)
         }

@@ -36,7 +36,7 @@ function failure(c: Context, err: unknown, timeoutMs: number) {
     if (err.position !== undefined && err.position > 0) body.position = err.position
     return c.json(body, 400)
   }
-  if (!(err instanceof ProjectDbError)) throw err
+  if (!(err instanceof ProjectDbError) || err.code === 'database_busy') throw err
   if (err.code === 'query_timeout') {
     const body: QueryError = {
       message: `The query ran past the time-out of ${timeoutMs} ms and was stopped; the database is ready for the next query`,

@@ -3,9 +3,10 @@
  * grants, so default privileges give the API roles their access). Each is worth documenting: tables and columns
  * with comments, primary and foreign keys, defaults, identity columns, nullable and jsonb columns, an enum, a view
  * (security_invoker, so row level security still applies through it), STABLE and VOLATILE functions with required
- * and optional arguments, row level security letting anon read only published rows, a table anon may read but not
- * insert into, and some rows; and storage buckets (a public one limited to some types, a private one). The key is
- * stored in project_databases.demo_schema.
+ * and optional arguments, and some rows; and storage buckets (a public one limited to some types, a private one).
+ * They show good practice: row level security is on for every table, and its policies say what each API role may do
+ * (anon reads what a shop or a recipe site shows anyone, and writes nothing; authenticated users may write recipes;
+ * what belongs to one customer is service_role's alone). The key is stored in project_databases.demo_schema.
  */
 
 const recipes = /* sql */ `
@@ -58,10 +59,27 @@ create table ratings (
 comment on table ratings is 'One rating per rater and recipe. Anonymous visitors may read ratings but not add them.';
 revoke insert, update, delete on ratings from anon;
 
+-- Row level security on every table: a role sees and changes only what a policy below lets it.
+alter table authors enable row level security;
 alter table recipes enable row level security;
+alter table ingredients enable row level security;
+alter table ratings enable row level security;
+
+create policy "Anyone can read authors" on authors for select to anon, authenticated using (true);
+create policy "Signed-in users can write authors" on authors for all to authenticated using (true) with check (true);
+
 create policy "Anyone can read published recipes" on recipes for select to anon using (published);
 create policy "Signed-in users can read every recipe" on recipes for select to authenticated using (true);
 create policy "Signed-in users can write recipes" on recipes for all to authenticated using (true) with check (true);
+
+create policy "Anyone can read the ingredients of published recipes" on ingredients for select to anon
+  using (exists (select 1 from recipes r where r.id = recipe_id and r.published));
+create policy "Signed-in users can read every ingredient" on ingredients for select to authenticated using (true);
+create policy "Signed-in users can write ingredients" on ingredients for all to authenticated using (true) with check (true);
+
+create policy "Anyone can read ratings" on ratings for select to anon, authenticated using (true);
+create policy "Signed-in users can rate" on ratings for insert to authenticated with check (true);
+create policy "Signed-in users can change a rating" on ratings for update to authenticated using (true) with check (true);
 
 create view recipe_summaries with (security_invoker = true) as
   select r.id, r.title, a.name as author, r.difficulty, r.minutes,
@@ -159,7 +177,7 @@ create table orders (
   note text,
   created_at timestamptz not null default now()
 );
-comment on table orders is 'One checkout of one customer.';
+comment on table orders is 'One checkout of one customer. Only the shop itself (service_role) reads orders.';
 comment on column orders.shipping_address is 'Empty until the customer enters it at checkout.';
 
 create table order_items (
@@ -170,11 +188,25 @@ create table order_items (
   primary key (order_id, product_id)
 );
 comment on table order_items is 'The products of an order, at the price they had when ordered.';
-revoke insert, update, delete on orders, order_items from anon;
 
+-- Row level security on every table: a role sees and changes only what a policy below lets it.
+alter table categories enable row level security;
 alter table products enable row level security;
+alter table customers enable row level security;
+alter table orders enable row level security;
+alter table order_items enable row level security;
+
+create policy "Anyone can read categories" on categories for select to anon, authenticated using (true);
+
 create policy "Anyone can read published products" on products for select to anon using (published);
 create policy "Signed-in users can read every product" on products for select to authenticated using (true);
+
+-- Customers, orders and their items belong to one customer each, and nothing links a customer to a signed-in user
+-- yet (no auth.uid() to compare with): no policy lets anon or authenticated see or change them, and anon holds no
+-- privilege on them at all. Only service_role (which bypasses row level security: the shop's own server) and the
+-- owner read them; place_order runs with the caller's rights, so it is theirs too. Once users sign in, a policy such
+-- as "customers read their own orders" (using (customer_id = auth.uid())) is what to add.
+revoke all on orders, order_items from anon;
 
 create view product_catalog with (security_invoker = true) as
   select p.id, p.sku, p.name, c.name as category, round(p.price_cents / 100.0, 2) as price, p.stock > 0 as in_stock

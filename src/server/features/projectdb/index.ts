@@ -46,6 +46,7 @@ interface ProjectState {
   id: number
   status: string
   demo_schema: string | null
+  organization_id: number
 }
 
 /**
@@ -61,11 +62,16 @@ export async function engineVersionIn(q: Queryable): Promise<string> {
 /** Creates a project's database unless it exists, with its demo schema when it has one (the store says which). */
 export async function ensureProjectDatabase(store: Queryable, dbs: ProjectDatabases, ref: string): Promise<void> {
   if (await dbs.exists(ref)) return
-  const { rows } = await store.query<{ demo_schema: string | null }>(
-    `select pd.demo_schema from projects p left join project_databases pd on pd.project_id = p.id where p.ref = $1`,
+  const { rows } = await store.query<{ demo_schema: string | null; organization_id: number }>(
+    `select pd.demo_schema, p.organization_id from projects p left join project_databases pd on pd.project_id = p.id where p.ref = $1`,
     [ref],
   )
-  await dbs.create(ref, { schemaSql: demoSchemaSql(rows[0]?.demo_schema ?? null) })
+  await dbs.create(ref, { schemaSql: demoSchemaSql(rows[0]?.demo_schema ?? null), tenant: tenantOf(rows[0]) })
+}
+
+/** The tenant the open databases are shared between (manager.ts): the project's organization, which its plan bills. */
+function tenantOf(project: { organization_id: number } | undefined): string | undefined {
+  return project ? `org:${project.organization_id}` : undefined
 }
 
 export function createProjectDatabases(
@@ -88,7 +94,7 @@ export function createProjectDatabases(
     async transaction(ref, opts, fn) {
       if (opts.platform) return engine.transaction(ref, opts, fn)
       const { rows } = await store.query<ProjectState>(
-        `select p.id, p.status, pd.demo_schema from projects p
+        `select p.id, p.status, pd.demo_schema, p.organization_id from projects p
          left join project_databases pd on pd.project_id = p.id where p.ref = $1`,
         [ref],
       )
@@ -99,11 +105,12 @@ export function createProjectDatabases(
           code: 'database_unavailable',
         })
       }
+      const tenant = tenantOf(project)
       if (!known.has(ref)) {
-        if (!(await engine.exists(ref))) await engine.create(ref, { schemaSql: demoSchemaSql(project.demo_schema) })
+        if (!(await engine.exists(ref))) await engine.create(ref, { schemaSql: demoSchemaSql(project.demo_schema), tenant })
         known.add(ref)
       }
-      return engine.transaction(ref, opts, fn)
+      return engine.transaction(ref, { ...opts, tenant }, fn)
     },
     close: (ref) => engine.close(ref),
     drop: async (ref) => {

@@ -4,6 +4,16 @@
  * COMMIT frame around the caller's function, and the query time-out (past it the project's session is killed: on
  * PGlite its worker is terminated, since PGlite cannot cancel a statement).
  * The engines (pglite.ts, postgres.ts) only open sessions and create, find and drop databases.
+ *
+ * The open slots are shared fairly between tenants (a project's organization, told by `tenant`):
+ *  - a tenant always may close its own idle databases, least recently used first;
+ *  - another tenant's idle database may be closed only when it is not protected: a tenant's `share` most recently
+ *    used open databases are protected while used within `minResidencyMs`, where `share` is the slots divided by
+ *    the tenants holding or waiting for one (at least 1). So a tenant cycling many projects recycles its own slots
+ *    and cannot close the warm databases of others, and one holding more than its share gives the excess up;
+ *  - waiting callers are served fewest-held-slots first, then in arrival order;
+ *  - a caller that would wait for a slot longer than `slotWaitMs` is refused with 'database_busy' (and a retry
+ *    time) instead of stalling; the platform's own work (`platform`) waits as long as it takes.
  */
 import { ProjectDbError, type ProjectDatabases, type ProjectQueryResult, type ProjectTx, type TransactionOptions } from './types'
 
@@ -41,6 +51,10 @@ export interface ManagerOptions {
   maxOpen: number
   idleMs: number
   queryTimeoutMs: number
+  /** Longest wait for a slot before 'database_busy' (default: no bound). */
+  slotWaitMs?: number
+  /** How long after its last use a database within its tenant's share is kept from other tenants (default 0). */
+  minResidencyMs?: number
 }
 
 interface OpenDb {
@@ -48,7 +62,18 @@ interface OpenDb {
   session: Session
   lastUsed: number
   busy: number
+  tenant: string
 }
+
+/** A caller waiting for a slot: woken whenever one may have come free. */
+interface Waiter {
+  tenant: string
+  since: number
+  wake: () => void
+}
+
+/** The tenant of callers that name none (tests of the engine alone, tools): one tenant, plain LRU. */
+const NO_TENANT = ''
 
 /** Postgres's own errors keep their SQLSTATE; a statement the server stopped on its time-out is 'query_timeout'. */
 export function toProjectDbError(err: unknown): ProjectDbError {
@@ -78,7 +103,9 @@ export class DatabaseManager implements ProjectDatabases {
   private readonly closing = new Map<string, Promise<void>>()
   /** Slots taken by opens (and schema runs) in progress. */
   private reserved = 0
-  private waiters: (() => void)[] = []
+  private waiters: Waiter[] = []
+  /** Each ref's tenant as last told; the platform's own work on a ref names none and counts for it. */
+  private readonly tenants = new Map<string, string>()
   /** Each project's chain of operations (transactions, create, close, drop): one at a time. */
   private readonly chains = new Map<string, Promise<unknown>>()
   private readonly sweeper: ReturnType<typeof setInterval>
@@ -110,13 +137,14 @@ export class DatabaseManager implements ProjectDatabases {
     return this.backend.prepare()
   }
 
-  async create(ref: string, opts: { schemaSql?: string } = {}): Promise<void> {
+  async create(ref: string, opts: { schemaSql?: string; tenant?: string } = {}): Promise<void> {
     checkRef(ref)
+    const tenant = this.tenantFor(ref, opts.tenant)
     return this.serial(ref, async () => {
       if (await this.backend.exists(ref)) return
       // Running a schema opens the new database for a moment: it takes a slot like any open database.
       if (!opts.schemaSql) return this.backend.create(ref)
-      await this.reserveSlot()
+      await this.reserveSlot(tenant, false)
       try {
         await this.backend.create(ref, opts.schemaSql)
       } finally {
@@ -142,6 +170,7 @@ export class DatabaseManager implements ProjectDatabases {
 
   async drop(ref: string): Promise<void> {
     checkRef(ref)
+    this.tenants.delete(ref)
     return this.serial(ref, async () => {
       const open = this.opens.get(ref)
       if (open) await this.closeOpen(open)
@@ -169,34 +198,122 @@ export class DatabaseManager implements ProjectDatabases {
     return next
   }
 
+  private tenantFor(ref: string, told: string | undefined): string {
+    if (told !== undefined) this.tenants.set(ref, told)
+    return this.tenants.get(ref) ?? NO_TENANT
+  }
+
+  private held(tenant: string): number {
+    let n = 0
+    for (const o of this.opens.values()) if (o.tenant === tenant) n++
+    return n
+  }
+
+  /** Wakes every waiter, those whose tenant holds the fewest slots first (each then takes what is free in turn). */
   private wake(): void {
     const waiters = this.waiters
     this.waiters = []
-    for (const w of waiters) w()
+    const held = new Map<string, number>()
+    const heldBy = (t: string) => held.get(t) ?? held.set(t, this.held(t)).get(t)!
+    waiters.sort((a, b) => heldBy(a.tenant) - heldBy(b.tenant) || a.since - b.since)
+    for (const w of waiters) w.wake()
   }
 
-  /** Waits for a free slot, closing the least recently used idle database when all are taken. */
-  private async reserveSlot(): Promise<void> {
+  /**
+   * The open databases another tenant may not close for `tenant` now, and when the first of them stops being
+   * protected (ms from now; Infinity when none is).
+   */
+  private protectedFrom(tenant: string, now: number): { shielded: Set<OpenDb>; firstExpiry: number } {
+    const residency = this.opts.minResidencyMs ?? 0
+    const shielded = new Set<OpenDb>()
+    let firstExpiry = Infinity
+    if (residency <= 0) return { shielded, firstExpiry }
+    const byTenant = new Map<string, OpenDb[]>()
+    for (const o of this.opens.values()) {
+      if (o.tenant === tenant) continue
+      const list = byTenant.get(o.tenant) ?? []
+      list.push(o)
+      byTenant.set(o.tenant, list)
+    }
+    const contenders = new Set([tenant, ...byTenant.keys(), ...this.waiters.map((w) => w.tenant)])
+    const share = Math.max(1, Math.floor(this.opts.maxOpen / contenders.size))
+    for (const list of byTenant.values()) {
+      list.sort((a, b) => (b.busy > 0 ? 1 : 0) - (a.busy > 0 ? 1 : 0) || b.lastUsed - a.lastUsed)
+      for (const o of list.slice(0, share)) {
+        const left = o.lastUsed + residency - now
+        if (o.busy > 0 || left > 0) {
+          shielded.add(o)
+          if (o.busy === 0) firstExpiry = Math.min(firstExpiry, left)
+        }
+      }
+    }
+    return { shielded, firstExpiry }
+  }
+
+  /**
+   * Takes a slot for a database of `tenant`: a free one, or the one an idle database it may close frees (the least
+   * recently used of its own and of others' unprotected ones). Otherwise waits, at most `slotWaitMs` unless `patient`.
+   */
+  private async reserveSlot(tenant: string, patient: boolean): Promise<void> {
+    const since = Date.now()
+    const bound = patient ? Infinity : (this.opts.slotWaitMs ?? Infinity)
     for (;;) {
+      if (this.ended) throw new ProjectDbError('the project databases are shut down', { code: 'database_unavailable' })
       if (this.opens.size + this.reserved < this.opts.maxOpen) {
         this.reserved++
         return
       }
-      const idle = [...this.opens.values()].filter((o) => o.busy === 0).sort((a, b) => a.lastUsed - b.lastUsed)[0]
-      if (idle) {
-        await this.closeOpen(idle)
-        continue
+      const now = Date.now()
+      const { shielded, firstExpiry } = this.protectedFrom(tenant, now)
+      const victim = [...this.opens.values()]
+        .filter((o) => o.busy === 0 && (o.tenant === tenant || !shielded.has(o)))
+        .sort((a, b) => a.lastUsed - b.lastUsed)[0]
+      if (victim) {
+        // The slot it frees is this caller's at once: no other waiter takes it while the session closes.
+        this.reserved++
+        await this.closeOpen(victim)
+        return
       }
-      await new Promise<void>((resolve) => this.waiters.push(resolve))
+      const left = since + bound - now
+      if (left <= 0) throw this.busy(firstExpiry)
+      // Woken when a slot may have come free, or when the first protection ends (time alone frees nothing else).
+      await new Promise<void>((resolve) => {
+        const waiter: Waiter = {
+          tenant,
+          since,
+          wake: () => {
+            clearTimeout(timer)
+            resolve()
+          },
+        }
+        const ms = Math.min(left, firstExpiry + 1)
+        const timer = Number.isFinite(ms)
+          ? setTimeout(() => {
+              this.waiters = this.waiters.filter((w) => w !== waiter)
+              resolve()
+            }, ms)
+          : undefined
+        this.waiters.push(waiter)
+      })
     }
   }
 
-  private async acquire(ref: string): Promise<OpenDb> {
+  /** The refusal of a caller whose wait for a slot ran out; it may try again once a protection has ended. */
+  private busy(firstExpiry: number): ProjectDbError {
+    const retryAfterSeconds = Number.isFinite(firstExpiry) ? Math.max(1, Math.ceil(firstExpiry / 1000)) : 1
+    return new ProjectDbError(
+      `all ${this.opts.maxOpen} project database slots are in use by other projects; try again in ${retryAfterSeconds} s`,
+      { code: 'database_busy', retryAfterSeconds, hint: 'Retry after the time the Retry-After header gives' },
+    )
+  }
+
+  private async acquire(ref: string, opts: TransactionOptions = {}): Promise<OpenDb> {
     if (this.ended) throw new ProjectDbError('the project databases are shut down', { code: 'database_unavailable' })
+    const tenant = this.tenantFor(ref, opts.tenant)
     let open = this.opens.get(ref)
     if (!open) {
       await this.closing.get(ref)
-      await this.reserveSlot()
+      await this.reserveSlot(tenant, opts.platform === true)
       try {
         // A session that dies by itself (worker or connection gone) leaves the open set; the next use reopens.
         const lost = () => {
@@ -209,7 +326,7 @@ export class DatabaseManager implements ProjectDatabases {
             ? cause
             : new ProjectDbError(`the project's database could not be opened: ${cause.message}`, { code: 'database_unavailable' })
         })
-        open = { ref, session, lastUsed: Date.now(), busy: 0 }
+        open = { ref, session, lastUsed: Date.now(), busy: 0, tenant }
         this.opens.set(ref, open)
       } finally {
         this.reserved--
@@ -245,7 +362,7 @@ export class DatabaseManager implements ProjectDatabases {
   }
 
   private async run<T>(ref: string, opts: TransactionOptions, fn: (tx: ProjectTx) => Promise<T>): Promise<T> {
-    const open = await this.acquire(ref)
+    const open = await this.acquire(ref, opts)
     const { session } = open
     const timeoutMs = opts.timeoutMs ?? this.opts.queryTimeoutMs
     let finished = false

@@ -46,6 +46,11 @@ export interface TransactionOptions {
    * engine's). The database must exist.
    */
   platform?: boolean
+  /**
+   * Who the project belongs to (its organization), for the fair sharing of the open databases (manager.ts); the
+   * platform's wrapper (index.ts) tells it, callers do not.
+   */
+  tenant?: string
 }
 
 /** A Postgres error (or one of ours) with the fields PostgREST and the SQL Editor report. */
@@ -53,20 +58,24 @@ export class ProjectDbError extends Error {
   /**
    * SQLSTATE ('42P01'), or one of ours: 'query_timeout', 'database_unavailable' (the project is not ACTIVE_HEALTHY,
    * or its database cannot be opened), 'invalid_ref', 'transaction_closed' (a query after the transaction ended),
-   * 'database_error' (an error without a SQLSTATE).
+   * 'database_error' (an error without a SQLSTATE), 'database_busy' (every open-database slot is held by others
+   * past the wait bound; `retryAfterSeconds` says when to try again).
    */
   readonly code: string
   /** 1-based character position in the query, when Postgres reports one. */
   readonly position?: number
   readonly detail?: string
   readonly hint?: string
-  constructor(message: string, fields: { code: string; position?: number; detail?: string; hint?: string }) {
+  /** 'database_busy': seconds after which a retry may find a slot (the answer's Retry-After). */
+  readonly retryAfterSeconds?: number
+  constructor(message: string, fields: { code: string; position?: number; detail?: string; hint?: string; retryAfterSeconds?: number }) {
     super(message)
     this.name = 'ProjectDbError'
     this.code = fields.code
     this.position = fields.position
     this.detail = fields.detail
     this.hint = fields.hint
+    this.retryAfterSeconds = fields.retryAfterSeconds
   }
 }
 
@@ -77,7 +86,7 @@ export interface ProjectDatabases {
    * nothing that counts as existing, and the next call finishes it). `schemaSql`, when given, runs once on the
    * new database as the owner (the demo schemas).
    */
-  create(ref: string, opts?: { schemaSql?: string }): Promise<void>
+  create(ref: string, opts?: { schemaSql?: string; tenant?: string }): Promise<void>
   exists(ref: string): Promise<boolean>
   /** One transaction on the project's database (opened on demand). Throws ProjectDbError. */
   transaction<T>(ref: string, opts: TransactionOptions, fn: (tx: ProjectTx) => Promise<T>): Promise<T>

@@ -50,6 +50,8 @@ export interface RestContext {
   /** One transaction on the project's database (ProjectDatabases.transaction bound to the project). */
   transaction<T>(opts: TransactionOptions, fn: (tx: ProjectTx) => Promise<T>): Promise<T>
   document: DocumentTarget
+  /** The most rows a read answers (REST_MAX_ROWS, PostgREST's db-max-rows); undefined or 0: no cap. */
+  maxRows?: number
 }
 
 const JSON_TYPE = 'application/json; charset=utf-8'
@@ -169,11 +171,17 @@ interface Paging {
   limit?: number
 }
 
-function paging(req: RestRequest): Paging {
+/**
+ * The rows a read asks for, capped at `maxRows` as PostgREST caps at db-max-rows: a LIMIT in the SQL, so the database
+ * never builds a larger answer; Content-Range then tells the capped range (and with Prefer: count=exact the total).
+ */
+function paging(req: RestRequest, maxRows?: number): Paging {
   const limit = parseNonNegative('limit', req.query.get('limit') ?? undefined)
   const offset = parseNonNegative('offset', req.query.get('offset') ?? undefined)
   const range = req.method === 'GET' || req.method === 'HEAD' ? parseRangeHeader(req.headers('range')) : undefined
-  return effectiveRange(range, limit, offset)
+  const page = effectiveRange(range, limit, offset)
+  if (maxRows && (page.limit === undefined || page.limit > maxRows)) page.limit = maxRows
+  return page
 }
 
 function parseJsonBody(text: string): unknown {
@@ -256,7 +264,7 @@ async function relation(req: RestRequest, ctx: RestContext, name: string): Promi
       const select = parseSelect(req.query.get('select') ?? undefined)
       const where = parseConditions(req.query)
       const order = parseOrder(req.query.get('order') ?? undefined)
-      const page = paging(req)
+      const page = paging(req, ctx.maxRows)
       const counted = prefs.count !== undefined
       // One statement reads and checks the relation (no catalog lookup first: a read is the hot path). When it
       // fails, what failed is told apart afterwards: a name that is no served relation (a sequence the role may
@@ -438,7 +446,7 @@ async function rpc(req: RestRequest, ctx: RestContext, name: string): Promise<Re
   const prefs = parsePrefer(req.headers('prefer'))
   const select = parseSelect(req.query.get('select') ?? undefined)
   const order = parseOrder(req.query.get('order') ?? undefined)
-  const page = paging(req)
+  const page = paging(req, ctx.maxRows)
   const counted = prefs.count !== undefined
 
   let body: unknown = {}

@@ -40,7 +40,7 @@ export const restCors = cors({
     'accept-profile',
     'content-profile',
   ],
-  exposeHeaders: ['Content-Range', 'Content-Location', 'Location', 'Preference-Applied', 'Range-Unit'],
+  exposeHeaders: ['Content-Range', 'Content-Location', 'Location', 'Preference-Applied', 'Range-Unit', 'Retry-After'],
   maxAge: 86_400,
 })
 
@@ -137,6 +137,7 @@ export function restRoutes(deps: Deps, meter?: UsageMeter) {
           claims: identity.claims,
           transaction: (opts, fn) => projectDbs.transaction(ref, opts, fn),
           document: documentTarget(deps, ref),
+          maxRows: deps.config.restMaxRows,
         },
       )
       return send(res)

@@ -170,7 +170,7 @@ export function settingsRoutes({ db, clock, ownUrl, projectDbs, config }: Deps) 
       }
       return c.json(body)
     } catch (err) {
-      if (err instanceof ProjectDbError) return errorJson(c, 503, `The project's database is not available right now: ${err.message}`, err.code)
+      if (err instanceof ProjectDbError && err.code !== 'database_busy') return errorJson(c, 503, `The project's database is not available right now: ${err.message}`, err.code)
       throw err
     }
   })

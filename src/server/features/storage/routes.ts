@@ -44,7 +44,7 @@ export function storageRoutes({ db, projectDbs }: Deps) {
     try {
       return { ok: true as const, value: await projectDbs.transaction(c.var.project.ref, { role: 'service_role' }, fn) }
     } catch (err) {
-      if (!(err instanceof ProjectDbError)) throw err
+      if (!(err instanceof ProjectDbError) || err.code === 'database_busy') throw err
       const status = err.code === 'database_unavailable' ? 503 : 500
       return { ok: false as const, response: errorJson(c, status, `The project's database is not available right now: ${err.message}`, err.code) }
     }
