@@ -1,6 +1,6 @@
 /**
  * Sign-up (no session) and the profile's username. Sign-up goes through the sign-in throttle (./../session/throttle:
- * the same per-e-mail and per-address counts), hashes the password with the same scrypt cost as sign-in, creates the
+ * the same per-e-mail and per-address counts) and its own count of sign-ups per client address, hashes the password with the same scrypt cost as sign-in, creates the
  * account, its personal free organization (the person its Owner) and a session, in one transaction.
  * A taken e-mail is refused with a clear 409: sign-up must say so. Sign-in keeps telling nothing (one message, the
  * same scrypt work, for a wrong password and an unknown e-mail).
@@ -11,7 +11,7 @@ import type { Deps } from '../../core/deps'
 import { at, errorJson, validate, type AppEnv } from '../../core/http'
 import { hashPassword } from '../../core/secrets'
 import { createSession, setSessionCookie } from '../session/auth'
-import { clearSignInFailures, clientAddress, countSignInAttempt } from '../session/throttle'
+import { clearSignInFailures, clientAddress, countSignInAttempt, countSignUp } from '../session/throttle'
 import { TAKEN_SLUGS, TAKEN_USERNAMES, baseNameOf, firstFree } from './names'
 
 export const EMAIL_TAKEN = 'An account with this e-mail address already exists. Sign in instead.'
@@ -28,7 +28,9 @@ export function publicAccountRoutes({ db, clock, config }: Deps) {
   app.on(...at(endpoints.signUp), validate('json', endpoints.signUp.body), async (c) => {
     const { email, password } = c.req.valid('json')
     const attempt = { email, address: clientAddress(c, config.trustProxy) }
-    const retryAfter = await countSignInAttempt(db, config.signInThrottle, attempt, clock.now())
+    const retryAfter =
+      (await countSignUp(db, config.signInThrottle, attempt.address, clock.now())) ??
+      (await countSignInAttempt(db, config.signInThrottle, attempt, clock.now()))
     if (retryAfter !== undefined) {
       c.header('Retry-After', String(retryAfter))
       const minutes = Math.ceil(retryAfter / 60)
