@@ -7,7 +7,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { CreatedAccessToken } from '../../src/contracts/auth'
 import { loadConfig } from '../../src/server/config'
-import { DEMO_PASSWORD, OWNER, cookieFrom, json, startTestServer, type TestServer } from './helpers'
+import { migrate, migrations } from '../../src/server/db/migrate'
+import { sha256 } from '../../src/server/core/secrets'
+import { DEMO_PASSWORD, OWNER, cookieFrom, createTestStore, json, startTestServer, type TestServer } from './helpers'
 
 const LIMIT = 2
 const MiB = 1024 ** 2
@@ -236,5 +238,48 @@ describe('personal access tokens expire', () => {
     expect(loadConfig({ ACCESS_TOKEN_DEFAULT_EXPIRY_DAYS: '30' }).accessTokenDefaultExpiryDays).toBe(30)
     expect(() => loadConfig({ ACCESS_TOKEN_DEFAULT_EXPIRY_DAYS: '0' })).toThrow(/ACCESS_TOKEN_DEFAULT_EXPIRY_DAYS/)
     expect(() => loadConfig({ ACCESS_TOKEN_DEFAULT_EXPIRY_DAYS: '366' })).toThrow(/at most 365/)
+  })
+
+  it('the migration gives a store’s never-expiring tokens 90 days from now and verifies only the demo accounts', async () => {
+    const store = await createTestStore()
+    const db = await store.open()
+    try {
+      const last = migrations[migrations.length - 1]
+      expect(last.id).toBe('017_verified_emails_token_expiry')
+      await db.transaction(async (tx) => {
+        await tx.exec('create table schema_migrations (id text primary key, applied_at timestamptz not null default now())')
+        for (const m of migrations.slice(0, -1)) {
+          await tx.exec(m.sql)
+          await tx.query('insert into schema_migrations (id) values ($1)', [m.id])
+        }
+      })
+      const { rows: accounts } = await db.query<{ id: number; primary_email: string }>(
+        `insert into accounts (username, primary_email, password_hash) values ('owner', $1, 'x'), ('someone', 'someone@example.org', 'x')
+         returning id, primary_email`,
+        [OWNER],
+      )
+      await db.query(
+        `insert into access_tokens (account_id, name, token_hash, token_alias, created_at, expires_at)
+         values ($1, 'forever', $2, 'a', now(), null), ($1, 'dated', $3, 'b', now(), '2030-01-01T00:00:00Z')`,
+        [accounts[0].id, sha256('forever'), sha256('dated')],
+      )
+      expect(await migrate(db)).toEqual([last.id])
+      const { rows } = await db.query<{ name: string; expires_at: Date | string }>('select name, expires_at from access_tokens order by name')
+      const days = (d: Date | string) => (new Date(d).getTime() - Date.now()) / 86_400_000
+      expect(rows.map((r) => r.name)).toEqual(['dated', 'forever'])
+      expect(new Date(rows[0].expires_at).toISOString()).toBe('2030-01-01T00:00:00.000Z')
+      expect(days(rows[1].expires_at)).toBeGreaterThan(89.9)
+      expect(days(rows[1].expires_at)).toBeLessThanOrEqual(90)
+      const { rows: verified } = await db.query<{ primary_email: string; verified: boolean }>(
+        'select primary_email, email_verified_at is not null as verified from accounts order by id',
+      )
+      expect(verified).toEqual([
+        { primary_email: OWNER, verified: true },
+        { primary_email: 'someone@example.org', verified: false },
+      ])
+    } finally {
+      await db.close()
+      await store.destroy()
+    }
   })
 })
