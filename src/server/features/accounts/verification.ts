@@ -11,6 +11,7 @@
  */
 import { timingSafeEqual } from 'node:crypto'
 import { Hono } from 'hono'
+import { routeOf } from '../../../contracts/endpoint'
 import * as endpoints from '../../../contracts/endpoints'
 import { EmptyBody } from '../../../contracts/pause'
 import type { Deps } from '../../core/deps'
@@ -45,7 +46,7 @@ export async function newVerificationLink(tx: Queryable, own: OwnUrl, account: {
     [account.id, account.primary_email, sha256(secret), now.toISOString(), new Date(now.getTime() + VERIFICATION_TTL_MS).toISOString()],
   )
   const query = new URLSearchParams({ token: `${account.id}.${secret}` })
-  return `${baseUrl(own)}${`/platform${endpoints.verifyEmail.path}`}?${query}`
+  return `${baseUrl(own)}${routeOf(endpoints.verifyEmail)}?${query}`
 }
 
 const sameHash = (a: string, b: string) => {
