@@ -1,5 +1,5 @@
 /**
- * Personal access tokens: list, create with a name and an optional expiry (in days; none: it never expires), revoke
+ * Personal access tokens: list, create with a name and an optional expiry (in days; none: the platform's default), revoke
  * after a confirmation. A created token's value comes
  * back once; it is shown (with a Copy button, 'Copied' for 2 s) until dismissed and then forgotten. A failed
  * create or revoke keeps the list and shows the server's message; a failed first load offers a retry.
@@ -23,7 +23,7 @@ type AccessTokensEvent =
   | { type: 'revoke.confirm' }
   | { type: 'revoke.cancel' }
 
-/** What creating a token sends: its name and the days until it expires (null: never). */
+/** What creating a token sends: its name and the days until it expires (null: the platform's default). */
 export interface CreateTokenInput {
   name: string
   expiresInDays: number | null

@@ -6,6 +6,9 @@ import { JoinPage } from '../src/views/org/JoinPage'
 import { apiError, deferredActor, describePath, keyByIncomingEdge, missingCoverage, modelOf, usePathClock } from './support'
 
 const TOKEN = `12.${'a'.repeat(43)}`
+const UNVERIFIED = 'Verify your e-mail address before accepting this invitation: open the verification link sent to it, or send a new one.'
+const unverifiedError = () => Object.assign(apiError(UNVERIFIED, 403), { body: { message: UNVERIFIED, code: 'email_not_verified' } })
+const TOO_SOON = 'A verification link was sent less than a minute ago. Try again in 42 seconds.'
 const RESULT: JoinResult = {
   organization: { slug: 'acme', name: 'Acme', role: 'Developer' },
   session: { profile: { id: 3, username: 'developer', primary_email: 'developer@example.com' }, permissions: [] },
@@ -17,11 +20,20 @@ const modelFor = (token: string) =>
     input: { token },
     events: (snapshot: AnyMachineSnapshot): EventObject[] => {
       if (snapshot.matches('ready') || snapshot.matches('failed')) return [{ type: 'join.accept' }]
+      if (snapshot.matches('unverified')) return [{ type: 'join.accept' }, { type: 'verification.send' }]
       if (snapshot.matches('accepting')) {
         return [
           { type: 'xstate.done.actor.acceptInvitation', output: RESULT } as EventObject,
           { type: 'xstate.error.actor.acceptInvitation', error: apiError('This invitation has already been used', 410) } as EventObject,
+          { type: 'xstate.error.actor.acceptInvitation', error: unverifiedError() } as EventObject,
           { type: 'xstate.after.requestTimeout.joinInvitation.accepting' },
+        ]
+      }
+      if (snapshot.matches('sendingVerification')) {
+        return [
+          { type: 'xstate.done.actor.sendEmailVerification', output: { email: 'developer@example.com' } } as EventObject,
+          { type: 'xstate.error.actor.sendEmailVerification', error: apiError(TOO_SOON, 429) } as EventObject,
+          { type: 'xstate.after.requestTimeout.joinInvitation.sendingVerification' },
         ]
       }
       return []
@@ -41,9 +53,13 @@ describe('join invitation model', () => {
   for (const { path, token } of paths) {
     it(`${token === TOKEN ? 'valid token' : 'malformed token'}: ${describePath(path)}`, async () => {
       const accept = deferredActor<JoinResult, { token: string }>('acceptInvitation')
+      const send = deferredActor<{ email: string }>('sendEmailVerification')
       const joined = vi.fn()
       const actor = runPath(
-        createActor(joinInvitationMachine.provide({ actors: { acceptInvitation: accept.logic }, actions: { joined: (_, params) => joined(params.session) } }), { input: { token } }).start(),
+        createActor(
+          joinInvitationMachine.provide({ actors: { acceptInvitation: accept.logic, sendEmailVerification: send.logic }, actions: { joined: (_, params) => joined(params.session) } }),
+          { input: { token } },
+        ).start(),
       )
       render(<JoinPage join={actor} />)
       await path.test({
@@ -64,6 +80,21 @@ describe('join invitation model', () => {
             expect(screen.getByRole('alert')).toHaveTextContent((snapshot.context as { error: string }).error)
             expect(screen.getByRole('button', { name: 'Accept invitation' })).toBeEnabled()
           },
+          unverified: (snapshot) => {
+            const { error, sentTo } = snapshot.context as { error: string | null; sentTo: string | null }
+            expect(screen.getByText(/Your e-mail address is not verified yet/)).toBeInTheDocument()
+            if (error) expect(screen.getByRole('alert')).toHaveTextContent(error)
+            else expect(screen.queryByRole('alert')).toBeNull()
+            if (sentTo) expect(screen.getByRole('status')).toHaveTextContent(`A new verification link was sent to ${sentTo}.`)
+            else expect(screen.queryByRole('status')).toBeNull()
+            expect(screen.getByRole('button', { name: 'Send a new verification link' })).toBeEnabled()
+            expect(screen.getByRole('button', { name: 'Accept invitation' })).toBeEnabled()
+          },
+          sendingVerification: () => {
+            expect(screen.getByRole('button', { name: 'Sending…' })).toBeDisabled()
+            expect(screen.getByRole('button', { name: 'Accept invitation' })).toBeDisabled()
+            expect(send.pending).toHaveLength(1)
+          },
           joined: () => {
             expect(screen.getByRole('status')).toHaveTextContent('You joined Acme as Developer.')
             expect(screen.getByRole('link', { name: 'See the team' })).toHaveAttribute('href', '/org/acme/team')
@@ -79,6 +110,15 @@ describe('join invitation model', () => {
           'xstate.after.requestTimeout.joinInvitation.accepting': async () => {
             await act(() => vi.advanceTimersByTimeAsync(10_000))
             accept.pending.splice(0)
+          },
+          'verification.send': async () => {
+            fireEvent.click(screen.getByRole('button', { name: 'Send a new verification link' }))
+          },
+          'xstate.done.actor.sendEmailVerification': async () => send.resolve({ email: 'developer@example.com' }),
+          'xstate.error.actor.sendEmailVerification': async (step) => send.reject((step.event as unknown as { error: unknown }).error),
+          'xstate.after.requestTimeout.joinInvitation.sendingVerification': async () => {
+            await act(() => vi.advanceTimersByTimeAsync(10_000))
+            send.pending.splice(0)
           },
         },
       })

@@ -30,7 +30,7 @@ export const PermissionsResponse = z.array(OrganizationPermissions)
 export const MAX_ACCESS_TOKEN_DAYS = 365
 export const CreateAccessTokenBody = z.object({
   name: z.string().check(z.trim(), z.minLength(1, 'Name is required'), z.maxLength(100)),
-  /** Days until the token stops working; absent or null: it never expires. */
+  /** Days until the token stops working; absent or null: the platform's default (ACCESS_TOKEN_DEFAULT_EXPIRY_DAYS, 90). */
   expires_in_days: z.optional(
     z.nullable(
       z.number().check(

@@ -83,3 +83,18 @@ export type JoinedOrganization = z.infer<typeof JoinedOrganization>
 
 /** The path of an invitation's link on the dashboard. */
 export const invitationPath = (token: string) => `/join?token=${encodeURIComponent(token)}`
+
+/**
+ * The refusal of an invitation by an account whose e-mail address is not verified yet (403, this code): the join
+ * page offers to send the verification link again.
+ */
+export const EMAIL_NOT_VERIFIED = 'email_not_verified'
+
+/** POST /platform/profile/email-verification (no body): a new verification link, sent to the primary e-mail. */
+export const EmailVerificationSent = z.object({ email: z.string() })
+export type EmailVerificationSent = z.infer<typeof EmailVerificationSent>
+
+/** GET /platform/auth/verify-email?token=<account id>.<secret>: the link a verification message carries. */
+export const VerifyEmailQuery = z.object({
+  token: z.string().check(z.regex(INVITATION_TOKEN_PATTERN, 'This verification link is not valid')),
+})

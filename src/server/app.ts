@@ -15,6 +15,7 @@ import { migrate } from './db/migrate'
 import { createEngine, createLifecycle, type Engine, type Lifecycle } from './engine/lifecycle'
 import { accountRoutes, publicAccountRoutes } from './features/accounts/routes'
 import { memberRoutes } from './features/accounts/members'
+import { publicVerificationRoutes, verificationRoutes } from './features/accounts/verification'
 import { registerBranchingLifecycle } from './features/branching/build'
 import { branchingRoutes } from './features/branching/routes'
 import { databaseRoutes } from './features/database/routes'
@@ -128,6 +129,7 @@ export async function createApp(options: CreateAppOptions): Promise<PlatformServ
   // Health and sign-in need no session; everything after this point does (cookie on /platform, bearer or cookie on /v1).
   app.route('/', publicSessionRoutes(deps))
   app.route('/', publicAccountRoutes(deps))
+  app.route('/', publicVerificationRoutes(deps))
   const sessionOptions = { idleTimeoutMs: config.sessionIdleTimeoutMs }
   app.use('/platform/*', requireSession(db, clock, sessionOptions))
   app.use('/v1/*', requireApiAuth(db, clock, sessionOptions))
@@ -135,6 +137,7 @@ export async function createApp(options: CreateAppOptions): Promise<PlatformServ
   app.route('/', sessionRoutes(deps))
   app.route('/', organizationRoutes(deps))
   app.route('/', accountRoutes(deps))
+  app.route('/', verificationRoutes(deps))
   app.route('/', memberRoutes(deps))
   app.route('/', projectRoutes(deps))
   app.route('/', pauseRoutes(deps))

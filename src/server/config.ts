@@ -1,5 +1,6 @@
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { MAX_ACCESS_TOKEN_DAYS } from '../contracts/auth'
 
 /** Repository root (src/server/ is two levels down). */
 export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..')
@@ -52,8 +53,15 @@ export interface ServerConfig {
     /** LIFECYCLE_BRANCH_STEP_MS: the pause before each step of a preview branch's build (database, each migration, seed). */
     branchStepMs: number
   }
-  /** FREE_PROJECT_LIMIT: active projects a member may own in free organizations. */
+  /** FREE_PROJECT_LIMIT: active projects a member may own in free organizations (restore and creation alike). */
   freeProjectLimit: number
+  /**
+   * ORG_MAX_DATABASE_BYTES: the sum of an organization's project databases' last measured sizes past which it may
+   * create no new project (0: no cap).
+   */
+  orgMaxDatabaseBytes: number
+  /** ACCESS_TOKEN_DEFAULT_EXPIRY_DAYS: the expiry of a personal access token created without one. */
+  accessTokenDefaultExpiryDays: number
   /**
    * GIT_MAX_PUSH_BYTES: the largest request body a `git push` (or fetch negotiation) may send to /git (a push over
    * it is refused 413 and stores nothing); at most GIT_BODY_CEILING (core/guards.ts).
@@ -72,14 +80,24 @@ export interface ServerConfig {
    * sign-in). OWASP's minimum for scrypt by default. No environment variable lowers it: only code (the tests) can.
    */
   passwordHashCost: ScryptCost
-  /** Sign-in throttling (finding 4); see src/server/features/session/throttle.ts for the policy. */
+  /** Sign-in and sign-up throttling; see src/server/features/session/throttle.ts for the policy. */
   signInThrottle: {
-    /** SIGN_IN_WINDOW_SECONDS: the window the failures are counted in. */
+    /** SIGN_IN_WINDOW_SECONDS: the window the failures (and sign-ups) are counted in. */
     windowMs: number
-    /** SIGN_IN_MAX_FAILURES_PER_ACCOUNT: failed sign-ins per e-mail in a window before 429. */
+    /**
+     * SIGN_IN_MAX_FAILURES_PER_ACCOUNT_ADDRESS: failed sign-ins for one e-mail from one client address in a window
+     * before that pair gets 429 (a stranger's guesses lock the stranger, not the owner elsewhere).
+     */
+    maxPerPair: number
+    /**
+     * SIGN_IN_MAX_FAILURES_PER_ACCOUNT: failed sign-ins per e-mail from all addresses together in a window before
+     * every address gets 429 (guessing spread over many addresses).
+     */
     maxPerAccount: number
     /** SIGN_IN_MAX_FAILURES_PER_ADDRESS: failed sign-ins per client address in a window before 429. */
     maxPerAddress: number
+    /** SIGN_UP_MAX_PER_ADDRESS: sign-ups (successful or not) per client address in a window before 429. */
+    maxSignUpsPerAddress: number
   }
   /** SESSION_IDLE_TIMEOUT_MS: a session not used for this long ends (default 24 h). */
   sessionIdleTimeoutMs: number
@@ -151,6 +169,13 @@ function publicUrlOf(env: Env): string | undefined {
   return raw
 }
 
+/** The default may be no longer than the longest expiry a person may ask for. */
+function accessTokenDays(env: Env): number {
+  const days = int(env, 'ACCESS_TOKEN_DEFAULT_EXPIRY_DAYS', 90, 1)
+  if (days > MAX_ACCESS_TOKEN_DAYS) throw new Error(`ACCESS_TOKEN_DEFAULT_EXPIRY_DAYS must be at most ${MAX_ACCESS_TOKEN_DAYS}, got ${days}`)
+  return days
+}
+
 export function loadConfig(env: Env = process.env): ServerConfig {
   const port = int(env, 'PORT', 8787)
   if (port > 65535) throw new Error(`PORT must be at most 65535, got ${port}`)
@@ -179,14 +204,18 @@ export function loadConfig(env: Env = process.env): ServerConfig {
       branchStepMs: int(env, 'LIFECYCLE_BRANCH_STEP_MS', 500),
     },
     freeProjectLimit: int(env, 'FREE_PROJECT_LIMIT', 2),
+    orgMaxDatabaseBytes: int(env, 'ORG_MAX_DATABASE_BYTES', 1024 ** 3),
+    accessTokenDefaultExpiryDays: accessTokenDays(env),
     gitMaxPushBytes: int(env, 'GIT_MAX_PUSH_BYTES', 100 * 1024 * 1024, 1024),
     sessionTtlMs: 7 * 24 * 60 * 60 * 1000,
     trustProxy: env.TRUST_PROXY === '1' || env.TRUST_PROXY === 'true',
     passwordHashCost: OWASP_SCRYPT_COST,
     signInThrottle: {
       windowMs: int(env, 'SIGN_IN_WINDOW_SECONDS', 15 * 60, 1) * 1000,
-      maxPerAccount: int(env, 'SIGN_IN_MAX_FAILURES_PER_ACCOUNT', 5, 1),
+      maxPerPair: int(env, 'SIGN_IN_MAX_FAILURES_PER_ACCOUNT_ADDRESS', 5, 1),
+      maxPerAccount: int(env, 'SIGN_IN_MAX_FAILURES_PER_ACCOUNT', 100, 1),
       maxPerAddress: int(env, 'SIGN_IN_MAX_FAILURES_PER_ADDRESS', 20, 1),
+      maxSignUpsPerAddress: int(env, 'SIGN_UP_MAX_PER_ADDRESS', 5, 1),
     },
     sessionIdleTimeoutMs: int(env, 'SESSION_IDLE_TIMEOUT_MS', 24 * 60 * 60 * 1000, 60_000),
     sessionSweepMs: int(env, 'SESSION_SWEEP_MS', 10 * 60 * 1000, 1_000),

@@ -178,7 +178,7 @@ export async function seedDemoData(
   const hashes = await Promise.all(demoAccounts.map(() => hashPassword(DEMO_PASSWORD, passwordHashCost)))
   for (const [i, account] of demoAccounts.entries()) {
     const r = await tx.query<{ id: number }>(
-      `insert into accounts (username, primary_email, password_hash, created_at) values ($1, $2, $3, $4) returning id`,
+      `insert into accounts (username, primary_email, password_hash, created_at, email_verified_at) values ($1, $2, $3, $4, $4) returning id`,
       [account.username, account.email, hashes[i], now.toISOString()],
     )
     for (const orgId of orgIds.values()) {

@@ -8,7 +8,7 @@ import type { SessionData } from '../../machines/session.machine'
 import { selectSignUpView, signUpMachine } from '../../machines/signUp.machine'
 import type { Profile } from '../../src/contracts/auth'
 import type { Role } from '../../src/contracts/common'
-import type { CreatedInvitation, InviteMemberBody, Member, OrganizationTeam, SignUpBody } from '../../src/contracts/members'
+import { EMAIL_NOT_VERIFIED, type CreatedInvitation, type EmailVerificationSent, type InviteMemberBody, type Member, type OrganizationTeam, type SignUpBody } from '../../src/contracts/members'
 
 interface Run<I, O> {
   input: I
@@ -254,10 +254,10 @@ describe('members', () => {
 })
 
 describe('joinInvitation', () => {
-  function start(token = TOKEN) {
+  function start(token = TOKEN, sendEmailVerification = deferred<unknown, EmailVerificationSent>([])) {
     const runs: Array<Run<{ token: string }, JoinResult>> = []
     const joined = vi.fn()
-    const actor = createActor(joinInvitationMachine.provide({ actors: { acceptInvitation: deferred(runs) }, actions: { joined: (_, params) => joined(params.session) } }), {
+    const actor = createActor(joinInvitationMachine.provide({ actors: { acceptInvitation: deferred(runs), sendEmailVerification }, actions: { joined: (_, params) => joined(params.session) } }), {
       input: { token },
     }).start()
     return { actor, runs, joined, view: () => selectJoinView(actor.getSnapshot()) }
@@ -292,5 +292,40 @@ describe('joinInvitation', () => {
     await vi.advanceTimersByTimeAsync(10_000)
     expect(view()).toEqual({ phase: 'ready', accepting: false, error: 'The request timed out. Try again.' })
     expect(runs[1].signal.aborted).toBe(true)
+  })
+
+  it('an unverified address is told so, may send itself a new link, and accept once it has opened it', async () => {
+    const sends: Array<Run<unknown, EmailVerificationSent>> = []
+    const { actor, runs, view } = start(TOKEN, deferred(sends))
+    const message = 'Verify your e-mail address before accepting this invitation: open the verification link sent to it, or send a new one.'
+    actor.send({ type: 'join.accept' })
+    // The API client's error keeps the answer's body, whose code tells this refusal from the others.
+    runs[0].reject(Object.assign(new Error(message), { status: 403, body: { message, code: EMAIL_NOT_VERIFIED } }))
+    await vi.advanceTimersByTimeAsync(0)
+    expect(view()).toEqual({ phase: 'unverified', sending: false, error: message, sentTo: null })
+    actor.send({ type: 'verification.send' })
+    expect(view()).toEqual({ phase: 'unverified', sending: true, error: message, sentTo: null })
+    sends[0].resolve({ email: 'newcomer@example.com' })
+    await vi.advanceTimersByTimeAsync(0)
+    expect(view()).toEqual({ phase: 'unverified', sending: false, error: null, sentTo: 'newcomer@example.com' })
+    actor.send({ type: 'verification.send' })
+    sends[1].reject(new Error('A verification link was sent less than a minute ago. Try again in 30 seconds.'))
+    await vi.advanceTimersByTimeAsync(0)
+    expect(view()).toMatchObject({ phase: 'unverified', error: 'A verification link was sent less than a minute ago. Try again in 30 seconds.' })
+    actor.send({ type: 'join.accept' })
+    const organization = { slug: 'acme', name: 'Acme', role: 'Developer' as const }
+    runs[1].resolve({ organization, session: SESSION })
+    await vi.advanceTimersByTimeAsync(0)
+    expect(view()).toEqual({ phase: 'joined', organization })
+  })
+
+  it('a 403 of another kind (the invitation is for another address) is a plain refusal, with no link to send', async () => {
+    const { actor, runs, view } = start()
+    actor.send({ type: 'join.accept' })
+    const message = 'This invitation was sent to another e-mail address. Sign in with that address to accept it.'
+    runs[0].reject(Object.assign(new Error(message), { status: 403, body: { message } }))
+    await vi.advanceTimersByTimeAsync(0)
+    expect(view()).toEqual({ phase: 'ready', accepting: false, error: message })
+    expect(actor.getSnapshot().can({ type: 'verification.send' })).toBe(false)
   })
 })

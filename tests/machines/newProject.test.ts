@@ -113,6 +113,9 @@ describe('new project machine', () => {
   it('createErrorOf reads the status of what was thrown', () => {
     expect(createErrorOf(apiError('Forbidden', 403))).toMatch(/^You do not have permission/)
     expect(createErrorOf(apiError('Organization not found', 404))).toBe('Failed to create project: Organization not found')
+    // The server's limits (the free project limit, the organization's disk cap) are told in the server's words.
+    const limit = 'Members of this organization have reached the free project limit of 2: owner (owner@example.com). Delete, pause or upgrade a project first.'
+    expect(createErrorOf(apiError(limit, 409))).toBe(`Failed to create project: ${limit}`)
     expect(createErrorOf('weird')).toBe('Failed to create project')
   })
 })

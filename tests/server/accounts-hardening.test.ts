@@ -180,7 +180,8 @@ describe('personal access tokens: format and expiry', () => {
     const token = CreatedAccessToken.parse(await (await create({ name: 'format' })).json())
     expect(token.token).toMatch(/^sbp_[0-9a-f]{40}$/)
     expect(token.token_alias).toBe(`${token.token.slice(0, 8)}…${token.token.slice(-4)}`)
-    expect(token.expires_at).toBeNull()
+    // Asked without an expiry: the default (ACCESS_TOKEN_DEFAULT_EXPIRY_DAYS, 90), never a token that lives forever.
+    expect(token.expires_at).toBe(new Date(s.clock.ms + 90 * 86_400_000).toISOString())
     expect((await v1(token.token)).status).toBe(200)
   })
 

@@ -9,7 +9,7 @@ import os from 'node:os'
 import path from 'node:path'
 import { PGlite } from '@electric-sql/pglite'
 import pg from 'pg'
-import { inject } from 'vitest'
+import { inject, vi } from 'vitest'
 import { createApp, type PlatformServer } from '../../src/server/app'
 import { loadConfig, repoRoot, type Clock, type ServerConfig } from '../../src/server/config'
 import type { Db } from '../../src/server/db'
@@ -244,4 +244,33 @@ export async function projectByName(server: TestServer, name: string) {
   )
   if (!rows[0]) throw new Error(`no project named ${name}`)
   return rows[0]
+}
+
+/**
+ * Runs `fn` and returns what it resolves to with the e-mail verification links the server printed meanwhile (no
+ * SMTP: one line on standard output each, features/accounts/verification.ts), as paths to request.
+ */
+export async function withPrintedLinks<T>(fn: () => Promise<T>): Promise<{ result: T; lines: string[]; links: string[] }> {
+  const spy = vi.spyOn(console, 'log').mockImplementation(() => {})
+  try {
+    const result = await fn()
+    const lines = spy.mock.calls.map((args) => args.map(String).join(' ')).filter((line) => line.includes('verify-email'))
+    const links = lines.map((line) => {
+      const url = new URL(/https?:\/\/\S+/.exec(line)![0])
+      return `${url.pathname}${url.search}`
+    })
+    return { result, lines, links }
+  } finally {
+    spy.mockRestore()
+  }
+}
+
+/** Signs up a new person and opens the verification link printed for them; the sign-up's answer. */
+export async function signUpVerified(server: TestServer, email: string, password = 'long enough', headers: Record<string, string> = {}) {
+  const { result: res, links } = await withPrintedLinks(() => server.request('/platform/auth/sign-up', json({ email, password }, headers)))
+  if (res.status !== 201) throw new Error(`sign-up as ${email} answered ${res.status}`)
+  if (links.length !== 1) throw new Error(`sign-up as ${email} printed ${links.length} verification links`)
+  const verified = await server.request(links[0])
+  if (verified.status !== 303) throw new Error(`the verification link of ${email} answered ${verified.status}`)
+  return res
 }

@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { CreatedInvitation, OrganizationTeam } from '../../src/contracts/members'
 import { INVITATION_TTL_MS, MESSAGES } from '../../src/server/features/accounts/members'
-import { DEVELOPER, OWNER, READONLY, cookieFrom, json, startTestServer, type TestServer } from './helpers'
+import { DEVELOPER, OWNER, READONLY, cookieFrom, json, signUpVerified, startTestServer, type TestServer } from './helpers'
 
 let s: TestServer
 beforeAll(async () => {
@@ -15,11 +15,10 @@ beforeAll(async () => {
 afterAll(() => s?.close())
 
 let people = 0
-/** A new person with a personal organization (its slug) and a session. */
+/** A new person (their address verified) with a personal organization (its slug) and a session. */
 async function newPerson(prefix = 'person') {
   const email = `${prefix}-${++people}@example.com`
-  const res = await s.request('/platform/auth/sign-up', json({ email, password: 'long enough' }))
-  expect(res.status).toBe(201)
+  const res = await signUpVerified(s, email)
   const { id, username } = (await res.json()) as { id: number; username: string }
   const cookie = cookieFrom(res)
   const orgs = (await (await s.request('/platform/organizations', { headers: { cookie } })).json()) as Array<{ slug: string }>

@@ -91,7 +91,7 @@ describe('POST /v1/projects', () => {
 
   it('a Developer may create one; it is credited to them', async () => {
     const developer = await s.signIn(DEVELOPER)
-    const res = await s.request('/v1/projects', json({ name: 'Dev made', organization_slug: 'demo-free' }, { cookie: developer }))
+    const res = await s.request('/v1/projects', json({ name: 'Dev made', organization_slug: 'demo-pro' }, { cookie: developer }))
     expect(res.status).toBe(201)
     const { rows } = await s.db.query<{ email: string }>(
       `select a.primary_email as email from projects p join accounts a on a.id = p.created_by where p.name = 'Dev made'`,

@@ -80,7 +80,7 @@ describe('sign-up', () => {
   })
 
   it('counts attempts per client address too (behind a trusted proxy)', async () => {
-    const proxied = await startTestServer({ config: { trustProxy: true, signInThrottle: { windowMs: 60_000, maxPerAccount: 5, maxPerAddress: 3 } } })
+    const proxied = await startTestServer({ config: { trustProxy: true, signInThrottle: { windowMs: 60_000, maxPerPair: 5, maxPerAccount: 5, maxPerAddress: 3, maxSignUpsPerAddress: 10 } } })
     try {
       const from = { 'x-forwarded-for': '203.0.113.9' }
       const codes: number[] = []

@@ -46,11 +46,11 @@ it('the list shows when each token expires, or Never', async () => {
   expect(screen.getByRole('columnheader', { name: 'Expires' })).toBeInTheDocument()
 })
 
-it('a token is created without expiry by default, or with the chosen number of days', async () => {
+it("a token is created with the platform's default expiry unless a number of days is chosen", async () => {
   const { inputs } = renderTokens()
   const user = userEvent.setup()
-  expect(await screen.findByLabelText('Expires')).toHaveDisplayValue('No expiry')
-  await user.type(screen.getByLabelText('Token name'), 'Forever')
+  expect(await screen.findByLabelText('Expires')).toHaveDisplayValue('Platform default')
+  await user.type(screen.getByLabelText('Token name'), 'Default')
   await user.click(screen.getByRole('button', { name: 'Generate new token' }))
   await user.click(await screen.findByRole('button', { name: 'Done' }))
   await user.type(screen.getByLabelText('Token name'), 'Quarterly')
@@ -58,7 +58,7 @@ it('a token is created without expiry by default, or with the chosen number of d
   await user.click(screen.getByRole('button', { name: 'Generate new token' }))
   await screen.findByRole('region', { name: 'New token' })
   expect(inputs).toEqual([
-    { name: 'Forever', expiresInDays: null },
+    { name: 'Default', expiresInDays: null },
     { name: 'Quarterly', expiresInDays: 90 },
   ])
 })

@@ -12,3 +12,4 @@ export const updateMember = (slug: string, accountId: number, role: Role, option
   call(endpoints.updateMember, { slug, account_id: accountId }, { ...options, body: { role } })
 export const removeMember = (slug: string, accountId: number, options?: CallOptions) => call(endpoints.removeMember, { slug, account_id: accountId }, options)
 export const acceptInvitation = (body: AcceptInvitationBody, options?: CallOptions) => call(endpoints.acceptInvitation, {}, { ...options, body })
+export const sendEmailVerification = (options?: CallOptions) => call(endpoints.sendEmailVerification, {}, { ...options, body: {} })

@@ -1,7 +1,7 @@
 /** The live actor of /join: the invitation accepted, then the session read again (the new permissions). */
 import { fromPromise } from 'xstate'
 import { joinInvitationMachine } from '../../../machines/joinInvitation.machine'
-import { acceptInvitation } from '../calls/members'
+import { acceptInvitation, sendEmailVerification } from '../calls/members'
 import { getPermissions, getProfile } from '../calls/session'
 
 type Signal = { signal: AbortSignal }
@@ -13,5 +13,6 @@ export const liveJoinInvitationMachine = joinInvitationMachine.provide({
       const [profile, permissions] = await Promise.all([getProfile({ signal }), getPermissions({ signal })])
       return { organization, session: { profile, permissions } }
     }),
+    sendEmailVerification: fromPromise(({ signal }: Signal) => sendEmailVerification({ signal })),
   },
 })

@@ -3,6 +3,7 @@ import { endpoint } from '../endpoint'
 import {
   AcceptInvitationBody,
   CreatedInvitation,
+  EmailVerificationSent,
   InviteMemberBody,
   JoinedOrganization,
   Member,
@@ -10,7 +11,9 @@ import {
   SignUpBody,
   UpdateMemberBody,
   UpdateProfileBody,
+  VerifyEmailQuery,
 } from '../members'
+import { EmptyBody } from '../pause'
 
 // Accounts and members (src/contracts/members.ts). Sign-up needs no session.
 export const signUp = /* @__PURE__ */ endpoint('POST', 'platform', '/auth/sign-up', { body: SignUpBody, response: Profile })
@@ -20,3 +23,6 @@ export const inviteMember = /* @__PURE__ */ endpoint('POST', 'platform', '/organ
 export const updateMember = /* @__PURE__ */ endpoint('PATCH', 'platform', '/organizations/:slug/members/:account_id', { body: UpdateMemberBody, response: Member })
 export const removeMember = /* @__PURE__ */ endpoint('DELETE', 'platform', '/organizations/:slug/members/:account_id')
 export const acceptInvitation = /* @__PURE__ */ endpoint('POST', 'platform', '/invitations/accept', { body: AcceptInvitationBody, response: JoinedOrganization })
+export const sendEmailVerification = /* @__PURE__ */ endpoint('POST', 'platform', '/profile/email-verification', { body: EmptyBody, response: EmailVerificationSent })
+/** Needs no session: the link is opened from the message; it answers with a redirect to the dashboard. */
+export const verifyEmail = /* @__PURE__ */ endpoint('GET', 'platform', '/auth/verify-email', { query: VerifyEmailQuery })

@@ -9,9 +9,9 @@ export type AccessTokensActorRef = ActorRefFrom<typeof accessTokensMachine>
 
 const formatDate = (iso: string | null) => (iso ? new Date(iso).toISOString().slice(0, 10) : 'Never')
 
-/** The expiry choices of the form ('' = no expiry); the server accepts 1 to 365 days. */
+/** The expiry choices of the form ('' = the platform's default, ACCESS_TOKEN_DEFAULT_EXPIRY_DAYS); the server accepts 1 to 365 days. */
 const EXPIRY_CHOICES = [
-  { value: '', label: 'No expiry' },
+  { value: '', label: 'Platform default' },
   { value: '30', label: '30 days' },
   { value: '90', label: '90 days' },
 ] as const

@@ -30,6 +30,25 @@ export function JoinPage({ join }: { join: JoinInvitationActorRef }) {
             </Button>
           </>
         ) : null}
+        {view.phase === 'unverified' ? (
+          <>
+            <p className="text-sm">Your e-mail address is not verified yet. Open the verification link sent to it, then accept the invitation.</p>
+            {view.error ? <InlineError>{view.error}</InlineError> : null}
+            {view.sentTo ? (
+              <p role="status" className="text-sm">
+                A new verification link was sent to <span className="font-semibold">{view.sentTo}</span>.
+              </p>
+            ) : null}
+            <div className="flex flex-wrap gap-3">
+              <Button onClick={() => join.send({ type: 'verification.send' })} disabled={view.sending}>
+                {view.sending ? 'Sending…' : 'Send a new verification link'}
+              </Button>
+              <Button variant="primary" onClick={() => join.send({ type: 'join.accept' })} disabled={view.sending}>
+                Accept invitation
+              </Button>
+            </div>
+          </>
+        ) : null}
         {view.phase === 'joined' ? (
           <>
             <p role="status" className="text-sm">

@@ -7,7 +7,8 @@
  *  - the last Owner can be neither demoted nor removed (409): the check and the change run in one transaction
  *    holding the Owners' rows, so two demotions at once cannot both pass.
  * An invitation's link carries `<id>.<secret>`; the secret is kept as a SHA-256 hash and compared in constant time.
- * It is accepted once, within INVITATION_TTL_MS, by the signed-in person whose primary e-mail it was sent to.
+ * It is accepted once, within INVITATION_TTL_MS, by the signed-in person whose primary e-mail it was sent to, once
+ * that address is verified (verification.ts).
  * A change of membership reaches the caches through the members trigger (migration 008), so the new role applies
  * from the next request.
  */
@@ -17,7 +18,7 @@ import * as z from 'zod'
 import type { Role } from '../../../contracts/common'
 import { OrgSlug } from '../../../contracts/common'
 import * as endpoints from '../../../contracts/endpoints'
-import type { Invitation, Member } from '../../../contracts/members'
+import { EMAIL_NOT_VERIFIED, type Invitation, type Member } from '../../../contracts/members'
 import { cacheFor } from '../../core/cache'
 import type { Deps } from '../../core/deps'
 import { at, errorJson, validate, type AppEnv } from '../../core/http'
@@ -38,6 +39,7 @@ export const MESSAGES = {
   used: 'This invitation has already been used',
   expired: 'This invitation has expired. Ask for a new one.',
   otherEmail: 'This invitation was sent to another e-mail address. Sign in with that address to accept it.',
+  unverified: 'Verify your e-mail address before accepting this invitation: open the verification link sent to it, or send a new one.',
 } as const
 
 const MemberParam = z.object({
@@ -79,8 +81,8 @@ async function lockOwners(tx: Queryable, organizationId: number): Promise<number
   return rows.length
 }
 
-type Outcome<T> = { ok: true; value: T } | { ok: false; status: 403 | 404 | 409 | 410; message: string }
-const refuse = (status: 403 | 404 | 409 | 410, message: string) => ({ ok: false as const, status, message })
+type Outcome<T> = { ok: true; value: T } | { ok: false; status: 403 | 404 | 409 | 410; message: string; code?: string }
+const refuse = (status: 403 | 404 | 409 | 410, message: string, code?: string) => ({ ok: false as const, status, message, code })
 
 export function memberRoutes({ db, clock }: Deps) {
   const app = new Hono<AppEnv>()
@@ -193,6 +195,10 @@ export function memberRoutes({ db, clock }: Deps) {
       if (row.accepted_at !== null) return refuse(410, MESSAGES.used)
       if (new Date(row.expires_at).getTime() <= now.getTime()) return refuse(410, MESSAGES.expired)
       if (row.email !== me.primary_email.toLowerCase()) return refuse(403, MESSAGES.otherEmail)
+      // The address must be proven, not only typed at sign-up: whoever signs up with the invited address first
+      // would otherwise join.
+      const { rows: verified } = await tx.query('select 1 from accounts where id = $1 and email_verified_at is not null', [me.id])
+      if (!verified.length) return refuse(403, MESSAGES.unverified, EMAIL_NOT_VERIFIED)
       const inserted = await tx.query(
         'insert into members (organization_id, account_id, role) values ($1, $2, $3) on conflict do nothing returning account_id',
         [row.organization_id, me.id, row.role],
@@ -201,7 +207,7 @@ export function memberRoutes({ db, clock }: Deps) {
       await tx.query('update invitations set accepted_at = $2, accepted_by = $3 where id = $1', [row.id, now.toISOString(), me.id])
       return { ok: true, value: { slug: row.slug, name: row.name, role: row.role } }
     })
-    if (!result.ok) return errorJson(c, result.status, result.message)
+    if (!result.ok) return errorJson(c, result.status, result.message, result.code)
     cache?.invalidateMemberships(me.id)
     return c.json(result.value)
   })

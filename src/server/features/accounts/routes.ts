@@ -1,7 +1,8 @@
 /**
  * Sign-up (no session) and the profile's username. Sign-up goes through the sign-in throttle (./../session/throttle:
- * the same per-e-mail and per-address counts), hashes the password with the same scrypt cost as sign-in, creates the
- * account, its personal free organization (the person its Owner) and a session, in one transaction.
+ * the same per-e-mail and per-address counts) and its own count of sign-ups per client address, hashes the password with the same scrypt cost as sign-in, creates the
+ * account, its personal free organization (the person its Owner), its e-mail verification link (verification.ts)
+ * and a session, in one transaction; the link is delivered once that has committed.
  * A taken e-mail is refused with a clear 409: sign-up must say so. Sign-in keeps telling nothing (one message, the
  * same scrypt work, for a wrong password and an unknown e-mail).
  */
@@ -11,8 +12,9 @@ import type { Deps } from '../../core/deps'
 import { at, errorJson, validate, type AppEnv } from '../../core/http'
 import { hashPassword } from '../../core/secrets'
 import { createSession, setSessionCookie } from '../session/auth'
-import { clearSignInFailures, clientAddress, countSignInAttempt } from '../session/throttle'
+import { clearSignInFailures, clientAddress, countSignInAttempt, countSignUp } from '../session/throttle'
 import { TAKEN_SLUGS, TAKEN_USERNAMES, baseNameOf, firstFree } from './names'
+import { newVerificationLink, printLink, type DeliverLink } from './verification'
 
 export const EMAIL_TAKEN = 'An account with this e-mail address already exists. Sign in instead.'
 export const USERNAME_TAKEN = 'This username is taken'
@@ -22,13 +24,15 @@ const isUniqueViolation = (err: unknown, constraint: string) =>
   String((err as { constraint?: string; message?: string }).constraint ?? (err as { message?: string }).message).includes(constraint)
 
 /** Routes that need no session; the app mounts them before the session middleware. */
-export function publicAccountRoutes({ db, clock, config }: Deps) {
+export function publicAccountRoutes({ db, clock, config, ownUrl }: Deps, deliver: DeliverLink = printLink) {
   const app = new Hono<AppEnv>()
 
   app.on(...at(endpoints.signUp), validate('json', endpoints.signUp.body), async (c) => {
     const { email, password } = c.req.valid('json')
     const attempt = { email, address: clientAddress(c, config.trustProxy) }
-    const retryAfter = await countSignInAttempt(db, config.signInThrottle, attempt, clock.now())
+    const retryAfter =
+      (await countSignUp(db, config.signInThrottle, attempt.address, clock.now())) ??
+      (await countSignInAttempt(db, config.signInThrottle, attempt, clock.now()))
     if (retryAfter !== undefined) {
       c.header('Retry-After', String(retryAfter))
       const minutes = Math.ceil(retryAfter / 60)
@@ -39,8 +43,9 @@ export function publicAccountRoutes({ db, clock, config }: Deps) {
     const passwordHash = await hashPassword(password, config.passwordHashCost)
     const now = clock.now().toISOString()
     let account: { id: number; username: string; primary_email: string }
+    let link: string
     try {
-      account = await db.transaction(async (tx) => {
+      ;({ account, link } = await db.transaction(async (tx) => {
         const base = baseNameOf(email)
         const username = await firstFree(tx, TAKEN_USERNAMES, base)
         const { rows } = await tx.query<{ id: number; username: string; primary_email: string }>(
@@ -54,13 +59,14 @@ export function publicAccountRoutes({ db, clock, config }: Deps) {
           [slug, `${username}'s Org`, now],
         )
         await tx.query(`insert into members (organization_id, account_id, role) values ($1, $2, 'Owner')`, [org.rows[0].id, rows[0].id])
-        return rows[0]
-      })
+        return { account: rows[0], link: await newVerificationLink(tx, ownUrl, rows[0], clock.now()) }
+      }))
     } catch (err) {
       // Two sign-ups with one e-mail at once: the second finds the unique index.
       if (isUniqueViolation(err, 'primary_email')) return errorJson(c, 409, EMAIL_TAKEN, 'email_taken')
       throw err
     }
+    deliver(link) // after the commit: a link is never sent for an account that does not exist
     await clearSignInFailures(db, attempt)
     const token = await createSession(db, account.id, clock.now(), config.sessionTtlMs)
     setSessionCookie(c, token, config.sessionTtlMs, { trustProxy: config.trustProxy })

@@ -9,7 +9,8 @@
  * Each change runs in one transaction with the project row locked, so two requests cannot both start one;
  * the timed steps are lifecycle rows (see transitions.ts), durable across restarts.
  * A restore checks the free project limit in the same transaction as its status change, holding the limit lock of
- * every member it counts (lockFreeProjectCounts): concurrent restores cannot all pass one check.
+ * every member it counts (lockFreeProjectCounts, projects/freeLimit.ts, the rule creation follows too): concurrent
+ * restores cannot all pass one check.
  */
 import { Hono, type Context } from 'hono'
 import { createMiddleware } from 'hono/factory'
@@ -23,6 +24,7 @@ import { at, baseUrl, errorJson, formatIssues, validate, type AppEnv } from '../
 import { can } from '../../core/permissions'
 import { memberOrganization } from '../organizations/access'
 import { anyProject, memberProject, refParam, type MemberProjectEnv } from '../projects/access'
+import { freeLimitMessage, lockFreeProjectCounts, membersAtFreeLimit } from '../projects/freeLimit'
 import { findProjectByRef, toProject } from '../projects/store'
 
 const RESTORE_PERMISSION_MESSAGE = 'You do not have the required permissions to restore this project'
@@ -53,52 +55,6 @@ const describeStatus = (status: ProjectStatus) => (status === 'INACTIVE' ? 'paus
 function refuseTransition(c: Context, action: 'pause' | 'restore', status: ProjectStatus) {
   const allowed = action === 'pause' ? 'an ACTIVE_HEALTHY project can be paused' : 'a paused (INACTIVE) project can be restored'
   return errorJson(c, 409, `Project is ${describeStatus(status)}: only ${allowed}`, 'invalid_transition')
-}
-
-/** Class key of the transaction-scoped advisory locks that serialize free-project counts, one lock per account. */
-const FREE_PROJECT_COUNT_LOCK = 0x66706c // 'fpl'
-
-/**
- * Takes, until the end of the transaction, the lock on the free-project count of each account: the members of a free
- * organization (whose counts the limit check reads) and the project's owner (whose count the restore raises).
- * Nothing to lock in a paid organization: its projects count for no one and its check is empty.
- * Per member rather than per organization: the limit counts a member's active projects across every free
- * organization, so two restores in two organizations that share a member must wait for each other, and two restores
- * whose members do not overlap need not. Locks are taken in account order, so two transactions never wait on each
- * other in a circle. Advisory locks rather than `for update` on accounts: they block nothing else (sign-in, sessions).
- * On PGlite (one connection, transactions serialized) they are taken at once; the same code is correct on both.
- */
-export async function lockFreeProjectCounts(tx: Queryable, organizationId: number, projectId: number) {
-  const { rows } = await tx.query<{ account_id: number }>(
-    `select m.account_id from members m join organizations o on o.id = m.organization_id
-     where m.organization_id = $1 and o.plan_id = 'free'
-     union
-     select p.created_by from projects p join organizations o on o.id = p.organization_id
-     where p.id = $2 and o.plan_id = 'free' and p.created_by is not null
-     order by 1`,
-    [organizationId, projectId],
-  )
-  for (const { account_id } of rows) {
-    await tx.query('select pg_advisory_xact_lock($1::integer, $2::integer)', [FREE_PROJECT_COUNT_LOCK, account_id])
-  }
-}
-
-/**
- * Members of a free organization who already own the maximum of active free projects (across every free
- * organization; a paused project does not count). Empty for paid organizations.
- */
-async function membersAtFreeLimit(db: Queryable, organizationId: number, limit: number) {
-  const { rows } = await db.query<{ username: string; primary_email: string }>(
-    `select a.username, a.primary_email
-     from members m join accounts a on a.id = m.account_id
-     join organizations org on org.id = m.organization_id
-     where m.organization_id = $1 and org.plan_id = 'free'
-       and (select count(*) from projects p join organizations o on o.id = p.organization_id
-            where p.created_by = a.id and o.plan_id = 'free' and p.status <> 'INACTIVE') >= $2
-     order by a.username`,
-    [organizationId, limit],
-  )
-  return rows
 }
 
 export function pauseRoutes(deps: Deps) {
@@ -155,13 +111,7 @@ export function pauseRoutes(deps: Deps) {
       },
     )
     if (!outcome.ok && 'limit' in outcome) {
-      const who = outcome.limit.map((m) => `${m.username} (${m.primary_email})`).join(', ')
-      return errorJson(
-        c,
-        409,
-        `Members of this organization have reached the free project limit of ${config.freeProjectLimit}: ${who}. Delete, pause or upgrade a project first.`,
-        'free_project_limit',
-      )
+      return errorJson(c, 409, freeLimitMessage(config.freeProjectLimit, outcome.limit), 'free_project_limit')
     }
     if (!outcome.ok) return refuseTransition(c, 'restore', outcome.status)
     await next()

@@ -1,7 +1,7 @@
 /**
  * Projects: the member's projects and one project (/platform, and the Management API's /v1 reads), its status,
  * its rename, and the health and REST schema of its API server (the connecting screen's test); the Management API's
- * create (POST /v1/projects).
+ * create (POST /v1/projects), refused with 409 past the free project limit or the organization's disk cap.
  */
 import { Hono } from 'hono'
 import type { RestSchemaResponse } from '../../../contracts/connecting'
@@ -15,11 +15,14 @@ import { findMemberOrganization } from '../organizations/store'
 import { ProjectDbError } from '../projectdb/types'
 import { ownerRestDocument } from '../rest/routes'
 import { memberProject, refParam } from './access'
+import { diskCapMessage, freeLimitMessage, lockFreeProjectCounts, membersAtFreeLimit, organizationDatabaseBytes } from './freeLimit'
 import { insertProject, listMemberProjects, listMemberProjectsJson, toProject } from './store'
 import { toV1Project } from './v1'
 
+type CreateOutcome = { ok: true } | { ok: false; code: 'free_project_limit' | 'database_size_limit'; message: string }
+
 export function projectRoutes(deps: Deps) {
-  const { db, clock, lifecycle } = deps
+  const { db, clock, config, lifecycle } = deps
   const app = new Hono<AppEnv>()
   const project = memberProject(db)
 
@@ -90,7 +93,18 @@ export function projectRoutes(deps: Deps) {
     const ref = newProjectRef()
     const region = body.region_selection?.code ?? body.region ?? 'us-east-1'
     const now = clock.now()
-    await db.transaction(async (tx) => {
+    // The free project limit and the disk cap are checked in the insert's transaction, under the same per-member
+    // locks as a restore (freeLimit.ts), so parallel creations cannot all pass one check.
+    const outcome = await db.transaction(async (tx): Promise<CreateOutcome> => {
+      await lockFreeProjectCounts(tx, organization.id, null)
+      const atLimit = await membersAtFreeLimit(tx, organization.id, config.freeProjectLimit)
+      if (atLimit.length > 0) return { ok: false, code: 'free_project_limit', message: freeLimitMessage(config.freeProjectLimit, atLimit) }
+      if (config.orgMaxDatabaseBytes > 0) {
+        const used = await organizationDatabaseBytes(tx, organization.id)
+        if (used >= config.orgMaxDatabaseBytes) {
+          return { ok: false, code: 'database_size_limit', message: diskCapMessage(used, config.orgMaxDatabaseBytes) }
+        }
+      }
       const id = await insertProject(tx, {
         organizationId: organization.id,
         name: body.name,
@@ -103,7 +117,9 @@ export function projectRoutes(deps: Deps) {
         createdBy: account.id,
       })
       await lifecycle.enterStatus(tx, id, 'COMING_UP', now)
+      return { ok: true }
     })
+    if (!outcome.ok) return errorJson(c, 409, outcome.message, outcome.code)
     return c.json(
       {
         id: ref,

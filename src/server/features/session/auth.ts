@@ -265,18 +265,12 @@ export function toAccessToken(row: AccessTokenRow) {
 const DAY_MS = 86_400_000
 
 /**
- * Creates a personal access token, expiring after `expiresInDays` (never when null); the value is returned here
- * once and stored only hashed.
+ * Creates a personal access token, expiring after `expiresInDays`; the value is returned here once and stored only
+ * hashed.
  */
-export async function createAccessToken(
-  db: Db,
-  accountId: number,
-  name: string,
-  now: Date,
-  expiresInDays: number | null = null,
-) {
+export async function createAccessToken(db: Db, accountId: number, name: string, now: Date, expiresInDays: number) {
   const { token, alias } = newAccessToken()
-  const expiresAt = expiresInDays === null ? null : new Date(now.getTime() + expiresInDays * DAY_MS).toISOString()
+  const expiresAt = new Date(now.getTime() + expiresInDays * DAY_MS).toISOString()
   const { rows } = await db.query<AccessTokenRow>(
     `insert into access_tokens (account_id, name, token_hash, token_alias, created_at, expires_at)
      values ($1, $2, $3, $4, $5, $6)

@@ -67,7 +67,7 @@ export function publicSessionRoutes({ db, clock, config }: Deps) {
 }
 
 /** Routes behind the session (the app installs the middleware before mounting these). */
-export function sessionRoutes({ db, clock }: Deps) {
+export function sessionRoutes({ db, clock, config }: Deps) {
   const app = new Hono<AppEnv>()
 
   app.on(...at(endpoints.getProfile), (c) => c.json(profileOf(c.get('account'))))
@@ -94,7 +94,9 @@ export function sessionRoutes({ db, clock }: Deps) {
 
   app.on(...at(endpoints.createAccessToken), validate('json', endpoints.createAccessToken.body), async (c) => {
     const { name, expires_in_days } = c.req.valid('json')
-    const created = await createAccessToken(db, c.get('account').id, name, clock.now(), expires_in_days ?? null)
+    // No token lives forever: one asked without an expiry gets ACCESS_TOKEN_DEFAULT_EXPIRY_DAYS.
+    const days = expires_in_days ?? config.accessTokenDefaultExpiryDays
+    const created = await createAccessToken(db, c.get('account').id, name, clock.now(), days)
     c.header('Cache-Control', 'no-store') // the only answer that carries the token's value
     return c.json(created, 201)
   })

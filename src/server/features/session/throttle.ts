@@ -1,11 +1,18 @@
 /**
- * Sign-in throttling (issue 8, finding 4).
+ * Sign-in and sign-up throttling.
  *
- * Policy (numbers from config.signInThrottle): at most 5 failed sign-ins per e-mail address and 20 per client address
- * in a fixed 15-minute window. Past either, sign-in answers 429 with Retry-After (the seconds left in the window)
- * without looking at the password, so the right password does not get through either. A success clears the
- * e-mail's count (and gives back its attempt to the address). An unknown e-mail is counted like a known one: the
- * answers and their timing are the same.
+ * Policy (numbers from config.signInThrottle), in a fixed 15-minute window:
+ *  - at most 5 failed sign-ins for one e-mail *from one client address* (the pair): a stranger's guesses use up the
+ *    stranger's pair, and the owner signing in from their own address is not locked out by them;
+ *  - at most 100 failed sign-ins for one e-mail from all addresses together: guessing spread over many addresses is
+ *    still bounded (it takes 20 addresses at 5 guesses each to lock the account, a cost the attacker pays);
+ *  - at most 20 failed sign-ins from one client address, whatever the e-mails;
+ *  - at most 5 sign-ups from one client address, successful or not (accounts cost organizations and disk).
+ * Past any of them the answer is 429 with Retry-After (the seconds left in the window), without looking at the
+ * password, so the right password does not get through either. A success clears the pair's count and gives back
+ * its attempt to the e-mail's and the address's counts. An unknown e-mail is counted like a known one: the
+ * answers and their timing are the same. A request without a known address (in-process calls) counts as one
+ * address of its own.
  *
  * Counted in the store, not in the memory of a process: several processes may share one PostgreSQL (DATABASE_URL),
  * and an attacker spreading attempts over them would otherwise get each process's allowance, and a restart would
@@ -35,20 +42,23 @@ export function clientAddress(c: Context, trustProxy: boolean): string | undefin
 
 const accountKey = (email: string) => `account:${email}`
 const addressKey = (address: string) => `address:${address}`
+const pairKey = (email: string, address: string | undefined) => `pair:${address ?? ''} ${email}`
+const signUpKey = (address: string) => `signup:${address}`
+
+/** The limit of each kind of key (its prefix). */
+function limitOf(key: string, throttle: Throttle): number {
+  if (key.startsWith('pair:')) return throttle.maxPerPair
+  if (key.startsWith('account:')) return throttle.maxPerAccount
+  if (key.startsWith('signup:')) return throttle.maxSignUpsPerAddress
+  return throttle.maxPerAddress
+}
 
 /**
- * Counts this attempt against the e-mail and the client address. Returns the seconds to wait when either is over
- * its limit (the caller answers 429), or undefined when the attempt may go on to the password check.
+ * Counts one attempt against each key, atomically; the seconds to wait when any key is now over its limit.
+ * Rows of finished windows are only dead weight: sign-in is rare enough to sweep them here (indexed).
  */
-export async function countSignInAttempt(
-  db: Db,
-  throttle: Throttle,
-  attempt: { email: string; address: string | undefined },
-  now: Date,
-): Promise<number | undefined> {
+async function countAgainst(db: Db, throttle: Throttle, keys: string[], now: Date): Promise<number | undefined> {
   const windowStart = new Date(now.getTime() - throttle.windowMs)
-  const keys = [accountKey(attempt.email), ...(attempt.address ? [addressKey(attempt.address)] : [])]
-  // Rows of finished windows are only dead weight: sign-in is rare enough to sweep them here (indexed).
   await db.query('delete from sign_in_failures where window_started_at <= $1', [windowStart.toISOString()])
   const { rows } = await db.query<{ key: string; failures: number; window_started_at: Date | string }>(
     `insert into sign_in_failures as f (key, failures, window_started_at)
@@ -61,20 +71,44 @@ export async function countSignInAttempt(
   )
   let waitMs = 0
   for (const row of rows) {
-    const limit = row.key.startsWith('account:') ? throttle.maxPerAccount : throttle.maxPerAddress
-    if (row.failures <= limit) continue
+    if (row.failures <= limitOf(row.key, throttle)) continue
     const endsAt = new Date(row.window_started_at).getTime() + throttle.windowMs
     waitMs = Math.max(waitMs, endsAt - now.getTime())
   }
   return waitMs > 0 ? Math.max(1, Math.ceil(waitMs / 1000)) : undefined
 }
 
-/** After a successful sign-in: the e-mail starts afresh, and the attempt counted against the address is given back. */
+/**
+ * Counts this attempt against the (e-mail, address) pair, the e-mail and the client address. Returns the seconds to
+ * wait when any is over its limit (the caller answers 429), or undefined when the attempt may go on to the password
+ * check.
+ */
+export function countSignInAttempt(
+  db: Db,
+  throttle: Throttle,
+  attempt: { email: string; address: string | undefined },
+  now: Date,
+): Promise<number | undefined> {
+  const keys = [pairKey(attempt.email, attempt.address), accountKey(attempt.email), ...(attempt.address ? [addressKey(attempt.address)] : [])]
+  return countAgainst(db, throttle, keys, now)
+}
+
+/**
+ * Counts a sign-up from the client address (every one, successful or not: each success is an account and an
+ * organization). The seconds to wait when the address is over its limit; undefined without a known address.
+ */
+export function countSignUp(db: Db, throttle: Throttle, address: string | undefined, now: Date): Promise<number | undefined> {
+  return address ? countAgainst(db, throttle, [signUpKey(address)], now) : Promise.resolve(undefined)
+}
+
+/**
+ * After a successful sign-in: the pair starts afresh, and the attempt counted against the e-mail and the address is
+ * given back. The e-mail's count is not cleared: the owner's success must not hand a spread-out guesser a new
+ * allowance.
+ */
 export async function clearSignInFailures(db: Db, attempt: { email: string; address: string | undefined }): Promise<void> {
-  await db.query('delete from sign_in_failures where key = $1', [accountKey(attempt.email)])
-  if (attempt.address) {
-    await db.query('update sign_in_failures set failures = greatest(failures - 1, 0) where key = $1', [
-      addressKey(attempt.address),
-    ])
-  }
+  await db.query('delete from sign_in_failures where key = $1', [pairKey(attempt.email, attempt.address)])
+  await db.query('update sign_in_failures set failures = greatest(failures - 1, 0) where key = any($1::text[])', [
+    [accountKey(attempt.email), ...(attempt.address ? [addressKey(attempt.address)] : [])],
+  ])
 }
