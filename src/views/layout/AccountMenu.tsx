@@ -94,7 +94,7 @@ export function AccountMenu({ navBar, expanded }: { navBar: NavBarActorRef; expa
           }
         }}
       >
-        <span className="flex h-6 w-6 shrink-0 items-center justify-center rounded-full bg-emerald-600 text-xs font-semibold text-white uppercase">
+        <span className="flex h-6 w-6 shrink-0 items-center justify-center rounded-full bg-primary text-xs font-semibold text-white uppercase">
           {username.slice(0, 1)}
         </span>
         <EntryLabel expanded={expanded}>
