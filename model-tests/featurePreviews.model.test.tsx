@@ -52,7 +52,7 @@ describe('feature previews model', () => {
         },
         events: {
           'previews.open': async () => {
-            await user.click(screen.getByRole('button', { name: 'Account' }))
+            await user.click(screen.getByRole('button', { name: /^Account\b/ }))
             await user.click(await screen.findByRole('menuitem', { name: 'Feature previews' }))
           },
           'previews.close': async () => user.click(within(await dialog()).getByRole('button', { name: 'Close' })),
