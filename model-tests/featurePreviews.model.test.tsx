@@ -34,7 +34,7 @@ describe('feature previews model', () => {
     it(describePath(path), async () => {
       fakePlatform()
       renderApp('/projects')
-      await screen.findByRole('link', { name: 'Analytics' })
+      await screen.findByRole('link', { name: /^Analytics / })
       const user = userEvent.setup()
       const dialog = () => screen.findByRole('dialog', { name: 'Feature previews' })
 
