@@ -5,12 +5,15 @@
  * from it here, once per schema: never a request per table), the project settings (the anon key; the service_role
  * key only when the server sends it), the buckets and the edge functions (each only with its permission). Each has
  * its own loading / failed state with a retry: one failing never blanks the others. Every opening reads them all
- * again (new keys after a JWT secret rotation) and hides the keys. Buckets follow spec 8 (./bucketRetries.ts): at most
+ * again (new keys after a JWT secret rotation) and hides the keys. The keys follow settings/api's rule (./keyAccess.ts):
+ * shown and copied only with service_api_keys:read and the JWT secret updated — the JWT secret flow runs as the child
+ * 'jwtSecret' (read only) for a member who may read keys, reports each status (which hides the keys again) and, when an
+ * update it watched ends updated, has the REST schema and the keys read again. Buckets follow spec 8 (./bucketRetries.ts): at most
  * 3 retries, after a delay, none for 'Tenant config … not found'.
  * The URL holds the place (docs, docsItem, docsLang): the view reports it ('url.changed'), the machine applies it and
  * asks for URL writes with its `writeUrl` action (emitted as 'url.write'; the view does the writing).
  */
-import { assign, emit, fromPromise, sendTo, setup, type SnapshotFrom } from 'xstate'
+import { assign, emit, fromPromise, sendParent, sendTo, setup, type SnapshotFrom } from 'xstate'
 import type { Permission } from '../src/contracts/common'
 import type { FunctionResponse } from '../src/contracts/functions'
 import type { ProjectSettings } from '../src/contracts/keys'
@@ -18,6 +21,8 @@ import type { RestSchemaResponse } from '../src/contracts/connecting'
 import type { Bucket } from '../src/contracts/storage'
 import { bucketRetryDelay, shouldRetryBuckets } from './bucketRetries'
 import { copyButtonMachine } from './copyButton.machine'
+import { jwtSecretMachine, type JwtPhase } from './jwtSecret.machine'
+import { keyAccess, type JwtStatus } from './keyAccess'
 import { docsFromRestSchema, type RestDocs } from './restDocs'
 
 export const DOCS_SECTIONS = ['introduction', 'user-management', 'tables-and-views', 'stored-procedures', 'storage', 'edge-functions', 'realtime'] as const
@@ -110,6 +115,10 @@ interface Context {
    * domain answers ('customUrl.changed'); null until then, and when there is none. The snippets use it first.
    */
   customUrl: string | null
+  /** service_api_keys:read in the project's organization. */
+  canReadKeys: boolean
+  /** The JWT secret update status as the child last read it ('unknown' until then, and without canReadKeys). */
+  jwtStatus: JwtStatus
 }
 
 type ApiDocsEvent =
@@ -127,6 +136,8 @@ type ApiDocsEvent =
   | { type: 'panel.open' }
   | { type: 'panel.close' }
   | { type: 'customUrl.changed'; customUrl: string | null }
+  | { type: 'jwt.status.changed'; status: JwtPhase }
+  | { type: 'docs.refresh' }
 
 type ApiDocsEmitted = { type: 'url.write'; url: DocsUrl; replace: boolean }
 
@@ -186,6 +197,14 @@ function docsOf(schema: RestSchemaResponse): RestDocs | Error {
 
 const COPIERS = { anon: 'copyAnonKey', service_role: 'copyServiceKey' } as const
 
+/** The JWT secret flow as the panel's child: it only watches (never updates), and its reports come up here. */
+export const jwtSecretDocsChildMachine = jwtSecretMachine.provide({
+  actions: {
+    reportStatus: sendParent((_, params: { status: JwtPhase }) => ({ type: 'jwt.status.changed', status: params.status })),
+    refreshSettings: sendParent({ type: 'docs.refresh' }),
+  },
+})
+
 export const apiDocsMachine = setup({
   types: {
     input: {} as ApiDocsInput,
@@ -200,6 +219,7 @@ export const apiDocsMachine = setup({
       copySnippet: 'copyButton'
       copyAnonKey: 'copyButton'
       copyServiceKey: 'copyButton'
+      jwtSecret: 'jwtSecret'
     },
   },
   actors: {
@@ -216,6 +236,7 @@ export const apiDocsMachine = setup({
       throw new Error('fetchFunctions not provided')
     }),
     copyButton: copyButtonMachine,
+    jwtSecret: jwtSecretDocsChildMachine,
   },
   guards: {
     isReportedUrl: ({ context }, params: { url: DocsUrl }) => sameUrl(context.url, params.url),
@@ -232,9 +253,10 @@ export const apiDocsMachine = setup({
     mayReadBuckets: ({ context }) => context.sections.includes('storage'),
     mayReadFunctions: ({ context }) => context.sections.includes('edge-functions'),
     shouldRetryBuckets: ({ context }, params: { error: unknown }) => shouldRetryBuckets(context.bucketRetries, params.error),
-    hasAnonKey: ({ context }) => context.keys?.anon != null,
-    hasKey: ({ context }, params: { key: 'anon' | 'service_role' }) =>
-      (params.key === 'anon' ? context.keys?.anon : context.keys?.serviceRole) != null,
+    mayReadKeys: ({ context }) => context.canReadKeys,
+    mayShowKeys: ({ context }) => keyAccess(context.canReadKeys, context.jwtStatus).usable && context.keys?.anon != null,
+    mayCopyKey: ({ context }, params: { key: 'anon' | 'service_role' }) =>
+      keyAccess(context.canReadKeys, context.jwtStatus).usable && (params.key === 'anon' ? context.keys?.anon : context.keys?.serviceRole) != null,
   },
   actions: {
     storeUrl: assign({ url: (_, params: { url: DocsUrl }) => params.url }),
@@ -253,6 +275,7 @@ export const apiDocsMachine = setup({
       functions: null,
       functionsError: null,
       copiedSnippet: null,
+      jwtStatus: 'unknown',
     }),
     storeDocs: assign({ docs: (_, params: { schema: RestSchemaResponse }) => docsOf(params.schema) as RestDocs, schemaError: null }),
     storeUnreadableSchema: assign({ schemaError: (_, params: { schema: RestSchemaResponse }) => (docsOf(params.schema) as Error).message }),
@@ -265,6 +288,7 @@ export const apiDocsMachine = setup({
     resetBucketRetries: assign({ bucketRetries: 0 }),
     storeFunctions: assign({ functions: (_, params: { functions: FunctionResponse[] }) => params.functions, functionsError: null }),
     storeFunctionsError: assign({ functionsError: (_, params: { error: unknown }) => messageOf(params.error, 'Failed to retrieve edge functions') }),
+    storeJwtStatus: assign({ jwtStatus: (_, params: { status: JwtPhase }) => params.status }),
     storeCopiedSnippet: assign({ copiedSnippet: (_, params: { id: string }) => params.id }),
     copySnippet: sendTo('copySnippet', (_, params: { text: string }) => ({ type: 'clipboard.copy' as const, text: params.text })),
     copyKey: sendTo(
@@ -299,6 +323,8 @@ export const apiDocsMachine = setup({
       functionsError: null,
       copiedSnippet: null,
       customUrl: null,
+      canReadKeys: input.permissions.includes('service_api_keys:read'),
+      jwtStatus: 'unknown',
     }
   },
   on: {
@@ -377,7 +403,7 @@ export const apiDocsMachine = setup({
           ],
         },
         'key.copy': {
-          guard: { type: 'hasKey', params: ({ event }) => ({ key: event.key }) },
+          guard: { type: 'mayCopyKey', params: ({ event }) => ({ key: event.key }) },
           actions: {
             type: 'copyKey',
             params: ({ context, event }) => ({ key: event.key, text: (event.key === 'anon' ? context.keys?.anon : context.keys?.serviceRole) ?? '' }),
@@ -392,13 +418,28 @@ export const apiDocsMachine = setup({
       states: {
         keys: {
           initial: 'hidden',
+          // Whatever the new status, shown keys are hidden again (as settings/api masks them).
+          on: { 'jwt.status.changed': { target: '.hidden', actions: { type: 'storeJwtStatus', params: ({ event }) => ({ status: event.status }) } } },
           states: {
-            hidden: { on: { 'keys.show': { guard: 'hasAnonKey', target: 'shown' } } },
+            hidden: { on: { 'keys.show': { guard: 'mayShowKeys', target: 'shown' } } },
             shown: { on: { 'keys.hide': 'hidden' } },
+          },
+        },
+        jwt: {
+          initial: 'checking',
+          states: {
+            checking: { always: [{ guard: 'mayReadKeys', target: 'watching' }, { target: 'notPermitted' }] },
+            /** No service_api_keys:read: the keys are never usable here, so the status is never read. */
+            notPermitted: {},
+            watching: {
+              invoke: { id: 'jwtSecret', src: 'jwtSecret', input: ({ context }) => ({ ref: context.ref, canUpdate: false }) },
+            },
           },
         },
         schema: {
           initial: 'loading',
+          // A JWT secret update ended updated: the REST schema is read again (a read under way is abandoned).
+          on: { 'docs.refresh': { target: '.loading', reenter: true } },
           states: {
             loading: {
               invoke: {
@@ -423,6 +464,8 @@ export const apiDocsMachine = setup({
         },
         settings: {
           initial: 'loading',
+          // A JWT secret update ended updated: its new keys are read.
+          on: { 'docs.refresh': { target: '.loading', reenter: true } },
           states: {
             loading: {
               invoke: {
@@ -551,6 +594,8 @@ function resourceOf<T>(snapshot: ApiDocsSnapshot, region: Region, value: T | nul
 }
 
 export const selectRestDocs = (snapshot: ApiDocsSnapshot) => resourceOf(snapshot, 'schema', snapshot.context.docs, snapshot.context.schemaError)
+/** What shows in the keys' place instead of them (spec 6, ./keyAccess.ts), or null. */
+export const selectKeyNotice = (snapshot: ApiDocsSnapshot) => keyAccess(snapshot.context.canReadKeys, snapshot.context.jwtStatus).notice
 export const selectProjectKeys = (snapshot: ApiDocsSnapshot) => resourceOf(snapshot, 'settings', snapshot.context.keys, snapshot.context.settingsError)
 export const selectBuckets = (snapshot: ApiDocsSnapshot) => resourceOf(snapshot, 'buckets', snapshot.context.buckets, snapshot.context.bucketsError)
 export const selectEdgeFunctions = (snapshot: ApiDocsSnapshot) => resourceOf(snapshot, 'functions', snapshot.context.functions, snapshot.context.functionsError)

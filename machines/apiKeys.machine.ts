@@ -14,6 +14,7 @@ import { assign, fromPromise, sendParent, sendTo, setup, type SnapshotFrom } fro
 import type { ApiKeyTag, ProjectSettings } from '../src/contracts/keys'
 import { copyButtonMachine } from './copyButton.machine'
 import { jwtSecretMachine, type JwtPhase } from './jwtSecret.machine'
+import { keyAccess, PERMISSION_TEXT, type JwtStatus } from './keyAccess'
 import { onBeatAsSlot } from './polling'
 
 interface ApiKeysInput {
@@ -25,7 +26,6 @@ interface ApiKeysInput {
 }
 
 export type CopyTarget = ApiKeyTag | 'jwt_secret' | 'url'
-type JwtStatus = JwtPhase | 'unknown'
 
 interface Context extends ApiKeysInput {
   /**
@@ -122,11 +122,11 @@ export const apiKeysMachine = setup({
   guards: {
     hasKeys: (_, params: { settings: ProjectSettings }) => keyOf(params.settings, 'anon') !== undefined,
     maySeeSecrets: ({ context }, params: { key: CopyTarget }) =>
-      context.canReadKeys && context.jwtStatus === 'updated' && valueOf(context.settings, params.key) !== undefined,
+      keyAccess(context.canReadKeys, context.jwtStatus).usable && valueOf(context.settings, params.key) !== undefined,
     mayCopy: ({ context }, params: { key: CopyTarget }) =>
       params.key === 'url'
         ? valueOf(context.settings, 'url', context.customUrl) !== undefined
-        : context.canReadKeys && context.jwtStatus === 'updated' && valueOf(context.settings, params.key) !== undefined,
+        : keyAccess(context.canReadKeys, context.jwtStatus).usable && valueOf(context.settings, params.key) !== undefined,
   },
 }).createMachine({
   id: 'apiKeys',
@@ -218,9 +218,7 @@ export const apiKeysMachine = setup({
   },
 })
 
-export const PERMISSION_TEXT = 'You need additional permissions to view API keys'
-export const UPDATING_TEXT = 'JWT secret is being updated'
-export const FAILED_TEXT = 'JWT secret update failed, new API key may have issues'
+export { FAILED_TEXT, PERMISSION_TEXT, UPDATING_TEXT } from './keyAccess'
 
 type ApiKeysSnapshot = SnapshotFrom<typeof apiKeysMachine>
 
@@ -243,9 +241,8 @@ type ApiKeysView =
   | { phase: 'ready'; rows: KeyRowView[] }
 
 function shownSecret(context: Context, value: string | undefined, revealed: boolean): ShownValue {
-  if (!context.canReadKeys) return { kind: 'message', text: PERMISSION_TEXT }
-  if (context.jwtStatus === 'updating') return { kind: 'message', text: UPDATING_TEXT }
-  if (context.jwtStatus === 'failed') return { kind: 'message', text: FAILED_TEXT }
+  const { notice } = keyAccess(context.canReadKeys, context.jwtStatus)
+  if (notice !== null) return { kind: 'message', text: notice }
   if (value === undefined) return { kind: 'message', text: PERMISSION_TEXT }
   return revealed ? { kind: 'value', text: value } : { kind: 'masked' }
 }

@@ -9,9 +9,10 @@
 import { act, fireEvent, render, screen, within } from '@testing-library/react'
 import { useSelector } from '@xstate/react'
 import { describe, expect, it } from 'vitest'
-import { createActor, fromPromise, type AnyMachineSnapshot, type EventObject } from 'xstate'
+import { createActor, createMachine, fromPromise, type AnyMachineSnapshot, type EventObject } from 'xstate'
 import { apiDocsMachine, NO_DOCS_URL, selectApiDocsPlace, type ApiDocsInput, type DocsSection, type DocsUrl } from '../machines/apiDocs.machine'
 import { copyButtonMachine } from '../machines/copyButton.machine'
+import { FAILED_TEXT, PERMISSION_TEXT, UPDATING_TEXT } from '../machines/keyAccess'
 import type { RestSchemaResponse } from '../src/contracts/connecting'
 import type { FunctionResponse } from '../src/contracts/functions'
 import type { ProjectSettings } from '../src/contracts/keys'
@@ -47,6 +48,7 @@ const OWNER: ApiDocsInput = {
 const READ_ONLY: ApiDocsInput = { ...OWNER, permissions: [] }
 
 interface Ctx {
+  jwtStatus: 'unknown' | 'updating' | 'updated' | 'failed'
   customUrl: string | null
   section: DocsSection
   item: string | null
@@ -88,6 +90,36 @@ function events(snapshot: AnyMachineSnapshot): EventObject[] {
     if (state === 'waitingToRetry') return [{ type: 'xstate.after.bucketRetryDelay.apiDocs.open.buckets.waitingToRetry' }]
     if (state === 'failed') return [{ type: `${region}.retry` }]
   }
+  // The JWT secret status as the child reports it (on Connect, where the keys show): an update starts; it ends
+  // updated (the child first asks for the schema and keys again) or failed.
+  if (onConnectWatching(snapshot)) {
+    if (c.jwtStatus === 'unknown') return [...otherMoves(snapshot), jwtStatus('updated')]
+    if (c.jwtStatus === 'updated') return [...otherMoves(snapshot), jwtStatus('updating')]
+    if (c.jwtStatus === 'updating') return [jwtStatus('failed'), { type: 'docs.refresh' }, jwtStatus('updated')]
+    if (c.jwtStatus === 'failed') return [jwtStatus('updated')]
+  }
+  // Anywhere else, an update under way or failed walks no further (the moves from there are those of 'updated').
+  if (c.jwtStatus === 'updating' || c.jwtStatus === 'failed') return []
+  return otherMoves(snapshot)
+}
+
+const jwtStatus = (status: Ctx['jwtStatus']): EventObject => ({ type: 'jwt.status.changed', status }) as EventObject
+// Only from one resting place (Connect in JavaScript, the URL as written, the keys hidden): the status changes the
+// same from any, and each other place would multiply the walk.
+const onConnectWatching = (snapshot: AnyMachineSnapshot) => {
+  const c = ctxOf(snapshot)
+  return (
+    c.section === 'introduction' &&
+    c.item === null &&
+    c.language === 'js' &&
+    urlStatus(c) === 'same' &&
+    c.customUrl === null &&
+    snapshot.matches({ open: { jwt: 'watching', keys: 'hidden' } })
+  )
+}
+
+function otherMoves(snapshot: AnyMachineSnapshot): EventObject[] {
+  const c = ctxOf(snapshot)
   // The custom domain told (from any state where everything was read): its URL replaces the settings' in the panel.
   // The walk ends there; the moves before it are the same with either URL.
   if (c.customUrl !== null) return []
@@ -123,7 +155,7 @@ const serializeState = (snapshot: AnyMachineSnapshot, event: EventObject | undef
   const incoming = { ...rest, ...(error ? { error: String(error) } : {}), ...(output === UNREADABLE_SCHEMA ? { unreadable: true } : {}) }
   const reading = ['loading', 'waitingToRetry'].includes(regionState(snapshot, 'buckets') ?? '')
   const from = previous ? [previous.value, urlStatus(ctxOf(previous))] : null
-  return JSON.stringify([snapshot.value, c.section, c.item, c.language, reading ? c.bucketRetries : null, urlStatus(c), c.customUrl, incoming, from])
+  return JSON.stringify([snapshot.value, c.section, c.item, c.language, reading ? c.bucketRetries : null, urlStatus(c), c.customUrl, c.jwtStatus, incoming, from])
 }
 
 /** Events told apart by their error's message too (an Error serializes to {}). */
@@ -181,6 +213,8 @@ describe('API docs panel model', () => {
           fetchSettings: reads.settings.logic,
           fetchBuckets: reads.buckets.logic,
           fetchFunctions: reads.functions.logic,
+          // The JWT secret flow's reports are the path's own events ('jwt.status.changed', 'docs.refresh').
+          jwtSecret: createMachine({}) as never,
           copyButton: copyButtonMachine.provide({
             actors: {
               writeClipboard: fromPromise<void, { text: string }>(async ({ input }) => {
@@ -256,6 +290,30 @@ describe('API docs panel model', () => {
               (['loading', 'failed', 'loaded', ...(region === 'buckets' ? (['waitingToRetry'] as const) : [])] as const).map((state) => [`open.${region}.${state}`, readState(region, state)]),
             ),
           ),
+          // What the keys' places say (spec 6, as settings/api), where they show.
+          'open.jwt.watching': (snapshot) => {
+            const c = ctxOf(snapshot)
+            if (c.section !== 'introduction' || !snapshot.matches({ open: { settings: 'loaded' } })) return
+            const anon = screen.getByRole('group', { name: 'anon (public)' })
+            const notice = c.jwtStatus === 'updating' ? UPDATING_TEXT : c.jwtStatus === 'failed' ? FAILED_TEXT : null
+            if (notice === null) {
+              expect(within(anon).getByRole('button', { name: /^Cop/ })).toBeInTheDocument()
+              expect(within(anon).getByRole('button', { name: /^Cop/ })).toHaveProperty('disabled', c.jwtStatus !== 'updated')
+            } else {
+              expect(anon).toHaveTextContent(notice)
+              expect(within(anon).queryByRole('button')).toBeNull()
+              expect(screen.getByRole('group', { name: 'service_role (secret)' })).toHaveTextContent(notice)
+            }
+            expect(screen.getByRole('button', { name: snapshot.matches({ open: { keys: 'shown' } }) ? 'Hide keys' : 'Show keys' })).toHaveProperty(
+              'disabled',
+              !snapshot.matches({ open: { keys: 'shown' } }) && c.jwtStatus !== 'updated',
+            )
+          },
+          'open.jwt.notPermitted': (snapshot) => {
+            if (ctxOf(snapshot).section !== 'introduction' || !snapshot.matches({ open: { settings: 'loaded' } })) return
+            expect(screen.getByRole('group', { name: 'anon (public)' })).toHaveTextContent(PERMISSION_TEXT)
+            expect(screen.getByRole('button', { name: 'Show keys' })).toBeDisabled()
+          },
           'open.buckets.notPermitted': () => {
             expect(reads.buckets.pending).toHaveLength(0)
             expect(nav().queryByRole('button', { name: 'Storage' })).toBeNull()
@@ -317,6 +375,15 @@ describe('API docs panel model', () => {
             expect(writes.at(-1)).toEqual(NO_DOCS_URL)
             for (const region of REGIONS) reads[region].pending.splice(0)
           },
+          'jwt.status.changed': async (step) => {
+            await act(async () => actor.send(step.event as never))
+          },
+          // An update ended updated: the schema and the keys are read again.
+          'docs.refresh': async (step) => {
+            const pending = [reads.schema.pending.length, reads.settings.pending.length]
+            await act(async () => actor.send(step.event as never))
+            expect([reads.schema.pending.length, reads.settings.pending.length]).toEqual([pending[0] + 1, pending[1] + 1])
+          },
           'panel.open': async () => {
             await act(async () => actor.send({ type: 'panel.open' }))
           },
@@ -332,6 +399,6 @@ describe('API docs panel model', () => {
           },
         },
       })
-    })
+    }, 30_000) // the longest paths (a JWT secret update, then both reads again) drive the panel through dozens of steps
   }
 })

@@ -28,7 +28,7 @@ describe('command menu model', () => {
     it(describePath(path), async () => {
       fakePlatform()
       renderApp('/projects')
-      await screen.findByRole('link', { name: 'Analytics' })
+      await screen.findByRole('link', { name: /^Analytics / })
       const user = userEvent.setup()
 
       await path.test({

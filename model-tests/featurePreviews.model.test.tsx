@@ -34,7 +34,7 @@ describe('feature previews model', () => {
     it(describePath(path), async () => {
       fakePlatform()
       renderApp('/projects')
-      await screen.findByRole('link', { name: 'Analytics' })
+      await screen.findByRole('link', { name: /^Analytics / })
       const user = userEvent.setup()
       const dialog = () => screen.findByRole('dialog', { name: 'Feature previews' })
 
@@ -52,7 +52,7 @@ describe('feature previews model', () => {
         },
         events: {
           'previews.open': async () => {
-            await user.click(screen.getByRole('button', { name: 'Account' }))
+            await user.click(screen.getByRole('button', { name: /^Account\b/ }))
             await user.click(await screen.findByRole('menuitem', { name: 'Feature previews' }))
           },
           'previews.close': async () => user.click(within(await dialog()).getByRole('button', { name: 'Close' })),

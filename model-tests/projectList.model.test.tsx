@@ -51,11 +51,11 @@ describe('project list model', () => {
       const listShown = () => {
         if (query() === '') {
           expect(screen.getByRole('region', { name: 'Demo Pro' })).toBeInTheDocument()
-          expect(screen.getByRole('link', { name: 'Analytics' })).toBeInTheDocument()
+          expect(screen.getByRole('link', { name: /^Analytics / })).toBeInTheDocument()
           expect(screen.getByText('No projects found in this organization')).toBeInTheDocument()
         } else {
           expect(screen.getByText('No results found.')).toBeInTheDocument()
-          expect(screen.queryByRole('link', { name: 'Analytics' })).not.toBeInTheDocument()
+          expect(screen.queryByRole('link', { name: /^Analytics / })).not.toBeInTheDocument()
         }
       }
 

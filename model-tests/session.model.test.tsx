@@ -158,7 +158,7 @@ describe('session model', () => {
             act(() => location.navigate('/projects'))
           },
           'session.signOut': async () => {
-            await user.click(screen.getByRole('button', { name: 'Account' }))
+            await user.click(screen.getByRole('button', { name: /^Account\b/ }))
             await user.click(within(await screen.findByRole('menu')).getByRole('menuitem', { name: 'Log out' }))
           },
           'xstate.done.actor.signOut': async () => signOut.resolve(undefined),

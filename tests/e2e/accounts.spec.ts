@@ -20,7 +20,7 @@ test('a new person signs up, creates a project that comes up, invites the Develo
   await page.getByLabel('Password').fill('short')
   await page.getByRole('button', { name: 'Sign up' }).click()
   await expect(page.getByText('Password must be at least 8 characters')).toBeVisible()
-  await expectAccessible(page, 'sign-up (field error)')
+  await expectAccessible(page, 'sign-up (field error)', page.getByText('Password must be at least 8 characters'))
   // A taken e-mail is said so, and what was typed stays.
   await page.getByLabel('Email').fill('owner@example.com')
   await page.getByLabel('Password').fill('a long enough password')
@@ -35,7 +35,7 @@ test('a new person signs up, creates a project that comes up, invites the Develo
   const orgHeading = page.getByRole('heading', { level: 2, name: `${slug}'s Org` })
   await expect(orgHeading).toBeVisible()
   await expect(page.getByText('No projects found in this organization')).toBeVisible()
-  await expectAccessible(page, 'projects (new person)')
+  await expectAccessible(page, 'projects (new person)', page.getByText('No projects found in this organization'))
 
   // The profile on /account/me.
   await page.goto('/account/me')
@@ -47,7 +47,7 @@ test('a new person signs up, creates a project that comes up, invites the Develo
   await page.getByLabel('Username').fill(`new.${stamp}`)
   await page.getByRole('button', { name: 'Save' }).click()
   await expect(page.getByRole('status').filter({ hasText: 'Profile saved' })).toBeVisible()
-  await expectAccessible(page, 'account (profile saved)')
+  await expectAccessible(page, 'account (profile saved)', page.getByRole('status').filter({ hasText: 'Profile saved' }))
 
   // A project in the new organization, through the building screen.
   await page.goto(`/new/${slug}`)
@@ -58,7 +58,7 @@ test('a new person signs up, creates a project that comes up, invites the Develo
   const ref = /\/project\/([a-z]{20})/.exec(page.url())![1]
   const building = page.getByRole('heading', { name: 'Setting up project' })
   await expect(building).toBeVisible()
-  await expectAccessible(page, 'building (new person)')
+  await expectAccessible(page, 'building (new person)', building)
   await expect(building).toBeHidden({ timeout: FAST_COMING_UP_MS + 20_000 })
   await expect(page.getByRole('heading', { level: 1, name })).toBeVisible()
 
@@ -66,12 +66,12 @@ test('a new person signs up, creates a project that comes up, invites the Develo
   await page.goto(`/org/${slug}/team`)
   await expect(page.getByRole('heading', { level: 1, name: 'Team' })).toBeVisible({ timeout: 20_000 })
   await expect(page.getByRole('cell', { name: new RegExp(`^new\\.${stamp}`) })).toBeVisible()
-  await expectAccessible(page, 'team (Owner)')
+  await expectAccessible(page, 'team (Owner)', page.getByRole('cell', { name: new RegExp(`^new\\.${stamp}`) }))
   await page.getByRole('button', { name: 'Invite member' }).click()
   const dialog = page.getByRole('dialog', { name: 'Invite a member' })
   await dialog.getByLabel('Email address').fill('developer@example.com')
   await dialog.getByLabel('Role').selectOption('Developer')
-  await expectAccessible(page, 'invite dialog')
+  await expectAccessible(page, 'invite dialog', dialog.getByLabel('Email address'))
   await dialog.getByRole('button', { name: 'Send invitation' }).click()
   const link = await dialog.getByLabel('Invitation link').inputValue()
   expect(link).toMatch(/\/join\?token=\d+\.[A-Za-z0-9_-]{43}$/)
@@ -85,7 +85,7 @@ test('a new person signs up, creates a project that comes up, invites the Develo
     await signIn(developer, 'developer@example.com')
     await developer.goto(new URL(link).pathname + new URL(link).search)
     await expect(developer.getByRole('heading', { level: 1, name: 'Join organization' })).toBeVisible({ timeout: 20_000 })
-    await expectAccessible(developer, 'join')
+    await expectAccessible(developer, 'join', developer.getByRole('heading', { level: 1, name: 'Join organization' }))
     await developer.getByRole('button', { name: 'Accept invitation' }).click()
     await expect(developer.getByRole('status').filter({ hasText: `You joined ${slug}'s Org as Developer.` })).toBeVisible()
 
@@ -99,7 +99,7 @@ test('a new person signs up, creates a project that comes up, invites the Develo
     await expect(developer.getByText('only an Owner or Administrator can invite members or change roles')).toBeVisible()
     await expect(developer.getByRole('button', { name: 'Invite member' })).toHaveCount(0)
     await expect(developer.getByRole('combobox')).toHaveCount(0)
-    await expectAccessible(developer, 'team (Developer)')
+    await expectAccessible(developer, 'team (Developer)', developer.getByText('only an Owner or Administrator can invite members or change roles'))
 
     // The invitation is used: opening the link again says so.
     await developer.goto(new URL(link).pathname + new URL(link).search)

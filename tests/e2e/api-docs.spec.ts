@@ -34,7 +34,7 @@ test('the API docs panel: opened from the nav, a table and its columns, Bash, Sh
   const panel = page.getByRole('dialog', { name: 'API Docs' })
   await expect(panel.getByRole('heading', { name: 'Connect to your project' })).toBeVisible()
   await expect(page).toHaveURL(/[?&]docs=introduction/)
-  await expectAccessible(page, 'API docs panel, Connect')
+  await expectAccessible(page, 'API docs panel, Connect', panel.getByRole('heading', { name: 'Connect to your project' }))
 
   // Show keys: the real anon key; copy it: 'Copied' for 2 s, and the clipboard holds it.
   const anonRow = panel.getByRole('group', { name: 'anon (public)' })
@@ -52,7 +52,7 @@ test('the API docs panel: opened from the nav, a table and its columns, Bash, Sh
   const columns = panel.getByRole('table', { name: 'Columns of recipes' })
   await expect(columns.getByRole('rowheader', { name: 'title', exact: true })).toBeVisible()
   await expect(page).toHaveURL(/docsItem=recipes/)
-  await expectAccessible(page, 'API docs panel, a table')
+  await expectAccessible(page, 'API docs panel, a table', columns.getByRole('rowheader', { name: 'title', exact: true }))
 
   // Bash: the snippets are curl commands carrying the shown key, and the language is kept in the URL.
   await panel.getByLabel('Language').selectOption({ label: 'Bash' })
@@ -96,7 +96,7 @@ test('a Read-only member sees no User Management, Storage, Edge Functions or Rea
   }
   // No service key for this member: the row says why instead.
   await expect(page.getByRole('group', { name: 'service_role (secret)' }).getByText('You need additional permissions to view API keys')).toBeVisible()
-  await expectAccessible(page, 'API docs panel, Read-only')
+  await expectAccessible(page, 'API docs panel, Read-only', page.getByRole('group', { name: 'service_role (secret)' }).getByText('You need additional permissions to view API keys'))
 })
 
 test('a database of 150 tables: the list holds the rows in view, scrolls to the last one, and opens it', async ({ page }) => {
@@ -118,7 +118,7 @@ test('a database of 150 tables: the list holds the rows in view, scrolls to the 
   await expect(rows.first()).toHaveAttribute('aria-setsize', '150')
   expect(await rows.count()).toBeLessThan(60)
   await expect(list.getByRole('button', { name: /^t149\b/ })).toHaveCount(0)
-  await expectAccessible(page, 'API docs panel, a long list')
+  await expectAccessible(page, 'API docs panel, a long list', rows.first())
 
   // The wheel over the list scrolls the panel to its end: the last table is there, and it opens.
   await list.hover()
@@ -146,14 +146,14 @@ test('the Storage page lists, creates and deletes buckets; the Edge Functions pa
   // The demo database is made on first use: give it time.
   await expect(buckets.getByText('product-images')).toBeVisible({ timeout: 20_000 })
   await expect(buckets.getByText('invoices')).toBeVisible()
-  await expectAccessible(page, 'Storage buckets')
+  await expectAccessible(page, 'Storage buckets', buckets.getByText('invoices'))
 
   const name = `e2e bucket ${Date.now().toString(36)}`
   await page.getByRole('button', { name: 'New bucket' }).click()
   const form = page.getByRole('form', { name: 'Create bucket' })
   await form.getByLabel('Name').fill(name)
   await form.getByLabel('Allowed MIME types').fill('image/png')
-  await expectAccessible(page, 'Create bucket dialog')
+  await expectAccessible(page, 'Create bucket dialog', form.getByLabel('Allowed MIME types'))
   await form.getByRole('button', { name: 'Create bucket' }).click()
   await expect(buckets.getByText(name)).toBeVisible()
 
@@ -164,5 +164,5 @@ test('the Storage page lists, creates and deletes buckets; the Edge Functions pa
   await page.goto(`/project/${ref}/functions`)
   const functions = page.getByRole('table', { name: 'Functions' })
   await expect(functions.getByText('send-order-email').first()).toBeVisible()
-  await expectAccessible(page, 'Edge Functions')
+  await expectAccessible(page, 'Edge Functions', functions.getByText('send-order-email').first())
 })

@@ -43,7 +43,7 @@ test('the Owner reveals the service_role key and copies it to the clipboard', as
   expect(await page.content()).not.toContain(keys.serviceRole)
   expect(await page.content()).not.toContain(keys.secret)
   await expect(row(page, 'anon key').getByRole('button', { name: 'Reveal' })).toHaveCount(0)
-  await expectAccessible(page, 'settings/api (Owner)')
+  await expectAccessible(page, 'settings/api (Owner)', service.getByLabel('masked'))
 
   await service.getByRole('button', { name: 'Reveal' }).click()
   await expect(service.getByText(keys.serviceRole)).toBeVisible()
@@ -61,7 +61,7 @@ test('the Owner reveals the service_role key and copies it to the clipboard', as
   await expect(row(page, 'URL').getByText(new RegExp(`/p/${ref}$`))).toBeVisible()
   await secretRow.getByRole('button', { name: 'Reveal' }).click()
   await expect(secretRow.getByText(keys.secret)).toBeVisible()
-  await expectAccessible(page, 'settings/api (Owner, secrets revealed)')
+  await expectAccessible(page, 'settings/api (Owner, secrets revealed)', secretRow.getByText(keys.secret))
 })
 
 test('the Developer sees the permission text and no key, neither in the page nor on the wire', async ({ page, request }) => {
@@ -84,7 +84,7 @@ test('the Developer sees the permission text and no key, neither in the page nor
   await expect(row(page, 'service_role key').getByRole('button', { name: 'Reveal' })).toBeDisabled()
   await expect(row(page, 'service_role key').getByRole('button', { name: 'Copy' })).toBeDisabled()
   await expect(page.getByRole('button', { name: 'Generate a new JWT secret' })).toBeDisabled()
-  await expectAccessible(page, 'settings/api (Developer)')
+  await expectAccessible(page, 'settings/api (Developer)', row(page, 'JWT Secret').getByText(PERMISSION_TEXT))
 
   const html = await page.content()
   for (const value of [keys.anon, keys.serviceRole, keys.secret]) expect(html).not.toContain(value)
@@ -108,14 +108,14 @@ test('a rotation shows "JWT secret is being updated", then new keys that differ 
   await page.getByRole('button', { name: 'Generate a new JWT secret' }).click()
   const dialog = page.getByRole('dialog', { name: 'Generate a new JWT secret' })
   await expect(dialog.getByText('Every API key changes.')).toBeVisible()
-  await expectAccessible(page, 'JWT secret dialog')
+  await expectAccessible(page, 'JWT secret dialog', dialog.getByText('Every API key changes.'))
   await dialog.getByRole('button', { name: 'Generate new JWT secret' }).click()
 
   await expect(anon.getByText('JWT secret is being updated')).toBeVisible()
   await expect(row(page, 'service_role key').getByText('JWT secret is being updated')).toBeVisible()
   await expect(page.getByRole('status').filter({ hasText: 'Updating JWT secret...' })).toBeVisible()
   await expect(row(page, 'service_role key').getByRole('button', { name: 'Copy' })).toBeDisabled()
-  await expectAccessible(page, 'settings/api (JWT secret being updated)')
+  await expectAccessible(page, 'settings/api (JWT secret being updated)', page.getByRole('status').filter({ hasText: 'Updating JWT secret...' }))
 
   const fresh = await (async () => {
     await expect(anon.getByText('JWT secret is being updated')).toBeHidden({ timeout: 10_000 })
@@ -143,13 +143,13 @@ test('a failed rotation says so and keeps the old keys', async ({ page, request 
   await dialog.getByRole('radio', { name: 'Create my own secret' }).check()
   await dialog.getByLabel('Custom JWT secret').fill('too-short')
   await expect(dialog.getByRole('button', { name: 'Generate new JWT secret' })).toBeDisabled()
-  await expectAccessible(page, 'JWT secret dialog (custom secret)')
+  await expectAccessible(page, 'JWT secret dialog (custom secret)', dialog.getByLabel('Custom JWT secret'))
   await dialog.getByLabel('Custom JWT secret').fill('an-e2e-custom-secret-of-enough-length-0123456789')
   await dialog.getByRole('button', { name: 'Generate new JWT secret' }).click()
 
   await expect(row(page, 'anon key').getByText('JWT secret is being updated')).toBeVisible()
   await expect(row(page, 'anon key').getByText('JWT secret update failed, new API key may have issues')).toBeVisible({ timeout: 10_000 })
   await expect(page.getByRole('alert').filter({ hasText: 'JWT secret update failed' })).toBeVisible()
-  await expectAccessible(page, 'settings/api (JWT secret update failed)')
+  await expectAccessible(page, 'settings/api (JWT secret update failed)', page.getByRole('alert').filter({ hasText: 'JWT secret update failed' }))
   expect(await ownerSettings(request, project.ref)).toEqual(old)
 })

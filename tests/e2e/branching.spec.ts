@@ -42,7 +42,7 @@ test("enabling branching with a wrong git branch, then the right one; the branch
   await expect(dialog.getByText('Unable to find branch from demo-pro/notes-app')).toBeVisible()
   const enable = dialog.getByRole('button', { name: 'Enable branching' })
   await expect(enable).toBeDisabled()
-  await expectAccessible(page, 'Enable database branching, branch not found')
+  await expectAccessible(page, 'Enable database branching, branch not found', dialog.getByText('Unable to find branch from demo-pro/notes-app'))
 
   // The right one: found, and the plan of what will run is shown before anything runs.
   await gitBranch.fill('main')
@@ -51,7 +51,7 @@ test("enabling branching with a wrong git branch, then the right one; the branch
   await expect(plan.getByText('20240108090000_create_notebooks.sql')).toBeVisible()
   await expect(plan.getByText('Then the seed supabase/seed.sql runs once.')).toBeVisible()
   await expect(enable).toBeEnabled()
-  await expectAccessible(page, 'Enable database branching, the plan')
+  await expectAccessible(page, 'Enable database branching, the plan', plan.getByText('20240108090000_create_notebooks.sql'))
   await enable.click()
   await expect(page.getByText('Successfully created new branch')).toBeVisible()
   await expect(dialog).toBeHidden()
@@ -63,7 +63,7 @@ test("enabling branching with a wrong git branch, then the right one; the branch
   await row.getByRole('button', { name: /^Open branch / }).click()
   const detail = page.getByRole('region', { name: /^Branch / })
   await expect(detail.getByRole('table', { name: 'Migrations' }).getByText('supabase/seed.sql (seed)')).toBeVisible()
-  await expectAccessible(page, 'Branches with a built branch')
+  await expectAccessible(page, 'Branches with a built branch', detail.getByRole('table', { name: 'Migrations' }).getByText('supabase/seed.sql (seed)'))
 
   // The branch project works like any project: its SQL Editor reads the seeded rows of its own database.
   const branches = await page.request.get(`/v1/projects/${acme.ref}/branches`)
@@ -102,5 +102,5 @@ test("the failing repository's branch names the file, the statement and the Post
   await expect(failed.getByText('42P01: relation "public.todo" does not exist')).toBeVisible()
   await expect(failed.getByText('alter table public.todo add column owner text')).toBeVisible()
   await expect(migrations.getByRole('row').filter({ hasText: '20240203080000_todos_index.sql' }).getByText('skipped')).toBeVisible()
-  await expectAccessible(page, 'Branches with a failed branch')
+  await expectAccessible(page, 'Branches with a failed branch', failed.getByText('42P01: relation "public.todo" does not exist'))
 })

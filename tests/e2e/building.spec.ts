@@ -17,13 +17,13 @@ test('a project coming up shows "Setting up project", polls every 4 s, and opens
   await expect(building).toBeVisible()
   // While coming up, every tool link leads to the building page.
   await expect(page.getByLabel('Table Editor', { exact: true })).toHaveAttribute('href', `/project/${project.ref}/building`)
-  await expectAccessible(page, 'building (coming up)')
+  await expectAccessible(page, 'building (coming up)', building)
 
   await expect(building).toBeHidden({ timeout: COMING_UP_MS + 10_000 })
   const shownAt = Date.now()
   await expect(page.getByRole('heading', { level: 1, name: 'E2E coming up' })).toBeVisible()
   await expect(page.getByLabel('Table Editor', { exact: true })).toHaveAttribute('href', `/project/${project.ref}/editor`)
-  await expectAccessible(page, 'project home')
+  await expectAccessible(page, 'project home', page.getByRole('heading', { level: 1, name: 'E2E coming up' }))
 
   // The page shows the healthy project within one poll interval of the server's transition (plus the
   // engine's tick and the refetch).
@@ -47,7 +47,7 @@ test('leaving the building page stops the status polling', async ({ page, reques
   const statusRequests = requestStarts(page, STATUS_PATH)
   await page.goto(`/project/${project.ref}/editor`)
   await expect(page.getByRole('heading', { level: 1, name: 'Initiating project set up' })).toBeVisible()
-  await expectAccessible(page, 'building (initiating)')
+  await expectAccessible(page, 'building (initiating)', page.getByRole('heading', { level: 1, name: 'Initiating project set up' }))
   await expect.poll(() => statusRequests.length, { timeout: 10_000 }).toBeGreaterThanOrEqual(2)
 
   // Settings pages render normally for a project coming up: the poll stops there.

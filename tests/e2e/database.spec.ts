@@ -29,7 +29,7 @@ test('a table made in the SQL Editor shows in the Table Editor and the Database 
   // The first query opens the project's database (a worker, and the demo schema on first use): give it time.
   await expect(results.getByText('written in the SQL Editor')).toBeVisible({ timeout: 20_000 })
   await expect(page.getByRole('status').filter({ hasText: '1 row' })).toBeVisible()
-  await expectAccessible(page, 'SQL Editor with results')
+  await expectAccessible(page, 'SQL Editor with results', results.getByText('written in the SQL Editor'))
 
   // An error names its position.
   await editor.fill(`select nope from "${table}";`)
@@ -42,14 +42,14 @@ test('a table made in the SQL Editor shows in the Table Editor and the Database 
   await page.getByRole('navigation', { name: 'Tables' }).getByRole('link', { name: table }).click()
   const rows = page.getByRole('table', { name: `Rows of ${table}` })
   await expect(rows.getByText('written in the SQL Editor')).toBeVisible()
-  await expectAccessible(page, 'Table Editor')
+  await expectAccessible(page, 'Table Editor', rows.getByText('written in the SQL Editor'))
 
   // Database page: its columns, types and primary key.
   await page.goto(`/project/${ref}/database/tables`)
   const columns = page.getByRole('table', { name: `Columns of ${table}` })
   await expect(columns.getByText('body', { exact: true })).toBeVisible()
   await expect(columns.getByText('timestamp with time zone')).toBeVisible()
-  await expectAccessible(page, 'Database tables')
+  await expectAccessible(page, 'Database tables', columns.getByText('timestamp with time zone'))
 
   // The REST URL and the anon key as the settings page shows them.
   await page.goto(`/project/${ref}/settings/api`)
@@ -82,7 +82,7 @@ test('a project created from /new/{slug} comes up through the building screen wi
   const name = `E2E created ${Date.now().toString(36)}`
   await page.getByLabel('Project name').fill(name)
   await page.getByLabel('Region').selectOption('eu-west-2')
-  await expectAccessible(page, 'new project')
+  await expectAccessible(page, 'new project', page.getByLabel('Region'))
   await page.getByRole('button', { name: 'Create new project' }).click()
   await expect(page).toHaveURL(/\/project\/[a-z]{20}/)
   const ref = /\/project\/([a-z]{20})/.exec(page.url())![1]

@@ -35,14 +35,14 @@ test('links a project to a demo repository from the side panel, relinks it from 
   const installations = page.getByRole('list', { name: 'Installations' })
   await expect(installations.getByText('demo-free (Organization)')).toBeVisible()
   await expect(installations.getByText(/Added by owner@example.com/)).toBeVisible()
-  await expectAccessible(page, 'organization integrations')
+  await expectAccessible(page, 'organization integrations', installations.getByText(/Added by owner@example.com/))
 
   await page.getByRole('button', { name: 'Add GitHub repository' }).click()
   const linker = panel(page)
   await expect(linker.getByRole('radio', { name: /^demo-free\/notes-app/ })).toBeVisible()
   const connect = linker.getByRole('button', { name: 'Connect' })
   await expect(connect).toBeDisabled()
-  await expectAccessible(page, 'Add GitHub repository panel')
+  await expectAccessible(page, 'Add GitHub repository panel', linker.getByRole('radio', { name: /^demo-free\/notes-app/ }))
 
   // Text search in each picker; an empty search result says so.
   await linker.getByRole('searchbox', { name: 'Search repositories' }).fill('zzz')
@@ -73,7 +73,7 @@ test('links a project to a demo repository from the side panel, relinks it from 
   await expect(page.getByText(LINKED)).toBeVisible()
   await expect(connections(page).getByText('demo-free/landing-page')).toBeVisible()
   await expect(connections(page).getByText('demo-free/notes-app')).toHaveCount(0)
-  await expectAccessible(page, 'project integrations settings')
+  await expectAccessible(page, 'project integrations settings', connections(page).getByText('demo-free/landing-page'))
 
   // A repository that already has a connection cannot be linked to another project.
   await page.getByRole('button', { name: 'Add GitHub repository' }).click()
@@ -99,7 +99,7 @@ test('the install step: a person who has not authorized GitHub installs it in a 
   await page.getByRole('button', { name: 'Add GitHub repository' }).click()
   const install = panel(page).getByRole('button', { name: 'Install GitHub' })
   await expect(install).toBeVisible()
-  await expectAccessible(page, 'install step')
+  await expectAccessible(page, 'install step', install)
 
   const [popup] = await Promise.all([page.waitForEvent('popup'), install.click()])
   await popup.waitForLoadState()

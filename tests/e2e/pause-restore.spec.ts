@@ -16,12 +16,12 @@ test('pausing a project from its settings shows "Pausing project" until it is pa
   const project = await createProject(request, { organization_slug: 'demo-pro', name: 'E2E pause me', status: 'ACTIVE_HEALTHY' })
   await page.goto(`/project/${project.ref}/settings/general`)
   await expect(page.getByRole('heading', { level: 1, name: 'General settings' })).toBeVisible()
-  await expectAccessible(page, 'settings/general')
+  await expectAccessible(page, 'settings/general', page.getByRole('heading', { level: 1, name: 'General settings' }))
   await page.getByRole('button', { name: 'Pause project' }).click()
   const dialog = page.getByRole('dialog', { name: 'Pause this project' })
   // Headless UI's dialog element has no box of its own; its panel (title and buttons) is what shows.
   await expect(dialog.getByRole('heading', { name: 'Pause this project' })).toBeVisible()
-  await expectAccessible(page, 'pause dialog')
+  await expectAccessible(page, 'pause dialog', dialog.getByRole('heading', { name: 'Pause this project' }))
   const requests = countStatusRequests(page)
   await dialog.getByRole('button', { name: 'Confirm pause' }).click()
   const startedAt = Date.now()
@@ -29,7 +29,7 @@ test('pausing a project from its settings shows "Pausing project" until it is pa
   await expect(page.getByRole('heading', { level: 1, name: 'Pausing project' })).toBeVisible()
   await expect(page.getByText(/Running for \d+ s/)).toBeVisible()
   // Right away, well before the first poll (4 s after the page opened): axe's time on the page is not in a gap.
-  await expectAccessible(page, 'pausing')
+  await expectAccessible(page, 'pausing', page.getByText(/Running for \d+ s/))
   // Settings render normally for a paused project: the pausing page gives way to the settings page.
   await expect(page.getByRole('heading', { level: 1, name: 'Pausing project' })).toBeHidden({ timeout: GOING_DOWN_MS + PAUSING_MS + 8_000 })
   await expect(page.getByRole('heading', { level: 1, name: 'General settings' })).toBeVisible()
@@ -44,7 +44,7 @@ test('pausing a project from its settings shows "Pausing project" until it is pa
   await page.getByRole('link', { name: 'Table Editor' }).first().click()
   await expect(page.getByRole('heading', { level: 1, name: 'Project is paused' })).toBeVisible()
   await expect(page.getByRole('button', { name: 'Restore project' })).toBeEnabled()
-  await expectAccessible(page, 'paused (Owner)')
+  await expectAccessible(page, 'paused (Owner)', page.getByRole('button', { name: 'Restore project' }))
 })
 
 test('restoring a paused project shows "Restoration in progress", then "Restoration complete!" and returns to it', async ({ page, request }) => {
@@ -59,16 +59,16 @@ test('restoring a paused project shows "Restoration in progress", then "Restorat
   await page.getByRole('button', { name: 'Restore project' }).click()
   const dialog = page.getByRole('dialog', { name: 'Restore this project' })
   await expect(dialog.getByRole('button', { name: 'Confirm restore' })).toBeVisible()
-  await expectAccessible(page, 'restore dialog')
+  await expectAccessible(page, 'restore dialog', dialog.getByRole('button', { name: 'Confirm restore' }))
   await dialog.getByRole('button', { name: 'Confirm restore' }).click()
   await expect(page.getByRole('status', { name: 'Notifications' })).toContainText('Restoring project')
   await expect(page.getByRole('heading', { level: 1, name: 'Restoration in progress' })).toBeVisible()
-  await expectAccessible(page, 'restoring')
+  await expectAccessible(page, 'restoring', page.getByRole('heading', { level: 1, name: 'Restoration in progress' }))
   await expect(page.getByRole('heading', { level: 1, name: 'Restoration complete!' })).toBeVisible({ timeout: RESTORING_MS + 8_000 })
-  await expectAccessible(page, 'restoration complete')
+  await expectAccessible(page, 'restoration complete', page.getByRole('heading', { level: 1, name: 'Restoration complete!' }))
   await page.getByRole('button', { name: 'Return to project' }).click()
   await expect(page.getByRole('heading', { level: 1, name: 'Table Editor' })).toBeVisible()
-  await expectAccessible(page, 'project page (Table Editor)')
+  await expectAccessible(page, 'project page (Table Editor)', page.getByRole('heading', { level: 1, name: 'Table Editor' }))
 })
 
 test('a failed restore shows the recorded error with a Contact support link', async ({ page, request }) => {
@@ -81,7 +81,7 @@ test('a failed restore shows the recorded error with a Contact support link', as
   await page.getByRole('dialog', { name: 'Restore this project' }).getByRole('button', { name: 'Confirm restore' }).click()
   await expect(page.getByRole('heading', { level: 1, name: 'Restoration failed' })).toBeVisible({ timeout: RESTORING_MS + 8_000 })
   await expect(page.getByRole('alert')).toContainText('could not be restored')
-  await expectAccessible(page, 'restoration failed')
+  await expectAccessible(page, 'restoration failed', page.getByRole('alert'))
   const support = page.getByRole('link', { name: 'Contact support' })
   const href = new URL((await support.getAttribute('href'))!, 'http://x')
   expect(href.pathname).toBe('/support/new')
@@ -89,7 +89,7 @@ test('a failed restore shows the recorded error with a Contact support link', as
   expect(href.searchParams.get('ref')).toBe(project.ref)
   await support.click()
   await expect(page.getByLabel('Project reference')).toHaveValue(project.ref)
-  await expectAccessible(page, 'support form')
+  await expectAccessible(page, 'support form', page.getByLabel('Project reference'))
 })
 
 test("the Developer's restore attempt shows the permission error and the tooltip", async ({ page, request }) => {
@@ -100,10 +100,10 @@ test("the Developer's restore attempt shows the permission error and the tooltip
   await expect(restore).toBeEnabled()
   await restore.hover()
   await expect(page.getByRole('tooltip')).toHaveText('You need additional permissions to resume this project')
-  await expectAccessible(page, 'paused (Developer, tooltip shown)')
+  await expectAccessible(page, 'paused (Developer, tooltip shown)', page.getByRole('tooltip'))
   await restore.click()
   await expect(page.getByRole('alert')).toHaveText('You do not have the required permissions to restore this project')
-  await expectAccessible(page, 'paused (Developer, permission error)')
+  await expectAccessible(page, 'paused (Developer, permission error)', page.getByRole('alert'))
   await expect(page.getByRole('dialog')).toHaveCount(0)
 })
 
@@ -117,7 +117,7 @@ test('the free organization over its free project limit shows the blocking modal
   await expect(modal.getByRole('heading', { name: 'Free project limit reached' })).toBeVisible()
   await expect(modal).toContainText('owner@example.com')
   await expect(modal).toContainText('delete, pause or upgrade one of their projects first')
-  await expectAccessible(page, 'free project limit dialog')
+  await expectAccessible(page, 'free project limit dialog', modal.getByRole('heading', { name: 'Free project limit reached' }))
   await modal.getByRole('button', { name: 'Understood' }).click()
   await expect(modal).toHaveCount(0)
   await expect(page.getByRole('heading', { level: 1, name: 'Project is paused' })).toBeVisible()

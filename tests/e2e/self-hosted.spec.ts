@@ -21,7 +21,7 @@ test('the self-hosted build leaves out Search, Log out, Edge Functions, Reports 
   await expect(page.getByRole('menuitem', { name: 'Account preferences' })).toBeVisible()
   await expect(page.getByRole('menuitem', { name: 'Log out' })).toHaveCount(0)
   await page.keyboard.press('Escape')
-  await expectAccessible(page, 'self-hosted SQL Editor')
+  await expectAccessible(page, 'self-hosted SQL Editor', page.getByRole('heading', { level: 1, name: 'SQL Editor' }))
 
   await page.getByRole('link', { name: 'AI settings', exact: true }).click()
   const dialog = page.getByRole('dialog', { name: 'Supabase AI Settings' })
@@ -31,5 +31,5 @@ test('the self-hosted build leaves out Search, Log out, Edge Functions, Reports 
   await toggle.click()
   await expect(dialog.getByText('Successfully saved settings')).toBeVisible()
   await expect(toggle).toBeChecked()
-  await expectAccessible(page, 'self-hosted AI settings')
+  await expectAccessible(page, 'self-hosted AI settings', dialog.getByText('Successfully saved settings'))
 })

@@ -7,13 +7,13 @@ export const DEMO_PASSWORD = 'demo1234'
 export async function signIn(page: Page, email = 'owner@example.com') {
   await page.goto('/sign-in')
   await expect(page.getByRole('heading', { level: 1, name: 'Welcome back' })).toBeVisible()
-  await expectAccessible(page, 'sign-in')
+  await expectAccessible(page, 'sign-in', page.getByRole('heading', { level: 1, name: 'Welcome back' }))
   await page.getByLabel(/e-?mail/i).fill(email)
   await page.getByLabel(/password/i).fill(DEMO_PASSWORD)
   await page.getByRole('button', { name: /sign in/i }).click()
   await expect(page).toHaveURL(/\/projects$/)
   await expect(page.getByRole('searchbox', { name: 'Search for a project' })).toBeVisible()
-  await expectAccessible(page, 'projects list')
+  await expectAccessible(page, 'projects list', page.getByRole('searchbox', { name: 'Search for a project' }))
 }
 
 /** Development control: a new project in the given status (the server schedules its lifecycle). */

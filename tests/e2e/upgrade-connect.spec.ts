@@ -26,11 +26,11 @@ test('an upgrade started from settings/infrastructure runs its eight steps to "U
 
   await page.goto(`/project/${project.ref}/settings/infrastructure`)
   await expect(page.getByText('Postgres 17 is available for this project.')).toBeVisible()
-  await expectAccessible(page, 'settings/infrastructure')
+  await expectAccessible(page, 'settings/infrastructure', page.getByText('Postgres 17 is available for this project.'))
   await page.getByRole('button', { name: 'Upgrade Postgres' }).click()
   const dialog = page.getByRole('dialog', { name: 'Upgrade Postgres' })
   await expect(dialog.getByLabel('Target version')).toHaveValue('17')
-  await expectAccessible(page, 'upgrade dialog')
+  await expectAccessible(page, 'upgrade dialog', dialog.getByLabel('Target version'))
   await dialog.getByRole('button', { name: 'Confirm upgrade' }).click()
 
   await expect(page.getByRole('heading', { level: 1, name: 'Upgrading project' })).toBeVisible()
@@ -41,13 +41,13 @@ test('an upgrade started from settings/infrastructure runs its eight steps to "U
   await expect(page.getByText(/Started at \d{2} [A-Z][a-z]{2} \d{4} \d{2}:\d{2}:\d{2} \(UTC\)/)).toBeVisible()
   await expect(page.getByText(/Running for \d+ s/)).toBeVisible()
   // Right after the first read: axe's time on the page is not in a poll gap's end.
-  await expectAccessible(page, 'upgrading')
+  await expectAccessible(page, 'upgrading', page.getByText(/Running for \d+ s/))
   // Somewhere along the way, a step is completed while a later one is in progress.
   await expect(steps.first()).toContainText('Completed', { timeout: 12_000 })
 
   await expect(page.getByRole('heading', { level: 1, name: 'Upgrade completed!' })).toBeVisible({ timeout: 8 * UPGRADE_STEP_MS + 10_000 })
   await expect(page.getByText(/upgraded to Postgres 17/)).toBeVisible()
-  await expectAccessible(page, 'upgrade completed')
+  await expectAccessible(page, 'upgrade completed', page.getByText(/upgraded to Postgres 17/))
   // The poll ran every 5 s on a fixed beat, counted from each read's start.
   for (let i = 1; i < polls.length; i++) {
     expect(polls[i] - polls[i - 1]).toBeGreaterThan(4_800)
@@ -77,7 +77,7 @@ test('a failing upgrade shows the failure page with a prefilled Contact support 
   await expect(initiated).toHaveText(/^\d{2} [A-Z][a-z]{2} \d{4} \d{2}:\d{2}:\d{2} \(UTC\)$/)
   await expect(initiated).toHaveAttribute('title', /local time/)
   await expect(page.getByText('2_volume_detachchment_from_upgraded_instance_failed')).toBeVisible()
-  await expectAccessible(page, 'upgrade failed')
+  await expectAccessible(page, 'upgrade failed', page.getByText('2_volume_detachchment_from_upgraded_instance_failed'))
 
   const support = page.getByRole('link', { name: 'Contact support' })
   const href = new URL((await support.getAttribute('href'))!, 'http://x')
@@ -92,7 +92,7 @@ test('a failing upgrade shows the failure page with a prefilled Contact support 
   await expect(page).toHaveURL(/\/support\/new\?/)
   await expect(page.getByLabel('Subject')).toHaveValue('Upgrade failed for project')
   await expect(page.getByLabel('Message')).toHaveValue(/Target Postgres version: 17/)
-  await expectAccessible(page, 'support form (prefilled)')
+  await expectAccessible(page, 'support form (prefilled)', page.getByLabel('Message'))
 })
 
 test('a project whose API server goes offline shows "Connecting to project", tests /live every 4 s and recovers', async ({ page, request }) => {
@@ -107,7 +107,7 @@ test('a project whose API server goes offline shows "Connecting to project", tes
   const connecting = page.getByRole('heading', { level: 1, name: 'Connecting to project' })
   await expect(connecting).toBeVisible()
   await expect(page.getByText('please wait 2 minutes before opening a support ticket', { exact: false })).toBeVisible()
-  await expectAccessible(page, 'connecting')
+  await expectAccessible(page, 'connecting', connecting)
   await expect.poll(() => live.length, { timeout: 12_000 }).toBeGreaterThanOrEqual(2)
   // Still offline: the screen stays.
   await expect(connecting).toBeVisible()
@@ -162,7 +162,7 @@ test('the usage badge appears when a metric is over its limit, and the banner wh
     const banner = page.getByRole('status').filter({ hasText: 'Your project is running out of CPU' })
     await expect(banner).toBeVisible()
     await expect(banner).toHaveAttribute('data-variant', 'warning')
-    await expectAccessible(page, 'project page with usage badge and warning banner')
+    await expectAccessible(page, 'project page with usage badge and warning banner', banner)
 
     // Hidden on the infrastructure page unless read-only.
     await page.goto(`/project/${project.ref}/settings/infrastructure`)
@@ -175,13 +175,13 @@ test('the usage badge appears when a metric is over its limit, and the banner wh
     const critical = page.getByRole('alert').filter({ hasText: 'Your project has exhausted its' })
     await expect(critical).toBeVisible()
     await expect(critical).toHaveAttribute('data-variant', 'destructive')
-    await expectAccessible(page, 'project page with critical banner')
+    await expectAccessible(page, 'project page with critical banner', critical)
 
     // Read-only: shown on infrastructure, hidden on settings/database.
     await request.post(`/dev/projects/${project.ref}/read-only`, { data: { enabled: true } })
     await page.goto(`/project/${project.ref}/settings/infrastructure`)
     await expect(page.getByRole('alert').filter({ hasText: 'Your project is in read-only mode' })).toBeVisible()
-    await expectAccessible(page, 'settings/infrastructure (read-only)')
+    await expectAccessible(page, 'settings/infrastructure (read-only)', page.getByRole('alert').filter({ hasText: 'Your project is in read-only mode' }))
     await page.goto(`/project/${project.ref}/settings/database`)
     await expect(page.getByRole('heading', { level: 1, name: 'Database settings' })).toBeVisible()
     await expect(page.getByText('Your project is in read-only mode')).toBeHidden()
@@ -190,7 +190,7 @@ test('the usage badge appears when a metric is over its limit, and the banner wh
     await badge.click()
     await expect(page).toHaveURL(/\/org\/demo-free\/usage$/)
     await expect(page.getByRole('heading', { level: 1 }).first()).toBeVisible()
-    await expectAccessible(page, 'organization usage')
+    await expectAccessible(page, 'organization usage', page.getByRole('heading', { level: 1 }).first())
   } finally {
     // The usage is the organization's: leave demo-free under its limits for the other walks.
     await request.post(`/dev/projects/${project.ref}/usage`, { data: { metric: 'EGRESS', usage: 0 } })

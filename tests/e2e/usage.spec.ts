@@ -48,7 +48,7 @@ test('REST calls to a demo project show in the org usage (filtered by project), 
   const table = page.getByRole('table', { name: 'Usage per metric' })
   await expect(table.getByRole('rowheader', { name: 'Egress' })).toBeVisible()
   await expect(table.getByRole('row')).toHaveCount(8)
-  await expectAccessible(page, 'organization usage')
+  await expectAccessible(page, 'organization usage', table.getByRole('rowheader', { name: 'Egress' }))
   await page.getByRole('combobox', { name: 'Project' }).selectOption({ label: 'Recipe Box' })
   await expect(page).toHaveURL(/\/org\/demo-free\/usage$/)
   await expect(table.getByRole('rowheader', { name: 'Egress' })).toBeVisible()
@@ -59,7 +59,7 @@ test('REST calls to a demo project show in the org usage (filtered by project), 
   const todayEgress = egress.getByRole('row', { name: new RegExp(`^${today}`) }).getByRole('cell')
   await expect(todayEgress).not.toHaveText('0 B')
   await expect(page.getByRole('region', { name: 'Database size' }).getByRole('img', { name: /^Database size measured per day from .*: highest (?!0 B)/ })).toBeVisible()
-  await expectAccessible(page, 'organization usage of one project')
+  await expectAccessible(page, 'organization usage of one project', page.getByRole('region', { name: 'Database size' }).getByRole('img', { name: /^Database size measured per day from .*: highest (?!0 B)/ }))
 
   // Reports: the requests of today in the chart (at least the 5 made here).
   await page.goto(`/project/${ref}/reports`)
@@ -70,7 +70,7 @@ test('REST calls to a demo project show in the org usage (filtered by project), 
   const todayRequests = Number((await page.getByRole('table', { name: 'REST requests per day (table)' }).getByRole('row', { name: new RegExp(`^${today}`) }).getByRole('cell').textContent())?.replace(/,/g, ''))
   expect(todayRequests).toBeGreaterThanOrEqual(5)
   await expect(page.getByRole('img', { name: /^Mean response time per day from .*: highest/ })).toBeVisible()
-  await expectAccessible(page, 'Reports')
+  await expectAccessible(page, 'Reports', page.getByRole('img', { name: /^Mean response time per day from .*: highest/ }))
 
   // Logs: newest first, the 404 under 4xx, and a request made now after Refresh.
   await page.goto(`/project/${ref}/logs/explorer`)
@@ -78,7 +78,7 @@ test('REST calls to a demo project show in the org usage (filtered by project), 
   await expect(log.getByRole('row').nth(1)).toContainText(`/rest/v1/${marker}_missing`)
   await expect(log.getByText(`/rest/v1/recipes?select=title,servings&title=neq.${marker}`)).toHaveCount(3)
   await expect(log).not.toContainText(anon)
-  await expectAccessible(page, 'Logs')
+  await expectAccessible(page, 'Logs', log.getByRole('row').nth(1))
   await page.getByRole('combobox', { name: 'Status' }).selectOption('4xx')
   await expect(log.getByRole('row')).not.toHaveCount(1)
   for (const row of await log.getByRole('row').all().then((rows) => rows.slice(1))) await expect(row.getByRole('cell').nth(1)).toHaveText(/^4\d\d$/)

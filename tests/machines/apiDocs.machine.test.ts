@@ -3,20 +3,23 @@ import { createActor, fromPromise } from 'xstate'
 import {
   apiDocsMachine,
   availableSections,
+  jwtSecretDocsChildMachine,
   NO_DOCS_URL,
   selectApiDocsPlace,
   selectBuckets,
   selectEdgeFunctions,
+  selectKeyNotice,
   selectProjectKeys,
   selectRestDocs,
   selectSnippetKeys,
   type ApiDocsInput,
   type DocsUrl,
 } from '../../machines/apiDocs.machine'
+import { FAILED_TEXT, PERMISSION_TEXT, UPDATING_TEXT } from '../../machines/keyAccess'
 import type { Permission } from '../../src/contracts/common'
 import type { RestSchemaResponse } from '../../src/contracts/connecting'
 import type { FunctionResponse } from '../../src/contracts/functions'
-import type { ProjectSettings } from '../../src/contracts/keys'
+import type { JwtSecretUpdateStatusResponse, ProjectSettings } from '../../src/contracts/keys'
 import type { Bucket } from '../../src/contracts/storage'
 import { ANON_KEY, SERVICE_KEY, makeSettings } from '../fixtures.keys'
 import { REF } from '../fixtures'
@@ -32,7 +35,13 @@ interface Pending {
   reject: (error: unknown) => void
 }
 
-function start(overrides: Partial<ApiDocsInput> = {}) {
+/** The JWT secret update status the server answers: null, never updated. */
+type JwtAnswer = 'updating' | 'updated' | 'failed' | null
+const jwtAnswer = (status: JwtAnswer): JwtSecretUpdateStatusResponse => ({
+  jwtSecretUpdateStatus: status === null ? null : { meta: { change_tracking_id: 'c1', error: null, progress: '', status } },
+})
+
+function start(overrides: Partial<ApiDocsInput> = {}, jwt: { status: JwtAnswer; reads: number } = { status: null, reads: 0 }) {
   const reads: Record<'schema' | 'settings' | 'buckets' | 'functions', Pending[]> = { schema: [], settings: [], buckets: [], functions: [] }
   const deferred = <T,>(list: Pending[]) =>
     fromPromise<T, { ref: string }>(({ input, signal }) => new Promise<T>((resolve, reject) => list.push({ input, signal, resolve: resolve as (value: unknown) => void, reject })))
@@ -42,6 +51,15 @@ function start(overrides: Partial<ApiDocsInput> = {}) {
       fetchSettings: deferred<ProjectSettings>(reads.settings),
       fetchBuckets: deferred<Bucket[]>(reads.buckets),
       fetchFunctions: deferred<FunctionResponse[]>(reads.functions),
+      // The JWT secret was never updated (null): the keys are usable once read.
+      jwtSecret: jwtSecretDocsChildMachine.provide({
+        actors: {
+          fetchJwtStatus: fromPromise(async () => {
+            jwt.reads++
+            return jwtAnswer(jwt.status)
+          }),
+        },
+      }),
     },
   })
   const input: ApiDocsInput = { ref: REF, mode: 'dialog', permissions: OWNER, features: ALL_FEATURES, url: NO_DOCS_URL, ...overrides }
@@ -324,12 +342,67 @@ describe('API docs machine: keys', () => {
     owner.actor.send({ type: 'keys.hide' })
     expect(selectSnippetKeys(owner.actor.getSnapshot())).toMatchObject({ anonKey: null, serviceKey: null })
 
-    const developer = start({ permissions: OWNER.filter((p) => p !== 'service_api_keys:read') })
+    expect(selectKeyNotice(owner.actor.getSnapshot())).toBeNull()
+  })
+
+  it('a member without service_api_keys:read is shown and copies no key, not even the anon key the server sends, and never reads the JWT status', async () => {
+    const jwt = { status: null, reads: 0 }
+    const developer = start({ permissions: OWNER.filter((p) => p !== 'service_api_keys:read') }, jwt)
     developer.reads.settings[0].resolve(makeSettings({ secrets: false }))
     await settle()
+    expect(developer.actor.getSnapshot().can({ type: 'keys.show' })).toBe(false)
     developer.actor.send({ type: 'keys.show' })
-    expect(selectSnippetKeys(developer.actor.getSnapshot())).toMatchObject({ anonKey: ANON_KEY, serviceKey: null })
+    expect(selectSnippetKeys(developer.actor.getSnapshot())).toMatchObject({ anonKey: null, serviceKey: null })
     expect(developer.actor.getSnapshot().can({ type: 'key.copy', key: 'service_role' })).toBe(false)
-    expect(developer.actor.getSnapshot().can({ type: 'key.copy', key: 'anon' })).toBe(true)
+    expect(developer.actor.getSnapshot().can({ type: 'key.copy', key: 'anon' })).toBe(false)
+    expect(selectKeyNotice(developer.actor.getSnapshot())).toBe(PERMISSION_TEXT)
+    await vi.advanceTimersByTimeAsync(5_000)
+    expect(jwt.reads).toBe(0)
+  })
+
+  it('while the JWT secret updates no key shows or copies; when the update ends updated the schema and the keys are read again', async () => {
+    const jwt: { status: JwtAnswer; reads: number } = { status: 'updating', reads: 0 }
+    const owner = start({}, jwt)
+    owner.reads.settings[0].resolve(makeSettings())
+    owner.reads.schema[0].resolve(REST_SCHEMA)
+    await settle()
+    expect(selectKeyNotice(owner.actor.getSnapshot())).toBe(UPDATING_TEXT)
+    expect(owner.actor.getSnapshot().can({ type: 'keys.show' })).toBe(false)
+    expect(owner.actor.getSnapshot().can({ type: 'key.copy', key: 'anon' })).toBe(false)
+    // Polled every second while it runs; nothing read again yet.
+    await vi.advanceTimersByTimeAsync(1_000)
+    expect(jwt.reads).toBe(2)
+    expect([owner.reads.schema.length, owner.reads.settings.length]).toEqual([1, 1])
+
+    jwt.status = 'updated'
+    await vi.advanceTimersByTimeAsync(1_000)
+    expect(selectKeyNotice(owner.actor.getSnapshot())).toBeNull()
+    expect([owner.reads.schema.length, owner.reads.settings.length]).toEqual([2, 2])
+    expect(selectProjectKeys(owner.actor.getSnapshot())).toEqual({ phase: 'loading', retry: 0 })
+    owner.reads.settings[1].resolve(makeSettings({ anon: 'eyJ.new-anon' }))
+    await settle()
+    owner.actor.send({ type: 'keys.show' })
+    expect(selectSnippetKeys(owner.actor.getSnapshot())).toMatchObject({ anonKey: 'eyJ.new-anon' })
+    expect(owner.actor.getSnapshot().can({ type: 'key.copy', key: 'anon' })).toBe(true)
+
+    // A status change hides shown keys again; a failed update keeps them hidden and says so.
+    owner.actor.send({ type: 'jwt.status.changed', status: 'failed' })
+    expect(selectApiDocsPlace(owner.actor.getSnapshot()).keysShown).toBe(false)
+    expect(selectKeyNotice(owner.actor.getSnapshot())).toBe(FAILED_TEXT)
+    expect(owner.actor.getSnapshot().can({ type: 'keys.show' })).toBe(false)
+  })
+
+  it('reads the JWT status again at each opening, and knows nothing of the last one meanwhile', async () => {
+    const jwt: { status: JwtAnswer; reads: number } = { status: null, reads: 0 }
+    const owner = start({}, jwt)
+    await settle()
+    expect(jwt.reads).toBe(1)
+    owner.actor.send({ type: 'panel.close' })
+    jwt.status = 'failed'
+    owner.actor.send({ type: 'panel.open' })
+    expect(selectKeyNotice(owner.actor.getSnapshot())).toBeNull()
+    await settle()
+    expect(jwt.reads).toBe(2)
+    expect(selectKeyNotice(owner.actor.getSnapshot())).toBe(FAILED_TEXT)
   })
 })

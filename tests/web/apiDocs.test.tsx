@@ -21,8 +21,14 @@ const ROLE_PERMISSIONS: Record<Role, Permission[]> = {
   'Read-only': [],
 }
 
-/** The fake platform of ./platform.tsx, plus the panel's four reads, answered as the server answers each role. */
-function docsPlatform(role: Role = 'Owner') {
+/** The JWT secret update status the fake platform answers (null: never updated), and the keys it hands out. */
+interface KeyServer {
+  jwtStatus: 'updating' | 'updated' | 'failed' | null
+  anon: string
+}
+
+/** The fake platform of ./platform.tsx, plus the panel's reads, answered as the server answers each role. */
+function docsPlatform(role: Role = 'Owner', keyServer: KeyServer = { jwtStatus: null, anon: ANON_KEY }) {
   const permissions = ROLE_PERMISSIONS[role]
   const platform = fakePlatform({ permissions: ORGS.map((org) => ({ organization_id: org.id, organization_slug: org.slug, role, permissions })) })
   const base = platform.fetch
@@ -31,7 +37,12 @@ function docsPlatform(role: Role = 'Owner') {
     const path = new URL(input.url, 'http://localhost').pathname
     const answers: Record<string, () => Response> = {
       [`/platform/projects/${REF}/api/rest`]: () => json(REST_SCHEMA),
-      [`/platform/props/project/${REF}/settings`]: () => json(makeSettings({ secrets: permissions.includes('service_api_keys:read') })),
+      [`/platform/props/project/${REF}/settings`]: () => json(makeSettings({ secrets: permissions.includes('service_api_keys:read'), anon: keyServer.anon })),
+      [`/platform/props/project/${REF}/jwt-secret-update-status`]: () =>
+        json({
+          jwtSecretUpdateStatus:
+            keyServer.jwtStatus === null ? null : { meta: { change_tracking_id: 'c1', error: null, progress: '', status: keyServer.jwtStatus } },
+        }),
       [`/platform/storage/${REF}/buckets`]: () => (permissions.includes('project_storage:all') ? json(BUCKETS) : json({ message: 'Forbidden' }, 403)),
       [`/v1/projects/${REF}/functions`]: () => json(EDGE_FUNCTIONS),
     }
@@ -60,8 +71,8 @@ function docsPlatform(role: Role = 'Owner') {
 const panel = () => screen.getByRole('dialog', { name: 'API Docs' })
 const docsNav = () => within(panel()).getByRole('navigation', { name: 'API docs' })
 
-async function openDocs(search: string, role: Role = 'Owner') {
-  const platform = docsPlatform(role)
+async function openDocs(search: string, role: Role = 'Owner', keyServer?: KeyServer) {
+  const platform = docsPlatform(role, keyServer)
   const utils = renderApp(`/project/${REF}/editor?${search}`)
   await screen.findByRole('dialog', { name: 'API Docs' })
   return { ...platform, ...utils }
@@ -208,15 +219,58 @@ describe('API docs panel: keys, language, copying', () => {
     expect(panel()).not.toHaveTextContent(SERVICE_KEY)
   })
 
-  it('never shows the service key to a Developer: the server does not send it, the panel says so and prints a placeholder', async () => {
-    await openDocs('docs=introduction', 'Developer')
-    const user = userEvent.setup()
-    await user.click(await within(panel()).findByRole('button', { name: 'Show keys' }))
-    expect(within(panel()).getByRole('group', { name: 'service_role (secret)' })).toHaveTextContent('You need additional permissions to view API keys')
-    expect(within(within(panel()).getByRole('group', { name: 'service_role (secret)' })).queryByRole('button')).toBeNull()
+  it('shows, copies and prints no key to a Developer (no service_api_keys:read), as settings/api: each key says why', async () => {
+    const platform = docsPlatform('Developer')
+    renderApp(`/project/${REF}/editor?docs=introduction`)
+    await screen.findByRole('dialog', { name: 'API Docs' })
+    const anonRow = await within(panel()).findByRole('group', { name: 'anon (public)' })
+    for (const row of [anonRow, within(panel()).getByRole('group', { name: 'service_role (secret)' })]) {
+      expect(row).toHaveTextContent('You need additional permissions to view API keys')
+      expect(within(row).queryByRole('button')).toBeNull()
+    }
+    expect(within(panel()).getByRole('button', { name: 'Show keys' })).toBeDisabled()
     expect(within(panel()).getByRole('region', { name: 'Service keys' })).toHaveTextContent('SERVICE_KEY')
-    expect(within(panel()).getByRole('region', { name: 'Initializing' })).toHaveTextContent(ANON_KEY)
+    expect(within(panel()).getByRole('region', { name: 'Initializing' })).toHaveTextContent('SUPABASE_KEY')
+    expect(document.body).not.toHaveTextContent(ANON_KEY)
     expect(document.body).not.toHaveTextContent(SERVICE_KEY)
+    // Its JWT secret status would change nothing for this member: it is never read.
+    expect(platform.requested.filter((path) => path.endsWith('/jwt-secret-update-status'))).toEqual([])
+  })
+
+  it('while the JWT secret is being updated no key shows or copies; when it ends updated the panel reads the schema and the new keys', async () => {
+    const keyServer: KeyServer = { jwtStatus: 'updating', anon: ANON_KEY }
+    // (Its getters read the requests so far: kept as it is, not spread.)
+    const platform = docsPlatform('Owner', keyServer)
+    renderApp(`/project/${REF}/editor?docs=introduction`)
+    await screen.findByRole('dialog', { name: 'API Docs' })
+    const anonRow = await within(panel()).findByRole('group', { name: 'anon (public)' })
+    await waitFor(() => expect(anonRow).toHaveTextContent('JWT secret is being updated'))
+    expect(within(panel()).getByRole('group', { name: 'service_role (secret)' })).toHaveTextContent('JWT secret is being updated')
+    expect(within(panel()).queryByRole('group', { name: 'anon (public)' })!.querySelector('button')).toBeNull()
+    expect(within(within(panel()).getByRole('group', { name: 'service_role (secret)' })).queryByRole('button')).toBeNull()
+    expect(within(panel()).getByRole('button', { name: 'Show keys' })).toBeDisabled()
+    const reads = (suffix: string) => platform.reads.filter((path) => path.endsWith(suffix)).length
+    const [schemaReads, settingsReads] = [reads('/api/rest'), reads('/settings')]
+
+    // The rotation ends: new keys on the server.
+    keyServer.anon = 'eyJ.the-new-anon-key'
+    keyServer.jwtStatus = 'updated'
+    await waitFor(() => expect([reads('/settings'), reads('/api/rest')]).toEqual([settingsReads + 1, schemaReads + 1]), { timeout: 3_000 })
+    const user = userEvent.setup()
+    const show = within(panel()).getByRole('button', { name: 'Show keys' })
+    await waitFor(() => expect(show).toBeEnabled())
+    await user.click(show)
+    expect(within(panel()).getByRole('group', { name: 'anon (public)' })).toHaveTextContent('eyJ.the-new-anon-key')
+    expect(within(panel()).getByRole('region', { name: 'Initializing' })).toHaveTextContent('eyJ.the-new-anon-key')
+  }, 20_000)
+
+  it('after a failed JWT secret update no key shows or copies, and the panel says so', async () => {
+    await openDocs('docs=introduction', 'Owner', { jwtStatus: 'failed', anon: ANON_KEY })
+    const anonRow = await within(panel()).findByRole('group', { name: 'anon (public)' })
+    await waitFor(() => expect(anonRow).toHaveTextContent('JWT secret update failed, new API key may have issues'))
+    expect(within(anonRow).queryByRole('button')).toBeNull()
+    expect(within(panel()).getByRole('button', { name: 'Show keys' })).toBeDisabled()
+    expect(document.body).not.toHaveTextContent(ANON_KEY)
   })
 
   it('the language selector switches every snippet to Bash and keeps it in the URL; the entity page has it in its sticky header', async () => {

@@ -17,7 +17,7 @@ const json = (body: unknown, status = 200) => new Response(JSON.stringify(body),
 const [ANALYTICS, STOREFRONT] = PROJECTS
 const ANALYTICS_NOTES = connection(1, REPOSITORIES[0], ANALYTICS)
 
-function githubPlatform(options: { connections?: Connection[]; authorized?: boolean; projects?: typeof PROJECTS } = {}) {
+function githubPlatform(options: { connections?: Connection[]; authorized?: boolean | 'fails'; projects?: typeof PROJECTS } = {}) {
   const platform = fakePlatform(options.projects ? { projects: options.projects } : {})
   const base = platform.fetch
   const connections = [...(options.connections ?? [ANALYTICS_NOTES])]
@@ -30,6 +30,7 @@ function githubPlatform(options: { connections?: Connection[]; authorized?: bool
     const body = method === 'POST' ? await input.clone().json() : undefined
     calls.push({ method, path, body })
     if (path === '/platform/organizations/demo-pro/integrations') return json([INSTALLATION])
+    if (path === '/platform/integrations/github/authorization' && options.authorized === 'fails') return json({ message: 'GitHub is unreachable' }, 502)
     if (path === '/platform/integrations/github/authorization') return json(options.authorized === false ? null : { id: 1, user_id: 1, sender_id: 1, inserted_at: '2026-11-01T10:00:00.000Z' })
     if (path === '/platform/integrations/github/repositories') return json({ repositories: REPOSITORIES })
     if (path === '/platform/integrations/github/connections' && method === 'GET') return json({ connections })
@@ -138,6 +139,15 @@ describe('organization integrations page', () => {
     renderApp('/org/demo-pro/integrations')
     await user.click(await screen.findByRole('button', { name: 'Add GitHub repository' }))
     expect(await within(panel()).findByRole('button', { name: 'Install GitHub' })).toBeEnabled()
+  })
+
+  it('a failed read of the GitHub authorization counts as none (spec 7: null on error): the install step, not a failed linker', async () => {
+    const user = userEvent.setup()
+    githubPlatform({ authorized: 'fails' })
+    renderApp('/org/demo-pro/integrations')
+    await user.click(await screen.findByRole('button', { name: 'Add GitHub repository' }))
+    expect(await within(panel()).findByRole('button', { name: 'Install GitHub' })).toBeEnabled()
+    expect(within(panel()).queryByText('Failed to retrieve repositories')).toBeNull()
   })
 })
 

@@ -13,12 +13,21 @@ describe('project list', () => {
     const pro = await screen.findByRole('region', { name: 'Demo Pro' })
     expect(within(pro).getByRole('link', { name: 'Demo Pro' })).toHaveAttribute('href', '/org/demo-pro/general')
     expect(within(pro).getByRole('link', { name: 'New project' })).toHaveAttribute('href', '/new/demo-pro')
-    const card = within(pro).getByRole('link', { name: 'Analytics' })
+    const card = within(pro).getByRole('link', { name: /^Analytics / })
     expect(card).toHaveAttribute('href', '/project/abcdefghijklmnopqrst')
     expect(within(card).getByText('Active')).toBeInTheDocument()
     expect(within(card).getByText('us-east-1')).toBeInTheDocument()
-    expect(within(pro).getByRole('link', { name: 'Storefront' })).toHaveTextContent('Paused')
+    expect(within(pro).getByRole('link', { name: /^Storefront / })).toHaveTextContent('Paused')
     expect(document.title).toBe('Projects | Supabase')
+  })
+
+  it('names each card by all it shows, the project name first (the accessible name contains the visible label)', async () => {
+    fakePlatform()
+    renderApp('/projects')
+    const pro = await screen.findByRole('region', { name: 'Demo Pro' })
+    const card = within(pro).getByRole('link', { name: /^Analytics\b/ })
+    expect(card).not.toHaveAttribute('aria-label')
+    expect(card).toHaveAccessibleName('Analytics Active us-east-1 abcdefghijklmnopqrst')
   })
 
   it("shows 'No projects found in this organization' for an organization without projects", async () => {
@@ -35,12 +44,12 @@ describe('project list', () => {
     const user = userEvent.setup()
     const search = await screen.findByRole('searchbox', { name: 'Search for a project' })
     await user.type(search, 'store')
-    expect(screen.getByRole('link', { name: 'Storefront' })).toBeInTheDocument()
-    expect(screen.queryByRole('link', { name: 'Analytics' })).not.toBeInTheDocument()
+    expect(screen.getByRole('link', { name: /^Storefront / })).toBeInTheDocument()
+    expect(screen.queryByRole('link', { name: /^Analytics / })).not.toBeInTheDocument()
     await user.clear(search)
     await user.type(search, 'abcdefghij')
-    expect(screen.getByRole('link', { name: 'Analytics' })).toBeInTheDocument()
-    expect(screen.queryByRole('link', { name: 'Storefront' })).not.toBeInTheDocument()
+    expect(screen.getByRole('link', { name: /^Analytics / })).toBeInTheDocument()
+    expect(screen.queryByRole('link', { name: /^Storefront / })).not.toBeInTheDocument()
   })
 
   it("shows 'No results found.' when nothing matches", async () => {
@@ -68,16 +77,16 @@ describe('project list', () => {
     expect(await screen.findByRole('alert')).toHaveTextContent('Database is down')
     down = false
     await userEvent.setup().click(screen.getByRole('button', { name: 'Try again' }))
-    expect(await screen.findByRole('link', { name: 'Analytics' })).toBeInTheDocument()
+    expect(await screen.findByRole('link', { name: /^Analytics / })).toBeInTheDocument()
   })
 
   it('refreshes without blanking the list', async () => {
     const platform = fakePlatform()
     renderApp('/projects')
-    await screen.findByRole('link', { name: 'Analytics' })
+    await screen.findByRole('link', { name: /^Analytics / })
     platform.state.projects = [...PROJECTS, makeProject({ id: 3, ref: 'cdefghijklmnopqrstuv', name: 'Inventory', organization_id: ORGS[0].id, organization_slug: 'demo-free' })]
     await userEvent.setup().click(screen.getByRole('button', { name: 'Refresh' }))
-    expect(screen.getByRole('link', { name: 'Analytics' })).toBeInTheDocument()
-    expect(await screen.findByRole('link', { name: 'Inventory' })).toBeInTheDocument()
+    expect(screen.getByRole('link', { name: /^Analytics / })).toBeInTheDocument()
+    expect(await screen.findByRole('link', { name: /^Inventory / })).toBeInTheDocument()
   })
 })

@@ -48,7 +48,7 @@ describe('the app under StrictMode', () => {
     const platform = fakePlatform()
     overTheNetwork(platform)
     renderApp('/projects')
-    expect(await screen.findByRole('link', { name: 'Analytics' })).toBeInTheDocument()
+    expect(await screen.findByRole('link', { name: /^Analytics / })).toBeInTheDocument()
     expect(screen.getByRole('heading', { level: 1, name: 'Projects' })).toBeInTheDocument()
     expect(screen.queryByText('The request was cancelled')).toBeNull()
     expect(screen.queryByRole('alert')).toBeNull()

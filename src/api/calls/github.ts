@@ -5,8 +5,11 @@ import { call, type CallOptions } from '../http'
 // The GitHub integration: installations, authorization, repositories, connections, branch checks, contents.
 export const listInstallations = (slug: string | undefined, options?: CallOptions) => call(endpoints.listInstallations, { slug }, options)
 export const createInstallation = (body: CreateInstallationBody, options?: CallOptions) => call(endpoints.createInstallation, {}, { ...options, body })
-/** null when the person has not authorized the GitHub app. */
-export const getGitHubAuthorization = (options?: CallOptions) => call(endpoints.getGitHubAuthorization, {}, options)
+/**
+ * null when the person has not authorized the GitHub app — and when the read fails (spec 7): the linker then offers
+ * the install step instead of failing as a whole.
+ */
+export const getGitHubAuthorization = (options?: CallOptions) => call(endpoints.getGitHubAuthorization, {}, options).catch(() => null)
 export const listGitHubRepositories = (organizationId: number | undefined, options?: CallOptions) =>
   call(endpoints.listGitHubRepositories, {}, { ...options, query: { organization_id: organizationId === undefined ? undefined : String(organizationId) } })
 export const listGitHubConnections = (organizationId: number | undefined, options?: CallOptions) => {

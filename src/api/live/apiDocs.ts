@@ -1,13 +1,14 @@
 /**
  * The live actors of the API docs panel: the REST schema (read once per opening), the project settings (its keys),
- * the buckets and the edge functions, and the browser's clipboard for its copy buttons.
+ * the buckets and the edge functions, the JWT secret update status, and the browser's clipboard for its copy buttons.
  */
 import { fromPromise } from 'xstate'
-import { apiDocsMachine } from '../../../machines/apiDocs.machine'
+import { apiDocsMachine, jwtSecretDocsChildMachine } from '../../../machines/apiDocs.machine'
 import { getProjectSettings } from '../calls/keys'
 import { getProjectRestSchema } from '../calls/projects'
 import { listBuckets, listFunctions } from '../calls/storage'
 import { liveCopyButtonMachine } from './copyButton'
+import { fetchJwtStatus, requestJwtSecretUpdate } from './jwtSecret'
 
 type Read = { input: { ref: string }; signal: AbortSignal }
 
@@ -18,5 +19,6 @@ export const liveApiDocsMachine = apiDocsMachine.provide({
     fetchBuckets: fromPromise(({ input, signal }: Read) => listBuckets(input.ref, { signal })),
     fetchFunctions: fromPromise(({ input, signal }: Read) => listFunctions(input.ref, { signal })),
     copyButton: liveCopyButtonMachine,
+    jwtSecret: jwtSecretDocsChildMachine.provide({ actors: { fetchJwtStatus, updateJwtSecret: requestJwtSecretUpdate } }),
   },
 })

@@ -81,7 +81,8 @@ export function AccountMenu({ navBar, expanded }: { navBar: NavBarActorRef; expa
       <button
         ref={buttonRef}
         type="button"
-        aria-label="Account"
+        // Its name holds the username the expanded bar shows (WCAG 2.5.3); the avatar's initial only repeats it.
+        aria-label={`Account ${username}`}
         aria-haspopup="menu"
         aria-expanded={open}
         aria-controls={open ? menuId : undefined}
@@ -94,7 +95,7 @@ export function AccountMenu({ navBar, expanded }: { navBar: NavBarActorRef; expa
           }
         }}
       >
-        <span className="flex h-6 w-6 shrink-0 items-center justify-center rounded-full bg-emerald-600 text-xs font-semibold text-white uppercase">
+        <span aria-hidden className="flex h-6 w-6 shrink-0 items-center justify-center rounded-full bg-primary text-xs font-semibold text-white uppercase">
           {username.slice(0, 1)}
         </span>
         <EntryLabel expanded={expanded}>

@@ -63,7 +63,7 @@ export function ProjectsPage({ projectList }: { projectList: ProjectListActorRef
                   </Link>
                   <Link
                     href={`/new/${organization.slug}`}
-                    className="rounded-md bg-emerald-600 px-3 py-1.5 text-sm font-medium text-white shadow-xs hover:bg-emerald-500"
+                    className="rounded-md bg-primary px-3 py-1.5 text-sm font-medium text-white shadow-xs hover:bg-primary-hover"
                   >
                     New project
                   </Link>
@@ -87,21 +87,24 @@ export function ProjectsPage({ projectList }: { projectList: ProjectListActorRef
 
 const renderCard = (project: Project) => <ProjectCard project={project} />
 
+/**
+ * The whole card is the link, and its accessible name is everything it shows, the project's name first (WCAG 2.5.3:
+ * the name contains the visible label) — so no aria-label; the spaces keep the parts apart in that name.
+ */
 function ProjectCard({ project }: { project: Project }) {
   return (
     <Link
       href={`/project/${project.ref}`}
-      aria-label={project.name}
       className="group block rounded-lg border border-neutral-200 bg-white p-4 shadow-xs transition hover:border-neutral-300 hover:shadow-sm dark:border-neutral-800 dark:bg-neutral-900 dark:hover:border-neutral-700"
     >
       <div className="flex items-start justify-between gap-3">
         <h3 className="truncate font-medium text-neutral-900 group-hover:text-emerald-700 dark:text-neutral-100 dark:group-hover:text-emerald-400">
           {project.name}
-        </h3>
+        </h3>{' '}
         <StatusBadge status={project.status} />
-      </div>
-      <p className="mt-3 text-xs text-neutral-500 dark:text-neutral-400">{project.region}</p>
-      <p className="mt-1 font-mono text-xs text-neutral-400">{project.ref}</p>
+      </div>{' '}
+      <p className="mt-3 text-xs text-neutral-500 dark:text-neutral-400">{project.region}</p>{' '}
+      <p className="mt-1 font-mono text-xs text-neutral-500 dark:text-neutral-400">{project.ref}</p>
     </Link>
   )
 }

@@ -8,7 +8,7 @@ export { cx }
 type Variant = 'primary' | 'secondary' | 'danger' | 'ghost'
 const VARIANTS: Record<Variant, string> = {
   primary:
-    'bg-emerald-600 text-white hover:bg-emerald-500 focus-visible:outline-emerald-600 disabled:bg-emerald-600/50',
+    'bg-primary text-white hover:bg-primary-hover focus-visible:outline-primary disabled:bg-primary/50',
   secondary:
     'border border-neutral-300 bg-white text-neutral-800 hover:bg-neutral-50 dark:border-neutral-700 dark:bg-neutral-800 dark:text-neutral-100 dark:hover:bg-neutral-700',
   danger: 'bg-red-600 text-white hover:bg-red-500 disabled:bg-red-600/50',

@@ -12,6 +12,7 @@ import {
   selectBuckets,
   selectEdgeFunctions,
   selectKeyCopier,
+  selectKeyNotice,
   selectProjectKeys,
   selectRestDocs,
   shallowEqual,
@@ -19,7 +20,7 @@ import {
   type DocsSection,
   type ResourceView,
 } from '../../../../machines/apiDocs.machine'
-import { PERMISSION_TEXT } from '../../../../machines/apiKeys.machine'
+import { PERMISSION_TEXT } from '../../../../machines/keyAccess'
 import type { DocFunction, DocTable } from '../../../../machines/restDocs'
 import type { FunctionResponse } from '../../../contracts/functions'
 import type { Bucket } from '../../../contracts/storage'
@@ -86,6 +87,9 @@ const MASK = '•'.repeat(32)
 
 function ConnectSection({ actor, ctx, language, keysShown, connectExtra }: SectionProps) {
   const keys = useSelector(actor, selectProjectKeys, shallowEqual)
+  // Spec 6, as settings/api: without service_api_keys:read, or while the JWT secret is not updated, a key's place
+  // says why and offers no copy.
+  const notice = useSelector(actor, selectKeyNotice)
   const snippets = useMemo(() => connectSnippets(ctx), [ctx])
   return (
     <>
@@ -96,11 +100,15 @@ function ConnectSection({ actor, ctx, language, keysShown, connectExtra }: Secti
         {(value) => (
           <div className="mb-8 divide-y divide-neutral-200 rounded-lg border border-neutral-200 dark:divide-neutral-800 dark:border-neutral-800">
             <KeyRow label="Project URL" value={value.projectUrl === null ? 'Not available yet' : ctx.projectUrl} />
-            <KeyRow label="anon (public)" value={value.anon === null ? 'Not available yet' : keysShown ? value.anon : MASK} copy={value.anon === null ? null : { actor, which: 'anon' }} />
+            <KeyRow
+              label="anon (public)"
+              value={value.anon === null ? 'Not available yet' : (notice ?? (keysShown ? value.anon : MASK))}
+              copy={value.anon === null || notice !== null ? null : { actor, which: 'anon' }}
+            />
             <KeyRow
               label="service_role (secret)"
-              value={value.serviceRole === null ? PERMISSION_TEXT : keysShown ? value.serviceRole : MASK}
-              copy={value.serviceRole === null ? null : { actor, which: 'service_role' }}
+              value={value.serviceRole === null ? PERMISSION_TEXT : (notice ?? (keysShown ? value.serviceRole : MASK))}
+              copy={value.serviceRole === null || notice !== null ? null : { actor, which: 'service_role' }}
             />
           </div>
         )}

@@ -31,7 +31,7 @@ export function ResultGrid({ label, columns, rows }: { label: string; columns: Q
                 return (
                   <td
                     key={index}
-                    className={`max-w-xs truncate border-b border-neutral-100 px-3 py-1.5 whitespace-nowrap dark:border-neutral-800 ${value === null || value === undefined ? 'text-neutral-400 italic' : ''}`}
+                    className={`max-w-xs truncate border-b border-neutral-100 px-3 py-1.5 whitespace-nowrap dark:border-neutral-800 ${value === null || value === undefined ? 'text-neutral-500 italic dark:text-neutral-400' : ''}`}
                   >
                     {cellText(value)}
                   </td>

@@ -68,7 +68,7 @@ export function UpgradingPage({ actor, projectName }: { actor: ActorRefFrom<type
           <div className="flex flex-wrap gap-3">
             <a
               href={view.supportHref}
-              className="inline-flex items-center rounded-md bg-emerald-600 px-3 py-1.5 text-sm font-medium text-white hover:bg-emerald-500"
+              className="inline-flex items-center rounded-md bg-primary px-3 py-1.5 text-sm font-medium text-white hover:bg-primary-hover"
             >
               Contact support
             </a>
@@ -99,7 +99,7 @@ export function UpgradingPage({ actor, projectName }: { actor: ActorRefFrom<type
           {view.steps.map((step) => (
             <li key={step.key} aria-current={step.state === 'inProgress' ? 'step' : undefined} className="flex items-center gap-3 text-sm">
               <StepIcon state={step.state} />
-              <span className={step.state === 'pending' ? 'text-neutral-400 dark:text-neutral-500' : 'font-medium'}>{step.label}</span>
+              <span className={step.state === 'pending' ? 'text-neutral-500 dark:text-neutral-400' : 'font-medium'}>{step.label}</span>
               <span className="ml-auto text-xs text-neutral-500">{STEP_TEXT[step.state]}</span>
             </li>
           ))}

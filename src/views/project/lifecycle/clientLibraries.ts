@@ -23,7 +23,7 @@ interface ExampleApp {
 }
 
 export const EXAMPLE_APPS: ExampleApp[] = [
-  { title: 'Kanban board', description: 'A Trello-like board with drag and drop, built with Next.js.', url: 'https://github.com/supabase/supabase/tree/master/examples/slack-clone' },
+  { title: 'Kanban board', description: 'A Trello clone using Supabase as the storage system, built with Svelte.', url: 'https://github.com/joshnuss/supabase-kanban' },
   { title: 'Realtime chat', description: 'A chat app using Realtime to send and receive messages.', url: 'https://github.com/supabase/supabase/tree/master/examples/slack-clone/nextjs-slack-clone' },
   { title: 'Subscription starter', description: 'Recurring payments with Stripe and user accounts.', url: 'https://github.com/vercel/nextjs-subscription-payments' },
   { title: 'Todo list', description: 'A simple todo list with row level security.', url: 'https://github.com/supabase/supabase/tree/master/examples/todo-list' },

@@ -1,0 +1,21 @@
+import { expect, test } from '@playwright/test'
+import { blockingViolations } from './axe'
+
+// The helper itself: what a person's scan with the current axe-core finds, it finds — on markup written as the
+// dashboard writes it (Tailwind 4's oklch() colours), with no server behind the page.
+
+test('the scan finds white text on the old primary green (oklch, 3.65:1) and passes the primary token', async ({ page }) => {
+  await page.setContent(`<!doctype html><html lang="en"><head><title>t</title></head><body><main><h1>Contrast</h1>
+    <button style="background: oklch(59.6% 0.145 163.225); color: white; font-size: 14px">New project</button>
+    <p style="color: oklch(0.708 0 0); font-size: 12px">abcdefghijklmnopqrst</p></main></body></html>`)
+  const found = await blockingViolations(page)
+  expect(found.join('\n')).toMatch(/^serious color-contrast:/)
+  expect(found.join('\n')).toContain('button')
+  expect(found.join('\n')).toContain('p')
+})
+
+test('the scan finds an accessible name that does not contain the visible label (label-content-name-mismatch)', async ({ page }) => {
+  await page.setContent(`<!doctype html><html lang="en"><head><title>t</title></head><body><main><h1>Cards</h1>
+    <a href="/project/abc" aria-label="Recipe Box">Recipe Box Healthy eu-west-2 abc</a></main></body></html>`)
+  expect((await blockingViolations(page)).join('\n')).toContain('label-content-name-mismatch')
+})
