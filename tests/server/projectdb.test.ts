@@ -145,6 +145,14 @@ describe('project database from the template', () => {
     ).rejects.toMatchObject({ code: '25006' })
   })
 
+  it('query carries one statement only, so nothing can end a read-only transaction behind another statement', async () => {
+    await expect(
+      s.projectDbs.transaction(refA, { readOnly: true }, (tx) => tx.query(`select 1; commit; insert into notes (body) values ('x')`)),
+    ).rejects.toMatchObject({ code: '42601' })
+    const { rows } = await s.projectDbs.transaction(refA, {}, (tx) => tx.query(`select count(*)::int as n from notes where body = 'x'`))
+    expect(rows).toEqual([{ n: 0 }])
+  })
+
   it('exec runs a script and answers one result per statement', async () => {
     const results = await s.projectDbs.transaction(refA, {}, (tx) => tx.exec(`select 1 as a; select 2 as b, 3 as c`))
     expect(results.map((r) => r.rows)).toEqual([[{ a: 1 }], [{ b: 2, c: 3 }]])

@@ -181,7 +181,9 @@ class ClientSession implements Session {
     client.on('end', onLost)
   }
   async query(sql: string, params: unknown[] = []) {
-    return resultOf(await this.client.query({ text: sql, values: params }))
+    // Always the extended protocol, as PGlite's query is: one message carries one statement, so a COMMIT can never
+    // ride along behind another statement (node-postgres would send a query without parameters as a simple query).
+    return resultOf(await this.client.query({ text: sql, values: params, queryMode: 'extended' }))
   }
   async exec(sql: string) {
     const r = (await this.client.query(sql)) as pg.QueryResult | pg.QueryResult[]
