@@ -6,14 +6,14 @@
  */
 import { createHash, randomBytes } from 'node:crypto'
 import { existsSync, readFileSync } from 'node:fs'
-import { cp, mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises'
+import { copyFile, cp, mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises'
 import path from 'node:path'
 import { Worker } from 'node:worker_threads'
 import { restrictDataDir } from '../../db/pglite'
 import { repoRoot } from '../../config'
 import type { Backend, Session } from './manager'
 import { toProjectDbError } from './manager'
-import { TEMPLATE_HASH, TEMPLATE_SQL } from './template'
+import { PGLITE_LOCKDOWN_SQL, TEMPLATE_HASH, TEMPLATE_SQL } from './template'
 import { ProjectDbError, type ProjectQueryResult } from './types'
 
 const WORKER_URL = new URL('./worker.mjs', import.meta.url)
@@ -66,7 +66,7 @@ class WorkerSession implements Session {
 
   static start(dir: string, lost: () => void = () => {}): Promise<WorkerSession> {
     return new Promise((resolve, reject) => {
-      const worker = new Worker(WORKER_URL, { workerData: { dir, mode: 'serve' } })
+      const worker = new Worker(WORKER_URL, { workerData: { dir, mode: 'serve', lockdown: PGLITE_LOCKDOWN_SQL } })
       const onMessage = (msg: WorkerReply) => {
         if (msg.type === 'ready') {
           cleanup()
@@ -140,7 +140,9 @@ const SYSTEM_SETTINGS = [`alter system set shared_buffers = '16MB'`]
 /** Runs initdb (the settings, then `sql`) into `dir` in a worker of its own, so the process keeps none of its memory. */
 function initdbInWorker(dir: string, sql: string): Promise<string> {
   return new Promise((resolve, reject) => {
-    const worker = new Worker(WORKER_URL, { workerData: { dir, mode: 'initdb', sql, system: SYSTEM_SETTINGS } })
+    const worker = new Worker(WORKER_URL, {
+      workerData: { dir, mode: 'initdb', sql, system: SYSTEM_SETTINGS, lockdown: PGLITE_LOCKDOWN_SQL },
+    })
     worker.on('message', (msg: WorkerReply) => {
       if (msg.type === 'done') resolve(msg.version!)
       else if (msg.type === 'failed') reject(toProjectDbError(msg.error))
@@ -152,6 +154,16 @@ function initdbInWorker(dir: string, sql: string): Promise<string> {
 }
 
 const TEMPLATE_INFO = 'kp-template.json'
+const CONF_FILES = ['postgresql.conf', 'postgresql.auto.conf']
+
+function processAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0)
+    return true
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM'
+  }
+}
 
 export interface PgliteOptions {
   /** Where the project folders live (DATA_DIR/projects). */
@@ -163,7 +175,10 @@ export interface PgliteOptions {
 export function pgliteBackend(opts: PgliteOptions): Backend {
   const root = path.resolve(opts.root)
   const cacheDir = path.resolve(opts.templateCacheDir ?? root)
-  const key = createHash('sha256').update(`${TEMPLATE_HASH}\n${SYSTEM_SETTINGS.join('\n')}`).digest('hex').slice(0, 12)
+  const key = createHash('sha256')
+    .update(`${TEMPLATE_HASH}\n${SYSTEM_SETTINGS.join('\n')}\n${PGLITE_LOCKDOWN_SQL}`)
+    .digest('hex')
+    .slice(0, 12)
   const templateDir = path.join(cacheDir, `.kp-projectdb-template-${pgliteVersion}-${key}`)
   const dirOf = (ref: string) => path.join(root, ref)
   let template: Promise<{ dir: string; serverVersion: string }> | undefined
@@ -189,8 +204,24 @@ export function pgliteBackend(opts: PgliteOptions): Backend {
     return { dir: templateDir, serverVersion }
   }
 
+  /**
+   * What a stopped start or creation left: template builds whose process is gone (another live process may be
+   * building one in a shared cache folder), and this server's own partial or half-dropped project folders.
+   */
+  async function clearStalePartials(): Promise<void> {
+    for (const name of await readdir(cacheDir).catch(() => [] as string[])) {
+      const builder = /^\.kp-projectdb-template-.*\.partial-(\d+)-[0-9a-f]+$/.exec(name)
+      if (builder && !processAlive(Number(builder[1]))) await rm(path.join(cacheDir, name), { recursive: true, force: true })
+    }
+    for (const name of await readdir(root).catch(() => [] as string[])) {
+      if (name.startsWith('.partial-') || name.startsWith('.dropping-')) await rm(path.join(root, name), { recursive: true, force: true })
+    }
+  }
+  let cleared: Promise<void> | undefined
+
   const ensureTemplate = () => {
-    template ??= prepareTemplate().catch((err: unknown) => {
+    cleared ??= clearStalePartials()
+    template ??= cleared.then(prepareTemplate).catch((err: unknown) => {
       template = undefined
       throw err
     })
@@ -205,6 +236,11 @@ export function pgliteBackend(opts: PgliteOptions): Backend {
     },
     async open(ref, lost) {
       if (!existsSync(path.join(dirOf(ref), 'PG_VERSION'))) throw unavailable(`project ${ref} has no database`)
+      // The settings are the template's and nobody may change them (ALTER SYSTEM is refused): written again before
+      // each start, so a folder whose settings a superuser changed before the lock-down (libraries preloaded at
+      // start) gets the template's back.
+      const { dir } = await ensureTemplate()
+      for (const conf of CONF_FILES) await copyFile(path.join(dir, conf), path.join(dirOf(ref), conf))
       return WorkerSession.start(dirOf(ref), lost)
     },
     async exists(ref) {
