@@ -7,7 +7,7 @@
  * `lo_from_bytea` + `lo_export` and loaded with `LOAD`.
  */
 import { existsSync, readFileSync } from 'node:fs'
-import { mkdtemp, rm, writeFile } from 'node:fs/promises'
+import { mkdir, rm, writeFile } from 'node:fs/promises'
 import os from 'node:os'
 import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -20,7 +20,7 @@ let ref: string
 let ownerToken: string
 let readonly: string
 /** A host folder for what the attacks would leave (PostgreSQL: files the server could write). */
-let scratch: string
+const scratch = path.join(os.tmpdir(), `kp-sandbox-${process.pid}-${Math.random().toString(36).slice(2, 10)}`)
 
 /**
  * A minimal Emscripten side module: a `dylink.0` section first, the main module's memory and `__memory_base`
@@ -102,7 +102,7 @@ const literal = (text: string) => `'${text.replace(/'/g, "''")}'`
 
 beforeAll(async () => {
   s = await startTestServer()
-  scratch = await mkdtemp(path.join(os.tmpdir(), 'kp-sandbox-'))
+  await mkdir(scratch, { recursive: true })
   const res = await s.request('/dev/projects', json({ organization_slug: 'demo-pro', name: 'Sandbox', status: 'COMING_UP' }))
   expect(res.status).toBe(201)
   ref = ((await res.json()) as { ref: string }).ref
@@ -122,7 +122,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await s?.close()
-  if (scratch) await rm(scratch, { recursive: true, force: true })
+  await rm(scratch, { recursive: true, force: true })
 })
 
 describe('a WebAssembly side module carrying JavaScript', () => {

@@ -153,6 +153,12 @@ function initdbInWorker(dir: string, sql: string): Promise<string> {
   })
 }
 
+/** The template folder's name in its cache folder: one per PGlite version, template SQL, settings and lock-down. */
+export const PGLITE_TEMPLATE_FOLDER = `.kp-projectdb-template-${pgliteVersion}-${createHash('sha256')
+  .update(`${TEMPLATE_HASH}\n${SYSTEM_SETTINGS.join('\n')}\n${PGLITE_LOCKDOWN_SQL}`)
+  .digest('hex')
+  .slice(0, 12)}`
+
 const TEMPLATE_INFO = 'kp-template.json'
 const CONF_FILES = ['postgresql.conf', 'postgresql.auto.conf']
 
@@ -175,11 +181,7 @@ export interface PgliteOptions {
 export function pgliteBackend(opts: PgliteOptions): Backend {
   const root = path.resolve(opts.root)
   const cacheDir = path.resolve(opts.templateCacheDir ?? root)
-  const key = createHash('sha256')
-    .update(`${TEMPLATE_HASH}\n${SYSTEM_SETTINGS.join('\n')}\n${PGLITE_LOCKDOWN_SQL}`)
-    .digest('hex')
-    .slice(0, 12)
-  const templateDir = path.join(cacheDir, `.kp-projectdb-template-${pgliteVersion}-${key}`)
+  const templateDir = path.join(cacheDir, PGLITE_TEMPLATE_FOLDER)
   const dirOf = (ref: string) => path.join(root, ref)
   let template: Promise<{ dir: string; serverVersion: string }> | undefined
 
