@@ -3,7 +3,8 @@
  * the template before it was locked down (its session a superuser, maybe with a superuser role of its people's and a
  * changed postgresql.auto.conf) is locked down when opened, keeping its rows; what a stopped start or creation left
  * is cleared when the template is first used, except a build another live process is making; and the host files of
- * an open project database are private (0600, folders 0700) while it runs, not only once it is closed.
+ * an open project database are private (0600, folders 0700) while it runs, not only once it is closed; and that
+ * database runs in a process of its own that Node's permission model keeps to its folder and PGlite's package.
  */
 import { execFileSync } from 'node:child_process'
 import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs'
@@ -12,9 +13,10 @@ import os from 'node:os'
 import path from 'node:path'
 import { PGlite } from '@electric-sql/pglite'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { repoRoot } from '../../src/server/config'
 import { createEngineDatabases } from '../../src/server/features/projectdb/index'
 import type { DatabaseManager } from '../../src/server/features/projectdb/manager'
-import { PGLITE_TEMPLATE_FOLDER, pgliteVersion } from '../../src/server/features/projectdb/pglite'
+import { PGLITE_TEMPLATE_FOLDER, pgliteVersion, projectProcessArgs } from '../../src/server/features/projectdb/pglite'
 import { TEMPLATE_SQL } from '../../src/server/features/projectdb/template'
 import { ProjectDbError } from '../../src/server/features/projectdb/types'
 
@@ -114,7 +116,7 @@ describe('a folder made before the lock-down', () => {
 })
 
 describe('what a stopped start or creation left', () => {
-  it('is cleared when the template is first used; a build of a live process is left alone', async () => {
+  it('is cleared when the template is first used; what a live process is making is left alone', async () => {
     // The shared template, made (or found) once, then copied so this cache needs no build of its own.
     const shared = engine(path.join(work, 'unused'), os.tmpdir())
     await shared.prepare()
@@ -126,9 +128,10 @@ describe('what a stopped start or creation left', () => {
     const stale = path.join(cache, `${PGLITE_TEMPLATE_FOLDER}.partial-${deadPid()}-0a0b0c0d`)
     const otherVersion = path.join(cache, `.kp-projectdb-template-0.0.1-abcdef012345.partial-${deadPid()}-01020304`)
     const building = path.join(cache, `${PGLITE_TEMPLATE_FOLDER}.partial-${process.pid}-0e0f0a0b`)
-    const partialRef = path.join(root, '.partial-someref-1a2b3c4d')
-    const dropping = path.join(root, '.dropping-someref-1a2b3c4d')
-    for (const dir of [stale, otherVersion, building, partialRef, dropping]) await mkdir(path.join(dir, 'base'), { recursive: true })
+    const partialRef = path.join(root, `.partial-someref-${deadPid()}-1a2b3c4d`)
+    const dropping = path.join(root, `.dropping-someref-${deadPid()}-1a2b3c4d`)
+    const creating = path.join(root, `.partial-otherref-${process.pid}-1a2b3c4d`)
+    for (const dir of [stale, otherVersion, building, partialRef, dropping, creating]) await mkdir(path.join(dir, 'base'), { recursive: true })
 
     const e = engine(root, cache)
     await e.prepare()
@@ -137,6 +140,7 @@ describe('what a stopped start or creation left', () => {
     expect(existsSync(partialRef)).toBe(false)
     expect(existsSync(dropping)).toBe(false)
     expect(existsSync(building)).toBe(true)
+    expect(existsSync(creating)).toBe(true)
     expect(existsSync(path.join(cache, PGLITE_TEMPLATE_FOLDER, 'PG_VERSION'))).toBe(true)
 
     await e.create('fresh')
@@ -148,5 +152,64 @@ describe('what a stopped start or creation left', () => {
     await e.closeAll()
     dbs = undefined
     expect(Object.keys(modes(path.join(cache, PGLITE_TEMPLATE_FOLDER))).sort()).toEqual(['d700', 'f600'])
+  }, 180_000)
+})
+
+describe('the process a project database runs in', () => {
+  it('may read PGlite and its folder and write its folder only, start no process or thread, and has no environment', async () => {
+    const dir = await mkdtemp(path.join(work, 'probe-'))
+    const outside = path.join(work, 'outside.txt')
+    const probe = `
+      const fs = require('node:fs'); const out = {};
+      const attempt = (name, fn) => { try { fn(); out[name] = 'allowed' } catch (e) { out[name] = e.code ?? String(e) } };
+      attempt('writeOwnFolder', () => fs.writeFileSync(${JSON.stringify(path.join(dir, 'ok'))}, 'x'));
+      attempt('readPglite', () => fs.readFileSync(${JSON.stringify(path.join(repoRoot, 'node_modules/@electric-sql/pglite/package.json'))}));
+      attempt('readOutside', () => fs.readFileSync('/etc/hostname'));
+      attempt('readRepository', () => fs.readFileSync(${JSON.stringify(path.join(repoRoot, 'package.json'))}));
+      attempt('writeOutside', () => fs.writeFileSync(${JSON.stringify(outside)}, 'x'));
+      attempt('childProcess', () => require('node:child_process').execFileSync('/bin/true'));
+      attempt('workerThread', () => new (require('node:worker_threads').Worker)('1', { eval: true }));
+      out.environment = Object.keys(process.env).length;
+      console.log(JSON.stringify(out));`
+    const output = execFileSync(process.execPath, [...projectProcessArgs(dir), '-e', probe], { encoding: 'utf8', env: {} })
+    expect(JSON.parse(output)).toEqual({
+      writeOwnFolder: 'allowed',
+      readPglite: 'allowed',
+      readOutside: 'ERR_ACCESS_DENIED',
+      readRepository: 'ERR_ACCESS_DENIED',
+      writeOutside: 'ERR_ACCESS_DENIED',
+      childProcess: 'ERR_ACCESS_DENIED',
+      workerThread: 'ERR_ACCESS_DENIED',
+      environment: 0,
+    })
+    expect(existsSync(outside)).toBe(false)
+  })
+
+  it('is the one an open project database runs in: those arguments, no environment but its IPC channel', async () => {
+    const root = path.join(work, 'running')
+    const e = engine(root, os.tmpdir())
+    await e.create('running')
+    await e.transaction('running', {}, (tx) => tx.query('select 1'))
+    const children = readdirSync('/proc')
+      .filter((name) => /^\d+$/.test(name))
+      .map((pid) => {
+        try {
+          const stat = readFileSync(`/proc/${pid}/stat`, 'utf8')
+          const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1])
+          return { pid, ppid, cmdline: readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0'), environ: readFileSync(`/proc/${pid}/environ`, 'utf8') }
+        } catch {
+          return undefined
+        }
+      })
+      .filter((p) => p && p.ppid === process.pid && p.cmdline.some((a) => a.endsWith('worker.mjs')))
+    expect(children).toHaveLength(1)
+    const dir = path.join(root, 'running')
+    expect(children[0]!.cmdline).toEqual(expect.arrayContaining(projectProcessArgs(dir)))
+    expect(children[0]!.cmdline.some((a) => /^--allow-(child-process|worker|addons|wasi)/.test(a))).toBe(false)
+    // Only what fork itself adds for the IPC channel.
+    const names = children[0]!.environ.split('\0').filter(Boolean).map((v) => v.split('=')[0])
+    expect(names.sort()).toEqual(['NODE_CHANNEL_FD', 'NODE_CHANNEL_SERIALIZATION_MODE'])
+    await e.closeAll()
+    dbs = undefined
   }, 180_000)
 })

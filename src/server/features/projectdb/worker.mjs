@@ -1,6 +1,8 @@
 /**
- * One project's PGlite, hosted in a worker thread so that terminating the worker gives its memory back (a closed
- * in-process PGlite keeps it). Plain JavaScript: it runs under tsx, vitest and node without a TypeScript loader.
+ * One project's PGlite, hosted apart so that ending it gives its memory back (a closed in-process PGlite keeps it):
+ * a project's database in a child process of its own under Node's permission model (forked with an IPC channel,
+ * its workerData as the first argument), the template's initdb in a worker thread. Plain JavaScript: it runs under
+ * tsx, vitest and node without a TypeScript loader.
  *
  * workerData: { dir, mode: 'serve' | 'initdb', sql?, system?, lockdown }
  *  - 'serve': opens the data folder `dir` and answers { id, op: 'query' | 'exec' | 'close', sql, params } messages
@@ -9,15 +11,24 @@
  *    superuser after that is refused;
  *  - 'initdb': creates a new cluster in `dir`, runs the `system` statements (ALTER SYSTEM), `sql` and then
  *    `lockdown` on it, closes it and answers { type: 'done', version }.
- * The thread that owns the worker sends one message at a time (a project's queries are serialised there).
+ * The thread that owns it sends one message at a time (a project's queries are serialised there).
  */
 import fs from 'node:fs'
-import { parentPort, workerData } from 'node:worker_threads'
+import { parentPort as threadPort, workerData as threadData } from 'node:worker_threads'
+
+/** A worker thread talks through its parentPort; a child process through its IPC channel. */
+const parentPort = threadPort ?? {
+  postMessage: (msg) => process.send(msg),
+  on: (event, listener) => process.on(event, listener),
+}
+const workerData = threadData ?? JSON.parse(process.argv[2])
+// A child whose server is gone (its IPC channel closed) ends with it.
+if (!threadPort) process.on('disconnect', () => process.exit(0))
 
 /**
  * PGlite's file layer chmods every host file to its mode inside the virtual file system (0666), whatever the umask:
- * this thread's `fs` (a worker has its own) keeps group and others out from the moment a file exists, so a build
- * stopped half-way leaves nothing readable behind.
+ * this process's or thread's `fs` (a worker thread has its own) keeps group and others out from the moment a file
+ * exists, so a build stopped half-way leaves nothing readable behind.
  */
 function privateModes() {
   const mask = (mode) => (typeof mode === 'number' ? mode & 0o700 : mode)
