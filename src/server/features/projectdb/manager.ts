@@ -2,7 +2,7 @@
  * The engine-independent half of ProjectDatabases: at most `maxOpen` open databases (least recently used closes
  * first, an idle one closes after `idleMs`), one transaction at a time per project, the BEGIN / role / claims /
  * COMMIT frame around the caller's function, and the query time-out (past it the project's session is killed: on
- * PGlite its worker is terminated, since PGlite cannot cancel a statement).
+ * PGlite its process is ended, since PGlite cannot cancel a statement).
  * The engines (pglite.ts, postgres.ts) only open sessions and create, find and drop databases.
  *
  * The open slots are shared fairly between tenants (a project's organization, told by `tenant`):
@@ -29,7 +29,7 @@ export interface Session {
 
 export interface Backend {
   readonly kind: 'pglite' | 'postgres'
-  /** `lost` is called if the session ends by itself (its worker or connection died). */
+  /** `lost` is called if the session ends by itself (its process or connection died). */
   open(ref: string, lost: () => void): Promise<Session>
   /** Idempotent; builds the database where it does not count as existing, then makes it exist in one step. */
   create(ref: string, schemaSql?: string): Promise<void>
@@ -315,7 +315,7 @@ export class DatabaseManager implements ProjectDatabases {
       await this.closing.get(ref)
       await this.reserveSlot(tenant, opts.platform === true)
       try {
-        // A session that dies by itself (worker or connection gone) leaves the open set; the next use reopens.
+        // A session that dies by itself (process or connection gone) leaves the open set; the next use reopens.
         const lost = () => {
           const current = this.opens.get(ref)
           if (current && current.session === session) void this.closeOpen(current, 'kill')

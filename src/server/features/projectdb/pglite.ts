@@ -1,22 +1,26 @@
 /**
- * Project databases on PGlite: a data folder per project under `root`/<ref>, each open one hosted in a worker
- * thread (worker.mjs). New folders are copies of a template folder made once by one initdb (cached per PGlite
+ * Project databases on PGlite: a data folder per project under `root`/<ref>, each open one hosted in a child process
+ * of its own (worker.mjs under Node's permission model). New folders are copies of a template folder made once by one initdb (cached per PGlite
  * version and template SQL); creating one copies into a partial folder, runs the optional schema there, and renames
  * it into place, so a folder named after a ref is always complete.
  */
+import { type ChildProcess, fork } from 'node:child_process'
 import { createHash, randomBytes } from 'node:crypto'
 import { existsSync, readFileSync } from 'node:fs'
-import { cp, mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises'
+import { copyFile, cp, mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises'
 import path from 'node:path'
+import { fileURLToPath } from 'node:url'
 import { Worker } from 'node:worker_threads'
 import { restrictDataDir } from '../../db/pglite'
 import { repoRoot } from '../../config'
 import type { Backend, Session } from './manager'
 import { toProjectDbError } from './manager'
-import { TEMPLATE_HASH, TEMPLATE_SQL } from './template'
+import { PGLITE_LOCKDOWN_SQL, TEMPLATE_HASH, TEMPLATE_SQL } from './template'
 import { ProjectDbError, type ProjectQueryResult } from './types'
 
 const WORKER_URL = new URL('./worker.mjs', import.meta.url)
+const WORKER_PATH = fileURLToPath(WORKER_URL)
+const PGLITE_PACKAGE = path.join(repoRoot, 'node_modules/@electric-sql/pglite')
 
 export const pgliteVersion = (
   JSON.parse(readFileSync(path.join(repoRoot, 'node_modules/@electric-sql/pglite/package.json'), 'utf8')) as { version: string }
@@ -34,18 +38,46 @@ function unavailable(message: string): ProjectDbError {
   return new ProjectDbError(message, { code: 'database_unavailable' })
 }
 
-/** A PGlite in a worker thread; one message at a time is what the manager sends. */
-class WorkerSession implements Session {
+/**
+ * How a project's PGlite runs: a Node process of its own under Node's permission model, which may read PGlite's
+ * package, its own script and its folder, write only its folder, and start no process and no thread; it gets no
+ * environment (the platform's secrets stay here). People's SQL cannot leave Postgres now (the lock-down), and were
+ * it to run JavaScript in PGlite's loader, it would have no more than that.
+ */
+export function projectProcessArgs(dir: string): string[] {
+  const permission = Number(process.versions.node.split('.')[0]) >= 22 ? '--permission' : '--experimental-permission'
+  return [
+    permission,
+    '--disable-warning=ExperimentalWarning',
+    `--allow-fs-read=${PGLITE_PACKAGE}/*`,
+    `--allow-fs-read=${WORKER_PATH}`,
+    // `<dir>/*` covers the folder itself too; Node 20 aborts when given both `<dir>` and `<dir>/*`.
+    `--allow-fs-read=${dir}/*`,
+    `--allow-fs-write=${dir}/*`,
+  ]
+}
+
+/** Ends a child at once (SIGKILL) and waits for it to be gone. */
+function stopChild(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve()
+  return new Promise((resolve) => {
+    child.once('exit', () => resolve())
+    child.kill('SIGKILL')
+  })
+}
+
+/** A PGlite in a child process (worker.mjs); one message at a time is what the manager sends. */
+class ProcessSession implements Session {
   private nextId = 1
   private readonly pending = new Map<number, { resolve: (v: unknown) => void; reject: (e: unknown) => void }>()
   private gone: ProjectDbError | undefined
 
   private constructor(
-    private readonly worker: Worker,
+    private readonly child: ChildProcess,
     private readonly dir: string,
     lost: () => void,
   ) {
-    worker.on('message', (msg: WorkerReply) => {
+    child.on('message', (msg: WorkerReply) => {
       if (msg.id === undefined) return
       const p = this.pending.get(msg.id)
       if (!p) return
@@ -60,25 +92,31 @@ class WorkerSession implements Session {
       this.pending.clear()
       if (unexpected) lost()
     }
-    worker.on('error', (err) => fail(`the project database stopped: ${err.message}`))
-    worker.on('exit', () => fail('the project database is closed'))
+    child.on('error', (err) => fail(`the project database stopped: ${err.message}`))
+    child.on('exit', () => fail('the project database is closed'))
   }
 
-  static start(dir: string, lost: () => void = () => {}): Promise<WorkerSession> {
+  static start(dir: string, lost: () => void = () => {}): Promise<ProcessSession> {
     return new Promise((resolve, reject) => {
-      const worker = new Worker(WORKER_URL, { workerData: { dir, mode: 'serve' } })
+      const child = fork(WORKER_PATH, [JSON.stringify({ dir, mode: 'serve', lockdown: PGLITE_LOCKDOWN_SQL })], {
+        execArgv: projectProcessArgs(dir),
+        env: {},
+        serialization: 'advanced',
+        stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+      })
       const onMessage = (msg: WorkerReply) => {
         if (msg.type === 'ready') {
           cleanup()
-          resolve(new WorkerSession(worker, dir, lost))
+          resolve(new ProcessSession(child, dir, lost))
         } else if (msg.type === 'failed') {
           cleanup()
-          void worker.terminate()
+          void stopChild(child)
           reject(unavailable(`the project database could not be opened: ${msg.error?.message}`))
         }
       }
       const onError = (err: Error) => {
         cleanup()
+        void stopChild(child)
         reject(unavailable(`the project database could not be opened: ${err.message}`))
       }
       const onExit = () => {
@@ -86,13 +124,13 @@ class WorkerSession implements Session {
         reject(unavailable('the project database could not be opened'))
       }
       const cleanup = () => {
-        worker.off('message', onMessage)
-        worker.off('error', onError)
-        worker.off('exit', onExit)
+        child.off('message', onMessage)
+        child.off('error', onError)
+        child.off('exit', onExit)
       }
-      worker.on('message', onMessage)
-      worker.on('error', onError)
-      worker.on('exit', onExit)
+      child.on('message', onMessage)
+      child.on('error', onError)
+      child.on('exit', onExit)
     })
   }
 
@@ -101,7 +139,11 @@ class WorkerSession implements Session {
     const id = this.nextId++
     return new Promise<T>((resolve, reject) => {
       this.pending.set(id, { resolve: resolve as (v: unknown) => void, reject })
-      this.worker.postMessage({ id, op, sql, params })
+      this.child.send({ id, op, sql, params }, (err) => {
+        if (!err) return
+        this.pending.delete(id)
+        reject(this.gone ?? unavailable(`the project database stopped: ${err.message}`))
+      })
     })
   }
 
@@ -118,15 +160,14 @@ class WorkerSession implements Session {
       await this.call('close')
     } finally {
       this.gone ??= unavailable('the project database is closed')
-      await this.worker.terminate()
-      // PGlite's file layer creates files 0666 whatever the umask (see restrictDataDir).
+      await stopChild(this.child)
       await restrictDataDir(this.dir).catch(() => {})
     }
   }
 
   async kill(): Promise<void> {
     this.gone ??= unavailable('the project database was stopped')
-    await this.worker.terminate()
+    await stopChild(this.child)
   }
 }
 
@@ -140,7 +181,9 @@ const SYSTEM_SETTINGS = [`alter system set shared_buffers = '16MB'`]
 /** Runs initdb (the settings, then `sql`) into `dir` in a worker of its own, so the process keeps none of its memory. */
 function initdbInWorker(dir: string, sql: string): Promise<string> {
   return new Promise((resolve, reject) => {
-    const worker = new Worker(WORKER_URL, { workerData: { dir, mode: 'initdb', sql, system: SYSTEM_SETTINGS } })
+    const worker = new Worker(WORKER_URL, {
+      workerData: { dir, mode: 'initdb', sql, system: SYSTEM_SETTINGS, lockdown: PGLITE_LOCKDOWN_SQL },
+    })
     worker.on('message', (msg: WorkerReply) => {
       if (msg.type === 'done') resolve(msg.version!)
       else if (msg.type === 'failed') reject(toProjectDbError(msg.error))
@@ -151,7 +194,23 @@ function initdbInWorker(dir: string, sql: string): Promise<string> {
   })
 }
 
+/** The template folder's name in its cache folder: one per PGlite version, template SQL, settings and lock-down. */
+export const PGLITE_TEMPLATE_FOLDER = `.kp-projectdb-template-${pgliteVersion}-${createHash('sha256')
+  .update(`${TEMPLATE_HASH}\n${SYSTEM_SETTINGS.join('\n')}\n${PGLITE_LOCKDOWN_SQL}`)
+  .digest('hex')
+  .slice(0, 12)}`
+
 const TEMPLATE_INFO = 'kp-template.json'
+const CONF_FILES = ['postgresql.conf', 'postgresql.auto.conf']
+
+function processAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0)
+    return true
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM'
+  }
+}
 
 export interface PgliteOptions {
   /** Where the project folders live (DATA_DIR/projects). */
@@ -163,8 +222,7 @@ export interface PgliteOptions {
 export function pgliteBackend(opts: PgliteOptions): Backend {
   const root = path.resolve(opts.root)
   const cacheDir = path.resolve(opts.templateCacheDir ?? root)
-  const key = createHash('sha256').update(`${TEMPLATE_HASH}\n${SYSTEM_SETTINGS.join('\n')}`).digest('hex').slice(0, 12)
-  const templateDir = path.join(cacheDir, `.kp-projectdb-template-${pgliteVersion}-${key}`)
+  const templateDir = path.join(cacheDir, PGLITE_TEMPLATE_FOLDER)
   const dirOf = (ref: string) => path.join(root, ref)
   let template: Promise<{ dir: string; serverVersion: string }> | undefined
 
@@ -189,8 +247,25 @@ export function pgliteBackend(opts: PgliteOptions): Backend {
     return { dir: templateDir, serverVersion }
   }
 
+  /**
+   * What a stopped start or creation left: template builds, partial and half-dropped project folders whose process
+   * is gone (another live process, or another engine of this one, may be making one now).
+   */
+  async function clearStalePartials(): Promise<void> {
+    for (const name of await readdir(cacheDir).catch(() => [] as string[])) {
+      const builder = /^\.kp-projectdb-template-.*\.partial-(\d+)-[0-9a-f]+$/.exec(name)
+      if (builder && !processAlive(Number(builder[1]))) await rm(path.join(cacheDir, name), { recursive: true, force: true })
+    }
+    for (const name of await readdir(root).catch(() => [] as string[])) {
+      const maker = /^\.(?:partial|dropping)-[a-z0-9_]+-(\d+)-[0-9a-f]+$/.exec(name)
+      if (maker && !processAlive(Number(maker[1]))) await rm(path.join(root, name), { recursive: true, force: true })
+    }
+  }
+  let cleared: Promise<void> | undefined
+
   const ensureTemplate = () => {
-    template ??= prepareTemplate().catch((err: unknown) => {
+    cleared ??= clearStalePartials()
+    template ??= cleared.then(prepareTemplate).catch((err: unknown) => {
       template = undefined
       throw err
     })
@@ -205,7 +280,12 @@ export function pgliteBackend(opts: PgliteOptions): Backend {
     },
     async open(ref, lost) {
       if (!existsSync(path.join(dirOf(ref), 'PG_VERSION'))) throw unavailable(`project ${ref} has no database`)
-      return WorkerSession.start(dirOf(ref), lost)
+      // The settings are the template's and nobody may change them (ALTER SYSTEM is refused): written again before
+      // each start, so a folder whose settings a superuser changed before the lock-down (libraries preloaded at
+      // start) gets the template's back.
+      const { dir } = await ensureTemplate()
+      for (const conf of CONF_FILES) await copyFile(path.join(dir, conf), path.join(dirOf(ref), conf))
+      return ProcessSession.start(dirOf(ref), lost)
     },
     async exists(ref) {
       return existsSync(path.join(dirOf(ref), 'PG_VERSION'))
@@ -218,12 +298,12 @@ export function pgliteBackend(opts: PgliteOptions): Backend {
       for (const name of await readdir(root)) {
         if (name.startsWith(`.partial-${ref}-`)) await rm(path.join(root, name), { recursive: true, force: true })
       }
-      const partial = path.join(root, `.partial-${ref}-${randomBytes(4).toString('hex')}`)
+      const partial = path.join(root, `.partial-${ref}-${process.pid}-${randomBytes(4).toString('hex')}`)
       try {
         await cp(dir, partial, { recursive: true })
         await rm(path.join(partial, TEMPLATE_INFO), { force: true })
         if (schemaSql) {
-          const session = await WorkerSession.start(partial)
+          const session = await ProcessSession.start(partial)
           try {
             await session.exec(schemaSql)
           } finally {
@@ -239,7 +319,7 @@ export function pgliteBackend(opts: PgliteOptions): Backend {
     },
     async drop(ref) {
       if (!existsSync(dirOf(ref))) return
-      const doomed = path.join(root, `.dropping-${ref}-${randomBytes(4).toString('hex')}`)
+      const doomed = path.join(root, `.dropping-${ref}-${process.pid}-${randomBytes(4).toString('hex')}`)
       await rename(dirOf(ref), doomed)
       await rm(doomed, { recursive: true, force: true })
     },

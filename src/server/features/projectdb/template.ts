@@ -55,3 +55,56 @@ export const TEMPLATE_SQL = ROLES_SQL + DATABASE_SQL
 
 /** Short hash of the template's SQL: a changed template gets a new cached copy instead of a stale one. */
 export const TEMPLATE_HASH = createHash('sha256').update(TEMPLATE_SQL).digest('hex').slice(0, 12)
+
+/**
+ * PGlite only, run last on the template and on any older project folder whose bootstrap role is still a superuser.
+ * PGlite runs Postgres single-user: its one session always logs in as the bootstrap role (oid 10, `postgres`), and
+ * PGlite's `username` option is only a `SET ROLE` that `RESET ROLE` undoes. So that role itself stops being a
+ * superuser here, becoming what the platform's `postgres` role is: owner of the database and schema public, member
+ * of the API roles, no SUPERUSER, CREATEROLE, CREATEDB, REPLICATION or BYPASSRLS. Postgres then refuses it `LOAD`
+ * outside `$libdir/plugins`, `COPY` to or from a file or program, untrusted languages, `ALTER SYSTEM` and other
+ * roles' authorization (42501).
+ * It still owns the built-in catalog, and the owner of a function or view keeps the rights Postgres revokes from
+ * PUBLIC (lo_import, lo_export, pg_read_file, pg_ls_dir, pg_file_settings …): those go to `supabase_admin`, a
+ * superuser no session can become. The platform's own superuser work (the template's roles, grants and settings)
+ * happens before this, once per template. Written to run again harmlessly, on a folder whose people were superusers
+ * before: any other superuser, and membership in a superuser or in the server-file roles, is taken away too.
+ */
+export const PGLITE_LOCKDOWN_SQL = `
+set allow_system_table_mods = on;
+set search_path = pg_catalog;
+do $$
+declare
+  r record;
+begin
+  if not exists (select from pg_roles where rolname = 'supabase_admin') then
+    create role supabase_admin superuser nologin noinherit;
+  end if;
+  grant anon, authenticated, service_role to postgres;
+  for r in select p.oid::regprocedure as routine from pg_proc p
+    where p.proowner = 10 and p.pronamespace = 'pg_catalog'::regnamespace and p.proacl is not null
+      and not exists (select from aclexplode(p.proacl) a where a.grantee = 0 and a.privilege_type = 'EXECUTE')
+  loop
+    execute format('alter routine %s owner to supabase_admin', r.routine);
+  end loop;
+  -- The catalog's views read those tables with their owner's rights: every system view changes hands with them.
+  for r in select c.oid::regclass as relation, c.relkind = 'v' as view from pg_class c
+    where c.relowner = 10 and c.relnamespace in ('pg_catalog'::regnamespace, 'information_schema'::regnamespace)
+      and (c.relkind = 'v' or c.relkind = 'r' and c.relacl is not null
+        and not exists (select from aclexplode(c.relacl) a where a.grantee = 0 and a.privilege_type = 'SELECT'))
+  loop
+    execute format('alter %s %s owner to supabase_admin', case when r.view then 'view' else 'table' end, r.relation);
+  end loop;
+  for r in select m.roleid::regrole as role, m.member::regrole as member, m.grantor::regrole as grantor
+    from pg_auth_members m join pg_roles g on g.oid = m.roleid
+    where g.rolsuper or g.rolname in ('pg_read_server_files', 'pg_write_server_files', 'pg_execute_server_program')
+  loop
+    execute format('revoke %s from %s granted by %s cascade', r.role, r.member, r.grantor);
+  end loop;
+end
+$$;
+-- One statement, the last: once the session's role is no superuser, it may change no role any more.
+update pg_authid set rolsuper = false, rolcreaterole = false, rolcreatedb = false, rolreplication = false,
+    rolbypassrls = rolbypassrls and oid <> 10
+  where rolname <> 'supabase_admin' and (rolsuper or rolcreaterole or rolcreatedb or rolreplication or oid = 10);
+`

@@ -1,14 +1,14 @@
 /**
  * A project's own Postgres database, one interface over both engines:
  *  - embedded (no DATABASE_URL): a PGlite data folder per project under DATA_DIR/projects/<ref>, each open one
- *    hosted in a worker thread (closing it frees its memory), at most PROJECT_DB_MAX_OPEN open at once, closed
+ *    hosted in a process of its own (closing it frees its memory), at most PROJECT_DB_MAX_OPEN open at once, closed
  *    after PROJECT_DB_IDLE_MS unused;
  *  - DATABASE_URL: a database per project on that server, `CREATE DATABASE … TEMPLATE …`.
  * New databases come from a template prepared once (roles anon, authenticated, service_role with BYPASSRLS, the
  * grants of schema public, schema storage), never from an initdb per project.
  * A project's queries are serialised (PGlite has one connection); each `transaction` is one Postgres transaction
  * run as the role asked for, with `request.jwt.claims` set for it, committed when `fn` resolves and rolled back
- * when it throws. A query past its time-out is stopped (on PGlite by restarting the project's worker) and throws
+ * when it throws. A query past its time-out is stopped (on PGlite by ending the project's process) and throws
  * ProjectDbError with code 'query_timeout'; the next query works.
  */
 

@@ -1,16 +1,55 @@
 /**
- * One project's PGlite, hosted in a worker thread so that terminating the worker gives its memory back (a closed
- * in-process PGlite keeps it). Plain JavaScript: it runs under tsx, vitest and node without a TypeScript loader.
+ * One project's PGlite, hosted apart so that ending it gives its memory back (a closed in-process PGlite keeps it):
+ * a project's database in a child process of its own under Node's permission model (forked with an IPC channel,
+ * its workerData as the first argument), the template's initdb in a worker thread. Plain JavaScript: it runs under
+ * tsx, vitest and node without a TypeScript loader.
  *
- * workerData: { dir, mode: 'serve' | 'initdb', sql?, system? }
- *  - 'serve': opens the data folder `dir`, answers { id, op: 'query' | 'exec' | 'close', sql, params } messages one
- *    at a time with { id, result } or { id, error };
- *  - 'initdb': creates a new cluster in `dir`, runs the `system` statements (ALTER SYSTEM) and `sql` on it, closes it
- *    and answers { type: 'done', version }.
- * The thread that owns the worker sends one message at a time (a project's queries are serialised there).
+ * workerData: { dir, mode: 'serve' | 'initdb', sql?, system?, lockdown }
+ *  - 'serve': opens the data folder `dir` and answers { id, op: 'query' | 'exec' | 'close', sql, params } messages
+ *    one at a time with { id, result } or { id, error }. Its session must be no superuser: a folder made before the
+ *    template was locked down gets `lockdown` first (then is opened again), and a folder whose session is still a
+ *    superuser after that is refused;
+ *  - 'initdb': creates a new cluster in `dir`, runs the `system` statements (ALTER SYSTEM), `sql` and then
+ *    `lockdown` on it, closes it and answers { type: 'done', version }.
+ * The thread that owns it sends one message at a time (a project's queries are serialised there).
  */
-import { parentPort, workerData } from 'node:worker_threads'
-import { PGlite } from '@electric-sql/pglite'
+import fs from 'node:fs'
+import { parentPort as threadPort, workerData as threadData } from 'node:worker_threads'
+
+/** A worker thread talks through its parentPort; a child process through its IPC channel. */
+const parentPort = threadPort ?? {
+  postMessage: (msg) => process.send(msg),
+  on: (event, listener) => process.on(event, listener),
+}
+const workerData = threadData ?? JSON.parse(process.argv[2])
+// A child whose server is gone (its IPC channel closed) ends with it.
+if (!threadPort) process.on('disconnect', () => process.exit(0))
+
+/**
+ * PGlite's file layer chmods every host file to its mode inside the virtual file system (0666), whatever the umask:
+ * this process's or thread's `fs` (a worker thread has its own) keeps group and others out from the moment a file
+ * exists, so a build stopped half-way leaves nothing readable behind.
+ */
+function privateModes() {
+  const mask = (mode) => (typeof mode === 'number' ? mode & 0o700 : mode)
+  const { chmodSync, fchmodSync, mkdirSync, openSync, writeFileSync } = fs
+  fs.chmodSync = (p, mode) => chmodSync(p, mask(mode))
+  fs.fchmodSync = (fd, mode) => fchmodSync(fd, mask(mode))
+  fs.mkdirSync = (p, opts) =>
+    mkdirSync(p, typeof opts === 'object' && opts !== null ? { ...opts, mode: mask(opts.mode ?? 0o700) } : mask(opts ?? 0o700))
+  fs.openSync = (p, flags, mode) => openSync(p, flags, mode === undefined ? 0o600 : mask(mode))
+  fs.writeFileSync = (p, data, opts) =>
+    writeFileSync(p, data, typeof opts === 'object' && opts !== null ? { ...opts, mode: mask(opts.mode ?? 0o600) } : opts)
+}
+privateModes()
+
+const { PGlite } = await import('@electric-sql/pglite')
+
+/**
+ * PGlite's start parameters without `-O` (allow_system_table_mods): with it, the catalog's owner may change the
+ * catalog's tables themselves. The template build sets it for itself where it needs it.
+ */
+const START_PARAMS = PGlite.defaultStartParams.filter((p) => p !== '-O')
 
 /** A Postgres error as plain data (structured clone drops the class and its own fields' getters). */
 function errorData(err) {
@@ -34,20 +73,42 @@ function resultData(r) {
   }
 }
 
+async function sessionIsSuperuser(pg) {
+  const { rows } = await pg.query(`select rolsuper from pg_catalog.pg_roles where rolname = session_user`)
+  return rows[0]?.rolsuper !== false
+}
+
 async function initdb() {
   const pg = await PGlite.create(workerData.dir)
   // ALTER SYSTEM cannot run in the implicit transaction of a multi-statement script: one call each.
   for (const statement of workerData.system ?? []) await pg.exec(statement)
   if (workerData.sql) await pg.exec(workerData.sql)
+  await pg.exec(workerData.lockdown)
   const { rows } = await pg.query('show server_version')
   await pg.close()
   parentPort.postMessage({ type: 'done', version: rows[0].server_version })
 }
 
+/** Opens the folder with a session that is no superuser, locking down a folder made before that was the rule. */
+async function openLockedDown() {
+  let pg = await PGlite.create(workerData.dir, { startParams: START_PARAMS })
+  if (await sessionIsSuperuser(pg)) {
+    await pg.exec(workerData.lockdown)
+    await pg.close()
+    // A new session: the one that ran the lock-down started as a superuser and keeps traces of it.
+    pg = await PGlite.create(workerData.dir, { startParams: START_PARAMS })
+    if (await sessionIsSuperuser(pg)) {
+      await pg.close()
+      throw new Error('its session is still a superuser after the lock-down')
+    }
+  }
+  return pg
+}
+
 async function serve() {
   let pg
   try {
-    pg = await PGlite.create(workerData.dir)
+    pg = await openLockedDown()
   } catch (err) {
     parentPort.postMessage({ type: 'failed', error: errorData(err) })
     return
