@@ -15,6 +15,7 @@ import m013 from './migrations/013_org_settings_ai'
 import m014 from './migrations/014_usage_measured'
 import m015 from './migrations/015_project_settings_support'
 import m016 from './migrations/016_branching'
+import m017 from './migrations/017_transition_claims'
 
 /** Ordered; never edit an applied one, add the next. */
 export const migrations: { id: string; sql: string }[] = [
@@ -34,6 +35,7 @@ export const migrations: { id: string; sql: string }[] = [
   { id: '014_usage_measured', sql: m014 },
   { id: '015_project_settings_support', sql: m015 },
   { id: '016_branching', sql: m016 },
+  { id: '017_transition_claims', sql: m017 },
 ]
 
 /** Arbitrary constant: serialises concurrent starts of several processes on one database. */
