@@ -1,0 +1,111 @@
+/**
+ * What one tenant's slow branch migration costs the others, on a real server process (PGlite store and project
+ * databases, the store that is one connection): the status API the dashboard polls (`GET /platform/projects/<ref>/
+ * status`, cookie) and another project's REST read (`/p/<ref>/rest/v1/recipes`, its anon key), each sent back to back
+ * by one client for WINDOW_S seconds,
+ *  - with nothing else running (the baseline), then
+ *  - while a preview branch's migration runs `select pg_sleep(SLEEP_S)` in the branch's own database
+ *    (PROJECT_DB_QUERY_TIMEOUT_MS above it, so the migration passes).
+ * Prints p50 and p99 of each, and the ratio of the sleeping window's to the baseline's.
+ * `npx tsx bench/engine-isolation.bench.ts` (or `npm run bench engine-isolation`).
+ */
+import { mkdtempSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { BranchMigrations, BranchResponse } from '../src/contracts/branching'
+import { V1ApiKeyList } from '../src/contracts/keys'
+import { V1ProjectList } from '../src/contracts/v1'
+import { linkedProject, loadLine, ownerCookie, removeDir, startServer, waitForIdle } from './support'
+
+const SLEEP_S = 12
+const WINDOW_S = 8
+const TENANT = 'Recipe Box'
+
+const percentile = (values: number[], p: number) => {
+  const sorted = [...values].sort((a, b) => a - b)
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]
+}
+
+async function main() {
+  const server = await startServer({ LIFECYCLE_BRANCH_STEP_MS: '0', PROJECT_DB_QUERY_TIMEOUT_MS: String(SLEEP_S * 4 * 1000) })
+  const work = mkdtempSync(join(tmpdir(), 'engine-isolation-bench-'))
+  try {
+    await waitForIdle(server.process.pid!, 60_000)
+    const cookie = await ownerCookie(server.url)
+    const json = { cookie, 'content-type': 'application/json' }
+    const projects = V1ProjectList.parse(await (await fetch(`${server.url}/v1/projects`, { headers: { cookie } })).json())
+    const tenant = projects.find((p) => p.name === TENANT)
+    if (!tenant) throw new Error(`no project ${TENANT}`)
+    const keys = V1ApiKeyList.parse(await (await fetch(`${server.url}/v1/projects/${tenant.id}/api-keys`, { headers: { cookie } })).json())
+    const found = keys.find((k) => k.name === 'anon')?.api_key
+    if (!found) throw new Error(`${TENANT} has no anon key`)
+    const anon: string = found
+    const statusUrl = `${server.url}/platform/projects/${tenant.id}/status`
+    const restUrl = `${server.url}/p/${tenant.id}/rest/v1/recipes?select=title&limit=5`
+
+    /** Each of the two reads sent back to back by its own client for `seconds`; their times in ms. */
+    async function sample(seconds: number) {
+      const end = performance.now() + seconds * 1000
+      const loop = async (url: string, headers: Record<string, string>) => {
+        const times: number[] = []
+        while (performance.now() < end) {
+          const began = performance.now()
+          const res = await fetch(url, { headers })
+          await res.arrayBuffer()
+          if (!res.ok) throw new Error(`${url} answered ${res.status}`)
+          times.push(performance.now() - began)
+        }
+        return times
+      }
+      const [status, rest] = await Promise.all([loop(statusUrl, { cookie }), loop(restUrl, { apikey: anon })])
+      return { status, rest }
+    }
+
+    // Warm: the tenant's database is made on its first use, the session and project go into the caches.
+    await sample(1)
+    const baseline = await sample(WINDOW_S)
+
+    const parent = await linkedProject(server, cookie, work, 'demo-pro', 'sleepy', {
+      'supabase/migrations/20240101000000_sleep.sql': `select pg_sleep(${SLEEP_S});\n`,
+    }, { name: 'Sleepy' })
+    const created = await fetch(`${server.url}/v1/projects/${parent}/branches`, { method: 'POST', headers: json, body: JSON.stringify({ branch_name: 'sleepy', git_branch: 'main' }) })
+    if (created.status !== 201) throw new Error(`creating the branch: ${created.status} ${await created.text()}`)
+    const { id } = BranchResponse.parse(await created.json())
+    const build = async () => BranchMigrations.parse(await (await fetch(`${server.url}/platform/branches/${id}/migrations`, { headers: { cookie } })).json())
+    // Its database is made first; then the sleeping migration is the only step left.
+    const began = performance.now()
+    while ((await build()).status === 'CREATING_PROJECT') await new Promise((r) => setTimeout(r, 20))
+    const sleeping = await sample(WINDOW_S)
+    const windowEnd = (performance.now() - began) / 1000
+    let final = await build()
+    while (final.status === 'RUNNING_MIGRATIONS') {
+      await new Promise((r) => setTimeout(r, 100))
+      final = await build()
+    }
+    const passed = (performance.now() - began) / 1000
+    if (final.status !== 'MIGRATIONS_PASSED') throw new Error(`the branch ended ${final.status}`)
+    if (windowEnd > passed || passed < SLEEP_S) throw new Error('the sleeping window was not inside the migration')
+
+    console.log(loadLine())
+    const line = (name: string, base: number[], slow: number[]) => {
+      const [b50, b99, s50, s99] = [percentile(base, 50), percentile(base, 99), percentile(slow, 50), percentile(slow, 99)]
+      console.log(
+        `${name}: no migration p50 ${b50.toFixed(1)} ms, p99 ${b99.toFixed(1)} ms (${base.length} requests); ` +
+          `while a migration sleeps ${SLEEP_S} s: p50 ${s50.toFixed(1)} ms, p99 ${s99.toFixed(1)} ms (${slow.length} requests); ` +
+          `ratio p50 ×${(s50 / b50).toFixed(2)}, p99 ×${(s99 / b99).toFixed(2)}`,
+      )
+    }
+    line('status API (GET /platform/projects/<ref>/status)', baseline.status, sleeping.status)
+    line(`another tenant's REST (${TENANT}, GET /rest/v1/recipes)`, baseline.rest, sleeping.rest)
+    console.log(`the branch reached MIGRATIONS_PASSED ${passed.toFixed(1)} s after it was created; the window ended at ${windowEnd.toFixed(1)} s`)
+  } finally {
+    await server.stop()
+    removeDir(server.dataDir)
+    removeDir(work)
+  }
+}
+
+main().catch((err) => {
+  console.error(err)
+  process.exit(1)
+})
