@@ -3,12 +3,14 @@
  * migration sleeps in its own database, another project's REST reads, the status the dashboard polls and a JWT
  * secret update request answer at once, and that project's due JWT update is applied by the engine meanwhile. A
  * server that stops between running the migration and recording it resumes the build after the claim's lease
- * without running the migration again.
+ * without running the migration again. Two engines on one store run different projects' work at once and never two
+ * rows of one project at once.
  */
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { BranchResponse } from '../../src/contracts/branching'
 import { JwtSecretUpdateStatusResponse } from '../../src/contracts/keys'
 import type { Db } from '../../src/server/db'
+import { createEngine, projectWork, scheduleTransition } from '../../src/server/engine/lifecycle'
 import { findProjectKeys } from '../../src/server/features/keys/keys'
 import { addProject, addRepository, connect, settle } from './branching-support'
 import { createTestStore, FakeClock, json, OWNER, projectByName, startTestServer, type TestServer, type TestStore } from './helpers'
@@ -200,5 +202,46 @@ describe('a server stopped between running a migration and recording it', { time
     ])
     const slept = await s.projectDbs.transaction(branch.project_ref, {}, (tx) => tx.query('select n from public.slept order by n'))
     expect(slept.rows).toEqual([{ n: 1 }, { n: 2 }])
+  })
+})
+
+describe('two engines on one store', { timeout: 120_000 }, () => {
+  let s: TestServer | undefined
+  afterAll(() => s?.close())
+
+  it("run different projects' work at once, never two rows of one project at once, and each row once", async () => {
+    s = await startTestServer()
+    await quietDemo(s.db)
+    const WORK_MS = 1_000
+    const spans: { project: number; row: number; start: number; end: number }[] = []
+    s.lifecycle.registerTransition('test.slow', async (_tx, row) =>
+      projectWork(
+        async () => {
+          const start = performance.now()
+          await new Promise((r) => setTimeout(r, WORK_MS))
+          spans.push({ project: row.project_id, row: row.id, start, end: performance.now() })
+        },
+        async () => 'applied',
+      ),
+    )
+    const projects = [(await projectByName(s, 'Recipe Box')).id, (await projectByName(s, 'Acme Storefront')).id]
+    const now = s.clock.now()
+    for (const id of projects) {
+      for (let i = 0; i < 2; i++) await s.db.transaction((tx) => scheduleTransition(tx, id, 'test.slow', {}, now, now))
+    }
+    const other = createEngine({ db: s.db, clock: s.clock, tickMs: 10, lifecycle: s.lifecycle, concurrency: 2 })
+    const [a, b] = await Promise.all([s.engine.runDue(), other.runDue()])
+    expect(a + b).toBe(4)
+    const { rows } = await s.db.query<{ outcome: string; attempts: number }>(
+      `select outcome, attempts from lifecycle_transitions where kind = 'test.slow' order by id`,
+    )
+    expect(rows).toEqual(Array(4).fill({ outcome: 'applied', attempts: 1 }))
+    expect(new Set(spans.map((x) => x.row)).size).toBe(4)
+    for (const id of projects) {
+      const [first, second] = spans.filter((x) => x.project === id).sort((x, y) => x.start - y.start)
+      expect(second.start).toBeGreaterThanOrEqual(first.end)
+    }
+    const byProject = projects.map((id) => spans.filter((x) => x.project === id).sort((x, y) => x.start - y.start)[0])
+    expect(Math.max(byProject[0].start, byProject[1].start)).toBeLessThan(Math.min(byProject[0].end, byProject[1].end))
   })
 })
