@@ -15,7 +15,7 @@ import { join } from 'node:path'
 import { BranchMigrations, BranchResponse } from '../src/contracts/branching'
 import { V1ApiKeyList } from '../src/contracts/keys'
 import { V1ProjectList } from '../src/contracts/v1'
-import { linkedProject, loadLine, ownerCookie, removeDir, startServer, waitForIdle } from './support'
+import { isHealthy, linkedProject, loadLine, ownerCookie, removeDir, startServer, waitForIdle } from './support'
 
 const SLEEP_S = 12
 const WINDOW_S = 8
@@ -30,6 +30,11 @@ async function main() {
   const server = await startServer({ LIFECYCLE_BRANCH_STEP_MS: '0', PROJECT_DB_QUERY_TIMEOUT_MS: String(SLEEP_S * 4 * 1000) })
   const work = mkdtempSync(join(tmpdir(), 'engine-isolation-bench-'))
   try {
+    // startServer waits a minute for the first answer; a fresh data folder on a loaded machine may take longer.
+    for (let waited = 0; !(await isHealthy(server.url)); waited += 500) {
+      if (waited > 300_000 || server.process.exitCode !== null) throw new Error('the server did not start')
+      await new Promise((r) => setTimeout(r, 500))
+    }
     await waitForIdle(server.process.pid!, 60_000)
     const cookie = await ownerCookie(server.url)
     const json = { cookie, 'content-type': 'application/json' }

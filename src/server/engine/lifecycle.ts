@@ -173,6 +173,8 @@ export interface EngineOptions {
   leaseMs?: number
 }
 
+/** How long a claim holds unless renewed, by default: a process stopped between run and record delays its row this long. */
+export const CLAIM_LEASE_MS = 30_000
 /** A row whose work was claimed this many times and never recorded is given up: its work keeps stopping the process. */
 export const MAX_CLAIM_ATTEMPTS = 3
 /** Class key of the transaction-scoped advisory lock that keeps two claims of one project from overlapping. */
@@ -188,7 +190,7 @@ export function createEngine(opts: EngineOptions): Engine {
   const { db, clock, tickMs, lifecycle } = opts
   const log = opts.log ?? ((msg: string) => console.error(msg))
   const concurrency = Math.max(1, opts.concurrency ?? 1)
-  const leaseMs = opts.leaseMs ?? 30_000
+  const leaseMs = opts.leaseMs ?? CLAIM_LEASE_MS
   let timer: ReturnType<typeof setInterval> | undefined
   let stopped = false
   /** Project id → its work running in this process. */
