@@ -106,7 +106,10 @@ export async function createApp(options: CreateAppOptions): Promise<PlatformServ
   // Projects past setting up that have no API keys yet (created before migration 005) get them now.
   await db.transaction((tx) => backfillProjectKeys(tx, clock.now()))
 
-  const engine = createEngine({ db, clock, tickMs: config.lifecycle.tickMs, lifecycle })
+  // Each transition's project work holds its project database open: leaving one slot free keeps requests from
+  // waiting on migrations for a database to open.
+  const concurrency = Math.max(1, Math.min(config.lifecycle.concurrency, config.projectDb.maxOpen - 1))
+  const engine = createEngine({ db, clock, tickMs: config.lifecycle.tickMs, lifecycle, concurrency })
   const deps: Deps = { db, config, clock, lifecycle, latency: { ms: 0 }, ownUrl: initialOwnUrl(config), projectDbs }
   // What each project's REST endpoint serves, counted in memory and written to the store periodically and on close.
   const usageMeter = createUsageMeter({ db, clock, projectDbs, flushMs: config.usageFlushMs, logLimit: REQUEST_LOG_LIMIT })

@@ -52,6 +52,12 @@ export interface ServerConfig {
     upgradeStepMs: number
     /** LIFECYCLE_BRANCH_STEP_MS: the pause before each step of a preview branch's build (database, each migration, seed). */
     branchStepMs: number
+    /**
+     * LIFECYCLE_CONCURRENCY: projects whose transition work (a branch's migration, a new database) runs at once in
+     * this process; a project's own rows always run one at a time. The app keeps it below PROJECT_DB_MAX_OPEN, so
+     * requests always find a database slot.
+     */
+    concurrency: number
   }
   /** FREE_PROJECT_LIMIT: active projects a member may own in free organizations (restore and creation alike). */
   freeProjectLimit: number
@@ -202,6 +208,7 @@ export function loadConfig(env: Env = process.env): ServerConfig {
       restoringMs: int(env, 'LIFECYCLE_RESTORING_MS', 8_000),
       upgradeStepMs: int(env, 'LIFECYCLE_UPGRADE_STEP_MS', 4_000),
       branchStepMs: int(env, 'LIFECYCLE_BRANCH_STEP_MS', 500),
+      concurrency: int(env, 'LIFECYCLE_CONCURRENCY', 2, 1),
     },
     freeProjectLimit: int(env, 'FREE_PROJECT_LIMIT', 2),
     orgMaxDatabaseBytes: int(env, 'ORG_MAX_DATABASE_BYTES', 1024 ** 3),

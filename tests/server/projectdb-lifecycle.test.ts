@@ -12,6 +12,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { V1CreatedProject } from '../../src/contracts/database'
 import { createApp } from '../../src/server/app'
 import { openPostgres } from '../../src/server/db/postgres'
+import { CLAIM_LEASE_MS } from '../../src/server/engine/lifecycle'
 import { createProjectDatabases } from '../../src/server/features/projectdb'
 import { projectDbPrefix } from '../../src/server/features/projectdb/postgres'
 import type { ProjectDatabases } from '../../src/server/features/projectdb/types'
@@ -201,7 +202,7 @@ describe('durable creation', () => {
       this.on('error', () => {})
       return (connect as unknown as (...a: unknown[]) => Promise<pg.Client>).apply(this, args)
     })
-    // On Postgres the first server's store is not the TestStore's (whose close would wait for the stuck transaction).
+    // On Postgres the first server's store is not the TestStore's (the first server never closes it: it hangs in a create).
     const firstDb = isPostgres ? openPostgres(store.placement.databaseUrl!, 5) : await store.open()
     // The first server's databases never finish a create: the server "dies" while the transition is under way.
     const real = createProjectDatabases(testConfig({ ...store.placement, ...config }), firstDb)
@@ -233,7 +234,7 @@ describe('durable creation', () => {
       expect(await hungOn).toBe(ref)
       expect(await real.exists(ref)).toBe(false) // half made does not count
       if (isPostgres) {
-        // The process is gone: the server ends its connections, so its transaction never commits.
+        // The process is gone: the server ends its connections (the claim on the transition committed before the work).
         const admin = new pg.Client({ connectionString: store.placement.databaseUrl })
         await admin.connect()
         await admin.query(
@@ -244,13 +245,17 @@ describe('durable creation', () => {
       spy.mockRestore()
       await real.closeAll()
       // What the disk holds at that moment is what a restarted server finds (on PGlite, a copy of the data folder:
-      // the first server's store stays open, stuck in its transaction, as a killed process's would be gone).
+      // the first server's store stays open, as a killed process's would be gone).
       const after = isPostgres ? store : await createTestStore({ durable: true })
       if (after !== store) await cp(store.placement.dataDir, after.placement.dataDir, { recursive: true })
       stores.push(after)
 
       const second = await startTestServer({ store: after, clock, config })
       expect((await statusOf(second, ref)).status).toBe('COMING_UP')
+      // The first server's claim on the transition holds until its lease runs out; then the creation is finished.
+      await second.engine.runDue()
+      expect((await statusOf(second, ref)).status).toBe('COMING_UP')
+      clock.advance(CLAIM_LEASE_MS + 1)
       await second.engine.runDue()
       expect((await statusOf(second, ref)).status).toBe('ACTIVE_HEALTHY')
       expect(await second.projectDbs.exists(ref)).toBe(true)
@@ -269,7 +274,7 @@ describe('durable creation', () => {
       await second.close({ destroy: false })
     } finally {
       spy.mockRestore()
-      // The first store is stuck in its transaction for good: on PGlite its folder is removed without closing it.
+      // The first server waits on its hanging create for good: on PGlite its folder is removed without closing it.
       if (!isPostgres) await rm(store.placement.dataDir, { recursive: true, force: true })
       else {
         void firstDb.close().catch(() => {})

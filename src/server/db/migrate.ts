@@ -16,6 +16,7 @@ import m014 from './migrations/014_usage_measured'
 import m015 from './migrations/015_project_settings_support'
 import m016 from './migrations/016_branching'
 import m017 from './migrations/017_verified_emails_token_expiry'
+import m018 from './migrations/018_transition_claims'
 
 /** Ordered; never edit an applied one, add the next. */
 export const migrations: { id: string; sql: string }[] = [
@@ -36,6 +37,7 @@ export const migrations: { id: string; sql: string }[] = [
   { id: '015_project_settings_support', sql: m015 },
   { id: '016_branching', sql: m016 },
   { id: '017_verified_emails_token_expiry', sql: m017 },
+  { id: '018_transition_claims', sql: m018 },
 ]
 
 /** Arbitrary constant: serialises concurrent starts of several processes on one database. */

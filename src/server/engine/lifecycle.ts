@@ -1,11 +1,20 @@
 /**
  * Lifecycle engine: every timed status change is a row in lifecycle_transitions with a due time,
  * so a restarted server (or another process on the same Postgres) picks it up and nothing is lost.
- * Each tick claims one due row at a time (FOR UPDATE SKIP LOCKED), dispatches it by its kind to the handler a
- * feature registered, and marks it done in the same transaction. A status set from outside cancels the
- * project's pending rows first, then runs the on-entry hooks the features contributed.
- * The engine owns the queue only: it knows no kind and no status; features register them (see createLifecycle).
+ * A due row is taken (FOR UPDATE SKIP LOCKED) in a short store transaction and handed by its kind to the handler a
+ * feature registered. A handler whose work is the store's alone answers with its outcome, recorded in that same
+ * transaction. A handler with project work (a migration, a database made or dropped) answers with that work instead:
+ * the row is then claimed (a token and a lease) and the transaction ends; the work runs with no store
+ * transaction open, then a second short transaction records its outcome, if the row is still that claim's (a cancel
+ * or a reset meanwhile wins, and a claim whose lease ran out belongs to whoever claimed it next). The store is one
+ * connection on PGlite: a store transaction held for a migration's length would stop every request of the process.
+ * Work of different projects runs at once, up to `concurrency`; a project's rows run one at a time, across processes
+ * too (a project with a live claim is passed over). A process stopped between run and record leaves its claim to
+ * run out: the work runs again, so it must find what it already did (branching's history does).
+ * A status set from outside cancels the project's pending rows first, then runs the on-entry hooks the features
+ * contributed. The engine owns the queue only: it knows no kind and no status; features register them.
  */
+import { randomUUID } from 'node:crypto'
 import type { ProjectStatus } from '../../contracts/common'
 import type { Clock } from '../config'
 import { redactSecrets } from '../core/redact'
@@ -19,11 +28,39 @@ export interface TransitionRow {
   due_at: Date
 }
 
-/** Applies one due row inside the engine's transaction; returns the outcome recorded on it ('applied', 'skipped: …'). */
-export type TransitionHandler = (tx: Queryable, row: TransitionRow, now: Date) => Promise<string>
+/**
+ * Project work a handler asks the engine to run outside the store transaction. `run` gets the store for single
+ * statements only (no transaction is open around it); `record` runs in the transaction that finds the row still
+ * claimed, and returns the outcome recorded on it. A `run` that throws is recorded as an error outcome.
+ */
+export interface TransitionWork<T = unknown> {
+  run(store: Queryable): Promise<T>
+  record(tx: Queryable, result: T, now: Date): Promise<string>
+}
+
+/** Builds a TransitionWork with its result's type checked between `run` and `record`. */
+export function projectWork<T>(
+  run: (store: Queryable) => Promise<T>,
+  record: (tx: Queryable, result: T, now: Date) => Promise<string>,
+): TransitionWork {
+  return { run, record: (tx, result, now) => record(tx, result as T, now) }
+}
+
+/**
+ * Applies one due row inside the engine's short transaction: returns the outcome recorded on it ('applied',
+ * 'skipped: …'), or the project work to run outside that transaction (see TransitionWork). What the handler wrote
+ * before answering with work commits with the claim, so it must stay right if the work runs again after a crash.
+ */
+export type TransitionHandler = (tx: Queryable, row: TransitionRow, now: Date) => Promise<string | TransitionWork>
 
 /** Runs inside the transaction that put the project (already updated) into `status`. */
 export type StatusHook = (tx: Queryable, projectId: number, status: ProjectStatus, now: Date) => Promise<void>
+
+/**
+ * What a project needs before it arrives at a status (its database before ACTIVE_HEALTHY), run as a transition's
+ * project work: no store transaction is open, `store` takes single statements. Must be idempotent.
+ */
+export type PrepareHook = (store: Queryable, projectId: number) => Promise<void>
 
 /**
  * What the features contribute to the engine, built once per app instance (so two apps in one process never
@@ -37,6 +74,12 @@ export interface Lifecycle {
   registerTransition(kind: string, handler: TransitionHandler): void
   onEntry(hook: StatusHook): void
   onArrival(hook: StatusHook): void
+  /** Adds what a project needs before it arrives at `status` through a timed transition (see PrepareHook). */
+  beforeArrival(status: ProjectStatus, hook: PrepareHook): void
+  /** Whether arriving at `status` has something to prepare first. */
+  prepares(status: ProjectStatus): boolean
+  /** Runs the hooks added with beforeArrival for `status`, outside any store transaction. */
+  prepareArrival(store: Queryable, projectId: number, status: ProjectStatus): Promise<void>
   handlerFor(kind: string): TransitionHandler | undefined
   /** Runs the entry hooks: the project row already has `status`. */
   enterStatus(tx: Queryable, projectId: number, status: ProjectStatus, now: Date): Promise<void>
@@ -50,6 +93,7 @@ export function createLifecycle(): Lifecycle {
   const handlers = new Map<string, TransitionHandler>()
   const entryHooks: StatusHook[] = []
   const arrivalHooks: StatusHook[] = []
+  const prepareHooks = new Map<ProjectStatus, PrepareHook[]>()
   const run = async (hooks: StatusHook[], tx: Queryable, projectId: number, status: ProjectStatus, now: Date) => {
     for (const hook of hooks) await hook(tx, projectId, status, now)
   }
@@ -60,6 +104,13 @@ export function createLifecycle(): Lifecycle {
     },
     onEntry: (hook) => void entryHooks.push(hook),
     onArrival: (hook) => void arrivalHooks.push(hook),
+    beforeArrival(status, hook) {
+      prepareHooks.set(status, [...(prepareHooks.get(status) ?? []), hook])
+    },
+    prepares: (status) => (prepareHooks.get(status)?.length ?? 0) > 0,
+    async prepareArrival(store, projectId, status) {
+      for (const hook of prepareHooks.get(status) ?? []) await hook(store, projectId)
+    },
     handlerFor: (kind) => handlers.get(kind),
     enterStatus: (tx, projectId, status, now) => run(entryHooks, tx, projectId, status, now),
     arrive: (tx, projectId, status, now) => run(arrivalHooks, tx, projectId, status, now),
@@ -100,93 +151,249 @@ export async function cancelPendingTransitions(tx: Queryable, projectId: number,
 }
 
 export interface Engine {
-  /** Applies every transition due at the clock's now; resolves to how many rows were processed. */
+  /**
+   * Takes every transition due at the clock's now that this process may run, waits for the project work of the rows
+   * it took (and takes what becomes due for those projects meanwhile); resolves to how many rows it took. A project
+   * whose work another run (or another process) holds is left to that run.
+   */
   runDue(): Promise<number>
   start(): void
-  /** Stops the timer and waits for a run in progress. */
+  /** Stops the timer, takes no more rows, and waits for the work in progress to be recorded. */
   stop(): Promise<void>
 }
 
-export function createEngine(opts: {
+export interface EngineOptions {
   db: Db
   clock: Clock
   tickMs: number
   lifecycle: Pick<Lifecycle, 'handlerFor'>
   log?: (msg: string) => void
-}): Engine {
+  /** Projects whose work runs at once in this process (default 1); rows with no project work need no slot. */
+  concurrency?: number
+  /** How long a claim holds unless renewed (default 30 s); the running process renews it every third of that. */
+  leaseMs?: number
+}
+
+/** How long a claim holds unless renewed, by default: a process stopped between run and record delays its row this long. */
+export const CLAIM_LEASE_MS = 30_000
+/** A row whose work was claimed this many times and never recorded is given up: its work keeps stopping the process. */
+export const MAX_CLAIM_ATTEMPTS = 3
+/** Class key of the transaction-scoped advisory lock that keeps two claims of one project from overlapping. */
+const CLAIM_LOCK_CLASS = 7_262_017
+
+type ClaimedRow = TransitionRow & { attempts: number }
+type Claim = { kind: 'recorded' } | { kind: 'work'; row: TransitionRow; token: string; work: TransitionWork }
+
+/** Thrown to roll a claim back: its handler asked for project work and no slot is free. */
+class NoFreeSlot extends Error {}
+
+export function createEngine(opts: EngineOptions): Engine {
   const { db, clock, tickMs, lifecycle } = opts
   // A transition's error may quote what it handled (a key, a token): masked before it is printed.
   const log = opts.log ?? ((msg: string) => console.error(redactSecrets(msg)))
+  const concurrency = Math.max(1, opts.concurrency ?? 1)
+  const leaseMs = opts.leaseMs ?? CLAIM_LEASE_MS
   let timer: ReturnType<typeof setInterval> | undefined
-  let running: Promise<number> | undefined
+  let stopped = false
+  /** Project id → its work running in this process. */
+  const inFlight = new Map<number, Promise<void>>()
+  /** Every runDue in progress (stop waits for them). */
+  const runs = new Set<Promise<number>>()
+  /** Runs now looking for rows: a tick starts none while one is. */
+  let claiming = 0
 
-  /** Claims, applies and marks one due row in one transaction; false when none is due. */
-  async function runOne(): Promise<boolean> {
-    const now = clock.now()
-    let failed: TransitionRow | undefined
+  const leaseEnd = () => new Date(clock.now().getTime() + leaseMs).toISOString()
+
+  /**
+   * Takes one due row: records it when its handler answers with an outcome, claims it when the handler answers with
+   * project work (and a slot is free). Projects in `passOver` are not looked at. Undefined when nothing is due.
+   */
+  async function claimNext(passOver: Set<number>): Promise<Claim | undefined> {
+    for (;;) {
+      const now = clock.now()
+      let taken: ClaimedRow | undefined
+      let busyProject: number | undefined
+      try {
+        const claim = await db.transaction(async (tx): Promise<Claim | 'busy' | undefined> => {
+          const { rows } = await tx.query<ClaimedRow>(
+            `select t.id, t.project_id, t.kind, t.payload, t.due_at, t.attempts from lifecycle_transitions t
+             where t.done_at is null and t.cancelled_at is null and t.due_at <= $1
+               and (t.claimed_until is null or t.claimed_until < $1)
+               and not (t.project_id = any($2::int[]))
+               and not exists (select 1 from lifecycle_transitions c
+                 where c.project_id = t.project_id and c.id <> t.id and c.claimed_until >= $1)
+             order by t.due_at, t.id limit 1 for update of t skip locked`,
+            [now.toISOString(), [...passOver]],
+          )
+          const row = rows[0]
+          if (!row) return undefined
+          // Another process may be claiming a row of this project now, its claim not yet committed: the lock tells,
+          // and once it is held, a claim committed meanwhile is seen (each statement reads what is committed).
+          busyProject = row.project_id
+          const { rows: lock } = await tx.query<{ ok: boolean }>('select pg_try_advisory_xact_lock($1::int, $2::int) as ok', [
+            CLAIM_LOCK_CLASS,
+            row.project_id,
+          ])
+          if (!lock[0]?.ok) return 'busy'
+          const { rows: live } = await tx.query(
+            'select 1 from lifecycle_transitions where project_id = $1 and id <> $2 and claimed_until >= $3 limit 1',
+            [row.project_id, row.id, now.toISOString()],
+          )
+          if (live[0]) return 'busy'
+          taken = row
+          const done = (outcome: string) =>
+            tx.query(`update lifecycle_transitions set done_at = $2, outcome = $3, claimed_until = null where id = $1`, [
+              row.id,
+              now.toISOString(),
+              outcome,
+            ])
+          if (row.attempts >= MAX_CLAIM_ATTEMPTS) {
+            await done(`error: given up after ${row.attempts} attempts whose work was never recorded`)
+            return { kind: 'recorded' }
+          }
+          const handler = lifecycle.handlerFor(row.kind)
+          const answer = handler ? await handler(tx, row, now) : `skipped: unknown kind ${row.kind}`
+          if (typeof answer === 'string') {
+            await done(answer)
+            return { kind: 'recorded' }
+          }
+          if (inFlight.size >= concurrency) throw new NoFreeSlot()
+          const token = randomUUID()
+          await tx.query(
+            `update lifecycle_transitions set claim_token = $2, claimed_until = $3, attempts = attempts + 1 where id = $1`,
+            [row.id, token, leaseEnd()],
+          )
+          return { kind: 'work', row, token, work: answer }
+        })
+        if (claim !== 'busy') return claim
+        passOver.add(busyProject!)
+      } catch (err) {
+        if (err instanceof NoFreeSlot) {
+          passOver.add(busyProject!)
+          continue
+        }
+        if (!taken) throw err
+        // Record the failure so a broken row is not retried on every tick.
+        log(`lifecycle: transition ${taken.id} (${taken.kind}) failed: ${(err as Error).message}`)
+        await db.query(`update lifecycle_transitions set done_at = $2, outcome = $3 where id = $1 and done_at is null`, [
+          taken.id,
+          now.toISOString(),
+          `error: ${redactSecrets((err as Error).message)}`.slice(0, 500),
+        ])
+        return { kind: 'recorded' }
+      }
+    }
+  }
+
+  /** Runs a claimed row's work with no store transaction open, renewing the claim, then records it. Never throws. */
+  async function execute(claim: Extract<Claim, { kind: 'work' }>): Promise<void> {
+    const { row, token, work } = claim
+    const renew = setInterval(() => {
+      db.query('update lifecycle_transitions set claimed_until = $3 where id = $1 and claim_token = $2', [row.id, token, leaseEnd()]).catch(
+        (err: Error) => log(`lifecycle: renewing the claim of transition ${row.id} failed: ${err.message}`),
+      )
+    }, Math.max(1, Math.floor(leaseMs / 3)))
+    let result: { ok: true; value: unknown } | { ok: false; error: Error }
     try {
-      return await db.transaction(async (tx) => {
-        const { rows } = await tx.query<TransitionRow>(
-          `select id, project_id, kind, payload, due_at from lifecycle_transitions
-           where done_at is null and cancelled_at is null and due_at <= $1
-           order by due_at, id limit 1 for update skip locked`,
-          [now.toISOString()],
+      result = { ok: true, value: await work.run(db) }
+    } catch (err) {
+      result = { ok: false, error: err as Error }
+      log(`lifecycle: the work of transition ${row.id} (${row.kind}) failed: ${(err as Error).message}`)
+    } finally {
+      clearInterval(renew)
+    }
+    const now = clock.now()
+    try {
+      const recorded = await db.transaction(async (tx) => {
+        // Still this claim's? A cancel (a reset, a status set from outside) or a claim taken after the lease ran out wins.
+        const { rows } = await tx.query(
+          `select id from lifecycle_transitions where id = $1 and claim_token = $2 and done_at is null and cancelled_at is null
+           for update`,
+          [row.id, token],
         )
-        const row = rows[0]
-        if (!row) return false
-        failed = row
-        const handler = lifecycle.handlerFor(row.kind)
-        const outcome = handler ? await handler(tx, row, now) : `skipped: unknown kind ${row.kind}`
-        await tx.query(`update lifecycle_transitions set done_at = $2, outcome = $3 where id = $1`, [
+        if (!rows[0]) return false
+        const outcome = result.ok ? await work.record(tx, result.value, now) : `error: ${redactSecrets(result.error.message)}`.slice(0, 500)
+        await tx.query(`update lifecycle_transitions set done_at = $3, outcome = $4, claimed_until = null where id = $1 and claim_token = $2`, [
           row.id,
+          token,
           now.toISOString(),
           outcome,
         ])
         return true
       })
+      if (!recorded) await release(row.id, token)
     } catch (err) {
-      if (!failed) throw err
-      // Record the failure so a broken row is not retried on every tick.
-      log(`lifecycle: transition ${failed.id} (${failed.kind}) failed: ${(err as Error).message}`)
-      await db.query(`update lifecycle_transitions set done_at = $2, outcome = $3 where id = $1 and done_at is null`, [
-        failed.id,
-        now.toISOString(),
-        `error: ${redactSecrets((err as Error).message)}`.slice(0, 500),
-      ])
-      return true
+      log(`lifecycle: recording transition ${row.id} (${row.kind}) failed: ${(err as Error).message}`)
+      await db
+        .query(
+          `update lifecycle_transitions set done_at = $3, outcome = $4, claimed_until = null
+           where id = $1 and claim_token = $2 and done_at is null and cancelled_at is null`,
+          [row.id, token, now.toISOString(), `error: ${redactSecrets((err as Error).message)}`.slice(0, 500)],
+        )
+        .then(() => release(row.id, token))
+        .catch((e: Error) => log(`lifecycle: transition ${row.id} keeps its claim until the lease ends: ${e.message}`))
     }
   }
 
-  async function runDueNow(): Promise<number> {
+  /** Lets go of a claim this run no longer records (its row was cancelled): the project's next row may run. */
+  function release(id: number, token: string) {
+    return db.query('update lifecycle_transitions set claimed_until = null where id = $1 and claim_token = $2', [id, token])
+  }
+
+  async function drain(): Promise<number> {
     let n = 0
-    while (await runOne()) n++
-    return n
+    const mine = new Set<Promise<void>>()
+    for (;;) {
+      claiming++
+      try {
+        const passOver = new Set(inFlight.keys())
+        while (!stopped) {
+          const claim = await claimNext(passOver)
+          if (!claim) break
+          n++
+          if (claim.kind === 'recorded') continue
+          const projectId = claim.row.project_id
+          passOver.add(projectId)
+          const running: Promise<void> = execute(claim).finally(() => {
+            inFlight.delete(projectId)
+            mine.delete(running)
+          })
+          inFlight.set(projectId, running)
+          mine.add(running)
+        }
+      } finally {
+        claiming--
+      }
+      if (mine.size === 0) return n
+      // A work finished: its project's next row may be due, and a slot is free.
+      await Promise.race(mine)
+    }
   }
 
   function runDue(): Promise<number> {
-    // One run at a time per process; a caller arriving meanwhile waits for it, then runs again.
-    const result = (running ?? Promise.resolve(0)).catch(() => 0).then(runDueNow)
-    const tracked: Promise<number> = result.finally(() => {
-      if (running === tracked) running = undefined
-    })
-    tracked.catch(() => {})
-    running = tracked
-    return result
+    const run = drain()
+    runs.add(run)
+    const forget = () => void runs.delete(run)
+    run.then(forget, forget)
+    return run
   }
 
   return {
     runDue,
     start() {
       if (timer) return
+      stopped = false
       timer = setInterval(() => {
-        if (running) return
+        if (claiming > 0) return
         runDue().catch((err: Error) => log(`lifecycle: tick failed: ${err.message}`))
       }, tickMs)
     },
     async stop() {
       if (timer) clearInterval(timer)
       timer = undefined
-      await running?.catch(() => {})
+      stopped = true
+      while (runs.size > 0) await Promise.allSettled([...runs])
+      stopped = false
     },
   }
 }

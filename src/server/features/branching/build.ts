@@ -11,10 +11,15 @@
  *     branch's project arrives at ACTIVE_HEALTHY (its keys, its database usable: the failure can be looked into).
  * A step row of an older build (before a reset) or of a deleted branch does nothing. The branch's project never
  * enters COMING_UP through the lifecycle's entry hooks (their timed COMING_UP → ACTIVE_HEALTHY is not its way up).
+ * Each step's database work is the engine's project work: it runs with no store transaction open (a migration may
+ * take as long as the project database's query time-out allows, and the store must keep serving meanwhile), and
+ * its result is recorded in the store afterwards; a step run again after a crash between the two finds its record
+ * in the branch's database.
  */
 import type { ServerConfig } from '../../config'
 import type { Queryable } from '../../db'
-import { scheduleTransition, type Lifecycle, type TransitionRow } from '../../engine/lifecycle'
+import type { MigrationError } from '../../../contracts/branching'
+import { projectWork, scheduleTransition, type Lifecycle, type TransitionRow } from '../../engine/lifecycle'
 import type { ProjectDatabases } from '../projectdb/types'
 import { applyMigration, applySeed, HISTORY_SQL, migrationError, StatementFailure } from './history'
 import { finishStep, nextStep, setBranchStatus, skipRemaining, type StepRow } from './store'
@@ -24,6 +29,12 @@ export const BRANCH_STEP_KIND = 'branch.step'
 interface StepPayload {
   branch_id: string
   build: number
+}
+
+interface StepResult {
+  status: 'applied' | 'failed'
+  durationMs: number
+  error?: MigrationError
 }
 
 interface BuildRow {
@@ -51,23 +62,8 @@ export function registerBranchingLifecycle(lifecycle: Lifecycle, durations: Serv
     await lifecycle.arrive(tx, b.project_id, 'ACTIVE_HEALTHY', now)
   }
 
-  async function runStep(tx: Queryable, b: BuildRow, step: StepRow, now: Date): Promise<'applied' | 'failed'> {
-    const began = performance.now()
-    try {
-      await inBranchDb(b.project_ref, (db) =>
-        step.kind === 'seed' ? applySeed(db, step.file, step.sql) : applyMigration(db, { version: step.version, name: step.name, sql: step.sql }),
-      )
-      await finishStep(tx, step, { status: 'applied', startedAt: now, durationMs: performance.now() - began })
-      return 'applied'
-    } catch (err) {
-      const error = err instanceof StatementFailure ? err.error : migrationError(err, step.sql)
-      await finishStep(tx, step, { status: 'failed', startedAt: now, durationMs: performance.now() - began, error })
-      return 'failed'
-    }
-  }
-
-  lifecycle.registerTransition(BRANCH_STEP_KIND, async (tx, row: TransitionRow, now) => {
-    const payload = row.payload as unknown as StepPayload
+  /** The branch's row, locked, when this step's build is still the branch's; otherwise why the step does nothing. */
+  async function currentBuild(tx: Queryable, payload: StepPayload): Promise<BuildRow | string> {
     const { rows } = await tx.query<BuildRow>(
       `select b.id, b.project_id, p.ref as project_ref, b.status, b.build, b.db_build
        from branches b join projects p on p.id = b.project_id where b.id = $1 for update of b`,
@@ -76,19 +72,53 @@ export function registerBranchingLifecycle(lifecycle: Lifecycle, durations: Serv
     const b = rows[0]
     if (!b) return 'skipped: the branch was deleted'
     if (b.build !== payload.build) return `skipped: build ${payload.build} was replaced by build ${b.build}`
-    const next = () => scheduleBranchStep(tx, b.project_id, payload, new Date(now.getTime() + durations.branchStepMs), now)
+    return b
+  }
+
+  /** Runs a step's file on the branch's database (no store transaction is open): what it did, never a throw. */
+  async function runStep(b: BuildRow, step: StepRow): Promise<StepResult> {
+    const began = performance.now()
+    try {
+      await inBranchDb(b.project_ref, (db) =>
+        step.kind === 'seed' ? applySeed(db, step.file, step.sql) : applyMigration(db, { version: step.version, name: step.name, sql: step.sql }),
+      )
+      return { status: 'applied', durationMs: performance.now() - began }
+    } catch (err) {
+      const error = err instanceof StatementFailure ? err.error : migrationError(err, step.sql)
+      return { status: 'failed', durationMs: performance.now() - began, error }
+    }
+  }
+
+  lifecycle.registerTransition(BRANCH_STEP_KIND, async (tx, row: TransitionRow, now) => {
+    const payload = row.payload as unknown as StepPayload
+    const b = await currentBuild(tx, payload)
+    if (typeof b === 'string') return b
+    const next = (q: Queryable, at: Date) => scheduleBranchStep(q, b.project_id, payload, new Date(at.getTime() + durations.branchStepMs), at)
+    /** The recording half of a step's work: the build must still be this one (a reset cancels this row first). */
+    const stillCurrent = async (q: Queryable) => {
+      const again = await currentBuild(q, payload)
+      return typeof again === 'string' ? again : undefined
+    }
 
     if (b.status === 'CREATING_PROJECT') {
-      if (b.db_build !== b.build) {
-        // A reset: the database of the previous build goes (dropping a missing one is a no-op), then a new one.
-        if (b.db_build !== 0) await dbs.drop(b.project_ref)
-        await tx.query('update branches set db_build = $2 where id = $1', [b.id, b.build])
-      }
-      await dbs.create(b.project_ref)
-      await inBranchDb(b.project_ref, (db) => db.exec(HISTORY_SQL))
-      await setBranchStatus(tx, b.id, 'RUNNING_MIGRATIONS', now)
-      await next()
-      return 'applied: database created'
+      // A reset: the database of the previous build goes (dropping a missing one is a no-op), then a new one. db_build
+      // is recorded after the drop, so a crash before the record drops again rather than keep the old build's tables.
+      const reset = b.db_build !== b.build && b.db_build !== 0
+      return projectWork(
+        async () => {
+          if (reset) await dbs.drop(b.project_ref)
+          await dbs.create(b.project_ref)
+          await inBranchDb(b.project_ref, (db) => db.exec(HISTORY_SQL))
+        },
+        async (q, _created, at) => {
+          const gone = await stillCurrent(q)
+          if (gone) return gone
+          await q.query('update branches set db_build = $2 where id = $1', [b.id, b.build])
+          await setBranchStatus(q, b.id, 'RUNNING_MIGRATIONS', at)
+          await next(q, at)
+          return 'applied: database created'
+        },
+      )
     }
     if (b.status !== 'RUNNING_MIGRATIONS') return `skipped: the branch is ${b.status}`
 
@@ -98,14 +128,21 @@ export function registerBranchingLifecycle(lifecycle: Lifecycle, durations: Serv
       await arriveUp(tx, b, now)
       return 'applied: migrations passed'
     }
-    const outcome = await runStep(tx, b, step, now)
-    if (outcome === 'failed') {
-      await skipRemaining(tx, b.id)
-      await setBranchStatus(tx, b.id, 'MIGRATIONS_FAILED', now)
-      await arriveUp(tx, b, now)
-      return `applied: ${step.file} failed`
-    }
-    await next()
-    return `applied: ${step.file}`
+    return projectWork(
+      () => runStep(b, step),
+      async (q, result, at) => {
+        const gone = await stillCurrent(q)
+        if (gone) return gone
+        await finishStep(q, step, { status: result.status, startedAt: now, durationMs: result.durationMs, error: result.error })
+        if (result.status === 'failed') {
+          await skipRemaining(q, b.id)
+          await setBranchStatus(q, b.id, 'MIGRATIONS_FAILED', at)
+          await arriveUp(q, b, at)
+          return `applied: ${step.file} failed`
+        }
+        await next(q, at)
+        return `applied: ${step.file}`
+      },
+    )
   })
 }

@@ -2,11 +2,13 @@
  * Timed status changes: the 'project.status' transition (payload { from, to }) moves a project only if it is still
  * in `from`, so a change made meanwhile from outside wins. Coming up is one: a project entering COMING_UP becomes
  * ACTIVE_HEALTHY after LIFECYCLE_COMING_UP_MS. Pause schedules its two steps with the same kind.
+ * What a status needs before the project arrives (its database, before ACTIVE_HEALTHY) is project work: it runs
+ * outside the store's transaction, and the move is recorded after it, if the project is still in `from`.
  */
 import type { ProjectStatus } from '../../../contracts/common'
 import type { ServerConfig } from '../../config'
 import type { Queryable } from '../../db'
-import { scheduleTransition, type Lifecycle } from '../../engine/lifecycle'
+import { projectWork, scheduleTransition, type Lifecycle } from '../../engine/lifecycle'
 
 const STATUS_KIND = 'project.status'
 
@@ -22,15 +24,25 @@ export function scheduleStatusChange(
 }
 
 export function registerStatusLifecycle(lifecycle: Lifecycle, durations: ServerConfig['lifecycle']): void {
-  lifecycle.registerTransition(STATUS_KIND, async (tx, row, now) => {
-    const { from, to } = row.payload as { from: ProjectStatus; to: ProjectStatus }
+  async function move(tx: Queryable, projectId: number, change: { from: ProjectStatus; to: ProjectStatus }, now: Date) {
     const { rows } = await tx.query<{ id: number }>(
       `update projects set status = $3, updated_at = $4, status_changed_at = $4 where id = $1 and status = $2 returning id`,
-      [row.project_id, from, to, now.toISOString()],
+      [projectId, change.from, change.to, now.toISOString()],
     )
-    if (!rows.length) return `skipped: project no longer ${from}`
-    await lifecycle.arrive(tx, row.project_id, to, now)
+    if (!rows.length) return `skipped: project no longer ${change.from}`
+    await lifecycle.arrive(tx, projectId, change.to, now)
     return 'applied'
+  }
+
+  lifecycle.registerTransition(STATUS_KIND, async (tx, row, now) => {
+    const change = row.payload as { from: ProjectStatus; to: ProjectStatus }
+    if (!lifecycle.prepares(change.to)) return move(tx, row.project_id, change, now)
+    const { rows } = await tx.query('select 1 from projects where id = $1 and status = $2', [row.project_id, change.from])
+    if (!rows.length) return `skipped: project no longer ${change.from}`
+    return projectWork(
+      (store) => lifecycle.prepareArrival(store, row.project_id, change.to),
+      (tx2, _prepared, recordedAt) => move(tx2, row.project_id, change, recordedAt),
+    )
   })
 
   lifecycle.onEntry(async (tx, projectId, status, now) => {

@@ -1,8 +1,9 @@
 /**
  * Where the project database meets the lifecycle:
- *  - a project arriving at ACTIVE_HEALTHY through a timed transition (the end of COMING_UP) gets its database in
- *    that transition's transaction, before the new status commits: a server stopped half-way leaves the transition
- *    pending and the project COMING_UP, and the next run finishes the (idempotent) creation;
+ *  - a project arriving at ACTIVE_HEALTHY through a timed transition (the end of COMING_UP) gets its database first,
+ *    as that transition's project work (outside the store's transaction: making a database takes a while, and on
+ *    PGlite a store transaction stops every other request); the new status is recorded after it, so a server stopped
+ *    half-way leaves the project COMING_UP and the next claim finishes the (idempotent) creation;
  *  - a project entering COMING_UP takes the engine's server_version as its db_version (what the dashboard shows is
  *    what the database says);
  *  - a project arriving at INACTIVE (the end of a pause) or set to it closes its database; the database refuses
@@ -27,12 +28,14 @@ export function registerProjectDbLifecycle(
   const closeSoon = (ref: string) => {
     dbs.close(ref).catch((err: Error) => log(`projectdb: closing ${ref} failed: ${err.message}`))
   }
+  lifecycle.beforeArrival('ACTIVE_HEALTHY', async (store, projectId) => {
+    const ref = await refOf(store, projectId)
+    if (ref) await ensureProjectDatabase(store, dbs, ref)
+  })
   lifecycle.onArrival(async (tx, projectId, status) => {
-    if (status !== 'ACTIVE_HEALTHY' && status !== 'INACTIVE') return
+    if (status !== 'INACTIVE') return
     const ref = await refOf(tx, projectId)
-    if (!ref) return
-    if (status === 'ACTIVE_HEALTHY') await ensureProjectDatabase(tx, dbs, ref)
-    else closeSoon(ref)
+    if (ref) closeSoon(ref)
   })
   lifecycle.onEntry(async (tx, projectId, status) => {
     if (status !== 'INACTIVE' && status !== 'COMING_UP') return

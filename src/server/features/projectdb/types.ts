@@ -42,8 +42,8 @@ export interface TransactionOptions {
   timeoutMs?: number
   /**
    * The platform's own work on a database it is building (a preview branch's migrations run while its project is
-   * COMING_UP): no status check and no read of the store, so it may run inside a store transaction (the lifecycle
-   * engine's). The database must exist.
+   * COMING_UP): no status check and no read of the store. The database must exist. The lifecycle engine runs it as
+   * a transition's project work, with no store transaction open.
    */
   platform?: boolean
   /**
