@@ -66,7 +66,7 @@ const work = await mkdtemp(path.join(os.tmpdir(), 'kp-bench-host-'))
 try {
   const root = path.join(work, 'projects')
   const dbs = createEngineDatabases(
-    { dataDir: work, databaseUrl: undefined, projectDb: { maxOpen: 1, idleMs: 60_000, queryTimeoutMs: 60_000, templateCacheDir: os.tmpdir() } },
+    { dataDir: work, databaseUrl: undefined, projectDb: { maxOpen: 1, idleMs: 60_000, queryTimeoutMs: 60_000, slotWaitMs: 60_000, minResidencyMs: 0, templateCacheDir: os.tmpdir() } },
     { root, templateCacheDir: os.tmpdir() },
   )
   await dbs.create('bench')

@@ -20,7 +20,7 @@ import { PGLITE_TEMPLATE_FOLDER, pgliteVersion, projectProcessArgs } from '../..
 import { TEMPLATE_SQL } from '../../src/server/features/projectdb/template'
 import { ProjectDbError } from '../../src/server/features/projectdb/types'
 
-const settings = { maxOpen: 2, idleMs: 60_000, queryTimeoutMs: 30_000 }
+const settings = { maxOpen: 2, idleMs: 60_000, queryTimeoutMs: 30_000, slotWaitMs: 60_000, minResidencyMs: 0 }
 let work: string
 let dbs: DatabaseManager | undefined
 

@@ -183,7 +183,9 @@ class ClientSession implements Session {
   async query(sql: string, params: unknown[] = []) {
     // Always the extended protocol, as PGlite's query is: one message carries one statement, so a COMMIT can never
     // ride along behind another statement (node-postgres would send a query without parameters as a simple query).
-    return resultOf(await this.client.query({ text: sql, values: params, queryMode: 'extended' }))
+    // (queryMode is node-postgres's own option; its type declarations do not list it.)
+    const config = { text: sql, values: params, queryMode: 'extended' } as pg.QueryConfig
+    return resultOf(await this.client.query(config))
   }
   async exec(sql: string) {
     const r = (await this.client.query(sql)) as pg.QueryResult | pg.QueryResult[]
