@@ -194,8 +194,8 @@ describe('no way back to a superuser', () => {
       from pg_roles r where r.rolname = current_user`)
     expect(me).toMatchObject({ rolsuper: false, rolcreaterole: false, rolcreatedb: false, rolbypassrls: false })
     expect(me.session).toBe(me.role)
-    // The platform's owner role is named postgres on PGlite, as on the platform; PostgreSQL's is the store's own.
-    if (isPostgres) expect(String(me.role)).toMatch(/_p_owner$/)
+    // The platform's owner role is named postgres on PGlite, as on the platform; on PostgreSQL each project has its own.
+    if (isPostgres) expect(String(me.role)).toMatch(new RegExp(`_p_${ref}$`))
     else expect(me.role).toBe('postgres')
   })
 
