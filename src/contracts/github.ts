@@ -7,6 +7,8 @@
  *   POST   /platform/integrations/github/connections                       CreateConnectionBody → 201 Connection
  *            409 'Selected repository already has an installed connection to a project' (code
  *            'repository_already_connected'): the dashboard shows 'Unable to connect to {repo name}: {that}'
+ *            409 code 'project_is_preview_branch' when the project is a preview branch (Project.parent_project_ref
+ *            set): a branch follows its parent's repository and is never linked to one of its own
  *   DELETE /platform/integrations/github/connections/{connection_id}       → { message }
  *   GET    /platform/integrations/github/branches/{connectionId}/{branchName} → 200 Branch, or 404 (no such branch);
  *            a branch name with '..', spaces or control characters is 400 (branchName percent-encoded: 'feature/tags'

@@ -4,8 +4,8 @@
  *  - installations, repositories, connections and contents of an organization the person does not belong to are
  *    404, as unknown ones (the two cannot be told apart);
  *  - creating or deleting a connection, or installing, needs projects:write (Read-only: 403);
- *  - linking checks, in order: the body (400), the installation (404), the role (403), the project (404, or 400
- *    when it is another organization's), the repository (404, or 400 when it is another installation's), then a
+ *  - linking checks, in order: the body (400), the installation (404), the role (403), the project (404; 409 when
+ *    it is a preview branch; 400 when it is another organization's), the repository (404, or 400 when it is another installation's), then a
  *    repository already connected (409, REPOSITORY_ALREADY_CONNECTED) or a project already connected (409: the
  *    dashboard deletes the old connection first).
  */
@@ -134,6 +134,11 @@ export function githubRoutes(deps: Deps, host: GitHost) {
     if (!can(installation.role, 'projects:write')) return errorJson(c, 403, FORBIDDEN_WRITE)
     const project = await findMemberProject(db, account.id, body.project_ref)
     if (!project) return errorJson(c, 404, `Project ${body.project_ref} not found`)
+    // A preview branch is built from its parent's repository (the git branch it was made for): a link of its own
+    // would give it a second source of migrations.
+    if (project.parent_project_ref !== null) {
+      return errorJson(c, 409, `Project ${project.name} is a preview branch of ${project.parent_project_ref}: link the repository to that project`, 'project_is_preview_branch')
+    }
     if (project.organization_id !== installation.organization_id) {
       return errorJson(c, 400, `Project ${project.name} belongs to another organization than installation ${installation.id}`)
     }
