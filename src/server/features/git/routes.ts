@@ -22,6 +22,7 @@ import {
   type ContentEntry,
   type ContentsResponse,
   type DeleteConnectionResponse,
+  type ProjectConnectionList,
   type RepositoryList,
 } from '../../../contracts/github'
 import { routeOf } from '../../../contracts/endpoint'
@@ -49,11 +50,13 @@ import {
   listInstallations,
   listMemberRepositories,
   toConnection,
+  toProjectConnection,
   toRepository,
 } from './store'
 
 const IdText = z.string().regex(/^[1-9]\d{0,9}$/, 'must be a positive whole number').transform(Number)
 const ConnectionParam = z.object({ connection_id: IdText })
+const InstallationParam = z.object({ organization_integration_id: IdText })
 const BranchParam = z.object({ connectionId: IdText, branchName: BranchName })
 const OwnerRepoParam = z.object({ owner: z.string().min(1).max(100), repo: z.string().min(1).max(104) })
 
@@ -124,6 +127,14 @@ export function githubRoutes(deps: Deps, host: GitHost) {
     const { rows } = await db.query('select 1 from members where organization_id = $1 and account_id = $2', [organizationId, c.get('account').id])
     if (rows.length === 0) return errorJson(c, 404, 'Organization not found')
     return c.json({ connections: (await listConnections(db, organizationId)).map(toConnection) } satisfies ConnectionList)
+  })
+
+  app.on(...at(endpoints.listProjectConnections), validate('param', InstallationParam), async (c) => {
+    const { organization_integration_id } = c.req.valid('param')
+    const installation = await findMemberInstallation(db, c.get('account').id, organization_integration_id)
+    if (!installation) return errorJson(c, 404, `Installation ${organization_integration_id} not found`)
+    const rows = await listConnections(db, installation.organization_id)
+    return c.json(rows.filter((row) => row.installation_id === installation.id).map(toProjectConnection) satisfies ProjectConnectionList)
   })
 
   app.on(...at(endpoints.createGitHubConnection), validate('json', endpoints.createGitHubConnection.body), async (c) => {
