@@ -59,8 +59,8 @@ export const ProjectApiInfo = z.object({
   autoApiService: z.object({
     protocol: z.string(),
     endpoint: z.string(),
-    defaultApiKey: z.nullable(z.string()),
-    serviceApiKey: z.optional(z.nullable(z.string())),
+    defaultApiKey: z.nullable(z.string().check(z.minLength(1))),
+    serviceApiKey: z.optional(z.nullable(z.string().check(z.minLength(1)))),
   }),
 })
 export type ProjectApiInfo = z.infer<typeof ProjectApiInfo>
