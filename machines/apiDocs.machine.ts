@@ -2,8 +2,8 @@
  * The API docs panel (spec 2 'API Docs panel', spec 4 'API Docs state'): where the person is — [section] or
  * [section, item] —, the language of the snippets (js or bash) and whether they carry the real keys.
  * Opening it reads, in parallel and once each, the REST schema (the docs of every table and function are derived
- * from it here, once per schema: never a request per table), the project settings (the anon key; the service_role
- * key only when the server sends it), the buckets and the edge functions (each only with its permission). Each has
+ * from it here, once per schema: never a request per table), the API key info (spec 3: `autoApiService` with the
+ * endpoint, the anon key as defaultApiKey, and serviceApiKey only when the server sends it), the buckets and the edge functions (each only with its permission). Each has
  * its own loading / failed state with a retry: one failing never blanks the others. Every opening reads them all
  * again (new keys after a JWT secret rotation) and hides the keys. The keys follow settings/api's rule (./keyAccess.ts):
  * shown and copied only with service_api_keys:read and the JWT secret updated — the JWT secret flow runs as the child
@@ -16,7 +16,7 @@
 import { assign, emit, fromPromise, sendParent, sendTo, setup, type SnapshotFrom } from 'xstate'
 import type { Permission } from '../src/contracts/common'
 import type { FunctionResponse } from '../src/contracts/functions'
-import type { ProjectSettings } from '../src/contracts/keys'
+import type { ProjectApiInfo } from '../src/contracts/keys'
 import type { RestSchemaResponse } from '../src/contracts/connecting'
 import type { Bucket } from '../src/contracts/storage'
 import { bucketRetryDelay, shouldRetryBuckets } from './bucketRetries'
@@ -83,7 +83,7 @@ export interface ApiDocsInput {
 }
 
 export interface ProjectKeys {
-  /** `{protocol}://{endpoint}` of the settings: the client's supabaseUrl. */
+  /** `{protocol}://{endpoint}` of the API key info: the client's supabaseUrl. */
   projectUrl: string | null
   anon: string | null
   /** Only when the server sent it (the person may read service_api_keys). */
@@ -169,13 +169,12 @@ function correctedUrl(context: Pick<Context, 'mode' | 'sections'>, url: DocsUrl)
 const sameUrl = (a: DocsUrl | null, b: DocsUrl | null) =>
   a !== null && b !== null && a.docs === b.docs && a.docsItem === b.docsItem && a.docsLang === b.docsLang
 
-function keysOf(settings: ProjectSettings): ProjectKeys {
-  const service = settings.services[0]
-  const tagged = (tag: string) => service?.service_api_keys.find((key) => key.tags.split(',').map((t) => t.trim()).includes(tag))?.api_key ?? null
+function keysOf(info: ProjectApiInfo): ProjectKeys {
+  const service = info.autoApiService
   return {
-    projectUrl: service ? `${service.app_config.protocol}://${service.app_config.endpoint}` : null,
-    anon: tagged('anon'),
-    serviceRole: tagged('service_role'),
+    projectUrl: `${service.protocol}://${service.endpoint}`,
+    anon: service.defaultApiKey,
+    serviceRole: service.serviceApiKey ?? null,
   }
 }
 
@@ -213,7 +212,7 @@ export const apiDocsMachine = setup({
     emitted: {} as ApiDocsEmitted,
     children: {} as {
       fetchRestSchema: 'fetchRestSchema'
-      fetchSettings: 'fetchSettings'
+      fetchApiKeyInfo: 'fetchApiKeyInfo'
       fetchBuckets: 'fetchBuckets'
       fetchFunctions: 'fetchFunctions'
       copySnippet: 'copyButton'
@@ -226,8 +225,8 @@ export const apiDocsMachine = setup({
     fetchRestSchema: fromPromise<RestSchemaResponse, { ref: string }>(async () => {
       throw new Error('fetchRestSchema not provided')
     }),
-    fetchSettings: fromPromise<ProjectSettings, { ref: string }>(async () => {
-      throw new Error('fetchSettings not provided')
+    fetchApiKeyInfo: fromPromise<ProjectApiInfo, { ref: string }>(async () => {
+      throw new Error('fetchApiKeyInfo not provided')
     }),
     fetchBuckets: fromPromise<Bucket[], { ref: string }>(async () => {
       throw new Error('fetchBuckets not provided')
@@ -280,7 +279,7 @@ export const apiDocsMachine = setup({
     storeDocs: assign({ docs: (_, params: { schema: RestSchemaResponse }) => docsOf(params.schema) as RestDocs, schemaError: null }),
     storeUnreadableSchema: assign({ schemaError: (_, params: { schema: RestSchemaResponse }) => (docsOf(params.schema) as Error).message }),
     storeSchemaError: assign({ schemaError: (_, params: { error: unknown }) => messageOf(params.error, 'Failed to load the REST schema') }),
-    storeKeys: assign({ keys: (_, params: { settings: ProjectSettings }) => keysOf(params.settings), settingsError: null }),
+    storeKeys: assign({ keys: (_, params: { info: ProjectApiInfo }) => keysOf(params.info), settingsError: null }),
     storeSettingsError: assign({ settingsError: (_, params: { error: unknown }) => messageOf(params.error, 'Failed to retrieve API keys') }),
     storeBuckets: assign({ buckets: (_, params: { buckets: Bucket[] }) => params.buckets, bucketsError: null }),
     storeBucketsError: assign({ bucketsError: (_, params: { error: unknown }) => messageOf(params.error, 'Failed to retrieve buckets') }),
@@ -469,10 +468,10 @@ export const apiDocsMachine = setup({
           states: {
             loading: {
               invoke: {
-                id: 'fetchSettings',
-                src: 'fetchSettings',
+                id: 'fetchApiKeyInfo',
+                src: 'fetchApiKeyInfo',
                 input: ({ context }) => ({ ref: context.ref }),
-                onDone: { target: 'loaded', actions: { type: 'storeKeys', params: ({ event }) => ({ settings: event.output }) } },
+                onDone: { target: 'loaded', actions: { type: 'storeKeys', params: ({ event }) => ({ info: event.output }) } },
                 onError: { target: 'failed', actions: { type: 'storeSettingsError', params: ({ event }) => ({ error: event.error }) } },
               },
               after: { requestTimeout: { target: 'failed', actions: { type: 'storeSettingsError', params: { error: new Error(TIMED_OUT) } } } },

@@ -4,7 +4,8 @@
  * project (each list searched by text) and connects them. A person who has not authorized GitHub, or an
  * organization without the GitHub installation, gets the install step first: a 600x800 centred popup on the
  * platform's install page, whose completion arrives as an event (the popup's message) or is found by polling.
- * Invariants: Connect is possible only with both chosen and a repository not already connected; the project's own
+ * Invariants: a preview branch's own project is never offered (it follows its parent's repository); Connect is
+ * possible only with both chosen and a repository not already connected; the project's own
  * connection is deleted first (its failure ignored), then the new one created; success closes the panel with one
  * toast and asks the organization's connections to refresh; a failure keeps the panel and both selections, with
  * one toast; the panel cannot be closed while connecting; a request unanswered after requestTimeout is abandoned.
@@ -23,7 +24,12 @@ export type ToastsRef = ActorRefFrom<typeof toastMachine>
 export interface LinkerProject {
   ref: string
   name: string
+  /** The parent project's ref when this project is a preview branch; null otherwise. */
+  parentRef: string | null
 }
+
+/** The projects a repository may be linked to: not a preview branch's own project. */
+const linkable = (projects: LinkerProject[]) => projects.filter((p) => p.parentRef === null)
 
 /** What the panel reads when it opens. */
 export interface LinkerData {
@@ -139,7 +145,10 @@ export const repositoryRelinkMachine = setup({
   guards: {
     needsInstall: (_, params: { data: LinkerData }) => !params.data.installed,
     isInstalled: (_, params: { installed: boolean }) => params.installed,
-    canConnect: ({ context }) => selectedRepository(context) !== null && context.projectRef !== null && repositoryConnection(context) === null,
+    canConnect: ({ context }) =>
+      selectedRepository(context) !== null &&
+      linkable(context.data?.projects ?? []).some((p) => p.ref === context.projectRef) &&
+      repositoryConnection(context) === null,
     projectHasConnection: ({ context }) => projectConnection(context) !== null,
     isNewConnection: (_, params: { connection: Connection | null }) => params.connection !== null,
   },
@@ -180,10 +189,10 @@ export const repositoryRelinkMachine = setup({
               { guard: { type: 'needsInstall', params: ({ event }) => ({ data: event.output }) }, target: 'needsInstall', actions: assign({ data: ({ event }) => event.output }) },
               {
                 target: 'choosing',
-                // A project asked for at opening that is not in the list is not kept chosen.
+                // A project asked for at opening that is not offered (unknown, or a preview branch) is not kept chosen.
                 actions: assign(({ context, event }) => ({
                   data: event.output,
-                  projectRef: event.output.projects.some((p) => p.ref === context.projectRef) ? context.projectRef : null,
+                  projectRef: linkable(event.output.projects).some((p) => p.ref === context.projectRef) ? context.projectRef : null,
                 })),
               },
             ],
@@ -366,11 +375,11 @@ export function selectRepositoryRelinkView(snapshot: SnapshotFrom<typeof reposit
     repositories: data.repositories
       .filter((r) => matchesText(r.name, context.repositorySearch))
       .map((r) => ({ id: r.id, name: r.name, connectedTo: byRepository.get(r.id) ?? null })),
-    projects: data.projects
+    projects: linkable(data.projects)
       .filter((p) => matchesText(p.name, context.projectSearch))
       .map((p) => ({ ref: p.ref, name: p.name, connectedTo: byProject.get(p.ref) ?? null })),
     noRepositories: data.repositories.length === 0,
-    noProjects: data.projects.length === 0,
+    noProjects: linkable(data.projects).length === 0,
     repositoryId: context.repositoryId,
     projectRef: context.projectRef,
     conflict: repository && repositoryConnection(context) ? repositoryConnectedMessage(repository.name) : null,

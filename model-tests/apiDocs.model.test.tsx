@@ -15,21 +15,21 @@ import { copyButtonMachine } from '../machines/copyButton.machine'
 import { FAILED_TEXT, PERMISSION_TEXT, UPDATING_TEXT } from '../machines/keyAccess'
 import type { RestSchemaResponse } from '../src/contracts/connecting'
 import type { FunctionResponse } from '../src/contracts/functions'
-import type { ProjectSettings } from '../src/contracts/keys'
+import type { ProjectApiInfo } from '../src/contracts/keys'
 import type { Bucket } from '../src/contracts/storage'
 import { ApiDocsPanel } from '../src/views/project/apiDocs/ApiDocsPanel'
 import type { ApiDocsActorRef } from '../src/views/project/apiDocs/useApiDocsActor'
 import { REF } from '../tests/fixtures'
 import { BUCKETS, EDGE_FUNCTIONS, REST_SCHEMA, TENANT_CONFIG_NOT_FOUND } from '../tests/fixtures.apiDocs'
-import { ANON_KEY, makeSettings } from '../tests/fixtures.keys'
+import { ANON_KEY, makeApiInfo } from '../tests/fixtures.keys'
 import { deferredActor, describePath, missingCoverage, modelOf, usePathClock } from './support'
 
 type Region = 'schema' | 'settings' | 'buckets' | 'functions'
 const REGIONS: Region[] = ['schema', 'settings', 'buckets', 'functions']
 const SECTION_OF: Record<Region, DocsSection> = { schema: 'tables-and-views', settings: 'introduction', buckets: 'storage', functions: 'edge-functions' }
 const LABEL_OF: Partial<Record<DocsSection, string>> = { 'tables-and-views': 'Tables & Views', introduction: 'Connect', storage: 'Storage', 'edge-functions': 'Edge Functions' }
-const FETCH: Record<Region, string> = { schema: 'fetchRestSchema', settings: 'fetchSettings', buckets: 'fetchBuckets', functions: 'fetchFunctions' }
-const OUTPUT: Record<Region, unknown> = { schema: REST_SCHEMA, settings: makeSettings(), buckets: BUCKETS, functions: EDGE_FUNCTIONS }
+const FETCH: Record<Region, string> = { schema: 'fetchRestSchema', settings: 'fetchApiKeyInfo', buckets: 'fetchBuckets', functions: 'fetchFunctions' }
+const OUTPUT: Record<Region, unknown> = { schema: REST_SCHEMA, settings: makeApiInfo(), buckets: BUCKETS, functions: EDGE_FUNCTIONS }
 const FAILED_TITLE: Record<Region, string> = {
   schema: 'Failed to load the REST schema',
   settings: 'Failed to retrieve API keys',
@@ -201,7 +201,7 @@ describe('API docs panel model', () => {
     it(`${input === READ_ONLY ? '[read-only] ' : ''}${describePath(path)}`, async () => {
       const reads = {
         schema: deferredActor<RestSchemaResponse, { ref: string }>('fetchRestSchema'),
-        settings: deferredActor<ProjectSettings, { ref: string }>('fetchSettings'),
+        settings: deferredActor<ProjectApiInfo, { ref: string }>('fetchApiKeyInfo'),
         buckets: deferredActor<Bucket[], { ref: string }>('fetchBuckets'),
         functions: deferredActor<FunctionResponse[], { ref: string }>('fetchFunctions'),
       }
@@ -210,7 +210,7 @@ describe('API docs panel model', () => {
       const machine = apiDocsMachine.provide({
         actors: {
           fetchRestSchema: reads.schema.logic,
-          fetchSettings: reads.settings.logic,
+          fetchApiKeyInfo: reads.settings.logic,
           fetchBuckets: reads.buckets.logic,
           fetchFunctions: reads.functions.logic,
           // The JWT secret flow's reports are the path's own events ('jwt.status.changed', 'docs.refresh').

@@ -18,8 +18,10 @@ export const LANDING_PAGE = repository(12, 'landing-page')
 export const BROKEN = repository(13, 'broken-migrations')
 export const REPOSITORIES = [NOTES_APP, LANDING_PAGE, BROKEN]
 
-export const ACME = { ref: 'acmestorefrontref0001', name: 'Acme Storefront' }
-export const PORTAL = { ref: 'customerportalref0002', name: 'Customer Portal' }
+export const ACME = { ref: 'acmestorefrontref0001', name: 'Acme Storefront', parentRef: null }
+export const PORTAL = { ref: 'customerportalref0002', name: 'Customer Portal', parentRef: null }
+/** A preview branch of Acme Storefront: its own project, never offered to the linker. */
+export const ACME_PREVIEW = { ref: 'acmepreviewbranch0003', name: 'preview', parentRef: ACME.ref }
 export const PROJECTS = [ACME, PORTAL]
 
 export const connection = (id: number, repo: Repository, project: { ref: string; name: string }, more: Partial<Connection> = {}): Connection => ({

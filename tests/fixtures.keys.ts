@@ -1,5 +1,5 @@
 /** Settings answers for the API keys tests. */
-import type { ProjectSettings } from '../src/contracts/keys'
+import type { ProjectApiInfo, ProjectSettings } from '../src/contracts/keys'
 import { REF } from './fixtures'
 
 export const ANON_KEY = 'eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJyb2xlIjoiYW5vbiJ9.anon-signature'
@@ -32,5 +32,19 @@ export function makeSettings(opts: { keys?: boolean; secrets?: boolean; anon?: s
           : [],
       },
     ],
+  }
+}
+
+/** The API key info answer (spec 3) with the same keys as makeSettings: serviceApiKey only with `secrets`. */
+export function makeApiInfo(opts: { keys?: boolean; secrets?: boolean; anon?: string; service?: string } = {}): ProjectApiInfo {
+  const keys = opts.keys ?? true
+  const secrets = opts.secrets ?? true
+  return {
+    autoApiService: {
+      protocol: 'http',
+      endpoint: `localhost/rest/${REF}`,
+      defaultApiKey: keys ? (opts.anon ?? ANON_KEY) : null,
+      ...(secrets ? { serviceApiKey: keys ? (opts.service ?? SERVICE_KEY) : null } : {}),
+    },
   }
 }

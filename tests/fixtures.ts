@@ -13,6 +13,7 @@ export function makeProject(overrides: Partial<Project> = {}): Project {
     restUrl: `http://localhost/rest/${REF}/v1/`,
     kpsVersion: 'kps-v3.8.6',
     is_branch_enabled: false,
+    parent_project_ref: null,
     postgrestStatus: 'ONLINE',
     region: 'us-east-1',
     inserted_at: '2026-11-01T10:00:00.000Z',

@@ -61,4 +61,5 @@ export const LIVE_LOGIC: AppLogic = {
   supportTicket: preloadable(() => import('../api/live/projectScreens').then((m) => m.liveSupportTicketMachine)),
   supportTickets: preloadable(() => import('../api/live/projectScreens').then((m) => m.liveSupportTicketsMachine)),
   branchStatus: preloadable(() => import('../api/live/branchStatus').then((m) => m.liveBranchStatusMachine)),
+  branchingEnablement: preloadable(() => import('../api/live/branchingEnablement').then((m) => m.liveBranchingEnablementMachine)),
 }

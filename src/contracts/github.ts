@@ -7,6 +7,11 @@
  *   POST   /platform/integrations/github/connections                       CreateConnectionBody → 201 Connection
  *            409 'Selected repository already has an installed connection to a project' (code
  *            'repository_already_connected'): the dashboard shows 'Unable to connect to {repo name}: {that}'
+ *            409 code 'project_is_preview_branch' when the project is a preview branch (Project.parent_project_ref
+ *            set): a branch follows its parent's repository and is never linked to one of its own
+ *   GET    /platform/integrations/installations/{organization_integration_id}/connections → ProjectConnectionList:
+ *            the installation's project connections in the spec's project connection shape (404 for an
+ *            installation of an organization the person does not belong to)
  *   DELETE /platform/integrations/github/connections/{connection_id}       → { message }
  *   GET    /platform/integrations/github/branches/{connectionId}/{branchName} → 200 Branch, or 404 (no such branch);
  *            a branch name with '..', spaces or control characters is 400 (branchName percent-encoded: 'feature/tags'
@@ -124,6 +129,30 @@ export const Connection = z.object({
 export type Connection = z.infer<typeof Connection>
 export const ConnectionList = z.object({ connections: z.array(Connection) })
 export type ConnectionList = z.infer<typeof ConnectionList>
+
+/** Ids of the integrations themselves (a project connection's integration_id), one per integration. */
+export const INTEGRATION_IDS: Record<IntegrationName, number> = { GitHub: 1, Vercel: 2, Supabase: 3 }
+
+/**
+ * A project connection (spec 3): a platform project linked to a foreign project of an installation — for GitHub the
+ * foreign project is a repository. `foreign_project_id` is the repository's id as text (the foreign platform's
+ * own ids are text), `organization_integration_id` the installation; `metadata` carries the foreign project's fields
+ * (id, name as owner/repo, installation_id) and its framework (null when nothing says which).
+ */
+export const ProjectConnection = z.object({
+  id: Id,
+  foreign_project_id: z.string(),
+  supabase_project_ref: z.string(),
+  integration_id: Id,
+  organization_integration_id: Id,
+  metadata: z.object({ id: Id, name: z.string(), installation_id: Id, framework: z.nullable(z.string()) }),
+  inserted_at: z.string(),
+  updated_at: z.string(),
+  added_by: AddedBy,
+})
+export type ProjectConnection = z.infer<typeof ProjectConnection>
+export const ProjectConnectionList = z.array(ProjectConnection)
+export type ProjectConnectionList = z.infer<typeof ProjectConnectionList>
 
 export const ConnectionsQuery = z.object({ organization_id: z.string().check(z.regex(/^[1-9]\d{0,9}$/, 'organization_id must be a number')) })
 export type ConnectionsQuery = z.infer<typeof ConnectionsQuery>

@@ -4,6 +4,7 @@ import { ProjectStatus } from './common'
 /**
  * API keys, project settings and JWT secret rotation.
  *   GET  /platform/props/project/{ref}/settings                  -> ProjectSettings
+ *   GET  /platform/props/project/{ref}/api                       -> ProjectApiInfo (spec 3's API key info)
  *   POST /platform/props/project/{ref}/jwt-secret-update         JwtSecretUpdateBody -> JwtSecretUpdateAccepted
  *   GET  /platform/props/project/{ref}/jwt-secret-update-status  -> JwtSecretUpdateStatusResponse
  *   GET  /v1/projects/{ref}/api-keys                             -> V1ApiKeyList
@@ -47,6 +48,22 @@ export const ProjectSettings = z.object({
   services: z.array(ProjectService),
 })
 export type ProjectSettings = z.infer<typeof ProjectSettings>
+
+/**
+ * The API key info (spec 3): the project's Auto API service with its keys picked out — `defaultApiKey` the anon key,
+ * `serviceApiKey` the service_role key (absent, not masked, without service_api_keys:read), `endpoint` the host and
+ * path of the project URL (`{protocol}://{endpoint}`, a client library's supabaseUrl). The keys are null while the
+ * project has none (coming up).
+ */
+export const ProjectApiInfo = z.object({
+  autoApiService: z.object({
+    protocol: z.string(),
+    endpoint: z.string(),
+    defaultApiKey: z.nullable(z.string().check(z.minLength(1))),
+    serviceApiKey: z.optional(z.nullable(z.string().check(z.minLength(1)))),
+  }),
+})
+export type ProjectApiInfo = z.infer<typeof ProjectApiInfo>
 
 /** Absent jwt_secret: roll (the platform generates one); present: a custom secret. */
 export const JwtSecretUpdateBody = z.strictObject({

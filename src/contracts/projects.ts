@@ -14,6 +14,12 @@ export const Project = z.object({
   /** Version of the project's API gateway, as 'kps-v3.8.6'. */
   kpsVersion: z.nullable(z.string()),
   is_branch_enabled: z.boolean(),
+  /**
+   * The parent project's ref when this project is a preview branch (the project a branch builds its database in),
+   * as the Management API's branch names it; null for every other project. A preview branch follows its parent's
+   * repository: it is never linked to one of its own.
+   */
+  parent_project_ref: z.nullable(z.string()),
   postgrestStatus: PostgrestStatus,
   region: z.string(),
   inserted_at: z.string(),

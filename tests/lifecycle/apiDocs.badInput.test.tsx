@@ -11,7 +11,7 @@ import { liveApiDocsMachine } from '../../src/api/live/apiDocs'
 import { ApiDocsPanel } from '../../src/views/project/apiDocs/ApiDocsPanel'
 import { REF } from '../fixtures'
 import { BUCKETS, EDGE_FUNCTIONS, REST_SCHEMA } from '../fixtures.apiDocs'
-import { makeSettings } from '../fixtures.keys'
+import { makeApiInfo } from '../fixtures.keys'
 import { ALL_PERMISSIONS } from '../web/platform'
 import { BAD_ANSWERS, json, stubFetch, useFakeClock, type Answer } from './scriptedFetch'
 
@@ -19,13 +19,13 @@ useFakeClock(0)
 
 const PATHS = {
   schema: new RegExp(`^/platform/projects/${REF}/api/rest$`),
-  settings: new RegExp(`^/platform/props/project/${REF}/settings$`),
+  settings: new RegExp(`^/platform/props/project/${REF}/api$`),
   buckets: new RegExp(`^/platform/storage/${REF}/buckets$`),
   functions: new RegExp(`^/v1/projects/${REF}/functions$`),
 }
 const GOOD: Record<keyof typeof PATHS, Answer> = {
   schema: json(REST_SCHEMA),
-  settings: json(makeSettings()),
+  settings: json(makeApiInfo()),
   buckets: json(BUCKETS),
   functions: json(EDGE_FUNCTIONS),
 }
@@ -59,7 +59,7 @@ const CASES: ResourceCase[] = [
     resource: 'settings',
     section: 'introduction',
     title: 'Failed to retrieve API keys',
-    malformed: [['a key that is empty', json(makeSettings({ anon: '' })), /Malformed response .* at services\.0\.service_api_keys\.0\.api_key/]],
+    malformed: [['a key that is empty', json(makeApiInfo({ anon: '' })), /Malformed response .* at autoApiService\.defaultApiKey/]],
     loaded: () => within(panel()).getByRole('group', { name: 'anon (public)' }),
     other: { section: 'tables-and-views', shows: () => within(panel()).getByRole('list', { name: 'Tables and views' }) },
   },

@@ -26,7 +26,7 @@ const messages: Record<string, RegExp> = {
   'a time-out': /The request timed out/,
 }
 const advance = (ms: number) => act(() => vi.advanceTimersByTimeAsync(ms))
-const PROJECT = { id: 1, ref: REF, name: 'Recipe Box', organization_id: 1, organization_slug: 'demo-free', status: 'ACTIVE_HEALTHY', restUrl: '', kpsVersion: null, is_branch_enabled: false, postgrestStatus: 'ONLINE', region: 'us-east-1', inserted_at: '2026-11-01T00:00:00Z', db_version: '15.6', status_changed_at: '2026-11-01T00:00:00Z' }
+const PROJECT = { id: 1, ref: REF, name: 'Recipe Box', organization_id: 1, organization_slug: 'demo-free', status: 'ACTIVE_HEALTHY', restUrl: '', kpsVersion: null, is_branch_enabled: false, parent_project_ref: null, postgrestStatus: 'ONLINE', region: 'us-east-1', inserted_at: '2026-11-01T00:00:00Z', db_version: '15.6', status_changed_at: '2026-11-01T00:00:00Z' }
 
 const DAILY = /\/organizations\/demo-free\/usage\/daily$/
 const USAGE = /\/organizations\/demo-free\/usage$/

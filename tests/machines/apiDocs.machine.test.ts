@@ -19,9 +19,9 @@ import { FAILED_TEXT, PERMISSION_TEXT, UPDATING_TEXT } from '../../machines/keyA
 import type { Permission } from '../../src/contracts/common'
 import type { RestSchemaResponse } from '../../src/contracts/connecting'
 import type { FunctionResponse } from '../../src/contracts/functions'
-import type { JwtSecretUpdateStatusResponse, ProjectSettings } from '../../src/contracts/keys'
+import type { JwtSecretUpdateStatusResponse, ProjectApiInfo } from '../../src/contracts/keys'
 import type { Bucket } from '../../src/contracts/storage'
-import { ANON_KEY, SERVICE_KEY, makeSettings } from '../fixtures.keys'
+import { ANON_KEY, SERVICE_KEY, makeApiInfo } from '../fixtures.keys'
 import { REF } from '../fixtures'
 import { BUCKETS, EDGE_FUNCTIONS, REST_SCHEMA, TENANT_CONFIG_NOT_FOUND } from '../fixtures.apiDocs'
 
@@ -48,7 +48,7 @@ function start(overrides: Partial<ApiDocsInput> = {}, jwt: { status: JwtAnswer; 
   const machine = apiDocsMachine.provide({
     actors: {
       fetchRestSchema: deferred<RestSchemaResponse>(reads.schema),
-      fetchSettings: deferred<ProjectSettings>(reads.settings),
+      fetchApiKeyInfo: deferred<ProjectApiInfo>(reads.settings),
       fetchBuckets: deferred<Bucket[]>(reads.buckets),
       fetchFunctions: deferred<FunctionResponse[]>(reads.functions),
       // The JWT secret was never updated (null): the keys are usable once read.
@@ -136,7 +136,7 @@ describe('API docs machine: reads', () => {
   it('keeps each failure to its resource: the others load and show', async () => {
     const { actor, reads } = start()
     reads.schema[0].reject(new Error('Internal server error'))
-    reads.settings[0].resolve(makeSettings())
+    reads.settings[0].resolve(makeApiInfo())
     reads.functions[0].reject(new Error('Functions are down'))
     reads.buckets[0].resolve(BUCKETS)
     await settle()
@@ -180,7 +180,7 @@ describe('API docs machine: reads', () => {
   it('reads everything again on each opening, and hides the keys again', async () => {
     const { actor, reads } = start()
     reads.schema[0].resolve(REST_SCHEMA)
-    reads.settings[0].resolve(makeSettings())
+    reads.settings[0].resolve(makeApiInfo())
     reads.functions[0].resolve(EDGE_FUNCTIONS)
     await settle()
     expect(selectEdgeFunctions(actor.getSnapshot())).toEqual({ phase: 'loaded', value: EDGE_FUNCTIONS })
@@ -196,7 +196,7 @@ describe('API docs machine: reads', () => {
     expect(selectRestDocs(actor.getSnapshot()).phase).toBe('loading')
     expect(selectEdgeFunctions(actor.getSnapshot()).phase).toBe('loading')
     // After a JWT secret rotation the new keys come with the new read.
-    reads.settings[1].resolve(makeSettings({ anon: 'new-anon-key' }))
+    reads.settings[1].resolve(makeApiInfo({ anon: 'new-anon-key' }))
     await settle()
     expect(selectApiDocsPlace(actor.getSnapshot()).keysShown).toBe(false)
     actor.send({ type: 'keys.show' })
@@ -334,7 +334,7 @@ describe('API docs machine: keys', () => {
   it('snippets carry placeholders until keys are shown; then the anon key, and the service key only when the server sent it', async () => {
     const owner = start()
     expect(owner.actor.getSnapshot().can({ type: 'keys.show' })).toBe(false)
-    owner.reads.settings[0].resolve(makeSettings())
+    owner.reads.settings[0].resolve(makeApiInfo())
     await settle()
     expect(selectSnippetKeys(owner.actor.getSnapshot())).toEqual({ projectUrl: `http://localhost/rest/${REF}`, anonKey: null, serviceKey: null })
     owner.actor.send({ type: 'keys.show' })
@@ -348,7 +348,7 @@ describe('API docs machine: keys', () => {
   it('a member without service_api_keys:read is shown and copies no key, not even the anon key the server sends, and never reads the JWT status', async () => {
     const jwt = { status: null, reads: 0 }
     const developer = start({ permissions: OWNER.filter((p) => p !== 'service_api_keys:read') }, jwt)
-    developer.reads.settings[0].resolve(makeSettings({ secrets: false }))
+    developer.reads.settings[0].resolve(makeApiInfo({ secrets: false }))
     await settle()
     expect(developer.actor.getSnapshot().can({ type: 'keys.show' })).toBe(false)
     developer.actor.send({ type: 'keys.show' })
@@ -363,7 +363,7 @@ describe('API docs machine: keys', () => {
   it('while the JWT secret updates no key shows or copies; when the update ends updated the schema and the keys are read again', async () => {
     const jwt: { status: JwtAnswer; reads: number } = { status: 'updating', reads: 0 }
     const owner = start({}, jwt)
-    owner.reads.settings[0].resolve(makeSettings())
+    owner.reads.settings[0].resolve(makeApiInfo())
     owner.reads.schema[0].resolve(REST_SCHEMA)
     await settle()
     expect(selectKeyNotice(owner.actor.getSnapshot())).toBe(UPDATING_TEXT)
@@ -379,7 +379,7 @@ describe('API docs machine: keys', () => {
     expect(selectKeyNotice(owner.actor.getSnapshot())).toBeNull()
     expect([owner.reads.schema.length, owner.reads.settings.length]).toEqual([2, 2])
     expect(selectProjectKeys(owner.actor.getSnapshot())).toEqual({ phase: 'loading', retry: 0 })
-    owner.reads.settings[1].resolve(makeSettings({ anon: 'eyJ.new-anon' }))
+    owner.reads.settings[1].resolve(makeApiInfo({ anon: 'eyJ.new-anon' }))
     await settle()
     owner.actor.send({ type: 'keys.show' })
     expect(selectSnippetKeys(owner.actor.getSnapshot())).toMatchObject({ anonKey: 'eyJ.new-anon' })

@@ -10,7 +10,7 @@ import {
 } from '../../machines/repositoryRelink.machine'
 import { toastMachine } from '../../machines/toast.machine'
 import { REPOSITORY_ALREADY_CONNECTED, type Connection } from '../../src/contracts/github'
-import { ACME, ACME_NOTES, BROKEN, LANDING_PAGE, LINKER_DATA, NOTES_APP, ORG, PORTAL, connection } from '../fixtures.github'
+import { ACME, ACME_NOTES, ACME_PREVIEW, BROKEN, LANDING_PAGE, LINKER_DATA, NOTES_APP, ORG, PORTAL, connection } from '../fixtures.github'
 
 interface Run<I, O> {
   input: I
@@ -223,6 +223,34 @@ describe('repository relink machine', () => {
   it('with no projects, says so', async () => {
     const s = await opened({ ...LINKER_DATA, projects: [] })
     expect(s.choosing()).toMatchObject({ noProjects: true, projects: [] })
+  })
+
+  describe('preview branches', () => {
+    const WITH_PREVIEW: LinkerData = { ...LINKER_DATA, projects: [ACME, ACME_PREVIEW, PORTAL] }
+
+    it('are not offered: the project picker lists only projects that are not a preview branch', async () => {
+      const s = await opened(WITH_PREVIEW)
+      expect(s.choosing().projects.map((p) => p.ref)).toEqual([ACME.ref, PORTAL.ref])
+      s.actor.send({ type: 'project.search', text: 'preview' })
+      expect(s.choosing().projects).toEqual([])
+    })
+
+    it('one asked for at opening is not kept chosen, and one sent as chosen cannot be connected', async () => {
+      const s = await opened(WITH_PREVIEW, ACME_PREVIEW.ref)
+      expect(s.choosing().projectRef).toBeNull()
+      s.actor.send({ type: 'repository.select', id: LANDING_PAGE.id })
+      s.actor.send({ type: 'project.select', ref: ACME_PREVIEW.ref })
+      expect(s.choosing().canConnect).toBe(false)
+      s.actor.send({ type: 'connect' })
+      expect(s.creates).toHaveLength(0)
+      s.actor.send({ type: 'project.select', ref: PORTAL.ref })
+      expect(s.choosing().canConnect).toBe(true)
+    })
+
+    it('an organization whose only projects are preview branches has no projects to link', async () => {
+      const s = await opened({ ...LINKER_DATA, projects: [ACME_PREVIEW] })
+      expect(s.choosing()).toMatchObject({ noProjects: true, projects: [] })
+    })
   })
 
   describe('install step', () => {

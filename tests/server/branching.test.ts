@@ -6,6 +6,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { BranchDetailResponse, BranchingPlan, BranchList, BranchMigrations, BranchResponse, BranchUpdateResponse } from '../../src/contracts/branching'
 import { ErrorBody } from '../../src/contracts/common'
+import { RepositoryList } from '../../src/contracts/github'
+import { Project, ProjectList } from '../../src/contracts/projects'
 import { addProject, addRepository, connect, settle } from './branching-support'
 import { DEVELOPER, json, OWNER, projectByName, READONLY, startTestServer, type TestServer } from './helpers'
 
@@ -93,6 +95,25 @@ describe('a branch of the demo repository (Acme Storefront, notes-app)', () => {
     }
     const { rows } = await s.db.query<{ n: number }>('select count(*)::int as n from project_api_keys k join projects p on p.id = k.project_id where p.ref = $1', [branch.project_ref])
     expect(rows[0].n).toBeGreaterThan(0)
+  })
+
+  it('the project list and the project say it is a preview branch of Acme Storefront; other projects say null', async () => {
+    const list = ProjectList.parse(await (await get('/platform/projects')).json())
+    expect(list.find((p) => p.ref === branch.project_ref)?.parent_project_ref).toBe(acme.ref)
+    expect(list.filter((p) => p.parent_project_ref !== null).map((p) => p.ref)).toEqual([branch.project_ref])
+    expect(Project.parse(await (await get(`/platform/projects/${branch.project_ref}`)).json()).parent_project_ref).toBe(acme.ref)
+    expect(Project.parse(await (await get(`/platform/projects/${acme.ref}`)).json()).parent_project_ref).toBeNull()
+  })
+
+  it('cannot be linked to a repository of its own (409), though a repository nobody uses is there to link', async () => {
+    const { organization_id } = Project.parse(await (await get(`/platform/projects/${acme.ref}`)).json())
+    const repositories = RepositoryList.parse(await (await get(`/platform/integrations/github/repositories?organization_id=${organization_id}`)).json()).repositories
+    const landing = repositories.find((r) => r.name === 'demo-pro/landing-page')!
+    const res = await post('/platform/integrations/github/connections', { installation_id: landing.installation_id, project_ref: branch.project_ref, repository_id: landing.id })
+    expect(res.status).toBe(409)
+    expect(ErrorBody.parse(await res.json())).toMatchObject({ code: 'project_is_preview_branch', message: expect.stringContaining(acme.ref) })
+    const { rows } = await s.db.query<{ n: number }>('select count(*)::int as n from github_connections c join projects p on p.id = c.project_id where p.ref = $1', [branch.project_ref])
+    expect(rows[0].n).toBe(0)
   })
 
   it("the branch's page reads each migration's result and the seed's", async () => {

@@ -12,6 +12,8 @@ import {
   ConnectionList,
   Installation,
   InstallationList,
+  INTEGRATION_IDS,
+  ProjectConnectionList,
   REPOSITORY_ALREADY_CONNECTED,
   RepositoryList,
 } from '../../src/contracts/github'
@@ -119,6 +121,31 @@ describe('the demo', () => {
       supabase_changes_only: false,
     })
     expect(await connections(freeOrgId)).toEqual([])
+  })
+
+  it("the installation's project connections carry the spec's fields: foreign project, project ref, ids, metadata, added_by", async () => {
+    const list = await ok(await get(`/platform/integrations/installations/${proInstallation.id}/connections`, readonly), ProjectConnectionList)
+    const notes = repos.get('demo-pro/notes-app')!
+    expect(list).toEqual([
+      {
+        id: expect.any(Number),
+        foreign_project_id: String(notes),
+        supabase_project_ref: storefront,
+        integration_id: INTEGRATION_IDS.GitHub,
+        organization_integration_id: proInstallation.id,
+        metadata: { id: notes, name: 'demo-pro/notes-app', installation_id: proInstallation.id, framework: null },
+        inserted_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
+        updated_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
+        added_by: { id: expect.any(Number), primary_email: OWNER, username: 'owner' },
+      },
+    ])
+    expect(list[0].id).toBe((await connections(proOrgId))[0].id)
+    expect(await ok(await get(`/platform/integrations/installations/${freeInstallation.id}/connections`), ProjectConnectionList)).toEqual([])
+  })
+
+  it('an unknown installation is 404, a bad id 400', async () => {
+    await refused(await get('/platform/integrations/installations/999999/connections'), 404, 'Installation 999999 not found')
+    await refused(await get('/platform/integrations/installations/abc/connections'), 400)
   })
 
   it('the Owner has authorized the app, the others have not (null)', async () => {

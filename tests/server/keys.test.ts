@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import {
   JwtSecretUpdateAccepted,
   JwtSecretUpdateStatusResponse,
+  ProjectApiInfo,
   ProjectSettings,
   V1ApiKeyList,
 } from '../../src/contracts/keys'
@@ -118,6 +119,34 @@ describe('keys are real JWTs signed with the project secret', () => {
     await expectValidKey(keyOf(body, 'anon')!, secret, ref, 'anon')
     await expectValidKey(keyOf(body, 'service_role')!, secret, ref, 'service_role')
     expect(decodeProtectedHeader(keyOf(body, 'anon')!).alg).toBe('HS256')
+  })
+
+  it('the API key info gives the Owner the anon key as defaultApiKey, the service_role key and the endpoint', async () => {
+    const { ref } = await projectByName(s, 'Recipe Box')
+    const res = await s.request(`/platform/props/project/${ref}/api`, { headers: { cookie: owner } })
+    expect(res.status).toBe(200)
+    const info = ProjectApiInfo.parse(await res.json())
+    const stored = await storedKeys(s, ref)
+    const body = await settings(s, ref, owner)
+    expect(info.autoApiService).toEqual({
+      protocol: body.services[0].app_config.protocol,
+      endpoint: body.services[0].app_config.endpoint,
+      defaultApiKey: stored.anon_key,
+      serviceApiKey: stored.service_role_key,
+    })
+  })
+
+  it.each([DEVELOPER, READONLY])('%s gets API key info without serviceApiKey at all; a stranger 404', async (email) => {
+    const cookie = await s.signIn(email)
+    const { ref } = await projectByName(s, 'Recipe Box')
+    const res = await s.request(`/platform/props/project/${ref}/api`, { headers: { cookie } })
+    const text = await res.text()
+    const info = ProjectApiInfo.parse(JSON.parse(text))
+    const stored = await storedKeys(s, ref)
+    expect('serviceApiKey' in info.autoApiService).toBe(false)
+    expect(info.autoApiService.defaultApiKey).toBe(stored.anon_key)
+    expect(text).not.toContain(stored.service_role_key)
+    expect((await s.request('/platform/props/project/notaprojectofanyonex/api', { headers: { cookie } })).status).toBe(404)
   })
 
   it.each([DEVELOPER, READONLY])('%s gets the anon key alone and no jwt_secret property at all', async (email) => {

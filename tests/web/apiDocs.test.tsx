@@ -9,7 +9,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import type { Permission } from '../../src/contracts/common'
 import { REF } from '../fixtures'
 import { BUCKETS, EDGE_FUNCTIONS, REST_SCHEMA } from '../fixtures.apiDocs'
-import { ANON_KEY, SERVICE_KEY, makeSettings } from '../fixtures.keys'
+import { ANON_KEY, SERVICE_KEY, makeApiInfo } from '../fixtures.keys'
 import { ALL_PERMISSIONS, ORGS, fakePlatform, renderApp } from './platform'
 
 const json = (body: unknown, status = 200) => new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } })
@@ -37,7 +37,7 @@ function docsPlatform(role: Role = 'Owner', keyServer: KeyServer = { jwtStatus: 
     const path = new URL(input.url, 'http://localhost').pathname
     const answers: Record<string, () => Response> = {
       [`/platform/projects/${REF}/api/rest`]: () => json(REST_SCHEMA),
-      [`/platform/props/project/${REF}/settings`]: () => json(makeSettings({ secrets: permissions.includes('service_api_keys:read'), anon: keyServer.anon })),
+      [`/platform/props/project/${REF}/api`]: () => json(makeApiInfo({ secrets: permissions.includes('service_api_keys:read'), anon: keyServer.anon })),
       [`/platform/props/project/${REF}/jwt-secret-update-status`]: () =>
         json({
           jwtSecretUpdateStatus:
@@ -100,7 +100,7 @@ describe('API docs panel: sections by role', () => {
     const platform = await openDocs('docs=introduction', 'Read-only')
     await within(panel()).findByRole('heading', { name: 'Connect to your project' })
     expect(sectionNames()).toEqual(['Connect', 'Tables & Views', 'Stored Procedures'])
-    await waitFor(() => expect(platform.reads).toContain(`/platform/props/project/${REF}/settings`))
+    await waitFor(() => expect(platform.reads).toContain(`/platform/props/project/${REF}/api`))
     expect(platform.requested.filter((path) => path.includes('/buckets') || path.includes('/functions'))).toEqual([])
   })
 
@@ -250,12 +250,12 @@ describe('API docs panel: keys, language, copying', () => {
     expect(within(within(panel()).getByRole('group', { name: 'service_role (secret)' })).queryByRole('button')).toBeNull()
     expect(within(panel()).getByRole('button', { name: 'Show keys' })).toBeDisabled()
     const reads = (suffix: string) => platform.reads.filter((path) => path.endsWith(suffix)).length
-    const [schemaReads, settingsReads] = [reads('/api/rest'), reads('/settings')]
+    const [schemaReads, settingsReads] = [reads('/api/rest'), reads(`/props/project/${REF}/api`)]
 
     // The rotation ends: new keys on the server.
     keyServer.anon = 'eyJ.the-new-anon-key'
     keyServer.jwtStatus = 'updated'
-    await waitFor(() => expect([reads('/settings'), reads('/api/rest')]).toEqual([settingsReads + 1, schemaReads + 1]), { timeout: 3_000 })
+    await waitFor(() => expect([reads(`/props/project/${REF}/api`), reads('/api/rest')]).toEqual([settingsReads + 1, schemaReads + 1]), { timeout: 3_000 })
     const user = userEvent.setup()
     const show = within(panel()).getByRole('button', { name: 'Show keys' })
     await waitFor(() => expect(show).toBeEnabled())
@@ -347,7 +347,7 @@ describe('API docs panel: a custom domain', () => {
     // The same panel, told: not one mounted again around it.
     expect(nav.isConnected).toBe(true)
     expect(projectUrl.isConnected).toBe(true)
-    expect(platform.reads.filter((path) => path.endsWith('/settings'))).toHaveLength(1)
+    expect(platform.reads.filter((path) => path.endsWith(`/props/project/${REF}/api`))).toHaveLength(1)
     expect(platform.reads.filter((path) => path.endsWith('/api/rest'))).toHaveLength(1)
   })
 })
@@ -364,7 +364,7 @@ describe('API docs panel: opening and closing', () => {
       await user.click(within(menu).getByRole('option', { name: 'API Docs panel' }))
       await within(await screen.findByRole('dialog', { name: 'API Docs' })).findByRole('heading', { name: 'Connect to your project' })
       await waitFor(() => expect(platform.reads.filter((path) => path.endsWith('/api/rest'))).toHaveLength(round))
-      expect(platform.reads.filter((path) => path.endsWith('/settings'))).toHaveLength(round)
+      expect(platform.reads.filter((path) => path.endsWith(`/props/project/${REF}/api`))).toHaveLength(round)
       expect(searchOf(rendered.location)).toBe('docs=introduction')
       await user.keyboard('{Escape}')
       await waitFor(() => expect(screen.queryByRole('dialog', { name: 'API Docs' })).not.toBeInTheDocument())

@@ -8,6 +8,7 @@ import userEvent from '@testing-library/user-event'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { installPopupFeatures, openInstallPopup, POPUP_BLOCKED } from '../../src/api/live/installPopup'
 import type { Connection } from '../../src/contracts/github'
+import { makeProject } from '../fixtures'
 import { INSTALLATION, REPOSITORIES, connection } from '../fixtures.github'
 import { PROJECTS, fakePlatform, renderApp } from './platform'
 
@@ -108,6 +109,18 @@ describe('organization integrations page', () => {
     await user.click(await screen.findByRole('button', { name: 'Add GitHub repository' }))
     expect(await within(panel()).findByText('No Supabase Projects found')).toBeInTheDocument()
     expect(within(panel()).getByText(/You can skip this and create a Supabase Project later/)).toBeInTheDocument()
+  })
+
+  it("does not offer a preview branch's own project (the project list marks it with its parent's ref)", async () => {
+    const user = userEvent.setup()
+    const preview = makeProject({ id: 3, ref: 'cdefghijklmnopqrstuv', name: 'Analytics preview', organization_id: 2, organization_slug: 'demo-pro', parent_project_ref: ANALYTICS.ref })
+    githubPlatform({ projects: [...PROJECTS, preview] })
+    renderApp('/org/demo-pro/integrations')
+    await user.click(await screen.findByRole('button', { name: 'Add GitHub repository' }))
+    await within(panel()).findByRole('radio', { name: /^Storefront/ })
+    const offered = within(panel()).getAllByRole('radio').filter((r) => r.getAttribute('name') === 'project')
+    expect(offered.map((r) => r.closest('label')?.textContent)).toEqual(['Analytics' + 'Linked to demo-pro/notes-app', 'Storefront'])
+    expect(within(panel()).queryByText('Analytics preview')).toBeNull()
   })
 
   it('a linked repository cannot be chosen for another project', async () => {

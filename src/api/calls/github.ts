@@ -16,6 +16,8 @@ export const listGitHubConnections = (organizationId: number | undefined, option
   if (organizationId === undefined) return Promise.reject(new Error('No organization id'))
   return call(endpoints.listGitHubConnections, {}, { ...options, query: { organization_id: String(organizationId) } })
 }
+export const listProjectConnections = (organizationIntegrationId: number, options?: CallOptions) =>
+  call(endpoints.listProjectConnections, { organization_integration_id: String(organizationIntegrationId) }, options)
 export const createGitHubConnection = (body: CreateConnectionBody, options?: CallOptions) => call(endpoints.createGitHubConnection, {}, { ...options, body })
 export const deleteGitHubConnection = (connectionId: number, options?: CallOptions) =>
   call(endpoints.deleteGitHubConnection, { connection_id: connectionId }, options)

@@ -37,7 +37,7 @@ export const liveRepositoryRelinkMachine = repositoryRelinkMachine.provide({
       return {
         installed,
         repositories: repositories.repositories,
-        projects: projects.filter((p) => p.organization_slug === input.slug).map((p) => ({ ref: p.ref, name: p.name })),
+        projects: projects.filter((p) => p.organization_slug === input.slug).map((p) => ({ ref: p.ref, name: p.name, parentRef: p.parent_project_ref })),
         connections: connections.connections,
       }
     }),

@@ -13,6 +13,7 @@ import {
   DeleteConnectionResponse,
   Installation,
   InstallationList,
+  ProjectConnectionList,
   RepositoriesQuery,
   RepositoryList,
 } from '../github'
@@ -23,6 +24,7 @@ export const createInstallation = /* @__PURE__ */ endpoint('POST', 'platform', '
 export const getGitHubAuthorization = /* @__PURE__ */ endpoint('GET', 'platform', '/integrations/github/authorization', { response: AuthorizationResponse })
 export const listGitHubRepositories = /* @__PURE__ */ endpoint('GET', 'platform', '/integrations/github/repositories', { query: RepositoriesQuery, response: RepositoryList })
 export const listGitHubConnections = /* @__PURE__ */ endpoint('GET', 'platform', '/integrations/github/connections', { query: ConnectionsQuery, response: ConnectionList })
+export const listProjectConnections = /* @__PURE__ */ endpoint('GET', 'platform', '/integrations/installations/:organization_integration_id/connections', { response: ProjectConnectionList })
 export const createGitHubConnection = /* @__PURE__ */ endpoint('POST', 'platform', '/integrations/github/connections', { body: CreateConnectionBody, response: Connection })
 export const deleteGitHubConnection = /* @__PURE__ */ endpoint('DELETE', 'platform', '/integrations/github/connections/:connection_id', { response: DeleteConnectionResponse })
 export const checkGitHubBranch = /* @__PURE__ */ endpoint('GET', 'platform', '/integrations/github/branches/:connectionId/:branchName', { response: Branch })

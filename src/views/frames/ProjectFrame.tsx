@@ -8,6 +8,7 @@ import { CommandMenu } from '../layout/CommandMenu'
 import { NavBar } from '../layout/NavBar'
 import { SideMenu } from '../layout/SideMenu'
 import { AiSettingsHost } from '../project/ai/AiSettingsHost'
+import { BranchingHost } from '../project/branches/BranchingHost'
 import { LazyApiDocsDialogPanel } from '../project/apiDocs/lazy'
 import { ProjectStatusGate } from '../project/lifecycle/ProjectStatusGate'
 import { ProjectHome, ToolPage } from '../project/pages/ProjectPages'
@@ -89,6 +90,7 @@ export function ProjectFrame({ projectRef, section, navBar }: { projectRef: stri
           {flags.isPlatform ? <CommandMenu project={project} /> : null}
           <ApiDocsDialog navBar={navBar} section={section} panel={(onDismiss) => <LazyApiDocsDialogPanel onDismiss={onDismiss} />} />
           <AiSettingsHost projectRef={projectRef} />
+          <BranchingHost section={section} />
         </>
       }
     >

@@ -6,6 +6,7 @@ import { selectAllProjects } from '../../../machines/projectList.machine'
 import { projectLink } from '../../../machines/projectStatus.machine'
 import type { Project } from '../../contracts/projects'
 import { aiSettingsHref } from '../routes/aiSettingsParam'
+import { branchingHref } from '../routes/branchingParam'
 import { allProjectRoutes } from '../routes/projectRoutes'
 import { useBuildFlags, useProjectListActor } from '../shell/contexts'
 import { Icon } from '../shell/Icon'
@@ -96,6 +97,8 @@ function useCommands(current: Project | null): Command[] {
     // The API docs panel opens over the current page: its `docs` parameter opens it (ApiDocsDialog).
     commands.push({ id: 'panel:api-docs', label: 'API Docs panel', group: current.name, href: `${path}?docs=introduction` })
     commands.push({ id: 'panel:ai-settings', label: 'Supabase AI Settings', group: current.name, href: aiSettingsHref(path) })
+    // The project layout hosts the branching dialog: its `enableBranching` parameter opens it over the current page.
+    if (flags.isPlatform) commands.push({ id: 'panel:branching', label: 'Enable database branching', group: current.name, href: branchingHref(path) })
     for (const route of allProjectRoutes(flags)) {
       commands.push({
         id: `page:${route.section}`,

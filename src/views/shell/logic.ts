@@ -47,6 +47,7 @@ import type { projectAddonsMachine } from '../../../machines/projectAddons.machi
 import type { supportTicketMachine } from '../../../machines/supportTicket.machine'
 import type { supportTicketsMachine } from '../../../machines/supportTickets.machine'
 import type { branchStatusMachine } from '../../../machines/branchStatus.machine'
+import type { branchingEnablementMachine } from '../../../machines/branchingEnablement.machine'
 
 /** Loads a machine's code on demand; the same loader (by identity) loads once however often it is read. */
 export type Loader<T> = () => Promise<T>
@@ -103,6 +104,8 @@ export interface AppLogic {
   supportTickets: Loader<typeof supportTicketsMachine>
   // The Branches page with its 'Enable database branching' modal (the child 'enablement'), loaded with the page.
   branchStatus: Loader<typeof branchStatusMachine>
+  // The same modal hosted by the project layout (opened by the URL's `enableBranching` from anywhere else).
+  branchingEnablement: Loader<typeof branchingEnablementMachine>
 }
 
 export const AppLogicContext = createContext<AppLogic | null>(null)

@@ -4,8 +4,8 @@
  *  - installations, repositories, connections and contents of an organization the person does not belong to are
  *    404, as unknown ones (the two cannot be told apart);
  *  - creating or deleting a connection, or installing, needs projects:write (Read-only: 403);
- *  - linking checks, in order: the body (400), the installation (404), the role (403), the project (404, or 400
- *    when it is another organization's), the repository (404, or 400 when it is another installation's), then a
+ *  - linking checks, in order: the body (400), the installation (404), the role (403), the project (404; 409 when
+ *    it is a preview branch; 400 when it is another organization's), the repository (404, or 400 when it is another installation's), then a
  *    repository already connected (409, REPOSITORY_ALREADY_CONNECTED) or a project already connected (409: the
  *    dashboard deletes the old connection first).
  */
@@ -22,6 +22,7 @@ import {
   type ContentEntry,
   type ContentsResponse,
   type DeleteConnectionResponse,
+  type ProjectConnectionList,
   type RepositoryList,
 } from '../../../contracts/github'
 import { routeOf } from '../../../contracts/endpoint'
@@ -49,11 +50,13 @@ import {
   listInstallations,
   listMemberRepositories,
   toConnection,
+  toProjectConnection,
   toRepository,
 } from './store'
 
 const IdText = z.string().regex(/^[1-9]\d{0,9}$/, 'must be a positive whole number').transform(Number)
 const ConnectionParam = z.object({ connection_id: IdText })
+const InstallationParam = z.object({ organization_integration_id: IdText })
 const BranchParam = z.object({ connectionId: IdText, branchName: BranchName })
 const OwnerRepoParam = z.object({ owner: z.string().min(1).max(100), repo: z.string().min(1).max(104) })
 
@@ -126,6 +129,14 @@ export function githubRoutes(deps: Deps, host: GitHost) {
     return c.json({ connections: (await listConnections(db, organizationId)).map(toConnection) } satisfies ConnectionList)
   })
 
+  app.on(...at(endpoints.listProjectConnections), validate('param', InstallationParam), async (c) => {
+    const { organization_integration_id } = c.req.valid('param')
+    const installation = await findMemberInstallation(db, c.get('account').id, organization_integration_id)
+    if (!installation) return errorJson(c, 404, `Installation ${organization_integration_id} not found`)
+    const rows = await listConnections(db, installation.organization_id)
+    return c.json(rows.filter((row) => row.installation_id === installation.id).map(toProjectConnection) satisfies ProjectConnectionList)
+  })
+
   app.on(...at(endpoints.createGitHubConnection), validate('json', endpoints.createGitHubConnection.body), async (c) => {
     const body = c.req.valid('json')
     const account = c.get('account')
@@ -134,6 +145,11 @@ export function githubRoutes(deps: Deps, host: GitHost) {
     if (!can(installation.role, 'projects:write')) return errorJson(c, 403, FORBIDDEN_WRITE)
     const project = await findMemberProject(db, account.id, body.project_ref)
     if (!project) return errorJson(c, 404, `Project ${body.project_ref} not found`)
+    // A preview branch is built from its parent's repository (the git branch it was made for): a link of its own
+    // would give it a second source of migrations.
+    if (project.parent_project_ref !== null) {
+      return errorJson(c, 409, `Project ${project.name} is a preview branch of ${project.parent_project_ref}: link the repository to that project`, 'project_is_preview_branch')
+    }
     if (project.organization_id !== installation.organization_id) {
       return errorJson(c, 400, `Project ${project.name} belongs to another organization than installation ${installation.id}`)
     }

@@ -4,7 +4,7 @@
  * contract's shape here.
  */
 import type { Role } from '../../../contracts/common'
-import type { Authorization, Connection, Installation, Repository } from '../../../contracts/github'
+import { INTEGRATION_IDS, type Authorization, type Connection, type Installation, type ProjectConnection, type Repository } from '../../../contracts/github'
 import type { Queryable } from '../../db'
 import { iso } from '../../core/rows'
 
@@ -252,6 +252,21 @@ export function toConnection(row: ConnectionRow): Connection {
     branch_limit: row.branch_limit,
     new_branch_per_pr: row.new_branch_per_pr,
     supabase_changes_only: row.supabase_changes_only,
+  }
+}
+
+/** A connection in the spec's project connection shape: the repository is the foreign project. */
+export function toProjectConnection(row: ConnectionRow): ProjectConnection {
+  return {
+    id: row.id,
+    foreign_project_id: String(row.repository_id),
+    supabase_project_ref: row.project_ref,
+    integration_id: INTEGRATION_IDS.GitHub,
+    organization_integration_id: row.installation_id,
+    metadata: { id: row.repository_id, name: `${row.repository_owner}/${row.repository_name}`, installation_id: row.installation_id, framework: null },
+    inserted_at: iso(row.inserted_at),
+    updated_at: iso(row.updated_at),
+    added_by: { id: row.user_id, primary_email: row.user_email, username: row.user_username },
   }
 }
 

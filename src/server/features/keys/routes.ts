@@ -1,6 +1,7 @@
 /**
  * API keys and JWT secret rotation.
  *   GET  /platform/props/project/{ref}/settings                   project settings with the keys the member may see
+ *   GET  /platform/props/project/{ref}/api                        the API key info: the same keys, picked out by role
  *   POST /platform/props/project/{ref}/jwt-secret-update          roll ({}) or set ({ jwt_secret }) the secret
  *   GET  /platform/props/project/{ref}/jwt-secret-update-status   the latest update, or null
  *   GET  /v1/projects/{ref}/api-keys                              Management API ApiKeyResponse[]
@@ -9,7 +10,7 @@
  */
 import { Hono } from 'hono'
 import * as endpoints from '../../../contracts/endpoints'
-import type { JwtSecretUpdateAccepted, JwtSecretUpdateStatusResponse, ProjectSettings, V1ApiKey } from '../../../contracts/keys'
+import type { JwtSecretUpdateAccepted, JwtSecretUpdateStatusResponse, ProjectApiInfo, ProjectSettings, V1ApiKey } from '../../../contracts/keys'
 import type { Deps } from '../../core/deps'
 import { setDevSwitch } from '../../core/devSwitches'
 import { at, baseUrl, errorJson, validate, type AppEnv } from '../../core/http'
@@ -56,6 +57,20 @@ function toProjectSettings(
   }
 }
 
+/** The API key info: the settings' one service, its keys picked out by tag (the same permission rule). */
+function toApiInfo(settings: ProjectSettings, mayReadSecrets: boolean): ProjectApiInfo {
+  const service = settings.services[0]
+  const tagged = (tag: string) => service.service_api_keys.find((key) => key.tags === tag)?.api_key ?? null
+  return {
+    autoApiService: {
+      protocol: service.app_config.protocol,
+      endpoint: service.app_config.endpoint,
+      defaultApiKey: tagged('anon'),
+      ...(mayReadSecrets ? { serviceApiKey: tagged('service_role') } : {}),
+    },
+  }
+}
+
 function toV1Keys(keys: ProjectKeysRow | undefined, mayReadSecrets: boolean): V1ApiKey[] {
   if (!keys) return []
   const common = {
@@ -89,6 +104,12 @@ export function keysRoutes({ db, clock, config, ownUrl }: Deps) {
     const keys = await findProjectKeys(db, c.var.project.id)
     const mayReadSecrets = can(c.var.project.role, 'service_api_keys:read')
     return c.json(toProjectSettings(c.var.project, keys, baseUrl(ownUrl), mayReadSecrets))
+  })
+
+  app.on(...at(endpoints.getProjectApiInfo), project, async (c) => {
+    const keys = await findProjectKeys(db, c.var.project.id)
+    const mayReadSecrets = can(c.var.project.role, 'service_api_keys:read')
+    return c.json(toApiInfo(toProjectSettings(c.var.project, keys, baseUrl(ownUrl), mayReadSecrets), mayReadSecrets))
   })
 
   app.on(...at(endpoints.updateJwtSecret), refParam, validate('json', endpoints.updateJwtSecret.body), project, async (c) => {

@@ -14,6 +14,8 @@ export interface ProjectRow {
   postgrest_status: PostgrestStatus
   kps_version: string | null
   is_branch_enabled: boolean
+  /** The parent's ref when the project is a preview branch's own project; null for any other project. */
+  parent_project_ref: string | null
   region: string
   db_version: string
   inserted_at: Date | string
@@ -24,8 +26,12 @@ export interface MemberProjectRow extends ProjectRow {
   role: Role
 }
 
+/** The parent project's ref of a preview branch's own project (null for every other project). */
+const parentRefSql = `(select pp.ref from branches b join projects pp on pp.id = b.parent_project_id where b.project_id = p.id)`
+
 const projectColumns = `p.id, p.ref, p.name, p.organization_id, o.slug as organization_slug, p.status,
-  p.postgrest_status, p.kps_version, p.is_branch_enabled, p.region, p.db_version, p.inserted_at, p.status_changed_at`
+  p.postgrest_status, p.kps_version, p.is_branch_enabled, ${parentRefSql} as parent_project_ref, p.region, p.db_version,
+  p.inserted_at, p.status_changed_at`
 
 export async function listMemberProjects(db: Queryable, accountId: number): Promise<MemberProjectRow[]> {
   const { rows } = await db.query<MemberProjectRow>(
@@ -52,7 +58,7 @@ export async function listMemberProjectsJson(db: Queryable, accountId: number, b
     `select coalesce(json_agg(json_build_object(
        'id', p.id, 'ref', p.ref, 'name', p.name, 'organization_id', p.organization_id, 'organization_slug', o.slug,
        'status', p.status, 'restUrl', $2::text || '/p/' || p.ref || '/rest/v1/', 'kpsVersion', p.kps_version,
-       'is_branch_enabled', p.is_branch_enabled, 'postgrestStatus', p.postgrest_status, 'region', p.region,
+       'is_branch_enabled', p.is_branch_enabled, 'parent_project_ref', ${parentRefSql}, 'postgrestStatus', p.postgrest_status, 'region', p.region,
        'inserted_at', ${isoSql('p.inserted_at')}, 'db_version', p.db_version,
        'status_changed_at', ${isoSql('p.status_changed_at')}
      ) order by p.inserted_at, p.id), '[]')::text as list
@@ -103,6 +109,7 @@ export function toProject(row: ProjectRow, baseUrl: string): Project {
     restUrl: restUrlFor(baseUrl, row.ref),
     kpsVersion: row.kps_version,
     is_branch_enabled: row.is_branch_enabled,
+    parent_project_ref: row.parent_project_ref,
     postgrestStatus: row.postgrest_status,
     region: row.region,
     inserted_at: iso(row.inserted_at),

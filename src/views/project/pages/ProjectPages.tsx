@@ -10,6 +10,7 @@ import { databaseToolOf, isApiDocsPage, productPageOf, sqlSection } from '../../
 import { lazyComponent } from '../../shell/lazy'
 import { LazyApiDocsPage } from '../apiDocs/lazy'
 import { Loading } from '../../shell/ui'
+import { branchingHref } from '../../routes/branchingParam'
 
 // The database tools load with their first visit, off the project's first load, each with its machine.
 const pageLoading = <Loading label="Loading page…" />
@@ -141,6 +142,14 @@ export function ProjectHome() {
           </li>
         ))}
       </ul>
+      {/* The layout hosts the branching dialog: the parameter opens it over this page. A preview branch has none of its own. */}
+      {flags.isPlatform && !project.is_branch_enabled && project.parent_project_ref === null ? (
+        <p className="mt-6 text-sm">
+          <Link href={branchingHref(`/project/${project.ref}`)} className="font-medium text-emerald-700 hover:underline dark:text-emerald-400">
+            Enable database branching
+          </Link>
+        </p>
+      ) : null}
     </div>
   )
 }
