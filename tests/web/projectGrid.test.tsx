@@ -46,7 +46,7 @@ async function renderPage(projects: Project[]) {
   render(<ProjectsPage projectList={actor} />, { container: root.appendChild(document.createElement('div')) })
   const region = await screen.findByRole('region', { name: PRO.name })
   const list = () => within(region).getByRole('list')
-  const cards = () => within(list()).getAllByRole('link').map((link) => link.getAttribute('aria-label'))
+  const cards = () => within(list()).getAllByRole('heading', { level: 3 }).map((heading) => heading.textContent)
   return { root, list, cards }
 }
 
@@ -68,7 +68,7 @@ describe('project list at 1,000 projects', { timeout: 20_000 }, () => {
     expect(items.map((li) => li.getAttribute('aria-posinset'))).toEqual(items.map((_, i) => String(i + 1)))
     for (const li of items) expect(li).toHaveAttribute('aria-setsize', '1000')
     // A card keeps what it shows: its link to the project, status and region.
-    const first = within(list()).getByRole('link', { name: 'Project 0000' })
+    const first = within(list()).getByRole('link', { name: /^Project 0000 / })
     expect(first).toHaveAttribute('href', `/project/${refOf(0)}`)
     expect(first).toHaveTextContent('Active')
     expect(first).toHaveTextContent('us-east-1')
