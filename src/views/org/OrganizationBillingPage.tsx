@@ -93,10 +93,14 @@ function PlanCard({ plan, current, planChange }: { plan: Plan; current: boolean;
     <li>
       <Card className={cx('flex h-full flex-col gap-3 p-5', current && 'border-emerald-600 dark:border-emerald-500')}>
         <h3 className="font-semibold">{plan.name}</h3>
-        <p className="text-2xl font-semibold">
-          {`$${plan.price_monthly}`}
-          <span className="text-sm font-normal text-neutral-600 dark:text-neutral-400"> / month</span>
-        </p>
+        {/* The price is a fact of the card, not a heading of what follows: a term and its value. */}
+        <dl>
+          <dt className="sr-only">Price</dt>
+          <dd className="text-2xl font-semibold">
+            {`$${plan.price_monthly}`}
+            <span className="text-sm font-normal text-neutral-600 dark:text-neutral-400"> / month</span>
+          </dd>
+        </dl>
         <p className="text-sm text-neutral-600 dark:text-neutral-400">{plan.description}</p>
         <ul className="list-disc space-y-1 pl-5 text-sm">
           {plan.features.map((feature) => (

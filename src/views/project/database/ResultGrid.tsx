@@ -18,7 +18,7 @@ export function ResultGrid({ label, columns, rows }: { label: string; columns: Q
           <tr>
             {columns.map((column, index) => (
               <th key={index} scope="col" className="border-b border-neutral-200 px-3 py-2 text-left font-semibold whitespace-nowrap dark:border-neutral-800">
-                {column.name} <span className="font-normal text-neutral-500 dark:text-neutral-400">{column.type}</span>
+                {column.name} <span className="font-normal text-neutral-600 dark:text-neutral-400">{column.type}</span>
               </th>
             ))}
           </tr>
