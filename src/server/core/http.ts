@@ -1,9 +1,11 @@
 /** Shared pieces of the HTTP layer: the Hono env type, request validation, error answers, routes from descriptors. */
 import { zValidator } from '@hono/zod-validator'
 import type { Context, ValidationTargets } from 'hono'
+import { createMiddleware } from 'hono/factory'
 import type { ContentfulStatusCode } from 'hono/utils/http-status'
 import type { z } from 'zod'
 import { routeOf, type Endpoint } from '../../contracts/endpoint'
+import { EmptyBody } from '../../contracts/pause'
 import type { ServerConfig } from '../config'
 import type { AccountRow } from './rows'
 
@@ -74,3 +76,19 @@ export function initialOwnUrl(config: Pick<ServerConfig, 'publicUrl'>): OwnUrl {
 export function baseUrl(own: OwnUrl): string {
   return own.origin
 }
+
+/** The body of a call that takes none (EmptyBody): empty, or an empty JSON object; anything else is a 400. */
+export const emptyBody = createMiddleware(async (c, next) => {
+  const text = (await c.req.text()).trim()
+  if (text !== '') {
+    let parsed: unknown
+    try {
+      parsed = JSON.parse(text)
+    } catch {
+      return errorJson(c, 400, 'The body must be empty or an empty JSON object')
+    }
+    const result = EmptyBody.safeParse(parsed)
+    if (!result.success) return errorJson(c, 400, formatIssues(result.error.issues, 'json'))
+  }
+  await next()
+})

@@ -13,9 +13,8 @@ import { timingSafeEqual } from 'node:crypto'
 import { Hono } from 'hono'
 import { routeOf } from '../../../contracts/endpoint'
 import * as endpoints from '../../../contracts/endpoints'
-import { EmptyBody } from '../../../contracts/pause'
 import type { Deps } from '../../core/deps'
-import { at, baseUrl, errorJson, formatIssues, validate, type AppEnv, type OwnUrl } from '../../core/http'
+import { at, baseUrl, emptyBody, errorJson, validate, type AppEnv, type OwnUrl } from '../../core/http'
 import { randomToken, sha256 } from '../../core/secrets'
 import type { Queryable } from '../../db'
 
@@ -89,18 +88,7 @@ export function publicVerificationRoutes({ db, clock }: Deps) {
 export function verificationRoutes({ db, clock, ownUrl }: Deps, deliver: DeliverLink = printLink) {
   const app = new Hono<AppEnv>()
 
-  app.on(...at(endpoints.sendEmailVerification), async (c) => {
-    const text = (await c.req.text()).trim()
-    if (text !== '') {
-      let parsed: unknown
-      try {
-        parsed = JSON.parse(text)
-      } catch {
-        return errorJson(c, 400, 'The body must be empty or an empty JSON object')
-      }
-      const result = EmptyBody.safeParse(parsed)
-      if (!result.success) return errorJson(c, 400, formatIssues(result.error.issues, 'json'))
-    }
+  app.on(...at(endpoints.sendEmailVerification), emptyBody, async (c) => {
     const me = c.get('account')
     const now = clock.now()
     const outcome = await db.transaction(async (tx): Promise<{ link: string } | { verified: true } | { waitMs: number }> => {

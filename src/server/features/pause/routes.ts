@@ -20,7 +20,7 @@ import type { MemberReachedFreeProjectLimit } from '../../../contracts/pause'
 import type { Queryable } from '../../db'
 import type { Deps } from '../../core/deps'
 import { clearDevSwitch, setDevSwitch } from '../../core/devSwitches'
-import { at, baseUrl, errorJson, formatIssues, validate, type AppEnv } from '../../core/http'
+import { at, baseUrl, emptyBody, errorJson, validate, type AppEnv } from '../../core/http'
 import { can } from '../../core/permissions'
 import { memberOrganization } from '../organizations/access'
 import { anyProject, memberProject, refParam, type MemberProjectEnv } from '../projects/access'
@@ -29,22 +29,6 @@ import { findProjectByRef, toProject } from '../projects/store'
 
 const RESTORE_PERMISSION_MESSAGE = 'You do not have the required permissions to restore this project'
 const PAUSE_PERMISSION_MESSAGE = 'You do not have the required permissions to pause this project'
-
-/** The body of a call that takes none (the descriptor's EmptyBody): empty, or an empty JSON object. */
-const emptyBody = createMiddleware(async (c, next) => {
-  const text = (await c.req.text()).trim()
-  if (text !== '') {
-    let parsed: unknown
-    try {
-      parsed = JSON.parse(text)
-    } catch {
-      return errorJson(c, 400, 'The body must be empty or an empty JSON object')
-    }
-    const result = endpoints.pauseProject.body.safeParse(parsed)
-    if (!result.success) return errorJson(c, 400, formatIssues(result.error.issues, 'json'))
-  }
-  await next()
-})
 
 /** A refusal decided inside the transaction, before the status is looked at (the free project limit). */
 type Refusal = { ok: false; limit: { username: string; primary_email: string }[] }
