@@ -1,5 +1,5 @@
 /**
- * The cost of one password hash (and so of one sign-in) at the cost before issue 8 (scrypt N=2^14) and at the
+ * The cost of one password hash (and so of one sign-in) at the cost before the accounts hardening (scrypt N=2^14) and at the
  * OWASP minimum now used (N=2^17, r=8, p=1): median and spread of a few sequential hashes, with the process's RSS.
  * `npx tsx bench/password-hash.bench.ts [runs]`
  */
@@ -8,7 +8,7 @@ import { hashPassword, verifyPassword } from '../src/server/core/secrets'
 
 const runs = Number(process.argv[2] ?? 7)
 const costs: [string, ScryptCost][] = [
-  ['before issue 8 (N=2^14, r=8, p=1)', { N: 2 ** 14, r: 8, p: 1 }],
+  ['before the accounts hardening (N=2^14, r=8, p=1)', { N: 2 ** 14, r: 8, p: 1 }],
   ['OWASP minimum (N=2^17, r=8, p=1)', OWASP_SCRYPT_COST],
 ]
 const ms = (t: number) => `${t.toFixed(1)} ms`

@@ -48,7 +48,7 @@ export const AccessToken = z.object({
   token_alias: z.string(),
   created_at: z.string(),
   last_used_at: z.nullable(z.string()),
-  /** null: never expires. (Absent in answers of servers before issue 8: read as null.) */
+  /** null: never expires. (Absent in answers of servers before the accounts hardening: read as null.) */
   expires_at: z._default(z.nullable(z.string()), null),
 })
 export type AccessToken = z.infer<typeof AccessToken>

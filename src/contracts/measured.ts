@@ -1,5 +1,5 @@
 /**
- * Usage the local platform measures (issue 13): per project and day, what each project's REST endpoint served, and
+ * Usage the local platform measures: per project and day, what each project's REST endpoint served, and
  * the project database's size; and each project's request log.
  *   GET /platform/organizations/{slug}/usage/daily?project_ref&start&end   DailyUsageQuery -> DailyUsageResponse
  *   GET /platform/projects/{ref}/logs/requests?status&limit                RequestLogQuery -> RequestLogResponse

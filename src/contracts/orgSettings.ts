@@ -1,5 +1,5 @@
 /**
- * Organization settings, the subscription plan and the AI settings (issue 13):
+ * Organization settings, the subscription plan and the AI settings:
  *  - PATCH /platform/organizations/{slug}: rename, and the opt-in preferences (opt_in_tags);
  *  - GET /platform/organizations/{slug}/billing/plans and PUT …/billing/subscription: the plans and the change;
  *  - GET and PUT /platform/projects/{ref}/ai-settings: the person's 'send anonymous schema metadata' setting for a

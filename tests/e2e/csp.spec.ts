@@ -2,7 +2,7 @@ import { expect, test, type Page } from '@playwright/test'
 import { createProject, signIn } from './support'
 
 /**
- * The built dashboard under the server's Content-Security-Policy (issue 8, finding 7): every screen renders and
+ * The built dashboard under the server's Content-Security-Policy: every screen renders and
  * the browser reports no violation (a blocked style or script would not always break a walk visibly).
  */
 async function watchViolations(page: Page): Promise<string[]> {

@@ -1,5 +1,5 @@
 /**
- * The machines of issue 13 pinned to the rules: organizationSettings (what a save sends, the name rule, the
+ * The machines pinned to the rules: organizationSettings (what a save sends, the name rule, the
  * permission), planChange (never the current plan, only with organizations:write, the dialog kept on failure) and
  * aiSettings (the AI_SQL opt-in in the platform build only, the value sent, time-outs).
  */

@@ -1,5 +1,5 @@
 /**
- * The free project limit under concurrent restores (issue 8, finding 1). Four paused free projects of one member,
+ * The free project limit under concurrent restores. Four paused free projects of one member,
  * limit 2 with one active: four restores sent at once over a real port may start exactly one (limit − active), the
  * others answer 409 free_project_limit. Several rounds, because on PostgreSQL an unserialized check lets them all
  * through most of the time, not every time. The same file runs on PGlite and on PostgreSQL 15.

@@ -1,7 +1,7 @@
 /**
  * Sessions and members' projects are read from memory (src/server/core/cache.ts). Every test here first warms the
  * cache with a read, then changes the row behind it, and checks the very next read shows the change: a cache must
- * never answer with a permission or a status the store no longer has. Also the session items of issue 8's finding 9:
+ * never answer with a permission or a status the store no longer has. Also the session items:
  * the idle timeout, the sweep of ended sessions, `Secure` behind a TLS proxy only when TRUST_PROXY says so.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'

@@ -1,5 +1,5 @@
 /**
- * The status poll answered on Node's request (src/server/features/projects/statusPoll.ts, issue 8's speed goal): it
+ * The status poll answered on Node's request (src/server/features/projects/statusPoll.ts): it
  * may answer only when the app would give the same answer, and must give it byte for byte (headers but Date). Two
  * servers on the same app and store: one as start.ts serves (Node routes first), one with the app alone. Every case
  * sends the same request to both and compares; the cases where the Node route must answer count its answers, the

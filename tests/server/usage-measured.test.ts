@@ -1,5 +1,5 @@
 /**
- * Usage measured by the REST endpoint (issue 13): requests, answer bytes and response times counted per project and
+ * Usage measured by the REST endpoint: requests, answer bytes and response times counted per project and
  * UTC day, shown in the organization's usage (EGRESS) and its daily figures, filtered by project and dates; each
  * project's request log (newest first, by status class, never a key or token); the development control adding to
  * what is measured; the counts surviving a restart (written on close); bad queries and other organizations refused.

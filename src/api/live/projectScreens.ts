@@ -1,5 +1,5 @@
 /**
- * The live actors of the project screens of issue 13: the custom domain, the add-ons (PITR), the database settings,
+ * The live actors of the project screens: the custom domain, the add-ons (PITR), the database settings,
  * and support tickets (send, list). One module: these screens are small and load together, off the first load.
  */
 import { fromPromise } from 'xstate'

@@ -116,7 +116,7 @@ export const NO_STORE = 'no-store'
  * secrets, and a status poll must never be served stale either, so the rule is the whole API rather than a list.
  * Served by @hono/node-server (`c.env.outgoing`), the same headers go on Node's response before the route runs
  * (Node merges them into the route's own): setting them on the web Response made every answer build undici
- * Headers and convert them back, a sixth of a status poll's time (issue 8). No route sets any of them (the two that
+ * Headers and convert them back, a sixth of a status poll's time. No route sets any of them (the two that
  * set no-store themselves agree), so which of the two wins never matters. A web Request (tests) takes hono's path.
  */
 export const securityHeaders: MiddlewareHandler<AppEnv> = async (c, next) => {
@@ -191,7 +191,7 @@ function limiter(maxBytes: number): MiddlewareHandler {
  * Whether the request carries a body. Served by @hono/node-server (`c.env.incoming`, Node's IncomingMessage), it is
  * read from the headers alone — HTTP/1.1: a request has a body exactly when it sends Content-Length or
  * Transfer-Encoding — because there the `c.req.raw.body` getter builds a whole web Request with its AbortSignal,
- * which was a fifth of a status poll's time (issue 8). A web Request (`app.request` in tests) is asked directly.
+ * which was a fifth of a status poll's time. A web Request (`app.request` in tests) is asked directly.
  */
 export function hasBody(c: Context): boolean {
   if ((c.env as { incoming?: unknown } | undefined)?.incoming === undefined) return c.req.raw.body !== null

@@ -3,7 +3,7 @@ import { OWASP_SCRYPT_COST, type ScryptCost } from '../config'
 
 /**
  * Password hashes: `scrypt$N$r$p$salt$hash` (base64). The parameters travel with each hash, so hashes made with an
- * older, cheaper cost (N=2^14 before issue 8) still verify, and `needsRehash` tells sign-in to replace them.
+ * older, cheaper cost (N=2^14 before the accounts hardening) still verify, and `needsRehash` tells sign-in to replace them.
  */
 const KEYLEN = 32
 /** Bounds on parameters read back from a stored hash: a corrupt row must not make one sign-in take gigabytes. */

@@ -1,5 +1,5 @@
 /**
- * Accounts hardening (issue 8): personal access tokens may expire; failed sign-ins are counted in the store, so that
+ * Accounts hardening: personal access tokens may expire; failed sign-ins are counted in the store, so that
  * several processes on one PostgreSQL throttle together (see features/session/throttle.ts).
  */
 export default /* sql */ `

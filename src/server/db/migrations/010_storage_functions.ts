@@ -1,5 +1,5 @@
 /**
- * Storage and edge functions (issue 10).
+ * Storage and edge functions.
  *  - projects.storage_enabled: false for a project whose storage tenant is not configured; its bucket endpoints
  *    answer 404 'Tenant config for <ref> not found' (the buckets themselves live in the project's own database,
  *    table storage.buckets, made by the project database template).

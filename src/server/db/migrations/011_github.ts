@@ -1,5 +1,5 @@
 /**
- * The GitHub integration and the platform's own Git hosting (issue 11).
+ * The GitHub integration and the platform's own Git hosting.
  *  - integration_installations: an integration installed in an organization (spec 3); for GitHub, `account_name` is
  *    the owner its repositories live under (`/git/{account_name}/{repo}.git`), unique among GitHub installations.
  *  - github_authorizations: a person's authorization of the GitHub app (one per account).

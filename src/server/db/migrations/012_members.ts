@@ -1,5 +1,5 @@
 /**
- * Accounts and members (issue 13): invitations to an organization. Only a SHA-256 hash of each invitation's secret is
+ * Accounts and members: invitations to an organization. Only a SHA-256 hash of each invitation's secret is
  * kept; the link carries `<id>.<secret>`. An invitation is pending until accepted or past `expires_at`.
  */
 export default /* sql */ `

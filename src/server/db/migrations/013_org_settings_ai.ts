@@ -1,5 +1,5 @@
 /**
- * Organization settings, plans and AI settings (issue 13).
+ * Organization settings, plans and AI settings.
  *  - ai_settings: a person's 'send anonymous schema metadata to the AI' setting for one project. Whether it applies
  *    also depends on the project's organization having opted in to AI_SQL (organizations.opt_in_tags), which the
  *    dashboard's platform build checks; the row keeps the person's own choice either way.

@@ -1,5 +1,5 @@
 /**
- * A project's custom hostname and add-ons, and support tickets (issue 13).
+ * A project's custom hostname and add-ons, and support tickets.
  *  - project_custom_hostnames: at most one per project, set with the development control; its status is the
  *    Management API's (5_services_reconfigured = active).
  *  - project_addons: the add-ons a project has (PITR and its variant), changed on paid plans only.

@@ -1,5 +1,5 @@
 /**
- * Database branching (issue 12).
+ * Database branching.
  *  - branches: a preview branch of a parent project; its own project (`project_id`, made with it, deleted with it)
  *    holds its database. `status` is the contract's branch status; `build` counts the builds (a reset starts the
  *    next one, and the engine's steps of an older build are skipped); `db_build` is the build the branch's database

@@ -2,7 +2,7 @@
  * The status poll answered on Node's request, before the app, when everything it needs is in memory.
  *
  * `GET /platform/projects/{ref}/status` is what every waiting screen sends every 2–4 s, so it is most of the
- * platform's traffic (issue 8: 1,000 open dashboards). Through the app it costs the web Request, the router, and
+ * platform's traffic (1,000 open dashboards). Through the app it costs the web Request, the router, and
  * a dozen middlewares that decide nothing for it: measured, about six times a bare server's work per poll. Here
  * the same answer is written straight to Node's response — only when the app would give exactly that answer:
  *  - the request passes every app-wide guard untouched (core/guards.ts passesGuardsUntouched: a GET to a known

@@ -44,7 +44,7 @@ export function publicSessionRoutes({ db, clock, config }: Deps) {
     if (!account || !ok) return errorJson(c, 401, 'Invalid email or password')
     await clearSignInFailures(db, attempt)
     if (needsRehash(account.password_hash, cost)) {
-      // A hash made with a cheaper cost (before issue 8): replace it now that the password is at hand. The guard on
+      // A hash made with a cheaper cost (by an older version of the platform): replace it now that the password is at hand. The guard on
       // the old value keeps a concurrent password change from being overwritten.
       await db.query('update accounts set password_hash = $1 where id = $2 and password_hash = $3', [
         await hashPassword(password, cost),

@@ -1,5 +1,5 @@
 /**
- * The project screens of issue 13 by section, for the project frame: the settings pages with data (loaded with their
+ * The project screens by section, for the project frame: the settings pages with data (loaded with their
  * first visit, each with its machine) and the plain pages. Null for any other section.
  */
 import type { ReactNode } from 'react'
