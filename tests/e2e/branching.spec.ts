@@ -99,7 +99,9 @@ test("the failing repository's branch names the file, the statement and the Post
   await row.getByRole('button', { name: 'Open branch broken' }).click()
   const migrations = page.getByRole('region', { name: 'Branch broken' }).getByRole('table', { name: 'Migrations' })
   const failed = migrations.getByRole('row').filter({ hasText: '20240202080000_add_todo_owner.sql' })
-  await expect(failed.getByText('42P01: relation "public.todo" does not exist')).toBeVisible()
+  // The results come with the branch's comparison, which opens both databases (a process each): on a busy machine,
+  // seconds.
+  await expect(failed.getByText('42P01: relation "public.todo" does not exist')).toBeVisible({ timeout: 20_000 })
   await expect(failed.getByText('alter table public.todo add column owner text')).toBeVisible()
   await expect(migrations.getByRole('row').filter({ hasText: '20240203080000_todos_index.sql' }).getByText('skipped')).toBeVisible()
   await expectAccessible(page, 'Branches with a failed branch', failed.getByText('42P01: relation "public.todo" does not exist'))
