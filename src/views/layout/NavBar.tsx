@@ -65,7 +65,13 @@ export function NavBar({
             >
               <Icon name="search" className="h-5 w-5 shrink-0" />
               <EntryLabel expanded={expanded}>
-                Search <kbd className="ml-auto rounded border border-neutral-300 px-1 font-sans text-[10px] text-neutral-500 dark:border-neutral-700">⌘K</kbd>
+                Search
+                {/* The shortcut is drawn, not written: the button's name ('Search', its shortcut in aria-keyshortcuts)
+                    must contain its visible text as it reads (WCAG 2.5.3). */}
+                <kbd
+                  data-shortcut="⌘K"
+                  className="ml-auto rounded border border-neutral-300 px-1 font-sans text-[10px] text-neutral-600 before:content-[attr(data-shortcut)] dark:border-neutral-700"
+                />
               </EntryLabel>
             </button>
           ) : null}
