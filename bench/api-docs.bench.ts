@@ -14,7 +14,7 @@
  */
 import { chromium, type Page } from '@playwright/test'
 import { execSync } from 'node:child_process'
-import { largeSchemaSql, median, removeDir, startServer } from './support'
+import { largeSchemaSql, median, removeDir, startServer, waitUntil } from './support'
 
 const TABLES = 1_000
 const FUNCTIONS = 200
@@ -35,15 +35,6 @@ const waitInPage = (page: Page, selector: string, count = 1) =>
   page.evaluate<number>(
     `new Promise((resolve) => {
       const check = () => (document.querySelectorAll(${JSON.stringify(selector)}).length >= ${count} ? resolve(performance.now()) : requestAnimationFrame(check))
-      check()
-    })`,
-  )
-
-/** Resolves in the page when the source expression `condition` holds: performance.now() then. */
-const waitUntil = (page: Page, condition: string) =>
-  page.evaluate<number>(
-    `new Promise((resolve) => {
-      const check = () => ((${condition}) ? resolve(performance.now()) : requestAnimationFrame(check))
       check()
     })`,
   )

@@ -10,9 +10,9 @@
  * Medians over RUNS runs (default 7). `npx tsx bench/project-list.bench.ts` (or `npm run bench -- project-list`);
  * DIST_DIR=<folder> measures a dashboard built there instead of building this one.
  */
-import { chromium, type Page } from '@playwright/test'
+import { chromium } from '@playwright/test'
 import { execSync } from 'node:child_process'
-import { isHealthy, loadLine, median, ownerCookie, removeDir, startServer, waitForIdle } from './support'
+import { isHealthy, loadLine, median, ownerCookie, removeDir, startServer, waitForIdle, waitUntil } from './support'
 
 const PROJECTS = Number(process.env.PROJECTS ?? 1_000)
 const RUNS = Number(process.env.RUNS ?? 7)
@@ -35,15 +35,6 @@ const browser = await chromium.launch({
 const name = (i: number) => `Bench project ${String(i).padStart(4, '0')}`
 /** The cards of the list: links to a project inside an organization's section. */
 const CARDS = 'main section a[href^="/project/"]'
-
-/** Resolves in the page when the source expression `condition` holds: performance.now() then. */
-const waitUntil = (page: Page, condition: string) =>
-  page.evaluate<number>(
-    `new Promise((resolve) => {
-      const check = () => ((${condition}) ? resolve(performance.now()) : requestAnimationFrame(check))
-      check()
-    })`,
-  )
 
 /** The cards rendered reach the bottom of the scrolling area, or every one of `total` cards is rendered. */
 const cardsOnScreen = (total: number) => `(() => {

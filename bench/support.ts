@@ -4,6 +4,7 @@ import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSyn
 import { createServer } from 'node:net'
 import { cpus, loadavg, tmpdir } from 'node:os'
 import { join } from 'node:path'
+import type { Page } from '@playwright/test'
 import { RepositoryList } from '../src/contracts/github'
 
 export function freePort(): Promise<number> {
@@ -200,3 +201,12 @@ export async function linkedProject(
   if (linked.status !== 201) throw new Error(`linking ${repository}: ${linked.status} ${await linked.text()}`)
   return ref
 }
+
+/** Resolves in the page when the source expression `condition` holds: performance.now() then. */
+export const waitUntil = (page: Page, condition: string) =>
+  page.evaluate<number>(
+    `new Promise((resolve) => {
+      const check = () => ((${condition}) ? resolve(performance.now()) : requestAnimationFrame(check))
+      check()
+    })`,
+  )

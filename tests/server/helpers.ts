@@ -33,7 +33,7 @@ const pgliteVersion = (
  * A new PGlite runs initdb (2–4 s); loading a dump of a fresh cluster takes under 1 s. The dump of an
  * empty cluster (no schema: the tests still run the migrations) is cached in the temp folder per version.
  */
-async function pgliteTemplate(): Promise<Blob> {
+export async function pgliteTemplate(): Promise<Blob> {
   const file = path.join(os.tmpdir(), `kp-pglite-template-${pgliteVersion}.tar.gz`)
   if (existsSync(file)) return new Blob([readFileSync(file)])
   const fresh = await PGlite.create()

@@ -8,7 +8,7 @@
  */
 import { execFileSync } from 'node:child_process'
 import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs'
-import { cp, mkdir, mkdtemp, rename, rm, writeFile } from 'node:fs/promises'
+import { cp, mkdir, mkdtemp, rm } from 'node:fs/promises'
 import os from 'node:os'
 import path from 'node:path'
 import { PGlite } from '@electric-sql/pglite'
@@ -16,9 +16,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { repoRoot } from '../../src/server/config'
 import { createEngineDatabases } from '../../src/server/features/projectdb/index'
 import type { DatabaseManager } from '../../src/server/features/projectdb/manager'
-import { PGLITE_TEMPLATE_FOLDER, pgliteVersion, projectProcessArgs } from '../../src/server/features/projectdb/pglite'
+import { PGLITE_TEMPLATE_FOLDER, projectProcessArgs } from '../../src/server/features/projectdb/pglite'
 import { TEMPLATE_SQL } from '../../src/server/features/projectdb/template'
 import { ProjectDbError } from '../../src/server/features/projectdb/types'
+import { pgliteTemplate } from './helpers'
 
 const settings = { maxOpen: 2, idleMs: 60_000, queryTimeoutMs: 30_000, slotWaitMs: 60_000, minResidencyMs: 0 }
 let work: string
@@ -51,19 +52,6 @@ function deadPid(): number {
   return Number(out.trim())
 }
 
-/** A new cluster as PGlite's initdb makes it (its session the superuser), from a dump cached per PGlite version. */
-async function freshCluster(): Promise<Blob> {
-  const file = path.join(os.tmpdir(), `kp-pglite-folders-cluster-${pgliteVersion}.tar.gz`)
-  if (existsSync(file)) return new Blob([readFileSync(file)])
-  const fresh = await PGlite.create()
-  const dump = await fresh.dumpDataDir('gzip')
-  await fresh.close()
-  const partial = `${file}.${process.pid}.partial`
-  await writeFile(partial, Buffer.from(await dump.arrayBuffer()))
-  await rename(partial, file)
-  return dump
-}
-
 beforeAll(async () => {
   work = await mkdtemp(path.join(os.tmpdir(), 'kp-pglite-folders-'))
 })
@@ -79,7 +67,7 @@ describe('a folder made before the lock-down', () => {
     await mkdir(root, { recursive: true })
     const dir = path.join(root, 'oldref')
     // What the template used to be (its SQL as the superuser session), and what its people could do as superusers.
-    const old = await PGlite.create(dir, { loadDataDir: await freshCluster() })
+    const old = await PGlite.create(dir, { loadDataDir: await pgliteTemplate() })
     await old.exec(TEMPLATE_SQL)
     await old.exec(`create table kept (a int); insert into kept values (7);
       create role kp_root superuser nologin; grant kp_root to postgres;
