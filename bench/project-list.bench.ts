@@ -48,7 +48,7 @@ const cardsOnScreen = (total: number) => `(() => {
 /** Exactly the `expected` matching cards are rendered, and nothing else. */
 const onlyMatches = (query: string, expected: number) => `(() => {
   const cards = [...document.querySelectorAll(${JSON.stringify(CARDS)})]
-  return cards.length === ${expected} && cards.every((card) => card.getAttribute('aria-label').toLowerCase().includes(${JSON.stringify(query)}))
+  return cards.length === ${expected} && cards.every((card) => card.textContent.toLowerCase().includes(${JSON.stringify(query)}))
 })()`
 
 try {

@@ -1,6 +1,6 @@
 import { useActorRef, useSelector } from '@xstate/react'
 import type { ComponentProps } from 'react'
-import { Redirect, Route, Switch } from 'wouter'
+import { Redirect, Route, Switch, useLocation } from 'wouter'
 import { selectSessionPhase } from '../../machines/session.machine'
 import { SessionCheckFailed, SessionChecking } from '../views/auth/SessionScreens'
 import { FeaturePreviewsDialog } from '../views/layout/FeaturePreviewsDialog'
@@ -30,7 +30,15 @@ const PROJECT_ROUTE = /^\/project\/(?<ref>[^/]+)(?:\/(?<section>.*))?$/
 export function SignedIn() {
   const { session } = useShell()
   const phase = useSelector(session, selectSessionPhase)
-  if (phase === 'checking') return <SessionChecking />
+  const [location] = useLocation()
+  if (phase === 'checking') {
+    // The page's code loads while the session is checked: code that arrives after the check would show its loading
+    // fallback first, and React then holds the page back (its Suspense throttle, ~300 ms) even when the code and the
+    // data are there.
+    if (location === '/projects') void ProjectsPage.preload()
+    else if (!PROJECT_ROUTE.test(location)) void OtherRoutes.preload()
+    return <SessionChecking />
+  }
   if (phase === 'checkFailed') return <SessionCheckFailed session={session} />
   if (phase === 'signedOut') return <Redirect to="/sign-in" replace />
   return <SignedInShell />

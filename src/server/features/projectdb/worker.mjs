@@ -18,7 +18,9 @@ import { parentPort as threadPort, workerData as threadData } from 'node:worker_
 
 /** A worker thread talks through its parentPort; a child process through its IPC channel. */
 const parentPort = threadPort ?? {
-  postMessage: (msg) => process.send(msg),
+  // The callback takes a failed send (the server already gone) instead of an unhandled 'error' event: the
+  // 'disconnect' handler below ends the process then.
+  postMessage: (msg) => process.send(msg, () => {}),
   on: (event, listener) => process.on(event, listener),
 }
 const workerData = threadData ?? JSON.parse(process.argv[2])
