@@ -6,7 +6,7 @@
  * https://{hostname}, the URL settings › API and the API docs show.
  */
 import { assign, fromPromise, setup, type SnapshotFrom } from 'xstate'
-import type { CustomHostnameResponse } from '../src/contracts/projectSettings'
+import type { CustomHostnameResponse } from '../src/contracts/settings'
 
 export const NOT_ALLOWED = '0_not_allowed'
 export const NO_HOSTNAME_CONFIGURED = '0_no_hostname_configured'

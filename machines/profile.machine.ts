@@ -5,7 +5,7 @@
  * draft; a saved profile is handed to the app (`profileSaved`: the session, and so the account menu, show it).
  */
 import { assign, fromPromise, setup, type SnapshotFrom } from 'xstate'
-import type { Profile } from '../src/contracts/auth'
+import type { Profile } from '../src/contracts/session'
 import { Username } from '../src/contracts/members'
 
 interface Context {

@@ -1,7 +1,8 @@
 /** The live actors of the connecting flow: the connectivity test of the project's API server. */
 import { fromPromise } from 'xstate'
 import { connectingChildMachine, connectingMachine, type ConnectivityEndpoint } from '../../../machines/connecting.machine'
-import { getProjectLive, getProjectRestSchema } from '../calls/projects'
+import { getProjectLive } from '../calls/projects'
+import { getProjectRestSchema } from '../calls/rest'
 
 const testConnectivity = fromPromise(
   ({ input, signal }: { input: { ref: string; endpoint: ConnectivityEndpoint }; signal: AbortSignal }): Promise<unknown> =>

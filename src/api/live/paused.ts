@@ -1,7 +1,7 @@
 /** The live actors of the paused flow: what a restore depends on, and the restore itself. */
 import { fromPromise } from 'xstate'
 import { pausedChildMachine, pausedMachine, type RestoreContext } from '../../../machines/paused.machine'
-import { restoreProject } from '../calls/lifecycle'
+import { restoreProject } from '../calls/pause'
 import { getMembersReachedFreeProjectLimit, getSubscription } from '../calls/organizations'
 import { getOrganizationPermissions } from '../calls/session'
 

@@ -1,7 +1,7 @@
 /** The live actors of the restoring flow: the project status it polls and the recorded failure of a restore. */
 import { fromPromise } from 'xstate'
 import { restoringChildMachine, restoringMachine } from '../../../machines/restoring.machine'
-import { getRestoreStatus } from '../calls/lifecycle'
+import { getRestoreStatus } from '../calls/pause'
 import { fetchProjectStatus } from './statusPolling'
 
 const restoringActors = {

@@ -1,7 +1,7 @@
 /** The live actors of the upgrading flow: the upgrade status it polls and the eligibility read once upgraded. */
 import { fromPromise } from 'xstate'
 import { upgradingChildMachine, upgradingMachine } from '../../../machines/upgrading.machine'
-import { getUpgradeEligibility, getUpgradeStatus } from '../calls/lifecycle'
+import { getUpgradeEligibility, getUpgradeStatus } from '../calls/upgrade'
 
 type Signal = { signal: AbortSignal }
 

@@ -1,4 +1,4 @@
-import { Profile } from '../auth'
+import { Profile } from '../session'
 import { endpoint } from '../endpoint'
 import {
   AcceptInvitationBody,

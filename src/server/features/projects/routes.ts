@@ -4,7 +4,7 @@
  * create (POST /v1/projects), refused with 409 past the free project limit or the organization's disk cap.
  */
 import { Hono } from 'hono'
-import type { RestSchemaResponse } from '../../../contracts/connecting'
+import type { RestSchemaResponse } from '../../../contracts/rest'
 import type { V1CreatedProject } from '../../../contracts/database'
 import * as endpoints from '../../../contracts/endpoints'
 import type { Deps } from '../../core/deps'

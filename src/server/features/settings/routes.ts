@@ -21,7 +21,7 @@ import {
   type CustomHostnameStatus,
   type DatabaseConnection,
   type ProjectAddons,
-} from '../../../contracts/projectSettings'
+} from '../../../contracts/settings'
 import { ProjectRef } from '../../../contracts/common'
 import type { Queryable } from '../../db'
 import type { Deps } from '../../core/deps'

@@ -11,7 +11,7 @@ import { selectProjectAddonsView, type projectAddonsMachine } from '../../../../
 import { selectOrganizationBySlug } from '../../../../machines/projectList.machine'
 import { projectLink, selectProject } from '../../../../machines/projectStatus.machine'
 import { selectStorageBucketsView, type storageBucketsMachine } from '../../../../machines/storageBuckets.machine'
-import type { AddonVariantId } from '../../../contracts/projectSettings'
+import type { AddonVariantId } from '../../../contracts/settings'
 import { Modal } from '../../shell/Modal'
 import { useProjectListActor, useShell } from '../../shell/contexts'
 import { useAppLogic } from '../../shell/logic'
