@@ -107,6 +107,3 @@ export function selectCustomDomainUrl(snapshot: SnapshotFrom<typeof customDomain
   const view = selectCustomDomainView(snapshot)
   return view.phase === 'configured' && view.active ? `https://${view.hostname}` : null
 }
-
-/** Whether the answer is still to come (a page may wait for it before showing a URL). */
-export const selectCustomDomainSettled = (snapshot: SnapshotFrom<typeof customDomainMachine>) => !snapshot.matches('loading')
