@@ -6,7 +6,7 @@
  */
 import { assign, fromPromise, setup, type SnapshotFrom } from 'xstate'
 import type { Profile } from '../src/contracts/session'
-import { Username } from '../src/contracts/members'
+import { Username } from '../src/contracts/accounts'
 
 interface Context {
   profile: Profile

@@ -16,7 +16,7 @@ import {
   ProjectConnectionList,
   REPOSITORY_ALREADY_CONNECTED,
   RepositoryList,
-} from '../../src/contracts/github'
+} from '../../src/contracts/git'
 import { createApp } from '../../src/server/app'
 import {
   DEVELOPER,

@@ -1,7 +1,7 @@
 /** The live actor of /join: the invitation accepted, then the session read again (the new permissions). */
 import { fromPromise } from 'xstate'
 import { joinInvitationMachine } from '../../../machines/joinInvitation.machine'
-import { acceptInvitation, sendEmailVerification } from '../calls/members'
+import { acceptInvitation, sendEmailVerification } from '../calls/accounts'
 import { getPermissions, getProfile } from '../calls/session'
 
 type Signal = { signal: AbortSignal }

@@ -1,6 +1,6 @@
 import type { Role } from '../../contracts/common'
-import type { AcceptInvitationBody, InviteMemberBody, SignUpBody, UpdateProfileBody } from '../../contracts/members'
-import * as endpoints from '../../contracts/endpoints/members'
+import type { AcceptInvitationBody, InviteMemberBody, SignUpBody, UpdateProfileBody } from '../../contracts/accounts'
+import * as endpoints from '../../contracts/endpoints/accounts'
 import { call, type CallOptions } from '../http'
 
 // Accounts and members.

@@ -12,10 +12,10 @@ import {
   UpdateMemberBody,
   UpdateProfileBody,
   VerifyEmailQuery,
-} from '../members'
+} from '../accounts'
 import { EmptyBody } from '../pause'
 
-// Accounts and members (src/contracts/members.ts). Sign-up needs no session.
+// Accounts and members (src/contracts/accounts.ts). Sign-up needs no session.
 export const signUp = /* @__PURE__ */ endpoint('POST', 'platform', '/auth/sign-up', { body: SignUpBody, response: Profile })
 export const updateProfile = /* @__PURE__ */ endpoint('PATCH', 'platform', '/profile', { body: UpdateProfileBody, response: Profile })
 export const getTeam = /* @__PURE__ */ endpoint('GET', 'platform', '/organizations/:slug/members', { response: OrganizationTeam })
