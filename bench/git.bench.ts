@@ -11,7 +11,7 @@ import { execFileSync } from 'node:child_process'
 import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { ConnectionList, ContentsResponse, FileContent, RepositoryList } from '../src/contracts/git'
+import { ConnectionList, ContentsResponse, FileContent, RepositoryList } from '../src/contracts/github'
 import { loadLine, median, ownerCookie, removeDir, startServer, waitForIdle } from './support'
 
 const FILES = 50

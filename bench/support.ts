@@ -5,7 +5,7 @@ import { createServer } from 'node:net'
 import { cpus, loadavg, tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { Page } from '@playwright/test'
-import { RepositoryList } from '../src/contracts/git'
+import { RepositoryList } from '../src/contracts/github'
 
 export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {

@@ -7,7 +7,7 @@
  * The toasts go to the region handed in (the open project's), or to a toast machine of its own ('toasts').
  */
 import { assign, fromPromise, sendTo, setup, type ActorRefFrom, type SnapshotFrom } from 'xstate'
-import type { Connection, Installation } from '../src/contracts/git'
+import type { Connection, Installation } from '../src/contracts/github'
 import { toastMachine, type ToastTone } from './toast.machine'
 
 export const deleteFailedMessage = (message: string) => `Failed to delete Github connection: ${message}`

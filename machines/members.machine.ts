@@ -9,7 +9,7 @@
  */
 import { assign, fromPromise, setup, type SnapshotFrom } from 'xstate'
 import type { Role } from '../src/contracts/common'
-import { InviteMemberBody, invitationPath, type CreatedInvitation, type Member, type OrganizationTeam } from '../src/contracts/accounts'
+import { InviteMemberBody, invitationPath, type CreatedInvitation, type Member, type OrganizationTeam } from '../src/contracts/members'
 
 export const ROLES: readonly Role[] = ['Owner', 'Administrator', 'Developer', 'Read-only']
 

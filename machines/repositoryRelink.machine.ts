@@ -11,7 +11,7 @@
  * one toast; the panel cannot be closed while connecting; a request unanswered after requestTimeout is abandoned.
  */
 import { and, assign, enqueueActions, fromCallback, fromPromise, sendTo, setup, type ActorRefFrom, type AnyActorRef, type SnapshotFrom } from 'xstate'
-import { REPOSITORY_ALREADY_CONNECTED, type Connection, type CreateConnectionBody, type Repository } from '../src/contracts/git'
+import { REPOSITORY_ALREADY_CONNECTED, type Connection, type CreateConnectionBody, type Repository } from '../src/contracts/github'
 import type { toastMachine, ToastTone } from './toast.machine'
 
 export const LINKED_MESSAGE = 'Successfully linked project to repository!'

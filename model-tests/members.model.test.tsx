@@ -3,7 +3,7 @@ import { describe, expect, it, vi } from 'vitest'
 import { createActor, type AnyMachineSnapshot, type EventObject } from 'xstate'
 import { membersMachine, type InviteDraft } from '../machines/members.machine'
 import type { Role } from '../src/contracts/common'
-import type { CreatedInvitation, InviteMemberBody, Member, OrganizationTeam } from '../src/contracts/accounts'
+import type { CreatedInvitation, InviteMemberBody, Member, OrganizationTeam } from '../src/contracts/members'
 import { TeamPage } from '../src/views/org/TeamPage'
 import { apiError, deferredActor, describePath, keyByIncomingEdge, missingCoverage, modelOf, usePathClock } from './support'
 

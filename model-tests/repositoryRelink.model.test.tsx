@@ -11,7 +11,7 @@ import {
   type ToastsRef,
 } from '../machines/repositoryRelink.machine'
 import { toastMachine } from '../machines/toast.machine'
-import type { Connection } from '../src/contracts/git'
+import type { Connection } from '../src/contracts/github'
 import { GitHubIntegrations } from '../src/views/org/integrations/GitHubIntegrations'
 import { ACME, ACME_NOTES, INSTALLATION, LANDING_PAGE, LINKER_DATA, NOTES_APP, ORG, PORTAL, connection } from '../tests/fixtures.github'
 import { apiError, deferredActor, describePath, keyByIncomingEdge, missingCoverage, modelOf, usePathClock } from './support'

@@ -2,7 +2,7 @@
 import type { BranchingProject, RepositoryFacts } from '../machines/branchingEnablement.machine'
 import type { BranchDetail } from '../machines/branchStatus.machine'
 import type { BranchDiff, BranchingPlan, BranchMigrations, BranchResponse, MergePlan } from '../src/contracts/branching'
-import type { Connection, Repository } from '../src/contracts/git'
+import type { Connection, Repository } from '../src/contracts/github'
 import { REF } from './fixtures'
 
 export const BRANCHING_PROJECT: BranchingProject = { ref: REF, organizationSlug: 'demo-pro', organizationId: 2, region: 'us-east-1' }

@@ -1,5 +1,5 @@
 /** Fixtures of the GitHub integration (repository linker and integrations tests): Demo Pro Org's shapes. */
-import type { Connection, Installation, Repository } from '../src/contracts/git'
+import type { Connection, Installation, Repository } from '../src/contracts/github'
 import type { LinkerData } from '../machines/repositoryRelink.machine'
 
 export const ORG = { id: 2, slug: 'demo-pro', name: 'Demo Pro Org' }

@@ -30,7 +30,7 @@
  * Reading needs membership of the parent's organization; every change needs projects:write.
  */
 import * as z from 'zod/mini'
-import { BranchName as GitBranchName } from './git'
+import { BranchName as GitBranchName } from './github'
 import { V1ProjectStatus } from './v1'
 
 // ---------------------------------------------------------------------------------------------------------------

@@ -53,10 +53,16 @@ const SERVER_SHARED = ['src/server/core', 'src/server/engine', 'src/server/db', 
 const FEATURES = 'src/server/features'
 /**
  * What a feature may import from another feature: the middleware that resolves a `:ref` project or a `:slug`
- * organization with the caller's membership, and the session (who is calling). Everything else a feature needs from
- * another is that feature's own business: it moves to a shared layer, or the two features are one.
+ * organization with the caller's membership, the session (who is calling), and the Git hosting's one public module
+ * (what branching reads of a repository). Everything else a feature needs from another is that feature's own
+ * business: it moves to a shared layer, or the two features are one.
  */
-export const FEATURE_SHARED_SET = ['src/server/features/projects/access.ts', 'src/server/features/organizations/access.ts', 'src/server/features/session']
+export const FEATURE_SHARED_SET = [
+  'src/server/features/projects/access.ts',
+  'src/server/features/organizations/access.ts',
+  'src/server/features/session',
+  'src/server/features/github/index.ts',
+]
 const featureOf = (file: string) => (file.startsWith(`${FEATURES}/`) ? file.split('/')[3] : undefined)
 
 /**

@@ -6,7 +6,7 @@
  */
 import { expect, test, type Page } from '@playwright/test'
 import { BranchList } from '../../src/contracts/branching'
-import { RepositoryList } from '../../src/contracts/git'
+import { RepositoryList } from '../../src/contracts/github'
 import { ProjectList, type Project } from '../../src/contracts/projects'
 import { expectAccessible } from './axe'
 import { createProject, signIn } from './support'

@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { createActor, fromPromise } from 'xstate'
 import { githubIntegrationsMachine, selectGitHubIntegrationsView, type IntegrationsData } from '../../machines/githubIntegrations.machine'
 import { toastMachine } from '../../machines/toast.machine'
-import type { Connection } from '../../src/contracts/git'
+import type { Connection } from '../../src/contracts/github'
 import { ACME_NOTES, INSTALLATION, LANDING_PAGE, ORG, PORTAL, connection } from '../fixtures.github'
 
 interface Run<I, O> {

@@ -9,7 +9,7 @@ import {
   type ToastsRef,
 } from '../../machines/repositoryRelink.machine'
 import { toastMachine } from '../../machines/toast.machine'
-import { REPOSITORY_ALREADY_CONNECTED, type Connection } from '../../src/contracts/git'
+import { REPOSITORY_ALREADY_CONNECTED, type Connection } from '../../src/contracts/github'
 import { ACME, ACME_NOTES, ACME_PREVIEW, BROKEN, LANDING_PAGE, LINKER_DATA, NOTES_APP, ORG, PORTAL, connection } from '../fixtures.github'
 
 interface Run<I, O> {

@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { BranchDetailResponse, BranchingPlan, BranchList, BranchMigrations, BranchResponse, BranchUpdateResponse } from '../../src/contracts/branching'
 import { ErrorBody } from '../../src/contracts/common'
-import { RepositoryList } from '../../src/contracts/git'
+import { RepositoryList } from '../../src/contracts/github'
 import { Project, ProjectList } from '../../src/contracts/projects'
 import { addProject, addRepository, connect, settle } from './branching-support'
 import { DEVELOPER, json, OWNER, projectByName, READONLY, startTestServer, type TestServer } from './helpers'

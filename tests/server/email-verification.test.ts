@@ -4,7 +4,7 @@
  * (at most one a minute) and replaces the old one, links expire; the demo accounts are verified.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { EMAIL_NOT_VERIFIED, type CreatedInvitation } from '../../src/contracts/accounts'
+import { EMAIL_NOT_VERIFIED, type CreatedInvitation } from '../../src/contracts/members'
 import { MESSAGES } from '../../src/server/features/accounts/members'
 import { VERIFICATION_MESSAGES, VERIFICATION_TTL_MS } from '../../src/server/features/accounts/verification'
 import { DEVELOPER, OWNER, READONLY, cookieFrom, json, startTestServer, withPrintedLinks, type TestServer } from './helpers'

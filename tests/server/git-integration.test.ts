@@ -16,7 +16,7 @@ import {
   ProjectConnectionList,
   REPOSITORY_ALREADY_CONNECTED,
   RepositoryList,
-} from '../../src/contracts/git'
+} from '../../src/contracts/github'
 import { createApp } from '../../src/server/app'
 import {
   DEVELOPER,

@@ -4,7 +4,7 @@
  * next request (through the caches), the last Owner protected, and bad input.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import type { CreatedInvitation, OrganizationTeam } from '../../src/contracts/accounts'
+import type { CreatedInvitation, OrganizationTeam } from '../../src/contracts/members'
 import { INVITATION_TTL_MS, MESSAGES } from '../../src/server/features/accounts/members'
 import { DEVELOPER, OWNER, READONLY, cookieFrom, json, signUpVerified, startTestServer, type TestServer } from './helpers'
 

@@ -3,7 +3,7 @@
  * an answer missing one of the spec's fields is refused with the malformed-response message, never passed on.
  */
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import { listProjectConnections } from '../../src/api/calls/git'
+import { listProjectConnections } from '../../src/api/calls/github'
 import { getProjectApiInfo } from '../../src/api/calls/keys'
 
 const REF = 'abcdefghijklmnopqrst'

@@ -8,7 +8,7 @@ import { branchingEnablementMachine, type BranchingProject, type RepositoryFacts
 import { hasPitr } from '../../contracts/settings'
 import { getProjectAddons } from '../calls/settings'
 import { createBranch, getBranchingPlan } from '../calls/branching'
-import { checkGitHubBranch, listGitHubConnections, listGitHubRepositories } from '../calls/git'
+import { checkGitHubBranch, listGitHubConnections, listGitHubRepositories } from '../calls/github'
 import { getSubscription } from '../calls/organizations'
 import { getProject } from '../calls/projects'
 

@@ -1,7 +1,7 @@
 /** The live actors of the organization's integrations: its installations and connections, a connection deleted. */
 import { fromPromise } from 'xstate'
 import { githubIntegrationsMachine } from '../../../machines/githubIntegrations.machine'
-import { deleteGitHubConnection, listGitHubConnections, listInstallations } from '../calls/git'
+import { deleteGitHubConnection, listGitHubConnections, listInstallations } from '../calls/github'
 import { getOrganization } from '../calls/organizations'
 
 type Signal = { signal: AbortSignal }

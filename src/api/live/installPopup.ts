@@ -3,7 +3,7 @@
  * install page; its page posts InstallPopupMessage to this window (same origin) when the installation is recorded.
  */
 import { config } from '../../config'
-import { INSTALL_POPUP, InstallPopupMessage, installPagePath } from '../../contracts/git'
+import { INSTALL_POPUP, InstallPopupMessage, installPagePath } from '../../contracts/github'
 
 export interface OpenerGeometry {
   screenX: number

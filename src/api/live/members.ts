@@ -2,8 +2,8 @@
 import { fromPromise } from 'xstate'
 import { membersMachine } from '../../../machines/members.machine'
 import type { Role } from '../../contracts/common'
-import type { InviteMemberBody } from '../../contracts/accounts'
-import { getTeam, inviteMember, removeMember, updateMember } from '../calls/accounts'
+import type { InviteMemberBody } from '../../contracts/members'
+import { getTeam, inviteMember, removeMember, updateMember } from '../calls/members'
 
 type Signal = { signal: AbortSignal }
 

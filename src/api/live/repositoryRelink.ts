@@ -4,7 +4,7 @@
  */
 import { fromCallback, fromPromise } from 'xstate'
 import { repositoryRelinkMachine, type CreateInput, type LinkerData } from '../../../machines/repositoryRelink.machine'
-import type { Connection } from '../../contracts/git'
+import type { Connection } from '../../contracts/github'
 import {
   createGitHubConnection,
   deleteGitHubConnection,
@@ -12,7 +12,7 @@ import {
   listGitHubConnections,
   listGitHubRepositories,
   listInstallations,
-} from '../calls/git'
+} from '../calls/github'
 import { listProjects } from '../calls/projects'
 import { openInstallPopup } from './installPopup'
 

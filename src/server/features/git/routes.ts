@@ -1,5 +1,5 @@
 /**
- * The GitHub integration's platform calls (paths and answers: src/contracts/git.ts) and the Git hosting API's
+ * The GitHub integration's platform calls (paths and answers: src/contracts/github.ts) and the Git hosting API's
  * reads over HTTP. Every one needs the session; the role is read from the store on every request:
  *  - installations, repositories, connections and contents of an organization the person does not belong to are
  *    404, as unknown ones (the two cannot be told apart);
@@ -11,7 +11,7 @@
  */
 import { Hono, type Context } from 'hono'
 import * as z from 'zod'
-import * as endpoints from '../../../contracts/endpoints/git'
+import * as endpoints from '../../../contracts/endpoints/github'
 import {
   BranchName,
   REPOSITORY_ALREADY_CONNECTED,
@@ -24,7 +24,7 @@ import {
   type DeleteConnectionResponse,
   type ProjectConnectionList,
   type RepositoryList,
-} from '../../../contracts/git'
+} from '../../../contracts/github'
 import { routeOf } from '../../../contracts/endpoint'
 import type { Deps } from '../../core/deps'
 import { at, baseUrl, errorJson, formatIssues, validate, type AppEnv } from '../../core/http'

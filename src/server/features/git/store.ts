@@ -4,7 +4,7 @@
  * contract's shape here.
  */
 import type { Role } from '../../../contracts/common'
-import { INTEGRATION_IDS, type Authorization, type Connection, type Installation, type ProjectConnection, type Repository } from '../../../contracts/git'
+import { INTEGRATION_IDS, type Authorization, type Connection, type Installation, type ProjectConnection, type Repository } from '../../../contracts/github'
 import type { Queryable } from '../../db'
 import { iso } from '../../core/rows'
 

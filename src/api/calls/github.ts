@@ -1,5 +1,5 @@
-import type { CreateConnectionBody, CreateInstallationBody } from '../../contracts/git'
-import * as endpoints from '../../contracts/endpoints/git'
+import type { CreateConnectionBody, CreateInstallationBody } from '../../contracts/github'
+import * as endpoints from '../../contracts/endpoints/github'
 import { call, type CallOptions } from '../http'
 
 // The GitHub integration: installations, authorization, repositories, connections, branch checks, contents.

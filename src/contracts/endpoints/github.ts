@@ -16,9 +16,9 @@ import {
   ProjectConnectionList,
   RepositoriesQuery,
   RepositoryList,
-} from '../git'
+} from '../github'
 
-// The GitHub integration and the platform's Git hosting (src/contracts/git.ts says what each answers).
+// The GitHub integration and the platform's Git hosting (src/contracts/github.ts says what each answers).
 export const listInstallations = /* @__PURE__ */ endpoint('GET', 'platform', '/organizations/:slug/integrations', { response: InstallationList })
 export const createInstallation = /* @__PURE__ */ endpoint('POST', 'platform', '/integrations/github/installations', { body: CreateInstallationBody, response: Installation })
 export const getGitHubAuthorization = /* @__PURE__ */ endpoint('GET', 'platform', '/integrations/github/authorization', { response: AuthorizationResponse })
