@@ -3,7 +3,7 @@ import type { ReactNode } from 'react'
 import { selectProjectView } from '../../../../machines/projectStatus.machine'
 import { lazyComponent } from '../../shell/lazy'
 import { Loading, TextLink } from '../../shell/ui'
-import { useProjectActor } from '../projectActor'
+import { useProjectActor } from '../../shell/projectActor'
 
 // The lifecycle screens load with the first project that needs one, off a healthy project's first load; while
 // their chunk loads the project's loading treatment stays up.
