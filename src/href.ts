@@ -25,6 +25,8 @@ export const href = {
   projects: () => '/projects',
   account: () => '/account/me',
   signIn: () => '/sign-in',
+  /** The person's support tickets. */
+  supportTickets: () => '/support',
 
   /** A page of a project by its section, the path after /project/{ref}/ ('' for project home). */
   project: (ref: string, section = '') => {

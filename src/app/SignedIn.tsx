@@ -13,6 +13,7 @@ import { Loading } from '../views/shell/ui'
 import { inspectOption } from './inspector'
 import { NestedRoute } from './NestedRoute'
 import { ProjectLayout } from './ProjectLayout'
+import { href } from '../href'
 
 const pageLoading = <Loading label="Loading page…" />
 
@@ -43,7 +44,7 @@ export function SignedIn() {
     return <SessionChecking />
   }
   if (phase === 'checkFailed') return <SessionCheckFailed session={session} />
-  if (phase === 'signedOut') return <Redirect to="/sign-in" replace />
+  if (phase === 'signedOut') return <Redirect to={href.signIn()} replace />
   return <SignedInShell />
 }
 

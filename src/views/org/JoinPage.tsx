@@ -56,14 +56,14 @@ export function JoinPage({ join }: { join: JoinInvitationActorRef }) {
               You joined <span className="font-semibold">{view.organization.name}</span> as {view.organization.role}.
             </p>
             <p className="flex gap-4 text-sm">
-              <TextLink href="/projects">Go to projects</TextLink>
+              <TextLink href={href.projects()}>Go to projects</TextLink>
               <TextLink href={href.org(view.organization.slug, 'team')}>See the team</TextLink>
             </p>
           </>
         ) : null}
       </Card>
       <p className="mt-6 text-sm">
-        <TextLink href="/projects">Back to projects</TextLink>
+        <TextLink href={href.projects()}>Back to projects</TextLink>
       </p>
     </div>
   )

@@ -89,7 +89,7 @@ export function NewProjectForm({ newProject }: { newProject: NewProjectActorRef 
           </p>
         ) : null}
         <div className="flex items-center justify-between gap-3">
-          <TextLink href="/projects">Cancel</TextLink>
+          <TextLink href={href.projects()}>Cancel</TextLink>
           <Button type="submit" variant="primary" disabled={!canCreate}>
             {view.creating ? 'Creating project…' : 'Create new project'}
           </Button>
