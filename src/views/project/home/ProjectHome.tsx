@@ -33,16 +33,12 @@ export function ProjectFacts({ project }: { project: Project }) {
   )
 }
 
-/** /project/{ref}/building once the project is up: the gate shows the building screen while it comes up. */
+/** /project/{ref}/building once the project is up (the gate shows the building screen while it comes up): its facts. */
 export function ProjectReadyPage() {
-  return <PlaceholderPage title="Project is ready" note="The project has finished setting up." />
-}
-
-function PlaceholderPage({ title, note }: { title: string; note?: string }) {
   const project = useSelector(useProjectActor(), selectProject)
   return (
     <div className="mx-auto w-full max-w-4xl px-6 py-8">
-      <PageHeading title={title} description={note ?? 'This page is being built; the project it belongs to is below.'} />
+      <PageHeading title="Project is ready" description="The project has finished setting up." />
       {project ? <ProjectFacts project={project} /> : null}
     </div>
   )
