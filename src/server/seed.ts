@@ -10,7 +10,7 @@ import { cancelPendingTransitions, type Lifecycle } from './engine/lifecycle'
 import { demoFunctions } from './features/functions/demo'
 import { insertFunction } from './features/functions/store'
 import { demoGitHub } from './features/git/demo'
-import { engineVersionIn } from './features/projectdb'
+import { engineVersionIn } from './projectdb'
 import { insertProject } from './features/projects/store'
 
 export const DEMO_PASSWORD = 'demo1234'
@@ -37,7 +37,7 @@ interface DemoProject {
    * version of the database engine it really gets.
    */
   dbVersion?: string
-  /** The schema its database is created with (src/server/features/projectdb/demoSchemas.ts). */
+  /** The schema its database is created with (src/server/projectdb/demoSchemas.ts). */
   demoSchema?: string
   region?: string
   branching?: boolean

@@ -10,7 +10,7 @@ import pg from 'pg'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { inject } from 'vitest'
 import { RestSchemaResponse } from '../../src/contracts/connecting'
-import type { DbRole, ProjectQueryResult, ProjectTx, TransactionOptions } from '../../src/server/features/projectdb/types'
+import type { DbRole, ProjectQueryResult, ProjectTx, TransactionOptions } from '../../src/server/projectdb/types'
 import { handleRest, type RestContext, type RestResponse, type RestTarget } from '../../src/server/features/rest/api'
 import { isPostgres } from './helpers'
 

@@ -10,7 +10,7 @@
  */
 import type { DatabaseTable, QueryColumn, TableColumn } from '../../../contracts/database'
 import { quoteIdent } from '../../core/sql'
-import type { ProjectTx } from '../projectdb/types'
+import type { ProjectTx } from '../../projectdb/types'
 import { decimalColumnNames, rowFromJson } from './values'
 
 export const COUNT_BOUND = 100_000

@@ -10,7 +10,7 @@ import * as endpoints from '../../../contracts/endpoints'
 import type { Deps } from '../../core/deps'
 import { at, baseUrl, errorJson, validate } from '../../core/http'
 import { newProjectRef } from '../../core/secrets'
-import { ProjectDbError } from '../projectdb'
+import { ProjectDbError } from '../../projectdb'
 import { anyProject, refParam } from '../projects/access'
 import { findProjectByRef, insertProject, toProject } from '../projects/store'
 

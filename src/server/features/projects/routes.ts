@@ -12,7 +12,7 @@ import { at, baseUrl, errorJson, validate, type AppEnv } from '../../core/http'
 import { can } from '../../core/permissions'
 import { newProjectRef } from '../../core/secrets'
 import { findMemberOrganization } from '../organizations/store'
-import { ProjectDbError } from '../projectdb/types'
+import { ProjectDbError } from '../../projectdb/types'
 import { ownerRestDocument } from '../rest/routes'
 import { memberProject, refParam } from './access'
 import { diskCapMessage, freeLimitMessage, lockFreeProjectCounts, membersAtFreeLimit, organizationDatabaseBytes } from './freeLimit'
@@ -80,7 +80,7 @@ export function projectRoutes(deps: Deps) {
   app.on(...at(endpoints.v1GetProject), project, (c) => c.json(toV1Project(c.var.project, hostOf())))
 
   // Creates a project that comes up through the lifecycle: COMING_UP now, its own database and ACTIVE_HEALTHY after
-  // LIFECYCLE_COMING_UP_MS (src/server/features/projectdb/lifecycle.ts). db_pass is accepted and not kept: nothing
+  // LIFECYCLE_COMING_UP_MS (src/server/projectdb/lifecycle.ts). db_pass is accepted and not kept: nothing
   // signs in to a project database with a password here.
   app.on(...at(endpoints.createProject), validate('json', endpoints.createProject.body), async (c) => {
     const body = c.req.valid('json')

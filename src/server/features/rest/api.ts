@@ -5,7 +5,7 @@
  * its catalog lookups inside it. Answers and errors follow PostgREST: statuses, Content-Range, Location,
  * Preference-Applied, and `{ code, message, details, hint }` bodies.
  */
-import type { DbRole, ProjectTx, TransactionOptions } from '../projectdb/types'
+import type { DbRole, ProjectTx, TransactionOptions } from '../../projectdb/types'
 import { findFunctions, findRelation, introspect, relationKind, type FunctionInfo, type RelationInfo } from './catalog'
 import { RestError, toRestError } from './errors'
 import { buildOpenApi, type DocumentTarget } from './openapi'

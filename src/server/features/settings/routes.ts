@@ -27,7 +27,7 @@ import type { Queryable } from '../../db'
 import type { Deps } from '../../core/deps'
 import { at, errorJson, validate, type AppEnv } from '../../core/http'
 import { anyProject, memberProject, refParam, refuseUnlessActive, DATABASE_UNAVAILABLE, type MemberProjectEnv } from '../projects/access'
-import { ProjectDbError } from '../projectdb/types'
+import { ProjectDbError } from '../../projectdb/types'
 
 /** The Management API's words (the dashboard maps them to 0_not_allowed and 0_no_hostname_configured). */
 export const NOT_ALLOWED = 'This project is on the free plan: it is not allowed to set up custom domain (Pro plan and above)'

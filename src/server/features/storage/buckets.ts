@@ -6,7 +6,7 @@
  */
 import type { Bucket, CreateBucketBody } from '../../../contracts/storage'
 import { iso } from '../../core/rows'
-import type { ProjectTx } from '../projectdb/types'
+import type { ProjectTx } from '../../projectdb/types'
 
 interface BucketRow {
   id: string

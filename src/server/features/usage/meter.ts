@@ -10,7 +10,7 @@
 import type { Clock } from '../../config'
 import type { Db } from '../../db'
 import { isSecretName, REDACTED, redactSecrets } from '../../core/redact'
-import type { ProjectDatabases } from '../projectdb/types'
+import type { ProjectDatabases } from '../../projectdb/types'
 
 export interface RequestSample {
   projectId: number

@@ -28,7 +28,7 @@
  */
 import { createHash, createHmac, pbkdf2Sync, randomBytes } from 'node:crypto'
 import pg from 'pg'
-import { quoteIdent as ident } from '../../core/sql'
+import { quoteIdent as ident } from '../core/sql'
 import type { Backend, Session } from './manager'
 import { DATABASE_SQL, ROLES_SQL, TEMPLATE_HASH } from './template'
 import { ProjectDbError, type ProjectQueryResult } from './types'
