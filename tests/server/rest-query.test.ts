@@ -129,8 +129,8 @@ async function openTestDb(): Promise<TestDb> {
   const db = new PGlite()
   await db.exec(ROLES)
   const tx: ProjectTx = {
-    async query(sql, params) {
-      const r = await db.query<Record<string, unknown>>(sql, params)
+    async query<R>(sql: string, params?: unknown[]) {
+      const r = await db.query<R>(sql, params)
       return { rows: r.rows, fields: r.fields, affectedRows: r.affectedRows ?? 0 }
     },
     exec: async () => [],

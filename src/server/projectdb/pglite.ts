@@ -147,7 +147,7 @@ class ProcessSession implements Session {
     })
   }
 
-  query(sql: string, params: unknown[] = []): Promise<ProjectQueryResult> {
+  query<R = Record<string, unknown>>(sql: string, params: unknown[] = []): Promise<ProjectQueryResult<R>> {
     return this.call('query', sql, params)
   }
 

@@ -115,8 +115,8 @@ interface AggregateRow {
 const SERVED_RELKINDS = new Set(['r', 'v', 'm', 'f', 'p'])
 
 async function runStatement(tx: ProjectTx, statement: Statement): Promise<AggregateRow> {
-  const { rows } = await tx.query(statement.sql, statement.params)
-  return rows[0] as unknown as AggregateRow
+  const { rows } = await tx.query<AggregateRow>(statement.sql, statement.params)
+  return rows[0]
 }
 
 function notSingle(rows: number): RestError {
