@@ -45,7 +45,7 @@ import { upgradeDevRoutes, upgradeRoutes } from './features/upgrade/routes'
 import { registerUpgradeLifecycle } from './features/upgrade/upgrade'
 import { usageDevRoutes, usageRoutes } from './features/usage/routes'
 import { addDemoGitHub, addDemoStorageAndFunctions, assignDemoSchemas, creditDemoOwner, seedDemoData } from './seed'
-import { createUsageMeter } from './features/usage/meter'
+import { createUsageMeter } from './core/meter'
 import { REQUEST_LOG_LIMIT } from '../contracts/measured'
 import { dashboard } from './static'
 

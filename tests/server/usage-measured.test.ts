@@ -9,7 +9,7 @@ import { BYTES_PER_GB, DailyUsageResponse, RequestLogResponse } from '../../src/
 import { OrgUsageResponse, type UsageMetric } from '../../src/contracts/usage'
 import { createApp } from '../../src/server/app'
 import { findProjectKeys } from '../../src/server/features/keys/keys'
-import { loggablePath } from '../../src/server/features/usage/meter'
+import { loggablePath } from '../../src/server/core/meter'
 import {
   DEVELOPER,
   FakeClock,

@@ -7,7 +7,7 @@
  */
 import { createHash } from 'node:crypto'
 import type { MigrationError, RecordedMigration } from '../../../contracts/branching'
-import { splitStatements } from '../database/statements'
+import { splitStatements } from '../../projectdb/statements'
 import { ProjectDbError, type ProjectTx } from '../../projectdb/types'
 
 export const HISTORY_SQL = `

@@ -29,7 +29,7 @@
  */
 import type { QueryColumn } from '../../../contracts/database'
 import { ProjectDbError, type ProjectDatabases, type ProjectQueryResult, type ProjectTx } from '../../projectdb/types'
-import { charLength, splitStatements, type Statement } from './statements'
+import { charLength, splitStatements, type Statement } from '../../projectdb/statements'
 import { decimalColumnNames, plainRow, rowFromJson } from './values'
 
 export interface QueryRun {

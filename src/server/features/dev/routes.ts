@@ -11,8 +11,7 @@ import type { Deps } from '../../core/deps'
 import { at, baseUrl, errorJson, validate } from '../../core/http'
 import { newProjectRef } from '../../core/secrets'
 import { ProjectDbError } from '../../projectdb'
-import { anyProject, refParam } from '../projects/access'
-import { findProjectByRef, insertProject, toProject } from '../projects/store'
+import { anyProject, findProjectByRef, insertProject, refParam, toProject } from '../projects/access'
 
 /** A control and an example of its body, for the curl line. */
 const documented: { endpoint: Endpoint; example?: object }[] = [

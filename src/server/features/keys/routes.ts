@@ -17,7 +17,7 @@ import { at, baseUrl, errorJson, validate, type AppEnv } from '../../core/http'
 import { can } from '../../core/permissions'
 import { iso } from '../../core/rows'
 import { anyProject, memberProject, refParam } from '../projects/access'
-import type { MemberProjectRow } from '../projects/store'
+import type { MemberProjectRow } from '../../core/rows'
 import { failStaleUpdates, findProjectKeys, latestUpdate, requestJwtSecretUpdate, toUpdateMeta, type ProjectKeysRow } from './keys'
 
 

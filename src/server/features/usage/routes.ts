@@ -26,9 +26,8 @@ import type { Deps } from '../../core/deps'
 import { at, errorJson, validate, type AppEnv } from '../../core/http'
 import type { Queryable } from '../../db'
 import { memberOrganization, slugParam } from '../organizations/access'
-import { anyProject, memberProject, refParam } from '../projects/access'
-import { findProjectByRef } from '../projects/store'
-import type { UsageMeter } from './meter'
+import { anyProject, findProjectByRef, memberProject, refParam } from '../projects/access'
+import type { UsageMeter } from '../../core/meter'
 
 /** What each plan includes (free units per billing period). Free and Pro are capped (spend cap on). */
 const FREE_UNITS: Record<UsageMetric, Record<PlanId, number>> = {
