@@ -5,7 +5,7 @@
  * service_role.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { findProjectKeys } from '../../src/server/features/keys/keys'
+import { findProjectKeys } from '../../src/server/features/keys/store'
 import { demoSchemas } from '../../src/server/projectdb/demoSchemas'
 import { projectByName, startTestServer, type TestServer } from './helpers'
 

@@ -10,7 +10,7 @@ import { onError } from '../../src/server/core/defences'
 import type { AppEnv } from '../../src/server/core/http'
 import { redactSecrets } from '../../src/server/core/redact'
 import { createEngine, scheduleTransition } from '../../src/server/engine/lifecycle'
-import { findProjectKeys } from '../../src/server/features/keys/keys'
+import { findProjectKeys } from '../../src/server/features/keys/store'
 import { loggablePath } from '../../src/server/core/meter'
 import { OWNER, projectByName, startTestServer, type TestServer } from './helpers'
 

@@ -18,7 +18,7 @@ import { can } from '../../core/permissions'
 import { iso } from '../../core/rows'
 import { anyProject, memberProject, refParam } from '../projects/access'
 import type { MemberProjectRow } from '../../core/rows'
-import { failStaleUpdates, findProjectKeys, latestUpdate, requestJwtSecretUpdate, toUpdateMeta, type ProjectKeysRow } from './keys'
+import { failStaleUpdates, findProjectKeys, latestUpdate, requestJwtSecretUpdate, toUpdateMeta, type ProjectKeysRow } from './store'
 
 
 /** The PostgREST service of a project: app id 1, as the dashboard's client libraries expect. */

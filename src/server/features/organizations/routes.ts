@@ -1,6 +1,6 @@
 /**
  * Organizations the person is a member of and one organization (its subscription is served with the plans, in
- * orgsettings); and the Management API's GET /v1/organizations and /v1/organizations/{slug} (only the caller's
+ * orgSettings); and the Management API's GET /v1/organizations and /v1/organizations/{slug} (only the caller's
  * organizations; any other slug 404).
  */
 import { Hono } from 'hono'
