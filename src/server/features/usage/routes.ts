@@ -7,7 +7,7 @@
  *   POST /dev/projects/{ref}/resource-warnings      raise (or clear, level null) a warning
  *   POST /dev/projects/{ref}/read-only              read-only mode on or off
  *   POST /dev/projects/{ref}/usage                  set what is added to a metric's measured usage (e.g. over its limit)
- * Measured (meter.ts): EGRESS (REST answer bytes in the period) and DATABASE_SIZE (each project's database size
+ * Measured (core/meter.ts): EGRESS (REST answer bytes in the period) and DATABASE_SIZE (each project's database size
  * last measured up to the period's end), in GB; the other metrics have nothing the local platform can measure.
  */
 import { Hono } from 'hono'
