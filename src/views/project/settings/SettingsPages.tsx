@@ -11,6 +11,7 @@ import { selectProjectAddonsView, type projectAddonsMachine } from '../../../../
 import { selectOrganizationBySlug } from '../../../../machines/projectList.machine'
 import { projectLink, selectProject } from '../../../../machines/projectStatus.machine'
 import { selectStorageBucketsView, type storageBucketsMachine } from '../../../../machines/storageBuckets.machine'
+import { can } from '../../../contracts/common'
 import type { AddonVariantId } from '../../../contracts/projectSettings'
 import { href } from '../../../href'
 import { Modal } from '../../shell/Modal'
@@ -40,7 +41,7 @@ export function AddonsSettingsPage() {
     snapshot.context.session?.permissions.find((entry) => entry.organization_slug === project?.organization_slug)?.role ?? null,
   )
   const paidPlan = organization !== null && organization.plan.id !== 'free'
-  const mayChange = role === 'Owner' || role === 'Administrator'
+  const mayChange = role !== null && can(role, 'organizations:write')
   return (
     <ProjectMachinePage
       key={`${paidPlan}:${mayChange}`}
