@@ -5,7 +5,7 @@
  * create or revoke keeps the list and shows the server's message; a failed first load offers a retry.
  */
 import { assign, fromPromise, setup, type SnapshotFrom } from 'xstate'
-import type { AccessToken, CreatedAccessToken } from '../src/contracts/auth'
+import type { AccessToken, CreatedAccessToken } from '../src/contracts/session'
 
 interface Context {
   tokens: AccessToken[]

@@ -17,7 +17,7 @@ import { assign, emit, fromPromise, sendParent, sendTo, setup, type SnapshotFrom
 import type { Permission } from '../src/contracts/common'
 import type { FunctionResponse } from '../src/contracts/functions'
 import type { ProjectApiInfo } from '../src/contracts/keys'
-import type { RestSchemaResponse } from '../src/contracts/connecting'
+import type { RestSchemaResponse } from '../src/contracts/rest'
 import type { Bucket } from '../src/contracts/storage'
 import { bucketRetryDelay, shouldRetryBuckets } from './bucketRetries'
 import { copyButtonMachine } from './copyButton.machine'

@@ -6,7 +6,7 @@
  * https://{hostname}, the URL settings › API and the API docs show.
  */
 import { assign, fromPromise, setup, type SnapshotFrom } from 'xstate'
-import type { CustomHostnameResponse } from '../src/contracts/projectSettings'
+import type { CustomHostnameResponse } from '../src/contracts/settings'
 
 export const NOT_ALLOWED = '0_not_allowed'
 export const NO_HOSTNAME_CONFIGURED = '0_no_hostname_configured'
@@ -107,6 +107,3 @@ export function selectCustomDomainUrl(snapshot: SnapshotFrom<typeof customDomain
   const view = selectCustomDomainView(snapshot)
   return view.phase === 'configured' && view.active ? `https://${view.hostname}` : null
 }
-
-/** Whether the answer is still to come (a page may wait for it before showing a URL). */
-export const selectCustomDomainSettled = (snapshot: SnapshotFrom<typeof customDomainMachine>) => !snapshot.matches('loading')

@@ -5,7 +5,7 @@
  * Invariants: a request unanswered after requestTimeout is abandoned and reported; a failed load offers a retry.
  */
 import { assign, fromPromise, setup, type SnapshotFrom } from 'xstate'
-import type { DatabaseConnection } from '../src/contracts/projectSettings'
+import type { DatabaseConnection } from '../src/contracts/settings'
 
 interface Context {
   ref: string

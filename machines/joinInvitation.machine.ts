@@ -7,7 +7,8 @@
  * `joined` hands the refreshed session (the new organization's permissions) to the app.
  */
 import { assign, fromPromise, setup, type SnapshotFrom } from 'xstate'
-import { EMAIL_NOT_VERIFIED, InvitationToken, type EmailVerificationSent, type JoinedOrganization } from '../src/contracts/members'
+import { type EmailVerificationSent } from '../src/contracts/accounts'
+import { EMAIL_NOT_VERIFIED, InvitationToken, type JoinedOrganization } from '../src/contracts/members'
 import type { SessionData } from './session.machine'
 
 export interface JoinResult {

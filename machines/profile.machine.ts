@@ -5,8 +5,8 @@
  * draft; a saved profile is handed to the app (`profileSaved`: the session, and so the account menu, show it).
  */
 import { assign, fromPromise, setup, type SnapshotFrom } from 'xstate'
-import type { Profile } from '../src/contracts/auth'
-import { Username } from '../src/contracts/members'
+import type { Profile } from '../src/contracts/session'
+import { Username } from '../src/contracts/accounts'
 
 interface Context {
   profile: Profile

@@ -6,7 +6,7 @@
  * timed-out change keeps the add-ons as they were and says why; a request unanswered after requestTimeout is abandoned.
  */
 import { assign, fromPromise, setup, type SnapshotFrom } from 'xstate'
-import type { AddonVariantId, ProjectAddons } from '../src/contracts/projectSettings'
+import type { AddonVariantId, ProjectAddons } from '../src/contracts/settings'
 
 export type AddonChange = { kind: 'enable'; variant: AddonVariantId } | { kind: 'disable' }
 

@@ -12,7 +12,7 @@
  * Pure functions: the machine derives these once per schema it reads (each table's fields on first reading);
  * views and snippets only render them.
  */
-import type { RestSchemaResponse } from '../src/contracts/connecting'
+import type { RestSchemaResponse } from '../src/contracts/rest'
 
 export interface DocField {
   name: string

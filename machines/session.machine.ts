@@ -7,7 +7,7 @@
  * a session opened or changed by another flow (sign-up signs in; a saved profile renames the person).
  */
 import { assign, fromPromise, setup, type SnapshotFrom } from 'xstate'
-import type { OrganizationPermissions, Profile } from '../src/contracts/auth'
+import type { OrganizationPermissions, Profile } from '../src/contracts/session'
 import type { Permission } from '../src/contracts/common'
 
 export interface SessionData {

@@ -6,7 +6,7 @@
  * (the form's own values); the password travels in the event and the actor's input only, never in context.
  */
 import { assign, fromPromise, setup, type SnapshotFrom } from 'xstate'
-import type { SignUpBody } from '../src/contracts/members'
+import type { SignUpBody } from '../src/contracts/accounts'
 import type { SessionData } from './session.machine'
 
 interface Context {

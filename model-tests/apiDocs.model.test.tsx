@@ -13,7 +13,7 @@ import { createActor, createMachine, fromPromise, type AnyMachineSnapshot, type 
 import { apiDocsMachine, NO_DOCS_URL, selectApiDocsPlace, type ApiDocsInput, type DocsSection, type DocsUrl } from '../machines/apiDocs.machine'
 import { copyButtonMachine } from '../machines/copyButton.machine'
 import { FAILED_TEXT, PERMISSION_TEXT, UPDATING_TEXT } from '../machines/keyAccess'
-import type { RestSchemaResponse } from '../src/contracts/connecting'
+import type { RestSchemaResponse } from '../src/contracts/rest'
 import type { FunctionResponse } from '../src/contracts/functions'
 import type { ProjectApiInfo } from '../src/contracts/keys'
 import type { Bucket } from '../src/contracts/storage'

@@ -2,7 +2,7 @@ import { render, screen } from '@testing-library/react'
 import { describe, expect, it, vi } from 'vitest'
 import { createActor, type AnyMachineSnapshot, type EventObject } from 'xstate'
 import { buildingMachine } from '../machines/building.machine'
-import { liveBuildingMachine } from '../src/api/live/building'
+import { buildingActors } from '../src/api/live/building'
 import { BuildingPage } from '../src/views/project/lifecycle/BuildingPage'
 import { REF } from '../tests/fixtures'
 import { describePath, keyByIncomingEdge, missingCoverage, modelOf, usePlatform } from './support'
@@ -61,7 +61,7 @@ describe('building model', () => {
       const refreshProject = vi.fn()
       const refreshProjectList = vi.fn()
       const initialStatus = initialStatusOf(path)
-      const actor = createActor(liveBuildingMachine.provide({ actions: { refreshProject, refreshProjectList } }), {
+      const actor = createActor(buildingMachine.provide({ actors: buildingActors, actions: { refreshProject, refreshProjectList } }), {
         input: { ref: REF, status: initialStatus, since: new Date(0).toISOString() },
       })
       actor.start()

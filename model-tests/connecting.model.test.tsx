@@ -2,7 +2,7 @@ import { render, screen } from '@testing-library/react'
 import { describe, expect, it, vi } from 'vitest'
 import { createActor, type AnyMachineSnapshot, type EventObject } from 'xstate'
 import { connectingMachine } from '../machines/connecting.machine'
-import { liveConnectingMachine } from '../src/api/live/connecting'
+import { connectingActors } from '../src/api/live/connecting'
 import type { Project } from '../src/contracts/projects'
 import { ConnectingPage } from '../src/views/project/lifecycle/ConnectingPage'
 import { makeProject } from '../tests/fixtures'
@@ -73,7 +73,7 @@ describe('connecting model', () => {
       const markOnline = vi.fn()
       const refreshProject = vi.fn()
       const actor = createActor(
-        liveConnectingMachine.provide({ actions: { markOnline: (_, params) => markOnline(params), refreshProject } }),
+        connectingMachine.provide({ actors: connectingActors, actions: { markOnline: (_, params) => markOnline(params), refreshProject } }),
         { input: { project } },
       )
       actor.start()

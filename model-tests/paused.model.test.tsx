@@ -3,7 +3,7 @@ import { describe, expect, it, vi } from 'vitest'
 import { createActor, type AnyMachineSnapshot, type EventObject } from 'xstate'
 import { pausedMachine, type RestoreContext } from '../machines/paused.machine'
 import { toastMachine } from '../machines/toast.machine'
-import { livePausedMachine } from '../src/api/live/paused'
+import { pausedActors } from '../src/api/live/paused'
 import { PausedPage, RESTORE_DENIED, RESTORE_TOOLTIP } from '../src/views/project/lifecycle/PausedPage'
 import { ToastRegion } from '../src/views/project/lifecycle/ToastRegion'
 import { makeProject } from '../tests/fixtures'
@@ -66,7 +66,8 @@ describe('paused model', () => {
       const projectUpdated = vi.fn()
       const toasts = createActor(toastMachine).start()
       const actor = createActor(
-        livePausedMachine.provide({
+        pausedMachine.provide({
+          actors: pausedActors,
           actions: {
             projectUpdated: (_, params) => projectUpdated(params.project),
             showToast: (_, params) => toasts.send({ type: 'toast.show', ...params }),

@@ -2,7 +2,7 @@ import { render, screen } from '@testing-library/react'
 import { describe, expect, it, vi } from 'vitest'
 import { createActor, type AnyMachineSnapshot, type EventObject } from 'xstate'
 import { pausingMachine } from '../machines/pausing.machine'
-import { livePausingMachine } from '../src/api/live/pausing'
+import { pausingActors } from '../src/api/live/pausing'
 import { PausingPage } from '../src/views/project/lifecycle/PausingPage'
 import { REF } from '../tests/fixtures'
 import { describePath, keyByIncomingEdge, missingCoverage, modelOf, usePlatform } from './support'
@@ -44,7 +44,7 @@ describe('pausing model', () => {
     it(describePath(path), async () => {
       const refreshProject = vi.fn()
       const refreshProjectList = vi.fn()
-      const actor = createActor(livePausingMachine.provide({ actions: { refreshProject, refreshProjectList } }), {
+      const actor = createActor(pausingMachine.provide({ actors: pausingActors, actions: { refreshProject, refreshProjectList } }), {
         input: { ref: REF, since: new Date(0).toISOString() },
       }).start()
       render(<PausingPage actor={actor} projectName="Analytics" />)

@@ -2,7 +2,7 @@ import { act, fireEvent, render, screen } from '@testing-library/react'
 import { describe, expect, it, vi } from 'vitest'
 import { createActor, type AnyMachineSnapshot, type EventObject } from 'xstate'
 import { profileMachine } from '../machines/profile.machine'
-import type { Profile } from '../src/contracts/auth'
+import type { Profile } from '../src/contracts/session'
 import { ProfileForm } from '../src/views/account/ProfileForm'
 import { apiError, deferredActor, describePath, keyByIncomingEdge, missingCoverage, modelOf, usePathClock } from './support'
 

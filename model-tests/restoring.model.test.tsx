@@ -2,7 +2,7 @@ import { act, fireEvent, render, screen } from '@testing-library/react'
 import { describe, expect, it, vi } from 'vitest'
 import { createActor, type AnyMachineSnapshot, type EventObject } from 'xstate'
 import { restoringMachine } from '../machines/restoring.machine'
-import { liveRestoringMachine } from '../src/api/live/restoring'
+import { restoringActors } from '../src/api/live/restoring'
 import type { ProjectStatus } from '../src/contracts/common'
 import { RestoringPage } from '../src/views/project/lifecycle/RestoringPage'
 import { REF } from '../tests/fixtures'
@@ -75,7 +75,7 @@ describe('restoring model', () => {
     it(`${openedWith(path)}: ${describePath(path)}`, async () => {
       const refreshProject = vi.fn()
       const refreshProjectList = vi.fn()
-      const actor = createActor(liveRestoringMachine.provide({ actions: { refreshProject, refreshProjectList } }), {
+      const actor = createActor(restoringMachine.provide({ actors: restoringActors, actions: { refreshProject, refreshProjectList } }), {
         input: { ref: REF, status: openedWith(path), since },
       }).start()
       render(<RestoringPage actor={actor} projectName="Analytics" />)

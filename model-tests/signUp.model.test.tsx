@@ -3,7 +3,7 @@ import { describe, expect, it, vi } from 'vitest'
 import { createActor, type AnyMachineSnapshot, type EventObject } from 'xstate'
 import type { SessionData } from '../machines/session.machine'
 import { signUpMachine } from '../machines/signUp.machine'
-import type { SignUpBody } from '../src/contracts/members'
+import type { SignUpBody } from '../src/contracts/accounts'
 import { SignUpPage } from '../src/views/auth/SignUpPage'
 import { apiError, deferredActor, describePath, keyByIncomingEdge, missingCoverage, modelOf, usePathClock } from './support'
 

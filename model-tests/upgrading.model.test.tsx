@@ -2,7 +2,7 @@ import { fireEvent, render, screen, within } from '@testing-library/react'
 import { describe, expect, it, vi } from 'vitest'
 import { createActor, type AnyMachineSnapshot, type EventObject } from 'xstate'
 import { upgradingMachine } from '../machines/upgrading.machine'
-import { liveUpgradingMachine } from '../src/api/live/upgrading'
+import { upgradingActors } from '../src/api/live/upgrading'
 import { UPGRADE_STATUS_CODES, type DatabaseUpgradeStatus } from '../src/contracts/upgrade'
 import { UpgradingPage } from '../src/views/project/lifecycle/UpgradingPage'
 import { REF } from '../tests/fixtures'
@@ -102,7 +102,7 @@ describe('upgrading model', () => {
   for (const path of paths) {
     it(describePath(path), async () => {
       const refreshProject = vi.fn()
-      const actor = createActor(liveUpgradingMachine.provide({ actions: { refreshProject } }), { input: { ref: REF, since: SINCE } })
+      const actor = createActor(upgradingMachine.provide({ actors: upgradingActors, actions: { refreshProject } }), { input: { ref: REF, since: SINCE } })
       actor.start()
       render(<UpgradingPage actor={actor} projectName="Analytics" />)
       const { server } = platform

@@ -4,7 +4,7 @@
  * POST) and a VOLATILE one (POST only, its arguments in the body schema) —, buckets (one public, one private) and
  * edge functions.
  */
-import type { RestSchemaResponse } from '../src/contracts/connecting'
+import type { RestSchemaResponse } from '../src/contracts/rest'
 import type { FunctionResponse } from '../src/contracts/functions'
 import type { Bucket } from '../src/contracts/storage'
 

@@ -38,3 +38,10 @@ export type ProjectStatusResponse = z.infer<typeof ProjectStatusResponse>
 /** PATCH /platform/projects/{ref}: rename (needs projects:write). */
 export const UpdateProjectBody = z.object({ name: z.string().check(z.trim(), z.minLength(1, 'Name is required'), z.maxLength(64)) })
 export type UpdateProjectBody = z.infer<typeof UpdateProjectBody>
+
+/**
+ * GET {platform}/projects/{ref}/live: the health of the project's API server (kps-v3.8.6 and later), the connecting
+ * screen's test. 200 only while the API server is ONLINE, otherwise 503 { message }.
+ */
+export const ProjectLiveResponse = z.object({ status: z.literal('ok') })
+export type ProjectLiveResponse = z.infer<typeof ProjectLiveResponse>

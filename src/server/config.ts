@@ -1,6 +1,6 @@
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { MAX_ACCESS_TOKEN_DAYS } from '../contracts/auth'
+import { MAX_ACCESS_TOKEN_DAYS } from '../contracts/session'
 
 /** Repository root (src/server/ is two levels down). */
 export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..')

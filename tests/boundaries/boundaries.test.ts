@@ -4,10 +4,13 @@
  * the server and the dashboard never import each other, src/contracts being the only code they share; the view
  * folders depend one way (the shell on no other, layout and project not on each other); the HTTP client writes no
  * path (each call names its endpoint descriptor); the dashboard's code imports zod only as `zod/mini`.
+ * And the zones (ZONES): the server's shared layers import no feature; a feature imports from another feature only
+ * the shared set; a view folder imports no sibling; machines and src/api import no views. Today's breaches of a zone
+ * are named one by one in KNOWN_ZONE_BREACHES: a new one fails, and so does an entry that is no longer needed.
  * A failure lists each offending import as 'file → imported (rule)' or each cycle's files.
  */
 import { readFileSync } from 'node:fs'
-import { join, resolve } from 'node:path'
+import { join, posix, resolve } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { cyclesOf, graphOf, graphOfRepo, specifiersOf, violationsOf, type Rule } from './importGraph'
 
@@ -45,6 +48,80 @@ export const RULES: Rule[] = [
   },
 ]
 
+/** The server's shared layers: what every feature builds on, so none of them may depend on a feature. */
+const SERVER_SHARED = ['src/server/core', 'src/server/engine', 'src/server/db', 'src/server/projectdb']
+const FEATURES = 'src/server/features'
+/**
+ * What a feature may import from another feature: the middleware that resolves a `:ref` project or a `:slug`
+ * organization with the caller's membership, the session (who is calling), and the Git hosting's one public module
+ * (what branching reads of a repository). Everything else a feature needs from another is that feature's own
+ * business: it moves to a shared layer, or the two features are one.
+ */
+export const FEATURE_SHARED_SET = [
+  'src/server/features/projects/access.ts',
+  'src/server/features/organizations/access.ts',
+  'src/server/features/session',
+  'src/server/features/github/index.ts',
+]
+const featureOf = (file: string) => (file.startsWith(`${FEATURES}/`) ? file.split('/')[3] : undefined)
+
+/**
+ * The view folders that compose pages, and so may import any of them: the route table, the frames that place a page
+ * and the layout around it (nav bar, side menu, command menu), whose entries are the pages.
+ */
+export const VIEW_COMPOSERS = ['src/views/routes', 'src/views/frames', 'src/views/layout']
+/** A view's zone: its part's folder (src/views/<area>/<part>, subfolders included), or its area's for a file directly in an area. */
+export function viewZone(file: string): string {
+  const folders = file.split('/').slice(2, -1)
+  return ['src/views', ...folders.slice(0, 2)].join('/')
+}
+/**
+ * A view may import the shell, its own zone, and the files directly in an enclosing area's folder (the area's own
+ * shared files, as src/views/project/projectActor.ts is for every project part); the composers import any view.
+ */
+export function viewMayImport(imported: string, file: string): boolean {
+  if (!under('src/views')(imported) || under('src/views/shell')(imported) || under(...VIEW_COMPOSERS)(file)) return true
+  const zone = viewZone(file)
+  if (zone !== 'src/views' && under(zone)(imported)) return true
+  const folder = posix.dirname(imported)
+  return folder !== 'src/views' && zone.startsWith(`${folder}/`)
+}
+
+export const ZONES: Rule[] = [
+  { name: 'the server core imports no feature', from: under(...SERVER_SHARED), forbidden: under(FEATURES) },
+  {
+    name: 'a feature imports from another feature only the shared set',
+    from: under(FEATURES),
+    forbidden: (imported, file) => featureOf(imported) !== undefined && featureOf(imported) !== featureOf(file) && !under(...FEATURE_SHARED_SET)(imported),
+  },
+  { name: 'a view folder imports no sibling', from: under('src/views'), forbidden: (imported, file) => !viewMayImport(imported, file) },
+  { name: 'machines and src/api import no views', from: under('machines', 'src/api'), forbidden: under('src/views') },
+]
+
+/**
+ * Today's breaches of the zones, each by name. The list only shrinks: an import that leaves the code must leave the
+ * list too (the test says which), and a new breach is never added here — it is removed instead.
+ */
+export const KNOWN_ZONE_BREACHES: string[] = [
+  // The pause feature's transitions reaching into the lifecycle feature's.
+  'src/server/features/pause/transitions.ts → src/server/features/lifecycle/transitions.ts (a feature imports from another feature only the shared set)',
+  // The settings pages and the project's home page, each reading the other's widgets.
+  'src/views/project/home/ProjectHome.tsx → src/views/projects/StatusBadge.tsx (a view folder imports no sibling)',
+  'src/views/project/settings/GeneralSettingsPage.tsx → src/views/project/home/ProjectHome.tsx (a view folder imports no sibling)',
+  'src/views/project/settings/UpgradePostgresPanel.tsx → src/views/project/home/ProjectHome.tsx (a view folder imports no sibling)',
+  // Widgets one folder keeps and others borrow (copy button, toasts, the daily chart, the status badge, …).
+  'src/views/org/integrations/GitHubIntegrations.tsx → src/views/project/lifecycle/ToastRegion.tsx (a view folder imports no sibling)',
+  'src/views/org/usage/OrgUsagePage.tsx → src/views/usage/DailyChart.tsx (a view folder imports no sibling)',
+  'src/views/project/ai/AiSettingsDialog.tsx → src/views/org/SettingSwitch.tsx (a view folder imports no sibling)',
+  'src/views/project/apiDocs/ApiDocsHosts.tsx → src/views/project/settings/CustomDomain.tsx (a view folder imports no sibling)',
+  'src/views/project/apiDocs/ApiDocsHosts.tsx → src/views/project/settings/GenerateTypesButton.tsx (a view folder imports no sibling)',
+  'src/views/project/apiDocs/ApiDocsPanel.tsx → src/views/project/lifecycle/clientLibraries.ts (a view folder imports no sibling)',
+  'src/views/project/apiDocs/sections.tsx → src/views/project/settings/CopyButton.tsx (a view folder imports no sibling)',
+  'src/views/project/apiDocs/SnippetList.tsx → src/views/project/settings/CopyButton.tsx (a view folder imports no sibling)',
+  'src/views/project/lifecycle/BuildingPage.tsx → src/views/project/settings/ApiSettingsPage.tsx (a view folder imports no sibling)',
+  'src/views/project/observability/ReportsPage.tsx → src/views/usage/DailyChart.tsx (a view folder imports no sibling)',
+]
+
 /**
  * The dashboard's schemas are built with zod/mini: one import of classic `zod` (or a path under it other than
  * zod/mini) anywhere in the browser's code brings the whole classic build back into the first load (~16 kB gzip).
@@ -71,6 +148,15 @@ describe('import boundaries of the repository', () => {
 
   it('keeps the layers apart: machines, views, server and dashboard import only what they may', () => {
     expect(violationsOf(graph, RULES), 'imports that break a boundary').toEqual([])
+  })
+
+  it('keeps the zones: server core, features, view folders, machines and src/api import only what their zone may', () => {
+    const breaches = violationsOf(graph, ZONES)
+    expect(breaches.filter((breach) => !KNOWN_ZONE_BREACHES.includes(breach)), 'imports that break a zone').toEqual([])
+    expect(
+      KNOWN_ZONE_BREACHES.filter((breach) => !breaches.includes(breach)),
+      'known breaches that are gone: delete them from KNOWN_ZONE_BREACHES',
+    ).toEqual([])
   })
 
   it("the dashboard's code (contracts, api, views, app, machines) imports zod only as zod/mini", () => {
@@ -154,6 +240,44 @@ describe('the import-graph analyser', () => {
       ['src/server/self.ts'],
     ])
     expect(cyclesOf(graphOf({ 'x.ts': `import './y'`, 'y.ts': `import './z'`, 'z.ts': '' }))).toEqual([])
+  })
+
+  it('names each import that breaks a zone, and lets each zone import what it may', () => {
+    const zoned = graphOf({
+      'src/server/core/cache.ts': `import { Row } from '../features/projects/store'\nimport { db } from '../db/store'`,
+      'src/server/projectdb/index.ts': `import { t } from '../features/rest/api'`,
+      'src/server/db/store.ts': '',
+      'src/server/features/projects/store.ts': '',
+      'src/server/features/projects/access.ts': '',
+      'src/server/features/organizations/access.ts': '',
+      'src/server/features/session/auth.ts': '',
+      'src/server/features/rest/api.ts': `import { own } from './sql'\nimport { project } from '../projects/access'\nimport { member } from '../organizations/access'\nimport { session } from '../session/auth'\nimport { find } from '../projects/store'\nimport { pdb } from '../../projectdb/index'`,
+      'src/server/features/rest/sql.ts': '',
+      'src/views/shell/ui.tsx': '',
+      'src/views/project/projectActor.ts': '',
+      'src/views/project/apiDocs/Panel.tsx': `import { Button } from '../../shell/ui'\nimport { s } from './snippets/s'\nimport { actor } from '../projectActor'\nimport { Copy } from '../settings/Copy'\nimport { Nav } from '../../org/Nav'`,
+      'src/views/project/apiDocs/snippets/s.ts': `import { Panel } from '../Panel'`,
+      'src/views/project/settings/Copy.tsx': '',
+      'src/views/org/Nav.tsx': `import { Page } from './integrations/Page'`,
+      'src/views/org/integrations/Page.tsx': `import { Nav } from '../Nav'\nimport { actor } from '../../project/projectActor'`,
+      'src/views/frames/Frame.tsx': `import { Panel } from '../project/apiDocs/Panel'\nimport { Nav } from '../org/Nav'`,
+      'src/views/NotFound.tsx': `import { Nav } from './org/Nav'`,
+      'machines/m.machine.ts': `import { Panel } from '../src/views/project/apiDocs/Panel'`,
+      'src/api/live/m.ts': `import type { Nav } from '../../views/org/Nav'`,
+    })
+    expect(violationsOf(zoned, ZONES)).toEqual([
+      'machines/m.machine.ts → src/views/project/apiDocs/Panel.tsx (machines and src/api import no views)',
+      'src/api/live/m.ts → src/views/org/Nav.tsx (machines and src/api import no views)',
+      'src/server/core/cache.ts → src/server/features/projects/store.ts (the server core imports no feature)',
+      'src/server/features/rest/api.ts → src/server/features/projects/store.ts (a feature imports from another feature only the shared set)',
+      'src/server/projectdb/index.ts → src/server/features/rest/api.ts (the server core imports no feature)',
+      'src/views/NotFound.tsx → src/views/org/Nav.tsx (a view folder imports no sibling)',
+      'src/views/org/integrations/Page.tsx → src/views/project/projectActor.ts (a view folder imports no sibling)',
+      'src/views/project/apiDocs/Panel.tsx → src/views/project/settings/Copy.tsx (a view folder imports no sibling)',
+      'src/views/project/apiDocs/Panel.tsx → src/views/org/Nav.tsx (a view folder imports no sibling)',
+    ])
+    expect(viewZone('src/views/project/apiDocs/snippets/s.ts')).toBe('src/views/project/apiDocs')
+    expect(viewZone('src/views/org/Nav.tsx')).toBe('src/views/org')
   })
 
   it('names each import that breaks a rule', () => {

@@ -146,8 +146,8 @@ export interface Rule {
   name: string
   /** The importing files the rule applies to. */
   from: (file: string) => boolean
-  /** An import these files must not have (a repo-relative file or a package name). */
-  forbidden: (imported: string) => boolean
+  /** An import these files must not have (a repo-relative file or a package name); `file` is the importing file. */
+  forbidden: (imported: string, file: string) => boolean
 }
 
 /** Every import that breaks a rule, as 'file → imported (rule)'. */
@@ -156,7 +156,7 @@ export function violationsOf(graph: ImportGraph, rules: Rule[]): string[] {
   for (const [file, imports] of [...graph].sort(([a], [b]) => a.localeCompare(b))) {
     for (const rule of rules) {
       if (!rule.from(file)) continue
-      for (const imported of imports) if (rule.forbidden(imported)) found.push(`${file} → ${imported} (${rule.name})`)
+      for (const imported of imports) if (rule.forbidden(imported, file)) found.push(`${file} → ${imported} (${rule.name})`)
     }
   }
   return found

@@ -6,9 +6,10 @@ import { mayChange, membersMachine, selectMembersView } from '../../machines/mem
 import { profileMachine, selectProfileView, usernameError } from '../../machines/profile.machine'
 import type { SessionData } from '../../machines/session.machine'
 import { selectSignUpView, signUpMachine } from '../../machines/signUp.machine'
-import type { Profile } from '../../src/contracts/auth'
+import type { Profile } from '../../src/contracts/session'
 import type { Role } from '../../src/contracts/common'
-import { EMAIL_NOT_VERIFIED, type CreatedInvitation, type EmailVerificationSent, type InviteMemberBody, type Member, type OrganizationTeam, type SignUpBody } from '../../src/contracts/members'
+import { type EmailVerificationSent, type SignUpBody } from '../../src/contracts/accounts'
+import { EMAIL_NOT_VERIFIED, type CreatedInvitation, type InviteMemberBody, type Member, type OrganizationTeam } from '../../src/contracts/members'
 
 interface Run<I, O> {
   input: I

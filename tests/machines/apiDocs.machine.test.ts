@@ -17,7 +17,7 @@ import {
 } from '../../machines/apiDocs.machine'
 import { FAILED_TEXT, PERMISSION_TEXT, UPDATING_TEXT } from '../../machines/keyAccess'
 import type { Permission } from '../../src/contracts/common'
-import type { RestSchemaResponse } from '../../src/contracts/connecting'
+import type { RestSchemaResponse } from '../../src/contracts/rest'
 import type { FunctionResponse } from '../../src/contracts/functions'
 import type { JwtSecretUpdateStatusResponse, ProjectApiInfo } from '../../src/contracts/keys'
 import type { Bucket } from '../../src/contracts/storage'

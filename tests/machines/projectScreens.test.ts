@@ -8,7 +8,7 @@ import { createActor, fromPromise } from 'xstate'
 import { customDomainMachine, pseudoStatusOf, selectCustomDomainUrl, selectCustomDomainView } from '../../machines/customDomain.machine'
 import { projectAddonsMachine, selectProjectAddonsView } from '../../machines/projectAddons.machine'
 import { selectSupportTicketView, supportTicketMachine } from '../../machines/supportTicket.machine'
-import type { CustomHostnameResponse, ProjectAddons } from '../../src/contracts/projectSettings'
+import type { CustomHostnameResponse, ProjectAddons } from '../../src/contracts/settings'
 import type { SupportTicket } from '../../src/contracts/support'
 import { REF } from '../fixtures'
 

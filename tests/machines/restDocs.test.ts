@@ -1,7 +1,7 @@
 /** The docs model of a REST schema (machines/restDocs.ts): spec 3's rules, and what the snippets need of a column. */
 import { describe, expect, it } from 'vitest'
 import { docsFromRestSchema } from '../../machines/restDocs'
-import type { RestSchemaResponse } from '../../src/contracts/connecting'
+import type { RestSchemaResponse } from '../../src/contracts/rest'
 import { tableSnippets } from '../../src/views/project/apiDocs/snippets'
 
 const schema: RestSchemaResponse = {

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { AccessToken, AccessTokenList, CreatedAccessToken, Profile } from '../../src/contracts/auth'
+import { AccessToken, AccessTokenList, CreatedAccessToken, Profile } from '../../src/contracts/session'
 import { DEVELOPER, OWNER, cookieFrom, json, startTestServer, type TestServer } from './helpers'
 
 let s: TestServer

@@ -9,7 +9,7 @@ import type { AddressInfo } from 'node:net'
 import os from 'node:os'
 import path from 'node:path'
 import { serve } from '@hono/node-server'
-import { CreatedAccessToken } from '../../src/contracts/auth'
+import { CreatedAccessToken } from '../../src/contracts/session'
 import { gitRootFor } from '../../src/server/features/github/host'
 import { json, startTestServer, type ConfigOverrides, type TestServer } from './helpers'
 

@@ -5,7 +5,7 @@
  * tokens that always expire. The same file runs on PGlite and on PostgreSQL 15.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { CreatedAccessToken } from '../../src/contracts/auth'
+import { CreatedAccessToken } from '../../src/contracts/session'
 import { loadConfig } from '../../src/server/config'
 import { migrate, migrations } from '../../src/server/db/migrate'
 import { sha256 } from '../../src/server/core/secrets'

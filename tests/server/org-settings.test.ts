@@ -4,7 +4,7 @@
  * (Owner and Administrator may; Developer and Read-only 403), bad input 400, not a member 404.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { PermissionsResponse } from '../../src/contracts/auth'
+import { PermissionsResponse } from '../../src/contracts/session'
 import { Organization } from '../../src/contracts/organizations'
 import { AiSettings } from '../../src/contracts/orgSettings'
 import { DEVELOPER, OWNER, READONLY, insertForeignOrganization, projectByName, startTestServer, type TestServer } from './helpers'

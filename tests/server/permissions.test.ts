@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { PermissionsResponse } from '../../src/contracts/auth'
+import { PermissionsResponse } from '../../src/contracts/session'
 import { Permission, Role } from '../../src/contracts/common'
 import { can, permissionsFor } from '../../src/server/core/permissions'
 import {

@@ -4,7 +4,7 @@
  * support tickets; bad input on each.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { CustomHostnameResponse, DatabaseConnection, ProjectAddons } from '../../src/contracts/projectSettings'
+import { CustomHostnameResponse, DatabaseConnection, ProjectAddons } from '../../src/contracts/settings'
 import { SupportTicket, SupportTicketList } from '../../src/contracts/support'
 import { DEVELOPER, OWNER, READONLY, insertForeignOrganization, isPostgres, json, projectByName, startTestServer, type TestServer } from './helpers'
 

@@ -12,7 +12,7 @@ import { createClient, type SupabaseClient } from '@supabase/supabase-js'
 import { SignJWT } from 'jose'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import WebSocket from 'ws'
-import { RestSchemaResponse } from '../../src/contracts/connecting'
+import { RestSchemaResponse } from '../../src/contracts/rest'
 import { findProjectKeys } from '../../src/server/features/keys/store'
 import { OWNER, json, projectByName, startTestServer, type TestServer } from './helpers'
 

@@ -1,7 +1,7 @@
 /** The API server's health and REST schema, resource warnings, organization usage and their dev controls. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { RestSchemaResponse, ProjectLiveResponse } from '../../src/contracts/connecting'
-import { Project } from '../../src/contracts/projects'
+import { Project, ProjectLiveResponse } from '../../src/contracts/projects'
+import { RestSchemaResponse } from '../../src/contracts/rest'
 import { OrgUsageResponse, ResourceWarningsResponse } from '../../src/contracts/usage'
 import { createApp } from '../../src/server/app'
 import { FakeClock, OWNER, insertForeignOrganization, json, startTestServer, testConfig, type TestServer } from './helpers'

@@ -3,7 +3,7 @@ import userEvent from '@testing-library/user-event'
 import { afterEach, expect, it } from 'vitest'
 import { createActor, fromPromise } from 'xstate'
 import { accessTokensMachine, type CreateTokenInput } from '../../machines/accessTokens.machine'
-import type { AccessToken, CreatedAccessToken } from '../../src/contracts/auth'
+import type { AccessToken, CreatedAccessToken } from '../../src/contracts/session'
 import { AccessTokens } from '../../src/views/account/AccessTokens'
 
 const EXPIRING: AccessToken = {

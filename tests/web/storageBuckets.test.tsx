@@ -74,7 +74,7 @@ describe('Storage page', () => {
     const alert = await screen.findByRole('alert')
     expect(within(alert).getByRole('heading', { name: 'Storage is not enabled for this project' })).toBeInTheDocument()
     expect(alert).toHaveTextContent(TENANT_CONFIG_NOT_FOUND)
-    // That it is never retried: tests/machines/storageBuckets.test.ts and tests/lifecycle/storageBuckets.badInput.test.tsx.
+    // That it is never retried: tests/machines/storageBuckets.test.ts and tests/badInput/storageBuckets.badInput.test.tsx.
     expect(screen.queryByRole('button', { name: 'New bucket' })).toBeNull()
   })
 

@@ -6,5 +6,4 @@ export const listProjects = (options?: CallOptions) => call(endpoints.listProjec
 export const getProject = (ref: string | undefined, options?: CallOptions) => call(endpoints.getProject, { ref }, options)
 export const getProjectStatus = (ref: string | undefined, options?: CallOptions) => call(endpoints.getProjectStatus, { ref }, options)
 export const getProjectLive = (ref: string | undefined, options?: CallOptions) => call(endpoints.getProjectLive, { ref }, options)
-export const getProjectRestSchema = (ref: string | undefined, options?: CallOptions) => call(endpoints.getProjectRestSchema, { ref }, options)
 export const getResourceWarnings = (options?: CallOptions) => call(endpoints.getResourceWarnings, {}, options)

@@ -1,4 +1,4 @@
-import type { CreateAccessTokenBody, SignInBody } from '../../contracts/auth'
+import type { CreateAccessTokenBody, SignInBody } from '../../contracts/session'
 import * as endpoints from '../../contracts/endpoints/session'
 import { call, type CallOptions } from '../http'
 

@@ -5,8 +5,9 @@
 import { fromPromise } from 'xstate'
 import { apiDocsMachine, jwtSecretDocsChildMachine } from '../../../machines/apiDocs.machine'
 import { getProjectApiInfo } from '../calls/keys'
-import { getProjectRestSchema } from '../calls/projects'
-import { listBuckets, listFunctions } from '../calls/storage'
+import { listFunctions } from '../calls/functions'
+import { getProjectRestSchema } from '../calls/rest'
+import { listBuckets } from '../calls/storage'
 import { liveCopyButtonMachine } from './copyButton'
 import { fetchJwtStatus, requestJwtSecretUpdate } from './jwtSecret'
 

@@ -5,8 +5,8 @@
  */
 import { fromPromise } from 'xstate'
 import { branchingEnablementMachine, type BranchingProject, type RepositoryFacts } from '../../../machines/branchingEnablement.machine'
-import { hasPitr } from '../../contracts/projectSettings'
-import { getProjectAddons } from '../calls/projectSettings'
+import { hasPitr } from '../../contracts/settings'
+import { getProjectAddons } from '../calls/settings'
 import { createBranch, getBranchingPlan } from '../calls/branching'
 import { checkGitHubBranch, listGitHubConnections, listGitHubRepositories } from '../calls/github'
 import { getSubscription } from '../calls/organizations'

@@ -1,7 +1,8 @@
 /** The live actor of /join: the invitation accepted, then the session read again (the new permissions). */
 import { fromPromise } from 'xstate'
 import { joinInvitationMachine } from '../../../machines/joinInvitation.machine'
-import { acceptInvitation, sendEmailVerification } from '../calls/members'
+import { sendEmailVerification } from '../calls/accounts'
+import { acceptInvitation } from '../calls/members'
 import { getPermissions, getProfile } from '../calls/session'
 
 type Signal = { signal: AbortSignal }

@@ -1,7 +1,7 @@
 /** The live actors of the 'Pause project' action: the person's permissions and the pause call. */
 import { fromPromise } from 'xstate'
 import { pauseProjectMachine } from '../../../machines/pauseProject.machine'
-import { pauseProject } from '../calls/lifecycle'
+import { pauseProject } from '../calls/pause'
 import { getOrganizationPermissions } from '../calls/session'
 
 type Signal = { signal: AbortSignal }

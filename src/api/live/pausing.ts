@@ -1,7 +1,8 @@
 /** The live actors of the pausing flow: the project status it polls. */
-import { pausingChildMachine, pausingMachine } from '../../../machines/pausing.machine'
+import { pausingChildMachine } from '../../../machines/pausing.machine'
 import { fetchProjectStatus } from './statusPolling'
 
-export const livePausingMachine = pausingMachine.provide({ actors: { fetchProjectStatus } })
-/** As the project status machine's child. */
-export const livePausingChildMachine = pausingChildMachine.provide({ actors: { fetchProjectStatus } })
+/** What the flow reads: the child below runs with it, and so do the tests that run the flow's machine on its own. */
+export const pausingActors = { fetchProjectStatus }
+
+export const livePausingChildMachine = pausingChildMachine.provide({ actors: pausingActors })

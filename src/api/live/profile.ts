@@ -1,7 +1,7 @@
 /** The live actor of the profile: the username saved. */
 import { fromPromise } from 'xstate'
 import { profileMachine } from '../../../machines/profile.machine'
-import { updateProfile } from '../calls/members'
+import { updateProfile } from '../calls/accounts'
 
 type Signal = { signal: AbortSignal }
 

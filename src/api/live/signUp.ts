@@ -1,8 +1,8 @@
 /** The live actor of sign-up: the account is created and signed in, then the permissions are read. */
 import { fromPromise } from 'xstate'
 import { signUpMachine } from '../../../machines/signUp.machine'
-import type { SignUpBody } from '../../contracts/members'
-import { signUp } from '../calls/members'
+import type { SignUpBody } from '../../contracts/accounts'
+import { signUp } from '../calls/accounts'
 import { getPermissions } from '../calls/session'
 
 type Signal = { signal: AbortSignal }

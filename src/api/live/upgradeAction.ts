@@ -1,7 +1,7 @@
 /** The live actors of the 'Upgrade Postgres' action: eligibility with the person's permission, and the upgrade call. */
 import { fromPromise } from 'xstate'
 import { upgradeActionMachine, type UpgradeContext } from '../../../machines/upgradeAction.machine'
-import { getUpgradeEligibility, startUpgrade } from '../calls/lifecycle'
+import { getUpgradeEligibility, startUpgrade } from '../calls/upgrade'
 import { getOrganizationPermissions } from '../calls/session'
 
 type Signal = { signal: AbortSignal }

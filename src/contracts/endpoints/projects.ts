@@ -1,6 +1,5 @@
-import { ProjectLiveResponse, RestSchemaResponse } from '../connecting'
 import { endpoint } from '../endpoint'
-import { Project, ProjectList, ProjectStatusResponse, UpdateProjectBody } from '../projects'
+import { Project, ProjectList, ProjectLiveResponse, ProjectStatusResponse, UpdateProjectBody } from '../projects'
 import { ResourceWarningsResponse } from '../usage'
 
 // Projects.
@@ -9,5 +8,4 @@ export const getProject = /* @__PURE__ */ endpoint('GET', 'platform', '/projects
 export const updateProject = /* @__PURE__ */ endpoint('PATCH', 'platform', '/projects/:ref', { body: UpdateProjectBody, response: Project })
 export const getProjectStatus = /* @__PURE__ */ endpoint('GET', 'platform', '/projects/:ref/status', { response: ProjectStatusResponse })
 export const getProjectLive = /* @__PURE__ */ endpoint('GET', 'platform', '/projects/:ref/live', { response: ProjectLiveResponse })
-export const getProjectRestSchema = /* @__PURE__ */ endpoint('GET', 'platform', '/projects/:ref/api/rest', { response: RestSchemaResponse })
 export const getResourceWarnings = /* @__PURE__ */ endpoint('GET', 'platform', '/projects-resource-warnings', { response: ResourceWarningsResponse })

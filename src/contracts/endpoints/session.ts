@@ -1,4 +1,4 @@
-import { AccessTokenList, CreateAccessTokenBody, CreatedAccessToken, PermissionsResponse, Profile, SignInBody } from '../auth'
+import { AccessTokenList, CreateAccessTokenBody, CreatedAccessToken, PermissionsResponse, Profile, SignInBody } from '../session'
 import { HealthResponse } from '../common'
 import { endpoint } from '../endpoint'
 

@@ -1,7 +1,7 @@
 import { useSelector } from '@xstate/react'
 import { useState, type FormEvent } from 'react'
 import { selectSignInView } from '../../../machines/session.machine'
-import { SignInBody } from '../../contracts/auth'
+import { SignInBody } from '../../contracts/session'
 import type { SessionActorRef } from '../shell/contexts'
 import { Logo } from '../shell/Logo'
 import { Button, TextLink, inputClass, InlineError } from '../shell/ui'

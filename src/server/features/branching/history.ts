@@ -54,8 +54,6 @@ async function runStatements(tx: ProjectTx, statements: string[]): Promise<void>
   }
 }
 
-export type StepOutcome = { ran: boolean } | { error: MigrationError }
-
 /**
  * Runs one migration in `tx` (its own transaction) unless the history has it. A version recorded under another
  * name is a failure (two files with one version). Throws StatementFailure for a failing statement.

@@ -5,34 +5,12 @@
  * feature (fail the next restore, JWT update or upgrade; warnings, usage) live in that feature's routes.
  */
 import { Hono } from 'hono'
-import { routeOf, type Endpoint } from '../../../contracts/endpoint'
 import * as endpoints from '../../../contracts/endpoints'
 import type { Deps } from '../../core/deps'
 import { at, baseUrl, errorJson, validate } from '../../core/http'
 import { newProjectRef } from '../../core/secrets'
 import { ProjectDbError } from '../../projectdb'
 import { anyProject, findProjectByRef, insertProject, refParam, toProject } from '../projects/access'
-
-/** A control and an example of its body, for the curl line. */
-const documented: { endpoint: Endpoint; example?: object }[] = [
-  { endpoint: endpoints.devCreateProject, example: { organization_slug: 'demo-free', name: 'Fresh', status: 'COMING_UP' } },
-  { endpoint: endpoints.devSetStatus, example: { status: 'INACTIVE' } },
-  { endpoint: endpoints.devSetPostgrest, example: { postgrestStatus: 'OFFLINE' } },
-  { endpoint: endpoints.devSetLatency, example: { ms: 2500 } },
-  { endpoint: endpoints.devFailNextRestore, example: { fail: true } },
-  { endpoint: endpoints.devFailNextJwtUpdate },
-]
-
-/** The development controls with a curl line each (the README quotes them), derived from their descriptors. */
-export const devControlRoutes = documented.map(({ endpoint, example }) => {
-  const route = routeOf(endpoint)
-  const body = example ? ` -H 'content-type: application/json' -d '${JSON.stringify(example)}'` : ''
-  return {
-    method: endpoint.method,
-    path: route.replace(/:(\w+)/g, '{$1}'),
-    curl: `curl -X ${endpoint.method} http://127.0.0.1:8787${route.replace(/:(\w+)/g, '<$1>')}${body}`,
-  }
-})
 
 export function devRoutes(deps: Deps) {
   const { db, clock, lifecycle } = deps

@@ -11,7 +11,7 @@
  */
 import { Hono, type Context } from 'hono'
 import { cors } from 'hono/cors'
-import type { RestSchemaResponse } from '../../../contracts/connecting'
+import type { RestSchemaResponse } from '../../../contracts/rest'
 import * as endpoints from '../../../contracts/endpoints'
 import type { Deps } from '../../core/deps'
 import { at, baseUrl, errorJson, type AppEnv } from '../../core/http'

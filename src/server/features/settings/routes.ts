@@ -1,5 +1,5 @@
 /**
- * A project's settings beyond its API keys (contracts: src/contracts/projectSettings.ts):
+ * A project's settings beyond its API keys (contracts: src/contracts/settings.ts):
  *   GET    /v1/projects/{ref}/custom-hostname              its custom hostname, in the Management API's shape
  *   GET    /platform/projects/{ref}/billing/addons         its add-ons (PITR) and those it may add
  *   POST   /platform/projects/{ref}/billing/addons         add or change one (paid plans; Owner or Administrator)
@@ -21,7 +21,7 @@ import {
   type CustomHostnameStatus,
   type DatabaseConnection,
   type ProjectAddons,
-} from '../../../contracts/projectSettings'
+} from '../../../contracts/settings'
 import { ProjectRef } from '../../../contracts/common'
 import type { Queryable } from '../../db'
 import type { Deps } from '../../core/deps'

@@ -12,7 +12,7 @@ import { selectOrganizationBySlug } from '../../../../machines/projectList.machi
 import { projectLink, selectProject } from '../../../../machines/projectStatus.machine'
 import { selectStorageBucketsView, type storageBucketsMachine } from '../../../../machines/storageBuckets.machine'
 import { can } from '../../../contracts/common'
-import type { AddonVariantId } from '../../../contracts/projectSettings'
+import type { AddonVariantId } from '../../../contracts/settings'
 import { href } from '../../../href'
 import { Modal } from '../../shell/Modal'
 import { useProjectListActor, useShell } from '../../shell/contexts'

@@ -4,8 +4,6 @@
  * builders (./index.ts) are pure: the same docs entity and context always give the same text.
  */
 
-export type DocsLang = 'js' | 'bash'
-
 export interface SnippetContext {
   /** The project URL, the client's `supabaseUrl`: `{origin}/p/{ref}` (no trailing slash). */
   projectUrl: string

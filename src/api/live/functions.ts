@@ -1,7 +1,7 @@
 /** The live actor of the Edge Functions page: the Management API's list of the project's functions. */
 import { fromPromise } from 'xstate'
 import { edgeFunctionsMachine } from '../../../machines/edgeFunctions.machine'
-import { listFunctions } from '../calls/storage'
+import { listFunctions } from '../calls/functions'
 
 type Signal = { signal: AbortSignal }
 

@@ -1,5 +1,4 @@
-import type { UpgradeDatabaseBody } from '../../contracts/upgrade'
-import * as endpoints from '../../contracts/endpoints/lifecycle'
+import * as endpoints from '../../contracts/endpoints/pause'
 import { call, type CallOptions } from '../http'
 
 // Pause and restore. Pausing goes through the Management API ({api}).
@@ -8,9 +7,3 @@ export const pauseProject = (ref: string | undefined, options?: CallOptions) => 
 export const restoreProject = (ref: string | undefined, options?: CallOptions) =>
   ref ? call(endpoints.restoreProject, { ref }, options) : Promise.reject(new Error('Unable to restore: project is required'))
 export const getRestoreStatus = (ref: string | undefined, options?: CallOptions) => call(endpoints.getRestoreStatus, { ref }, options)
-
-// Postgres upgrade (Management API).
-export const getUpgradeStatus = (ref: string | undefined, options?: CallOptions) => call(endpoints.getUpgradeStatus, { ref }, options)
-export const getUpgradeEligibility = (ref: string | undefined, options?: CallOptions) => call(endpoints.getUpgradeEligibility, { ref }, options)
-export const startUpgrade = (ref: string | undefined, body: UpgradeDatabaseBody, options?: CallOptions) =>
-  call(endpoints.startUpgrade, { ref }, { ...options, body })

@@ -6,10 +6,9 @@ import {
   DevCustomHostnameResponse,
   ProjectAddons,
   UpdateAddonBody,
-} from '../projectSettings'
-import { CreateTicketBody, SupportTicket, SupportTicketList } from '../support'
+} from '../settings'
 
-// A project's custom domain, add-ons and database connection (src/contracts/projectSettings.ts); support tickets.
+// A project's custom domain, add-ons and database connection (src/contracts/settings.ts).
 export const getCustomHostname = /* @__PURE__ */ endpoint('GET', 'v1', '/projects/:ref/custom-hostname', { response: CustomHostnameResponse })
 export const devSetCustomHostname = /* @__PURE__ */ endpoint('POST', 'dev', '/projects/:ref/custom-hostname', {
   body: DevCustomHostnameBody,
@@ -19,5 +18,3 @@ export const getProjectAddons = /* @__PURE__ */ endpoint('GET', 'platform', '/pr
 export const updateProjectAddon = /* @__PURE__ */ endpoint('POST', 'platform', '/projects/:ref/billing/addons', { body: UpdateAddonBody, response: ProjectAddons })
 export const removeProjectAddon = /* @__PURE__ */ endpoint('DELETE', 'platform', '/projects/:ref/billing/addons/:addon_type', { response: ProjectAddons })
 export const getDatabaseConnection = /* @__PURE__ */ endpoint('GET', 'platform', '/projects/:ref/settings/database', { response: DatabaseConnection })
-export const createSupportTicket = /* @__PURE__ */ endpoint('POST', 'platform', '/support/tickets', { body: CreateTicketBody, response: SupportTicket })
-export const listSupportTickets = /* @__PURE__ */ endpoint('GET', 'platform', '/support/tickets', { response: SupportTicketList })

@@ -1,14 +1,11 @@
-import type { AddonVariantId } from '../../contracts/projectSettings'
-import type { CreateTicketBody } from '../../contracts/support'
-import * as endpoints from '../../contracts/endpoints/projectSettings'
+import type { AddonVariantId } from '../../contracts/settings'
+import * as endpoints from '../../contracts/endpoints/settings'
 import { call, type CallOptions } from '../http'
 
-// A project's custom domain, add-ons and database connection; support tickets.
+// A project's custom domain, add-ons and database connection.
 export const getCustomHostname = (ref: string | undefined, options?: CallOptions) => call(endpoints.getCustomHostname, { ref }, options)
 export const getProjectAddons = (ref: string | undefined, options?: CallOptions) => call(endpoints.getProjectAddons, { ref }, options)
 export const enableAddon = (ref: string | undefined, variant: AddonVariantId, options?: CallOptions) =>
   call(endpoints.updateProjectAddon, { ref }, { ...options, body: { addon_type: 'pitr', addon_variant: variant } })
 export const removeAddon = (ref: string | undefined, type: 'pitr', options?: CallOptions) => call(endpoints.removeProjectAddon, { ref, addon_type: type }, options)
 export const getDatabaseConnection = (ref: string | undefined, options?: CallOptions) => call(endpoints.getDatabaseConnection, { ref }, options)
-export const createSupportTicket = (body: CreateTicketBody, options?: CallOptions) => call(endpoints.createSupportTicket, {}, { ...options, body })
-export const listSupportTickets = (options?: CallOptions) => call(endpoints.listSupportTickets, {}, options)

@@ -1,13 +1,9 @@
 /**
- * Connectivity of a project's API server (the connecting screen's test).
- *   GET {platform}/projects/{ref}/live      ProjectLiveResponse   (health; kps-v3.8.6 and later)
- *   GET {platform}/projects/{ref}/api/rest  RestSchemaResponse    (the REST schema, an OpenAPI 2 document as PostgREST serves)
- * Both answer 200 only while the project's API server is ONLINE, otherwise 503 { message }.
+ * The REST schema of a project's API: the OpenAPI 2 document PostgREST serves, read from the project's own database.
+ *   GET {platform}/projects/{ref}/api/rest  RestSchemaResponse
+ * It answers 200 only while the project's API server is ONLINE, otherwise 503 { message }.
  */
 import * as z from 'zod/mini'
-
-export const ProjectLiveResponse = z.object({ status: z.literal('ok') })
-export type ProjectLiveResponse = z.infer<typeof ProjectLiveResponse>
 
 const SchemaProperty = z.looseObject({
   type: z.optional(z.string()),

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import { restoreProject } from '../../src/api/calls/lifecycle'
+import { restoreProject } from '../../src/api/calls/pause'
 
 afterEach(() => vi.unstubAllGlobals())
 

@@ -6,7 +6,7 @@
 import { act, fireEvent, render, screen, within } from '@testing-library/react'
 import { describe, expect, it, vi } from 'vitest'
 import { createActor } from 'xstate'
-import { liveStorageBucketsMachine } from '../../src/api/live/storageBuckets'
+import { liveStorageBucketsMachine } from '../../src/api/live/storage'
 import { StorageBuckets } from '../../src/views/project/storage/StorageBucketsPage'
 import { REF } from '../fixtures'
 import { AVATARS, BUCKETS, TENANT_CONFIG_NOT_FOUND } from '../fixtures.storage'

@@ -1,7 +1,8 @@
 import { act, render, screen } from '@testing-library/react'
 import { describe, expect, it, vi } from 'vitest'
 import { createActor } from 'xstate'
-import { liveConnectingMachine } from '../../src/api/live/connecting'
+import { connectingMachine } from '../../machines/connecting.machine'
+import { connectingActors } from '../../src/api/live/connecting'
 import { ConnectingPage } from '../../src/views/project/lifecycle/ConnectingPage'
 import { makeProject } from '../fixtures'
 import { BAD_ANSWERS, json, stubFetch, text, useFakeClock, type Answer } from './scriptedFetch'
@@ -15,7 +16,7 @@ const stubEndpoint = (answers: Answer[]) => {
 function renderConnecting(kpsVersion: string | null) {
   const markOnline = vi.fn()
   const refreshProject = vi.fn()
-  const actor = createActor(liveConnectingMachine.provide({ actions: { markOnline, refreshProject } }), {
+  const actor = createActor(connectingMachine.provide({ actors: connectingActors, actions: { markOnline, refreshProject } }), {
     input: { project: makeProject({ postgrestStatus: 'OFFLINE', kpsVersion }) },
   }).start()
   render(<ConnectingPage actor={actor} projectName="Analytics" />)

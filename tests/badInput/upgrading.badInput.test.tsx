@@ -1,7 +1,8 @@
 import { act, render, screen } from '@testing-library/react'
 import { describe, expect, it, vi } from 'vitest'
 import { createActor } from 'xstate'
-import { liveUpgradingMachine } from '../../src/api/live/upgrading'
+import { upgradingMachine } from '../../machines/upgrading.machine'
+import { upgradingActors } from '../../src/api/live/upgrading'
 import { UpgradingPage } from '../../src/views/project/lifecycle/UpgradingPage'
 import { REF } from '../fixtures'
 import { BAD_ANSWERS, json, stubFetch, text, useFakeClock, type Answer } from './scriptedFetch'
@@ -18,7 +19,7 @@ const stubStatusEndpoint = (answers: Answer[]) =>
 
 function renderUpgrading() {
   const refreshProject = vi.fn()
-  const actor = createActor(liveUpgradingMachine.provide({ actions: { refreshProject } }), { input: { ref: REF, since: SINCE } }).start()
+  const actor = createActor(upgradingMachine.provide({ actors: upgradingActors, actions: { refreshProject } }), { input: { ref: REF, since: SINCE } }).start()
   render(<UpgradingPage actor={actor} projectName="Analytics" />)
   return { actor, refreshProject }
 }

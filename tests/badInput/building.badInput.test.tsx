@@ -1,7 +1,8 @@
 import { act, render, screen } from '@testing-library/react'
 import { describe, expect, it, vi } from 'vitest'
 import { createActor } from 'xstate'
-import { liveBuildingMachine } from '../../src/api/live/building'
+import { buildingMachine } from '../../machines/building.machine'
+import { buildingActors } from '../../src/api/live/building'
 import { BuildingPage } from '../../src/views/project/lifecycle/BuildingPage'
 import { REF } from '../fixtures'
 import { BAD_ANSWERS, json, stubFetch, text, useFakeClock, type Answer } from './scriptedFetch'
@@ -11,7 +12,7 @@ const stubStatusEndpoint = (answers: Answer[]) => stubFetch({ polled: STATUS_PAT
 
 function renderBuilding() {
   const refreshProject = vi.fn()
-  const actor = createActor(liveBuildingMachine.provide({ actions: { refreshProject } }), {
+  const actor = createActor(buildingMachine.provide({ actors: buildingActors, actions: { refreshProject } }), {
     input: { ref: REF, status: 'COMING_UP', since: new Date(0).toISOString() },
   }).start()
   render(<BuildingPage actor={actor} projectName="Analytics" />)

@@ -2,8 +2,10 @@
 import { act, render, screen } from '@testing-library/react'
 import { describe, expect, it, vi } from 'vitest'
 import { createActor } from 'xstate'
-import { livePausingMachine } from '../../src/api/live/pausing'
-import { liveRestoringMachine } from '../../src/api/live/restoring'
+import { pausingMachine } from '../../machines/pausing.machine'
+import { restoringMachine } from '../../machines/restoring.machine'
+import { pausingActors } from '../../src/api/live/pausing'
+import { restoringActors } from '../../src/api/live/restoring'
 import { PausingPage } from '../../src/views/project/lifecycle/PausingPage'
 import { RestoringPage } from '../../src/views/project/lifecycle/RestoringPage'
 import { REF } from '../fixtures'
@@ -24,7 +26,7 @@ describe('pausing screen under bad answers', () => {
   it.each(cases)('%s keeps the screen up, polling every 2 s after the first 4 s, and never finishes', async (_, bad) => {
     const calls = stubStatusEndpoint([bad, bad, bad], json({ status: 'PAUSING' }))
     const refreshProject = vi.fn()
-    const actor = createActor(livePausingMachine.provide({ actions: { refreshProject } }), { input: { ref: REF, since: new Date(0).toISOString() } }).start()
+    const actor = createActor(pausingMachine.provide({ actors: pausingActors, actions: { refreshProject } }), { input: { ref: REF, since: new Date(0).toISOString() } }).start()
     render(<PausingPage actor={actor} projectName="Analytics" />)
     await act(() => vi.advanceTimersByTimeAsync(12_000))
     expect(screen.getByRole('heading', { level: 1, name: 'Pausing project' })).toBeInTheDocument()
@@ -36,7 +38,7 @@ describe('pausing screen under bad answers', () => {
   it('ends as soon as the server reports INACTIVE after bad answers', async () => {
     const calls = stubStatusEndpoint([json({}, 500), text('nope'), json({ status: 'INACTIVE' })], json({ status: 'PAUSING' }))
     const refreshProject = vi.fn()
-    const actor = createActor(livePausingMachine.provide({ actions: { refreshProject } }), { input: { ref: REF, since: new Date(0).toISOString() } }).start()
+    const actor = createActor(pausingMachine.provide({ actors: pausingActors, actions: { refreshProject } }), { input: { ref: REF, since: new Date(0).toISOString() } }).start()
     await act(() => vi.advanceTimersByTimeAsync(12_000))
     expect(calls).toEqual([4_000, 6_000, 8_000])
     expect(actor.getSnapshot().status).toBe('done')
@@ -48,7 +50,7 @@ describe('restoring screen under bad answers', () => {
   it.each(cases)('%s keeps "Restoration in progress" up, polling every 4 s, and never shows success', async (_, bad) => {
     const calls = stubStatusEndpoint([bad, bad, bad], json({ status: 'RESTORING' }))
     const refreshProject = vi.fn()
-    const actor = createActor(liveRestoringMachine.provide({ actions: { refreshProject } }), {
+    const actor = createActor(restoringMachine.provide({ actors: restoringActors, actions: { refreshProject } }), {
       input: { ref: REF, status: 'RESTORING', since: new Date(0).toISOString() },
     }).start()
     render(<RestoringPage actor={actor} projectName="Analytics" />)
@@ -63,7 +65,7 @@ describe('restoring screen under bad answers', () => {
 
   it('shows success only after the server reports ACTIVE_HEALTHY following bad answers', async () => {
     const calls = stubStatusEndpoint([json({}, 500), text('nope'), json({ status: 'ACTIVE_HEALTHY' })], json({ status: 'RESTORING' }))
-    const actor = createActor(liveRestoringMachine, { input: { ref: REF, status: 'RESTORING', since: new Date(0).toISOString() } }).start()
+    const actor = createActor(restoringMachine.provide({ actors: restoringActors }), { input: { ref: REF, status: 'RESTORING', since: new Date(0).toISOString() } }).start()
     render(<RestoringPage actor={actor} projectName="Analytics" />)
     await act(() => vi.advanceTimersByTimeAsync(4_000))
     expect(screen.queryByText('Restoration complete!')).toBeNull()

@@ -4,7 +4,7 @@
  * body that breaks off after the headers, through the real client and the REST schema's contract.
  */
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import { getProjectRestSchema } from '../../src/api/calls/projects'
+import { getProjectRestSchema } from '../../src/api/calls/rest'
 import { REST_SCHEMA } from '../fixtures.apiDocs'
 
 const encoder = new TextEncoder()
