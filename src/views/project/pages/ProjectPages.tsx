@@ -1,10 +1,9 @@
 import { useSelector } from '@xstate/react'
 import { Link, useLocation } from 'wouter'
 import { projectLink, selectProject } from '../../../../machines/projectStatus.machine'
-import type { Project } from '../../../contracts/projects'
-import { StatusBadge } from '../../projects/StatusBadge'
 import { useBuildFlags } from '../../shell/contexts'
-import { Card, DataList, PageHeading } from '../../shell/ui'
+import { PageHeading } from '../../shell/ui'
+import { ProjectFacts, ProjectFactsHeading } from '../../shell/ProjectFacts'
 import { useProjectActor } from '../projectActor'
 import { databaseToolOf, isApiDocsPage, productPageOf, sqlSection } from '../../routes/projectRoutes'
 import { lazyComponent } from '../../shell/lazy'
@@ -60,31 +59,6 @@ const BranchesPage = lazyComponent<object>(
   (logic) => [logic.branchStatus],
 )
 
-/** The project URL the server gives: its REST URL without `/rest/v1/` (null when it has none yet). */
-export function projectUrlOf(restUrl: string): string | null {
-  const match = /^(.*)\/rest\/v1\/?$/.exec(restUrl)
-  return match ? match[1] : null
-}
-
-export function ProjectFacts({ project }: { project: Project }) {
-  const projectUrl = projectUrlOf(project.restUrl)
-  return (
-    <Card>
-      <DataList
-        rows={[
-          ['Name', project.name],
-          ...(projectUrl === null ? [] : [['Project URL', <span className="font-mono">{projectUrl}</span>] as [string, React.ReactNode]]),
-          ['Reference', <span className="font-mono">{project.ref}</span>],
-          ['Status', <StatusBadge status={project.status} />],
-          ['Region', project.region],
-          ['Postgres version', project.db_version],
-          ['REST URL', project.restUrl === '' ? 'Not available yet' : <span className="font-mono">{project.restUrl}</span>],
-        ]}
-      />
-    </Card>
-  )
-}
-
 /**
  * A project page by its route: the database tools (SQL Editor, Table Editor, Database › Tables), or, for a page
  * its issue has not filled yet, its title and the project's data, never a blank page.
@@ -107,12 +81,7 @@ export function ToolPage({ title, note }: { title: string; note?: string }) {
 
 function PlaceholderPage({ title, note }: { title: string; note?: string }) {
   const project = useSelector(useProjectActor(), selectProject)
-  return (
-    <div className="mx-auto w-full max-w-4xl px-6 py-8">
-      <PageHeading title={title} description={note ?? 'This page is being built; the project it belongs to is below.'} />
-      {project ? <ProjectFacts project={project} /> : null}
-    </div>
-  )
+  return <ProjectFactsHeading title={title} description={note ?? 'This page is being built; the project it belongs to is below.'} project={project} />
 }
 
 export function ProjectHome() {

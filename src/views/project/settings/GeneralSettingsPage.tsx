@@ -1,7 +1,7 @@
 import { useSelector } from '@xstate/react'
 import { selectProject } from '../../../../machines/projectStatus.machine'
 import { PageHeading } from '../../shell/ui'
-import { ProjectFacts } from '../pages/ProjectPages'
+import { ProjectFacts } from '../../shell/ProjectFacts'
 import { useProjectActor } from '../projectActor'
 import { CustomDomainSection } from '../screens/CustomDomain'
 import { PauseProjectSection } from './PauseProjectSection'

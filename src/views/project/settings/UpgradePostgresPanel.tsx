@@ -8,7 +8,7 @@ import { useLoaded } from '../../shell/lazy'
 import { useAppLogic } from '../../shell/logic'
 import { Modal } from '../../shell/Modal'
 import { Button, Card, ErrorPanel, Loading, TextLink, inputClass } from '../../shell/ui'
-import { ToolPage } from '../pages/ProjectPages'
+import { ProjectFactsHeading } from '../../shell/ProjectFacts'
 import { useProjectActor } from '../projectActor'
 
 /** Mounted in settings/infrastructure: the project's Postgres version and the "Upgrade Postgres" action. */
@@ -173,7 +173,7 @@ export function InfrastructureSettingsPage() {
   useScrollToFragment()
   return (
     <>
-      <ToolPage title="Infrastructure" note="The servers behind your project and the software versions they run." />
+      <ProjectFactsHeading title="Infrastructure" description="The servers behind your project and the software versions they run." project={project} />
       <div className="mx-auto w-full max-w-4xl space-y-6 px-6 pb-8">
         <UpgradePostgresSection />
         <ResourceSections organizationSlug={project?.organization_slug ?? null} />
