@@ -6,6 +6,7 @@
 import { useActorRef, useSelector } from '@xstate/react'
 import { lazy, Suspense, useState, type ComponentProps, type ReactNode } from 'react'
 import { Route, Switch, useSearch } from 'wouter'
+import type { TicketPrefill } from '../../machines/supportTicket.machine'
 import type { AccountPage as AccountPageView } from '../views/account/AccountPage'
 import { ShellFrame } from '../views/layout/ShellFrame'
 import { NotFound } from '../views/NotFound'
@@ -249,9 +250,9 @@ function SupportRoute() {
   )
 }
 
-function SupportScreen({ machines, prefill }: { machines: AppLogic; prefill: ComponentProps<typeof SupportPage>['prefill'] }) {
-  const ticket = useActorRef(useLoaded(machines.supportTicket), inspectOption())
-  return <SupportPage prefill={prefill} ticket={ticket} />
+function SupportScreen({ machines, prefill }: { machines: AppLogic; prefill: TicketPrefill }) {
+  const ticket = useActorRef(useLoaded(machines.supportTicket), { input: { prefill }, ...inspectOption() })
+  return <SupportPage ticket={ticket} />
 }
 
 function SupportTicketsRoute() {
