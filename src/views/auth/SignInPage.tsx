@@ -4,6 +4,7 @@ import { selectSignInView } from '../../../machines/session.machine'
 import { SignInBody } from '../../contracts/auth'
 import type { SessionActorRef } from '../shell/contexts'
 import { Logo } from '../shell/Logo'
+import { Field, fieldAria } from '../shell/Field'
 import { Button, TextLink, inputClass, InlineError } from '../shell/ui'
 import { useDocumentTitle } from '../shell/useDocumentTitle'
 
@@ -42,48 +43,28 @@ export function SignInPage({ session }: { session: SessionActorRef }) {
         <h1 className="text-2xl font-semibold tracking-tight">Welcome back</h1>
         <p className="mt-1 text-sm text-neutral-500 dark:text-neutral-400">Sign in to your account</p>
         <form noValidate onSubmit={submit} className="mt-6 space-y-4" aria-label="Sign in">
-          <div className="space-y-1.5">
-            <label htmlFor="sign-in-email" className="text-sm font-medium">
-              Email
-            </label>
+          <Field id="sign-in-email" label="Email" error={fieldErrors.email} announce>
             <input
-              id="sign-in-email"
+              {...fieldAria('sign-in-email', { error: fieldErrors.email, announce: true })}
               name="email"
               type="email"
               autoComplete="email"
               className={inputClass}
               value={email}
               onChange={(event) => setEmail(event.target.value)}
-              aria-invalid={fieldErrors.email ? true : undefined}
-              aria-describedby={fieldErrors.email ? 'sign-in-email-error' : undefined}
             />
-            {fieldErrors.email ? (
-              <p id="sign-in-email-error" role="alert" className="text-sm text-red-600 dark:text-red-400">
-                {fieldErrors.email}
-              </p>
-            ) : null}
-          </div>
-          <div className="space-y-1.5">
-            <label htmlFor="sign-in-password" className="text-sm font-medium">
-              Password
-            </label>
+          </Field>
+          <Field id="sign-in-password" label="Password" error={fieldErrors.password} announce>
             <input
-              id="sign-in-password"
+              {...fieldAria('sign-in-password', { error: fieldErrors.password, announce: true })}
               name="password"
               type="password"
               autoComplete="current-password"
               className={inputClass}
               value={password}
               onChange={(event) => setPassword(event.target.value)}
-              aria-invalid={fieldErrors.password ? true : undefined}
-              aria-describedby={fieldErrors.password ? 'sign-in-password-error' : undefined}
             />
-            {fieldErrors.password ? (
-              <p id="sign-in-password-error" role="alert" className="text-sm text-red-600 dark:text-red-400">
-                {fieldErrors.password}
-              </p>
-            ) : null}
-          </div>
+          </Field>
           {view.error ? (
             <InlineError>{view.error}</InlineError>
           ) : null}

@@ -4,12 +4,13 @@ import type { ActorRefFrom } from 'xstate'
 import { selectSignUpView, type signUpMachine } from '../../../machines/signUp.machine'
 import { MIN_PASSWORD_LENGTH, SignUpBody } from '../../contracts/members'
 import { Logo } from '../shell/Logo'
+import { Field, fieldAria } from '../shell/Field'
 import { Button, TextLink, inputClass, InlineError } from '../shell/ui'
 import { useDocumentTitle } from '../shell/useDocumentTitle'
 
 export type SignUpActorRef = ActorRefFrom<typeof signUpMachine>
 
-type Field = 'email' | 'password'
+type FieldName = 'email' | 'password'
 
 /** /sign-up. The typed e-mail and password are the form's own values; the attempt and its failure are the machine's. */
 export function SignUpPage({ signUp }: { signUp: SignUpActorRef }) {
@@ -18,14 +19,14 @@ export function SignUpPage({ signUp }: { signUp: SignUpActorRef }) {
   const canSubmit = useSelector(signUp, (snapshot) => snapshot.can({ type: 'signUp.submit', email: '', password: '' }))
   const [email, setEmail] = useState('')
   const [password, setPassword] = useState('')
-  const [fieldErrors, setFieldErrors] = useState<Partial<Record<Field, string>>>({})
+  const [fieldErrors, setFieldErrors] = useState<Partial<Record<FieldName, string>>>({})
 
   function submit(event: FormEvent) {
     event.preventDefault()
     const parsed = SignUpBody.safeParse({ email, password })
     if (!parsed.success) {
-      const errors: Partial<Record<Field, string>> = {}
-      for (const issue of parsed.error.issues) errors[issue.path[0] as Field] ??= issue.message
+      const errors: Partial<Record<FieldName, string>> = {}
+      for (const issue of parsed.error.issues) errors[issue.path[0] as FieldName] ??= issue.message
       setFieldErrors(errors)
       return
     }
@@ -33,32 +34,18 @@ export function SignUpPage({ signUp }: { signUp: SignUpActorRef }) {
     signUp.send({ type: 'signUp.submit', ...parsed.data })
   }
 
-  const field = (name: Field, label: string, input: { type: string; autoComplete: string; value: string; set: (v: string) => void }, hint?: string) => (
-    <div className="space-y-1.5">
-      <label htmlFor={`sign-up-${name}`} className="text-sm font-medium">
-        {label}
-      </label>
+  const field = (name: FieldName, label: string, input: { type: string; autoComplete: string; value: string; set: (v: string) => void }, hint?: string) => (
+    <Field id={`sign-up-${name}`} label={label} hint={hint} error={fieldErrors[name]} announce>
       <input
-        id={`sign-up-${name}`}
+        {...fieldAria(`sign-up-${name}`, { error: fieldErrors[name], hint: hint !== undefined, announce: true })}
         name={name}
         type={input.type}
         autoComplete={input.autoComplete}
         className={inputClass}
         value={input.value}
         onChange={(event) => input.set(event.target.value)}
-        aria-invalid={fieldErrors[name] ? true : undefined}
-        aria-describedby={fieldErrors[name] ? `sign-up-${name}-error` : hint ? `sign-up-${name}-hint` : undefined}
       />
-      {fieldErrors[name] ? (
-        <p id={`sign-up-${name}-error`} role="alert" className="text-sm text-red-600 dark:text-red-400">
-          {fieldErrors[name]}
-        </p>
-      ) : hint ? (
-        <p id={`sign-up-${name}-hint`} className="text-xs text-neutral-500 dark:text-neutral-400">
-          {hint}
-        </p>
-      ) : null}
-    </div>
+    </Field>
   )
 
   return (

@@ -16,6 +16,7 @@ export function Field({
   error,
   announce = false,
   className,
+  status,
   children,
 }: {
   id: string
@@ -24,6 +25,8 @@ export function Field({
   error?: string | null
   announce?: boolean
   className?: string
+  /** What a check of the value says (checking, found), after the hint and the error. */
+  status?: ReactNode
   children: ReactNode
 }) {
   return (
@@ -56,6 +59,7 @@ export function Field({
           ) : null}
         </>
       )}
+      {status}
     </div>
   )
 }

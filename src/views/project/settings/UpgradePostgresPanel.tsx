@@ -8,6 +8,7 @@ import { useLoaded } from '../../shell/lazy'
 import { useAppLogic } from '../../shell/logic'
 import { Modal } from '../../shell/Modal'
 import { Button, Card, ErrorPanel, Loading, TextLink, inputClass } from '../../shell/ui'
+import { Field } from '../../shell/Field'
 import { ProjectFactsHeading } from '../../shell/ProjectFacts'
 import { useProjectActor } from '../projectActor'
 
@@ -78,10 +79,7 @@ export function UpgradePostgresPanel({ actor, dbVersion }: { actor: ActorRefFrom
             {view.durationHours !== null ? ` (estimated up to ${view.durationHours} hour${view.durationHours === 1 ? '' : 's'})` : ''}. Its data is
             kept; the upgrade runs in eight steps you can follow on the project page.
           </p>
-          <div className="space-y-1.5">
-            <label htmlFor="upgrade-target" className="font-medium">
-              Target version
-            </label>
+          <Field id="upgrade-target" label="Target version">
             <select
               id="upgrade-target"
               className={inputClass}
@@ -95,7 +93,7 @@ export function UpgradePostgresPanel({ actor, dbVersion }: { actor: ActorRefFrom
                 </option>
               ))}
             </select>
-          </div>
+          </Field>
           <div className="flex justify-end gap-3">
             <Button disabled={!canCancel} onClick={() => actor.send({ type: 'upgrade.cancel' })}>
               Cancel
