@@ -3,9 +3,8 @@ import { useState, type FormEvent } from 'react'
 import type { ActorRefFrom } from 'xstate'
 import { selectSignUpView, type signUpMachine } from '../../../machines/signUp.machine'
 import { MIN_PASSWORD_LENGTH, SignUpBody } from '../../contracts/members'
-import { Logo } from '../shell/Logo'
-import { Field, fieldAria } from '../shell/Field'
-import { Button, TextLink, inputClass, InlineError } from '../shell/ui'
+import { AuthFrame, CredentialField } from './AuthFrame'
+import { Button, TextLink, InlineError } from '../shell/ui'
 import { useDocumentTitle } from '../shell/useDocumentTitle'
 
 export type SignUpActorRef = ActorRefFrom<typeof signUpMachine>
@@ -34,44 +33,32 @@ export function SignUpPage({ signUp }: { signUp: SignUpActorRef }) {
     signUp.send({ type: 'signUp.submit', ...parsed.data })
   }
 
-  const field = (name: FieldName, label: string, input: { type: string; autoComplete: string; value: string; set: (v: string) => void }, hint?: string) => (
-    <Field id={`sign-up-${name}`} label={label} hint={hint} error={fieldErrors[name]} announce>
-      <input
-        {...fieldAria(`sign-up-${name}`, { error: fieldErrors[name], hint: hint !== undefined, announce: true })}
-        name={name}
-        type={input.type}
-        autoComplete={input.autoComplete}
-        className={inputClass}
-        value={input.value}
-        onChange={(event) => input.set(event.target.value)}
-      />
-    </Field>
-  )
-
   return (
-    <main className="flex min-h-screen items-center justify-center bg-neutral-50 px-4 dark:bg-neutral-950">
-      <div className="w-full max-w-sm">
-        <div className="mb-8 flex items-center gap-2">
-          <Logo className="h-7 w-7" />
-          <span className="text-lg font-semibold tracking-tight">Supabase</span>
-        </div>
-        <h1 className="text-2xl font-semibold tracking-tight">Get started</h1>
-        <p className="mt-1 text-sm text-neutral-500 dark:text-neutral-400">Create a new account</p>
-        <form noValidate onSubmit={submit} className="mt-6 space-y-4" aria-label="Sign up">
-          {field('email', 'Email', { type: 'email', autoComplete: 'email', value: email, set: setEmail })}
-          {field('password', 'Password', { type: 'password', autoComplete: 'new-password', value: password, set: setPassword }, `At least ${MIN_PASSWORD_LENGTH} characters`)}
-          {view.error ? (
-            <InlineError>{view.error}</InlineError>
-          ) : null}
-          <Button type="submit" variant="primary" className="w-full py-2" disabled={!canSubmit}>
-            {view.submitting || view.done ? 'Signing up…' : 'Sign up'}
-          </Button>
-        </form>
-        <p className="mt-6 text-sm text-neutral-600 dark:text-neutral-400">
-          Have an account?{' '}
-          <TextLink href="/sign-in">Sign in</TextLink>
-        </p>
-      </div>
-    </main>
+    <AuthFrame title="Get started" subtitle="Create a new account">
+      <form noValidate onSubmit={submit} className="mt-6 space-y-4" aria-label="Sign up">
+        <CredentialField id="sign-up-email" name="email" label="Email" type="email" autoComplete="email" value={email} onChange={setEmail} error={fieldErrors.email} />
+        <CredentialField
+          id="sign-up-password"
+          name="password"
+          label="Password"
+          type="password"
+          autoComplete="new-password"
+          value={password}
+          onChange={setPassword}
+          error={fieldErrors.password}
+          hint={`At least ${MIN_PASSWORD_LENGTH} characters`}
+        />
+        {view.error ? (
+          <InlineError>{view.error}</InlineError>
+        ) : null}
+        <Button type="submit" variant="primary" className="w-full py-2" disabled={!canSubmit}>
+          {view.submitting || view.done ? 'Signing up…' : 'Sign up'}
+        </Button>
+      </form>
+      <p className="mt-6 text-sm text-neutral-600 dark:text-neutral-400">
+        Have an account?{' '}
+        <TextLink href="/sign-in">Sign in</TextLink>
+      </p>
+    </AuthFrame>
   )
 }
