@@ -7,6 +7,7 @@ import { selectOrganizationView, type organizationMachine } from '../../../machi
 import { Button, Card, ErrorPanel, PageHeading, TextLink, inputClass } from '../shell/ui'
 import { Field, fieldAria } from '../shell/Field'
 import { useDocumentTitle } from '../shell/useDocumentTitle'
+import { href } from '../../href'
 
 export type NewProjectActorRef = ActorRefFrom<typeof newProjectMachine>
 type OrganizationActorRef = ActorRefFrom<typeof organizationMachine>
@@ -40,7 +41,7 @@ export function NewProjectPage({ organization, newProject }: { organization: Org
 export function NewProjectForm({ newProject }: { newProject: NewProjectActorRef }) {
   const view = useSelector(newProject, selectNewProjectView)
   const canCreate = useSelector(newProject, selectCanCreate)
-  if (view.phase === 'created') return <Redirect to={`/project/${view.ref}`} />
+  if (view.phase === 'created') return <Redirect to={href.project(view.ref)} />
 
   function submit(event: FormEvent) {
     event.preventDefault()
@@ -82,7 +83,7 @@ export function NewProjectForm({ newProject }: { newProject: NewProjectActorRef 
           </p>
         ) : null}
         <div className="flex items-center justify-between gap-3">
-          <TextLink href="/projects">Cancel</TextLink>
+          <TextLink href={href.projects()}>Cancel</TextLink>
           <Button type="submit" variant="primary" disabled={!canCreate}>
             {view.creating ? 'Creating project…' : 'Create new project'}
           </Button>

@@ -6,6 +6,7 @@ import type { SupportCategory } from '../../contracts/support'
 import { Field } from '../shell/Field'
 import { Button, Card, PageHeading, TextLink, inputClass } from '../shell/ui'
 import { useDocumentTitle } from '../shell/useDocumentTitle'
+import { href } from '../../href'
 
 export const CATEGORIES: ReadonlyArray<{ value: SupportCategory; label: string }> = [
   { value: 'Problem', label: 'Issues with APIs / client libraries' },
@@ -40,7 +41,7 @@ export function SupportPage({ ticket }: { ticket: SupportTicketActorRef }) {
           </p>
           <p>We answer by e-mail. Your requests are listed on the support page.</p>
           <div className="flex flex-wrap items-center gap-4">
-            <TextLink href="/support">Your support requests</TextLink>
+            <TextLink href={href.supportTickets()}>Your support requests</TextLink>
             <Button onClick={() => ticket.send({ type: 'ticket.new' })}>
               Write another request
             </Button>

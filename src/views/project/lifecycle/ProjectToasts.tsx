@@ -1,6 +1,6 @@
 import { useSelector } from '@xstate/react'
 import { ToastRegion } from '../../shell/ToastRegion'
-import { useProjectActor } from '../projectActor'
+import { useProjectActor } from '../../shell/projectActor'
 
 /** The open project's toasts: the toast machine the project status machine runs as its child 'toasts'. */
 export function ProjectToasts() {

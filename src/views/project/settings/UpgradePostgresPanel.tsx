@@ -7,10 +7,11 @@ import { selectUpgradeActionView, type upgradeActionMachine } from '../../../../
 import { useLoaded } from '../../shell/lazy'
 import { useAppLogic } from '../../shell/logic'
 import { Modal } from '../../shell/Modal'
+import { href } from '../../../href'
 import { Button, Card, ErrorPanel, Loading, TextLink, inputClass } from '../../shell/ui'
 import { Field } from '../../shell/Field'
 import { ProjectFactsHeading } from '../../shell/ProjectFacts'
-import { useProjectActor } from '../projectActor'
+import { useProjectActor } from '../../shell/projectActor'
 
 /** Mounted in settings/infrastructure: the project's Postgres version and the "Upgrade Postgres" action. */
 function UpgradePostgresSection() {
@@ -135,7 +136,7 @@ function ResourceSections({ organizationSlug }: { organizationSlug: string | nul
       text: (
         <>
           Each database's size is measured and counted in{' '}
-          {organizationSlug ? <TextLink href={`/org/${organizationSlug}/usage`}>the organization's usage</TextLink> : "the organization's usage"}.
+          {organizationSlug ? <TextLink href={href.org(organizationSlug, 'usage')}>the organization's usage</TextLink> : "the organization's usage"}.
         </>
       ),
     },
