@@ -3,11 +3,24 @@
  * after a confirmation. A created token's value comes
  * back once; it is shown (with a Copy button, 'Copied' for 2 s) until dismissed and then forgotten. A failed
  * create or revoke keeps the list and shows the server's message; a failed first load offers a retry.
+ * The form's typed name and chosen expiry are the draft ('token.edit'); creating takes them as its request and empties
+ * the form at once, and a name of only spaces creates nothing.
  */
 import { assign, fromPromise, setup, type SnapshotFrom } from 'xstate'
 import type { AccessToken, CreatedAccessToken } from '../src/contracts/session'
 
+/** The create form as typed: the name, and the expiry in days as its select holds it ('' for the platform's default). */
+export interface TokenDraft {
+  name: string
+  expiry: '' | '30' | '90'
+}
+
+const EMPTY_DRAFT: TokenDraft = { name: '', expiry: '' }
+
 interface Context {
+  draft: TokenDraft
+  /** What the create under way sends, taken from the draft as it was submitted. */
+  request: CreateTokenInput | null
   tokens: AccessToken[]
   created: CreatedAccessToken | null
   revokeId: number | null
@@ -16,7 +29,8 @@ interface Context {
 
 type AccessTokensEvent =
   | { type: 'tokens.retry' }
-  | { type: 'token.create'; name: string; expiresInDays?: number | null }
+  | { type: 'token.edit'; draft: Partial<TokenDraft> }
+  | { type: 'token.create' }
   | { type: 'token.copy' }
   | { type: 'token.dismiss' }
   | { type: 'token.revoke'; id: number }
@@ -48,7 +62,16 @@ export const accessTokensMachine = setup({
       throw new Error('revokeAccessToken not provided')
     }),
   },
+  guards: {
+    hasTokenName: ({ context }) => context.draft.name.trim() !== '',
+  },
   actions: {
+    editDraft: assign(({ context }, params: { draft: Partial<TokenDraft> }) => ({ draft: { ...context.draft, ...params.draft } })),
+    takeDraft: assign(({ context }) => ({
+      request: { name: context.draft.name.trim(), expiresInDays: context.draft.expiry === '' ? null : Number(context.draft.expiry) },
+      draft: EMPTY_DRAFT,
+      error: null,
+    })),
     /** Provided by the app: writes the value to the clipboard. */
     copyToClipboard: (_, _params: { text: string }) => {},
   },
@@ -57,8 +80,10 @@ export const accessTokensMachine = setup({
   },
 }).createMachine({
   id: 'accessTokens',
-  context: { tokens: [], created: null, revokeId: null, error: null },
+  context: { draft: EMPTY_DRAFT, request: null, tokens: [], created: null, revokeId: null, error: null },
   initial: 'loading',
+  // The form stays on screen in every state after the list loaded: what is typed is kept whatever the list does.
+  on: { 'token.edit': { actions: { type: 'editDraft', params: ({ event }) => ({ draft: event.draft }) } } },
   states: {
     loading: {
       invoke: {
@@ -73,7 +98,7 @@ export const accessTokensMachine = setup({
     },
     idle: {
       on: {
-        'token.create': { target: 'creating', actions: assign({ error: null }) },
+        'token.create': { guard: 'hasTokenName', target: 'creating', actions: 'takeDraft' },
         'token.revoke': { target: 'confirmingRevoke', actions: assign({ revokeId: ({ event }) => event.id, error: null }) },
       },
     },
@@ -81,10 +106,7 @@ export const accessTokensMachine = setup({
       invoke: {
         id: 'createAccessToken',
         src: 'createAccessToken',
-        input: ({ event }) => {
-          const { name, expiresInDays } = event as Extract<AccessTokensEvent, { type: 'token.create' }>
-          return { name, expiresInDays: expiresInDays ?? null }
-        },
+        input: ({ context }) => context.request ?? { name: '', expiresInDays: null },
         onDone: {
           target: 'showingToken',
           actions: assign({
@@ -147,6 +169,7 @@ type AccessTokensView =
   | { phase: 'failed'; error: string }
   | {
       phase: 'ready'
+      draft: TokenDraft
       tokens: AccessToken[]
       error: string | null
       creating: boolean
@@ -157,12 +180,13 @@ type AccessTokensView =
     }
 
 export function selectAccessTokensView(snapshot: SnapshotFrom<typeof accessTokensMachine>): AccessTokensView {
-  const { tokens, error, created, revokeId } = snapshot.context
+  const { draft, tokens, error, created, revokeId } = snapshot.context
   if (snapshot.matches('loading')) return { phase: 'loading' }
   if (snapshot.matches('failed')) return { phase: 'failed', error: error ?? 'Failed to load access tokens' }
   const revokeToken = tokens.find((token) => token.id === revokeId)
   return {
     phase: 'ready',
+    draft,
     tokens,
     error,
     creating: snapshot.matches('creating'),

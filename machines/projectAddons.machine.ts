@@ -1,6 +1,7 @@
 /**
  * Settings › Add-ons: the project's add-ons (GET /platform/projects/{ref}/billing/addons) and Point in Time
- * Recovery turned on (with its retention) or off, kept by the platform. The PITR panel (?panel=pitr) sends the changes.
+ * Recovery turned on (with its retention) or off, kept by the platform. The PITR panel (?panel=pitr) sends the changes;
+ * the recovery period chosen in it is the draft ('pitr.choose', null when the panel closes: it opens on the current one).
  * Invariants: one change at a time; a change is possible only on a paid plan for a member who may change billing
  * (the page's input, read from the organization and the person's role; the server checks both again); a failed or
  * timed-out change keeps the add-ons as they were and says why; a request unanswered after requestTimeout is abandoned.
@@ -20,11 +21,17 @@ interface Input {
 
 interface Context extends Input {
   addons: ProjectAddons | null
+  /** The recovery period chosen in the panel and not sent yet (null: none chosen, the panel shows the current one). */
+  choice: AddonVariantId | null
   error: string | null
   saved: AddonChange | null
 }
 
-type AddonsEvent = { type: 'addons.retry' } | { type: 'pitr.enable'; variant: AddonVariantId } | { type: 'pitr.disable' }
+type AddonsEvent =
+  | { type: 'addons.retry' }
+  | { type: 'pitr.choose'; variant: AddonVariantId | null }
+  | { type: 'pitr.enable'; variant: AddonVariantId }
+  | { type: 'pitr.disable' }
 
 const messageOf = (error: unknown, fallback: string) => (error instanceof Error && error.message ? error.message : fallback)
 
@@ -53,8 +60,9 @@ export const projectAddonsMachine = setup({
   },
 }).createMachine({
   id: 'projectAddons',
-  context: ({ input }) => ({ ...input, addons: null, error: null, saved: null }),
+  context: ({ input }) => ({ ...input, addons: null, choice: null, error: null, saved: null }),
   initial: 'loading',
+  on: { 'pitr.choose': { actions: assign(({ event }) => ({ choice: event.variant })) } },
   states: {
     loading: {
       invoke: {
@@ -104,6 +112,8 @@ export type ProjectAddonsView =
       phase: 'ready' | 'saving'
       pitr: { identifier: AddonVariantId; name: string } | null
       variants: { identifier: AddonVariantId; name: string }[]
+      /** The period the panel shows chosen: the one picked, else the current one, else the first offered. */
+      selected: AddonVariantId
       error: string | null
       /** The last change that succeeded (for the confirmation line). */
       saved: AddonChange | null
@@ -112,10 +122,11 @@ export type ProjectAddonsView =
     }
 
 export function selectProjectAddonsView(snapshot: SnapshotFrom<typeof projectAddonsMachine>): ProjectAddonsView {
-  const { addons, error, saved, paidPlan, mayChange } = snapshot.context
+  const { addons, choice, error, saved, paidPlan, mayChange } = snapshot.context
   if (snapshot.matches('loading')) return { phase: 'loading' }
   if (snapshot.matches('loadFailed') || addons === null) return { phase: 'loadFailed', error: error ?? 'Failed to retrieve add-ons' }
   const pitr = addons.selected_addons.find((addon) => addon.type === 'pitr')?.variant ?? null
   const variants = addons.available_addons.find((addon) => addon.type === 'pitr')?.variants ?? []
-  return { phase: snapshot.matches('saving') ? 'saving' : 'ready', pitr, variants, error, saved: snapshot.matches('saving') ? null : saved, paidPlan, mayChange }
+  const selected = choice ?? pitr?.identifier ?? variants[0]?.identifier ?? 'pitr_7'
+  return { phase: snapshot.matches('saving') ? 'saving' : 'ready', pitr, variants, selected, error, saved: snapshot.matches('saving') ? null : saved, paidPlan, mayChange }
 }

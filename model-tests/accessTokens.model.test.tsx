@@ -30,8 +30,10 @@ const model = testModelOf(accessTokensMachine, {
     }
     if (snapshot.matches('failed')) return [{ type: 'tokens.retry' }]
     if (snapshot.matches('idle')) {
+      // The form's draft first: creating takes what was typed.
+      const typed = (snapshot.context as { draft: { name: string } }).draft.name !== ''
       return [
-        { type: 'token.create', name: 'Deploy', expiresInDays: 30 } as EventObject,
+        typed ? { type: 'token.create' } : ({ type: 'token.edit', draft: { name: 'Deploy', expiry: '30' } } as EventObject),
         ...tokens.filter((token) => token.id === CI.id).map((token) => ({ type: 'token.revoke', id: token.id }) as EventObject),
       ]
     }
@@ -107,7 +109,11 @@ describe('access tokens model', () => {
             await waitFor(() => expect(dialog()).not.toBeInTheDocument())
             const error = (snapshot.context as { error: string | null }).error
             if (error) expect(screen.getByRole('alert')).toHaveTextContent(error)
-            expect(screen.getByRole('button', { name: 'Generate new token' })).toBeDisabled() // until a name is typed
+            // Disabled until a name is typed; the form shows the draft.
+            const draft = (snapshot.context as { draft: { name: string } }).draft
+            expect(screen.getByLabelText('Token name')).toHaveValue(draft.name)
+            if (draft.name === '') expect(screen.getByRole('button', { name: 'Generate new token' })).toBeDisabled()
+            else expect(screen.getByRole('button', { name: 'Generate new token' })).toBeEnabled()
           },
           creating: () => {
             expect(screen.getByRole('button', { name: 'Generating…' })).toBeDisabled()
@@ -136,12 +142,12 @@ describe('access tokens model', () => {
           'xstate.done.actor.listAccessTokens': async (step) => list.resolve((step.event as unknown as { output: AccessToken[] }).output),
           'xstate.error.actor.listAccessTokens': async (step) => list.reject((step.event as unknown as { error: unknown }).error),
           'tokens.retry': async () => user.click(screen.getByRole('button', { name: 'Try again' })),
-          'token.create': async (step) => {
-            const { name, expiresInDays } = step.event as unknown as { name: string; expiresInDays?: number }
+          'token.edit': async (step) => {
+            const { name, expiry } = (step.event as unknown as { draft: { name: string; expiry: string } }).draft
             await user.type(screen.getByLabelText('Token name'), name)
-            if (expiresInDays) await user.selectOptions(screen.getByLabelText('Expires'), `${expiresInDays} days`)
-            await user.click(screen.getByRole('button', { name: 'Generate new token' }))
+            await user.selectOptions(screen.getByLabelText('Expires'), `${expiry} days`)
           },
+          'token.create': async () => user.click(screen.getByRole('button', { name: 'Generate new token' })),
           'xstate.done.actor.createAccessToken': async (step) => create.resolve((step.event as unknown as { output: CreatedAccessToken }).output),
           'xstate.error.actor.createAccessToken': async (step) => create.reject((step.event as unknown as { error: unknown }).error),
           'token.copy': async () => user.click(within(newToken()!).getByRole('button', { name: 'Copy' })),

@@ -2,7 +2,7 @@ import { act, fireEvent, render, screen } from '@testing-library/react'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { createActor, fromPromise, type AnyMachineSnapshot, type EventObject } from 'xstate'
 import { copyButtonMachine } from '../machines/copyButton.machine'
-import { CopyButton } from '../src/views/project/settings/CopyButton'
+import { CopyButton } from '../src/views/shell/CopyButton'
 import { describePath, keyByIncomingEdge, missingCoverage, modelOf } from './support'
 
 const model = modelOf(copyButtonMachine, {

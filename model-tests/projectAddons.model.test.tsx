@@ -42,7 +42,9 @@ const model = modelOf(projectAddonsMachine, {
       ]
     }
     if (snapshot.matches('loadFailed')) return [{ type: 'addons.retry' }]
-    if (snapshot.matches('idle')) return [{ type: 'pitr.enable', variant: 'pitr_14' } as EventObject, { type: 'pitr.disable' }]
+    if (snapshot.matches('idle')) {
+      return [{ type: 'pitr.choose', variant: 'pitr_14' } as EventObject, { type: 'pitr.enable', variant: 'pitr_14' } as EventObject, { type: 'pitr.disable' }]
+    }
     if (snapshot.matches('saving')) {
       const enabling = contextOf(snapshot).saved?.kind === 'enable'
       return [
@@ -113,6 +115,7 @@ describe('project add-ons model', () => {
             fireEvent.click(within(screen.getByRole('alert')).getByRole('button', { name: 'Try again' }))
           },
           // The PITR panel (?panel=pitr) sends these; its buttons are tested with the panel open in tests/web/projectScreens.test.tsx.
+          'pitr.choose': async (step) => act(async () => actor.send(step.event as never)),
           'pitr.enable': async (step) => act(async () => actor.send(step.event as never)),
           'pitr.disable': async (step) => act(async () => actor.send(step.event as never)),
           'xstate.done.actor.changeAddon': async (step) => change.resolve((step.event as unknown as { output: ProjectAddons }).output),

@@ -13,8 +13,13 @@ const BODY: CreateTicketBody = { category: 'Database_unresponsive', project_ref:
 const TICKET: SupportTicket = { id: 't1', category: 'Database_unresponsive', project_ref: REF, subject: PREFILL.subject, message: PREFILL.message, created_at: '2026-11-24T10:00:00.000Z' }
 
 const model = modelOf(supportTicketMachine, {
+  input: { prefill: PREFILL },
   events: (snapshot: AnyMachineSnapshot): EventObject[] => {
-    if (snapshot.matches('editing')) return [{ type: 'ticket.send', body: BODY } as EventObject]
+    if (snapshot.matches('editing')) {
+      // A new request starts without a subject and a message: they are typed (the draft) before it can be sent.
+      const { subject } = (snapshot.context as { draft: { subject: string } }).draft
+      return subject === '' ? [{ type: 'ticket.edit', draft: { subject: PREFILL.subject, message: PREFILL.message } } as EventObject] : [{ type: 'ticket.send' }]
+    }
     if (snapshot.matches('sending')) {
       return [
         { type: 'xstate.done.actor.sendTicket', output: TICKET } as EventObject,
@@ -38,8 +43,8 @@ describe('support ticket model', () => {
   for (const path of paths) {
     it(describePath(path), async () => {
       const send = deferredActor<SupportTicket, CreateTicketBody>('sendTicket')
-      const actor = runPath(createActor(supportTicketMachine.provide({ actors: { sendTicket: send.logic } })).start())
-      render(<SupportPage prefill={PREFILL} ticket={actor} />)
+      const actor = runPath(createActor(supportTicketMachine.provide({ actors: { sendTicket: send.logic } }), { input: { prefill: PREFILL } }).start())
+      render(<SupportPage ticket={actor} />)
       let wroteAnother = false
 
       await path.test({
@@ -66,12 +71,12 @@ describe('support ticket model', () => {
           },
         },
         events: {
+          'ticket.edit': async () => {
+            fireEvent.change(screen.getByLabelText('Subject'), { target: { value: PREFILL.subject } })
+            fireEvent.change(screen.getByLabelText('Message'), { target: { value: PREFILL.message } })
+            wroteAnother = false
+          },
           'ticket.send': async () => {
-            if (wroteAnother) {
-              fireEvent.change(screen.getByLabelText('Subject'), { target: { value: PREFILL.subject } })
-              fireEvent.change(screen.getByLabelText('Message'), { target: { value: PREFILL.message } })
-              wroteAnother = false
-            }
             fireEvent.click(screen.getByRole('button', { name: 'Send support request' }))
           },
           'xstate.done.actor.sendTicket': async (step) => send.resolve((step.event as unknown as { output: SupportTicket }).output),

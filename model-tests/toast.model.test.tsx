@@ -2,7 +2,7 @@ import { act, fireEvent, render, screen } from '@testing-library/react'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { createActor, type AnyMachineSnapshot, type EventObject } from 'xstate'
 import { toastMachine, type Toast } from '../machines/toast.machine'
-import { ToastRegion } from '../src/views/project/lifecycle/ToastRegion'
+import { ToastRegion } from '../src/views/shell/ToastRegion'
 import { describePath, keyByIncomingEdge, missingCoverage, modelOf } from './support'
 
 const SHOW: EventObject[] = [

@@ -7,6 +7,7 @@ import { useActorRef, useSelector } from '@xstate/react'
 import { lazy, Suspense, useState, type ComponentProps, type ComponentType, type ReactNode } from 'react'
 import { Route, Switch, useSearch, type DefaultParams } from 'wouter'
 import { href, type OrgPage } from '../href'
+import type { TicketPrefill } from '../../machines/supportTicket.machine'
 import type { AccountPage as AccountPageView } from '../views/account/AccountPage'
 import type { Crumb } from '../views/layout/AppFrame'
 import { ShellFrame } from '../views/layout/ShellFrame'
@@ -299,9 +300,9 @@ function SupportRoute() {
   return <SupportScreen key={query.toString()} prefill={prefill} />
 }
 
-function SupportScreen({ prefill }: { prefill: ComponentProps<typeof SupportPage>['prefill'] }) {
-  const ticket = useActorRef(useLoaded(useAppLogic().supportTicket), inspectOption())
-  return <SupportPage prefill={prefill} ticket={ticket} />
+function SupportScreen({ prefill }: { prefill: TicketPrefill }) {
+  const ticket = useActorRef(useLoaded(useAppLogic().supportTicket), { input: { prefill }, ...inspectOption() })
+  return <SupportPage ticket={ticket} />
 }
 
 function SupportTicketsScreen() {

@@ -1,7 +1,7 @@
 import { useActorRef } from '@xstate/react'
 import { useEffect, useState } from 'react'
 import { ProjectFrame } from '../views/frames/ProjectFrame'
-import { ProjectToasts } from '../views/project/lifecycle/ToastRegion'
+import { ProjectToasts } from '../views/project/lifecycle/ProjectToasts'
 import { ProjectActorContext } from '../views/shell/projectActor'
 import { useProjectListActor, type NavBarActorRef } from '../views/shell/contexts'
 import { mapLoaded } from '../views/shell/lazy'

@@ -1,7 +1,8 @@
 import { useSelector } from '@xstate/react'
-import { useState, type FormEvent } from 'react'
+import type { FormEvent } from 'react'
 import type { ActorRefFrom } from 'xstate'
-import { selectAccessTokensView, type accessTokensMachine } from '../../../machines/accessTokens.machine'
+import { selectAccessTokensView, type TokenDraft, type accessTokensMachine } from '../../../machines/accessTokens.machine'
+import { Field } from '../shell/Field'
 import { Modal } from '../shell/Modal'
 import { Button, Card, ErrorPanel, Loading, inputClass } from '../shell/ui'
 
@@ -18,11 +19,9 @@ const EXPIRY_CHOICES = [
 
 export function AccessTokens({ tokens }: { tokens: AccessTokensActorRef }) {
   const view = useSelector(tokens, selectAccessTokensView)
-  const canCreate = useSelector(tokens, (snapshot) => snapshot.can({ type: 'token.create', name: 'x' }))
+  const canCreate = useSelector(tokens, (snapshot) => snapshot.can({ type: 'token.create' }))
   const canRevoke = useSelector(tokens, (snapshot) => snapshot.can({ type: 'token.revoke', id: 0 }))
   const canConfirm = useSelector(tokens, (snapshot) => snapshot.can({ type: 'revoke.confirm' }))
-  const [name, setName] = useState('')
-  const [expiry, setExpiry] = useState<(typeof EXPIRY_CHOICES)[number]['value']>('')
 
   if (view.phase === 'loading') return <Loading label="Loading access tokens…" />
   if (view.phase === 'failed') {
@@ -31,30 +30,25 @@ export function AccessTokens({ tokens }: { tokens: AccessTokensActorRef }) {
 
   function submit(event: FormEvent) {
     event.preventDefault()
-    if (name.trim() === '') return
-    tokens.send({ type: 'token.create', name: name.trim(), expiresInDays: expiry === '' ? null : Number(expiry) })
-    setName('')
-    setExpiry('')
+    tokens.send({ type: 'token.create' })
   }
+  const edit = (draft: Partial<TokenDraft>) => tokens.send({ type: 'token.edit', draft })
 
   return (
     <div className="space-y-4">
       <form onSubmit={submit} className="flex items-end gap-3">
-        <div className="flex-1 space-y-1.5">
-          <label htmlFor="token-name" className="text-sm font-medium">
-            Token name
-          </label>
-          <input id="token-name" className={inputClass} value={name} onChange={(event) => setName(event.target.value)} placeholder="e.g. CI deploys" />
-        </div>
-        <div className="space-y-1.5">
-          <label htmlFor="token-expiry" className="text-sm font-medium">
-            Expires
-          </label>
+        <Field id="token-name" label="Token name" className="flex-1">
+          <input id="token-name" className={inputClass} value={view.draft.name} onChange={(event) => edit({ name: event.target.value })} placeholder="e.g. CI deploys" />
+        </Field>
+        <Field id="token-expiry" label="Expires">
           <select
             id="token-expiry"
             className={inputClass}
-            value={expiry}
-            onChange={(event) => setExpiry(event.target.value as (typeof EXPIRY_CHOICES)[number]['value'])}
+            value={view.draft.expiry}
+            onChange={(event) => {
+              const choice = EXPIRY_CHOICES.find((entry) => entry.value === event.target.value)
+              if (choice) edit({ expiry: choice.value })
+            }}
           >
             {EXPIRY_CHOICES.map((choice) => (
               <option key={choice.value} value={choice.value}>
@@ -62,8 +56,8 @@ export function AccessTokens({ tokens }: { tokens: AccessTokensActorRef }) {
               </option>
             ))}
           </select>
-        </div>
-        <Button type="submit" variant="primary" disabled={!canCreate || name.trim() === ''}>
+        </Field>
+        <Button type="submit" variant="primary" disabled={!canCreate}>
           {view.creating ? 'Generating…' : 'Generate new token'}
         </Button>
       </form>

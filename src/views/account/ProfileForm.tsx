@@ -3,6 +3,7 @@ import type { FormEvent } from 'react'
 import type { ActorRefFrom } from 'xstate'
 import { selectProfileView, type profileMachine } from '../../../machines/profile.machine'
 import { Button, Card, inputClass, InlineError } from '../shell/ui'
+import { Field, fieldAria } from '../shell/Field'
 
 export type ProfileActorRef = ActorRefFrom<typeof profileMachine>
 
@@ -14,30 +15,19 @@ export function ProfileForm({ profile }: { profile: ProfileActorRef }) {
     event.preventDefault()
     profile.send({ type: 'username.save' })
   }
-  const describedBy = view.draftError ? 'profile-username-error' : undefined
   return (
     <Card className="p-5">
       <form noValidate onSubmit={submit} aria-label="Profile" className="space-y-4">
-        <div className="space-y-1.5">
-          <label htmlFor="profile-username" className="text-sm font-medium">
-            Username
-          </label>
+        <Field id="profile-username" label="Username" error={view.draftError}>
           <input
-            id="profile-username"
+            {...fieldAria('profile-username', { error: view.draftError })}
             name="username"
             autoComplete="username"
             className={inputClass}
             value={view.draft}
             onChange={(event) => profile.send({ type: 'username.edit', username: event.target.value })}
-            aria-invalid={view.draftError ? true : undefined}
-            aria-describedby={describedBy}
           />
-          {view.draftError ? (
-            <p id="profile-username-error" className="text-sm text-red-600 dark:text-red-400">
-              {view.draftError}
-            </p>
-          ) : null}
-        </div>
+        </Field>
         <dl className="space-y-1.5">
           <dt className="text-sm font-medium">Primary email</dt>
           <dd className="text-sm">{view.email}</dd>

@@ -3,8 +3,8 @@ import { useState, type FormEvent } from 'react'
 import { selectSignInView } from '../../../machines/session.machine'
 import { SignInBody } from '../../contracts/session'
 import type { SessionActorRef } from '../shell/contexts'
-import { Logo } from '../shell/Logo'
-import { Button, TextLink, inputClass, InlineError } from '../shell/ui'
+import { AuthFrame, CredentialField } from './AuthFrame'
+import { Button, TextLink, InlineError } from '../shell/ui'
 import { useDocumentTitle } from '../shell/useDocumentTitle'
 
 /** The typed e-mail and password are the form's own values; the attempt and its failure are the session's. */
@@ -33,68 +33,29 @@ export function SignInPage({ session }: { session: SessionActorRef }) {
   }
 
   return (
-    <main className="flex min-h-screen items-center justify-center bg-neutral-50 px-4 dark:bg-neutral-950">
-      <div className="w-full max-w-sm">
-        <div className="mb-8 flex items-center gap-2">
-          <Logo className="h-7 w-7" />
-          <span className="text-lg font-semibold tracking-tight">Supabase</span>
-        </div>
-        <h1 className="text-2xl font-semibold tracking-tight">Welcome back</h1>
-        <p className="mt-1 text-sm text-neutral-500 dark:text-neutral-400">Sign in to your account</p>
-        <form noValidate onSubmit={submit} className="mt-6 space-y-4" aria-label="Sign in">
-          <div className="space-y-1.5">
-            <label htmlFor="sign-in-email" className="text-sm font-medium">
-              Email
-            </label>
-            <input
-              id="sign-in-email"
-              name="email"
-              type="email"
-              autoComplete="email"
-              className={inputClass}
-              value={email}
-              onChange={(event) => setEmail(event.target.value)}
-              aria-invalid={fieldErrors.email ? true : undefined}
-              aria-describedby={fieldErrors.email ? 'sign-in-email-error' : undefined}
-            />
-            {fieldErrors.email ? (
-              <p id="sign-in-email-error" role="alert" className="text-sm text-red-600 dark:text-red-400">
-                {fieldErrors.email}
-              </p>
-            ) : null}
-          </div>
-          <div className="space-y-1.5">
-            <label htmlFor="sign-in-password" className="text-sm font-medium">
-              Password
-            </label>
-            <input
-              id="sign-in-password"
-              name="password"
-              type="password"
-              autoComplete="current-password"
-              className={inputClass}
-              value={password}
-              onChange={(event) => setPassword(event.target.value)}
-              aria-invalid={fieldErrors.password ? true : undefined}
-              aria-describedby={fieldErrors.password ? 'sign-in-password-error' : undefined}
-            />
-            {fieldErrors.password ? (
-              <p id="sign-in-password-error" role="alert" className="text-sm text-red-600 dark:text-red-400">
-                {fieldErrors.password}
-              </p>
-            ) : null}
-          </div>
-          {view.error ? (
-            <InlineError>{view.error}</InlineError>
-          ) : null}
-          <Button type="submit" variant="primary" className="w-full py-2" disabled={!canSubmit}>
-            {view.submitting ? 'Signing in…' : 'Sign in'}
-          </Button>
-        </form>
-        <p className="mt-6 text-sm text-neutral-600 dark:text-neutral-400">
-          Don't have an account? <TextLink href="/sign-up">Sign up</TextLink>
-        </p>
-      </div>
-    </main>
+    <AuthFrame title="Welcome back" subtitle="Sign in to your account">
+      <form noValidate onSubmit={submit} className="mt-6 space-y-4" aria-label="Sign in">
+        <CredentialField id="sign-in-email" name="email" label="Email" type="email" autoComplete="email" value={email} onChange={setEmail} error={fieldErrors.email} />
+        <CredentialField
+          id="sign-in-password"
+          name="password"
+          label="Password"
+          type="password"
+          autoComplete="current-password"
+          value={password}
+          onChange={setPassword}
+          error={fieldErrors.password}
+        />
+        {view.error ? (
+          <InlineError>{view.error}</InlineError>
+        ) : null}
+        <Button type="submit" variant="primary" className="w-full py-2" disabled={!canSubmit}>
+          {view.submitting ? 'Signing in…' : 'Sign in'}
+        </Button>
+      </form>
+      <p className="mt-6 text-sm text-neutral-600 dark:text-neutral-400">
+        Don't have an account? <TextLink href="/sign-up">Sign up</TextLink>
+      </p>
+    </AuthFrame>
   )
 }

@@ -5,6 +5,7 @@ import { inviteRoles, selectMembersView, type MemberRow, type membersMachine } f
 import { Role } from '../../contracts/common'
 import { Modal } from '../shell/Modal'
 import { Button, Card, ErrorPanel, Loading, PageHeading, TextLink, cx, inputClass } from '../shell/ui'
+import { Field } from '../shell/Field'
 import { useDocumentTitle } from '../shell/useDocumentTitle'
 import { href } from '../../href'
 
@@ -163,10 +164,7 @@ function InviteDialog({ members }: { members: MembersActorRef }) {
         </div>
       ) : invite ? (
         <form noValidate onSubmit={submit} className="space-y-4" aria-label="Invite a member">
-          <div className="space-y-1.5">
-            <label htmlFor="invite-email" className="text-sm font-medium">
-              Email address
-            </label>
+          <Field id="invite-email" label="Email address">
             <input
               id="invite-email"
               type="email"
@@ -174,11 +172,8 @@ function InviteDialog({ members }: { members: MembersActorRef }) {
               value={invite.draft.email}
               onChange={(event) => members.send({ type: 'invite.edit', draft: { email: event.target.value } })}
             />
-          </div>
-          <div className="space-y-1.5">
-            <label htmlFor="invite-role" className="text-sm font-medium">
-              Role
-            </label>
+          </Field>
+          <Field id="invite-role" label="Role">
             <select
               id="invite-role"
               className={inputClass}
@@ -194,7 +189,7 @@ function InviteDialog({ members }: { members: MembersActorRef }) {
                 </option>
               ))}
             </select>
-          </div>
+          </Field>
           {invite.error ? (
             <p role="alert" className={alertClass}>
               {invite.error}

@@ -5,6 +5,7 @@ import type { ActorRefFrom } from 'xstate'
 import { REGIONS, selectCanCreate, selectNewProjectView, type newProjectMachine, type RegionCode } from '../../../machines/newProject.machine'
 import { selectOrganizationView, type organizationMachine } from '../../../machines/organization.machine'
 import { Button, Card, ErrorPanel, PageHeading, TextLink, inputClass } from '../shell/ui'
+import { Field, fieldAria } from '../shell/Field'
 import { useDocumentTitle } from '../shell/useDocumentTitle'
 import { href } from '../../href'
 
@@ -50,10 +51,7 @@ export function NewProjectForm({ newProject }: { newProject: NewProjectActorRef 
   return (
     <Card className="p-6">
       <form onSubmit={submit} className="space-y-5" aria-label="New project">
-        <div className="space-y-1.5">
-          <label htmlFor="project-name" className="text-sm font-medium">
-            Project name
-          </label>
+        <Field id="project-name" label="Project name">
           <input
             id="project-name"
             className={inputClass}
@@ -63,13 +61,10 @@ export function NewProjectForm({ newProject }: { newProject: NewProjectActorRef 
             autoComplete="off"
             onChange={(event) => newProject.send({ type: 'project.name', name: event.target.value })}
           />
-        </div>
-        <div className="space-y-1.5">
-          <label htmlFor="project-region" className="text-sm font-medium">
-            Region
-          </label>
+        </Field>
+        <Field id="project-region" label="Region" hint="Where the project's database runs. It cannot be changed later.">
           <select
-            id="project-region"
+            {...fieldAria('project-region', { hint: true })}
             className={inputClass}
             value={view.region}
             disabled={view.creating}
@@ -81,8 +76,7 @@ export function NewProjectForm({ newProject }: { newProject: NewProjectActorRef 
               </option>
             ))}
           </select>
-          <p className="text-xs text-neutral-500 dark:text-neutral-400">Where the project's database runs. It cannot be changed later.</p>
-        </div>
+        </Field>
         {view.error ? (
           <p role="alert" className="text-sm text-red-600 dark:text-red-400">
             {view.error}

@@ -6,7 +6,7 @@ import type { ProjectListActorRef } from '../shell/contexts'
 import { Button, ErrorPanel, Loading, PageHeading, inputClass } from '../shell/ui'
 import { useDocumentTitle } from '../shell/useDocumentTitle'
 import { ProjectGrid } from './ProjectGrid'
-import { StatusBadge } from './StatusBadge'
+import { StatusBadge } from '../shell/StatusBadge'
 import { href } from '../../href'
 
 export function ProjectsPage({ projectList }: { projectList: ProjectListActorRef }) {

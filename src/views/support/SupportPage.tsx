@@ -1,8 +1,9 @@
 import { useSelector } from '@xstate/react'
-import { useState, type FormEvent } from 'react'
+import type { FormEvent } from 'react'
 import type { ActorRefFrom } from 'xstate'
-import { selectSupportTicketView, type supportTicketMachine } from '../../../machines/supportTicket.machine'
-import type { CreateTicketBody, SupportCategory } from '../../contracts/support'
+import { selectSupportTicketView, selectTicketDraft, type TicketDraft, type supportTicketMachine } from '../../../machines/supportTicket.machine'
+import type { SupportCategory } from '../../contracts/support'
+import { Field } from '../shell/Field'
 import { Button, Card, PageHeading, TextLink, inputClass } from '../shell/ui'
 import { useDocumentTitle } from '../shell/useDocumentTitle'
 import { href } from '../../href'
@@ -17,28 +18,18 @@ export const CATEGORIES: ReadonlyArray<{ value: SupportCategory; label: string }
 
 export const categoryLabel = (value: string) => CATEGORIES.find((entry) => entry.value === value)?.label ?? value
 
-interface SupportPrefill {
-  category: string
-  ref: string
-  subject: string
-  message: string
-}
-
 export type SupportTicketActorRef = ActorRefFrom<typeof supportTicketMachine>
 
 /**
- * Contact support, prefilled from the query (category, ref, subject, message). The form's values are its own (a failed
- * send keeps them); sending is the support ticket flow's.
+ * Contact support. The form is the support ticket flow's draft (filled from the query that opened it: category, ref,
+ * subject, message); a failed send keeps it.
  */
-export function SupportPage({ prefill, ticket }: { prefill: SupportPrefill; ticket: SupportTicketActorRef }) {
+export function SupportPage({ ticket }: { ticket: SupportTicketActorRef }) {
   useDocumentTitle('Support')
   const view = useSelector(ticket, selectSupportTicketView)
-  const [category, setCategory] = useState(CATEGORIES.some((entry) => entry.value === prefill.category) ? prefill.category : 'Problem')
-  const [ref, setRef] = useState(prefill.ref)
-  const [subject, setSubject] = useState(prefill.subject)
-  const [message, setMessage] = useState(prefill.message)
-  const body = { category: category as SupportCategory, project_ref: ref.trim(), subject, message } satisfies CreateTicketBody
-  const canSend = useSelector(ticket, (snapshot) => snapshot.can({ type: 'ticket.send', body }))
+  const draft = useSelector(ticket, selectTicketDraft)
+  const canSend = useSelector(ticket, (snapshot) => snapshot.can({ type: 'ticket.send' }))
+  const edit = (change: Partial<TicketDraft>) => ticket.send({ type: 'ticket.edit', draft: change })
 
   if (view.phase === 'sent') {
     return (
@@ -51,13 +42,7 @@ export function SupportPage({ prefill, ticket }: { prefill: SupportPrefill; tick
           <p>We answer by e-mail. Your requests are listed on the support page.</p>
           <div className="flex flex-wrap items-center gap-4">
             <TextLink href={href.supportTickets()}>Your support requests</TextLink>
-            <Button
-              onClick={() => {
-                setSubject('')
-                setMessage('')
-                ticket.send({ type: 'ticket.new' })
-              }}
-            >
+            <Button onClick={() => ticket.send({ type: 'ticket.new' })}>
               Write another request
             </Button>
           </div>
@@ -74,39 +59,35 @@ export function SupportPage({ prefill, ticket }: { prefill: SupportPrefill; tick
           className="space-y-4"
           onSubmit={(event: FormEvent) => {
             event.preventDefault()
-            ticket.send({ type: 'ticket.send', body })
+            ticket.send({ type: 'ticket.send' })
           }}
         >
-          <div className="space-y-1.5">
-            <label htmlFor="support-category" className="text-sm font-medium">
-              Category
-            </label>
-            <select id="support-category" className={inputClass} value={category} onChange={(event) => setCategory(event.target.value)}>
+          <Field id="support-category" label="Category">
+            <select
+              id="support-category"
+              className={inputClass}
+              value={draft.category}
+              onChange={(event) => {
+                const category = CATEGORIES.find((entry) => entry.value === event.target.value)
+                if (category) edit({ category: category.value })
+              }}
+            >
               {CATEGORIES.map((entry) => (
                 <option key={entry.value} value={entry.value}>
                   {entry.label}
                 </option>
               ))}
             </select>
-          </div>
-          <div className="space-y-1.5">
-            <label htmlFor="support-ref" className="text-sm font-medium">
-              Project reference
-            </label>
-            <input id="support-ref" className={`${inputClass} font-mono`} value={ref} onChange={(event) => setRef(event.target.value)} />
-          </div>
-          <div className="space-y-1.5">
-            <label htmlFor="support-subject" className="text-sm font-medium">
-              Subject
-            </label>
-            <input id="support-subject" className={inputClass} value={subject} onChange={(event) => setSubject(event.target.value)} />
-          </div>
-          <div className="space-y-1.5">
-            <label htmlFor="support-message" className="text-sm font-medium">
-              Message
-            </label>
-            <textarea id="support-message" rows={6} className={inputClass} value={message} onChange={(event) => setMessage(event.target.value)} />
-          </div>
+          </Field>
+          <Field id="support-ref" label="Project reference">
+            <input id="support-ref" className={`${inputClass} font-mono`} value={draft.ref} onChange={(event) => edit({ ref: event.target.value })} />
+          </Field>
+          <Field id="support-subject" label="Subject">
+            <input id="support-subject" className={inputClass} value={draft.subject} onChange={(event) => edit({ subject: event.target.value })} />
+          </Field>
+          <Field id="support-message" label="Message">
+            <textarea id="support-message" rows={6} className={inputClass} value={draft.message} onChange={(event) => edit({ message: event.target.value })} />
+          </Field>
           {view.error ? (
             <p role="alert" className="text-sm text-red-700 dark:text-red-300">
               Failed to send the support request: {view.error}

@@ -12,15 +12,13 @@ import { selectProject } from '../../../../machines/projectStatus.machine'
 import type { Project } from '../../../contracts/projects'
 import { Icon } from '../../shell/Icon'
 import { Modal } from '../../shell/Modal'
+import { projectUrlOf } from '../../shell/ProjectFacts'
 import { Loading } from '../../shell/ui'
 import { useProjectActor } from '../../shell/projectActor'
 import { WithCustomDomainUrl } from '../settings/CustomDomain'
 import { ApiDocsPanel } from './ApiDocsPanel'
-import { GenerateTypesButton } from '../settings/GenerateTypesButton'
+import { GenerateTypesButton } from '../GenerateTypesButton'
 import { useApiDocsActor, useProjectPermissions, type ApiDocsActorRef } from './useApiDocsActor'
-
-/** The project URL of a project's REST URL (`{url}/rest/v1/`), until the settings give it. */
-const projectUrlOf = (project: Project) => /^(.*)\/rest\/v1\/?$/.exec(project.restUrl)?.[1] ?? null
 
 const loadingLabel = 'Loading API docs…'
 
@@ -62,7 +60,7 @@ function DialogActor({ project, onDismiss }: { project: Project; onDismiss: () =
           <ApiDocsPanel
             actor={actor}
             projectRef={project.ref}
-            fallbackUrl={projectUrlOf(project)}
+            fallbackUrl={projectUrlOf(project.restUrl)}
             title={<DialogTitle className="font-semibold">API Docs</DialogTitle>}
             connectExtra={<TypesCard projectRef={project.ref} />}
             close={
@@ -101,7 +99,7 @@ function PageActor({ project }: { project: Project }) {
       <ApiDocsPanel
         actor={actor}
         projectRef={project.ref}
-        fallbackUrl={projectUrlOf(project)}
+        fallbackUrl={projectUrlOf(project.restUrl)}
         title={<h1 className="text-lg font-semibold text-neutral-900 dark:text-neutral-50">API Docs</h1>}
         connectExtra={<TypesCard projectRef={project.ref} />}
       />

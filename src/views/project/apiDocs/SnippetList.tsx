@@ -6,7 +6,7 @@
 import { useSelector } from '@xstate/react'
 import { memo, type MouseEvent } from 'react'
 import { selectCopiedSnippet, selectSnippetCopier, type DocsLanguage } from '../../../../machines/apiDocs.machine'
-import { CopyButton } from '../settings/CopyButton'
+import { CopyButton } from '../../shell/CopyButton'
 import type { Snippet } from './snippets/types'
 import type { ApiDocsActorRef } from './useApiDocsActor'
 

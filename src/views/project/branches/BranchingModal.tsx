@@ -12,6 +12,7 @@ import {
   type BranchingModalView,
   type branchingEnablementMachine,
 } from '../../../../machines/branchingEnablement.machine'
+import { Field, fieldAria } from '../../shell/Field'
 import { Modal } from '../../shell/Modal'
 import { Button, TextLink, cx, inputClass } from '../../shell/ui'
 
@@ -52,7 +53,6 @@ function BranchingForm({ actor, view, canClose }: { actor: BranchingEnablementAc
     event.preventDefault()
     actor.send({ type: 'branching.enable' })
   }
-  const described = [branch.error ? `${id}-error` : null, `${id}-hint`].filter(Boolean).join(' ')
   return (
     <form onSubmit={submit} aria-label="Enable database branching" className="space-y-4">
       <p className="text-sm text-neutral-600 dark:text-neutral-400">
@@ -89,38 +89,34 @@ function BranchingForm({ actor, view, canClose }: { actor: BranchingEnablementAc
         ) : null}
       </section>
 
-      <div className="space-y-1.5">
-        <label htmlFor={`${id}-branch`} className="text-sm font-medium">
-          Git branch
-        </label>
+      <Field
+        id={`${id}-branch`}
+        label="Git branch"
+        hint="The branch of the repository whose supabase/migrations build the preview branch."
+        error={branch.error}
+        status={
+          <>
+            {branch.checking ? <p className="text-xs text-neutral-500">Checking branch…</p> : null}
+            {branch.valid && repository.phase === 'connected' ? (
+              <p className="text-xs text-emerald-700 dark:text-emerald-400">
+                Branch {branch.value.trim()} found in {repository.name}
+              </p>
+            ) : null}
+          </>
+        }
+      >
         <input
-          id={`${id}-branch`}
+          {...fieldAria(`${id}-branch`, { error: branch.error, hint: true })}
           className={inputClass}
           value={branch.value}
           disabled={repository.phase !== 'connected'}
           readOnly={view.creating}
           autoComplete="off"
           placeholder="main"
-          aria-invalid={branch.error !== null}
-          aria-describedby={described}
           onChange={(event) => actor.send({ type: 'branch.change', name: event.target.value })}
           onBlur={() => actor.send({ type: 'branch.blur' })}
         />
-        <p id={`${id}-hint`} className="text-xs text-neutral-500 dark:text-neutral-400">
-          The branch of the repository whose supabase/migrations build the preview branch.
-        </p>
-        {branch.error ? (
-          <p id={`${id}-error`} className="text-xs text-red-600 dark:text-red-400">
-            {branch.error}
-          </p>
-        ) : null}
-        {branch.checking ? <p className="text-xs text-neutral-500">Checking branch…</p> : null}
-        {branch.valid && repository.phase === 'connected' ? (
-          <p className="text-xs text-emerald-700 dark:text-emerald-400">
-            Branch {branch.value.trim()} found in {repository.name}
-          </p>
-        ) : null}
-      </div>
+      </Field>
 
       <DryRun view={view.dryRun} />
 

@@ -10,6 +10,7 @@ import { useShell } from '../../shell/contexts'
 import { useLoaded } from '../../shell/lazy'
 import { useAppLogic, type AppLogic } from '../../shell/logic'
 import { Button, Loading, PageHeading, TextLink } from '../../shell/ui'
+import { Field } from '../../shell/Field'
 import { href } from '../../../href'
 import { useProjectActor } from '../../shell/projectActor'
 import { ResultGrid } from './ResultGrid'
@@ -67,10 +68,7 @@ export function SqlEditor({ actor, canWrite }: { actor: SqlEditorActorRef; canWr
           Your role in this organization is read-only: your queries run in a read-only transaction.
         </p>
       )}
-      <div className="space-y-1.5">
-        <label htmlFor="sql-query" className="text-sm font-medium">
-          SQL query
-        </label>
+      <Field id="sql-query" label="SQL query">
         <textarea
           id="sql-query"
           value={view.query}
@@ -81,7 +79,7 @@ export function SqlEditor({ actor, canWrite }: { actor: SqlEditorActorRef; canWr
           placeholder="select * from your_table limit 10;"
           className="block w-full resize-y rounded-md border border-neutral-300 bg-white px-3 py-2 font-mono text-sm text-neutral-900 shadow-xs focus:border-emerald-500 focus:ring-2 focus:ring-emerald-500/30 focus:outline-none dark:border-neutral-700 dark:bg-neutral-950 dark:text-neutral-100"
         />
-      </div>
+      </Field>
       <div className="flex items-center gap-3">
         <Button variant="primary" disabled={!canRun} onClick={() => actor.send({ type: 'query.run' })} aria-keyshortcuts="Control+Enter Meta+Enter">
           {view.outcome.kind === 'running' ? 'Running…' : 'Run'}

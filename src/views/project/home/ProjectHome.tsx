@@ -1,47 +1,16 @@
 import { useSelector } from '@xstate/react'
 import { Link } from 'wouter'
 import { projectLink, selectProject } from '../../../../machines/projectStatus.machine'
-import type { Project } from '../../../contracts/projects'
 import { href, sqlSection } from '../../../href'
-import { StatusBadge } from '../../projects/StatusBadge'
 import { useBuildFlags } from '../../shell/contexts'
 import { useProjectActor } from '../../shell/projectActor'
-import { Card, DataList, PageHeading } from '../../shell/ui'
-
-/** The project URL the server gives: its REST URL without `/rest/v1/` (null when it has none yet). */
-export function projectUrlOf(restUrl: string): string | null {
-  const match = /^(.*)\/rest\/v1\/?$/.exec(restUrl)
-  return match ? match[1] : null
-}
-
-export function ProjectFacts({ project }: { project: Project }) {
-  const projectUrl = projectUrlOf(project.restUrl)
-  return (
-    <Card>
-      <DataList
-        rows={[
-          ['Name', project.name],
-          ...(projectUrl === null ? [] : [['Project URL', <span className="font-mono">{projectUrl}</span>] as [string, React.ReactNode]]),
-          ['Reference', <span className="font-mono">{project.ref}</span>],
-          ['Status', <StatusBadge status={project.status} />],
-          ['Region', project.region],
-          ['Postgres version', project.db_version],
-          ['REST URL', project.restUrl === '' ? 'Not available yet' : <span className="font-mono">{project.restUrl}</span>],
-        ]}
-      />
-    </Card>
-  )
-}
+import { PageHeading } from '../../shell/ui'
+import { ProjectFacts, ProjectFactsHeading } from '../../shell/ProjectFacts'
 
 /** /project/{ref}/building once the project is up (the gate shows the building screen while it comes up): its facts. */
 export function ProjectReadyPage() {
   const project = useSelector(useProjectActor(), selectProject)
-  return (
-    <div className="mx-auto w-full max-w-4xl px-6 py-8">
-      <PageHeading title="Project is ready" description="The project has finished setting up." />
-      {project ? <ProjectFacts project={project} /> : null}
-    </div>
-  )
+  return <ProjectFactsHeading title="Project is ready" description="The project has finished setting up." project={project} />
 }
 
 export function ProjectHome() {

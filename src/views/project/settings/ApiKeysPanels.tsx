@@ -12,7 +12,7 @@ import {
 } from '../../../../machines/apiKeys.machine'
 import { selectJwtSecretView, type jwtSecretMachine } from '../../../../machines/jwtSecret.machine'
 import { Button, Card, cx } from '../../shell/ui'
-import { CopyButton } from './CopyButton'
+import { CopyButton } from '../../shell/CopyButton'
 import { GenerateJwtSecretDialog } from './GenerateJwtSecretDialog'
 
 export type ApiKeysActorRef = ActorRefFrom<typeof apiKeysMachine>

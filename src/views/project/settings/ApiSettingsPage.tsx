@@ -9,7 +9,7 @@ import { Card, Loading, PageHeading } from '../../shell/ui'
 import { ProjectActorContext, type ProjectActorRef } from '../../shell/projectActor'
 import { AppLogicContext, type AppLogic } from '../../shell/logic'
 import { ApiKeysPanel, ProjectConfigPanel, type ApiKeysActorRef } from './ApiKeysPanels'
-import { GenerateTypesButton } from './GenerateTypesButton'
+import { GenerateTypesButton } from '../GenerateTypesButton'
 import { WithCustomDomainUrl } from './CustomDomain'
 
 /**

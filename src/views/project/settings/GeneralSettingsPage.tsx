@@ -1,7 +1,7 @@
 import { useSelector } from '@xstate/react'
 import { selectProject } from '../../../../machines/projectStatus.machine'
 import { PageHeading } from '../../shell/ui'
-import { ProjectFacts } from '../home/ProjectHome'
+import { ProjectFacts } from '../../shell/ProjectFacts'
 import { useProjectActor } from '../../shell/projectActor'
 import { CustomDomainSection } from './CustomDomain'
 import { PauseProjectSection } from './PauseProjectSection'

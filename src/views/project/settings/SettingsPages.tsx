@@ -3,7 +3,6 @@
  * and Storage (the buckets' upload limits). Each renders its machine's state; the pages load with their first visit.
  */
 import { useSelector } from '@xstate/react'
-import { useState } from 'react'
 import { useSearchParams } from 'wouter'
 import type { ActorRefFrom } from 'xstate'
 import { selectDatabaseSettingsView, type databaseSettingsMachine } from '../../../../machines/databaseSettings.machine'
@@ -12,7 +11,6 @@ import { selectOrganizationBySlug } from '../../../../machines/projectList.machi
 import { projectLink, selectProject } from '../../../../machines/projectStatus.machine'
 import { selectStorageBucketsView, type storageBucketsMachine } from '../../../../machines/storageBuckets.machine'
 import { can } from '../../../contracts/common'
-import type { AddonVariantId } from '../../../contracts/settings'
 import { href } from '../../../href'
 import { Modal } from '../../shell/Modal'
 import { useProjectListActor, useShell } from '../../shell/contexts'
@@ -58,7 +56,8 @@ export function AddonsPage({ actor, organizationSlug }: { actor: ProjectAddonsAc
   const view = useSelector(actor, selectProjectAddonsView)
   const [params, setParams] = useSearchParams()
   const panelOpen = params.get('panel') === 'pitr'
-  const closePanel = () =>
+  const closePanel = () => {
+    actor.send({ type: 'pitr.choose', variant: null })
     setParams(
       (previous) => {
         const next = new URLSearchParams(previous)
@@ -67,6 +66,7 @@ export function AddonsPage({ actor, organizationSlug }: { actor: ProjectAddonsAc
       },
       { replace: true },
     )
+  }
   return (
     <div className={PAGE}>
       <PageHeading {...ADDONS_HEADING} />
@@ -105,11 +105,10 @@ export function AddonsPage({ actor, organizationSlug }: { actor: ProjectAddonsAc
 
 function PitrPanel({ actor, organizationSlug, onDone }: { actor: ProjectAddonsActorRef; organizationSlug: string | null; onDone: () => void }) {
   const view = useSelector(actor, selectProjectAddonsView)
-  const [choice, setChoice] = useState<AddonVariantId | null>(null)
   const canEnable = useSelector(actor, (snapshot) => snapshot.can({ type: 'pitr.enable', variant: 'pitr_7' }))
   const canDisable = useSelector(actor, (snapshot) => snapshot.can({ type: 'pitr.disable' }))
   if (view.phase !== 'ready' && view.phase !== 'saving') return null
-  const selected = choice ?? view.pitr?.identifier ?? view.variants[0]?.identifier ?? 'pitr_7'
+  const selected = view.selected
   return (
     <div className="space-y-4 text-sm">
       {view.pitr === null ? <p className="rounded-md bg-amber-50 p-3 text-amber-900 dark:bg-amber-950 dark:text-amber-200">{PITR_NOTICE}</p> : null}
@@ -124,7 +123,7 @@ function PitrPanel({ actor, organizationSlug, onDone }: { actor: ProjectAddonsAc
         <legend className="font-medium">Recovery period</legend>
         {view.variants.map((variant) => (
           <label key={variant.identifier} className="flex items-center gap-2">
-            <input type="radio" name="pitr-variant" value={variant.identifier} checked={selected === variant.identifier} onChange={() => setChoice(variant.identifier)} />
+            <input type="radio" name="pitr-variant" value={variant.identifier} checked={selected === variant.identifier} onChange={() => actor.send({ type: 'pitr.choose', variant: variant.identifier })} />
             {variant.name}
           </label>
         ))}

@@ -8,8 +8,9 @@ import { useLoaded } from '../../shell/lazy'
 import { useAppLogic } from '../../shell/logic'
 import { Modal } from '../../shell/Modal'
 import { href } from '../../../href'
-import { Button, Card, ErrorPanel, Loading, PageHeading, TextLink, inputClass } from '../../shell/ui'
-import { ProjectFacts } from '../home/ProjectHome'
+import { Button, Card, ErrorPanel, Loading, TextLink, inputClass } from '../../shell/ui'
+import { Field } from '../../shell/Field'
+import { ProjectFactsHeading } from '../../shell/ProjectFacts'
 import { useProjectActor } from '../../shell/projectActor'
 
 /** Mounted in settings/infrastructure: the project's Postgres version and the "Upgrade Postgres" action. */
@@ -79,10 +80,7 @@ export function UpgradePostgresPanel({ actor, dbVersion }: { actor: ActorRefFrom
             {view.durationHours !== null ? ` (estimated up to ${view.durationHours} hour${view.durationHours === 1 ? '' : 's'})` : ''}. Its data is
             kept; the upgrade runs in eight steps you can follow on the project page.
           </p>
-          <div className="space-y-1.5">
-            <label htmlFor="upgrade-target" className="font-medium">
-              Target version
-            </label>
+          <Field id="upgrade-target" label="Target version">
             <select
               id="upgrade-target"
               className={inputClass}
@@ -96,7 +94,7 @@ export function UpgradePostgresPanel({ actor, dbVersion }: { actor: ActorRefFrom
                 </option>
               ))}
             </select>
-          </div>
+          </Field>
           <div className="flex justify-end gap-3">
             <Button disabled={!canCancel} onClick={() => actor.send({ type: 'upgrade.cancel' })}>
               Cancel
@@ -174,10 +172,7 @@ export function InfrastructureSettingsPage() {
   useScrollToFragment()
   return (
     <>
-      <div className="mx-auto w-full max-w-4xl px-6 py-8">
-        <PageHeading title="Infrastructure" description="The servers behind your project and the software versions they run." />
-        {project ? <ProjectFacts project={project} /> : null}
-      </div>
+      <ProjectFactsHeading title="Infrastructure" description="The servers behind your project and the software versions they run." project={project} />
       <div className="mx-auto w-full max-w-4xl space-y-6 px-6 pb-8">
         <UpgradePostgresSection />
         <ResourceSections organizationSlug={project?.organization_slug ?? null} />

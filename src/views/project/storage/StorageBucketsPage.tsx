@@ -1,5 +1,5 @@
 import { useSelector } from '@xstate/react'
-import { useId, type FormEvent, type ReactNode } from 'react'
+import { useId, type FormEvent } from 'react'
 import type { ActorRefFrom } from 'xstate'
 import { BUCKETS_MAX_RETRIES } from '../../../../machines/bucketRetries'
 import {
@@ -14,6 +14,7 @@ import {
 } from '../../../../machines/storageBuckets.machine'
 import type { Bucket } from '../../../contracts/storage'
 import { useAppLogic } from '../../shell/logic'
+import { Field, fieldAria } from '../../shell/Field'
 import { Modal } from '../../shell/Modal'
 import { Button, Card, ErrorPanel, Loading, PageHeading, cx, inputClass, InlineError } from '../../shell/ui'
 import { PAGE_CLASS, ProjectMachinePage } from '../ProjectMachinePage'
@@ -186,13 +187,11 @@ function BucketForm({
     <form onSubmit={submit} className="space-y-4" aria-label="Create bucket">
       <Field id={`${id}-name`} label="Name" error={nameError}>
         <input
-          id={`${id}-name`}
+          {...fieldAria(`${id}-name`, { error: nameError })}
           className={inputClass}
           value={draft.name}
           readOnly={submitting}
           autoComplete="off"
-          aria-invalid={nameError !== undefined}
-          aria-describedby={nameError ? `${id}-name-error` : undefined}
           onChange={(event) => onEdit({ name: event.target.value })}
         />
       </Field>
@@ -222,29 +221,25 @@ function BucketForm({
         error={errors.mimeTypes}
       >
         <input
-          id={`${id}-mime`}
+          {...fieldAria(`${id}-mime`, { error: errors.mimeTypes, hint: true })}
           className={inputClass}
           value={draft.mimeTypes}
           readOnly={submitting}
           placeholder="All types"
           autoComplete="off"
-          aria-invalid={errors.mimeTypes !== undefined}
-          aria-describedby={`${id}-mime-hint${errors.mimeTypes ? ` ${id}-mime-error` : ''}`}
           onChange={(event) => onEdit({ mimeTypes: event.target.value })}
         />
       </Field>
       <Field id={`${id}-size`} label="File size limit" hint="Leave empty for no limit." error={errors.sizeLimit}>
         <div className="flex gap-2">
           <input
-            id={`${id}-size`}
+            {...fieldAria(`${id}-size`, { error: errors.sizeLimit, hint: true })}
             className={inputClass}
             inputMode="decimal"
             value={draft.sizeLimit}
             readOnly={submitting}
             placeholder="No limit"
             autoComplete="off"
-            aria-invalid={errors.sizeLimit !== undefined}
-            aria-describedby={`${id}-size-hint${errors.sizeLimit ? ` ${id}-size-error` : ''}`}
             onChange={(event) => onEdit({ sizeLimit: event.target.value })}
           />
           <select
@@ -274,27 +269,6 @@ function BucketForm({
         </Button>
       </div>
     </form>
-  )
-}
-
-function Field({ id, label, hint, error, children }: { id: string; label: string; hint?: string; error?: string; children: ReactNode }) {
-  return (
-    <div className="space-y-1.5">
-      <label htmlFor={id} className="text-sm font-medium">
-        {label}
-      </label>
-      {children}
-      {hint ? (
-        <p id={`${id}-hint`} className="text-xs text-neutral-500 dark:text-neutral-400">
-          {hint}
-        </p>
-      ) : null}
-      {error ? (
-        <p id={`${id}-error`} className="text-xs text-red-600 dark:text-red-400">
-          {error}
-        </p>
-      ) : null}
-    </div>
   )
 }
 

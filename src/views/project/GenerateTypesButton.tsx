@@ -1,11 +1,11 @@
 import { useActorRef, useSelector } from '@xstate/react'
 import { Suspense } from 'react'
 import type { ActorRefFrom } from 'xstate'
-import { selectTypeGenerationView, type ToastsRef, type typeGenerationMachine } from '../../../../machines/typeGeneration.machine'
-import { useLoaded } from '../../shell/lazy'
-import { useAppLogic, type AppLogic } from '../../shell/logic'
-import { Button } from '../../shell/ui'
-import { useProjectActor } from '../../shell/projectActor'
+import { selectTypeGenerationView, type ToastsRef, type typeGenerationMachine } from '../../../machines/typeGeneration.machine'
+import { useLoaded } from '../shell/lazy'
+import { useAppLogic, type AppLogic } from '../shell/logic'
+import { Button } from '../shell/ui'
+import { useProjectActor } from '../shell/projectActor'
 
 export type TypeGenerationActorRef = ActorRefFrom<typeof typeGenerationMachine>
 

@@ -1,9 +1,8 @@
 import { useSelector } from '@xstate/react'
 import type { ActorRefFrom } from 'xstate'
-import { selectToast, type toastMachine } from '../../../../machines/toast.machine'
-import { useProjectActor } from '../../shell/projectActor'
-import { Icon } from '../../shell/Icon'
-import { cx } from '../../shell/ui'
+import { selectToast, type toastMachine } from '../../../machines/toast.machine'
+import { Icon } from './Icon'
+import { cx } from './ui'
 
 /** The toast of the toast machine, in a polite live region that is always present (so it is announced). */
 export function ToastRegion({ actor }: { actor: ActorRefFrom<typeof toastMachine> }) {
@@ -36,8 +35,3 @@ export function ToastRegion({ actor }: { actor: ActorRefFrom<typeof toastMachine
   )
 }
 
-/** The open project's toasts: the toast machine the project status machine runs as its child 'toasts'. */
-export function ProjectToasts() {
-  const toasts = useSelector(useProjectActor(), (snapshot) => snapshot.children.toasts)
-  return toasts ? <ToastRegion actor={toasts} /> : null
-}

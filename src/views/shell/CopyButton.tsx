@@ -1,8 +1,8 @@
 import { useSelector } from '@xstate/react'
 import type { ActorRefFrom } from 'xstate'
-import { selectCopyButtonView, type copyButtonMachine } from '../../../../machines/copyButton.machine'
-import { Icon } from '../../shell/Icon'
-import { Button } from '../../shell/ui'
+import { selectCopyButtonView, type copyButtonMachine } from '../../../machines/copyButton.machine'
+import { Icon } from './Icon'
+import { Button } from './ui'
 
 type CopyButtonActorRef = ActorRefFrom<typeof copyButtonMachine>
 

@@ -1,5 +1,5 @@
 import type { ProjectStatus } from '../../contracts/common'
-import { cx } from '../shell/ui'
+import { cx } from './ui'
 
 const LABELS: Record<ProjectStatus, string> = {
   ACTIVE_HEALTHY: 'Active',
