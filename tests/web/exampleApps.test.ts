@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { EXAMPLE_APPS } from '../../src/views/project/lifecycle/clientLibraries'
+import { EXAMPLE_APPS } from '../../src/views/project/clientLibraries'
 
 // Spec 1: the example apps shown while a project is set up (kanban board, realtime chat, subscription starter, todo
 // list, mobile starter …), each linking to its own example.

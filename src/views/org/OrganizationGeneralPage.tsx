@@ -10,7 +10,7 @@ import {
 import { ORGANIZATION_NAME_MAX } from '../../contracts/orgSettings'
 import { Button, Card, DataList, ErrorPanel, inputClass, Loading, PageHeading } from '../shell/ui'
 import { useDocumentTitle } from '../shell/useDocumentTitle'
-import { SettingSwitch } from './SettingSwitch'
+import { SettingSwitch } from '../shell/SettingSwitch'
 
 export type OrganizationSettingsActorRef = ActorRefFrom<typeof organizationSettingsMachine>
 

@@ -7,7 +7,7 @@ import { useLoaded } from '../../shell/lazy'
 import { useAppLogic } from '../../shell/logic'
 import { Card, ErrorPanel, PageHeading, cx, inputClass } from '../../shell/ui'
 import { useDocumentTitle } from '../../shell/useDocumentTitle'
-import { DailyChart } from '../../usage/DailyChart'
+import { DailyChart } from '../../shell/DailyChart'
 import { UsageSkeleton } from './UsageSkeleton'
 
 export type OrgUsageActorRef = ActorRefFrom<typeof orgUsageMachine>

@@ -1,7 +1,7 @@
 import { useActorRef, useSelector } from '@xstate/react'
 import type { ActorRefFrom } from 'xstate'
 import { selectAiSettingsView, selectCanToggleAi, type aiSettingsMachine } from '../../../../machines/aiSettings.machine'
-import { SettingSwitch } from '../../org/SettingSwitch'
+import { SettingSwitch } from '../../shell/SettingSwitch'
 import { useBuildFlags } from '../../shell/contexts'
 import { useLoaded } from '../../shell/lazy'
 import { useAppLogic } from '../../shell/logic'

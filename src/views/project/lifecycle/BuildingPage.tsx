@@ -3,7 +3,7 @@ import type { ReactNode } from 'react'
 import type { ActorRefFrom } from 'xstate'
 import { selectBuildingView, type BuildingView, type buildingMachine } from '../../../../machines/building.machine'
 import { href } from '../../../href'
-import { CLIENT_LIBRARIES, EXAMPLE_APPS } from './clientLibraries'
+import { CLIENT_LIBRARIES, EXAMPLE_APPS } from '../clientLibraries'
 import { ElapsedNotice } from './ElapsedNotice'
 import { lazyComponent } from '../../shell/lazy'
 

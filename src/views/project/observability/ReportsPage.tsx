@@ -4,7 +4,7 @@ import { selectProject } from '../../../../machines/projectStatus.machine'
 import { REPORT_RANGES, selectProjectReportsView, type ReportRange, type projectReportsMachine } from '../../../../machines/projectReports.machine'
 import { useAppLogic } from '../../shell/logic'
 import { Button, Card, ErrorPanel, Loading, PageHeading, cx } from '../../shell/ui'
-import { DailyChart } from '../../usage/DailyChart'
+import { DailyChart } from '../../shell/DailyChart'
 import { PAGE_CLASS, ProjectMachinePage } from '../ProjectMachinePage'
 import { useProjectActor } from '../../shell/projectActor'
 

@@ -10,7 +10,7 @@ import { ProjectActorContext, type ProjectActorRef } from '../../shell/projectAc
 import { AppLogicContext, type AppLogic } from '../../shell/logic'
 import { ApiKeysPanel, ProjectConfigPanel, type ApiKeysActorRef } from './ApiKeysPanels'
 import { GenerateTypesButton } from '../GenerateTypesButton'
-import { WithCustomDomainUrl } from './CustomDomain'
+import { WithCustomDomainUrl } from '../CustomDomainUrl'
 
 /**
  * Runs one API keys actor for the open project, with the person's permissions in its organization, and renders

@@ -1,36 +1,9 @@
-/**
- * The project's custom domain: its section on settings › General, and the project URL it gives settings › API and
- * the API docs once active (https://{hostname}). Each place runs its own custom domain actor for the open project.
- */
-import { useActorRef, useSelector } from '@xstate/react'
-import { Suspense, type ReactNode } from 'react'
-import type { ActorRefFrom } from 'xstate'
-import { selectCustomDomainUrl, selectCustomDomainView, type customDomainMachine } from '../../../../machines/customDomain.machine'
-import { useLoaded } from '../../shell/lazy'
-import { useAppLogic } from '../../shell/logic'
+/** The project's custom domain: its section on settings › General (the URL it gives other pages: ../CustomDomainUrl). */
+import { useSelector } from '@xstate/react'
+import { Suspense } from 'react'
+import { selectCustomDomainView } from '../../../../machines/customDomain.machine'
+import { useCustomDomainActor, type CustomDomainActorRef } from '../CustomDomainUrl'
 import { Button, Card, Loading } from '../../shell/ui'
-
-export type CustomDomainActorRef = ActorRefFrom<typeof customDomainMachine>
-
-function useCustomDomainActor(projectRef: string): CustomDomainActorRef {
-  return useActorRef(useLoaded(useAppLogic().customDomain), { input: { ref: projectRef } })
-}
-
-/** Renders its children with the custom domain's project URL (null until known, and when there is none). */
-export function WithCustomDomainUrl({ projectRef, children }: { projectRef: string; children: (url: string | null) => ReactNode }) {
-  return (
-    <Suspense fallback={children(null)}>
-      <CustomDomainUrl key={projectRef} projectRef={projectRef}>
-        {children}
-      </CustomDomainUrl>
-    </Suspense>
-  )
-}
-
-function CustomDomainUrl({ projectRef, children }: { projectRef: string; children: (url: string | null) => ReactNode }) {
-  const url = useSelector(useCustomDomainActor(projectRef), selectCustomDomainUrl)
-  return <>{children(url)}</>
-}
 
 /** Settings › General: 'Custom domains'. */
 export function CustomDomainSection({ projectRef }: { projectRef: string }) {

@@ -1,6 +1,6 @@
 import { Description, Field, Label, Switch } from '@headlessui/react'
 import type { ReactNode } from 'react'
-import { cx } from '../shell/ui'
+import { cx } from './ui'
 
 /** A labelled on/off switch whose value belongs to a machine: `onToggle` sends it an event. */
 export function SettingSwitch({
