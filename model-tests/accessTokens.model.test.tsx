@@ -1,12 +1,15 @@
 import { render, screen, waitFor, within } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import { createActor, type AnyMachineSnapshot, type EventObject } from 'xstate'
+import { createActor } from 'xstate'
 import { accessTokensMachine, type CreateTokenInput } from '../machines/accessTokens.machine'
 import type { AccessToken, CreatedAccessToken } from '../src/contracts/auth'
 import { AccessTokens } from '../src/views/account/AccessTokens'
-import { apiError, deferredActor, matchesStateKey, testModelOf } from './support'
-import { describePath, keyByIncomingEdge, missingCoverage } from './support'
+import { describePath, errorOf, eventFor, keyByIncomingEdge, missingCoverage, modelOf, outputOf } from './harness'
+import { apiError, deferredActor } from './fakes'
+
+/** The model's events, typed by the machine. */
+const ev = eventFor(accessTokensMachine)
 
 const CI: AccessToken = { id: 1, name: 'CI', token_alias: 'sbp_1a2b…', created_at: '2026-11-01T10:00:00.000Z', last_used_at: null, expires_at: null }
 const CREATED: CreatedAccessToken = {
@@ -19,26 +22,26 @@ const CREATED: CreatedAccessToken = {
   token: 'sbp_9f8e7d6c5b4a39281706f5e4d3c2b1a0',
 }
 
-const model = testModelOf(accessTokensMachine, {
-  events: (snapshot: AnyMachineSnapshot): EventObject[] => {
-    const tokens = (snapshot.context as { tokens: AccessToken[] }).tokens
+const model = modelOf(accessTokensMachine, {
+  events: (snapshot) => {
+    const tokens = snapshot.context.tokens
     if (snapshot.matches('loading')) {
       return [
-        { type: 'xstate.done.actor.listAccessTokens', output: [CI] } as EventObject,
-        { type: 'xstate.error.actor.listAccessTokens', error: apiError('Unable to reach the server', null) } as EventObject,
+        { type: 'xstate.done.actor.listAccessTokens', output: [CI] },
+        { type: 'xstate.error.actor.listAccessTokens', error: apiError('Unable to reach the server', null) },
       ]
     }
     if (snapshot.matches('failed')) return [{ type: 'tokens.retry' }]
     if (snapshot.matches('idle')) {
       return [
-        { type: 'token.create', name: 'Deploy', expiresInDays: 30 } as EventObject,
-        ...tokens.filter((token) => token.id === CI.id).map((token) => ({ type: 'token.revoke', id: token.id }) as EventObject),
+        { type: 'token.create', name: 'Deploy', expiresInDays: 30 },
+        ...tokens.filter((token) => token.id === CI.id).map((token) => (ev({ type: 'token.revoke', id: token.id }))),
       ]
     }
     if (snapshot.matches('creating')) {
       return [
-        { type: 'xstate.done.actor.createAccessToken', output: CREATED } as EventObject,
-        { type: 'xstate.error.actor.createAccessToken', error: apiError('Name is required', 400) } as EventObject,
+        { type: 'xstate.done.actor.createAccessToken', output: CREATED },
+        { type: 'xstate.error.actor.createAccessToken', error: apiError('Name is required', 400) },
       ]
     }
     if (snapshot.matches({ showingToken: 'ready' })) return [{ type: 'token.copy' }, { type: 'token.dismiss' }]
@@ -49,14 +52,13 @@ const model = testModelOf(accessTokensMachine, {
     if (snapshot.matches('revoking')) {
       return [
         { type: 'xstate.done.actor.revokeAccessToken' },
-        { type: 'xstate.error.actor.revokeAccessToken', error: apiError('Access token not found', 404) } as EventObject,
+        { type: 'xstate.error.actor.revokeAccessToken', error: apiError('Access token not found', 404) },
       ]
     }
     return []
   },
   serializeState: (snapshot, event, previous) =>
-    keyByIncomingEdge(snapshot as AnyMachineSnapshot, event as EventObject | undefined, JSON.stringify(previous?.value ?? null)),
-  stateMatcher: matchesStateKey,
+    keyByIncomingEdge(snapshot, event, JSON.stringify(previous?.value ?? null)),
 })
 const paths = model.getShortestPaths()
 
@@ -105,7 +107,7 @@ describe('access tokens model', () => {
             listShows()
             expect(newToken()).not.toBeInTheDocument()
             await waitFor(() => expect(dialog()).not.toBeInTheDocument())
-            const error = (snapshot.context as { error: string | null }).error
+            const error = snapshot.context.error
             if (error) expect(screen.getByRole('alert')).toHaveTextContent(error)
             expect(screen.getByRole('button', { name: 'Generate new token' })).toBeDisabled() // until a name is typed
           },
@@ -133,17 +135,17 @@ describe('access tokens model', () => {
           },
         },
         events: {
-          'xstate.done.actor.listAccessTokens': async (step) => list.resolve((step.event as unknown as { output: AccessToken[] }).output),
-          'xstate.error.actor.listAccessTokens': async (step) => list.reject((step.event as unknown as { error: unknown }).error),
+          'xstate.done.actor.listAccessTokens': async (step) => list.resolve(outputOf<AccessToken[]>(step)),
+          'xstate.error.actor.listAccessTokens': async (step) => list.reject(errorOf(step)),
           'tokens.retry': async () => user.click(screen.getByRole('button', { name: 'Try again' })),
           'token.create': async (step) => {
-            const { name, expiresInDays } = step.event as unknown as { name: string; expiresInDays?: number }
+            const { name, expiresInDays } = step.event
             await user.type(screen.getByLabelText('Token name'), name)
             if (expiresInDays) await user.selectOptions(screen.getByLabelText('Expires'), `${expiresInDays} days`)
             await user.click(screen.getByRole('button', { name: 'Generate new token' }))
           },
-          'xstate.done.actor.createAccessToken': async (step) => create.resolve((step.event as unknown as { output: CreatedAccessToken }).output),
-          'xstate.error.actor.createAccessToken': async (step) => create.reject((step.event as unknown as { error: unknown }).error),
+          'xstate.done.actor.createAccessToken': async (step) => create.resolve(outputOf<CreatedAccessToken>(step)),
+          'xstate.error.actor.createAccessToken': async (step) => create.reject(errorOf(step)),
           'token.copy': async () => user.click(within(newToken()!).getByRole('button', { name: 'Copy' })),
           'xstate.after.copiedDuration.accessTokens.showingToken.copied': async () => {
             await waitFor(() => expect(within(newToken()!).getByRole('button', { name: 'Copy' })).toBeEnabled())
@@ -153,7 +155,7 @@ describe('access tokens model', () => {
           'revoke.confirm': async () => user.click(within((await screen.findByRole('dialog', { name: 'Revoke access token' }))).getByRole('button', { name: 'Revoke token' })),
           'revoke.cancel': async () => user.click(within((await screen.findByRole('dialog', { name: 'Revoke access token' }))).getByRole('button', { name: 'Cancel' })),
           'xstate.done.actor.revokeAccessToken': async () => revoke.resolve(undefined),
-          'xstate.error.actor.revokeAccessToken': async (step) => revoke.reject((step.event as unknown as { error: unknown }).error),
+          'xstate.error.actor.revokeAccessToken': async (step) => revoke.reject(errorOf(step)),
         },
       })
     })

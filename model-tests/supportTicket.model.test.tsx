@@ -1,11 +1,12 @@
 import { act, fireEvent, render, screen } from '@testing-library/react'
 import { describe, expect, it, vi } from 'vitest'
-import { createActor, type AnyMachineSnapshot, type EventObject } from 'xstate'
+import { createActor } from 'xstate'
 import { supportTicketMachine } from '../machines/supportTicket.machine'
 import type { CreateTicketBody, SupportTicket } from '../src/contracts/support'
 import { SupportPage } from '../src/views/support/SupportPage'
 import { REF } from '../tests/fixtures'
-import { apiError, deferredActor, describePath, keyByIncomingEdge, missingCoverage, modelOf, usePathClock } from './support'
+import { describePath, errorOf, keyByIncomingEdge, missingCoverage, modelOf, outputOf } from './harness'
+import { apiError, deferredActor, usePathClock } from './fakes'
 
 const REQUEST_TIMEOUT = 10_000
 const PREFILL = { category: 'Database_unresponsive', ref: REF, subject: 'Project unresponsive', message: 'Every query times out' }
@@ -13,19 +14,19 @@ const BODY: CreateTicketBody = { category: 'Database_unresponsive', project_ref:
 const TICKET: SupportTicket = { id: 't1', category: 'Database_unresponsive', project_ref: REF, subject: PREFILL.subject, message: PREFILL.message, created_at: '2026-11-24T10:00:00.000Z' }
 
 const model = modelOf(supportTicketMachine, {
-  events: (snapshot: AnyMachineSnapshot): EventObject[] => {
-    if (snapshot.matches('editing')) return [{ type: 'ticket.send', body: BODY } as EventObject]
+  events: (snapshot) => {
+    if (snapshot.matches('editing')) return [{ type: 'ticket.send', body: BODY }]
     if (snapshot.matches('sending')) {
       return [
-        { type: 'xstate.done.actor.sendTicket', output: TICKET } as EventObject,
-        { type: 'xstate.error.actor.sendTicket', error: apiError('Project not found', 404) } as EventObject,
+        { type: 'xstate.done.actor.sendTicket', output: TICKET },
+        { type: 'xstate.error.actor.sendTicket', error: apiError('Project not found', 404) },
         { type: 'xstate.after.requestTimeout.supportTicket.sending' },
       ]
     }
     if (snapshot.matches('sent')) return [{ type: 'ticket.new' }]
     return []
   },
-  serializeState: (snapshot, event) => keyByIncomingEdge(snapshot as AnyMachineSnapshot, event as EventObject | undefined),
+  serializeState: (snapshot, event) => keyByIncomingEdge(snapshot, event),
 })
 const paths = model.getShortestPaths()
 const runPath = usePathClock()
@@ -48,7 +49,7 @@ describe('support ticket model', () => {
             // What was typed (here: the prefill) is still there after a failed send; a new request starts empty.
             expect(screen.getByLabelText('Subject')).toHaveValue(wroteAnother ? '' : PREFILL.subject)
             expect(screen.getByLabelText('Project reference')).toHaveValue(REF)
-            const error = (snapshot.context as { error: string | null }).error
+            const error = snapshot.context.error
             if (error) expect(screen.getByRole('alert')).toHaveTextContent(`Failed to send the support request: ${error}`)
             else expect(screen.queryByRole('alert')).toBeNull()
             // Without a subject and a message the contract would refuse it: the button waits for them.
@@ -74,8 +75,8 @@ describe('support ticket model', () => {
             }
             fireEvent.click(screen.getByRole('button', { name: 'Send support request' }))
           },
-          'xstate.done.actor.sendTicket': async (step) => send.resolve((step.event as unknown as { output: SupportTicket }).output),
-          'xstate.error.actor.sendTicket': async (step) => send.reject((step.event as unknown as { error: unknown }).error),
+          'xstate.done.actor.sendTicket': async (step) => send.resolve(outputOf<SupportTicket>(step)),
+          'xstate.error.actor.sendTicket': async (step) => send.reject(errorOf(step)),
           'xstate.after.requestTimeout.supportTicket.sending': async () => {
             await act(() => vi.advanceTimersByTimeAsync(REQUEST_TIMEOUT))
             send.pending.splice(0)
