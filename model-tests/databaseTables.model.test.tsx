@@ -1,6 +1,6 @@
 import { act, fireEvent, render, screen, within } from '@testing-library/react'
 import { describe, expect, it, vi } from 'vitest'
-import { createActor, type AnyMachineSnapshot } from 'xstate'
+import { createActor, type AnyMachineSnapshot, type SnapshotFrom } from 'xstate'
 import { databaseTablesMachine } from '../machines/databaseTables.machine'
 import type { DatabaseTable } from '../src/contracts/database'
 import { DatabaseTables } from '../src/views/project/database/DatabaseTablesPage'
@@ -10,7 +10,7 @@ import { type ModelEvent, describePath, errorOf, keyByIncomingEdge, missingCover
 import { deferredActor, usePathClock } from './fakes'
 
 const REQUEST_TIMEOUT = 10_000
-const contextOf = (snapshot: AnyMachineSnapshot) => snapshot.context as { tables: DatabaseTable[]; error: string | null }
+const contextOf = (snapshot: SnapshotFrom<typeof databaseTablesMachine>) => snapshot.context
 
 const model = modelOf(databaseTablesMachine, {
   input: { ref: REF },

@@ -1,6 +1,6 @@
 import { act, fireEvent, render, screen, within } from '@testing-library/react'
 import { describe, expect, it, vi } from 'vitest'
-import { createActor, type AnyMachineSnapshot } from 'xstate'
+import { createActor, type SnapshotFrom } from 'xstate'
 import { edgeFunctionsMachine } from '../machines/edgeFunctions.machine'
 import type { FunctionResponse } from '../src/contracts/functions'
 import { EdgeFunctions } from '../src/views/project/functions/EdgeFunctionsPage'
@@ -10,7 +10,7 @@ import { describePath, errorOf, keyByIncomingEdge, missingCoverage, modelOf, out
 import { deferredActor, usePathClock } from './fakes'
 
 const REQUEST_TIMEOUT = 10_000
-const contextOf = (snapshot: AnyMachineSnapshot) => snapshot.context as { functions: FunctionResponse[]; error: string | null }
+const contextOf = (snapshot: SnapshotFrom<typeof edgeFunctionsMachine>) => snapshot.context
 
 const model = modelOf(edgeFunctionsMachine, {
   input: { ref: REF },

@@ -2,7 +2,7 @@ import { act, fireEvent, render, screen } from '@testing-library/react'
 import { describe, expect, it, vi } from 'vitest'
 import { Router } from 'wouter'
 import { memoryLocation } from 'wouter/memory-location'
-import { createActor, type AnyMachineSnapshot } from 'xstate'
+import { createActor, type AnyMachineSnapshot, type SnapshotFrom } from 'xstate'
 import { newProjectMachine, type CreateProjectInput } from '../machines/newProject.machine'
 import type { V1CreatedProject } from '../src/contracts/database'
 import { NewProjectForm } from '../src/views/projects/NewProjectPage'
@@ -14,7 +14,7 @@ import { apiError, deferredActor, usePathClock } from './fakes'
 const ev = eventFor(newProjectMachine)
 
 const CREATE_TIMEOUT = 15_000
-const contextOf = (snapshot: AnyMachineSnapshot) => snapshot.context as { name: string; region: string; error: string | null }
+const contextOf = (snapshot: SnapshotFrom<typeof newProjectMachine>) => snapshot.context
 
 const model = modelOf(newProjectMachine, {
   input: { slug: 'demo-pro' },
