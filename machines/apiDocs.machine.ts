@@ -585,7 +585,9 @@ export function selectApiDocsPlace(snapshot: ApiDocsSnapshot): ApiDocsPlaceView 
 type Region = 'schema' | 'settings' | 'buckets' | 'functions'
 
 function resourceOf<T>(snapshot: ApiDocsSnapshot, region: Region, value: T | null, error: string | null): ResourceView<T> {
-  const state = (name: string) => snapshot.matches({ open: { [region]: name } } as never)
+  // Each region's states are atomic: the region's value names the one it is in.
+  const current = typeof snapshot.value === 'object' ? snapshot.value.open[region] : null
+  const state = (name: string) => current === name
   if (state('notPermitted')) return { phase: 'notPermitted' }
   if (state('loaded') && value !== null) return { phase: 'loaded', value }
   if (state('failed')) return { phase: 'failed', error: error ?? 'Request failed' }

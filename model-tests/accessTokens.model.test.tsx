@@ -1,12 +1,15 @@
 import { render, screen, waitFor, within } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import { createActor, type AnyMachineSnapshot, type EventObject } from 'xstate'
+import { createActor } from 'xstate'
 import { accessTokensMachine, type CreateTokenInput } from '../machines/accessTokens.machine'
 import type { AccessToken, CreatedAccessToken } from '../src/contracts/session'
 import { AccessTokens } from '../src/views/account/AccessTokens'
-import { apiError, deferredActor, matchesStateKey, testModelOf } from './support'
-import { describePath, keyByIncomingEdge, missingCoverage } from './support'
+import { describePath, errorOf, eventFor, keyByIncomingEdge, missingCoverage, modelOf, outputOf } from './harness'
+import { apiError, deferredActor } from './fakes'
+
+/** The model's events, typed by the machine. */
+const ev = eventFor(accessTokensMachine)
 
 const CI: AccessToken = { id: 1, name: 'CI', token_alias: 'sbp_1a2b…', created_at: '2026-11-01T10:00:00.000Z', last_used_at: null, expires_at: null }
 const CREATED: CreatedAccessToken = {
@@ -19,28 +22,28 @@ const CREATED: CreatedAccessToken = {
   token: 'sbp_9f8e7d6c5b4a39281706f5e4d3c2b1a0',
 }
 
-const model = testModelOf(accessTokensMachine, {
-  events: (snapshot: AnyMachineSnapshot): EventObject[] => {
-    const tokens = (snapshot.context as { tokens: AccessToken[] }).tokens
+const model = modelOf(accessTokensMachine, {
+  events: (snapshot) => {
+    const tokens = snapshot.context.tokens
     if (snapshot.matches('loading')) {
       return [
-        { type: 'xstate.done.actor.listAccessTokens', output: [CI] } as EventObject,
-        { type: 'xstate.error.actor.listAccessTokens', error: apiError('Unable to reach the server', null) } as EventObject,
+        { type: 'xstate.done.actor.listAccessTokens', output: [CI] },
+        { type: 'xstate.error.actor.listAccessTokens', error: apiError('Unable to reach the server', null) },
       ]
     }
     if (snapshot.matches('failed')) return [{ type: 'tokens.retry' }]
     if (snapshot.matches('idle')) {
       // The form's draft first: creating takes what was typed.
-      const typed = (snapshot.context as { draft: { name: string } }).draft.name !== ''
+      const typed = snapshot.context.draft.name !== ''
       return [
-        typed ? { type: 'token.create' } : ({ type: 'token.edit', draft: { name: 'Deploy', expiry: '30' } } as EventObject),
-        ...tokens.filter((token) => token.id === CI.id).map((token) => ({ type: 'token.revoke', id: token.id }) as EventObject),
+        typed ? ev({ type: 'token.create' }) : ev({ type: 'token.edit', draft: { name: 'Deploy', expiry: '30' } }),
+        ...tokens.filter((token) => token.id === CI.id).map((token) => ev({ type: 'token.revoke', id: token.id })),
       ]
     }
     if (snapshot.matches('creating')) {
       return [
-        { type: 'xstate.done.actor.createAccessToken', output: CREATED } as EventObject,
-        { type: 'xstate.error.actor.createAccessToken', error: apiError('Name is required', 400) } as EventObject,
+        { type: 'xstate.done.actor.createAccessToken', output: CREATED },
+        { type: 'xstate.error.actor.createAccessToken', error: apiError('Name is required', 400) },
       ]
     }
     if (snapshot.matches({ showingToken: 'ready' })) return [{ type: 'token.copy' }, { type: 'token.dismiss' }]
@@ -51,14 +54,13 @@ const model = testModelOf(accessTokensMachine, {
     if (snapshot.matches('revoking')) {
       return [
         { type: 'xstate.done.actor.revokeAccessToken' },
-        { type: 'xstate.error.actor.revokeAccessToken', error: apiError('Access token not found', 404) } as EventObject,
+        { type: 'xstate.error.actor.revokeAccessToken', error: apiError('Access token not found', 404) },
       ]
     }
     return []
   },
   serializeState: (snapshot, event, previous) =>
-    keyByIncomingEdge(snapshot as AnyMachineSnapshot, event as EventObject | undefined, JSON.stringify(previous?.value ?? null)),
-  stateMatcher: matchesStateKey,
+    keyByIncomingEdge(snapshot, event, JSON.stringify(previous?.value ?? null)),
 })
 const paths = model.getShortestPaths()
 
@@ -107,10 +109,10 @@ describe('access tokens model', () => {
             listShows()
             expect(newToken()).not.toBeInTheDocument()
             await waitFor(() => expect(dialog()).not.toBeInTheDocument())
-            const error = (snapshot.context as { error: string | null }).error
+            const error = snapshot.context.error
             if (error) expect(screen.getByRole('alert')).toHaveTextContent(error)
             // Disabled until a name is typed; the form shows the draft.
-            const draft = (snapshot.context as { draft: { name: string } }).draft
+            const draft = snapshot.context.draft
             expect(screen.getByLabelText('Token name')).toHaveValue(draft.name)
             if (draft.name === '') expect(screen.getByRole('button', { name: 'Generate new token' })).toBeDisabled()
             else expect(screen.getByRole('button', { name: 'Generate new token' })).toBeEnabled()
@@ -139,17 +141,18 @@ describe('access tokens model', () => {
           },
         },
         events: {
-          'xstate.done.actor.listAccessTokens': async (step) => list.resolve((step.event as unknown as { output: AccessToken[] }).output),
-          'xstate.error.actor.listAccessTokens': async (step) => list.reject((step.event as unknown as { error: unknown }).error),
+          'xstate.done.actor.listAccessTokens': async (step) => list.resolve(outputOf<AccessToken[]>(step)),
+          'xstate.error.actor.listAccessTokens': async (step) => list.reject(errorOf(step)),
           'tokens.retry': async () => user.click(screen.getByRole('button', { name: 'Try again' })),
           'token.edit': async (step) => {
-            const { name, expiry } = (step.event as unknown as { draft: { name: string; expiry: string } }).draft
+            // The model's edit carries both fields (see its events above).
+            const { name = '', expiry = '' } = step.event.draft
             await user.type(screen.getByLabelText('Token name'), name)
             await user.selectOptions(screen.getByLabelText('Expires'), `${expiry} days`)
           },
           'token.create': async () => user.click(screen.getByRole('button', { name: 'Generate new token' })),
-          'xstate.done.actor.createAccessToken': async (step) => create.resolve((step.event as unknown as { output: CreatedAccessToken }).output),
-          'xstate.error.actor.createAccessToken': async (step) => create.reject((step.event as unknown as { error: unknown }).error),
+          'xstate.done.actor.createAccessToken': async (step) => create.resolve(outputOf<CreatedAccessToken>(step)),
+          'xstate.error.actor.createAccessToken': async (step) => create.reject(errorOf(step)),
           'token.copy': async () => user.click(within(newToken()!).getByRole('button', { name: 'Copy' })),
           'xstate.after.copiedDuration.accessTokens.showingToken.copied': async () => {
             await waitFor(() => expect(within(newToken()!).getByRole('button', { name: 'Copy' })).toBeEnabled())
@@ -159,7 +162,7 @@ describe('access tokens model', () => {
           'revoke.confirm': async () => user.click(within((await screen.findByRole('dialog', { name: 'Revoke access token' }))).getByRole('button', { name: 'Revoke token' })),
           'revoke.cancel': async () => user.click(within((await screen.findByRole('dialog', { name: 'Revoke access token' }))).getByRole('button', { name: 'Cancel' })),
           'xstate.done.actor.revokeAccessToken': async () => revoke.resolve(undefined),
-          'xstate.error.actor.revokeAccessToken': async (step) => revoke.reject((step.event as unknown as { error: unknown }).error),
+          'xstate.error.actor.revokeAccessToken': async (step) => revoke.reject(errorOf(step)),
         },
       })
     })

@@ -1,41 +1,41 @@
 import { act, render, screen } from '@testing-library/react'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
-import { createActor, type AnyMachineSnapshot, type EventObject } from 'xstate'
+import { createActor } from 'xstate'
 import { AI_NOT_ALLOWED_TEXT, AI_SAVED_TEXT, aiSettingsMachine } from '../machines/aiSettings.machine'
 import type { AiSettings } from '../src/contracts/orgSettings'
 import { AiSettingsDialog } from '../src/views/project/ai/AiSettingsDialog'
 import { REF } from '../tests/fixtures'
-import { apiError, deferredActor, describePath, keyByIncomingEdge, matchesStateKey, missingCoverage, testModelOf } from './support'
+import { describePath, errorOf, keyByIncomingEdge, missingCoverage, modelOf, outputOf } from './harness'
+import { apiError, deferredActor } from './fakes'
 
 const OPTED_IN: AiSettings = { send_anonymous_schema_metadata: false, organization_slug: 'demo-pro', organization_opt_in_tags: ['AI_SQL'] }
 const NOT_OPTED_IN: AiSettings = { send_anonymous_schema_metadata: true, organization_slug: 'demo-free', organization_opt_in_tags: [] }
 const SAVED_ON: AiSettings = { ...OPTED_IN, send_anonymous_schema_metadata: true }
 const REQUEST_TIMEOUT = 10_000
 
-const model = testModelOf(aiSettingsMachine, {
+const model = modelOf(aiSettingsMachine, {
   input: { ref: REF, isPlatform: true },
-  events: (snapshot: AnyMachineSnapshot): EventObject[] => {
+  events: (snapshot) => {
     if (snapshot.matches('loading')) {
       return [
-        { type: 'xstate.done.actor.fetchAiSettings', output: OPTED_IN } as EventObject,
-        { type: 'xstate.done.actor.fetchAiSettings', output: NOT_OPTED_IN } as EventObject,
-        { type: 'xstate.error.actor.fetchAiSettings', error: apiError('Project not found', 404) } as EventObject,
+        { type: 'xstate.done.actor.fetchAiSettings', output: OPTED_IN },
+        { type: 'xstate.done.actor.fetchAiSettings', output: NOT_OPTED_IN },
+        { type: 'xstate.error.actor.fetchAiSettings', error: apiError('Project not found', 404) },
         { type: 'xstate.after.requestTimeout.aiSettings.loading' },
       ]
     }
     if (snapshot.matches('loadFailed')) return [{ type: 'aiSettings.retry' }]
     if (snapshot.matches('saving')) {
       return [
-        { type: 'xstate.done.actor.saveAiSettings', output: SAVED_ON } as EventObject,
-        { type: 'xstate.error.actor.saveAiSettings', error: apiError('Internal server error', 500) } as EventObject,
+        { type: 'xstate.done.actor.saveAiSettings', output: SAVED_ON },
+        { type: 'xstate.error.actor.saveAiSettings', error: apiError('Internal server error', 500) },
         { type: 'xstate.after.requestTimeout.aiSettings.saving' },
       ]
     }
     return snapshot.can({ type: 'schemaMetadata.toggle' }) ? [{ type: 'schemaMetadata.toggle' }] : []
   },
   serializeState: (snapshot, event, previous) =>
-    keyByIncomingEdge(snapshot as AnyMachineSnapshot, event as EventObject | undefined, JSON.stringify(previous?.value ?? null)),
-  stateMatcher: matchesStateKey,
+    keyByIncomingEdge(snapshot, event, JSON.stringify(previous?.value ?? null)),
 })
 const paths = model.getShortestPaths()
 
@@ -99,8 +99,8 @@ describe('aiSettings model', () => {
           },
         },
         events: {
-          'xstate.done.actor.fetchAiSettings': async (step) => fetchAiSettings.resolve((step.event as unknown as { output: AiSettings }).output),
-          'xstate.error.actor.fetchAiSettings': async (step) => fetchAiSettings.reject((step.event as unknown as { error: unknown }).error),
+          'xstate.done.actor.fetchAiSettings': async (step) => fetchAiSettings.resolve(outputOf<AiSettings>(step)),
+          'xstate.error.actor.fetchAiSettings': async (step) => fetchAiSettings.reject(errorOf(step)),
           'xstate.after.requestTimeout.aiSettings.loading': async () => {
             await act(() => vi.advanceTimersByTimeAsync(REQUEST_TIMEOUT))
           },
@@ -110,8 +110,8 @@ describe('aiSettings model', () => {
           'schemaMetadata.toggle': async () => {
             await act(async () => toggle().click())
           },
-          'xstate.done.actor.saveAiSettings': async (step) => saveAiSettings.resolve((step.event as unknown as { output: AiSettings }).output),
-          'xstate.error.actor.saveAiSettings': async (step) => saveAiSettings.reject((step.event as unknown as { error: unknown }).error),
+          'xstate.done.actor.saveAiSettings': async (step) => saveAiSettings.resolve(outputOf<AiSettings>(step)),
+          'xstate.error.actor.saveAiSettings': async (step) => saveAiSettings.reject(errorOf(step)),
           'xstate.after.requestTimeout.aiSettings.saving': async () => {
             await act(() => vi.advanceTimersByTimeAsync(REQUEST_TIMEOUT))
           },

@@ -9,9 +9,10 @@
 import { act, fireEvent, render, screen, within } from '@testing-library/react'
 import { useSelector } from '@xstate/react'
 import { describe, expect, it } from 'vitest'
-import { createActor, createMachine, fromPromise, type AnyMachineSnapshot, type EventObject } from 'xstate'
+import { createActor, createMachine, fromPromise, type EventFrom, type EventObject, type SnapshotFrom } from 'xstate'
 import { apiDocsMachine, NO_DOCS_URL, selectApiDocsPlace, type ApiDocsInput, type DocsSection, type DocsUrl } from '../machines/apiDocs.machine'
 import { copyButtonMachine } from '../machines/copyButton.machine'
+import type { JwtPhase } from '../machines/jwtSecret.machine'
 import { FAILED_TEXT, PERMISSION_TEXT, UPDATING_TEXT } from '../machines/keyAccess'
 import type { RestSchemaResponse } from '../src/contracts/rest'
 import type { FunctionResponse } from '../src/contracts/functions'
@@ -22,7 +23,11 @@ import type { ApiDocsActorRef } from '../src/views/project/apiDocs/useApiDocsAct
 import { REF } from '../tests/fixtures'
 import { BUCKETS, EDGE_FUNCTIONS, REST_SCHEMA, TENANT_CONFIG_NOT_FOUND } from '../tests/fixtures.apiDocs'
 import { ANON_KEY, makeApiInfo } from '../tests/fixtures.keys'
-import { deferredActor, describePath, missingCoverage, modelOf, usePathClock } from './support'
+import { type InternalEvent, type ModelEvent, describePath, errorOf, eventFor, missingCoverage, modelOf, outputOf, sendEdge } from './harness'
+import { deferredActor, usePathClock } from './fakes'
+
+/** The model's events, typed by the machine. */
+const ev = eventFor(apiDocsMachine)
 
 type Region = 'schema' | 'settings' | 'buckets' | 'functions'
 const REGIONS: Region[] = ['schema', 'settings', 'buckets', 'functions']
@@ -56,8 +61,13 @@ interface Ctx {
   url: DocsUrl | null
   bucketRetries: number
 }
-const ctxOf = (snapshot: AnyMachineSnapshot) => snapshot.context as Ctx
-const regionState = (snapshot: AnyMachineSnapshot, region: Region) => (snapshot.value as { open?: Record<Region, string> }).open?.[region]
+type Snap = SnapshotFrom<typeof apiDocsMachine>
+type Ev = ModelEvent<typeof apiDocsMachine>
+type MachineEvent = EventFrom<typeof apiDocsMachine>
+/** A move the person makes (one `snapshot.can()` is asked about). */
+const move = (event: MachineEvent) => event
+const ctxOf = (snapshot: Snap): Ctx => snapshot.context
+const regionState = (snapshot: Snap, region: Region) => (typeof snapshot.value === 'object' ? snapshot.value.open[region] : undefined)
 const placeUrl = (c: Ctx): DocsUrl => ({ docs: c.section, docsItem: c.item, docsLang: c.language === 'bash' ? 'bash' : null })
 const sameUrl = (a: DocsUrl | null, b: DocsUrl) => a !== null && a.docs === b.docs && a.docsItem === b.docsItem && a.docsLang === b.docsLang
 const urlStatus = (c: Ctx) => (c.url === null ? 'none' : sameUrl(c.url, placeUrl(c)) ? 'same' : c.url.docs === null ? 'noDocs' : 'other')
@@ -65,30 +75,34 @@ const urlStatus = (c: Ctx) => (c.url === null ? 'none' : sameUrl(c.url, placeUrl
 /** Valid by the contract, but not a document the docs can be read from (a `required` that is not a list). */
 const UNREADABLE_SCHEMA = { ...REST_SCHEMA, paths: { '/rpc/odd': { post: { parameters: [{ in: 'body', schema: { properties: {}, required: 5 } }] } } } }
 
-const url = (u: DocsUrl): EventObject => ({ type: 'url.changed', url: u }) as EventObject
+const url = (u: DocsUrl): Ev => ({ type: 'url.changed', url: u })
+const done = (id: string, output: unknown): InternalEvent => ({ type: `xstate.done.actor.${id}`, output })
+const failed = (id: string, error: Error): InternalEvent => ({ type: `xstate.error.actor.${id}`, error })
+const timeout = (region: Region): InternalEvent => ({ type: `xstate.after.requestTimeout.apiDocs.open.${region}.loading` })
+const RETRY = { schema: 'schema.retry', settings: 'settings.retry', buckets: 'buckets.retry', functions: 'functions.retry' } as const
 /** The project URL of an active custom domain, as the host tells it once the custom domain answers. */
 const CUSTOM_URL = 'https://api.acme.test'
 const CORRECTED_URL: DocsUrl = { docs: 'storage', docsItem: null, docsLang: 'python' }
 
-function events(snapshot: AnyMachineSnapshot): EventObject[] {
+function events(snapshot: Snap): Ev[] {
   const c = ctxOf(snapshot)
   if (snapshot.matches('closed')) return [{ type: 'panel.open' }, url(NO_DOCS_URL), url({ docs: 'tables-and-views', docsItem: null, docsLang: null }), url(CORRECTED_URL)]
   // The reads, one at a time, each with its section on screen.
   for (const region of REGIONS) {
     const state = regionState(snapshot, region)
     if (state === 'loaded' || state === 'notPermitted') continue
-    if (c.section !== SECTION_OF[region] || c.item !== null) return [{ type: 'docs.show', section: SECTION_OF[region], item: null } as EventObject]
+    if (c.section !== SECTION_OF[region] || c.item !== null) return [{ type: 'docs.show', section: SECTION_OF[region], item: null }]
     if (state === 'loading') {
       return [
-        { type: `xstate.done.actor.${FETCH[region]}`, output: OUTPUT[region] } as EventObject,
-        ...(region === 'schema' ? [{ type: `xstate.done.actor.${FETCH[region]}`, output: UNREADABLE_SCHEMA } as EventObject] : []),
-        { type: `xstate.error.actor.${FETCH[region]}`, error: new Error('Internal server error') } as EventObject,
-        ...(region === 'buckets' ? [{ type: `xstate.error.actor.${FETCH[region]}`, error: new Error(TENANT_CONFIG_NOT_FOUND) } as EventObject] : []),
-        { type: `xstate.after.requestTimeout.apiDocs.open.${region}.loading` },
+        done(FETCH[region], OUTPUT[region]),
+        ...(region === 'schema' ? [done(FETCH[region], UNREADABLE_SCHEMA)] : []),
+        failed(FETCH[region], new Error('Internal server error')),
+        ...(region === 'buckets' ? [failed(FETCH[region], new Error(TENANT_CONFIG_NOT_FOUND))] : []),
+        timeout(region),
       ]
     }
     if (state === 'waitingToRetry') return [{ type: 'xstate.after.bucketRetryDelay.apiDocs.open.buckets.waitingToRetry' }]
-    if (state === 'failed') return [{ type: `${region}.retry` }]
+    if (state === 'failed') return [{ type: RETRY[region] }]
   }
   // The JWT secret status as the child reports it (on Connect, where the keys show): an update starts; it ends
   // updated (the child first asks for the schema and keys again) or failed.
@@ -103,10 +117,10 @@ function events(snapshot: AnyMachineSnapshot): EventObject[] {
   return otherMoves(snapshot)
 }
 
-const jwtStatus = (status: Ctx['jwtStatus']): EventObject => ({ type: 'jwt.status.changed', status }) as EventObject
+const jwtStatus = (status: JwtPhase): Ev => ({ type: 'jwt.status.changed', status })
 // Only from one resting place (Connect in JavaScript, the URL as written, the keys hidden): the status changes the
 // same from any, and each other place would multiply the walk.
-const onConnectWatching = (snapshot: AnyMachineSnapshot) => {
+const onConnectWatching = (snapshot: Snap) => {
   const c = ctxOf(snapshot)
   return (
     c.section === 'introduction' &&
@@ -118,7 +132,7 @@ const onConnectWatching = (snapshot: AnyMachineSnapshot) => {
   )
 }
 
-function otherMoves(snapshot: AnyMachineSnapshot): EventObject[] {
+function otherMoves(snapshot: Snap): Ev[] {
   const c = ctxOf(snapshot)
   // The custom domain told (from any state where everything was read): its URL replaces the settings' in the panel.
   // The walk ends there; the moves before it are the same with either URL.
@@ -126,32 +140,32 @@ function otherMoves(snapshot: AnyMachineSnapshot): EventObject[] {
   // (The keys, the language and copying on the Connect page, where they show; the Storage page and a table's page
   // are where the URL leads.)
   const onConnect = c.section === 'introduction'
-  const moves: EventObject[] = [
+  const moves: MachineEvent[] = [
     c.section === 'tables-and-views' && c.item === null
-      ? ({ type: 'docs.show', section: 'tables-and-views', item: 'recipes' } as EventObject)
-      : ({ type: 'docs.show', section: 'introduction', item: null } as EventObject),
+      ? ({ type: 'docs.show', section: 'tables-and-views', item: 'recipes' })
+      : ({ type: 'docs.show', section: 'introduction', item: null }),
     ...(onConnect
       ? [
-          snapshot.matches({ open: { keys: 'shown' } }) ? { type: 'keys.hide' } : { type: 'keys.show' },
-          { type: 'language.select', language: c.language === 'js' ? 'bash' : 'js' } as EventObject,
-          { type: 'snippet.copy', id: 'initializing', text: 'the snippet' } as EventObject,
-          { type: 'key.copy', key: 'anon' } as EventObject,
+          snapshot.matches({ open: { keys: 'shown' } }) ? move({ type: 'keys.hide' }) : move({ type: 'keys.show' }),
+          move({ type: 'language.select', language: c.language === 'js' ? 'bash' : 'js' }),
+          move({ type: 'snippet.copy', id: 'initializing', text: 'the snippet' }),
+          move({ type: 'key.copy', key: 'anon' }),
         ]
       : []),
     { type: 'panel.close' },
   ]
   // The URL reported again is a transition that changes nothing: snapshot.can() says no, but it is one.
-  const custom: EventObject[] = snapshot.matches('open') ? [{ type: 'customUrl.changed', customUrl: CUSTOM_URL } as EventObject] : []
-  return [...moves.filter((event) => snapshot.can(event as never)), url(placeUrl(c)), url(NO_DOCS_URL), url(CORRECTED_URL), ...custom]
+  const custom: Ev[] = snapshot.matches('open') ? [ev({ type: 'customUrl.changed', customUrl: CUSTOM_URL })] : []
+  return [...moves.filter((event) => snapshot.can(event)), url(placeUrl(c)), url(NO_DOCS_URL), url(CORRECTED_URL), ...custom]
 }
 
 /**
  * A state by its value, the context its guards read, and the edge that led to it with the state it left (so every
  * edge ends some path). The buckets' retry count matters only while they are being read.
  */
-const serializeState = (snapshot: AnyMachineSnapshot, event: EventObject | undefined, previous: AnyMachineSnapshot | undefined) => {
+const serializeState = (snapshot: Snap, event: EventObject | undefined, previous: Snap | undefined) => {
   const c = ctxOf(snapshot)
-  const { output, error, ...rest } = (event ?? {}) as EventObject & { output?: unknown; error?: unknown }
+  const { output, error, ...rest }: { type?: string; output?: unknown; error?: unknown } = event ?? {}
   const incoming = { ...rest, ...(error ? { error: String(error) } : {}), ...(output === UNREADABLE_SCHEMA ? { unreadable: true } : {}) }
   const reading = ['loading', 'waitingToRetry'].includes(regionState(snapshot, 'buckets') ?? '')
   const from = previous ? [previous.value, urlStatus(ctxOf(previous))] : null
@@ -159,16 +173,16 @@ const serializeState = (snapshot: AnyMachineSnapshot, event: EventObject | undef
 }
 
 /** Events told apart by their error's message too (an Error serializes to {}). */
-const serializeEvent = (event: EventObject) => JSON.stringify(event, (key, value) => (key === 'error' ? String(value) : value))
+const serializeEvent = (event: Ev) => JSON.stringify(event, (key, value) => (key === 'error' ? String(value) : value))
 
 const ownerModel = modelOf(apiDocsMachine, {
   input: OWNER,
-  serializeEvent: (e) => serializeEvent(e as EventObject),
-  events: (snapshot) => events(snapshot as AnyMachineSnapshot),
-  serializeState: (s, e, p) => serializeState(s as AnyMachineSnapshot, e as EventObject | undefined, p as AnyMachineSnapshot | undefined),
+  serializeEvent: (e) => serializeEvent(e),
+  events: (snapshot) => events(snapshot),
+  serializeState: (s, e, p) => serializeState(s, e, p),
 })
 // A Read-only member: no Storage or Edge Functions section, so the buckets and functions are never read.
-const readOnlyModel = modelOf(apiDocsMachine, { input: READ_ONLY, events: () => [], serializeState: (s, e, p) => serializeState(s as AnyMachineSnapshot, e as EventObject | undefined, p as AnyMachineSnapshot | undefined) })
+const readOnlyModel = modelOf(apiDocsMachine, { input: READ_ONLY, events: () => [], serializeState: (s, e, p) => serializeState(s, e, p) })
 const paths = [...ownerModel.getShortestPaths().map((path) => ({ path, input: OWNER })), ...readOnlyModel.getShortestPaths().map((path) => ({ path, input: READ_ONLY }))]
 
 const runPath = usePathClock()
@@ -229,16 +243,17 @@ describe('API docs panel model', () => {
       actor.start()
       render(<Host actor={actor} />)
       const nav = () => within(screen.getByRole('navigation', { name: 'API docs' }))
-      const regionShown = (snapshot: AnyMachineSnapshot, region: Region) => ctxOf(snapshot).section === SECTION_OF[region] && (region === 'settings' || ctxOf(snapshot).item === null)
+      const regionShown = (snapshot: Snap, region: Region) => ctxOf(snapshot).section === SECTION_OF[region] && (region === 'settings' || ctxOf(snapshot).item === null)
       /** The assertions of one read's state, where its section is on screen. */
-      const readState = (region: Region, state: 'loading' | 'failed' | 'loaded' | 'waitingToRetry') => (snapshot: AnyMachineSnapshot) => {
+      const readState = (region: Region, state: 'loading' | 'failed' | 'loaded' | 'waitingToRetry') => (snapshot: Snap) => {
         if (!regionShown(snapshot, region)) return
         if (state === 'loading') expect(screen.getByRole('status')).toHaveTextContent(LOADING_LABEL[region])
         if (state === 'waitingToRetry') expect(screen.getByRole('status')).toHaveTextContent(`${LOADING_LABEL[region]} (retry ${ctxOf(snapshot).bucketRetries} of 3)`)
         if (state === 'failed') {
           const alert = screen.getByRole('alert')
           expect(alert).toHaveTextContent(FAILED_TITLE[region])
-          expect(alert).toHaveTextContent((snapshot.context as Record<string, unknown>)[`${region === 'schema' ? 'schema' : region === 'settings' ? 'settings' : region}Error`] as string)
+          const { schemaError, settingsError, bucketsError, functionsError } = snapshot.context
+          expect(alert).toHaveTextContent({ schema: schemaError, settings: settingsError, buckets: bucketsError, functions: functionsError }[region]!)
           expect(within(alert).getByRole('button', { name: 'Try again' })).toBeInTheDocument()
         }
         if (state === 'loaded') {
@@ -250,12 +265,11 @@ describe('API docs panel model', () => {
         }
       }
       const answer = (region: Region) => async (step: { event: EventObject }) => {
-        const event = step.event as EventObject & { output?: unknown; error?: unknown }
-        if (event.type.startsWith('xstate.done')) await reads[region].resolve(event.output as never)
-        else await reads[region].reject(event.error)
+        if (step.event.type.startsWith('xstate.done')) await reads[region].resolve(outputOf(step))
+        else await reads[region].reject(errorOf(step))
       }
       const timer = (region: Region) => async (step: { event: EventObject }) => {
-        await act(async () => actor.send(step.event as never))
+        await act(async () => sendEdge(actor, step.event))
         reads[region].pending.splice(0) // the abandoned read (its signal aborted)
       }
 
@@ -333,17 +347,17 @@ describe('API docs panel model', () => {
             ]),
           ),
           'xstate.after.bucketRetryDelay.apiDocs.open.buckets.waitingToRetry': async (step) => {
-            await act(async () => actor.send(step.event as never))
+            await act(async () => sendEdge(actor, step.event))
           },
           'docs.show': async (step) => {
-            const { section, item } = step.event as unknown as { section: DocsSection; item: string | null }
+            const { section, item } = step.event
             if (item === null) fireEvent.click(nav().getByRole('button', { name: LABEL_OF[section] }))
             else fireEvent.click(within(screen.getByRole('list', { name: 'Tables and views' })).getByRole('button', { name: new RegExp(`^${item}`) }))
           },
           'keys.show': async () => fireEvent.click(screen.getByRole('button', { name: 'Show keys' })),
           'keys.hide': async () => fireEvent.click(screen.getByRole('button', { name: 'Hide keys' })),
           'language.select': async (step) => {
-            fireEvent.change(screen.getByRole('combobox', { name: 'Language' }), { target: { value: (step.event as unknown as { language: string }).language } })
+            fireEvent.change(screen.getByRole('combobox', { name: 'Language' }), { target: { value: step.event.language } })
           },
           'snippet.copy': async () => {
             fireEvent.click(within(screen.getByRole('region', { name: 'Initializing' })).getByRole('button', { name: 'Copy' }))
@@ -361,8 +375,8 @@ describe('API docs panel model', () => {
             const before = writes.length
             const wasOpen = actor.getSnapshot().matches('open')
             const known = ctxOf(actor.getSnapshot()).url
-            await act(async () => actor.send(step.event as never))
-            const reported = (step.event as unknown as { url: DocsUrl }).url
+            await act(async () => actor.send(step.event))
+            const reported = step.event.url
             const after = actor.getSnapshot()
             // The URL last reported again, while open: nothing to do. Another one: the panel goes there, and a URL
             // that does not say exactly where it is is written back.
@@ -376,12 +390,12 @@ describe('API docs panel model', () => {
             for (const region of REGIONS) reads[region].pending.splice(0)
           },
           'jwt.status.changed': async (step) => {
-            await act(async () => actor.send(step.event as never))
+            await act(async () => actor.send(step.event))
           },
           // An update ended updated: the schema and the keys are read again.
           'docs.refresh': async (step) => {
             const pending = [reads.schema.pending.length, reads.settings.pending.length]
-            await act(async () => actor.send(step.event as never))
+            await act(async () => actor.send(step.event))
             expect([reads.schema.pending.length, reads.settings.pending.length]).toEqual([pending[0] + 1, pending[1] + 1])
           },
           'panel.open': async () => {
@@ -390,7 +404,7 @@ describe('API docs panel model', () => {
           // The host's custom domain lookup answering: the running panel takes the URL (no read goes out again).
           'customUrl.changed': async (step) => {
             const pending = REGIONS.map((region) => reads[region].pending.length)
-            await act(async () => actor.send(step.event as never))
+            await act(async () => actor.send(step.event))
             expect(REGIONS.map((region) => reads[region].pending.length)).toEqual(pending)
             if (ctxOf(actor.getSnapshot()).section === 'introduction') {
               expect(screen.getByRole('group', { name: 'Project URL' })).toHaveTextContent(CUSTOM_URL)

@@ -1,6 +1,6 @@
 import { act, fireEvent, render, screen, within } from '@testing-library/react'
 import { describe, expect, it } from 'vitest'
-import { createActor, fromPromise, type AnyMachineSnapshot, type EventObject } from 'xstate'
+import { createActor, fromPromise, type AnyMachineSnapshot, type EventFrom } from 'xstate'
 import { FAILED_TEXT, PERMISSION_TEXT, UPDATING_TEXT, apiKeysMachine } from '../machines/apiKeys.machine'
 import { copyButtonMachine } from '../machines/copyButton.machine'
 import { jwtSecretMachine } from '../machines/jwtSecret.machine'
@@ -9,37 +9,40 @@ import type { JwtSecretUpdateAccepted, JwtSecretUpdateBody, JwtSecretUpdateStatu
 import { ApiKeysPanel, ProjectConfigPanel } from '../src/views/project/settings/ApiKeysPanels'
 import { REF } from '../tests/fixtures'
 import { ANON_KEY, JWT_SECRET, SERVICE_KEY, makeSettings } from '../tests/fixtures.keys'
-import { describePath, keyByIncomingEdge, missingCoverage, modelOf, usePlatform } from './support'
+import { type InternalEvent, type ModelEvent, describePath, eventFor, keyByIncomingEdge, missingCoverage, modelOf, outputOf } from './harness'
+import { usePlatform } from './fakes'
+
+/** The model's events, typed by the machine. */
+const ev = eventFor(apiKeysMachine)
 
 const SETTINGS_URL = /\/platform\/props\/project\/[a-z]{20}\/settings$/
 /** Spec: settings polled every 2 s, the first request at once; the 2 s time-out is the whole beat. */
 const BEAT = 2_000
 /** Every answer comes this late: a slow platform must not stretch the beat. */
 const ANSWER_AFTER = 1_500
-const BEAT_EDGE: EventObject = { type: 'xstate.after.pollInterval.apiKeys.polling' }
+const BEAT_EDGE: InternalEvent = { type: 'xstate.after.pollInterval.apiKeys.polling' }
 const WITH_KEYS = makeSettings()
 const WITHOUT_KEYS = makeSettings({ keys: false })
-type Jwt = 'unknown' | 'updating' | 'updated' | 'failed'
-const jwtOf = (snapshot: AnyMachineSnapshot) => (snapshot.context as { jwtStatus: Jwt }).jwtStatus
-const errorOf = (snapshot: AnyMachineSnapshot) => (snapshot.context as { error: string | null }).error
+const jwtOf = (snapshot: AnyMachineSnapshot) => snapshot.context.jwtStatus
+const errorIn = (snapshot: AnyMachineSnapshot) => snapshot.context.error
 /** An active custom domain that answers after the panel started. */
 const CUSTOM_URL = 'https://api.example.com'
-const customOf = (snapshot: AnyMachineSnapshot) => (snapshot.context as { customUrl: string | null }).customUrl
+const customOf = (snapshot: AnyMachineSnapshot) => snapshot.context.customUrl
 /** The URL the panel shows and copies: the custom domain's once it has answered. */
 const urlOf = (snapshot: AnyMachineSnapshot) => customOf(snapshot) ?? `http://localhost/rest/${REF}`
 
 const model = modelOf(apiKeysMachine, {
   input: { ref: REF, canReadKeys: true, canUpdateSecret: true },
-  events: (snapshot: AnyMachineSnapshot): EventObject[] => {
+  events: (snapshot) => {
     const jwt = jwtOf(snapshot)
-    const statusEvents = (jwt === 'updated' ? ['updating', 'failed'] : ['updated']).map(
-      (status) => ({ type: 'jwt.status.changed', status }) as EventObject,
+    const statusEvents = (jwt === 'updated' ? (['updating', 'failed'] as const) : (['updated'] as const)).map(
+      (status) => (ev({ type: 'jwt.status.changed', status })),
     )
     if (snapshot.matches({ polling: 'requesting' })) {
       return [
-        { type: 'xstate.done.actor.fetchSettings', output: WITH_KEYS } as EventObject,
-        { type: 'xstate.done.actor.fetchSettings', output: WITHOUT_KEYS } as EventObject,
-        { type: 'xstate.error.actor.fetchSettings', error: new Error('Internal server error') } as EventObject,
+        { type: 'xstate.done.actor.fetchSettings', output: WITH_KEYS },
+        { type: 'xstate.done.actor.fetchSettings', output: WITHOUT_KEYS },
+        { type: 'xstate.error.actor.fetchSettings', error: new Error('Internal server error') },
         // Unanswered when the next beat comes: the beat is the time-out.
         BEAT_EDGE,
         ...(jwt === 'unknown' ? statusEvents : []),
@@ -47,34 +50,34 @@ const model = modelOf(apiKeysMachine, {
     }
     if (snapshot.matches({ polling: 'settled' })) return [BEAT_EDGE]
     if (snapshot.matches('ready')) {
-      const user: EventObject[] = [
+      const user: Array<EventFrom<typeof apiKeysMachine>> = [
         { type: 'serviceKey.reveal' },
         { type: 'serviceKey.hide' },
         { type: 'jwtSecret.reveal' },
         { type: 'jwtSecret.hide' },
-        { type: 'value.copy', key: 'service_role' } as EventObject,
-        { type: 'value.copy', key: 'url' } as EventObject,
+        { type: 'value.copy', key: 'service_role' },
+        { type: 'value.copy', key: 'url' },
       ]
-      const custom: EventObject[] = customOf(snapshot) === null ? [{ type: 'customUrl.changed', customUrl: CUSTOM_URL } as EventObject] : []
-      return [{ type: 'settings.refresh' }, ...statusEvents, ...custom, ...user.filter((event) => snapshot.can(event as never))]
+      const custom: Array<ModelEvent<typeof apiKeysMachine>> = customOf(snapshot) === null ? [ev({ type: 'customUrl.changed', customUrl: CUSTOM_URL })] : []
+      return [{ type: 'settings.refresh' }, ...statusEvents, ...custom, ...user.filter((event) => snapshot.can(event))]
     }
     return []
   },
   // Whether a failure is on screen is part of the state: it stays while the next request is out.
   serializeState: (snapshot, event) =>
-    keyByIncomingEdge(snapshot, event, `${jwtOf(snapshot)}|${errorOf(snapshot) !== null}|${customOf(snapshot) !== null}`),
+    keyByIncomingEdge(snapshot, event, `${jwtOf(snapshot)}|${errorIn(snapshot) !== null}|${customOf(snapshot) !== null}`),
 })
 /** Every outcome of a request, each followed by the next beat: the beat must hold through them all. */
 const beatWalk = model.getPathsFromEvents(
   [
-    { type: 'xstate.done.actor.fetchSettings', output: WITHOUT_KEYS } as EventObject,
+    { type: 'xstate.done.actor.fetchSettings', output: WITHOUT_KEYS },
     BEAT_EDGE,
     BEAT_EDGE,
-    { type: 'xstate.error.actor.fetchSettings', error: new Error('Internal server error') } as EventObject,
+    { type: 'xstate.error.actor.fetchSettings', error: new Error('Internal server error') },
     BEAT_EDGE,
-    { type: 'xstate.done.actor.fetchSettings', output: WITHOUT_KEYS } as EventObject,
+    { type: 'xstate.done.actor.fetchSettings', output: WITHOUT_KEYS },
     BEAT_EDGE,
-    { type: 'xstate.done.actor.fetchSettings', output: WITH_KEYS } as EventObject,
+    { type: 'xstate.done.actor.fetchSettings', output: WITH_KEYS },
   ],
   // From the started machine's snapshot: the graph utilities' getPathsFromEvents does not pass the model's input.
   { fromState: createActor(apiKeysMachine, { input: { ref: REF, canReadKeys: true, canUpdateSecret: true } }).getSnapshot() },
@@ -131,7 +134,7 @@ describe('API keys model', () => {
         states: {
           // The last outcome stays on screen while the next request is out: a failure, or 'Retrieving'.
           polling: (state) => {
-            if (errorOf(state) !== null) {
+            if (errorIn(state) !== null) {
               expect(screen.getAllByRole('alert').map((a) => a.textContent)).toEqual([
                 expect.stringContaining('Failed to retrieve API keys'),
                 expect.stringContaining('Failed to retrieve configuration'),
@@ -148,7 +151,7 @@ describe('API keys model', () => {
           'polling.settled': (state) => {
             expect(platform.server.isPending(SETTINGS_URL)).toBe(false)
             // An answer without keys already shows the project URL.
-            if (errorOf(state) === null) expect(within(group('URL')).getByText(urlOf(state))).toBeInTheDocument()
+            if (errorIn(state) === null) expect(within(group('URL')).getByText(urlOf(state))).toBeInTheDocument()
           },
           ready: (state) => {
             const jwt = jwtOf(state)
@@ -179,7 +182,7 @@ describe('API keys model', () => {
         events: {
           'xstate.done.actor.fetchSettings': async (step) => {
             await platform.advance(ANSWER_AFTER)
-            platform.server.json(SETTINGS_URL, (step.event as unknown as { output: unknown }).output)
+            platform.server.json(SETTINGS_URL, outputOf<unknown>(step))
             await settle()
           },
           'xstate.error.actor.fetchSettings': async () => {
@@ -187,14 +190,14 @@ describe('API keys model', () => {
             platform.server.json(SETTINGS_URL, { message: 'Internal server error' }, 500)
             await settle()
           },
-          [BEAT_EDGE.type]: () => platform.nextBeat(SETTINGS_URL, BEAT, 0),
+          'xstate.after.pollInterval.apiKeys.polling': () => platform.nextBeat(SETTINGS_URL, BEAT, 0),
           // Facts from the JWT secret child.
-          'jwt.status.changed': async (step) => act(() => void actor.send(step.event as never)),
+          'jwt.status.changed': async (step) => act(() => void actor.send(step.event)),
           'settings.refresh': async () => act(() => void actor.send({ type: 'settings.refresh' })),
           // Nothing is read again: no settings request goes out.
           'customUrl.changed': async (step) => {
             const before = platform.startsOf(SETTINGS_URL).length
-            act(() => void actor.send(step.event as never))
+            act(() => void actor.send(step.event))
             await settle()
             expect(platform.startsOf(SETTINGS_URL)).toHaveLength(before)
           },
@@ -203,7 +206,7 @@ describe('API keys model', () => {
           'jwtSecret.reveal': async () => void fireEvent.click(within(group('JWT Secret')).getByRole('button', { name: 'Reveal' })),
           'jwtSecret.hide': async () => void fireEvent.click(within(group('JWT Secret')).getByRole('button', { name: 'Hide' })),
           'value.copy': async (step) => {
-            const key = (step.event as unknown as { key: string }).key
+            const key = step.event.key
             const row = group(key === 'url' ? 'URL' : 'service_role key')
             fireEvent.click(within(row).getByRole('button', { name: 'Copy' }))
             await settle()

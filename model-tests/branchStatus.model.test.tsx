@@ -1,13 +1,17 @@
 import { act, fireEvent, render, screen, within } from '@testing-library/react'
 import { describe, expect, it, vi } from 'vitest'
-import { createActor, type AnyMachineSnapshot, type EventObject } from 'xstate'
+import { createActor, type AnyMachineSnapshot, type EventObject, type SnapshotFrom } from 'xstate'
 import { branchingEnablementMachine } from '../machines/branchingEnablement.machine'
 import { branchDeletedMessage, branchMergedMessage, branchResetMessage, branchStatusLabel, branchStatusMachine, type BranchDetail } from '../machines/branchStatus.machine'
 import { selectToast, toastMachine } from '../machines/toast.machine'
 import type { BranchResponse, MergePlan, MergeResponse } from '../src/contracts/branching'
 import { Branches } from '../src/views/project/branches/BranchesPage'
 import { BRANCHING_PROJECT, BUILDING, DETAIL, EMPTY_MERGE_PLAN, FAILED, MERGE_PLAN, PASSED, makeBranch } from '../tests/fixtures.branching'
-import { apiError, deferredActor, describePath, keyByIncomingEdge, missingCoverage, modelOf, usePathClock } from './support'
+import { type InternalEvent, type ModelEvent, describePath, errorOf, eventFor, keyByIncomingEdge, missingCoverage, modelOf, outputOf } from './harness'
+import { apiError, deferredActor, usePathClock } from './fakes'
+
+/** The model's events, typed by the machine. */
+const ev = eventFor(branchStatusMachine)
 
 const M = 'branchStatus'
 const REQUEST_TIMEOUT = 10_000
@@ -23,22 +27,14 @@ const CREATED = makeBranch({ id: '5d0c8f0e-2c55-4c2a-9a5e-0f0f5b0b0b04', name: '
 const MERGED: MergeResponse = { workflow_run_id: 'w', message: 'ok', applied: MERGE_PLAN.migrations }
 const FAILURE = apiError('Internal server error', 500)
 
-interface Context {
-  branches: BranchResponse[]
-  selectedId: string | null
-  mergePlan: MergePlan | null
-  loadError: string | null
-  detailError: string | null
-  actionError: string | null
-}
-const contextOf = (snapshot: AnyMachineSnapshot) => snapshot.context as unknown as Context
+const contextOf = (snapshot: SnapshotFrom<typeof branchStatusMachine>) => snapshot.context
 const at = (snapshot: AnyMachineSnapshot, value: unknown) => snapshot.matches(value as never)
 const sameBranches = (branches: BranchResponse[], expected: BranchResponse[]) =>
   branches.length === expected.length && branches.every((b, i) => b.id === expected[i].id && b.status === expected[i].status)
 
-const done = (id: string, output: unknown) => ({ type: `xstate.done.actor.${id}`, output }) as EventObject
-const failed = (id: string, error: unknown) => ({ type: `xstate.error.actor.${id}`, error }) as EventObject
-const after = (delay: string, path: string) => ({ type: `xstate.after.${delay}.${M}.${path}` }) as EventObject
+const done = (id: string, output: unknown): InternalEvent => ({ type: `xstate.done.actor.${id}`, output })
+const failed = (id: string, error: unknown): InternalEvent => ({ type: `xstate.error.actor.${id}`, error })
+const after = (delay: string, path: string): InternalEvent => ({ type: `xstate.after.${delay}.${M}.${path}` })
 
 /** The states of the open branch that wait for a request (each with its time-out), with that request's actor. */
 const BUSY: Array<[state: string, actor: string]> = [
@@ -55,7 +51,7 @@ const openAt = (state: string) => ({ loaded: { detail: { open: state.includes('.
 // The toast region belongs to the project page: in the walk its action is inert (the paths check the toasts).
 const model = modelOf(branchStatusMachine.provide({ actions: { showToast: () => {} } }), {
   input: { project: BRANCHING_PROJECT, toasts: null as never },
-  events: (snapshot: AnyMachineSnapshot): EventObject[] => {
+  events: (snapshot) => {
     const c = contextOf(snapshot)
     if (at(snapshot, 'loading')) return [done('listBranches', SETTLED), done('listBranches', WATCHED), failed('listBranches', FAILURE), after('requestTimeout', 'loading')]
     if (at(snapshot, 'failed')) return [{ type: 'branches.retry' }]
@@ -73,7 +69,7 @@ const model = modelOf(branchStatusMachine.provide({ actions: { showToast: () => 
     }
     if (at(snapshot, { loaded: { detail: 'open' } })) {
       if (!home || c.selectedId !== FAILED.id) return [{ type: 'branch.close' }]
-      const events: EventObject[] = []
+      const events: Array<ModelEvent<typeof branchStatusMachine>> = []
       if (at(snapshot, openAt('failed'))) events.push({ type: 'detail.retry' })
       if (at(snapshot, openAt('shown.idle'))) {
         // detail.changed: what the machine raises when a poll's answer moves the open branch (tests/machines has the
@@ -84,17 +80,18 @@ const model = modelOf(branchStatusMachine.provide({ actions: { showToast: () => 
         if (!at(snapshot, openAt(`shown.${confirming}`))) continue
         if (confirming !== 'confirmingMerge' || (c.mergePlan?.migrations.length ?? 0) > 0) events.push({ type: 'action.confirm' })
         // Named by what it cancels (the machine reads only the type): each cancel is its own edge of the walk.
-        events.push({ type: 'action.cancel', from: confirming } as EventObject)
+        const cancel = Object.assign(ev({ type: 'action.cancel' }), { from: confirming })
+        events.push(cancel)
       }
-      if (at(snapshot, openAt('failed')) || at(snapshot, openAt('shown.idle'))) events.push({ type: 'branch.open', id: PASSED.id } as EventObject, { type: 'branch.close' })
+      if (at(snapshot, openAt('failed')) || at(snapshot, openAt('shown.idle'))) events.push({ type: 'branch.open', id: PASSED.id }, { type: 'branch.close' })
       return events
     }
 
     // The detail is closed: the list's events.
-    if (home) return [{ type: 'branch.open', id: FAILED.id } as EventObject, { type: 'branch.created', branch: CREATED } as EventObject, { type: 'branches.refresh' }]
+    if (home) return [{ type: 'branch.open', id: FAILED.id }, { type: 'branch.created', branch: CREATED }, { type: 'branches.refresh' }]
     if (!at(snapshot, { loaded: { list: 'watching' } })) return []
-    const events: EventObject[] = []
-    if (!c.branches.some((b) => b.id === CREATED.id)) events.push({ type: 'branch.created', branch: CREATED } as EventObject)
+    const events: Array<ModelEvent<typeof branchStatusMachine>> = []
+    if (!c.branches.some((b) => b.id === CREATED.id)) events.push({ type: 'branch.created', branch: CREATED })
     if (at(snapshot, { loaded: { list: { watching: 'settled' } } })) events.push(after('pollInterval', 'loaded.list.watching'))
     else {
       const settledNow = c.branches.map((b) => (b.id === BUILDING.id ? BUILT : b.id === CREATED.id ? { ...CREATED, status: 'MIGRATIONS_PASSED' as const } : b))
@@ -103,10 +100,10 @@ const model = modelOf(branchStatusMachine.provide({ actions: { showToast: () => 
     return events
   },
   serializeState: (snapshot, event) => {
-    const { branches, selectedId, mergePlan, loadError, detailError, actionError } = contextOf(snapshot as AnyMachineSnapshot)
+    const { branches, selectedId, mergePlan, loadError, detailError, actionError } = contextOf(snapshot)
     return keyByIncomingEdge(
-      snapshot as AnyMachineSnapshot,
-      event as EventObject | undefined,
+      snapshot,
+      event,
       JSON.stringify({
         branches: branches.map((b) => `${b.id}:${b.status}`),
         selectedId,
@@ -287,7 +284,7 @@ describe('branch status model', () => {
             fireEvent.click(screen.getByRole('button', { name: 'Try again' }))
           },
           'branch.open': async (step) => {
-            const id = (step.event as unknown as { id: string }).id
+            const id = step.event.id
             const name = contextOf(actor.getSnapshot()).branches.find((b) => b.id === id)!.name
             fireEvent.click(screen.getByRole('button', { name: `Open branch ${name}` }))
           },
@@ -314,7 +311,7 @@ describe('branch status model', () => {
           },
           // What the enablement modal (its own model test drives it) sends when it created a branch.
           'branch.created': async (step) => {
-            await act(async () => actor.send(step.event as never))
+            await act(async () => actor.send(step.event))
           },
           // Raised by the machine itself (after a reset; after a poll that moves the open branch): sent as such.
           'branches.refresh': async () => {
@@ -329,7 +326,7 @@ describe('branch status model', () => {
                 `xstate.done.actor.${id}`,
                 async (step: { event: EventObject }) => {
                   const name = selected(actor.getSnapshot())?.name
-                  const output = (step.event as unknown as { output: unknown }).output
+                  const output = outputOf<unknown>(step)
                   await actors[id].resolve(output)
                   const toast = selectToast(toasts.getSnapshot())
                   if (id === 'mergeBranch') expect(toast).toMatchObject({ tone: 'success', message: branchMergedMessage(MERGED.applied) })
@@ -337,7 +334,7 @@ describe('branch status model', () => {
                   if (id === 'deleteBranch') expect(toast).toMatchObject({ tone: 'success', message: branchDeletedMessage(name) })
                 },
               ],
-              [`xstate.error.actor.${id}`, async (step: { event: EventObject }) => actors[id].reject((step.event as unknown as { error: unknown }).error)],
+              [`xstate.error.actor.${id}`, async (step: { event: EventObject }) => actors[id].reject(errorOf(step))],
             ]),
           ),
           [`xstate.after.requestTimeout.${M}.loading`]: async () => {

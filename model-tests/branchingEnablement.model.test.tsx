@@ -1,6 +1,6 @@
 import { act, fireEvent, render, screen, within } from '@testing-library/react'
 import { describe, expect, it, vi } from 'vitest'
-import { createActor, type AnyMachineSnapshot, type EventObject } from 'xstate'
+import { createActor, type AnyMachineSnapshot, type EventObject, type SnapshotFrom } from 'xstate'
 import {
   BRANCH_CREATED,
   branchingEnablementMachine,
@@ -16,7 +16,11 @@ import { selectToast, toastMachine } from '../machines/toast.machine'
 import type { BranchingPlan, BranchResponse } from '../src/contracts/branching'
 import { BranchingModal } from '../src/views/project/branches/BranchingModal'
 import { BRANCHING_PROJECT, CONNECTED, NOT_CONNECTED, PASSED, PLAN, REPO_NAME } from '../tests/fixtures.branching'
-import { apiError, deferredActor, describePath, keyByIncomingEdge, missingCoverage, modelOf, usePathClock } from './support'
+import { type InternalEvent, type ModelEvent, describePath, errorOf, eventFor, keyByIncomingEdge, missingCoverage, modelOf, outputOf } from './harness'
+import { apiError, deferredActor, usePathClock } from './fakes'
+
+/** The model's events, typed by the machine. */
+const ev = eventFor(branchingEnablementMachine)
 
 const REQUEST_TIMEOUT = 10_000
 const M = 'branchingEnablement'
@@ -30,27 +34,27 @@ interface Context {
   checkError: string | null
   dryRunError: string | null
 }
-const contextOf = (snapshot: AnyMachineSnapshot) => snapshot.context as unknown as Context
-const inOpen = (snapshot: AnyMachineSnapshot, region: string, state: string) => snapshot.matches({ open: { [region]: state } } as never)
+const contextOf = (snapshot: SnapshotFrom<typeof branchingEnablementMachine>) => snapshot.context
+const inOpen = (snapshot: AnyMachineSnapshot, region: string, state: string) => snapshot.matches({ open: { [region]: state } })
 
 /** The happy facts: connected, Postgres 15.6, Pro, PITR off. Form events are explored on them only. */
 const happy = (c: Context) => c.connection !== null && c.postgresVersion === '15.6' && c.planId === 'pro' && c.pitrEnabled === false
 
-const done = (id: string, output: unknown) => ({ type: `xstate.done.actor.${id}`, output }) as EventObject
-const failed = (id: string, error: unknown) => ({ type: `xstate.error.actor.${id}`, error }) as EventObject
-const timeout = (path: string) => ({ type: `xstate.after.requestTimeout.${M}.${path}` }) as EventObject
+const done = (id: string, output: unknown): InternalEvent => ({ type: `xstate.done.actor.${id}`, output })
+const failed = (id: string, error: unknown): InternalEvent => ({ type: `xstate.error.actor.${id}`, error })
+const timeout = (path: string): InternalEvent => ({ type: `xstate.after.requestTimeout.${M}.${path}` })
 
 // The graph is walked without a page to tell nor a toast region: those two actions are inert here (the paths' actor
 // has them; the test checks what they did).
 const model = modelOf(branchingEnablementMachine.provide({ actions: { tellBranchCreated: () => {}, showToast: () => {} } }), {
   input: { project: BRANCHING_PROJECT, toasts: null as never },
-  events: (snapshot: AnyMachineSnapshot): EventObject[] => {
+  events: (snapshot) => {
     const c = contextOf(snapshot)
-    if (snapshot.matches('closed')) return c.planId === null && c.connection === null ? [{ type: 'modal.open' }] : []
+    if (snapshot.matches('closed')) return c.planId === null && c.connection === null ? [ev({ type: 'modal.open' })] : []
     // The four reads start together. Any of them may answer happily first; a read's other answers are explored when
     // every settled read was happy and it is the first still loading (in this order), and its time-out only when it is
     // the last one still loading (all four would time out at once otherwise).
-    const regions: Array<{ region: string; id: string; happy: unknown; others: EventObject[]; isHappy: boolean }> = [
+    const regions: Array<{ region: string; id: string; happy: unknown; others: Array<ModelEvent<typeof branchingEnablementMachine>>; isHappy: boolean }> = [
       { region: 'repository', id: 'fetchRepository', happy: CONNECTED, others: [done('fetchRepository', NOT_CONNECTED), failed('fetchRepository', apiError('Internal server error', 500))], isHappy: c.connection !== null },
       { region: 'version', id: 'fetchPostgresVersion', happy: '15.6', others: [done('fetchPostgresVersion', '14.1'), failed('fetchPostgresVersion', apiError('Internal server error', 500))], isHappy: c.postgresVersion === '15.6' },
       { region: 'subscription', id: 'fetchSubscription', happy: 'pro', others: [done('fetchSubscription', 'free'), failed('fetchSubscription', apiError('Forbidden', 403))], isHappy: c.planId === 'pro' },
@@ -74,25 +78,25 @@ const model = modelOf(branchingEnablementMachine.provide({ actions: { tellBranch
         // With the dry run still out, both would time out together.
         ...(snapshot.matches({ open: { branch: { found: 'planning' } } }) ? [] : [timeout('open.submission.creating')]),
       ]
-    const events: EventObject[] = []
+    const events: Array<ModelEvent<typeof branchingEnablementMachine>> = []
     if (inOpen(snapshot, 'branch', 'pristine')) {
-      if (c.gitBranch === '') events.push({ type: 'branch.change', name: 'main' } as EventObject)
+      if (c.gitBranch === '') events.push({ type: 'branch.change', name: 'main' })
       events.push({ type: 'branch.blur' })
     } else if (snapshot.matches({ open: { branch: 'checking' } })) {
       events.push(done('checkBranch', null), failed('checkBranch', apiError('Branch not found', 404)), failed('checkBranch', apiError('Internal server error', 500)), timeout('open.branch.checking'))
     } else if (snapshot.matches({ open: { branch: { found: 'planning' } } })) {
       events.push(done('fetchDryRun', PLAN), failed('fetchDryRun', apiError('Internal server error', 500)), timeout('open.branch.found.planning'))
     } else if (c.gitBranch === '') {
-      events.push({ type: 'branch.change', name: 'main' } as EventObject)
+      events.push({ type: 'branch.change', name: 'main' })
     }
     events.push({ type: 'branching.enable' }, { type: 'modal.close' })
     return events
   },
   serializeState: (snapshot, event) => {
-    const { connection, postgresVersion, planId, pitrEnabled, gitBranch, checkError, dryRunError } = contextOf(snapshot as AnyMachineSnapshot)
+    const { connection, postgresVersion, planId, pitrEnabled, gitBranch, checkError, dryRunError } = contextOf(snapshot)
     return keyByIncomingEdge(
-      snapshot as AnyMachineSnapshot,
-      event as EventObject | undefined,
+      snapshot,
+      event,
       JSON.stringify({ connection: connection !== null, postgresVersion, planId, pitrEnabled, gitBranch, checkError, dryRunError }),
     )
   },
@@ -242,7 +246,7 @@ describe('branching enablement model', () => {
             fireEvent.click(within(dialog()).getByRole('button', { name: 'Cancel' }))
           },
           'branch.change': async (step) => {
-            fireEvent.change(branchInput(), { target: { value: (step.event as unknown as { name: string }).name } })
+            fireEvent.change(branchInput(), { target: { value: step.event.name } })
           },
           'branch.blur': async () => {
             fireEvent.blur(branchInput())
@@ -252,8 +256,8 @@ describe('branching enablement model', () => {
           },
           ...Object.fromEntries(
             Object.keys(actors).flatMap((id) => [
-              [`xstate.done.actor.${id}`, async (step: { event: EventObject }) => actors[id].resolve((step.event as unknown as { output: unknown }).output)],
-              [`xstate.error.actor.${id}`, async (step: { event: EventObject }) => actors[id].reject((step.event as unknown as { error: unknown }).error)],
+              [`xstate.done.actor.${id}`, async (step: { event: EventObject }) => actors[id].resolve(outputOf<unknown>(step))],
+              [`xstate.error.actor.${id}`, async (step: { event: EventObject }) => actors[id].reject(errorOf(step))],
             ]),
           ),
           ...Object.fromEntries(

@@ -1,11 +1,12 @@
 import { render, screen } from '@testing-library/react'
 import { describe, expect, it, vi } from 'vitest'
-import { createActor, type AnyMachineSnapshot, type EventObject } from 'xstate'
+import { createActor, type AnyMachineSnapshot } from 'xstate'
 import { buildingMachine } from '../machines/building.machine'
 import { buildingActors } from '../src/api/live/building'
 import { BuildingPage } from '../src/views/project/lifecycle/BuildingPage'
 import { REF } from '../tests/fixtures'
-import { describePath, keyByIncomingEdge, missingCoverage, modelOf, usePlatform } from './support'
+import { type InternalEvent, describePath, keyByIncomingEdge, missingCoverage, modelOf, outputOf } from './harness'
+import { usePlatform } from './fakes'
 
 const STATUS_URL = /\/platform\/projects\/[a-z]{20}\/status$/
 /** Spec: a status request every 4 s, the first 4 s in; each request's slot (time-out) is 2 s. */
@@ -17,13 +18,13 @@ const ANSWER_AFTER = 1_500
 function modelFor(status: 'COMING_UP' | 'UNKNOWN') {
   return modelOf(buildingMachine, {
     input: { ref: REF, status, since: new Date(0).toISOString() },
-    events: (snapshot: AnyMachineSnapshot): EventObject[] => {
+    events: (snapshot) => {
       if (snapshot.matches({ polling: 'settled' })) return [{ type: 'xstate.after.pollInterval.building.polling' }]
       if (snapshot.matches({ polling: 'requesting' })) {
         return [
-          { type: 'xstate.done.actor.fetchProjectStatus', output: { status: 'COMING_UP' } } as EventObject,
-          { type: 'xstate.done.actor.fetchProjectStatus', output: { status: 'ACTIVE_HEALTHY' } } as EventObject,
-          { type: 'xstate.error.actor.fetchProjectStatus', error: new Error('Request failed with status 500') } as EventObject,
+          { type: 'xstate.done.actor.fetchProjectStatus', output: { status: 'COMING_UP' } },
+          { type: 'xstate.done.actor.fetchProjectStatus', output: { status: 'ACTIVE_HEALTHY' } },
+          { type: 'xstate.error.actor.fetchProjectStatus', error: new Error('Request failed with status 500') },
           { type: 'xstate.after.requestTimeout.building.polling.requesting' },
         ]
       }
@@ -33,21 +34,21 @@ function modelFor(status: 'COMING_UP' | 'UNKNOWN') {
   })
 }
 
-const BEAT_EDGE: EventObject = { type: 'xstate.after.pollInterval.building.polling' }
+const BEAT_EDGE: InternalEvent = { type: 'xstate.after.pollInterval.building.polling' }
 /** A walk through every outcome of a request, each followed by the next beat: the beat must hold through them all. */
 const beatWalk = modelFor('COMING_UP').getPathsFromEvents([
   BEAT_EDGE,
-  { type: 'xstate.done.actor.fetchProjectStatus', output: { status: 'COMING_UP' } } as EventObject,
+  { type: 'xstate.done.actor.fetchProjectStatus', output: { status: 'COMING_UP' } },
   BEAT_EDGE,
   { type: 'xstate.after.requestTimeout.building.polling.requesting' },
   BEAT_EDGE,
-  { type: 'xstate.error.actor.fetchProjectStatus', error: new Error('Request failed with status 500') } as EventObject,
+  { type: 'xstate.error.actor.fetchProjectStatus', error: new Error('Request failed with status 500') },
   BEAT_EDGE,
-  { type: 'xstate.done.actor.fetchProjectStatus', output: { status: 'ACTIVE_HEALTHY' } } as EventObject,
+  { type: 'xstate.done.actor.fetchProjectStatus', output: { status: 'ACTIVE_HEALTHY' } },
   // From the started machine's snapshot: the graph utilities' getPathsFromEvents does not pass the model's input.
 ], { fromState: createActor(buildingMachine, { input: { ref: REF, status: 'COMING_UP', since: new Date(0).toISOString() } }).getSnapshot() })
 const paths = [...modelFor('COMING_UP').getShortestPaths(), ...modelFor('UNKNOWN').getShortestPaths(), ...beatWalk]
-const initialStatusOf = (path: (typeof paths)[number]) => (path.steps[0].state.context as { status: 'COMING_UP' | 'UNKNOWN' }).status
+const initialStatusOf = (path: (typeof paths)[number]) => path.steps[0].state.context.status
 
 const platform = usePlatform()
 
@@ -68,7 +69,7 @@ describe('building model', () => {
       render(<BuildingPage actor={actor} projectName="Analytics" />)
       // The title follows the last status read: an UNKNOWN project reported COMING_UP is being set up.
       const titleOf = (state: AnyMachineSnapshot) =>
-        (state.context as { status: string }).status === 'UNKNOWN' ? 'Initiating project set up' : 'Setting up project'
+        state.context.status === 'UNKNOWN' ? 'Initiating project set up' : 'Setting up project'
 
       const { server } = platform
       await path.test({
@@ -92,7 +93,7 @@ describe('building model', () => {
           'xstate.after.requestTimeout.building.polling.requesting': () => platform.advance(SLOT),
           'xstate.done.actor.fetchProjectStatus': async (step) => {
             await platform.advance(ANSWER_AFTER)
-            server.json(STATUS_URL, (step.event as unknown as { output: unknown }).output)
+            server.json(STATUS_URL, outputOf<unknown>(step))
             await platform.settle()
           },
           'xstate.error.actor.fetchProjectStatus': async () => {

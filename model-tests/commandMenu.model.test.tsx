@@ -1,19 +1,17 @@
 import { screen, waitFor } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import type { AnyMachineSnapshot, EventObject } from 'xstate'
+import type { AnyMachineSnapshot } from 'xstate'
 import { commandMenuMachine } from '../machines/commandMenu.machine'
 import { fakePlatform, renderApp } from '../tests/web/platform'
-import { matchesStateKey, testModelOf } from './support'
-import { describePath, keyByIncomingEdge, missingCoverage } from './support'
+import { type ModelEvent, describePath, keyByIncomingEdge, missingCoverage, modelOf } from './harness'
 
-const ALL: EventObject[] = [{ type: 'commandMenu.open' }, { type: 'commandMenu.close' }, { type: 'commandMenu.toggle' }]
+const ALL: Array<ModelEvent<typeof commandMenuMachine>> = [{ type: 'commandMenu.open' }, { type: 'commandMenu.close' }, { type: 'commandMenu.toggle' }]
 
-const model = testModelOf(commandMenuMachine, {
+const model = modelOf(commandMenuMachine, {
   events: (snapshot: AnyMachineSnapshot) => ALL.filter((event) => snapshot.can(event)),
   serializeState: (snapshot, event, previous) =>
-    keyByIncomingEdge(snapshot as AnyMachineSnapshot, event as EventObject | undefined, JSON.stringify(previous?.value ?? null)),
-  stateMatcher: matchesStateKey,
+    keyByIncomingEdge(snapshot, event, JSON.stringify(previous?.value ?? null)),
 })
 const paths = model.getShortestPaths()
 

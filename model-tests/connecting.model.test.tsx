@@ -1,12 +1,13 @@
 import { render, screen } from '@testing-library/react'
 import { describe, expect, it, vi } from 'vitest'
-import { createActor, type AnyMachineSnapshot, type EventObject } from 'xstate'
+import { createActor } from 'xstate'
 import { connectingMachine } from '../machines/connecting.machine'
 import { connectingActors } from '../src/api/live/connecting'
 import type { Project } from '../src/contracts/projects'
 import { ConnectingPage } from '../src/views/project/lifecycle/ConnectingPage'
 import { makeProject } from '../tests/fixtures'
-import { describePath, keyByIncomingEdge, missingCoverage, modelOf, usePlatform } from './support'
+import { type InternalEvent, describePath, keyByIncomingEdge, missingCoverage, modelOf } from './harness'
+import { usePlatform } from './fakes'
 
 const LIVE_URL = /\/platform\/projects\/[a-z]{20}\/live$/
 const REST_URL = /\/platform\/projects\/[a-z]{20}\/api\/rest$/
@@ -23,17 +24,17 @@ const PROJECTS: Record<string, Project> = {
   'no REST URL': makeProject({ postgrestStatus: 'OFFLINE', restUrl: '', status_changed_at: '2026-11-21T10:00:00.000Z' }),
 }
 
-const BEAT_EDGE: EventObject = { type: 'xstate.after.pollInterval.connecting.testing.polling' }
+const BEAT_EDGE: InternalEvent = { type: 'xstate.after.pollInterval.connecting.testing.polling' }
 
 function modelFor(project: Project) {
   return modelOf(connectingMachine, {
     input: { project },
-    events: (snapshot: AnyMachineSnapshot): EventObject[] => {
+    events: (snapshot) => {
       if (snapshot.matches({ testing: { polling: 'settled' } })) return [BEAT_EDGE]
       if (snapshot.matches({ testing: { polling: 'requesting' } })) {
         return [
-          { type: 'xstate.done.actor.testConnectivity', output: { ok: true } } as EventObject,
-          { type: 'xstate.error.actor.testConnectivity', error: new Error('The project API server is offline') } as EventObject,
+          { type: 'xstate.done.actor.testConnectivity', output: { ok: true } },
+          { type: 'xstate.error.actor.testConnectivity', error: new Error('The project API server is offline') },
           { type: 'xstate.after.requestTimeout.connecting.testing.polling.requesting' },
         ]
       }
@@ -47,11 +48,11 @@ function modelFor(project: Project) {
 const beatWalk = modelFor(PROJECTS['kps-v3.8.6']).getPathsFromEvents(
   [
     BEAT_EDGE,
-    { type: 'xstate.error.actor.testConnectivity', error: new Error('The project API server is offline') } as EventObject,
+    { type: 'xstate.error.actor.testConnectivity', error: new Error('The project API server is offline') },
     BEAT_EDGE,
     { type: 'xstate.after.requestTimeout.connecting.testing.polling.requesting' },
     BEAT_EDGE,
-    { type: 'xstate.done.actor.testConnectivity', output: { ok: true } } as EventObject,
+    { type: 'xstate.done.actor.testConnectivity', output: { ok: true } },
   ],
   // From the started machine's snapshot: the graph utilities' own start leaves `checking` unresolved.
   { fromState: createActor(connectingMachine, { input: { project: PROJECTS['kps-v3.8.6'] } }).getSnapshot() },

@@ -1,24 +1,24 @@
 import { act, fireEvent, render, screen } from '@testing-library/react'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
-import { createActor, fromPromise, type AnyMachineSnapshot, type EventObject } from 'xstate'
+import { createActor, fromPromise } from 'xstate'
 import { copyButtonMachine } from '../machines/copyButton.machine'
 import { CopyButton } from '../src/views/shell/CopyButton'
-import { describePath, keyByIncomingEdge, missingCoverage, modelOf } from './support'
+import { describePath, keyByIncomingEdge, missingCoverage, modelOf } from './harness'
 
 const model = modelOf(copyButtonMachine, {
-  events: (snapshot: AnyMachineSnapshot): EventObject[] => {
-    if (snapshot.matches('idle')) return [{ type: 'clipboard.copy', text: 'the-key' } as EventObject]
+  events: (snapshot) => {
+    if (snapshot.matches('idle')) return [{ type: 'clipboard.copy', text: 'the-key' }]
     if (snapshot.matches('copying')) {
-      return [{ type: 'xstate.done.actor.writeClipboard' }, { type: 'xstate.error.actor.writeClipboard', error: new Error('denied') } as EventObject]
+      return [{ type: 'xstate.done.actor.writeClipboard' }, { type: 'xstate.error.actor.writeClipboard', error: new Error('denied') }]
     }
     if (snapshot.matches('copied')) {
-      return [{ type: 'xstate.after.copiedDuration.copyButton.copied' }, { type: 'clipboard.copy', text: 'the-key' } as EventObject]
+      return [{ type: 'xstate.after.copiedDuration.copyButton.copied' }, { type: 'clipboard.copy', text: 'the-key' }]
     }
     return []
   },
   // The previous state is part of the key, so 'copy again while Copied' is a path of its own.
   serializeState: (snapshot, event, previous) =>
-    keyByIncomingEdge(snapshot, event, JSON.stringify((previous as AnyMachineSnapshot | undefined)?.value ?? null)),
+    keyByIncomingEdge(snapshot, event, JSON.stringify((previous)?.value ?? null)),
 })
 const paths = model.getShortestPaths()
 

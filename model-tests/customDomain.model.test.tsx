@@ -1,11 +1,15 @@
 import { act, fireEvent, render, screen, within } from '@testing-library/react'
 import { describe, expect, it, vi } from 'vitest'
-import { createActor, type AnyMachineSnapshot, type EventObject } from 'xstate'
+import { createActor } from 'xstate'
 import { customDomainMachine } from '../machines/customDomain.machine'
 import type { CustomHostnameResponse } from '../src/contracts/settings'
 import { CustomDomainPanel } from '../src/views/project/settings/CustomDomain'
 import { REF } from '../tests/fixtures'
-import { apiError, deferredActor, describePath, keyByIncomingEdge, missingCoverage, modelOf, usePathClock } from './support'
+import { describePath, errorOf, eventFor, keyByIncomingEdge, missingCoverage, modelOf, outputOf } from './harness'
+import { apiError, deferredActor, usePathClock } from './fakes'
+
+/** The model's events, typed by the machine. */
+const ev = eventFor(customDomainMachine)
 
 const REQUEST_TIMEOUT = 10_000
 
@@ -37,12 +41,12 @@ const ERRORS = {
 
 const model = modelOf(customDomainMachine, {
   input: { ref: REF },
-  events: (snapshot: AnyMachineSnapshot): EventObject[] => {
+  events: (snapshot) => {
     if (snapshot.matches('loading')) {
       return [
-        { type: 'xstate.done.actor.fetchCustomHostname', output: hostnameAnswer('api.acme.test', true) } as EventObject,
-        { type: 'xstate.done.actor.fetchCustomHostname', output: hostnameAnswer('api.acme.test', false) } as EventObject,
-        ...Object.values(ERRORS).map((error) => ({ type: 'xstate.error.actor.fetchCustomHostname', error }) as EventObject),
+        { type: 'xstate.done.actor.fetchCustomHostname', output: hostnameAnswer('api.acme.test', true) },
+        { type: 'xstate.done.actor.fetchCustomHostname', output: hostnameAnswer('api.acme.test', false) },
+        ...Object.values(ERRORS).map((error) => (ev({ type: 'xstate.error.actor.fetchCustomHostname', error }))),
         { type: 'xstate.after.requestTimeout.customDomain.loading' },
       ]
     }
@@ -50,8 +54,8 @@ const model = modelOf(customDomainMachine, {
     return []
   },
   serializeState: (snapshot, event) => {
-    const e = event as { output?: CustomHostnameResponse; error?: Error } | undefined
-    return keyByIncomingEdge(snapshot as AnyMachineSnapshot, event as EventObject | undefined, e?.output?.status ?? e?.error?.message ?? '')
+    const detail = event && 'output' in event ? outputOf<CustomHostnameResponse>({ event }).status : event && 'error' in event ? errorOf({ event }).message : ''
+    return keyByIncomingEdge(snapshot, event, detail)
   },
 })
 const paths = model.getShortestPaths()
@@ -77,11 +81,11 @@ describe('custom domain model', () => {
           },
           failed: (snapshot) => {
             const alert = region().getByRole('alert')
-            expect(alert).toHaveTextContent(`Failed to retrieve the custom domain: ${(snapshot.context as { error: string }).error}`)
+            expect(alert).toHaveTextContent(`Failed to retrieve the custom domain: ${snapshot.context.error}`)
             expect(within(alert).getByRole('button', { name: 'Try again' })).toBeEnabled()
           },
           loaded: (snapshot) => {
-            const domain = (snapshot.context as { domain: { status: string; hostname?: string } }).domain
+            const domain = snapshot.context.domain!
             expect(region().queryByRole('alert')).toBeNull()
             if (domain.status === '0_not_allowed') expect(region().getByText(/not allowed to set one up/)).toBeInTheDocument()
             else if (domain.status === '0_no_hostname_configured') expect(region().getByText(/No custom domain/)).toBeInTheDocument()
@@ -90,8 +94,8 @@ describe('custom domain model', () => {
           },
         },
         events: {
-          'xstate.done.actor.fetchCustomHostname': async (step) => fetch.resolve((step.event as unknown as { output: CustomHostnameResponse }).output),
-          'xstate.error.actor.fetchCustomHostname': async (step) => fetch.reject((step.event as unknown as { error: unknown }).error),
+          'xstate.done.actor.fetchCustomHostname': async (step) => fetch.resolve(outputOf<CustomHostnameResponse>(step)),
+          'xstate.error.actor.fetchCustomHostname': async (step) => fetch.reject(errorOf(step)),
           'xstate.after.requestTimeout.customDomain.loading': async () => {
             await act(() => vi.advanceTimersByTimeAsync(REQUEST_TIMEOUT))
             fetch.pending.splice(0)

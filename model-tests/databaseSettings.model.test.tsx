@@ -1,12 +1,13 @@
 import { act, fireEvent, render, screen, within } from '@testing-library/react'
 import { describe, expect, it, vi } from 'vitest'
-import { createActor, type AnyMachineSnapshot, type EventObject } from 'xstate'
+import { createActor } from 'xstate'
 import { databaseSettingsMachine } from '../machines/databaseSettings.machine'
 import type { DatabaseConnection } from '../src/contracts/settings'
 import { DatabaseSettings } from '../src/views/project/settings/SettingsPages'
 import { ProjectActorContext } from '../src/views/shell/projectActor'
 import { makeProject, REF } from '../tests/fixtures'
-import { deferredActor, describePath, keyByIncomingEdge, missingCoverage, modelOf, usePathClock } from './support'
+import { describePath, errorOf, keyByIncomingEdge, missingCoverage, modelOf, outputOf } from './harness'
+import { deferredActor, usePathClock } from './fakes'
 
 const REQUEST_TIMEOUT = 10_000
 
@@ -35,12 +36,12 @@ const POSTGRES: DatabaseConnection = {
 
 const model = modelOf(databaseSettingsMachine, {
   input: { ref: REF },
-  events: (snapshot: AnyMachineSnapshot): EventObject[] => {
+  events: (snapshot) => {
     if (snapshot.matches('loading')) {
       return [
-        { type: 'xstate.done.actor.fetchDatabaseConnection', output: PGLITE } as EventObject,
-        { type: 'xstate.done.actor.fetchDatabaseConnection', output: POSTGRES } as EventObject,
-        { type: 'xstate.error.actor.fetchDatabaseConnection', error: new Error('The project is paused: restore it to use its database') } as EventObject,
+        { type: 'xstate.done.actor.fetchDatabaseConnection', output: PGLITE },
+        { type: 'xstate.done.actor.fetchDatabaseConnection', output: POSTGRES },
+        { type: 'xstate.error.actor.fetchDatabaseConnection', error: new Error('The project is paused: restore it to use its database') },
         { type: 'xstate.after.requestTimeout.databaseSettings.loading' },
       ]
     }
@@ -48,7 +49,7 @@ const model = modelOf(databaseSettingsMachine, {
     return []
   },
   serializeState: (snapshot, event) =>
-    keyByIncomingEdge(snapshot as AnyMachineSnapshot, event as EventObject | undefined, (event as { output?: DatabaseConnection } | undefined)?.output?.engine ?? ''),
+    keyByIncomingEdge(snapshot, event, (event && 'output' in event ? outputOf<DatabaseConnection | undefined>({ event }) : undefined)?.engine ?? ''),
 })
 const paths = model.getShortestPaths()
 const runPath = usePathClock()
@@ -83,11 +84,11 @@ describe('database settings model', () => {
           },
           failed: (snapshot) => {
             const alert = screen.getByRole('alert')
-            expect(alert).toHaveTextContent((snapshot.context as { error: string }).error)
+            expect(alert).toHaveTextContent(snapshot.context.error!)
             expect(within(alert).getByRole('button', { name: 'Try again' })).toBeEnabled()
           },
           loaded: (snapshot) => {
-            const connection = (snapshot.context as { connection: DatabaseConnection }).connection
+            const connection = snapshot.context.connection!
             const region = within(screen.getByRole('region', { name: 'Connection' }))
             expect(region.getAllByText(connection.database).length).toBeGreaterThan(0)
             expect(region.getByText('None: every connection goes straight to the database')).toBeInTheDocument()
@@ -102,8 +103,8 @@ describe('database settings model', () => {
           },
         },
         events: {
-          'xstate.done.actor.fetchDatabaseConnection': async (step) => fetch.resolve((step.event as unknown as { output: DatabaseConnection }).output),
-          'xstate.error.actor.fetchDatabaseConnection': async (step) => fetch.reject((step.event as unknown as { error: unknown }).error),
+          'xstate.done.actor.fetchDatabaseConnection': async (step) => fetch.resolve(outputOf<DatabaseConnection>(step)),
+          'xstate.error.actor.fetchDatabaseConnection': async (step) => fetch.reject(errorOf(step)),
           'xstate.after.requestTimeout.databaseSettings.loading': async () => {
             await act(() => vi.advanceTimersByTimeAsync(REQUEST_TIMEOUT))
             fetch.pending.splice(0)

@@ -1,23 +1,24 @@
 import { act, fireEvent, render, screen, within } from '@testing-library/react'
 import { describe, expect, it, vi } from 'vitest'
-import { createActor, type AnyMachineSnapshot, type EventObject } from 'xstate'
+import { createActor, type AnyMachineSnapshot, type SnapshotFrom } from 'xstate'
 import { databaseTablesMachine } from '../machines/databaseTables.machine'
 import type { DatabaseTable } from '../src/contracts/database'
 import { DatabaseTables } from '../src/views/project/database/DatabaseTablesPage'
 import { REF } from '../tests/fixtures'
 import { CUSTOMERS, TABLES } from '../tests/fixtures.database'
-import { deferredActor, describePath, keyByIncomingEdge, missingCoverage, modelOf, usePathClock } from './support'
+import { type ModelEvent, describePath, errorOf, keyByIncomingEdge, missingCoverage, modelOf, outputOf } from './harness'
+import { deferredActor, usePathClock } from './fakes'
 
 const REQUEST_TIMEOUT = 10_000
-const contextOf = (snapshot: AnyMachineSnapshot) => snapshot.context as { tables: DatabaseTable[]; error: string | null }
+const contextOf = (snapshot: SnapshotFrom<typeof databaseTablesMachine>) => snapshot.context
 
 const model = modelOf(databaseTablesMachine, {
   input: { ref: REF },
-  events: (snapshot: AnyMachineSnapshot): EventObject[] => {
-    const answers = (id: string, state: string): EventObject[] => [
+  events: (snapshot) => {
+    const answers = (id: string, state: string): Array<ModelEvent<typeof databaseTablesMachine>> => [
       // A refresh brings a changed list (a table was created meanwhile).
-      { type: `xstate.done.actor.${id}`, output: state === 'loading' ? [CUSTOMERS] : TABLES } as EventObject,
-      { type: `xstate.error.actor.${id}`, error: new Error('Internal server error') } as EventObject,
+      { type: `xstate.done.actor.${id}`, output: state === 'loading' ? [CUSTOMERS] : TABLES },
+      { type: `xstate.error.actor.${id}`, error: new Error('Internal server error') },
       { type: `xstate.after.requestTimeout.databaseTables.${state}` },
     ]
     if (snapshot.matches('loading')) return answers('listTables', 'loading')
@@ -27,7 +28,7 @@ const model = modelOf(databaseTablesMachine, {
     return []
   },
   serializeState: (snapshot, event, previous) =>
-    keyByIncomingEdge(snapshot as AnyMachineSnapshot, event as EventObject | undefined, `${JSON.stringify(previous?.value ?? null)}|${contextOf(snapshot as AnyMachineSnapshot).tables.length}`),
+    keyByIncomingEdge(snapshot, event, `${JSON.stringify(previous?.value ?? null)}|${contextOf(snapshot).tables.length}`),
 })
 const paths = model.getShortestPaths()
 
@@ -79,8 +80,8 @@ describe('database tables model', () => {
           },
         },
         events: {
-          'xstate.done.actor.listTables': async (step) => list.resolve((step.event as unknown as { output: DatabaseTable[] }).output),
-          'xstate.error.actor.listTables': async (step) => list.reject((step.event as unknown as { error: unknown }).error),
+          'xstate.done.actor.listTables': async (step) => list.resolve(outputOf<DatabaseTable[]>(step)),
+          'xstate.error.actor.listTables': async (step) => list.reject(errorOf(step)),
           'xstate.after.requestTimeout.databaseTables.loading': async () => {
             await act(() => vi.advanceTimersByTimeAsync(REQUEST_TIMEOUT))
             list.pending.splice(0)

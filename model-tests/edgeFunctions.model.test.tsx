@@ -1,31 +1,32 @@
 import { act, fireEvent, render, screen, within } from '@testing-library/react'
 import { describe, expect, it, vi } from 'vitest'
-import { createActor, type AnyMachineSnapshot, type EventObject } from 'xstate'
+import { createActor, type SnapshotFrom } from 'xstate'
 import { edgeFunctionsMachine } from '../machines/edgeFunctions.machine'
 import type { FunctionResponse } from '../src/contracts/functions'
 import { EdgeFunctions } from '../src/views/project/functions/EdgeFunctionsPage'
 import { REF } from '../tests/fixtures'
 import { FUNCTIONS } from '../tests/fixtures.storage'
-import { deferredActor, describePath, keyByIncomingEdge, missingCoverage, modelOf, usePathClock } from './support'
+import { describePath, errorOf, keyByIncomingEdge, missingCoverage, modelOf, outputOf } from './harness'
+import { deferredActor, usePathClock } from './fakes'
 
 const REQUEST_TIMEOUT = 10_000
-const contextOf = (snapshot: AnyMachineSnapshot) => snapshot.context as { functions: FunctionResponse[]; error: string | null }
+const contextOf = (snapshot: SnapshotFrom<typeof edgeFunctionsMachine>) => snapshot.context
 
 const model = modelOf(edgeFunctionsMachine, {
   input: { ref: REF },
-  events: (snapshot: AnyMachineSnapshot): EventObject[] => {
+  events: (snapshot) => {
     if (snapshot.matches('loading')) {
       return [
-        { type: 'xstate.done.actor.listFunctions', output: FUNCTIONS } as EventObject,
-        { type: 'xstate.done.actor.listFunctions', output: [] } as EventObject,
-        { type: 'xstate.error.actor.listFunctions', error: new Error('Project is paused') } as EventObject,
+        { type: 'xstate.done.actor.listFunctions', output: FUNCTIONS },
+        { type: 'xstate.done.actor.listFunctions', output: [] },
+        { type: 'xstate.error.actor.listFunctions', error: new Error('Project is paused') },
         { type: 'xstate.after.requestTimeout.edgeFunctions.loading' },
       ]
     }
     if (snapshot.matches('failed')) return [{ type: 'functions.retry' }]
     return []
   },
-  serializeState: (snapshot, event) => keyByIncomingEdge(snapshot as AnyMachineSnapshot, event as EventObject | undefined, String(contextOf(snapshot as AnyMachineSnapshot).functions.length)),
+  serializeState: (snapshot, event) => keyByIncomingEdge(snapshot, event, String(contextOf(snapshot).functions.length)),
 })
 const paths = model.getShortestPaths()
 
@@ -70,8 +71,8 @@ describe('edge functions model', () => {
           },
         },
         events: {
-          'xstate.done.actor.listFunctions': async (step) => list.resolve((step.event as unknown as { output: FunctionResponse[] }).output),
-          'xstate.error.actor.listFunctions': async (step) => list.reject((step.event as unknown as { error: unknown }).error),
+          'xstate.done.actor.listFunctions': async (step) => list.resolve(outputOf<FunctionResponse[]>(step)),
+          'xstate.error.actor.listFunctions': async (step) => list.reject(errorOf(step)),
           'xstate.after.requestTimeout.edgeFunctions.loading': async () => {
             await act(() => vi.advanceTimersByTimeAsync(REQUEST_TIMEOUT))
             list.pending.splice(0)

@@ -1,9 +1,9 @@
 import { act, render, screen } from '@testing-library/react'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
-import { assign, createActor, type AnyMachineSnapshot, type EventObject } from 'xstate'
+import { assign, createActor } from 'xstate'
 import { elapsedMachine } from '../machines/elapsed.machine'
 import { ElapsedNotice } from '../src/views/project/lifecycle/ElapsedNotice'
-import { describePath, keyByIncomingEdge, missingCoverage, modelOf } from './support'
+import { describePath, keyByIncomingEdge, missingCoverage, modelOf } from './harness'
 
 const START = Date.parse('2026-11-21T12:00:00Z')
 const OVERDUE_AFTER = 2_000
@@ -20,7 +20,7 @@ function pathsFor(input: (typeof inputs)[number]) {
   vi.useFakeTimers({ now: START })
   const model = modelOf(modelMachine, {
     input,
-    events: (snapshot: AnyMachineSnapshot): EventObject[] =>
+    events: (snapshot) =>
       snapshot.matches('onTime')
         ? [{ type: 'xstate.after.tick.elapsed.onTime' }]
         : snapshot.matches('overdue')
@@ -52,7 +52,7 @@ describe('elapsed model', () => {
       await path.test({
         states: {
           onTime: (state) => {
-            const seconds = Math.round(((state.context as { now: number }).now - Date.parse(input.since)) / 1000)
+            const seconds = Math.round((state.context.now - Date.parse(input.since)) / 1000)
             expect(screen.getByText(`${seconds} s`)).toBeInTheDocument()
             expect(screen.queryByRole('alert')).toBeNull()
           },

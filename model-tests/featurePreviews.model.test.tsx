@@ -1,24 +1,22 @@
 import { screen, waitFor, within } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
-import type { AnyMachineSnapshot, EventObject } from 'xstate'
+import type { AnyMachineSnapshot } from 'xstate'
 import { featurePreviewsMachine } from '../machines/featurePreviews.machine'
 import { fakePlatform, renderApp } from '../tests/web/platform'
-import { matchesStateKey, testModelOf } from './support'
-import { describePath, keyByIncomingEdge, missingCoverage } from './support'
+import { type ModelEvent, describePath, keyByIncomingEdge, missingCoverage, modelOf } from './harness'
 
-const ALL: EventObject[] = [{ type: 'previews.open' }, { type: 'previews.close' }, { type: 'preview.toggle', id: 'apiDocsPanel' } as EventObject]
+const ALL: Array<ModelEvent<typeof featurePreviewsMachine>> = [{ type: 'previews.open' }, { type: 'previews.close' }, { type: 'preview.toggle', id: 'apiDocsPanel' }]
 
-const model = testModelOf(featurePreviewsMachine, {
+const model = modelOf(featurePreviewsMachine, {
   input: { enabled: {} },
   events: (snapshot: AnyMachineSnapshot) => ALL.filter((event) => snapshot.can(event)),
   serializeState: (snapshot, event, previous) =>
     keyByIncomingEdge(
-      snapshot as AnyMachineSnapshot,
-      event as EventObject | undefined,
-      `${JSON.stringify(previous?.value ?? null)}${JSON.stringify((snapshot.context as { enabled: unknown }).enabled)}`,
+      snapshot,
+      event,
+      `${JSON.stringify(previous?.value ?? null)}${JSON.stringify(snapshot.context.enabled)}`,
     ),
-  stateMatcher: matchesStateKey,
 })
 const paths = model.getShortestPaths()
 
@@ -44,7 +42,7 @@ describe('feature previews model', () => {
             await waitFor(() => expect(screen.queryByRole('dialog', { name: 'Feature previews' })).not.toBeInTheDocument())
           },
           open: async (snapshot) => {
-            const on = (snapshot.context as { enabled: { apiDocsPanel?: boolean } }).enabled.apiDocsPanel === true
+            const on = snapshot.context.enabled.apiDocsPanel === true
             const toggle = within(await dialog()).getByRole('switch', { name: 'API docs panel' })
             expect(toggle).toHaveAttribute('aria-checked', String(on))
             expect(JSON.parse(localStorage.getItem('supabase-ui-feature-previews') ?? '{}').apiDocsPanel === true).toBe(on)

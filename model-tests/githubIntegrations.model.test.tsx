@@ -1,60 +1,58 @@
 import { act, fireEvent, render, screen, within } from '@testing-library/react'
 import { describe, expect, it, vi } from 'vitest'
-import { createActor, type AnyMachineSnapshot, type EventObject } from 'xstate'
+import { createActor, type SnapshotFrom } from 'xstate'
 import { githubIntegrationsMachine, type IntegrationsData } from '../machines/githubIntegrations.machine'
 import type { Connection } from '../src/contracts/github'
 import { GitHubIntegrations, formatAddedAt } from '../src/views/org/integrations/GitHubIntegrations'
 import { ACME_NOTES, INSTALLATION, LANDING_PAGE, ORG, PORTAL, connection } from '../tests/fixtures.github'
-import { apiError, deferredActor, describePath, keyByIncomingEdge, missingCoverage, modelOf, usePathClock } from './support'
+import { describePath, errorOf, eventFor, keyByIncomingEdge, missingCoverage, modelOf } from './harness'
+import { apiError, deferredActor, usePathClock } from './fakes'
+
+/** The model's events, typed by the machine. */
+const ev = eventFor(githubIntegrationsMachine)
 
 const REQUEST_TIMEOUT = 10_000
 const PORTAL_LANDING = connection(2, LANDING_PAGE, PORTAL)
 const DATA: IntegrationsData = { organization: ORG, installations: [INSTALLATION], connections: [ACME_NOTES, PORTAL_LANDING] }
 
-interface Context {
-  data: IntegrationsData | null
-  loadError: string | null
-  deleteId: number | null
-}
-const contextOf = (snapshot: AnyMachineSnapshot) => snapshot.context as Context
-const edge = (type: string, more: Record<string, unknown> = {}) => ({ type, ...more }) as EventObject
+const contextOf = (snapshot: SnapshotFrom<typeof githubIntegrationsMachine>) => snapshot.context
 
 const model = modelOf(githubIntegrationsMachine, {
   input: { slug: ORG.slug },
-  events: (snapshot: AnyMachineSnapshot): EventObject[] => {
+  events: (snapshot) => {
     const context = contextOf(snapshot)
     if (snapshot.matches('loading')) {
       return [
-        edge('xstate.done.actor.loadIntegrations', { output: DATA }),
-        edge('xstate.error.actor.loadIntegrations', { error: apiError('Organization not found', 404) }),
-        edge('xstate.after.requestTimeout.githubIntegrations.loading'),
+        ev({ type: 'xstate.done.actor.loadIntegrations', output: DATA }),
+        ev({ type: 'xstate.error.actor.loadIntegrations', error: apiError('Organization not found', 404) }),
+        ev({ type: 'xstate.after.requestTimeout.githubIntegrations.loading' }),
       ]
     }
-    if (snapshot.matches('failed')) return [edge('integrations.retry')]
+    if (snapshot.matches('failed')) return [ev({ type: 'integrations.retry' })]
     if (snapshot.matches({ loaded: 'idle' })) {
       const untouched = context.data?.connections.length === 2
-      return [edge('connections.refresh'), ...(untouched ? [edge('connection.delete', { id: ACME_NOTES.id })] : [])]
+      return [ev({ type: 'connections.refresh' }), ...(untouched ? [ev({ type: 'connection.delete', id: ACME_NOTES.id })] : [])]
     }
     if (snapshot.matches({ loaded: 'refreshing' })) {
       return [
-        edge('xstate.done.actor.listConnections', { output: [PORTAL_LANDING] }),
-        edge('xstate.error.actor.listConnections', { error: apiError('Unable to reach the server', null) }),
-        edge('xstate.after.requestTimeout.githubIntegrations.loaded.refreshing'),
+        ev({ type: 'xstate.done.actor.listConnections', output: [PORTAL_LANDING] }),
+        ev({ type: 'xstate.error.actor.listConnections', error: apiError('Unable to reach the server', null) }),
+        ev({ type: 'xstate.after.requestTimeout.githubIntegrations.loaded.refreshing' }),
       ]
     }
-    if (snapshot.matches({ loaded: 'confirming' })) return [edge('delete.confirm'), edge('delete.cancel')]
+    if (snapshot.matches({ loaded: 'confirming' })) return [ev({ type: 'delete.confirm' }), ev({ type: 'delete.cancel' })]
     if (snapshot.matches({ loaded: 'deleting' })) {
       return [
-        edge('xstate.done.actor.deleteConnection'),
-        edge('xstate.error.actor.deleteConnection', { error: apiError('Your role in this organization (Read-only) cannot change its integrations', 403) }),
-        edge('xstate.after.requestTimeout.githubIntegrations.loaded.deleting'),
+        ev({ type: 'xstate.done.actor.deleteConnection' }),
+        ev({ type: 'xstate.error.actor.deleteConnection', error: apiError('Your role in this organization (Read-only) cannot change its integrations', 403) }),
+        ev({ type: 'xstate.after.requestTimeout.githubIntegrations.loaded.deleting' }),
       ]
     }
     return []
   },
   serializeState: (snapshot, event) => {
-    const { data, loadError, deleteId } = contextOf(snapshot as AnyMachineSnapshot)
-    return keyByIncomingEdge(snapshot as AnyMachineSnapshot, event as EventObject | undefined, JSON.stringify({ loadError, deleteId, connections: data?.connections.map((c) => c.id) ?? null }))
+    const { data, loadError, deleteId } = contextOf(snapshot)
+    return keyByIncomingEdge(snapshot, event, JSON.stringify({ loadError, deleteId, connections: data?.connections.map((c) => c.id) ?? null }))
   },
 })
 const paths = model.getShortestPaths()
@@ -123,7 +121,7 @@ describe('GitHub integrations model', () => {
         },
         events: {
           'xstate.done.actor.loadIntegrations': async () => load.resolve(DATA),
-          'xstate.error.actor.loadIntegrations': async (step) => load.reject((step.event as unknown as { error: unknown }).error),
+          'xstate.error.actor.loadIntegrations': async (step) => load.reject(errorOf(step)),
           'xstate.after.requestTimeout.githubIntegrations.loading': async () => {
             await act(() => vi.advanceTimersByTimeAsync(REQUEST_TIMEOUT))
             load.pending.splice(0)
@@ -136,14 +134,14 @@ describe('GitHub integrations model', () => {
           'delete.confirm': async () => fireEvent.click(within(screen.getByRole('dialog')).getByRole('button', { name: 'Delete connection' })),
           'delete.cancel': async () => fireEvent.click(within(screen.getByRole('dialog')).getByRole('button', { name: 'Cancel' })),
           'xstate.done.actor.listConnections': async () => list.resolve([PORTAL_LANDING]),
-          'xstate.error.actor.listConnections': async (step) => list.reject((step.event as unknown as { error: unknown }).error),
+          'xstate.error.actor.listConnections': async (step) => list.reject(errorOf(step)),
           'xstate.after.requestTimeout.githubIntegrations.loaded.refreshing': async () => {
             await act(() => vi.advanceTimersByTimeAsync(REQUEST_TIMEOUT))
             list.pending.splice(0)
           },
           'xstate.done.actor.deleteConnection': async () => remove.resolve(undefined),
           'xstate.error.actor.deleteConnection': async (step) => {
-            await remove.reject((step.event as unknown as { error: unknown }).error)
+            await remove.reject(errorOf(step))
             expect(notifications()).toHaveTextContent('Failed to delete Github connection: Your role in this organization (Read-only) cannot change its integrations')
           },
           'xstate.after.requestTimeout.githubIntegrations.loaded.deleting': async () => {

@@ -1,9 +1,10 @@
 import { act, fireEvent, render, screen } from '@testing-library/react'
 import { describe, expect, it, vi } from 'vitest'
-import { createActor, type AnyMachineSnapshot, type EventObject } from 'xstate'
+import { createActor } from 'xstate'
 import { joinInvitationMachine, type JoinResult } from '../machines/joinInvitation.machine'
 import { JoinPage } from '../src/views/org/JoinPage'
-import { apiError, deferredActor, describePath, keyByIncomingEdge, missingCoverage, modelOf, usePathClock } from './support'
+import { describePath, errorOf, keyByIncomingEdge, missingCoverage, modelOf } from './harness'
+import { apiError, deferredActor, usePathClock } from './fakes'
 
 const TOKEN = `12.${'a'.repeat(43)}`
 const UNVERIFIED = 'Verify your e-mail address before accepting this invitation: open the verification link sent to it, or send a new one.'
@@ -18,21 +19,21 @@ const RESULT: JoinResult = {
 const modelFor = (token: string) =>
   modelOf(joinInvitationMachine, {
     input: { token },
-    events: (snapshot: AnyMachineSnapshot): EventObject[] => {
+    events: (snapshot) => {
       if (snapshot.matches('ready') || snapshot.matches('failed')) return [{ type: 'join.accept' }]
       if (snapshot.matches('unverified')) return [{ type: 'join.accept' }, { type: 'verification.send' }]
       if (snapshot.matches('accepting')) {
         return [
-          { type: 'xstate.done.actor.acceptInvitation', output: RESULT } as EventObject,
-          { type: 'xstate.error.actor.acceptInvitation', error: apiError('This invitation has already been used', 410) } as EventObject,
-          { type: 'xstate.error.actor.acceptInvitation', error: unverifiedError() } as EventObject,
+          { type: 'xstate.done.actor.acceptInvitation', output: RESULT },
+          { type: 'xstate.error.actor.acceptInvitation', error: apiError('This invitation has already been used', 410) },
+          { type: 'xstate.error.actor.acceptInvitation', error: unverifiedError() },
           { type: 'xstate.after.requestTimeout.joinInvitation.accepting' },
         ]
       }
       if (snapshot.matches('sendingVerification')) {
         return [
-          { type: 'xstate.done.actor.sendEmailVerification', output: { email: 'developer@example.com' } } as EventObject,
-          { type: 'xstate.error.actor.sendEmailVerification', error: apiError(TOO_SOON, 429) } as EventObject,
+          { type: 'xstate.done.actor.sendEmailVerification', output: { email: 'developer@example.com' } },
+          { type: 'xstate.error.actor.sendEmailVerification', error: apiError(TOO_SOON, 429) },
           { type: 'xstate.after.requestTimeout.joinInvitation.sendingVerification' },
         ]
       }
@@ -40,7 +41,7 @@ const modelFor = (token: string) =>
     },
     // The state before is part of the key, so a state entered again from another one (a retry) is a path of its own.
   serializeState: (snapshot, event, previous) =>
-    keyByIncomingEdge(snapshot as AnyMachineSnapshot, event as EventObject | undefined, JSON.stringify([(snapshot as AnyMachineSnapshot).context, previous?.value ?? null])),
+    keyByIncomingEdge(snapshot, event, JSON.stringify([(snapshot).context, previous?.value ?? null])),
   })
 const paths = [...modelFor(TOKEN).getShortestPaths().map((path) => ({ path, token: TOKEN })), ...modelFor('12.cut').getShortestPaths().map((path) => ({ path, token: '12.cut' }))]
 const runPath = usePathClock()
@@ -77,11 +78,11 @@ describe('join invitation model', () => {
             expect(accept.pending.map((run) => run.input)).toEqual([{ token: TOKEN }])
           },
           failed: (snapshot) => {
-            expect(screen.getByRole('alert')).toHaveTextContent((snapshot.context as { error: string }).error)
+            expect(screen.getByRole('alert')).toHaveTextContent(snapshot.context.error!)
             expect(screen.getByRole('button', { name: 'Accept invitation' })).toBeEnabled()
           },
           unverified: (snapshot) => {
-            const { error, sentTo } = snapshot.context as { error: string | null; sentTo: string | null }
+            const { error, sentTo } = snapshot.context
             expect(screen.getByText(/Your e-mail address is not verified yet/)).toBeInTheDocument()
             if (error) expect(screen.getByRole('alert')).toHaveTextContent(error)
             else expect(screen.queryByRole('alert')).toBeNull()
@@ -106,7 +107,7 @@ describe('join invitation model', () => {
             fireEvent.click(screen.getByRole('button', { name: 'Accept invitation' }))
           },
           'xstate.done.actor.acceptInvitation': async () => accept.resolve(RESULT),
-          'xstate.error.actor.acceptInvitation': async (step) => accept.reject((step.event as unknown as { error: unknown }).error),
+          'xstate.error.actor.acceptInvitation': async (step) => accept.reject(errorOf(step)),
           'xstate.after.requestTimeout.joinInvitation.accepting': async () => {
             await act(() => vi.advanceTimersByTimeAsync(10_000))
             accept.pending.splice(0)
@@ -115,7 +116,7 @@ describe('join invitation model', () => {
             fireEvent.click(screen.getByRole('button', { name: 'Send a new verification link' }))
           },
           'xstate.done.actor.sendEmailVerification': async () => send.resolve({ email: 'developer@example.com' }),
-          'xstate.error.actor.sendEmailVerification': async (step) => send.reject((step.event as unknown as { error: unknown }).error),
+          'xstate.error.actor.sendEmailVerification': async (step) => send.reject(errorOf(step)),
           'xstate.after.requestTimeout.joinInvitation.sendingVerification': async () => {
             await act(() => vi.advanceTimersByTimeAsync(10_000))
             send.pending.splice(0)

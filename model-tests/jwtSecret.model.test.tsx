@@ -1,13 +1,14 @@
 import { fireEvent, render, screen, within } from '@testing-library/react'
 import { describe, expect, it, vi } from 'vitest'
-import { createActor, type AnyMachineSnapshot, type EventObject } from 'xstate'
+import { createActor } from 'xstate'
 import { jwtSecretMachine } from '../machines/jwtSecret.machine'
 import { fetchJwtStatus, requestJwtSecretUpdate } from '../src/api/live/jwtSecret'
 import type { JwtSecretUpdateStatusResponse } from '../src/contracts/keys'
 import { GenerateAction, JwtNotice } from '../src/views/project/settings/ApiKeysPanels'
 import { GenerateJwtSecretDialog } from '../src/views/project/settings/GenerateJwtSecretDialog'
 import { REF } from '../tests/fixtures'
-import { describePath, keyByIncomingEdge, missingCoverage, modelOf, usePlatform } from './support'
+import { type InternalEvent, describePath, keyByIncomingEdge, missingCoverage, modelOf, outputOf } from './harness'
+import { usePlatform } from './fakes'
 
 const STATUS_URL = /\/platform\/props\/project\/[a-z]{20}\/jwt-secret-update-status$/
 const UPDATE_URL = /\/platform\/props\/project\/[a-z]{20}\/jwt-secret-update$/
@@ -15,18 +16,18 @@ const UPDATE_URL = /\/platform\/props\/project\/[a-z]{20}\/jwt-secret-update$/
 const BEAT = 1_000
 /** Every poll's answer comes this late: a slow platform must not stretch the beat. */
 const ANSWER_AFTER = 600
-const BEAT_EDGE: EventObject = { type: 'xstate.after.statusPollInterval.jwtSecret.updating.polling' }
+const BEAT_EDGE: InternalEvent = { type: 'xstate.after.statusPollInterval.jwtSecret.updating.polling' }
 const CUSTOM = 'a-custom-secret-long-enough-0123456789-abcdef'
 
 const status = (s: 'updating' | 'updated' | 'failed' | null): JwtSecretUpdateStatusResponse => ({
   jwtSecretUpdateStatus: s === null ? null : { meta: { change_tracking_id: 'c-1', error: null, progress: 'Started', status: s } },
 })
-const done = (id: string, output: unknown) => ({ type: `xstate.done.actor.${id}`, output }) as EventObject
-const fail = (id: string, message: string) => ({ type: `xstate.error.actor.${id}`, error: new Error(message) }) as EventObject
+const done = (id: string, output: unknown): InternalEvent => ({ type: `xstate.done.actor.${id}`, output })
+const fail = (id: string, message: string): InternalEvent => ({ type: `xstate.error.actor.${id}`, error: new Error(message) })
 
 const model = modelOf(jwtSecretMachine, {
   input: { ref: REF, canUpdate: true },
-  events: (snapshot: AnyMachineSnapshot): EventObject[] => {
+  events: (snapshot) => {
     if (snapshot.matches('checking')) {
       return [
         done('fetchJwtStatus', status(null)),
@@ -39,7 +40,7 @@ const model = modelOf(jwtSecretMachine, {
     if (snapshot.matches('checkFailed')) return [{ type: 'xstate.after.statusPollInterval.jwtSecret.checkFailed' }]
     if (snapshot.matches('updated') || snapshot.matches('failed')) return [{ type: 'secret.generate' }]
     if (snapshot.matches('confirming')) {
-      return [{ type: 'secret.cancel' }, { type: 'secret.confirm' }, { type: 'secret.confirm', jwt_secret: CUSTOM } as EventObject]
+      return [{ type: 'secret.cancel' }, { type: 'secret.confirm' }, { type: 'secret.confirm', jwt_secret: CUSTOM }]
     }
     if (snapshot.matches('requesting')) {
       return [done('updateJwtSecret', { change_tracking_id: 'c-2' }), fail('updateJwtSecret', 'A JWT secret update is already in progress for this project')]
@@ -61,7 +62,7 @@ const model = modelOf(jwtSecretMachine, {
     keyByIncomingEdge(
       snapshot,
       event,
-      `${String((snapshot.context as { error: string | null }).error)}|${JSON.stringify((previous as AnyMachineSnapshot | undefined)?.value ?? null)}`,
+      `${String(snapshot.context.error)}|${JSON.stringify((previous)?.value ?? null)}`,
     ),
 })
 const paths = model.getShortestPaths()
@@ -111,7 +112,7 @@ describe('JWT secret model', () => {
             expect(generate()).toBeEnabled()
             expect(reportStatus).toHaveBeenLastCalledWith('updated')
             expect(screen.queryByText('Updating JWT secret...')).toBeNull()
-            if ((state.context as { error: string | null }).error) {
+            if (state.context.error) {
               expect(screen.getByRole('alert')).toHaveTextContent('Failed to update JWT secret')
               expect(screen.getByRole('alert')).toHaveTextContent('already in progress')
             }
@@ -141,7 +142,7 @@ describe('JWT secret model', () => {
         },
         events: {
           'xstate.done.actor.fetchJwtStatus': async (step) => {
-            server.json(STATUS_URL, (step.event as unknown as { output: unknown }).output)
+            server.json(STATUS_URL, outputOf<unknown>(step))
             await settle()
           },
           'xstate.error.actor.fetchJwtStatus': async () => {
@@ -150,9 +151,9 @@ describe('JWT secret model', () => {
           },
           'xstate.done.actor.pollJwtStatus': async (step) => {
             await platform.advance(ANSWER_AFTER)
-            server.json(STATUS_URL, (step.event as unknown as { output: unknown }).output)
+            server.json(STATUS_URL, outputOf<unknown>(step))
             await settle()
-            const phase = (step.event as unknown as { output: JwtSecretUpdateStatusResponse }).output.jwtSecretUpdateStatus?.meta.status
+            const phase = outputOf<JwtSecretUpdateStatusResponse>(step).jwtSecretUpdateStatus?.meta.status
             expect(refreshSettings).toHaveBeenCalledTimes(phase === 'updated' ? 1 : 0)
           },
           'xstate.error.actor.pollJwtStatus': async () => {
@@ -162,7 +163,7 @@ describe('JWT secret model', () => {
           },
           'xstate.after.requestTimeout.jwtSecret.checking': () => platform.advance(2_000),
           'xstate.after.statusPollInterval.jwtSecret.checkFailed': () => platform.advance(1_000),
-          [BEAT_EDGE.type]: () => platform.nextBeat(STATUS_URL, BEAT),
+          'xstate.after.statusPollInterval.jwtSecret.updating.polling': () => platform.nextBeat(STATUS_URL, BEAT),
           'secret.generate': async () => {
             fireEvent.click(generate())
             await settle()
@@ -172,7 +173,7 @@ describe('JWT secret model', () => {
             await settle()
           },
           'secret.confirm': async (step) => {
-            const secret = (step.event as { jwt_secret?: string }).jwt_secret
+            const secret = step.event.jwt_secret
             const d = dialog()!
             if (secret !== undefined) {
               fireEvent.click(within(d).getByRole('radio', { name: 'Create my own secret' }))

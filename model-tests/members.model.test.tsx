@@ -1,11 +1,15 @@
 import { act, fireEvent, render, screen, within } from '@testing-library/react'
 import { describe, expect, it, vi } from 'vitest'
-import { createActor, type AnyMachineSnapshot, type EventObject } from 'xstate'
-import { membersMachine, type InviteDraft } from '../machines/members.machine'
+import { createActor, type AnyMachineSnapshot, type SnapshotFrom } from 'xstate'
+import { membersMachine } from '../machines/members.machine'
 import type { Role } from '../src/contracts/common'
 import type { CreatedInvitation, InviteMemberBody, Member, OrganizationTeam } from '../src/contracts/members'
 import { TeamPage } from '../src/views/org/TeamPage'
-import { apiError, deferredActor, describePath, keyByIncomingEdge, missingCoverage, modelOf, usePathClock } from './support'
+import { describePath, errorOf, eventFor, keyByIncomingEdge, missingCoverage, modelOf, outputOf } from './harness'
+import { apiError, deferredActor, usePathClock } from './fakes'
+
+/** The model's events, typed by the machine. */
+const ev = eventFor(membersMachine)
 
 const REQUEST_TIMEOUT = 10_000
 const SLUG = 'acme'
@@ -21,25 +25,16 @@ const TOKEN = `7.${'b'.repeat(43)}`
 const CREATED: CreatedInvitation = { id: 7, email: 'new@example.com', role: 'Developer', invited_at: '2026-11-24T10:00:00.000Z', expires_at: '2026-12-01T10:00:00.000Z', token: TOKEN }
 const LAST_OWNER = 'An organization needs at least one Owner: make another member Owner first'
 
-interface Context {
-  team: OrganizationTeam
-  loadError: string | null
-  draft: InviteDraft
-  inviteError: string | null
-  created: CreatedInvitation | null
-  target: { accountId: number; role: Role | null } | null
-  changeError: string | null
-}
-const contextOf = (snapshot: AnyMachineSnapshot) => snapshot.context as Context
+const contextOf = (snapshot: SnapshotFrom<typeof membersMachine>) => snapshot.context
 
 const model = modelOf(membersMachine, {
   input: { slug: SLUG, accountId: ME },
-  events: (snapshot: AnyMachineSnapshot): EventObject[] => {
+  events: (snapshot) => {
     const context = contextOf(snapshot)
     if (snapshot.matches('loading')) {
       return [
-        { type: 'xstate.done.actor.getTeam', output: TEAM } as EventObject,
-        { type: 'xstate.error.actor.getTeam', error: apiError('Organization not found', 404) } as EventObject,
+        { type: 'xstate.done.actor.getTeam', output: TEAM },
+        { type: 'xstate.error.actor.getTeam', error: apiError('Organization not found', 404) },
         { type: 'xstate.after.requestTimeout.members.loading' },
       ]
     }
@@ -50,42 +45,42 @@ const model = modelOf(membersMachine, {
       return untouched
         ? [
             { type: 'invite.open' },
-            { type: 'member.changeRole', accountId: 2, role: 'Read-only' } as EventObject,
-            { type: 'member.remove', accountId: 2 } as EventObject,
+            ev({ type: 'member.changeRole', accountId: 2, role: 'Read-only' }),
+            { type: 'member.remove', accountId: 2 },
           ]
         : []
     }
     if (snapshot.matches({ inviting: 'editing' })) {
       const { draft, inviteError } = context
       const edits = inviteError !== null ? [] : draft.email === '' ? ['not-an-email', 'new@example.com'] : draft.email === 'not-an-email' ? ['new@example.com'] : []
-      return [...edits.map((email) => ({ type: 'invite.edit', draft: { email } }) as EventObject), { type: 'invite.submit' }, { type: 'invite.cancel' }]
+      return [...edits.map((email) => (ev({ type: 'invite.edit', draft: { email } }))), ev({ type: 'invite.submit' }), ev({ type: 'invite.cancel' })]
     }
     if (snapshot.matches({ inviting: 'submitting' })) {
       return [
-        { type: 'xstate.done.actor.inviteMember', output: CREATED } as EventObject,
-        { type: 'xstate.error.actor.inviteMember', error: apiError('This person is already a member of this organization', 409) } as EventObject,
+        { type: 'xstate.done.actor.inviteMember', output: CREATED },
+        { type: 'xstate.error.actor.inviteMember', error: apiError('This person is already a member of this organization', 409) },
         { type: 'xstate.after.requestTimeout.members.inviting.submitting' },
       ]
     }
     if (snapshot.matches({ inviting: 'invited' })) return [{ type: 'invite.dismiss' }]
     if (snapshot.matches('changingRole')) {
       return [
-        { type: 'xstate.done.actor.updateMember', output: { ...TEAM.members[1], role: 'Read-only' } } as EventObject,
-        { type: 'xstate.error.actor.updateMember', error: apiError(LAST_OWNER, 409) } as EventObject,
+        { type: 'xstate.done.actor.updateMember', output: { ...TEAM.members[1], role: 'Read-only' } },
+        { type: 'xstate.error.actor.updateMember', error: apiError(LAST_OWNER, 409) },
         { type: 'xstate.after.requestTimeout.members.changingRole' },
       ]
     }
     if (snapshot.matches({ removing: 'confirming' })) return [{ type: 'remove.confirm' }, { type: 'remove.cancel' }]
     if (snapshot.matches({ removing: 'submitting' })) {
       return [
-        { type: 'xstate.done.actor.removeMember' } as EventObject,
-        { type: 'xstate.error.actor.removeMember', error: apiError('Member not found', 404) } as EventObject,
+        { type: 'xstate.done.actor.removeMember' },
+        { type: 'xstate.error.actor.removeMember', error: apiError('Member not found', 404) },
         { type: 'xstate.after.requestTimeout.members.removing.submitting' },
       ]
     }
     return []
   },
-  serializeState: (snapshot, event) => keyByIncomingEdge(snapshot as AnyMachineSnapshot, event as EventObject | undefined, JSON.stringify(contextOf(snapshot as AnyMachineSnapshot))),
+  serializeState: (snapshot, event) => keyByIncomingEdge(snapshot, event, JSON.stringify(contextOf(snapshot))),
 })
 const paths = model.getShortestPaths()
 const runPath = usePathClock()
@@ -184,7 +179,7 @@ describe('members model', () => {
         },
         events: {
           'xstate.done.actor.getTeam': async () => getTeam.resolve(TEAM),
-          'xstate.error.actor.getTeam': async (step) => getTeam.reject((step.event as unknown as { error: unknown }).error),
+          'xstate.error.actor.getTeam': async (step) => getTeam.reject(errorOf(step)),
           'xstate.after.requestTimeout.members.loading': async () => {
             await act(() => vi.advanceTimersByTimeAsync(REQUEST_TIMEOUT))
             getTeam.pending.splice(0)
@@ -197,7 +192,7 @@ describe('members model', () => {
             await act(() => vi.advanceTimersByTimeAsync(0))
           },
           'invite.edit': async (step) => {
-            const { email } = (step.event as unknown as { draft: { email: string } }).draft
+            const { email } = step.event.draft
             fireEvent.change(within(dialog('Invite a member')).getByLabelText('Email address'), { target: { value: email } })
           },
           'invite.submit': async () => {
@@ -207,7 +202,7 @@ describe('members model', () => {
             fireEvent.click(within(dialog('Invite a member')).getByRole('button', { name: 'Cancel' }))
           },
           'xstate.done.actor.inviteMember': async () => invite.resolve(CREATED),
-          'xstate.error.actor.inviteMember': async (step) => invite.reject((step.event as unknown as { error: unknown }).error),
+          'xstate.error.actor.inviteMember': async (step) => invite.reject(errorOf(step)),
           'xstate.after.requestTimeout.members.inviting.submitting': async () => {
             await act(() => vi.advanceTimersByTimeAsync(REQUEST_TIMEOUT))
             invite.pending.splice(0)
@@ -218,8 +213,8 @@ describe('members model', () => {
           'member.changeRole': async () => {
             fireEvent.change(screen.getByLabelText('Role of developer'), { target: { value: 'Read-only' } })
           },
-          'xstate.done.actor.updateMember': async (step) => update.resolve((step.event as unknown as { output: Member }).output),
-          'xstate.error.actor.updateMember': async (step) => update.reject((step.event as unknown as { error: unknown }).error),
+          'xstate.done.actor.updateMember': async (step) => update.resolve(outputOf<Member>(step)),
+          'xstate.error.actor.updateMember': async (step) => update.reject(errorOf(step)),
           'xstate.after.requestTimeout.members.changingRole': async () => {
             await act(() => vi.advanceTimersByTimeAsync(REQUEST_TIMEOUT))
             update.pending.splice(0)
@@ -235,7 +230,7 @@ describe('members model', () => {
             fireEvent.click(within(dialog('Remove member')).getByRole('button', { name: 'Cancel' }))
           },
           'xstate.done.actor.removeMember': async () => remove.resolve(undefined),
-          'xstate.error.actor.removeMember': async (step) => remove.reject((step.event as unknown as { error: unknown }).error),
+          'xstate.error.actor.removeMember': async (step) => remove.reject(errorOf(step)),
           'xstate.after.requestTimeout.members.removing.submitting': async () => {
             await act(() => vi.advanceTimersByTimeAsync(REQUEST_TIMEOUT))
             remove.pending.splice(0)

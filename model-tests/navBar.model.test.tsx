@@ -1,14 +1,13 @@
 import { screen, waitFor, within } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
-import type { AnyMachineSnapshot, EventObject } from 'xstate'
+import type { AnyMachineSnapshot } from 'xstate'
 import { navBarMachine } from '../machines/navBar.machine'
 import { fakePlatform, renderApp } from '../tests/web/platform'
-import { matchesStateKey, testModelOf } from './support'
-import { describePath, keyByIncomingEdge, missingCoverage } from './support'
+import { type ModelEvent, describePath, keyByIncomingEdge, missingCoverage, modelOf } from './harness'
 
 const REF = 'abcdefghijklmnopqrst'
-const ALL: EventObject[] = [
+const ALL: Array<ModelEvent<typeof navBarMachine>> = [
   { type: 'pointer.entered' },
   { type: 'pointer.left' },
   { type: 'menu.opened' },
@@ -17,7 +16,7 @@ const ALL: EventObject[] = [
   { type: 'apiDocs.close' },
 ]
 
-const model = testModelOf(navBarMachine, {
+const model = modelOf(navBarMachine, {
   // What a person can do on screen: the API docs dialog is modal, and the open account menu is dismissed first.
   events: (snapshot: AnyMachineSnapshot) => {
     if (snapshot.matches({ apiDocs: 'open' })) return [{ type: 'apiDocs.close' }]
@@ -25,8 +24,7 @@ const model = testModelOf(navBarMachine, {
     return ALL.filter((event) => snapshot.can(event) && !(menuOpen && event.type === 'apiDocs.open'))
   },
   serializeState: (snapshot, event, previous) =>
-    keyByIncomingEdge(snapshot as AnyMachineSnapshot, event as EventObject | undefined, JSON.stringify(previous?.value ?? null)),
-  stateMatcher: matchesStateKey,
+    keyByIncomingEdge(snapshot, event, JSON.stringify(previous?.value ?? null)),
 })
 const paths = model.getShortestPaths()
 

@@ -2,40 +2,44 @@ import { act, fireEvent, render, screen } from '@testing-library/react'
 import { describe, expect, it, vi } from 'vitest'
 import { Router } from 'wouter'
 import { memoryLocation } from 'wouter/memory-location'
-import { createActor, type AnyMachineSnapshot, type EventObject } from 'xstate'
+import { createActor, type AnyMachineSnapshot, type SnapshotFrom } from 'xstate'
 import { newProjectMachine, type CreateProjectInput } from '../machines/newProject.machine'
 import type { V1CreatedProject } from '../src/contracts/database'
 import { NewProjectForm } from '../src/views/projects/NewProjectPage'
 import { CREATED_PROJECT } from '../tests/fixtures.database'
-import { apiError, deferredActor, describePath, keyByIncomingEdge, missingCoverage, modelOf, usePathClock } from './support'
+import { describePath, errorOf, eventFor, keyByIncomingEdge, missingCoverage, modelOf, outputOf } from './harness'
+import { apiError, deferredActor, usePathClock } from './fakes'
+
+/** The model's events, typed by the machine. */
+const ev = eventFor(newProjectMachine)
 
 const CREATE_TIMEOUT = 15_000
-const contextOf = (snapshot: AnyMachineSnapshot) => snapshot.context as { name: string; region: string; error: string | null }
+const contextOf = (snapshot: SnapshotFrom<typeof newProjectMachine>) => snapshot.context
 
 const model = modelOf(newProjectMachine, {
   input: { slug: 'demo-pro' },
-  events: (snapshot: AnyMachineSnapshot): EventObject[] => {
+  events: (snapshot) => {
     const { name, region } = contextOf(snapshot)
     if (snapshot.matches('editing')) {
       return [
-        ...(name === '' ? [{ type: 'project.name', name: 'Recipes' } as EventObject] : []),
-        ...(region === 'us-east-1' ? [{ type: 'project.region', region: 'eu-west-1' } as EventObject] : []),
-        ...(name.trim() !== '' ? [{ type: 'project.create' }] : []),
+        ...(name === '' ? [ev({ type: 'project.name', name: 'Recipes' })] : []),
+        ...(region === 'us-east-1' ? [ev({ type: 'project.region', region: 'eu-west-1' })] : []),
+        ...(name.trim() !== '' ? [ev({ type: 'project.create' })] : []),
       ]
     }
     if (snapshot.matches('creating')) {
       return [
-        { type: 'xstate.done.actor.createProject', output: CREATED_PROJECT } as EventObject,
-        { type: 'xstate.error.actor.createProject', error: apiError('Forbidden', 403) } as EventObject,
-        { type: 'xstate.error.actor.createProject', error: apiError('Name is too long', 400) } as EventObject,
+        { type: 'xstate.done.actor.createProject', output: CREATED_PROJECT },
+        { type: 'xstate.error.actor.createProject', error: apiError('Forbidden', 403) },
+        { type: 'xstate.error.actor.createProject', error: apiError('Name is too long', 400) },
         { type: 'xstate.after.createTimeout.newProject.creating' },
       ]
     }
     return []
   },
   serializeState: (snapshot, event) => {
-    const { name, region, error } = contextOf(snapshot as AnyMachineSnapshot)
-    return keyByIncomingEdge(snapshot as AnyMachineSnapshot, event as EventObject | undefined, `${name}|${region}|${error}`)
+    const { name, region, error } = contextOf(snapshot)
+    return keyByIncomingEdge(snapshot, event, `${name}|${region}|${error}`)
   },
 })
 const paths = model.getShortestPaths()
@@ -98,16 +102,16 @@ describe('new project model', () => {
         },
         events: {
           'project.name': async (step) => {
-            fireEvent.change(nameBox(), { target: { value: (step.event as unknown as { name: string }).name } })
+            fireEvent.change(nameBox(), { target: { value: step.event.name } })
           },
           'project.region': async (step) => {
-            fireEvent.change(regionBox(), { target: { value: (step.event as unknown as { region: string }).region } })
+            fireEvent.change(regionBox(), { target: { value: step.event.region } })
           },
           'project.create': async () => {
             fireEvent.click(screen.getByRole('button', { name: 'Create new project' }))
           },
-          'xstate.done.actor.createProject': async (step) => create.resolve((step.event as unknown as { output: V1CreatedProject }).output),
-          'xstate.error.actor.createProject': async (step) => create.reject((step.event as unknown as { error: unknown }).error),
+          'xstate.done.actor.createProject': async (step) => create.resolve(outputOf<V1CreatedProject>(step)),
+          'xstate.error.actor.createProject': async (step) => create.reject(errorOf(step)),
           'xstate.after.createTimeout.newProject.creating': async () => {
             await act(() => vi.advanceTimersByTimeAsync(CREATE_TIMEOUT))
             create.pending.splice(0)

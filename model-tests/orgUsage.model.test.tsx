@@ -1,30 +1,29 @@
 import { act, fireEvent, render, screen, within } from '@testing-library/react'
 import { describe, expect, it, vi } from 'vitest'
-import { createActor, type AnyMachineSnapshot, type EventObject } from 'xstate'
+import { createActor, type SnapshotFrom } from 'xstate'
 import { orgUsageMachine, type OrgUsageData } from '../machines/orgUsage.machine'
 import { OrgUsage } from '../src/views/org/usage/OrgUsagePage'
 import { REF } from '../tests/fixtures'
 import { USAGE_DATA } from '../tests/fixtures.usage'
-import { apiError, deferredActor, describePath, keyByIncomingEdge, missingCoverage, modelOf, usePathClock } from './support'
+import { type ModelEvent, describePath, errorOf, eventFor, keyByIncomingEdge, missingCoverage, modelOf } from './harness'
+import { apiError, deferredActor, usePathClock } from './fakes'
+
+/** The model's events, typed by the machine. */
+const ev = eventFor(orgUsageMachine)
 
 const REQUEST_TIMEOUT = 10_000
 
-interface Context {
-  projectRef: string
-  data: OrgUsageData | null
-  error: string | null
-}
-const contextOf = (snapshot: AnyMachineSnapshot) => snapshot.context as Context
+const contextOf = (snapshot: SnapshotFrom<typeof orgUsageMachine>) => snapshot.context
 
 const model = modelOf(orgUsageMachine, {
   input: { slug: 'demo-free' },
-  events: (snapshot: AnyMachineSnapshot): EventObject[] => {
+  events: (snapshot) => {
     const { projectRef, data } = contextOf(snapshot)
-    const select: EventObject[] = projectRef === '' ? [{ type: 'project.select', ref: REF } as EventObject] : []
+    const select: Array<ModelEvent<typeof orgUsageMachine>> = projectRef === '' ? [ev({ type: 'project.select', ref: REF })] : []
     if (snapshot.matches('loading')) {
       return [
-        { type: 'xstate.done.actor.fetchOrgUsage', output: USAGE_DATA } as EventObject,
-        { type: 'xstate.error.actor.fetchOrgUsage', error: apiError('Internal server error', 500) } as EventObject,
+        { type: 'xstate.done.actor.fetchOrgUsage', output: USAGE_DATA },
+        { type: 'xstate.error.actor.fetchOrgUsage', error: apiError('Internal server error', 500) },
         { type: 'xstate.after.requestTimeout.orgUsage.loading' },
         // Choosing while loading: only once the projects are known (a first load has answered).
         ...(data ? select : []),
@@ -35,8 +34,8 @@ const model = modelOf(orgUsageMachine, {
     return []
   },
   serializeState: (snapshot, event) => {
-    const { projectRef, data, error } = contextOf(snapshot as AnyMachineSnapshot)
-    return keyByIncomingEdge(snapshot as AnyMachineSnapshot, event as EventObject | undefined, JSON.stringify({ projectRef, loaded: data !== null, error }))
+    const { projectRef, data, error } = contextOf(snapshot)
+    return keyByIncomingEdge(snapshot, event, JSON.stringify({ projectRef, loaded: data !== null, error }))
   },
 })
 const paths = model.getShortestPaths()
@@ -84,7 +83,7 @@ describe('orgUsage model', () => {
         },
         events: {
           'xstate.done.actor.fetchOrgUsage': async () => fetch.resolve(USAGE_DATA),
-          'xstate.error.actor.fetchOrgUsage': async (step) => fetch.reject((step.event as unknown as { error: unknown }).error),
+          'xstate.error.actor.fetchOrgUsage': async (step) => fetch.reject(errorOf(step)),
           'xstate.after.requestTimeout.orgUsage.loading': async () => {
             await act(() => vi.advanceTimersByTimeAsync(REQUEST_TIMEOUT))
             fetch.pending.splice(0)
@@ -95,7 +94,7 @@ describe('orgUsage model', () => {
           'project.select': async (step) => {
             // A load still on its way is dropped (its actor stopped): the next answer is the new one's.
             fetch.pending.splice(0)
-            fireEvent.change(filter(), { target: { value: (step.event as unknown as { ref: string }).ref } })
+            fireEvent.change(filter(), { target: { value: step.event.ref } })
           },
         },
       })

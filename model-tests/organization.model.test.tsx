@@ -1,31 +1,30 @@
 import { render, screen } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import { afterEach, describe, expect, it } from 'vitest'
-import { createActor, type AnyMachineSnapshot, type EventObject } from 'xstate'
+import { createActor } from 'xstate'
 import { organizationMachine, type OrganizationData } from '../machines/organization.machine'
 import { newProjectMachine } from '../machines/newProject.machine'
 import { NewProjectPage } from '../src/views/projects/NewProjectPage'
 import { ORGS } from '../tests/web/platform'
-import { apiError, deferredActor, matchesStateKey, testModelOf } from './support'
-import { describePath, keyByIncomingEdge, missingCoverage } from './support'
+import { describePath, errorOf, keyByIncomingEdge, missingCoverage, modelOf, outputOf } from './harness'
+import { apiError, deferredActor } from './fakes'
 
 const DATA: OrganizationData = { organization: ORGS[1], subscription: { plan: { id: 'pro', name: 'Pro' }, usage_billing_enabled: false } }
 
-const model = testModelOf(organizationMachine, {
+const model = modelOf(organizationMachine, {
   input: { slug: 'demo-pro' },
-  events: (snapshot: AnyMachineSnapshot): EventObject[] => {
+  events: (snapshot) => {
     if (snapshot.matches('loading')) {
       return [
-        { type: 'xstate.done.actor.fetchOrganization', output: DATA } as EventObject,
-        { type: 'xstate.error.actor.fetchOrganization', error: apiError('Organization not found', 404) } as EventObject,
+        { type: 'xstate.done.actor.fetchOrganization', output: DATA },
+        { type: 'xstate.error.actor.fetchOrganization', error: apiError('Organization not found', 404) },
       ]
     }
     if (snapshot.matches('failed')) return [{ type: 'organization.retry' }]
     return []
   },
   serializeState: (snapshot, event, previous) =>
-    keyByIncomingEdge(snapshot as AnyMachineSnapshot, event as EventObject | undefined, JSON.stringify(previous?.value ?? null)),
-  stateMatcher: matchesStateKey,
+    keyByIncomingEdge(snapshot, event, JSON.stringify(previous?.value ?? null)),
 })
 const paths = model.getShortestPaths()
 
@@ -70,8 +69,8 @@ describe('organization model', () => {
           },
         },
         events: {
-          'xstate.done.actor.fetchOrganization': async (step) => fetchOrganization.resolve((step.event as unknown as { output: OrganizationData }).output),
-          'xstate.error.actor.fetchOrganization': async (step) => fetchOrganization.reject((step.event as unknown as { error: unknown }).error),
+          'xstate.done.actor.fetchOrganization': async (step) => fetchOrganization.resolve(outputOf<OrganizationData>(step)),
+          'xstate.error.actor.fetchOrganization': async (step) => fetchOrganization.reject(errorOf(step)),
           'organization.retry': async () => user.click(screen.getByRole('button', { name: 'Try again' })),
         },
       })

@@ -1,6 +1,6 @@
 import { act, fireEvent, render, screen } from '@testing-library/react'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
-import { createActor, type AnyMachineSnapshot, type EventObject } from 'xstate'
+import { createActor, type EventFrom } from 'xstate'
 import {
   NO_PERMISSION_TEXT,
   SAVED_TEXT,
@@ -11,7 +11,8 @@ import type { Organization } from '../src/contracts/organizations'
 import type { UpdateOrganizationBody } from '../src/contracts/orgSettings'
 import { OrganizationGeneralPage } from '../src/views/org/OrganizationGeneralPage'
 import { ALL_PERMISSIONS, ORGS } from '../tests/web/platform'
-import { apiError, deferredActor, describePath, keyByIncomingEdge, matchesStateKey, missingCoverage, testModelOf } from './support'
+import { type ModelEvent, describePath, errorOf, keyByIncomingEdge, missingCoverage, modelOf, outputOf } from './harness'
+import { apiError, deferredActor } from './fakes'
 
 const ORG: Organization = ORGS[0]
 const OWNER_DATA: OrganizationSettingsData = { organization: ORG, permissions: [...ALL_PERMISSIONS, 'organizations:write'] }
@@ -19,34 +20,33 @@ const READONLY_DATA: OrganizationSettingsData = { organization: ORG, permissions
 const NEW_NAME = 'Renamed Org'
 const REQUEST_TIMEOUT = 10_000
 
-const model = testModelOf(organizationSettingsMachine, {
+const model = modelOf(organizationSettingsMachine, {
   input: { slug: ORG.slug },
-  events: (snapshot: AnyMachineSnapshot): EventObject[] => {
+  events: (snapshot) => {
     if (snapshot.matches('loading')) {
       return [
-        { type: 'xstate.done.actor.fetchOrganizationSettings', output: OWNER_DATA } as EventObject,
-        { type: 'xstate.done.actor.fetchOrganizationSettings', output: READONLY_DATA } as EventObject,
-        { type: 'xstate.error.actor.fetchOrganizationSettings', error: apiError('Organization not found', 404) } as EventObject,
+        { type: 'xstate.done.actor.fetchOrganizationSettings', output: OWNER_DATA },
+        { type: 'xstate.done.actor.fetchOrganizationSettings', output: READONLY_DATA },
+        { type: 'xstate.error.actor.fetchOrganizationSettings', error: apiError('Organization not found', 404) },
         { type: 'xstate.after.requestTimeout.organizationSettings.loading' },
       ]
     }
     if (snapshot.matches('loadFailed')) return [{ type: 'settings.retry' }]
     if (snapshot.matches('saving')) {
       return [
-        { type: 'xstate.done.actor.saveOrganization', output: { ...ORG, name: NEW_NAME } } as EventObject,
-        { type: 'xstate.error.actor.saveOrganization', error: apiError('Internal server error', 500) } as EventObject,
+        { type: 'xstate.done.actor.saveOrganization', output: { ...ORG, name: NEW_NAME } },
+        { type: 'xstate.error.actor.saveOrganization', error: apiError('Internal server error', 500) },
         { type: 'xstate.after.requestTimeout.organizationSettings.saving' },
       ]
     }
-    const events: EventObject[] = []
-    const edit = { type: 'draft.edit', draft: { name: NEW_NAME } } as EventObject
-    if (snapshot.can(edit as never)) events.push(edit)
-    if (snapshot.can({ type: 'settings.save' } as never)) events.push({ type: 'settings.save' })
+    const events: Array<ModelEvent<typeof organizationSettingsMachine>> = []
+    const edit: EventFrom<typeof organizationSettingsMachine> = { type: 'draft.edit', draft: { name: NEW_NAME } }
+    if (snapshot.can(edit)) events.push(edit)
+    if (snapshot.can({ type: 'settings.save' })) events.push({ type: 'settings.save' })
     return events
   },
   serializeState: (snapshot, event, previous) =>
-    keyByIncomingEdge(snapshot as AnyMachineSnapshot, event as EventObject | undefined, JSON.stringify(previous?.value ?? null)),
-  stateMatcher: matchesStateKey,
+    keyByIncomingEdge(snapshot, event, JSON.stringify(previous?.value ?? null)),
 })
 const paths = model.getShortestPaths()
 
@@ -127,8 +127,8 @@ describe('organizationSettings model', () => {
         },
         events: {
           'xstate.done.actor.fetchOrganizationSettings': async (step) =>
-            fetchSettings.resolve((step.event as unknown as { output: OrganizationSettingsData }).output),
-          'xstate.error.actor.fetchOrganizationSettings': async (step) => fetchSettings.reject((step.event as unknown as { error: unknown }).error),
+            fetchSettings.resolve(outputOf<OrganizationSettingsData>(step)),
+          'xstate.error.actor.fetchOrganizationSettings': async (step) => fetchSettings.reject(errorOf(step)),
           'xstate.after.requestTimeout.organizationSettings.loading': async () => {
             await act(() => vi.advanceTimersByTimeAsync(REQUEST_TIMEOUT))
           },
@@ -145,8 +145,8 @@ describe('organizationSettings model', () => {
           'settings.save': async () => {
             await act(async () => save().click())
           },
-          'xstate.done.actor.saveOrganization': async (step) => saveOrganization.resolve((step.event as unknown as { output: Organization }).output),
-          'xstate.error.actor.saveOrganization': async (step) => saveOrganization.reject((step.event as unknown as { error: unknown }).error),
+          'xstate.done.actor.saveOrganization': async (step) => saveOrganization.resolve(outputOf<Organization>(step)),
+          'xstate.error.actor.saveOrganization': async (step) => saveOrganization.reject(errorOf(step)),
           'xstate.after.requestTimeout.organizationSettings.saving': async () => {
             await act(() => vi.advanceTimersByTimeAsync(REQUEST_TIMEOUT))
           },

@@ -1,12 +1,13 @@
 import { act, fireEvent, render, screen, within } from '@testing-library/react'
 import { describe, expect, it, vi } from 'vitest'
-import { createActor, type AnyMachineSnapshot, type EventObject } from 'xstate'
+import { createActor } from 'xstate'
 import { pauseProjectMachine } from '../machines/pauseProject.machine'
 import { livePauseProjectMachine } from '../src/api/live/pauseProject'
 import type { Permission, ProjectStatus } from '../src/contracts/common'
 import { PauseProjectPanel } from '../src/views/project/settings/PauseProjectSection'
 import { REF } from '../tests/fixtures'
-import { describePath, keyByIncomingEdge, missingCoverage, modelOf, usePlatform } from './support'
+import { describePath, keyByIncomingEdge, missingCoverage, modelOf, outputOf } from './harness'
+import { usePlatform } from './fakes'
 
 const PERMISSIONS_URL = /^\/platform\/profile\/permissions$/
 const PAUSE_URL = /^\/v1\/projects\/[a-z]{20}\/pause$/
@@ -15,12 +16,12 @@ const NO_PERMISSION = 'You need additional permissions to pause this project'
 function modelFor(status: ProjectStatus) {
   return modelOf(pauseProjectMachine, {
     input: { ref: REF, organizationSlug: 'demo-org', status },
-    events: (snapshot: AnyMachineSnapshot): EventObject[] => {
+    events: (snapshot) => {
       if (snapshot.matches('loading')) {
         return [
-          { type: 'xstate.done.actor.fetchPermissions', output: ['projects:write'] } as EventObject,
-          { type: 'xstate.done.actor.fetchPermissions', output: [] } as EventObject,
-          { type: 'xstate.error.actor.fetchPermissions', error: new Error('Internal server error') } as EventObject,
+          { type: 'xstate.done.actor.fetchPermissions', output: ['projects:write'] },
+          { type: 'xstate.done.actor.fetchPermissions', output: [] },
+          { type: 'xstate.error.actor.fetchPermissions', error: new Error('Internal server error') },
         ]
       }
       if (snapshot.matches('loadFailed')) return [{ type: 'permissions.retry' }]
@@ -28,8 +29,8 @@ function modelFor(status: ProjectStatus) {
       if (snapshot.matches('confirming')) return [{ type: 'pause.confirm' }, { type: 'pause.cancel' }]
       if (snapshot.matches('pausing')) {
         return [
-          { type: 'xstate.done.actor.pauseProject', output: null } as EventObject,
-          { type: 'xstate.error.actor.pauseProject', error: new Error('Project is PAUSING') } as EventObject,
+          { type: 'xstate.done.actor.pauseProject', output: null },
+          { type: 'xstate.error.actor.pauseProject', error: new Error('Project is PAUSING') },
         ]
       }
       return []
@@ -38,7 +39,7 @@ function modelFor(status: ProjectStatus) {
   })
 }
 const paths = [...modelFor('ACTIVE_HEALTHY').getShortestPaths(), ...modelFor('INACTIVE').getShortestPaths()]
-const statusOf = (path: (typeof paths)[number]) => (path.steps[0].state.context as { status: ProjectStatus }).status
+const statusOf = (path: (typeof paths)[number]) => path.steps[0].state.context.status
 
 const platform = usePlatform()
 
@@ -71,7 +72,7 @@ describe('pause project model', () => {
           },
           idle: (state) => {
             expect(screen.queryByRole('dialog')).toBeNull()
-            const { permissions, status } = state.context as { permissions: Permission[]; status: ProjectStatus }
+            const { permissions, status } = state.context
             if (!permissions.includes('projects:write')) {
               expect(action()).toBeDisabled()
               expect(action()).toHaveAccessibleDescription(NO_PERMISSION)
@@ -85,7 +86,7 @@ describe('pause project model', () => {
           confirming: (state) => {
             const dialog = screen.getByRole('dialog', { name: 'Pause this project' })
             expect(within(dialog).getByRole('button', { name: 'Confirm pause' })).toBeEnabled()
-            const error = (state.context as { error: string | null }).error
+            const error = state.context.error
             if (error) expect(within(dialog).getByRole('alert')).toHaveTextContent(error)
           },
           pausing: () => {
@@ -100,7 +101,7 @@ describe('pause project model', () => {
         },
         events: {
           'xstate.done.actor.fetchPermissions': async (step) => {
-            const permissions = (step.event as unknown as { output: Permission[] }).output
+            const permissions = outputOf<Permission[]>(step)
             platform.server.json(PERMISSIONS_URL, [{ organization_id: 2, organization_slug: 'demo-org', role: 'Owner', permissions }])
             await settle()
           },

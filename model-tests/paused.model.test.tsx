@@ -1,6 +1,6 @@
 import { act, fireEvent, render, screen, within } from '@testing-library/react'
 import { describe, expect, it, vi } from 'vitest'
-import { createActor, type AnyMachineSnapshot, type EventObject } from 'xstate'
+import { createActor } from 'xstate'
 import { pausedMachine, type RestoreContext } from '../machines/paused.machine'
 import { toastMachine } from '../machines/toast.machine'
 import { pausedActors } from '../src/api/live/paused'
@@ -8,7 +8,11 @@ import { PausedPage, RESTORE_DENIED, RESTORE_TOOLTIP } from '../src/views/projec
 import { ToastRegion } from '../src/views/shell/ToastRegion'
 import { makeProject } from '../tests/fixtures'
 import { ALL_PERMISSIONS } from '../tests/web/platform'
-import { describePath, keyByIncomingEdge, missingCoverage, modelOf, usePlatform } from './support'
+import { describePath, eventFor, keyByIncomingEdge, missingCoverage, modelOf, outputOf } from './harness'
+import { usePlatform } from './fakes'
+
+/** The model's events, typed by the machine. */
+const ev = eventFor(pausedMachine)
 
 const PROJECT = makeProject({ status: 'INACTIVE', organization_slug: 'demo-org' })
 const RESTORED = { ...PROJECT, status: 'RESTORING' as const }
@@ -26,23 +30,23 @@ const CONTEXTS: Record<string, RestoreContext> = {
 
 const model = modelOf(pausedMachine, {
   input: { project: PROJECT },
-  events: (snapshot: AnyMachineSnapshot): EventObject[] => {
+  events: (snapshot) => {
     if (snapshot.matches('loading')) {
       return [
-        ...Object.values(CONTEXTS).map((output) => ({ type: 'xstate.done.actor.fetchRestoreContext', output }) as EventObject),
-        { type: 'xstate.error.actor.fetchRestoreContext', error: new Error('Internal server error') } as EventObject,
+        ...Object.values(CONTEXTS).map((output) => (ev({ type: 'xstate.done.actor.fetchRestoreContext', output }))),
+        { type: 'xstate.error.actor.fetchRestoreContext', error: new Error('Internal server error') },
       ]
     }
     if (snapshot.matches('loadFailed')) return [{ type: 'context.retry' }]
     if (snapshot.matches('idle')) return [{ type: 'restore.request' }]
     // A second click on the refused button: the payload only tells the vertex apart from the first click's.
-    if (snapshot.matches('denied')) return [{ type: 'restore.request', again: true } as EventObject]
+    if (snapshot.matches('denied')) return [{ type: 'restore.request', again: true }]
     if (snapshot.matches('limitReached')) return [{ type: 'limit.close' }]
     if (snapshot.matches('confirming')) return [{ type: 'restore.confirm' }, { type: 'restore.cancel' }]
     if (snapshot.matches('restoring')) {
       return [
-        { type: 'xstate.done.actor.restoreProject', output: RESTORED } as EventObject,
-        { type: 'xstate.error.actor.restoreProject', error: new Error('Project is RESTORING') } as EventObject,
+        { type: 'xstate.done.actor.restoreProject', output: RESTORED },
+        { type: 'xstate.error.actor.restoreProject', error: new Error('Project is RESTORING') },
       ]
     }
     return []
@@ -103,7 +107,7 @@ describe('paused model', () => {
             noDialog()
             const button = screen.getByRole('button', { name: 'Restore project' })
             expect(button).toBeEnabled()
-            const plan = (state.context as { restoreContext: RestoreContext }).restoreContext.plan
+            const plan = state.context.restoreContext!.plan
             if (plan === 'free') {
               expect(screen.getByRole('link', { name: 'Upgrade to Pro' })).toHaveAttribute('href', '/org/demo-org/billing?panel=subscriptionPlan')
             } else {
@@ -143,7 +147,7 @@ describe('paused model', () => {
         },
         events: {
           'xstate.done.actor.fetchRestoreContext': async (step) => {
-            const output = (step.event as unknown as { output: RestoreContext }).output
+            const output = outputOf<RestoreContext>(step)
             platform.server.json(PERMISSIONS_URL, [{ organization_id: 2, organization_slug: 'demo-org', role: 'Owner', permissions: output.permissions }])
             platform.server.json(SUBSCRIPTION_URL, { plan: { id: output.plan, name: output.plan }, usage_billing_enabled: false })
             platform.server.json(MEMBERS_URL, output.membersReachedLimit)
@@ -159,7 +163,7 @@ describe('paused model', () => {
           'restore.cancel': () => click('Cancel'),
           'limit.close': () => click('Understood'),
           'xstate.done.actor.restoreProject': async (step) => {
-            platform.server.json(RESTORE_URL, (step.event as unknown as { output: unknown }).output)
+            platform.server.json(RESTORE_URL, outputOf<unknown>(step))
             await settle()
           },
           'xstate.error.actor.restoreProject': async (step) => {

@@ -1,11 +1,12 @@
 import { render, screen } from '@testing-library/react'
 import { describe, expect, it, vi } from 'vitest'
-import { createActor, type AnyMachineSnapshot, type EventObject } from 'xstate'
+import { createActor } from 'xstate'
 import { pausingMachine } from '../machines/pausing.machine'
 import { pausingActors } from '../src/api/live/pausing'
 import { PausingPage } from '../src/views/project/lifecycle/PausingPage'
 import { REF } from '../tests/fixtures'
-import { describePath, keyByIncomingEdge, missingCoverage, modelOf, usePlatform } from './support'
+import { describePath, keyByIncomingEdge, missingCoverage, modelOf, outputOf } from './harness'
+import { usePlatform } from './fakes'
 
 const STATUS_URL = /\/platform\/projects\/[a-z]{20}\/status$/
 /** Spec: the first poll 4 s in, then every 2 s; the 2 s beat is each request's slot. */
@@ -16,13 +17,13 @@ const ANSWER_AFTER = 1_500
 
 const model = modelOf(pausingMachine, {
   input: { ref: REF, since: new Date(0).toISOString() },
-  events: (snapshot: AnyMachineSnapshot): EventObject[] => {
+  events: (snapshot) => {
     if (snapshot.matches({ waiting: 'delaying' })) return [{ type: 'xstate.after.initialDelay.pausing.waiting.delaying' }]
     if (snapshot.matches({ waiting: { polling: 'requesting' } })) {
       return [
-        { type: 'xstate.done.actor.fetchProjectStatus', output: { status: 'PAUSING' } } as EventObject,
-        { type: 'xstate.done.actor.fetchProjectStatus', output: { status: 'INACTIVE' } } as EventObject,
-        { type: 'xstate.error.actor.fetchProjectStatus', error: new Error('Request failed with status 500') } as EventObject,
+        { type: 'xstate.done.actor.fetchProjectStatus', output: { status: 'PAUSING' } },
+        { type: 'xstate.done.actor.fetchProjectStatus', output: { status: 'INACTIVE' } },
+        { type: 'xstate.error.actor.fetchProjectStatus', error: new Error('Request failed with status 500') },
         { type: 'xstate.after.pollInterval.pausing.waiting.polling' },
       ]
     }
@@ -81,7 +82,7 @@ describe('pausing model', () => {
           'xstate.after.pollInterval.pausing.waiting.polling': () => platform.nextBeat(STATUS_URL, BEAT, FIRST),
           'xstate.done.actor.fetchProjectStatus': async (step) => {
             await platform.advance(ANSWER_AFTER)
-            platform.server.json(STATUS_URL, (step.event as unknown as { output: unknown }).output)
+            platform.server.json(STATUS_URL, outputOf<unknown>(step))
             await platform.settle()
           },
           'xstate.error.actor.fetchProjectStatus': async () => {

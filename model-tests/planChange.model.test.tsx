@@ -1,12 +1,13 @@
 import { act, render, screen, within } from '@testing-library/react'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
-import { createActor, type AnyMachineSnapshot, type EventObject } from 'xstate'
+import { createActor, type EventFrom } from 'xstate'
 import { PLAN_PERMISSION_TEXT, planChangeMachine, type BillingData } from '../machines/planChange.machine'
 import type { Subscription } from '../src/contracts/organizations'
 import type { Plan, SelectablePlanId } from '../src/contracts/orgSettings'
 import { OrganizationBillingPage } from '../src/views/org/OrganizationBillingPage'
 import { ORGS } from '../tests/web/platform'
-import { apiError, deferredActor, describePath, keyByIncomingEdge, matchesStateKey, missingCoverage, testModelOf } from './support'
+import { describePath, errorOf, keyByIncomingEdge, missingCoverage, modelOf, outputOf } from './harness'
+import { apiError, deferredActor } from './fakes'
 
 const PLANS: Plan[] = [
   { id: 'free', name: 'Free', price_monthly: 0, description: 'Free plan', features: ['Each member may have 2 active free projects'] },
@@ -19,14 +20,14 @@ const OWNER_DATA: BillingData = { organization: ORGS[0], subscription: FREE, pla
 const DEVELOPER_DATA: BillingData = { ...OWNER_DATA, permissions: ['projects:write'] }
 const REQUEST_TIMEOUT = 10_000
 
-const model = testModelOf(planChangeMachine, {
+const model = modelOf(planChangeMachine, {
   input: { slug: 'demo-free' },
-  events: (snapshot: AnyMachineSnapshot): EventObject[] => {
+  events: (snapshot) => {
     if (snapshot.matches('loading')) {
       return [
-        { type: 'xstate.done.actor.fetchBilling', output: OWNER_DATA } as EventObject,
-        { type: 'xstate.done.actor.fetchBilling', output: DEVELOPER_DATA } as EventObject,
-        { type: 'xstate.error.actor.fetchBilling', error: apiError('Organization not found', 404) } as EventObject,
+        { type: 'xstate.done.actor.fetchBilling', output: OWNER_DATA },
+        { type: 'xstate.done.actor.fetchBilling', output: DEVELOPER_DATA },
+        { type: 'xstate.error.actor.fetchBilling', error: apiError('Organization not found', 404) },
         { type: 'xstate.after.requestTimeout.planChange.loading' },
       ]
     }
@@ -34,16 +35,15 @@ const model = testModelOf(planChangeMachine, {
     if (snapshot.matches('confirming') || snapshot.matches('failed')) return [{ type: 'plan.confirm' }, { type: 'plan.cancel' }]
     if (snapshot.matches('changing')) {
       return [
-        { type: 'xstate.done.actor.changePlan', output: PRO } as EventObject,
-        { type: 'xstate.error.actor.changePlan', error: apiError("You need additional permissions to change this organization's plan", 403) } as EventObject,
+        { type: 'xstate.done.actor.changePlan', output: PRO },
+        { type: 'xstate.error.actor.changePlan', error: apiError("You need additional permissions to change this organization's plan", 403) },
         { type: 'xstate.after.requestTimeout.planChange.changing' },
       ]
     }
-    return (['pro', 'team'] as const).map((plan) => ({ type: 'plan.select', plan })).filter((event) => snapshot.can(event as never))
+    return (['pro', 'team'] as const).map((plan): EventFrom<typeof planChangeMachine> => ({ type: 'plan.select', plan })).filter((event) => snapshot.can(event))
   },
   serializeState: (snapshot, event, previous) =>
-    keyByIncomingEdge(snapshot as AnyMachineSnapshot, event as EventObject | undefined, JSON.stringify(previous?.value ?? null)),
-  stateMatcher: matchesStateKey,
+    keyByIncomingEdge(snapshot, event, JSON.stringify(previous?.value ?? null)),
 })
 const paths = model.getShortestPaths()
 
@@ -116,8 +116,8 @@ describe('planChange model', () => {
           },
         },
         events: {
-          'xstate.done.actor.fetchBilling': async (step) => fetchBilling.resolve((step.event as unknown as { output: BillingData }).output),
-          'xstate.error.actor.fetchBilling': async (step) => fetchBilling.reject((step.event as unknown as { error: unknown }).error),
+          'xstate.done.actor.fetchBilling': async (step) => fetchBilling.resolve(outputOf<BillingData>(step)),
+          'xstate.error.actor.fetchBilling': async (step) => fetchBilling.reject(errorOf(step)),
           'xstate.after.requestTimeout.planChange.loading': async () => {
             await act(() => vi.advanceTimersByTimeAsync(REQUEST_TIMEOUT))
           },
@@ -125,7 +125,7 @@ describe('planChange model', () => {
             await act(async () => screen.getByRole('button', { name: 'Try again' }).click())
           },
           'plan.select': async (step) => {
-            const name = (step.event as unknown as { plan: string }).plan === 'pro' ? 'Pro' : 'Team'
+            const name = step.event.plan === 'pro' ? 'Pro' : 'Team'
             await act(async () => screen.getByRole('button', { name: `Change to ${name}` }).click())
             await act(() => vi.advanceTimersByTimeAsync(0))
           },
@@ -136,8 +136,8 @@ describe('planChange model', () => {
             await act(async () => within(dialog()).getByRole('button', { name: 'Cancel' }).click())
             await act(() => vi.advanceTimersByTimeAsync(0))
           },
-          'xstate.done.actor.changePlan': async (step) => changePlan.resolve((step.event as unknown as { output: Subscription }).output),
-          'xstate.error.actor.changePlan': async (step) => changePlan.reject((step.event as unknown as { error: unknown }).error),
+          'xstate.done.actor.changePlan': async (step) => changePlan.resolve(outputOf<Subscription>(step)),
+          'xstate.error.actor.changePlan': async (step) => changePlan.reject(errorOf(step)),
           'xstate.after.requestTimeout.planChange.changing': async () => {
             await act(() => vi.advanceTimersByTimeAsync(REQUEST_TIMEOUT))
           },

@@ -1,33 +1,37 @@
 import { act, fireEvent, render, screen } from '@testing-library/react'
 import { describe, expect, it, vi } from 'vitest'
-import { createActor, type AnyMachineSnapshot, type EventObject } from 'xstate'
+import { createActor, type AnyMachineSnapshot } from 'xstate'
 import { profileMachine } from '../machines/profile.machine'
 import type { Profile } from '../src/contracts/session'
 import { ProfileForm } from '../src/views/account/ProfileForm'
-import { apiError, deferredActor, describePath, keyByIncomingEdge, missingCoverage, modelOf, usePathClock } from './support'
+import { describePath, errorOf, eventFor, keyByIncomingEdge, missingCoverage, modelOf, outputOf } from './harness'
+import { apiError, deferredActor, usePathClock } from './fakes'
+
+/** The model's events, typed by the machine. */
+const ev = eventFor(profileMachine)
 
 const PROFILE: Profile = { id: 9, username: 'newcomer', primary_email: 'newcomer@example.com' }
 const RULE = 'Username must be 3 to 40 characters: letters, digits, dots, dashes or underscores'
 
 const model = modelOf(profileMachine, {
   input: { profile: PROFILE },
-  events: (snapshot: AnyMachineSnapshot): EventObject[] => {
-    const { draft } = snapshot.context as { draft: string }
+  events: (snapshot) => {
+    const { draft } = snapshot.context
     if (snapshot.matches('saving')) {
       return [
-        { type: 'xstate.done.actor.updateProfile', output: { ...PROFILE, username: draft.trim() } } as EventObject,
-        { type: 'xstate.error.actor.updateProfile', error: apiError('This username is taken', 409) } as EventObject,
+        { type: 'xstate.done.actor.updateProfile', output: { ...PROFILE, username: draft.trim() } },
+        { type: 'xstate.error.actor.updateProfile', error: apiError('This username is taken', 409) },
         { type: 'xstate.after.requestTimeout.profile.saving' },
       ]
     }
     // Typing: the saved name may become a bad one or a good one; a bad one is corrected; then it is saved.
     // After a save or a failure, the name is edited once more (to a bad one), which is then corrected.
     const edits = draft === 'a b' ? ['renamed'] : draft === PROFILE.username ? ['a b', 'renamed'] : snapshot.matches('saved') || snapshot.matches('failed') ? ['a b'] : []
-    return [...edits.map((username) => ({ type: 'username.edit', username }) as EventObject), ...(snapshot.matches('saved') ? [] : [{ type: 'username.save' }])]
+    return [...edits.map((username) => (ev({ type: 'username.edit', username }))), ...(snapshot.matches('saved') ? [] : [ev({ type: 'username.save' })])]
   },
   // The state before is part of the key, so a state entered again from another one (a retry) is a path of its own.
   serializeState: (snapshot, event, previous) =>
-    keyByIncomingEdge(snapshot as AnyMachineSnapshot, event as EventObject | undefined, JSON.stringify([(snapshot as AnyMachineSnapshot).context, previous?.value ?? null])),
+    keyByIncomingEdge(snapshot, event, JSON.stringify([(snapshot).context, previous?.value ?? null])),
 })
 const paths = model.getShortestPaths()
 const runPath = usePathClock()
@@ -47,7 +51,7 @@ describe('profile model', () => {
       render(<ProfileForm profile={actor} />)
       const field = () => screen.getByLabelText('Username')
       const editable = (snapshot: AnyMachineSnapshot) => {
-        const { draft, profile } = snapshot.context as { draft: string; profile: Profile }
+        const { draft, profile } = snapshot.context
         expect(field()).toHaveValue(draft)
         expect(screen.getByText(PROFILE.primary_email)).toBeInTheDocument()
         const bad = draft !== profile.username && draft === 'a b'
@@ -65,7 +69,7 @@ describe('profile model', () => {
           },
           saving: (snapshot) => {
             expect(screen.getByRole('button', { name: 'Saving…' })).toBeDisabled()
-            expect(update.pending.map((run) => run.input)).toEqual([{ username: (snapshot.context as { draft: string }).draft }])
+            expect(update.pending.map((run) => run.input)).toEqual([{ username: snapshot.context.draft }])
           },
           saved: (snapshot) => {
             editable(snapshot)
@@ -74,19 +78,19 @@ describe('profile model', () => {
           },
           failed: (snapshot) => {
             editable(snapshot)
-            expect(screen.getByRole('alert')).toHaveTextContent((snapshot.context as { error: string }).error)
+            expect(screen.getByRole('alert')).toHaveTextContent(snapshot.context.error!)
             expect(saved).not.toHaveBeenCalled()
           },
         },
         events: {
           'username.edit': async (step) => {
-            fireEvent.change(field(), { target: { value: (step.event as unknown as { username: string }).username } })
+            fireEvent.change(field(), { target: { value: step.event.username } })
           },
           'username.save': async () => {
             fireEvent.click(screen.getByRole('button', { name: 'Save' }))
           },
-          'xstate.done.actor.updateProfile': async (step) => update.resolve((step.event as unknown as { output: Profile }).output),
-          'xstate.error.actor.updateProfile': async (step) => update.reject((step.event as unknown as { error: unknown }).error),
+          'xstate.done.actor.updateProfile': async (step) => update.resolve(outputOf<Profile>(step)),
+          'xstate.error.actor.updateProfile': async (step) => update.reject(errorOf(step)),
           'xstate.after.requestTimeout.profile.saving': async () => {
             await act(() => vi.advanceTimersByTimeAsync(10_000))
             update.pending.splice(0)

@@ -1,11 +1,12 @@
 import { act, fireEvent, render, screen, within } from '@testing-library/react'
 import { describe, expect, it, vi } from 'vitest'
-import { createActor, type AnyMachineSnapshot, type EventObject } from 'xstate'
+import { createActor, type AnyMachineSnapshot, type SnapshotFrom } from 'xstate'
 import { projectAddonsMachine, type AddonChange } from '../machines/projectAddons.machine'
 import type { ProjectAddons } from '../src/contracts/settings'
 import { AddonsPage } from '../src/views/project/settings/SettingsPages'
 import { REF } from '../tests/fixtures'
-import { apiError, deferredActor, describePath, keyByIncomingEdge, missingCoverage, modelOf, usePathClock } from './support'
+import { describePath, errorOf, keyByIncomingEdge, missingCoverage, modelOf, outputOf } from './harness'
+import { apiError, deferredActor, usePathClock } from './fakes'
 
 const REQUEST_TIMEOUT = 10_000
 const VARIANTS = [
@@ -22,42 +23,37 @@ const NONE = addonsWith(null)
 const SEVEN = addonsWith(VARIANTS[0])
 const INPUT = { ref: REF, paidPlan: true, mayChange: true }
 
-interface Ctx {
-  addons: ProjectAddons | null
-  error: string | null
-  saved: AddonChange | null
-}
-const contextOf = (snapshot: AnyMachineSnapshot) => snapshot.context as Ctx
+const contextOf = (snapshot: SnapshotFrom<typeof projectAddonsMachine>) => snapshot.context
 const pitrOf = (snapshot: AnyMachineSnapshot) => contextOf(snapshot).addons?.selected_addons[0]?.variant ?? null
 
 const model = modelOf(projectAddonsMachine, {
   input: INPUT,
-  events: (snapshot: AnyMachineSnapshot): EventObject[] => {
+  events: (snapshot) => {
     if (snapshot.matches('loading')) {
       return [
-        { type: 'xstate.done.actor.fetchAddons', output: NONE } as EventObject,
-        { type: 'xstate.done.actor.fetchAddons', output: SEVEN } as EventObject,
-        { type: 'xstate.error.actor.fetchAddons', error: apiError('Project not found', 404) } as EventObject,
+        { type: 'xstate.done.actor.fetchAddons', output: NONE },
+        { type: 'xstate.done.actor.fetchAddons', output: SEVEN },
+        { type: 'xstate.error.actor.fetchAddons', error: apiError('Project not found', 404) },
         { type: 'xstate.after.requestTimeout.projectAddons.loading' },
       ]
     }
     if (snapshot.matches('loadFailed')) return [{ type: 'addons.retry' }]
     if (snapshot.matches('idle')) {
-      return [{ type: 'pitr.choose', variant: 'pitr_14' } as EventObject, { type: 'pitr.enable', variant: 'pitr_14' } as EventObject, { type: 'pitr.disable' }]
+      return [{ type: 'pitr.choose', variant: 'pitr_14' as const }, { type: 'pitr.enable', variant: 'pitr_14' as const }, { type: 'pitr.disable' }]
     }
     if (snapshot.matches('saving')) {
       const enabling = contextOf(snapshot).saved?.kind === 'enable'
       return [
-        { type: 'xstate.done.actor.changeAddon', output: enabling ? addonsWith(VARIANTS[1]) : NONE } as EventObject,
-        { type: 'xstate.error.actor.changeAddon', error: apiError('Point in time recovery needs the Pro plan or above', 400) } as EventObject,
+        { type: 'xstate.done.actor.changeAddon', output: enabling ? addonsWith(VARIANTS[1]) : NONE },
+        { type: 'xstate.error.actor.changeAddon', error: apiError('Point in time recovery needs the Pro plan or above', 400) },
         { type: 'xstate.after.requestTimeout.projectAddons.saving' },
       ]
     }
     return []
   },
   serializeState: (snapshot, event) => {
-    const s = snapshot as AnyMachineSnapshot
-    return keyByIncomingEdge(s, event as EventObject | undefined, `${pitrOf(s)?.identifier ?? '-'}:${contextOf(s).saved?.kind ?? '-'}:${contextOf(s).error ? 'e' : ''}`)
+    const s = snapshot
+    return keyByIncomingEdge(s, event, `${pitrOf(s)?.identifier ?? '-'}:${contextOf(s).saved?.kind ?? '-'}:${contextOf(s).error ? 'e' : ''}`)
   },
 })
 const paths = model.getShortestPaths()
@@ -105,8 +101,8 @@ describe('project add-ons model', () => {
           },
         },
         events: {
-          'xstate.done.actor.fetchAddons': async (step) => fetch.resolve((step.event as unknown as { output: ProjectAddons }).output),
-          'xstate.error.actor.fetchAddons': async (step) => fetch.reject((step.event as unknown as { error: unknown }).error),
+          'xstate.done.actor.fetchAddons': async (step) => fetch.resolve(outputOf<ProjectAddons>(step)),
+          'xstate.error.actor.fetchAddons': async (step) => fetch.reject(errorOf(step)),
           'xstate.after.requestTimeout.projectAddons.loading': async () => {
             await act(() => vi.advanceTimersByTimeAsync(REQUEST_TIMEOUT))
             fetch.pending.splice(0)
@@ -115,11 +111,11 @@ describe('project add-ons model', () => {
             fireEvent.click(within(screen.getByRole('alert')).getByRole('button', { name: 'Try again' }))
           },
           // The PITR panel (?panel=pitr) sends these; its buttons are tested with the panel open in tests/web/projectScreens.test.tsx.
-          'pitr.choose': async (step) => act(async () => actor.send(step.event as never)),
-          'pitr.enable': async (step) => act(async () => actor.send(step.event as never)),
-          'pitr.disable': async (step) => act(async () => actor.send(step.event as never)),
-          'xstate.done.actor.changeAddon': async (step) => change.resolve((step.event as unknown as { output: ProjectAddons }).output),
-          'xstate.error.actor.changeAddon': async (step) => change.reject((step.event as unknown as { error: unknown }).error),
+          'pitr.choose': async (step) => act(async () => actor.send(step.event)),
+          'pitr.enable': async (step) => act(async () => actor.send(step.event)),
+          'pitr.disable': async (step) => act(async () => actor.send(step.event)),
+          'xstate.done.actor.changeAddon': async (step) => change.resolve(outputOf<ProjectAddons>(step)),
+          'xstate.error.actor.changeAddon': async (step) => change.reject(errorOf(step)),
           'xstate.after.requestTimeout.projectAddons.saving': async () => {
             await act(() => vi.advanceTimersByTimeAsync(REQUEST_TIMEOUT))
             change.pending.splice(0)

@@ -1,33 +1,32 @@
 import { act, render, screen } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import { afterEach, describe, expect, it } from 'vitest'
-import { createActor, type AnyMachineSnapshot, type EventObject } from 'xstate'
+import { createActor } from 'xstate'
 import { projectListMachine, type ProjectListData } from '../machines/projectList.machine'
 import { ProjectsPage } from '../src/views/projects/ProjectsPage'
 import { ORGS, PROJECTS } from '../tests/web/platform'
-import { apiError, deferredActor, matchesStateKey, testModelOf } from './support'
-import { describePath, keyByIncomingEdge, missingCoverage } from './support'
+import { describePath, errorOf, keyByIncomingEdge, missingCoverage, modelOf, outputOf } from './harness'
+import { apiError, deferredActor } from './fakes'
 
 const DATA: ProjectListData = { organizations: ORGS, projects: PROJECTS }
 const FAILURE = apiError('Database is down', 500)
 
-const model = testModelOf(projectListMachine, {
-  events: (snapshot: AnyMachineSnapshot): EventObject[] => {
+const model = modelOf(projectListMachine, {
+  events: (snapshot) => {
     if (snapshot.matches('loading') || snapshot.matches({ loaded: 'refreshing' })) {
       return [
-        { type: 'xstate.done.actor.fetchProjects', output: DATA } as EventObject,
-        { type: 'xstate.error.actor.fetchProjects', error: FAILURE } as EventObject,
+        { type: 'xstate.done.actor.fetchProjects', output: DATA },
+        { type: 'xstate.error.actor.fetchProjects', error: FAILURE },
       ]
     }
     if (snapshot.matches('failed')) return [{ type: 'projects.retry' }, { type: 'projects.refresh' }]
     if (snapshot.matches({ loaded: 'idle' })) {
-      return [{ type: 'projects.refresh' }, { type: 'projects.search', query: 'zzz' } as EventObject]
+      return [{ type: 'projects.refresh' }, { type: 'projects.search', query: 'zzz' }]
     }
     return []
   },
   serializeState: (snapshot, event, previous) =>
-    keyByIncomingEdge(snapshot as AnyMachineSnapshot, event as EventObject | undefined, `${JSON.stringify(previous?.value ?? null)}${(snapshot.context as { query: string }).query}`),
-  stateMatcher: matchesStateKey,
+    keyByIncomingEdge(snapshot, event, `${JSON.stringify(previous?.value ?? null)}${snapshot.context.query}`),
 })
 const paths = model.getShortestPaths()
 
@@ -78,8 +77,8 @@ describe('project list model', () => {
           },
         },
         events: {
-          'xstate.done.actor.fetchProjects': async (step) => fetchProjects.resolve((step.event as unknown as { output: ProjectListData }).output),
-          'xstate.error.actor.fetchProjects': async (step) => fetchProjects.reject((step.event as unknown as { error: unknown }).error),
+          'xstate.done.actor.fetchProjects': async (step) => fetchProjects.resolve(outputOf<ProjectListData>(step)),
+          'xstate.error.actor.fetchProjects': async (step) => fetchProjects.reject(errorOf(step)),
           'projects.retry': async () => user.click(screen.getByRole('button', { name: 'Try again' })),
           'projects.refresh': async () => {
             const button = screen.queryByRole('button', { name: 'Refresh' })
@@ -88,7 +87,7 @@ describe('project list model', () => {
             else await act(async () => actor.send({ type: 'projects.refresh' }))
           },
           'projects.search': async (step) => {
-            await user.type(screen.getByRole('searchbox', { name: 'Search for a project' }), (step.event as unknown as { query: string }).query)
+            await user.type(screen.getByRole('searchbox', { name: 'Search for a project' }), step.event.query)
           },
         },
       })

@@ -1,32 +1,31 @@
 import { act, fireEvent, render, screen, within } from '@testing-library/react'
 import { describe, expect, it, vi } from 'vitest'
-import { createActor, type AnyMachineSnapshot, type EventObject } from 'xstate'
+import { createActor, type SnapshotFrom } from 'xstate'
 import { logTime, projectLogsMachine, type LogFilter } from '../machines/projectLogs.machine'
 import type { RequestLogEntry } from '../src/contracts/measured'
 import { Logs } from '../src/views/project/observability/LogsPage'
 import { REF } from '../tests/fixtures'
 import { LOG_ENTRIES } from '../tests/fixtures.usage'
-import { apiError, deferredActor, describePath, keyByIncomingEdge, missingCoverage, modelOf, usePathClock } from './support'
+import { type ModelEvent, describePath, errorOf, eventFor, keyByIncomingEdge, missingCoverage, modelOf, outputOf } from './harness'
+import { apiError, deferredActor, usePathClock } from './fakes'
+
+/** The model's events, typed by the machine. */
+const ev = eventFor(projectLogsMachine)
 
 const REQUEST_TIMEOUT = 10_000
 
-interface Context {
-  filter: LogFilter
-  entries: RequestLogEntry[]
-  error: string | null
-}
-const contextOf = (snapshot: AnyMachineSnapshot) => snapshot.context as Context
+const contextOf = (snapshot: SnapshotFrom<typeof projectLogsMachine>) => snapshot.context
 const answerFor = (filter: LogFilter) => (filter === 'all' ? LOG_ENTRIES : LOG_ENTRIES.filter((e) => String(e.status)[0] === filter[0]))
 
 const model = modelOf(projectLogsMachine, {
   input: { ref: REF },
-  events: (snapshot: AnyMachineSnapshot): EventObject[] => {
+  events: (snapshot) => {
     const { filter } = contextOf(snapshot)
-    const select: EventObject[] = filter === 'all' ? [{ type: 'filter.select', filter: '4xx' } as EventObject] : filter === '4xx' ? [{ type: 'filter.select', filter: '5xx' } as EventObject] : []
+    const select: Array<ModelEvent<typeof projectLogsMachine>> = filter === 'all' ? [ev({ type: 'filter.select', filter: '4xx' })] : filter === '4xx' ? [ev({ type: 'filter.select', filter: '5xx' })] : []
     if (snapshot.matches('loading')) {
       return [
-        { type: 'xstate.done.actor.fetchRequestLog', output: answerFor(filter) } as EventObject,
-        { type: 'xstate.error.actor.fetchRequestLog', error: apiError('Internal server error', 500) } as EventObject,
+        { type: 'xstate.done.actor.fetchRequestLog', output: answerFor(filter) },
+        { type: 'xstate.error.actor.fetchRequestLog', error: apiError('Internal server error', 500) },
         { type: 'xstate.after.requestTimeout.projectLogs.loading' },
         ...select,
       ]
@@ -36,8 +35,8 @@ const model = modelOf(projectLogsMachine, {
     return []
   },
   serializeState: (snapshot, event) => {
-    const { filter, entries, error } = contextOf(snapshot as AnyMachineSnapshot)
-    return keyByIncomingEdge(snapshot as AnyMachineSnapshot, event as EventObject | undefined, JSON.stringify({ filter, entries: entries.map((e) => e.id), error }))
+    const { filter, entries, error } = contextOf(snapshot)
+    return keyByIncomingEdge(snapshot, event, JSON.stringify({ filter, entries: entries.map((e) => e.id), error }))
   },
 })
 const paths = model.getShortestPaths()
@@ -92,8 +91,8 @@ describe('projectLogs model', () => {
           },
         },
         events: {
-          'xstate.done.actor.fetchRequestLog': async (step) => fetch.resolve((step.event as unknown as { output: RequestLogEntry[] }).output),
-          'xstate.error.actor.fetchRequestLog': async (step) => fetch.reject((step.event as unknown as { error: unknown }).error),
+          'xstate.done.actor.fetchRequestLog': async (step) => fetch.resolve(outputOf<RequestLogEntry[]>(step)),
+          'xstate.error.actor.fetchRequestLog': async (step) => fetch.reject(errorOf(step)),
           'xstate.after.requestTimeout.projectLogs.loading': async () => {
             await act(() => vi.advanceTimersByTimeAsync(REQUEST_TIMEOUT))
             fetch.pending.splice(0)
@@ -104,7 +103,7 @@ describe('projectLogs model', () => {
           },
           'filter.select': async (step) => {
             fetch.pending.splice(0)
-            fireEvent.change(screen.getByLabelText('Status'), { target: { value: (step.event as unknown as { filter: LogFilter }).filter } })
+            fireEvent.change(screen.getByLabelText('Status'), { target: { value: step.event.filter } })
           },
         },
       })

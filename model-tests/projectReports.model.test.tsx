@@ -1,33 +1,32 @@
 import { act, fireEvent, render, screen, within } from '@testing-library/react'
 import { describe, expect, it, vi } from 'vitest'
-import { createActor, type AnyMachineSnapshot, type EventObject } from 'xstate'
+import { createActor, type SnapshotFrom } from 'xstate'
 import { projectReportsMachine, type ReportRange } from '../machines/projectReports.machine'
 import type { DailyUsage } from '../src/contracts/measured'
 import { Reports } from '../src/views/project/observability/ReportsPage'
 import { REF } from '../tests/fixtures'
 import { DAYS } from '../tests/fixtures.usage'
-import { apiError, deferredActor, describePath, keyByIncomingEdge, missingCoverage, modelOf, usePathClock } from './support'
+import { type ModelEvent, describePath, errorOf, eventFor, keyByIncomingEdge, missingCoverage, modelOf, outputOf } from './harness'
+import { apiError, deferredActor, usePathClock } from './fakes'
+
+/** The model's events, typed by the machine. */
+const ev = eventFor(projectReportsMachine)
 
 const REQUEST_TIMEOUT = 10_000
 const INPUT = { ref: REF, organizationSlug: 'demo-free' }
 
-interface Context {
-  days: ReportRange
-  data: DailyUsage[]
-  error: string | null
-}
-const contextOf = (snapshot: AnyMachineSnapshot) => snapshot.context as Context
+const contextOf = (snapshot: SnapshotFrom<typeof projectReportsMachine>) => snapshot.context
 
 const model = modelOf(projectReportsMachine, {
   input: INPUT,
-  events: (snapshot: AnyMachineSnapshot): EventObject[] => {
+  events: (snapshot) => {
     const { days } = contextOf(snapshot)
-    const select: EventObject[] = days === 7 ? [{ type: 'range.select', days: 30 } as EventObject] : []
+    const select: Array<ModelEvent<typeof projectReportsMachine>> = days === 7 ? [ev({ type: 'range.select', days: 30 })] : []
     if (snapshot.matches('loading')) {
       return [
-        { type: 'xstate.done.actor.fetchProjectDailyUsage', output: DAYS } as EventObject,
-        { type: 'xstate.done.actor.fetchProjectDailyUsage', output: DAYS.map((d) => ({ ...d, requests: 0, response_ms_avg: null })) } as EventObject,
-        { type: 'xstate.error.actor.fetchProjectDailyUsage', error: apiError('Internal server error', 500) } as EventObject,
+        { type: 'xstate.done.actor.fetchProjectDailyUsage', output: DAYS },
+        ev({ type: 'xstate.done.actor.fetchProjectDailyUsage', output: DAYS.map((d) => ({ ...d, requests: 0, response_ms_avg: null })) }),
+        { type: 'xstate.error.actor.fetchProjectDailyUsage', error: apiError('Internal server error', 500) },
         { type: 'xstate.after.requestTimeout.projectReports.loading' },
         ...select,
       ]
@@ -37,8 +36,8 @@ const model = modelOf(projectReportsMachine, {
     return []
   },
   serializeState: (snapshot, event) => {
-    const { days, data, error } = contextOf(snapshot as AnyMachineSnapshot)
-    return keyByIncomingEdge(snapshot as AnyMachineSnapshot, event as EventObject | undefined, JSON.stringify({ days, requests: data.map((d) => d.requests), error }))
+    const { days, data, error } = contextOf(snapshot)
+    return keyByIncomingEdge(snapshot, event, JSON.stringify({ days, requests: data.map((d) => d.requests), error }))
   },
 })
 const paths = model.getShortestPaths()
@@ -83,8 +82,8 @@ describe('projectReports model', () => {
           },
         },
         events: {
-          'xstate.done.actor.fetchProjectDailyUsage': async (step) => fetch.resolve((step.event as unknown as { output: DailyUsage[] }).output),
-          'xstate.error.actor.fetchProjectDailyUsage': async (step) => fetch.reject((step.event as unknown as { error: unknown }).error),
+          'xstate.done.actor.fetchProjectDailyUsage': async (step) => fetch.resolve(outputOf<DailyUsage[]>(step)),
+          'xstate.error.actor.fetchProjectDailyUsage': async (step) => fetch.reject(errorOf(step)),
           'xstate.after.requestTimeout.projectReports.loading': async () => {
             await act(() => vi.advanceTimersByTimeAsync(REQUEST_TIMEOUT))
             fetch.pending.splice(0)
@@ -95,7 +94,7 @@ describe('projectReports model', () => {
           },
           'range.select': async (step) => {
             fetch.pending.splice(0)
-            fireEvent.click(screen.getByRole('button', { name: `Last ${(step.event as unknown as { days: ReportRange }).days} days` }))
+            fireEvent.click(screen.getByRole('button', { name: `Last ${step.event.days} days` }))
           },
         },
       })

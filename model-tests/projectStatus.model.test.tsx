@@ -1,6 +1,6 @@
 import { act, fireEvent, render, screen } from '@testing-library/react'
 import { beforeAll, describe, expect, it, vi } from 'vitest'
-import { createActor, type AnyMachineSnapshot, type EventObject } from 'xstate'
+import { createActor, type EventFrom, type EventObject } from 'xstate'
 import { resolveProjectPage, type ProjectPage } from '../machines/projectPage'
 import { projectStatusMachine } from '../machines/projectStatus.machine'
 import { liveProjectStatusMachine, loadLifecycleFlows } from '../src/api/live/projectStatus'
@@ -8,7 +8,11 @@ import type { Project } from '../src/contracts/projects'
 import { ProjectStatusGate } from '../src/views/project/lifecycle/ProjectStatusGate'
 import { ProjectActorContext } from '../src/views/shell/projectActor'
 import { makeProject, REF } from '../tests/fixtures'
-import { describePath, missingCoverage, modelOf, usePlatform } from './support'
+import { type ModelEvent, describePath, errorOf, eventFor, missingCoverage, modelOf, outputOf } from './harness'
+import { usePlatform } from './fakes'
+
+/** The model's events, typed by the machine. */
+const ev = eventFor(projectStatusMachine)
 
 const PROJECT_URL = /\/platform\/projects\/[a-z]{20}$/
 
@@ -25,32 +29,32 @@ const SECTIONS = ['', 'editor', 'settings/general', 'reports']
 
 const model = modelOf(projectStatusMachine, {
   input: { ref: REF, section: 'editor' },
-  events: (snapshot: AnyMachineSnapshot): EventObject[] => {
+  events: (snapshot) => {
     if (snapshot.matches('loading')) {
       return [
-        ...FIXTURES.map((output) => ({ type: 'xstate.done.actor.fetchProject', output }) as EventObject),
-        { type: 'xstate.error.actor.fetchProject', error: new Error('Request failed with status 500') } as EventObject,
-        { type: 'xstate.error.actor.fetchProject', error: Object.assign(new Error('Project not found'), { status: 404 }) } as EventObject,
+        ...FIXTURES.map((output) => (ev({ type: 'xstate.done.actor.fetchProject', output }))),
+        { type: 'xstate.error.actor.fetchProject', error: new Error('Request failed with status 500') },
+        { type: 'xstate.error.actor.fetchProject', error: Object.assign(new Error('Project not found'), { status: 404 }) },
       ]
     }
     if (snapshot.matches('loadFailed')) return [{ type: 'project.retry' }]
     if (snapshot.matches('refreshing')) {
       return [
-        ...FIXTURES.map((output) => ({ type: 'xstate.done.actor.refetchProject', output }) as EventObject),
-        { type: 'xstate.error.actor.refetchProject', error: new Error('Request failed with status 500') } as EventObject,
+        ...FIXTURES.map((output) => (ev({ type: 'xstate.done.actor.refetchProject', output }))),
+        { type: 'xstate.error.actor.refetchProject', error: new Error('Request failed with status 500') },
       ]
     }
-    const pageEvents: EventObject[] = [
+    const pageEvents: Array<ModelEvent<typeof projectStatusMachine>> = [
       { type: 'project.refresh' },
-      ...SECTIONS.map((section) => ({ type: 'route.changed', section }) as EventObject),
-      ...FIXTURES.map((project) => ({ type: 'project.updated', project }) as EventObject),
+      ...SECTIONS.map((section) => (ev({ type: 'route.changed', section }))),
+      ...FIXTURES.map((project) => (ev({ type: 'project.updated', project }))),
     ]
-    return snapshot.matches('building') ? [...pageEvents, { type: 'projects.refresh' }] : pageEvents
+    return snapshot.matches('building') ? [...pageEvents, ev({ type: 'projects.refresh' })] : pageEvents
   },
   // A vertex is a state, the project and route it holds, and the edge that led there: so the shortest paths
   // take every edge, not only reach every vertex.
   serializeState: (snapshot, event) => {
-    const { project, section } = (snapshot as AnyMachineSnapshot).context as { project: Project | null; section: string }
+    const { project, section } = (snapshot).context as { project: Project | null; section: string }
     const summary = (e: any) => e && `${e.type}:${e.output?.status ?? e.project?.status ?? e.section ?? e.error?.status ?? ''}${e.output?.postgrestStatus ?? e.project?.postgrestStatus ?? ''}`
     return `${JSON.stringify(snapshot.value)}|${project ? `${project.status}/${project.postgrestStatus}` : '-'}|${section}|${summary(event)}`
   },
@@ -100,8 +104,8 @@ describe('project status model', () => {
         platform.server.json(PROJECT_URL, body, status)
         await platform.settle()
       }
-      const sendToActor = async (step: { event: EventObject }) => {
-        await act(async () => actor.send(step.event as never))
+      const sendToActor = async (step: { event: EventFrom<typeof projectStatusMachine> }) => {
+        await act(async () => actor.send(step.event))
       }
 
       await path.test({
@@ -122,8 +126,8 @@ describe('project status model', () => {
           refreshing: (state) => {
             // A refresh keeps the last page on screen: the page of the project it holds, never a loading screen.
             expect(screen.queryByText('Loading project…')).toBeNull()
-            const { project, section } = state.context as { project: Project; section: string }
-            const page = resolveProjectPage(project, section)
+            const { project, section } = state.context
+            const page = resolveProjectPage(project!, section)
             // The upgrading and restoring pages are drawn by their flow, stopped while the project is read again:
             // meanwhile their page waits under its own name.
             if (page === 'upgrading') expect(screen.getByRole('status')).toHaveTextContent('Reading upgrade status…')
@@ -132,12 +136,12 @@ describe('project status model', () => {
           },
         },
         events: {
-          'xstate.done.actor.fetchProject': async (step: { event: EventObject }) => respond((step.event as unknown as { output: unknown }).output)(),
+          'xstate.done.actor.fetchProject': async (step: { event: EventObject }) => respond(outputOf<unknown>(step))(),
           'xstate.error.actor.fetchProject': async (step: { event: EventObject }) =>
-            (step.event as unknown as { error: { status?: number } }).error.status === 404
+            errorOf(step).status === 404
               ? respond({ message: 'Project not found' }, 404)()
               : respond({ message: 'Internal server error' }, 500)(),
-          'xstate.done.actor.refetchProject': async (step: { event: EventObject }) => respond((step.event as unknown as { output: unknown }).output)(),
+          'xstate.done.actor.refetchProject': async (step: { event: EventObject }) => respond(outputOf<unknown>(step))(),
           'xstate.error.actor.refetchProject': respond({ message: 'Internal server error' }, 500),
           'project.retry': async () => {
             await act(async () => fireEvent.click(screen.getByRole('button', { name: 'Try again' })))

@@ -1,6 +1,6 @@
 import { act, fireEvent, render, screen, within } from '@testing-library/react'
 import { describe, expect, it, vi } from 'vitest'
-import { createActor, fromCallback, fromPromise, type AnyMachineSnapshot, type EventObject } from 'xstate'
+import { createActor, fromCallback, fromPromise, type AnyMachineSnapshot, type EventObject, type SnapshotFrom } from 'xstate'
 import { githubIntegrationsMachine } from '../machines/githubIntegrations.machine'
 import {
   LINKED_MESSAGE,
@@ -14,7 +14,11 @@ import { toastMachine } from '../machines/toast.machine'
 import type { Connection } from '../src/contracts/github'
 import { GitHubIntegrations } from '../src/views/org/integrations/GitHubIntegrations'
 import { ACME, ACME_NOTES, INSTALLATION, LANDING_PAGE, LINKER_DATA, NOTES_APP, ORG, PORTAL, connection } from '../tests/fixtures.github'
-import { apiError, deferredActor, describePath, keyByIncomingEdge, missingCoverage, modelOf, usePathClock } from './support'
+import { type ModelEvent, describePath, errorOf, eventFor, keyByIncomingEdge, missingCoverage, modelOf, outputOf } from './harness'
+import { apiError, deferredActor, usePathClock } from './fakes'
+
+/** The model's events, typed by the machine. */
+const ev = eventFor(repositoryRelinkMachine)
 
 const REQUEST_TIMEOUT = 10_000
 const INSTALL_POLL_INTERVAL = 3_000
@@ -22,90 +26,79 @@ const NOT_INSTALLED: LinkerData = { ...LINKER_DATA, installed: false }
 const PORTAL_LANDING = connection(2, LANDING_PAGE, PORTAL)
 const ACME_LANDING = connection(3, LANDING_PAGE, ACME)
 
-interface Context {
-  data: LinkerData | null
-  loadError: string | null
-  installError: string | null
-  repositorySearch: string
-  projectSearch: string
-  repositoryId: number | null
-  projectRef: string | null
-  connectError: string | null
-}
-const contextOf = (snapshot: AnyMachineSnapshot) => snapshot.context as Context
-const edge = (type: string, more: Record<string, unknown> = {}) => ({ type, ...more }) as EventObject
+const contextOf = (snapshot: SnapshotFrom<typeof repositoryRelinkMachine>) => snapshot.context
 
 const model = modelOf(repositoryRelinkMachine, {
   input: { organization: { id: ORG.id, slug: ORG.slug }, toasts: createActor(toastMachine) as ToastsRef, connectionsOwner: null },
-  events: (snapshot: AnyMachineSnapshot): EventObject[] => {
+  events: (snapshot) => {
     const context = contextOf(snapshot)
-    if (snapshot.matches('closed')) return context.data === null ? [edge('panel.open')] : []
+    if (snapshot.matches('closed')) return context.data === null ? [ev({ type: 'panel.open' })] : []
     if (snapshot.matches({ open: 'loading' })) {
       return [
-        edge('xstate.done.actor.loadLinker', { output: LINKER_DATA }),
-        edge('xstate.done.actor.loadLinker', { output: NOT_INSTALLED }),
-        edge('xstate.error.actor.loadLinker', { error: apiError('Malformed response from /platform/integrations/github/repositories at repositories', 200) }),
-        edge('xstate.after.requestTimeout.repositoryRelink.open.loading'),
+        ev({ type: 'xstate.done.actor.loadLinker', output: LINKER_DATA }),
+        ev({ type: 'xstate.done.actor.loadLinker', output: NOT_INSTALLED }),
+        ev({ type: 'xstate.error.actor.loadLinker', error: apiError('Malformed response from /platform/integrations/github/repositories at repositories', 200) }),
+        ev({ type: 'xstate.after.requestTimeout.repositoryRelink.open.loading' }),
       ]
     }
-    if (snapshot.matches({ open: 'failed' })) return [edge('linker.retry'), edge('panel.close')]
-    if (snapshot.matches({ open: 'needsInstall' })) return [edge('install.start'), edge('panel.close')]
+    if (snapshot.matches({ open: 'failed' })) return [ev({ type: 'linker.retry' }), ev({ type: 'panel.close' })]
+    if (snapshot.matches({ open: 'needsInstall' })) return [ev({ type: 'install.start' }), ev({ type: 'panel.close' })]
     if (snapshot.matches({ open: { installing: 'waiting' } })) {
       return [
-        edge('xstate.after.installPollInterval.repositoryRelink.open.installing.waiting'),
-        edge('install.completed'),
-        edge('install.failed', { error: 'The install window could not open: allow pop-ups for this site and try again' }),
-        edge('install.cancel'),
-        edge('panel.close'),
+        ev({ type: 'xstate.after.installPollInterval.repositoryRelink.open.installing.waiting' }),
+        ev({ type: 'install.completed' }),
+        ev({ type: 'install.failed', error: 'The install window could not open: allow pop-ups for this site and try again' }),
+        ev({ type: 'install.cancel' }),
+        ev({ type: 'panel.close' }),
       ]
     }
     if (snapshot.matches({ open: { installing: 'checking' } })) {
       return [
-        edge('xstate.done.actor.checkInstallation', { output: true }),
-        edge('xstate.done.actor.checkInstallation', { output: false }),
-        edge('xstate.error.actor.checkInstallation', { error: apiError('Unable to reach the server', null) }),
-        edge('xstate.after.requestTimeout.repositoryRelink.open.installing.checking'),
+        ev({ type: 'xstate.done.actor.checkInstallation', output: true }),
+        ev({ type: 'xstate.done.actor.checkInstallation', output: false }),
+        ev({ type: 'xstate.error.actor.checkInstallation', error: apiError('Unable to reach the server', null) }),
+        ev({ type: 'xstate.after.requestTimeout.repositoryRelink.open.installing.checking' }),
       ]
     }
     if (snapshot.matches({ open: 'choosing' })) {
       // One order keeps the graph small: at most one search, then the project, then the repository, then Connect.
-      const events: EventObject[] = []
+      const events: Array<ModelEvent<typeof repositoryRelinkMachine>> = []
       const searched = context.projectSearch !== '' || context.repositorySearch !== ''
       if (context.projectRef === null) {
-        if (!searched) events.push(edge('project.search', { text: 'portal' }), edge('repository.search', { text: 'LANDING' }), edge('panel.close'))
-        events.push(edge('project.select', { ref: PORTAL.ref }))
+        if (!searched) events.push(ev({ type: 'project.search', text: 'portal' }), ev({ type: 'repository.search', text: 'LANDING' }), ev({ type: 'panel.close' }))
+        events.push(ev({ type: 'project.select', ref: PORTAL.ref }))
         // Acme Storefront (linked to notes-app) is hidden by the project search.
-        if (context.projectSearch === '') events.push(edge('project.select', { ref: ACME.ref }))
+        if (context.projectSearch === '') events.push(ev({ type: 'project.select', ref: ACME.ref }))
       } else if (context.repositoryId === null) {
-        events.push(edge('repository.select', { id: LANDING_PAGE.id }))
+        events.push(ev({ type: 'repository.select', id: LANDING_PAGE.id }))
         // notes-app (already linked) is hidden by the repository search.
-        if (context.repositorySearch === '') events.push(edge('repository.select', { id: NOTES_APP.id }))
+        if (context.repositorySearch === '') events.push(ev({ type: 'repository.select', id: NOTES_APP.id }))
       }
-      if (snapshot.can({ type: 'connect' })) events.push(edge('connect'))
+      if (snapshot.can({ type: 'connect' })) events.push(ev({ type: 'connect' }))
       return events
     }
     if (snapshot.matches({ open: { connecting: 'removingPrevious' } })) {
       return [
-        edge('xstate.done.actor.deleteConnection'),
-        edge('xstate.error.actor.deleteConnection', { error: apiError('Connection 1 not found', 404) }),
-        edge('xstate.after.requestTimeout.repositoryRelink.open.connecting.removingPrevious'),
+        ev({ type: 'xstate.done.actor.deleteConnection' }),
+        ev({ type: 'xstate.error.actor.deleteConnection', error: apiError('Connection 1 not found', 404) }),
+        ev({ type: 'xstate.after.requestTimeout.repositoryRelink.open.connecting.removingPrevious' }),
       ]
     }
     if (snapshot.matches({ open: { connecting: 'creating' } })) {
       const made = context.projectRef === ACME.ref ? ACME_LANDING : PORTAL_LANDING
       return [
-        edge('xstate.done.actor.createConnection', { output: made }),
-        edge('xstate.done.actor.createConnection', { output: null }),
-        edge('xstate.error.actor.createConnection', { error: apiError('Selected repository already has an installed connection to a project', 409) }),
-        edge('xstate.after.requestTimeout.repositoryRelink.open.connecting.creating'),
-        edge('panel.close'),
+        ev({ type: 'xstate.done.actor.createConnection', output: made }),
+        ev({ type: 'xstate.done.actor.createConnection', output: null }),
+        ev({ type: 'xstate.error.actor.createConnection', error: apiError('Selected repository already has an installed connection to a project', 409) }),
+        ev({ type: 'xstate.after.requestTimeout.repositoryRelink.open.connecting.creating' }),
+        ev({ type: 'panel.close' }),
       ]
     }
     return []
   },
   serializeState: (snapshot, event) => {
-    const { data, organization: _organization, toasts: _toasts, connectionsOwner: _owner, ...rest } = snapshot.context as Context & Record<string, unknown>
-    return keyByIncomingEdge(snapshot as AnyMachineSnapshot, event as EventObject | undefined, JSON.stringify({ ...rest, loaded: data === null ? null : data.installed }))
+    const { data, organization: _organization, toasts: _toasts, connectionsOwner: _owner, ...rest } = snapshot.context
+    return keyByIncomingEdge(snapshot, event, JSON.stringify({ ...rest, loaded: data === null ? null : data.installed }))
   },
 })
 const paths = model.getShortestPaths()
@@ -237,20 +230,20 @@ describe('repository relink model', () => {
           'install.cancel': async () => fireEvent.click(within(panel()).getByRole('button', { name: 'Cancel' })),
           'install.completed': async () => act(() => openPopups()[0].send({ type: 'install.completed' })),
           'install.failed': async (step) => act(() => openPopups()[0].send(step.event)),
-          'project.search': async (step) => fireEvent.change(within(panel()).getByLabelText('Search projects'), { target: { value: (step.event as unknown as { text: string }).text } }),
+          'project.search': async (step) => fireEvent.change(within(panel()).getByLabelText('Search projects'), { target: { value: step.event.text } }),
           'repository.search': async (step) =>
-            fireEvent.change(within(panel()).getByLabelText('Search repositories'), { target: { value: (step.event as unknown as { text: string }).text } }),
+            fireEvent.change(within(panel()).getByLabelText('Search repositories'), { target: { value: step.event.text } }),
           'project.select': async (step) => {
-            const name = (step.event as unknown as { ref: string }).ref === PORTAL.ref ? PORTAL.name : ACME.name
+            const name = step.event.ref === PORTAL.ref ? PORTAL.name : ACME.name
             fireEvent.click(within(panel()).getByRole('radio', { name: new RegExp(`^${name}`) }))
           },
           'repository.select': async (step) => {
-            const name = (step.event as unknown as { id: number }).id === LANDING_PAGE.id ? LANDING_PAGE.name : NOTES_APP.name
+            const name = step.event.id === LANDING_PAGE.id ? LANDING_PAGE.name : NOTES_APP.name
             fireEvent.click(within(panel()).getByRole('radio', { name: new RegExp(`^${name}`) }))
           },
           connect: async () => fireEvent.click(within(panel()).getByRole('button', { name: 'Connect' })),
-          'xstate.done.actor.loadLinker': async (step) => load.resolve((step.event as unknown as { output: LinkerData }).output),
-          'xstate.error.actor.loadLinker': async (step) => load.reject((step.event as unknown as { error: unknown }).error),
+          'xstate.done.actor.loadLinker': async (step) => load.resolve(outputOf<LinkerData>(step)),
+          'xstate.error.actor.loadLinker': async (step) => load.reject(errorOf(step)),
           'xstate.after.requestTimeout.repositoryRelink.open.loading': async () => {
             await act(() => vi.advanceTimersByTimeAsync(REQUEST_TIMEOUT))
             load.pending.splice(0)
@@ -258,26 +251,26 @@ describe('repository relink model', () => {
           'xstate.after.installPollInterval.repositoryRelink.open.installing.waiting': async () => {
             await act(() => vi.advanceTimersByTimeAsync(INSTALL_POLL_INTERVAL))
           },
-          'xstate.done.actor.checkInstallation': async (step) => check.resolve((step.event as unknown as { output: boolean }).output),
-          'xstate.error.actor.checkInstallation': async (step) => check.reject((step.event as unknown as { error: unknown }).error),
+          'xstate.done.actor.checkInstallation': async (step) => check.resolve(outputOf<boolean>(step)),
+          'xstate.error.actor.checkInstallation': async (step) => check.reject(errorOf(step)),
           'xstate.after.requestTimeout.repositoryRelink.open.installing.checking': async () => {
             await act(() => vi.advanceTimersByTimeAsync(REQUEST_TIMEOUT))
             check.pending.splice(0)
           },
           'xstate.done.actor.deleteConnection': async () => remove.resolve(undefined),
-          'xstate.error.actor.deleteConnection': async (step) => remove.reject((step.event as unknown as { error: unknown }).error),
+          'xstate.error.actor.deleteConnection': async (step) => remove.reject(errorOf(step)),
           'xstate.after.requestTimeout.repositoryRelink.open.connecting.removingPrevious': async () => {
             await act(() => vi.advanceTimersByTimeAsync(REQUEST_TIMEOUT))
             remove.pending.splice(0)
           },
           'xstate.done.actor.createConnection': async (step) => {
-            await create.resolve((step.event as unknown as { output: Connection | null }).output)
-            const output = (step.event as unknown as { output: Connection | null }).output
+            await create.resolve(outputOf<Connection | null>(step))
+            const output = outputOf<Connection | null>(step)
             const notifications = screen.getByRole('status', { name: 'Notifications', hidden: true })
             expect(notifications).toHaveTextContent(output ? LINKED_MESSAGE : 'Failed to create Github connection: No new connection')
           },
           'xstate.error.actor.createConnection': async (step) => {
-            await create.reject((step.event as unknown as { error: unknown }).error)
+            await create.reject(errorOf(step))
             expect(screen.getByRole('status', { name: 'Notifications', hidden: true })).toHaveTextContent(repositoryConnectedMessage(LANDING_PAGE.name))
           },
           'xstate.after.requestTimeout.repositoryRelink.open.connecting.creating': async () => {

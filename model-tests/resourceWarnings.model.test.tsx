@@ -1,11 +1,12 @@
 import { act, render, screen } from '@testing-library/react'
 import { describe, expect, it } from 'vitest'
-import { createActor, type AnyMachineSnapshot, type EventObject } from 'xstate'
+import { createActor, type AnyMachineSnapshot } from 'xstate'
 import { resourceWarningsMachine } from '../machines/resourceWarnings.machine'
 import { liveResourceWarningsMachine } from '../src/api/live/resourceWarnings'
 import { ResourceBanner, UsageBadge } from '../src/views/project/usage/ResourceWarnings'
 import { REF } from '../tests/fixtures'
-import { describePath, keyByIncomingEdge, missingCoverage, modelOf, usePlatform } from './support'
+import { type ModelEvent, describePath, keyByIncomingEdge, missingCoverage, modelOf } from './harness'
+import { usePlatform } from './fakes'
 
 const WARNINGS_URL = /\/platform\/projects-resource-warnings$/
 const SUBSCRIPTION_URL = /\/platform\/organizations\/demo-free\/billing\/subscription$/
@@ -41,23 +42,23 @@ const timed = (snapshot: AnyMachineSnapshot, region: 'warnings' | 'usage') =>
 
 const modelFor = (organizationSlug: string | null) => modelOf(resourceWarningsMachine, {
   input: { ref: REF, organizationSlug },
-  events: (snapshot: AnyMachineSnapshot): EventObject[] => {
-    const events: EventObject[] = []
+  events: (snapshot) => {
+    const events: Array<ModelEvent<typeof resourceWarningsMachine>> = []
     if (snapshot.matches({ warnings: 'loading' })) {
       events.push(
-        { type: 'xstate.done.actor.fetchResourceWarnings', output: WARNINGS } as EventObject,
-        { type: 'xstate.error.actor.fetchResourceWarnings', error: new Error('Request failed with status 500') } as EventObject,
+        { type: 'xstate.done.actor.fetchResourceWarnings', output: WARNINGS },
+        { type: 'xstate.error.actor.fetchResourceWarnings', error: new Error('Request failed with status 500') },
       )
     }
     if (!timed(snapshot, 'usage')) {
       if (snapshot.matches({ warnings: 'fresh' })) events.push({ type: 'xstate.after.resourceWarningsStaleTime.resourceWarnings.warnings.fresh' })
       if (snapshot.matches({ warnings: 'failed' })) events.push({ type: 'xstate.after.resourceWarningsStaleTime.resourceWarnings.warnings.failed' })
     }
-    if (snapshot.matches({ usage: 'awaitingOrganization' })) events.push({ type: 'organization.known', slug: 'demo-free' } as EventObject)
+    if (snapshot.matches({ usage: 'awaitingOrganization' })) events.push({ type: 'organization.known', slug: 'demo-free' })
     if (snapshot.matches({ usage: 'loading' })) {
       events.push(
-        { type: 'xstate.done.actor.fetchUsageSummary', output: { subscription: SUBSCRIPTION, usages: USAGE.usages } } as EventObject,
-        { type: 'xstate.error.actor.fetchUsageSummary', error: new Error('Request failed with status 500') } as EventObject,
+        { type: 'xstate.done.actor.fetchUsageSummary', output: { subscription: SUBSCRIPTION, usages: USAGE.usages } },
+        { type: 'xstate.error.actor.fetchUsageSummary', error: new Error('Request failed with status 500') },
       )
     }
     if (!timed(snapshot, 'warnings')) {

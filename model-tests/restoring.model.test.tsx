@@ -1,12 +1,13 @@
 import { act, fireEvent, render, screen } from '@testing-library/react'
 import { describe, expect, it, vi } from 'vitest'
-import { createActor, type AnyMachineSnapshot, type EventObject } from 'xstate'
+import { createActor } from 'xstate'
 import { restoringMachine } from '../machines/restoring.machine'
 import { restoringActors } from '../src/api/live/restoring'
 import type { ProjectStatus } from '../src/contracts/common'
 import { RestoringPage } from '../src/views/project/lifecycle/RestoringPage'
 import { REF } from '../tests/fixtures'
-import { describePath, keyByIncomingEdge, missingCoverage, modelOf, usePlatform } from './support'
+import { type InternalEvent, describePath, keyByIncomingEdge, missingCoverage, modelOf, outputOf } from './harness'
+import { usePlatform } from './fakes'
 
 const STATUS_URL = /^\/platform\/projects\/[a-z]{20}\/status$/
 const RESTORE_STATUS_URL = /^\/platform\/projects\/[a-z]{20}\/restore\/status$/
@@ -16,15 +17,15 @@ const BEAT = 4_000
 const SLOT = 2_000
 /** Every status answer comes this late: a slow platform must not stretch the beat, nor a change of phase. */
 const ANSWER_AFTER = 1_500
-const BEAT_EDGE: EventObject = { type: 'xstate.after.pollInterval.restoring.watching.polling' }
+const BEAT_EDGE: InternalEvent = { type: 'xstate.after.pollInterval.restoring.watching.polling' }
 
-const done = (status: ProjectStatus) => ({ type: 'xstate.done.actor.fetchProjectStatus', output: { status } }) as EventObject
-const failedRequest = { type: 'xstate.error.actor.fetchProjectStatus', error: new Error('Request failed with status 500') } as EventObject
+const done = (status: ProjectStatus): InternalEvent => ({ type: 'xstate.done.actor.fetchProjectStatus', output: { status } })
+const failedRequest: InternalEvent = { type: 'xstate.error.actor.fetchProjectStatus', error: new Error('Request failed with status 500') }
 
 function modelFor(opened: ProjectStatus) {
   return modelOf(restoringMachine, {
     input: { ref: REF, status: opened, since },
-    events: (snapshot: AnyMachineSnapshot): EventObject[] => {
+    events: (snapshot) => {
       if (snapshot.matches({ watching: { polling: { unconfirmed: 'requesting' } } })) {
         return [done('ACTIVE_HEALTHY'), done('RESTORING'), done('RESTORATION_FAILED'), failedRequest, { type: 'xstate.after.requestTimeout.restoring.watching.polling.unconfirmed.requesting' }]
       }
@@ -35,8 +36,8 @@ function modelFor(opened: ProjectStatus) {
       if (snapshot.matches({ watching: { polling: { confirmed: 'settled' } } })) return [BEAT_EDGE]
       if (snapshot.matches('readingFailure')) {
         return [
-          { type: 'xstate.done.actor.fetchRestoreStatus', output: { status: 'RESTORATION_FAILED', error: 'disk full' } } as EventObject,
-          { type: 'xstate.error.actor.fetchRestoreStatus', error: new Error('Request failed with status 500') } as EventObject,
+          { type: 'xstate.done.actor.fetchRestoreStatus', output: { status: 'RESTORATION_FAILED', error: 'disk full' } },
+          { type: 'xstate.error.actor.fetchRestoreStatus', error: new Error('Request failed with status 500') },
           { type: 'xstate.after.requestTimeout.restoring.readingFailure' },
         ]
       }
@@ -55,7 +56,7 @@ const beatWalk = modelFor('INACTIVE').getPathsFromEvents(
   { fromState: createActor(restoringMachine, { input: { ref: REF, status: 'INACTIVE', since } }).getSnapshot() },
 )
 const paths = [...OPENED.flatMap((opened) => modelFor(opened).getShortestPaths()), ...beatWalk]
-const openedWith = (path: (typeof paths)[number]) => (path.steps[0].state.context as { status: ProjectStatus }).status
+const openedWith = (path: (typeof paths)[number]) => path.steps[0].state.context.status
 
 const platform = usePlatform()
 
@@ -100,7 +101,7 @@ describe('restoring model', () => {
           },
           failed: (state) => {
             heading('Restoration failed')
-            const error = (state.context as { error: string | null }).error
+            const error = state.context.error
             expect(screen.getByRole('alert')).toHaveTextContent(error ?? 'no error message was recorded')
             const link = screen.getByRole('link', { name: 'Contact support' })
             const href = new URL(link.getAttribute('href')!, 'http://localhost')
@@ -120,13 +121,13 @@ describe('restoring model', () => {
           },
         },
         events: {
-          [BEAT_EDGE.type]: () => platform.nextBeat(STATUS_URL, BEAT),
+          'xstate.after.pollInterval.restoring.watching.polling': () => platform.nextBeat(STATUS_URL, BEAT),
           'xstate.after.requestTimeout.restoring.watching.polling.unconfirmed.requesting': () => platform.advance(SLOT),
           'xstate.after.requestTimeout.restoring.watching.polling.confirmed.requesting': () => platform.advance(SLOT),
           'xstate.after.requestTimeout.restoring.readingFailure': () => platform.advance(SLOT),
           'xstate.done.actor.fetchProjectStatus': async (step) => {
             await platform.advance(ANSWER_AFTER)
-            server.json(STATUS_URL, (step.event as unknown as { output: unknown }).output)
+            server.json(STATUS_URL, outputOf<unknown>(step))
             await platform.settle()
           },
           'xstate.error.actor.fetchProjectStatus': async () => {
@@ -135,7 +136,7 @@ describe('restoring model', () => {
             await platform.settle()
           },
           'xstate.done.actor.fetchRestoreStatus': async (step) => {
-            server.json(RESTORE_STATUS_URL, (step.event as unknown as { output: unknown }).output)
+            server.json(RESTORE_STATUS_URL, outputOf<unknown>(step))
             await platform.settle()
           },
           'xstate.error.actor.fetchRestoreStatus': async () => {

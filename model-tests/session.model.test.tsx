@@ -1,15 +1,17 @@
 import { act, screen, waitFor, within } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import type { AnyMachineSnapshot, EventObject } from 'xstate'
 import { fromPromise } from 'xstate'
 import { sessionMachine, type SessionData } from '../machines/session.machine'
 import { getProfile } from '../src/api/calls/session'
 import { LIVE_LOGIC } from '../src/app/logic'
 import { mapLoaded } from '../src/views/shell/lazy'
 import { ALL_PERMISSIONS, OWNER, fakePlatform, renderApp } from '../tests/web/platform'
-import { apiError, deferredActor, matchesStateKey, testModelOf } from './support'
-import { describePath, keyByIncomingEdge, missingCoverage } from './support'
+import { describePath, errorOf, eventFor, keyByIncomingEdge, missingCoverage, modelOf, outputOf } from './harness'
+import { apiError, deferredActor } from './fakes'
+
+/** The model's events, typed by the machine. */
+const ev = eventFor(sessionMachine)
 
 const SESSION: SessionData = {
   profile: OWNER,
@@ -22,41 +24,41 @@ const WRONG_PASSWORD = apiError('Invalid e-mail or password', 401)
 const SIGNED_UP: SessionData = { profile: { id: 9, username: 'newcomer', primary_email: 'newcomer@example.com' }, permissions: [] }
 const RENAMED = 'boss'
 
-const model = testModelOf(sessionMachine, {
-  events: (snapshot: AnyMachineSnapshot): EventObject[] => {
+const model = modelOf(sessionMachine, {
+  events: (snapshot) => {
     if (snapshot.matches('checking')) {
       return [
-        { type: 'xstate.done.actor.fetchSession', output: SESSION } as EventObject,
-        { type: 'xstate.error.actor.fetchSession', error: UNAUTHORIZED } as EventObject,
-        { type: 'xstate.error.actor.fetchSession', error: UNREACHABLE } as EventObject,
+        { type: 'xstate.done.actor.fetchSession', output: SESSION },
+        { type: 'xstate.error.actor.fetchSession', error: UNAUTHORIZED },
+        { type: 'xstate.error.actor.fetchSession', error: UNREACHABLE },
       ]
     }
     if (snapshot.matches('checkFailed')) return [{ type: 'session.retry' }]
     if (snapshot.matches({ signedOut: 'idle' })) {
       return [
-        { type: 'session.signIn', email: 'owner@example.com', password: 'demo1234' } as EventObject,
-        { type: 'session.changed', session: SIGNED_UP } as EventObject,
+        { type: 'session.signIn', email: 'owner@example.com', password: 'demo1234' },
+        { type: 'session.changed', session: SIGNED_UP },
       ]
     }
     if (snapshot.matches({ signedOut: 'rejected' })) {
-      return [{ type: 'session.signIn', email: 'owner@example.com', password: 'demo1234' } as EventObject]
+      return [{ type: 'session.signIn', email: 'owner@example.com', password: 'demo1234' }]
     }
     if (snapshot.matches({ signedOut: 'signingIn' })) {
       return [
-        { type: 'xstate.done.actor.signIn', output: SESSION } as EventObject,
-        { type: 'xstate.error.actor.signIn', error: WRONG_PASSWORD } as EventObject,
+        { type: 'xstate.done.actor.signIn', output: SESSION },
+        { type: 'xstate.error.actor.signIn', error: WRONG_PASSWORD },
       ]
     }
     if (snapshot.matches({ signedIn: 'idle' })) {
       // Renaming once, on the account page, from a session that was signed into.
-      const session = (snapshot.context as { session: SessionData }).session
+      const session = snapshot.context.session!
       const mayRename = session.profile.id === OWNER.id && session.profile.username !== RENAMED
-      return [{ type: 'session.signOut' }, { type: 'session.expired' }, ...(mayRename ? [{ type: 'session.changed', session: { ...session, profile: { ...session.profile, username: RENAMED } } } as EventObject] : [])]
+      return [ev({ type: 'session.signOut' }), ev({ type: 'session.expired' }), ...(mayRename ? [ev({ type: 'session.changed', session: { ...session, profile: { ...session.profile, username: RENAMED } } })] : [])]
     }
     if (snapshot.matches({ signedIn: 'signingOut' })) {
       return [
         { type: 'xstate.done.actor.signOut' },
-        { type: 'xstate.error.actor.signOut', error: UNREACHABLE } as EventObject,
+        { type: 'xstate.error.actor.signOut', error: UNREACHABLE },
         { type: 'session.expired' },
       ]
     }
@@ -64,11 +66,10 @@ const model = testModelOf(sessionMachine, {
   },
   serializeState: (snapshot, event, previous) =>
     keyByIncomingEdge(
-      snapshot as AnyMachineSnapshot,
-      event as EventObject | undefined,
-      JSON.stringify([previous?.value ?? null, (snapshot as AnyMachineSnapshot).context.session?.profile.username ?? null]),
+      snapshot,
+      event,
+      JSON.stringify([previous?.value ?? null, (snapshot).context.session?.profile.username ?? null]),
     ),
-  stateMatcher: matchesStateKey,
 })
 
 const paths = model.getShortestPaths()
@@ -127,8 +128,8 @@ describe('session model', () => {
           },
         },
         events: {
-          'xstate.done.actor.fetchSession': async (step) => fetchSession.resolve((step.event as unknown as { output: SessionData }).output),
-          'xstate.error.actor.fetchSession': async (step) => fetchSession.reject((step.event as unknown as { error: unknown }).error),
+          'xstate.done.actor.fetchSession': async (step) => fetchSession.resolve(outputOf<SessionData>(step)),
+          'xstate.error.actor.fetchSession': async (step) => fetchSession.reject(errorOf(step)),
           'session.retry': async () => user.click(screen.getByRole('button', { name: 'Try again' })),
           'session.signIn': async () => {
             await user.clear(screen.getByLabelText('Email'))
@@ -137,8 +138,8 @@ describe('session model', () => {
             await user.type(screen.getByLabelText('Password'), 'demo1234')
             await user.click(screen.getByRole('button', { name: 'Sign in' }))
           },
-          'xstate.done.actor.signIn': async (step) => signIn.resolve((step.event as unknown as { output: SessionData }).output),
-          'xstate.error.actor.signIn': async (step) => signIn.reject((step.event as unknown as { error: unknown }).error),
+          'xstate.done.actor.signIn': async (step) => signIn.resolve(outputOf<SessionData>(step)),
+          'xstate.error.actor.signIn': async (step) => signIn.reject(errorOf(step)),
           // signedOut: sign-up hands the new session over; signedIn: the account page's saved profile does.
           'session.changed': async () => {
             if (location.history.at(-1) === '/sign-in') {
@@ -162,7 +163,7 @@ describe('session model', () => {
             await user.click(within(await screen.findByRole('menu')).getByRole('menuitem', { name: 'Log out' }))
           },
           'xstate.done.actor.signOut': async () => signOut.resolve(undefined),
-          'xstate.error.actor.signOut': async (step) => signOut.reject((step.event as unknown as { error: unknown }).error),
+          'xstate.error.actor.signOut': async (step) => signOut.reject(errorOf(step)),
           // A 401 from any call, through the real HTTP client's onUnauthorized hook.
           'session.expired': async () => {
             platform.state.signedIn = false

@@ -1,22 +1,23 @@
 import { act, fireEvent, render, screen } from '@testing-library/react'
 import { describe, expect, it, vi } from 'vitest'
-import { createActor, type AnyMachineSnapshot, type EventObject } from 'xstate'
+import { createActor } from 'xstate'
 import type { SessionData } from '../machines/session.machine'
 import { signUpMachine } from '../machines/signUp.machine'
 import type { SignUpBody } from '../src/contracts/accounts'
 import { SignUpPage } from '../src/views/auth/SignUpPage'
-import { apiError, deferredActor, describePath, keyByIncomingEdge, missingCoverage, modelOf, usePathClock } from './support'
+import { describePath, errorOf, keyByIncomingEdge, missingCoverage, modelOf } from './harness'
+import { apiError, deferredActor, usePathClock } from './fakes'
 
 const SESSION: SessionData = { profile: { id: 9, username: 'newcomer', primary_email: 'newcomer@example.com' }, permissions: [] }
 const TAKEN = 'An account with this e-mail address already exists. Sign in instead.'
 
 const model = modelOf(signUpMachine, {
-  events: (snapshot: AnyMachineSnapshot): EventObject[] => {
-    if (snapshot.matches('idle') || snapshot.matches('rejected')) return [{ type: 'signUp.submit', email: 'newcomer@example.com', password: 'long enough' } as EventObject]
+  events: (snapshot) => {
+    if (snapshot.matches('idle') || snapshot.matches('rejected')) return [{ type: 'signUp.submit', email: 'newcomer@example.com', password: 'long enough' }]
     if (snapshot.matches('submitting')) {
       return [
-        { type: 'xstate.done.actor.signUp', output: SESSION } as EventObject,
-        { type: 'xstate.error.actor.signUp', error: apiError(TAKEN, 409) } as EventObject,
+        { type: 'xstate.done.actor.signUp', output: SESSION },
+        { type: 'xstate.error.actor.signUp', error: apiError(TAKEN, 409) },
         { type: 'xstate.after.requestTimeout.signUp.submitting' },
       ]
     }
@@ -24,7 +25,7 @@ const model = modelOf(signUpMachine, {
   },
   // The state before is part of the key, so a state entered again from another one (a retry) is a path of its own.
   serializeState: (snapshot, event, previous) =>
-    keyByIncomingEdge(snapshot as AnyMachineSnapshot, event as EventObject | undefined, JSON.stringify([(snapshot as AnyMachineSnapshot).context, previous?.value ?? null])),
+    keyByIncomingEdge(snapshot, event, JSON.stringify([(snapshot).context, previous?.value ?? null])),
 })
 const paths = model.getShortestPaths()
 const runPath = usePathClock()
@@ -55,7 +56,7 @@ describe('sign-up model', () => {
             expect(signUp.pending.map((run) => run.input)).toEqual([{ email: 'newcomer@example.com', password: 'long enough' }])
           },
           rejected: (snapshot) => {
-            expect(screen.getByRole('alert')).toHaveTextContent(snapshot.context.error)
+            expect(screen.getByRole('alert')).toHaveTextContent(snapshot.context.error!)
             expect(email()).toHaveValue('newcomer@example.com')
             expect(screen.getByRole('button', { name: 'Sign up' })).toBeEnabled()
           },
@@ -71,7 +72,7 @@ describe('sign-up model', () => {
             fireEvent.click(screen.getByRole('button', { name: 'Sign up' }))
           },
           'xstate.done.actor.signUp': async () => signUp.resolve(SESSION),
-          'xstate.error.actor.signUp': async (step) => signUp.reject((step.event as unknown as { error: unknown }).error),
+          'xstate.error.actor.signUp': async (step) => signUp.reject(errorOf(step)),
           'xstate.after.requestTimeout.signUp.submitting': async () => {
             await act(() => vi.advanceTimersByTimeAsync(15_000))
             signUp.pending.splice(0)

@@ -1,12 +1,16 @@
 import { act, fireEvent, render, screen, within } from '@testing-library/react'
 import { describe, expect, it, vi } from 'vitest'
-import { createActor, type AnyMachineSnapshot, type EventObject } from 'xstate'
-import { sqlEditorMachine, type QueryFailure } from '../machines/sqlEditor.machine'
+import { createActor, type AnyMachineSnapshot } from 'xstate'
+import { sqlEditorMachine } from '../machines/sqlEditor.machine'
 import type { QueryResult } from '../src/contracts/database'
 import { SqlEditor } from '../src/views/project/database/SqlEditorPage'
 import { REF } from '../tests/fixtures'
 import { SELECT_RESULT } from '../tests/fixtures.database'
-import { deferredActor, describePath, keyByIncomingEdge, missingCoverage, modelOf, usePathClock } from './support'
+import { describePath, errorOf, eventFor, keyByIncomingEdge, missingCoverage, modelOf, outputOf } from './harness'
+import { deferredActor, usePathClock } from './fakes'
+
+/** The model's events, typed by the machine. */
+const ev = eventFor(sqlEditorMachine)
 
 const SAVED = 'select 1 as n,\n  doc from t'
 const TYPED = 'select 2;\nselec 3;'
@@ -14,24 +18,24 @@ const TYPED = 'select 2;\nselec 3;'
 const SYNTAX_ERROR = Object.assign(new Error('syntax error at or near "selec"'), { code: '42601', position: 11, hint: 'Check the spelling' })
 const QUERY_TIMEOUT = 20_000
 
-const queryOf = (snapshot: AnyMachineSnapshot) => (snapshot.context as { query: string }).query
-const failureOf = (snapshot: AnyMachineSnapshot) => (snapshot.context as { failure: QueryFailure | null }).failure
+const queryOf = (snapshot: AnyMachineSnapshot) => snapshot.context.query
+const failureOf = (snapshot: AnyMachineSnapshot) => snapshot.context.failure
 
 const model = modelOf(sqlEditorMachine, {
   input: { ref: REF },
-  events: (snapshot: AnyMachineSnapshot): EventObject[] => {
+  events: (snapshot) => {
     if (snapshot.matches('loading')) {
       return [
-        { type: 'xstate.done.actor.loadSavedQuery', output: SAVED } as EventObject,
-        { type: 'xstate.error.actor.loadSavedQuery', error: new Error('SecurityError: storage refused') } as EventObject,
+        { type: 'xstate.done.actor.loadSavedQuery', output: SAVED },
+        { type: 'xstate.error.actor.loadSavedQuery', error: new Error('SecurityError: storage refused') },
       ]
     }
-    const change = queryOf(snapshot) === TYPED ? [] : [{ type: 'query.change', query: TYPED } as EventObject]
-    const run = queryOf(snapshot).trim() === '' ? [] : [{ type: 'query.run' }]
+    const change = queryOf(snapshot) === TYPED ? [] : [ev({ type: 'query.change', query: TYPED })]
+    const run = queryOf(snapshot).trim() === '' ? [] : [ev({ type: 'query.run' })]
     if (snapshot.matches({ editing: 'running' })) {
       return [
-        { type: 'xstate.done.actor.runQuery', output: SELECT_RESULT } as EventObject,
-        { type: 'xstate.error.actor.runQuery', error: SYNTAX_ERROR } as EventObject,
+        { type: 'xstate.done.actor.runQuery', output: SELECT_RESULT },
+        { type: 'xstate.error.actor.runQuery', error: SYNTAX_ERROR },
         { type: 'xstate.after.queryTimeout.sqlEditor.editing.running' },
       ]
     }
@@ -39,10 +43,10 @@ const model = modelOf(sqlEditorMachine, {
   },
   serializeState: (snapshot, event, previous) =>
     keyByIncomingEdge(
-      snapshot as AnyMachineSnapshot,
-      event as EventObject | undefined,
+      snapshot,
+      event,
       // Which failure is on screen is part of the state: a time-out and a Postgres error read differently.
-      `${JSON.stringify(previous?.value ?? null)}|${queryOf(snapshot as AnyMachineSnapshot)}|${failureOf(snapshot as AnyMachineSnapshot)?.code ?? ''}`,
+      `${JSON.stringify(previous?.value ?? null)}|${queryOf(snapshot)}|${failureOf(snapshot)?.code ?? ''}`,
     ),
 })
 const paths = model.getShortestPaths()
@@ -111,7 +115,7 @@ describe('SQL editor model', () => {
             } else {
               expect(alert).toHaveTextContent('ERROR: 42601: syntax error at or near "selec"')
               // Position 11 of the text that ran.
-              const ran = (snapshot.context as { ran: string }).ran
+              const ran = snapshot.context.ran
               const line = ran.slice(0, 10).split('\n').length
               expect(alert).toHaveTextContent(`Line ${line}, column ${ran.slice(0, 10).split('\n').at(-1)!.length + 1}`)
               expect(alert).toHaveTextContent('Hint: Check the spelling')
@@ -120,10 +124,10 @@ describe('SQL editor model', () => {
           },
         },
         events: {
-          'xstate.done.actor.loadSavedQuery': async (step) => load.resolve((step.event as unknown as { output: string }).output),
-          'xstate.error.actor.loadSavedQuery': async (step) => load.reject((step.event as unknown as { error: unknown }).error),
+          'xstate.done.actor.loadSavedQuery': async (step) => load.resolve(outputOf<string>(step)),
+          'xstate.error.actor.loadSavedQuery': async (step) => load.reject(errorOf(step)),
           'query.change': async (step) => {
-            const { query } = step.event as unknown as { query: string }
+            const { query } = step.event
             fireEvent.change(editor(), { target: { value: query } })
             expect(persisted.at(-1)).toEqual({ ref: REF, query })
           },
@@ -132,8 +136,8 @@ describe('SQL editor model', () => {
             if (screen.queryByRole('alert')) fireEvent.keyDown(editor(), { key: 'Enter', ctrlKey: true })
             else fireEvent.click(runButton())
           },
-          'xstate.done.actor.runQuery': async (step) => run.resolve((step.event as unknown as { output: QueryResult }).output),
-          'xstate.error.actor.runQuery': async (step) => run.reject((step.event as unknown as { error: unknown }).error),
+          'xstate.done.actor.runQuery': async (step) => run.resolve(outputOf<QueryResult>(step)),
+          'xstate.error.actor.runQuery': async (step) => run.reject(errorOf(step)),
           'xstate.after.queryTimeout.sqlEditor.editing.running': async () => {
             await act(() => vi.advanceTimersByTimeAsync(QUERY_TIMEOUT))
           },

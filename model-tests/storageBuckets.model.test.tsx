@@ -1,26 +1,21 @@
 import { act, fireEvent, render, screen, within } from '@testing-library/react'
 import { describe, expect, it, vi } from 'vitest'
-import { createActor, type AnyMachineSnapshot, type EventObject } from 'xstate'
+import { createActor, type AnyMachineSnapshot, type SnapshotFrom } from 'xstate'
 import { bucketRetryDelay } from '../machines/bucketRetries'
 import { mimeTypesLabel, sizeLimitLabel, storageBucketsMachine, type BucketDraft } from '../machines/storageBuckets.machine'
 import type { Bucket, CreateBucketBody } from '../src/contracts/storage'
 import { StorageBuckets } from '../src/views/project/storage/StorageBucketsPage'
 import { REF } from '../tests/fixtures'
 import { BUCKETS, TENANT_CONFIG_NOT_FOUND, createdBucket } from '../tests/fixtures.storage'
-import { apiError, deferredActor, describePath, keyByIncomingEdge, missingCoverage, modelOf, usePathClock } from './support'
+import { describePath, errorOf, eventFor, keyByIncomingEdge, missingCoverage, modelOf, outputOf } from './harness'
+import { apiError, deferredActor, usePathClock } from './fakes'
+
+/** The model's events, typed by the machine. */
+const ev = eventFor(storageBucketsMachine)
 
 const REQUEST_TIMEOUT = 10_000
 
-interface Context {
-  buckets: Bucket[]
-  retries: number
-  loadError: string | null
-  draft: BucketDraft
-  createError: string | null
-  deleteId: string | null
-  deleteError: string | null
-}
-const contextOf = (snapshot: AnyMachineSnapshot) => snapshot.context as Context
+const contextOf = (snapshot: SnapshotFrom<typeof storageBucketsMachine>) => snapshot.context
 
 /** What a person types: a valid bucket, and the same with a name that breaks the no-slash rule. */
 const VALID: BucketDraft = { name: 'photos', public: true, mimeTypes: 'image/png, image/*', sizeLimit: '2', sizeUnit: 'MB' }
@@ -29,14 +24,14 @@ const PHOTOS = createdBucket('photos', { public: true, allowed_mime_types: ['ima
 
 const model = modelOf(storageBucketsMachine, {
   input: { ref: REF },
-  events: (snapshot: AnyMachineSnapshot): EventObject[] => {
+  events: (snapshot) => {
     const context = contextOf(snapshot)
     if (snapshot.matches('loading')) {
       return [
-        { type: 'xstate.done.actor.listBuckets', output: BUCKETS } as EventObject,
-        { type: 'xstate.done.actor.listBuckets', output: [] } as EventObject,
-        { type: 'xstate.error.actor.listBuckets', error: apiError('Internal server error', 500) } as EventObject,
-        { type: 'xstate.error.actor.listBuckets', error: apiError(TENANT_CONFIG_NOT_FOUND, 404) } as EventObject,
+        { type: 'xstate.done.actor.listBuckets', output: BUCKETS },
+        { type: 'xstate.done.actor.listBuckets', output: [] },
+        { type: 'xstate.error.actor.listBuckets', error: apiError('Internal server error', 500) },
+        { type: 'xstate.error.actor.listBuckets', error: apiError(TENANT_CONFIG_NOT_FOUND, 404) },
         { type: 'xstate.after.requestTimeout.storageBuckets.loading' },
       ]
     }
@@ -45,26 +40,26 @@ const model = modelOf(storageBucketsMachine, {
     if (snapshot.matches({ loaded: 'idle' })) {
       // One change per path, from the demo list (the empty list is only shown), keeps the graph small.
       const untouched = context.buckets.length === BUCKETS.length && context.buckets.every((b, i) => b.id === BUCKETS[i].id)
-      return untouched ? [{ type: 'create.open' }, { type: 'bucket.delete', id: 'receipts' } as EventObject] : []
+      return untouched ? [ev({ type: 'create.open' }), ev({ type: 'bucket.delete', id: 'receipts' })] : []
     }
     if (snapshot.matches({ loaded: { creating: 'editing' } })) {
       // Typing: a fresh draft may become either; an invalid one is corrected; after a failure it is sent again as is.
       const { draft, createError } = context
       const edits = createError !== null ? [] : draft.name === '' ? [VALID, INVALID] : draft.name === INVALID.name ? [VALID] : []
-      return [...edits.map((edit) => ({ type: 'create.edit', draft: edit }) as EventObject), { type: 'create.submit' }, { type: 'create.cancel' }]
+      return [...edits.map((edit) => (ev({ type: 'create.edit', draft: edit }))), ev({ type: 'create.submit' }), ev({ type: 'create.cancel' })]
     }
     if (snapshot.matches({ loaded: { creating: 'submitting' } })) {
       return [
-        { type: 'xstate.done.actor.createBucket', output: PHOTOS } as EventObject,
-        { type: 'xstate.error.actor.createBucket', error: apiError('The resource already exists', 409) } as EventObject,
+        { type: 'xstate.done.actor.createBucket', output: PHOTOS },
+        { type: 'xstate.error.actor.createBucket', error: apiError('The resource already exists', 409) },
         { type: 'xstate.after.requestTimeout.storageBuckets.loaded.creating.submitting' },
       ]
     }
     if (snapshot.matches({ loaded: { deleting: 'confirming' } })) return [{ type: 'delete.confirm' }, { type: 'delete.cancel' }]
     if (snapshot.matches({ loaded: { deleting: 'submitting' } })) {
       return [
-        { type: 'xstate.done.actor.deleteBucket' } as EventObject,
-        { type: 'xstate.error.actor.deleteBucket', error: apiError('The bucket you tried to delete is not empty', 409) } as EventObject,
+        { type: 'xstate.done.actor.deleteBucket' },
+        { type: 'xstate.error.actor.deleteBucket', error: apiError('The bucket you tried to delete is not empty', 409) },
         { type: 'xstate.after.requestTimeout.storageBuckets.loaded.deleting.submitting' },
       ]
     }
@@ -73,8 +68,8 @@ const model = modelOf(storageBucketsMachine, {
   // The whole context is part of a state's key: what each state shows depends on all of it (the retries so far, the
   // last error, the list, the draft), so two routes to one key always leave the same screen.
   serializeState: (snapshot, event) => {
-    const { buckets, ...rest } = contextOf(snapshot as AnyMachineSnapshot)
-    return keyByIncomingEdge(snapshot as AnyMachineSnapshot, event as EventObject | undefined, JSON.stringify({ ...rest, buckets: buckets.map((b) => b.id) }))
+    const { buckets, ...rest } = contextOf(snapshot)
+    return keyByIncomingEdge(snapshot, event, JSON.stringify({ ...rest, buckets: buckets.map((b) => b.id) }))
   },
 })
 const paths = model.getShortestPaths()
@@ -181,8 +176,8 @@ describe('storage buckets model', () => {
           },
         },
         events: {
-          'xstate.done.actor.listBuckets': async (step) => list.resolve((step.event as unknown as { output: Bucket[] }).output),
-          'xstate.error.actor.listBuckets': async (step) => list.reject((step.event as unknown as { error: unknown }).error),
+          'xstate.done.actor.listBuckets': async (step) => list.resolve(outputOf<Bucket[]>(step)),
+          'xstate.error.actor.listBuckets': async (step) => list.reject(errorOf(step)),
           'xstate.after.requestTimeout.storageBuckets.loading': async () => {
             await act(() => vi.advanceTimersByTimeAsync(REQUEST_TIMEOUT))
             list.pending.splice(0)
@@ -197,7 +192,7 @@ describe('storage buckets model', () => {
             fireEvent.click(screen.getByRole('button', { name: 'New bucket' }))
           },
           'create.edit': async (step) => {
-            const draft = (step.event as unknown as { draft: Partial<BucketDraft> }).draft
+            const draft = step.event.draft
             const form = within(dialog('Create bucket'))
             if (draft.name !== undefined) fireEvent.change(form.getByLabelText('Name'), { target: { value: draft.name } })
             if (draft.public !== undefined && draft.public !== contextOf(actor.getSnapshot()).draft.public) fireEvent.click(form.getByLabelText('Public bucket'))
@@ -212,7 +207,7 @@ describe('storage buckets model', () => {
             fireEvent.click(within(dialog('Create bucket')).getByRole('button', { name: 'Cancel' }))
           },
           'xstate.done.actor.createBucket': async () => create.resolve(PHOTOS),
-          'xstate.error.actor.createBucket': async (step) => create.reject((step.event as unknown as { error: unknown }).error),
+          'xstate.error.actor.createBucket': async (step) => create.reject(errorOf(step)),
           'xstate.after.requestTimeout.storageBuckets.loaded.creating.submitting': async () => {
             await act(() => vi.advanceTimersByTimeAsync(REQUEST_TIMEOUT))
             create.pending.splice(0)
@@ -227,7 +222,7 @@ describe('storage buckets model', () => {
             fireEvent.click(within(dialog('Delete bucket')).getByRole('button', { name: 'Cancel' }))
           },
           'xstate.done.actor.deleteBucket': async () => remove.resolve(undefined),
-          'xstate.error.actor.deleteBucket': async (step) => remove.reject((step.event as unknown as { error: unknown }).error),
+          'xstate.error.actor.deleteBucket': async (step) => remove.reject(errorOf(step)),
           'xstate.after.requestTimeout.storageBuckets.loaded.deleting.submitting': async () => {
             await act(() => vi.advanceTimersByTimeAsync(REQUEST_TIMEOUT))
             remove.pending.splice(0)

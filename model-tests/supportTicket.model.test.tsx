@@ -1,11 +1,12 @@
 import { act, fireEvent, render, screen } from '@testing-library/react'
 import { describe, expect, it, vi } from 'vitest'
-import { createActor, type AnyMachineSnapshot, type EventObject } from 'xstate'
+import { createActor } from 'xstate'
 import { supportTicketMachine } from '../machines/supportTicket.machine'
 import type { CreateTicketBody, SupportTicket } from '../src/contracts/support'
 import { SupportPage } from '../src/views/support/SupportPage'
 import { REF } from '../tests/fixtures'
-import { apiError, deferredActor, describePath, keyByIncomingEdge, missingCoverage, modelOf, usePathClock } from './support'
+import { describePath, errorOf, keyByIncomingEdge, missingCoverage, modelOf, outputOf } from './harness'
+import { apiError, deferredActor, usePathClock } from './fakes'
 
 const REQUEST_TIMEOUT = 10_000
 const PREFILL = { category: 'Database_unresponsive', ref: REF, subject: 'Project unresponsive', message: 'Every query times out' }
@@ -14,23 +15,23 @@ const TICKET: SupportTicket = { id: 't1', category: 'Database_unresponsive', pro
 
 const model = modelOf(supportTicketMachine, {
   input: { prefill: PREFILL },
-  events: (snapshot: AnyMachineSnapshot): EventObject[] => {
+  events: (snapshot) => {
     if (snapshot.matches('editing')) {
       // A new request starts without a subject and a message: they are typed (the draft) before it can be sent.
-      const { subject } = (snapshot.context as { draft: { subject: string } }).draft
-      return subject === '' ? [{ type: 'ticket.edit', draft: { subject: PREFILL.subject, message: PREFILL.message } } as EventObject] : [{ type: 'ticket.send' }]
+      const { subject } = snapshot.context.draft
+      return subject === '' ? [{ type: 'ticket.edit', draft: { subject: PREFILL.subject, message: PREFILL.message } }] : [{ type: 'ticket.send' }]
     }
     if (snapshot.matches('sending')) {
       return [
-        { type: 'xstate.done.actor.sendTicket', output: TICKET } as EventObject,
-        { type: 'xstate.error.actor.sendTicket', error: apiError('Project not found', 404) } as EventObject,
+        { type: 'xstate.done.actor.sendTicket', output: TICKET },
+        { type: 'xstate.error.actor.sendTicket', error: apiError('Project not found', 404) },
         { type: 'xstate.after.requestTimeout.supportTicket.sending' },
       ]
     }
     if (snapshot.matches('sent')) return [{ type: 'ticket.new' }]
     return []
   },
-  serializeState: (snapshot, event) => keyByIncomingEdge(snapshot as AnyMachineSnapshot, event as EventObject | undefined),
+  serializeState: (snapshot, event) => keyByIncomingEdge(snapshot, event),
 })
 const paths = model.getShortestPaths()
 const runPath = usePathClock()
@@ -53,7 +54,7 @@ describe('support ticket model', () => {
             // What was typed (here: the prefill) is still there after a failed send; a new request starts empty.
             expect(screen.getByLabelText('Subject')).toHaveValue(wroteAnother ? '' : PREFILL.subject)
             expect(screen.getByLabelText('Project reference')).toHaveValue(REF)
-            const error = (snapshot.context as { error: string | null }).error
+            const error = snapshot.context.error
             if (error) expect(screen.getByRole('alert')).toHaveTextContent(`Failed to send the support request: ${error}`)
             else expect(screen.queryByRole('alert')).toBeNull()
             // Without a subject and a message the contract would refuse it: the button waits for them.
@@ -79,8 +80,8 @@ describe('support ticket model', () => {
           'ticket.send': async () => {
             fireEvent.click(screen.getByRole('button', { name: 'Send support request' }))
           },
-          'xstate.done.actor.sendTicket': async (step) => send.resolve((step.event as unknown as { output: SupportTicket }).output),
-          'xstate.error.actor.sendTicket': async (step) => send.reject((step.event as unknown as { error: unknown }).error),
+          'xstate.done.actor.sendTicket': async (step) => send.resolve(outputOf<SupportTicket>(step)),
+          'xstate.error.actor.sendTicket': async (step) => send.reject(errorOf(step)),
           'xstate.after.requestTimeout.supportTicket.sending': async () => {
             await act(() => vi.advanceTimersByTimeAsync(REQUEST_TIMEOUT))
             send.pending.splice(0)

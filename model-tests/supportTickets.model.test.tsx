@@ -1,11 +1,12 @@
 import { act, fireEvent, render, screen, within } from '@testing-library/react'
 import { describe, expect, it, vi } from 'vitest'
-import { createActor, type AnyMachineSnapshot, type EventObject } from 'xstate'
+import { createActor } from 'xstate'
 import { supportTicketsMachine } from '../machines/supportTickets.machine'
 import type { SupportTicket } from '../src/contracts/support'
 import { SupportTicketsPage } from '../src/views/support/SupportTicketsPage'
 import { REF } from '../tests/fixtures'
-import { deferredActor, describePath, keyByIncomingEdge, missingCoverage, modelOf, usePathClock } from './support'
+import { describePath, errorOf, keyByIncomingEdge, missingCoverage, modelOf, outputOf } from './harness'
+import { deferredActor, usePathClock } from './fakes'
 
 const REQUEST_TIMEOUT = 10_000
 const TICKETS: SupportTicket[] = [
@@ -14,12 +15,12 @@ const TICKETS: SupportTicket[] = [
 ]
 
 const model = modelOf(supportTicketsMachine, {
-  events: (snapshot: AnyMachineSnapshot): EventObject[] => {
+  events: (snapshot) => {
     if (snapshot.matches('loading')) {
       return [
-        { type: 'xstate.done.actor.listTickets', output: TICKETS } as EventObject,
-        { type: 'xstate.done.actor.listTickets', output: [] } as EventObject,
-        { type: 'xstate.error.actor.listTickets', error: new Error('Request failed with status 500') } as EventObject,
+        { type: 'xstate.done.actor.listTickets', output: TICKETS },
+        { type: 'xstate.done.actor.listTickets', output: [] },
+        { type: 'xstate.error.actor.listTickets', error: new Error('Request failed with status 500') },
         { type: 'xstate.after.requestTimeout.supportTickets.loading' },
       ]
     }
@@ -27,7 +28,7 @@ const model = modelOf(supportTicketsMachine, {
     return []
   },
   serializeState: (snapshot, event) =>
-    keyByIncomingEdge(snapshot as AnyMachineSnapshot, event as EventObject | undefined, String((snapshot as AnyMachineSnapshot).context.tickets.length)),
+    keyByIncomingEdge(snapshot, event, String((snapshot).context.tickets.length)),
 })
 const paths = model.getShortestPaths()
 const runPath = usePathClock()
@@ -50,11 +51,11 @@ describe('support tickets model', () => {
           },
           failed: (snapshot) => {
             const alert = screen.getByRole('alert')
-            expect(alert).toHaveTextContent((snapshot.context as { error: string }).error)
+            expect(alert).toHaveTextContent(snapshot.context.error!)
             expect(within(alert).getByRole('button', { name: 'Try again' })).toBeEnabled()
           },
           loaded: (snapshot) => {
-            const tickets = (snapshot.context as { tickets: SupportTicket[] }).tickets
+            const tickets = snapshot.context.tickets
             if (tickets.length === 0) {
               expect(screen.getByText('No support requests yet.')).toBeInTheDocument()
               return
@@ -65,8 +66,8 @@ describe('support tickets model', () => {
           },
         },
         events: {
-          'xstate.done.actor.listTickets': async (step) => list.resolve((step.event as unknown as { output: SupportTicket[] }).output),
-          'xstate.error.actor.listTickets': async (step) => list.reject((step.event as unknown as { error: unknown }).error),
+          'xstate.done.actor.listTickets': async (step) => list.resolve(outputOf<SupportTicket[]>(step)),
+          'xstate.error.actor.listTickets': async (step) => list.reject(errorOf(step)),
           'xstate.after.requestTimeout.supportTickets.loading': async () => {
             await act(() => vi.advanceTimersByTimeAsync(REQUEST_TIMEOUT))
             list.pending.splice(0)

@@ -2,13 +2,17 @@ import { act, fireEvent, render, screen, within } from '@testing-library/react'
 import { describe, expect, it, vi } from 'vitest'
 import { Router } from 'wouter'
 import { memoryLocation } from 'wouter/memory-location'
-import { createActor, type AnyMachineSnapshot, type EventObject } from 'xstate'
+import { createActor, type AnyMachineSnapshot, type SnapshotFrom } from 'xstate'
 import { ROWS_PER_PAGE, tableEditorHref, tableEditorMachine, type RowsRequest, type TableSelection } from '../machines/tableEditor.machine'
 import type { DatabaseTable, TableRows } from '../src/contracts/database'
 import { TableEditor } from '../src/views/project/database/TableEditorPage'
 import { REF } from '../tests/fixtures'
 import { TABLES, ordersPage } from '../tests/fixtures.database'
-import { deferredActor, describePath, keyByIncomingEdge, missingCoverage, modelOf, usePathClock } from './support'
+import { describePath, errorOf, eventFor, keyByIncomingEdge, missingCoverage, modelOf, outputOf } from './harness'
+import { deferredActor, usePathClock } from './fakes'
+
+/** The model's events, typed by the machine. */
+const ev = eventFor(tableEditorMachine)
 
 const REQUEST_TIMEOUT = 10_000
 /** orders has 250 rows (3 pages), customers 2 (1 page). */
@@ -16,17 +20,17 @@ const rowsFor = ({ table, page }: TableSelection): TableRows =>
   table === 'orders' ? ordersPage(page * ROWS_PER_PAGE) : { ...ordersPage(0, ROWS_PER_PAGE, 2), columns: [{ name: 'id', type: 'bigint' }] }
 const TOTALS: Record<string, number> = { orders: 250, customers: 2 }
 
-const selectionOf = (snapshot: AnyMachineSnapshot) => snapshot.context as TableSelection
-const changed = (selection: TableSelection) => ({ type: 'selection.changed', ...selection }) as EventObject
+const selectionOf = (snapshot: SnapshotFrom<typeof tableEditorMachine>) => snapshot.context
+const changed = (selection: TableSelection) => (ev({ type: 'selection.changed', ...selection }))
 
 const model = modelOf(tableEditorMachine, {
   input: { ref: REF, table: null, page: 0 },
-  events: (snapshot: AnyMachineSnapshot): EventObject[] => {
+  events: (snapshot) => {
     const selection = selectionOf(snapshot)
     if (snapshot.matches('loadingTables')) {
       return [
-        { type: 'xstate.done.actor.listTables', output: TABLES } as EventObject,
-        { type: 'xstate.error.actor.listTables', error: new Error('Internal server error') } as EventObject,
+        { type: 'xstate.done.actor.listTables', output: TABLES },
+        { type: 'xstate.error.actor.listTables', error: new Error('Internal server error') },
         { type: 'xstate.after.requestTimeout.tableEditor.loadingTables' },
         // The URL changes while the list loads (the person follows a link to a table).
         ...(selection.table === null ? [changed({ table: 'orders', page: 0 })] : []),
@@ -37,8 +41,8 @@ const model = modelOf(tableEditorMachine, {
     if (snapshot.matches({ ready: 'missing' })) return [changed({ table: 'customers', page: 0 })]
     if (snapshot.matches({ ready: 'loadingRows' })) {
       return [
-        { type: 'xstate.done.actor.getTableRows', output: rowsFor(selection) } as EventObject,
-        { type: 'xstate.error.actor.getTableRows', error: new Error('Unable to reach the server') } as EventObject,
+        { type: 'xstate.done.actor.getTableRows', output: rowsFor(selection) },
+        { type: 'xstate.error.actor.getTableRows', error: new Error('Unable to reach the server') },
         { type: 'xstate.after.requestTimeout.tableEditor.ready.loadingRows' },
         ...(selection.table === 'orders' ? [changed({ table: 'customers', page: 0 })] : []),
       ]
@@ -54,8 +58,8 @@ const model = modelOf(tableEditorMachine, {
     return []
   },
   serializeState: (snapshot, event, previous) => {
-    const { table, page } = selectionOf(snapshot as AnyMachineSnapshot)
-    return keyByIncomingEdge(snapshot as AnyMachineSnapshot, event as EventObject | undefined, `${JSON.stringify(previous?.value ?? null)}|${table}|${page}`)
+    const { table, page } = selectionOf(snapshot)
+    return keyByIncomingEdge(snapshot, event, `${JSON.stringify(previous?.value ?? null)}|${table}|${page}`)
   },
 })
 const paths = model.getShortestPaths()
@@ -94,7 +98,7 @@ describe('table editor model', () => {
           tablesFailed: (snapshot) => {
             const alert = screen.getByRole('alert')
             expect(alert).toHaveTextContent('Failed to load tables')
-            expect(alert).toHaveTextContent((snapshot.context as { error: string }).error)
+            expect(alert).toHaveTextContent(snapshot.context.error!)
             expect(within(alert).getByRole('button', { name: 'Try again' })).toBeEnabled()
           },
           ready: (snapshot) => {
@@ -137,13 +141,13 @@ describe('table editor model', () => {
           'ready.rowsFailed': (snapshot) => {
             const alert = within(region()).getByRole('alert')
             expect(alert).toHaveTextContent('Failed to load rows')
-            expect(alert).toHaveTextContent((snapshot.context as { error: string }).error)
+            expect(alert).toHaveTextContent(snapshot.context.error!)
             expect(within(alert).getByRole('button', { name: 'Try again' })).toBeEnabled()
           },
         },
         events: {
-          'xstate.done.actor.listTables': async (step) => list.resolve((step.event as unknown as { output: DatabaseTable[] }).output),
-          'xstate.error.actor.listTables': async (step) => list.reject((step.event as unknown as { error: unknown }).error),
+          'xstate.done.actor.listTables': async (step) => list.resolve(outputOf<DatabaseTable[]>(step)),
+          'xstate.error.actor.listTables': async (step) => list.reject(errorOf(step)),
           'xstate.after.requestTimeout.tableEditor.loadingTables': async () => {
             await act(() => vi.advanceTimersByTimeAsync(REQUEST_TIMEOUT))
           },
@@ -151,7 +155,7 @@ describe('table editor model', () => {
             fireEvent.click(within(screen.getByRole('alert')).getByRole('button', { name: 'Try again' }))
           },
           'selection.changed': async (step) => {
-            const { table, page } = step.event as unknown as TableSelection
+            const { table, page } = step.event
             const href = tableEditorHref(REF, { table, page })
             // A link on screen when there is one (a table of the list, a page), else the URL typed by hand.
             const link = linkTo(href)
@@ -161,11 +165,11 @@ describe('table editor model', () => {
           // The answer goes to the request out now; one abandoned by a new selection is never answered.
           'xstate.done.actor.getTableRows': async (step) => {
             rows.pending.splice(0, rows.pending.length - 1)
-            await rows.resolve((step.event as unknown as { output: TableRows }).output)
+            await rows.resolve(outputOf<TableRows>(step))
           },
           'xstate.error.actor.getTableRows': async (step) => {
             rows.pending.splice(0, rows.pending.length - 1)
-            await rows.reject((step.event as unknown as { error: unknown }).error)
+            await rows.reject(errorOf(step))
           },
           'xstate.after.requestTimeout.tableEditor.ready.loadingRows': async () => {
             await act(() => vi.advanceTimersByTimeAsync(REQUEST_TIMEOUT))

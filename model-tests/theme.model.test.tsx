@@ -1,30 +1,31 @@
 import { act, render, screen } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { createActor, type AnyMachineSnapshot, type EventObject } from 'xstate'
+import { createActor } from 'xstate'
 import { THEMES, THEME_LABELS, themeMachine, type Theme } from '../machines/theme.machine'
 import { applyThemeClass, readTheme, writeTheme } from '../src/app/preferences'
 import { ThemeList } from '../src/views/account/ThemeList'
-import { matchesStateKey, testModelOf } from './support'
-import { describePath, keyByIncomingEdge, missingCoverage } from './support'
+import { type ModelEvent, describePath, eventFor, keyByIncomingEdge, missingCoverage, modelOf } from './harness'
 
-const EVENTS: EventObject[] = [
-  ...THEMES.map((theme) => ({ type: 'theme.set', theme }) as EventObject),
-  { type: 'system.changed', dark: true } as EventObject,
-  { type: 'system.changed', dark: false } as EventObject,
+/** The model's events, typed by the machine. */
+const ev = eventFor(themeMachine)
+
+const EVENTS: Array<ModelEvent<typeof themeMachine>> = [
+  ...THEMES.map((theme) => (ev({ type: 'theme.set', theme }))),
+  { type: 'system.changed', dark: true },
+  { type: 'system.changed', dark: false },
 ]
 
 function modelFor(initial: Theme) {
-  return testModelOf(themeMachine, {
+  return modelOf(themeMachine, {
     input: { theme: initial, systemDark: false },
     events: () => EVENTS,
     serializeState: (snapshot, event, previous) =>
       keyByIncomingEdge(
-        snapshot as AnyMachineSnapshot,
-        event as EventObject | undefined,
-        `${JSON.stringify(previous?.value ?? null)}${(snapshot.context as { systemDark: boolean }).systemDark}`,
+        snapshot,
+        event,
+        `${JSON.stringify(previous?.value ?? null)}${snapshot.context.systemDark}`,
       ),
-    stateMatcher: matchesStateKey,
   })
 }
 
@@ -75,15 +76,15 @@ describe('theme model', () => {
           light: () => shows('light', 'light'),
           dark: () => shows('dark', 'dark'),
           deepDark: () => shows('deep-dark', 'deep-dark'),
-          system: (snapshot) => shows('system', (snapshot.context as { systemDark: boolean }).systemDark ? 'dark' : 'light'),
+          system: (snapshot) => shows('system', snapshot.context.systemDark ? 'dark' : 'light'),
         },
         events: {
           'theme.set': async (step) => {
-            await user.click(screen.getByRole('radio', { name: THEME_LABELS[(step.event as unknown as { theme: Theme }).theme] }))
+            await user.click(screen.getByRole('radio', { name: THEME_LABELS[step.event.theme] }))
           },
           // A fact from the operating system (the app's prefers-color-scheme listener sends it).
           'system.changed': async (step) => {
-            await act(async () => actor.send(step.event as unknown as { type: 'system.changed'; dark: boolean }))
+            await act(async () => actor.send(step.event))
           },
         },
       })

@@ -1,18 +1,21 @@
 import { act, fireEvent, render, screen } from '@testing-library/react'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
-import { createActor, type AnyMachineSnapshot, type EventObject } from 'xstate'
-import { toastMachine, type Toast } from '../machines/toast.machine'
+import { createActor } from 'xstate'
+import { toastMachine } from '../machines/toast.machine'
 import { ToastRegion } from '../src/views/shell/ToastRegion'
-import { describePath, keyByIncomingEdge, missingCoverage, modelOf } from './support'
+import { type ModelEvent, describePath, eventFor, keyByIncomingEdge, missingCoverage, modelOf } from './harness'
 
-const SHOW: EventObject[] = [
-  { type: 'toast.show', tone: 'success', message: 'Restoring project' } as EventObject,
-  { type: 'toast.show', tone: 'error', message: 'Failed to restore project: Project is RESTORING' } as EventObject,
+/** The model's events, typed by the machine. */
+const ev = eventFor(toastMachine)
+
+const SHOW: Array<ModelEvent<typeof toastMachine>> = [
+  { type: 'toast.show', tone: 'success', message: 'Restoring project' },
+  { type: 'toast.show', tone: 'error', message: 'Failed to restore project: Project is RESTORING' },
 ]
 
 const model = modelOf(toastMachine, {
-  events: (snapshot: AnyMachineSnapshot): EventObject[] =>
-    snapshot.matches('visible') ? [...SHOW, { type: 'toast.dismiss' }, { type: 'xstate.after.displayTime.toast.visible' }] : SHOW,
+  events: (snapshot) =>
+    snapshot.matches('visible') ? [...SHOW, ev({ type: 'toast.dismiss' }), ev({ type: 'xstate.after.displayTime.toast.visible' })] : SHOW,
   serializeState: (snapshot, event) => keyByIncomingEdge(snapshot, event),
 })
 const paths = model.getShortestPaths()
@@ -36,14 +39,14 @@ describe('toast model', () => {
             expect(region()).toBeEmptyDOMElement()
           },
           visible: (state) => {
-            const toast = (state.context as { toast: Toast }).toast
+            const toast = state.context.toast!
             expect(region()).toHaveTextContent(toast.message)
             expect(screen.getByRole('button', { name: 'Dismiss notification' })).toBeEnabled()
           },
         },
         events: {
           'toast.show': async (step) => {
-            await act(async () => actor.send(step.event as never))
+            await act(async () => actor.send(step.event))
           },
           'toast.dismiss': async () => {
             await act(async () => fireEvent.click(screen.getByRole('button', { name: 'Dismiss notification' })))

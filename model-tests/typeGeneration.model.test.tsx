@@ -1,13 +1,14 @@
 import { act, fireEvent, render, screen, within } from '@testing-library/react'
 import { describe, expect, it, vi } from 'vitest'
-import { createActor, type AnyMachineSnapshot, type EventObject } from 'xstate'
+import { createActor } from 'xstate'
 import { toastMachine } from '../machines/toast.machine'
 import { typeGenerationMachine } from '../machines/typeGeneration.machine'
 import type { TypescriptResponse } from '../src/contracts/database'
 import { ToastRegion } from '../src/views/shell/ToastRegion'
 import { GenerateTypes } from '../src/views/project/GenerateTypesButton'
 import { REF } from '../tests/fixtures'
-import { deferredActor, describePath, keyByIncomingEdge, missingCoverage, modelOf, usePathClock } from './support'
+import { describePath, keyByIncomingEdge, missingCoverage, modelOf } from './harness'
+import { deferredActor, usePathClock } from './fakes'
 
 const GENERATE_TIMEOUT = 30_000
 const TYPES = 'export type Database = { public: { Tables: {} } }\n'
@@ -16,16 +17,16 @@ const TYPES = 'export type Database = { public: { Tables: {} } }\n'
 const graphToasts = createActor(toastMachine)
 const model = modelOf(typeGenerationMachine, {
   input: { ref: REF, toasts: graphToasts },
-  events: (snapshot: AnyMachineSnapshot): EventObject[] => {
+  events: (snapshot) => {
     if (snapshot.matches('idle')) return [{ type: 'types.generate' }]
     return [
-      { type: 'xstate.done.actor.generateTypes', output: { types: TYPES } } as EventObject,
-      { type: 'xstate.error.actor.generateTypes', error: new Error('Project is paused') } as EventObject,
+      { type: 'xstate.done.actor.generateTypes', output: { types: TYPES } },
+      { type: 'xstate.error.actor.generateTypes', error: new Error('Project is paused') },
       { type: 'xstate.after.generateTimeout.typeGeneration.generating' },
       // A second click while generating: not a transition, the button is disabled (asserted in the state).
     ]
   },
-  serializeState: (snapshot, event) => keyByIncomingEdge(snapshot as AnyMachineSnapshot, event as EventObject | undefined),
+  serializeState: (snapshot, event) => keyByIncomingEdge(snapshot, event),
 })
 const paths = model.getShortestPaths()
 

@@ -1,12 +1,16 @@
 import { fireEvent, render, screen } from '@testing-library/react'
 import { describe, expect, it, vi } from 'vitest'
-import { createActor, type AnyMachineSnapshot, type EventObject } from 'xstate'
+import { createActor } from 'xstate'
 import { upgradeActionMachine } from '../machines/upgradeAction.machine'
 import { liveUpgradeActionMachine } from '../src/api/live/upgradeAction'
 import type { ProjectUpgradeEligibilityResponse } from '../src/contracts/upgrade'
 import { UpgradePostgresPanel } from '../src/views/project/settings/UpgradePostgresPanel'
 import { REF } from '../tests/fixtures'
-import { describePath, keyByIncomingEdge, missingCoverage, modelOf, usePlatform } from './support'
+import { describePath, eventFor, keyByIncomingEdge, missingCoverage, modelOf, outputOf } from './harness'
+import { usePlatform } from './fakes'
+
+/** The model's events, typed by the machine. */
+const ev = eventFor(upgradeActionMachine)
 
 const ELIGIBILITY_URL = /\/v1\/projects\/[a-z]{20}\/upgrade\/eligibility$/
 const PERMISSIONS_URL = /\/platform\/profile\/permissions$/
@@ -39,28 +43,28 @@ const LOADS: Loaded[] = [
 
 const model = modelOf(upgradeActionMachine, {
   input: { ref: REF, organizationSlug: 'demo-pro' },
-  events: (snapshot: AnyMachineSnapshot): EventObject[] => {
+  events: (snapshot) => {
     if (snapshot.matches('loading')) {
       return [
-        ...LOADS.map((output) => ({ type: 'xstate.done.actor.fetchUpgradeContext', output }) as EventObject),
-        { type: 'xstate.error.actor.fetchUpgradeContext', error: new Error('Request failed with status 500') } as EventObject,
+        ...LOADS.map((output) => (ev({ type: 'xstate.done.actor.fetchUpgradeContext', output }))),
+        { type: 'xstate.error.actor.fetchUpgradeContext', error: new Error('Request failed with status 500') },
       ]
     }
     if (snapshot.matches('loadFailed')) return [{ type: 'upgrade.retry' }]
     if (snapshot.matches('ready')) return [{ type: 'upgrade.open' }]
     if (snapshot.matches('confirming')) {
-      return [{ type: 'upgrade.cancel' }, { type: 'upgrade.target', version: '15' } as EventObject, { type: 'upgrade.confirm' }]
+      return [{ type: 'upgrade.cancel' }, { type: 'upgrade.target', version: '15' }, { type: 'upgrade.confirm' }]
     }
     if (snapshot.matches('starting')) {
       return [
-        { type: 'xstate.done.actor.requestUpgrade', output: { tracking_id: 'abc' } } as EventObject,
-        { type: 'xstate.error.actor.requestUpgrade', error: new Error('Project is UPGRADING') } as EventObject,
+        { type: 'xstate.done.actor.requestUpgrade', output: { tracking_id: 'abc' } },
+        { type: 'xstate.error.actor.requestUpgrade', error: new Error('Project is UPGRADING') },
       ]
     }
     return []
   },
   serializeState: (snapshot, event) =>
-    keyByIncomingEdge(snapshot, event, JSON.stringify([(snapshot.context as { canUpgrade: boolean }).canUpgrade, (snapshot.context as { targetVersion: string | null }).targetVersion])),
+    keyByIncomingEdge(snapshot, event, JSON.stringify([snapshot.context.canUpgrade, snapshot.context.targetVersion])),
 })
 const paths = model.getShortestPaths()
 
@@ -118,7 +122,7 @@ describe('upgrade action model', () => {
         },
         events: {
           'xstate.done.actor.fetchUpgradeContext': async (step) => {
-            const output = (step.event as unknown as { output: Loaded }).output
+            const output = outputOf<Loaded>(step)
             platform.server.json(ELIGIBILITY_URL, output.eligibility)
             platform.server.json(PERMISSIONS_URL, permissions(output.canUpgrade))
             await platform.settle()

@@ -1,12 +1,13 @@
 import { fireEvent, render, screen, within } from '@testing-library/react'
 import { describe, expect, it, vi } from 'vitest'
-import { createActor, type AnyMachineSnapshot, type EventObject } from 'xstate'
+import { createActor, type AnyMachineSnapshot } from 'xstate'
 import { upgradingMachine } from '../machines/upgrading.machine'
 import { upgradingActors } from '../src/api/live/upgrading'
 import { UPGRADE_STATUS_CODES, type DatabaseUpgradeStatus } from '../src/contracts/upgrade'
 import { UpgradingPage } from '../src/views/project/lifecycle/UpgradingPage'
 import { REF } from '../tests/fixtures'
-import { describePath, keyByIncomingEdge, missingCoverage, modelOf, usePlatform } from './support'
+import { type InternalEvent, describePath, keyByIncomingEdge, missingCoverage, modelOf, outputOf } from './harness'
+import { usePlatform } from './fakes'
 
 const STATUS_URL = /\/v1\/projects\/[a-z]{20}\/upgrade\/status$/
 const ELIGIBILITY_URL = /\/v1\/projects\/[a-z]{20}\/upgrade\/eligibility$/
@@ -16,7 +17,7 @@ const BEAT = 5_000
 const SLOT = 3_000
 /** Every answer comes this late: a slow platform must not stretch the beat. */
 const ANSWER_AFTER = 2_500
-const BEAT_EDGE: EventObject = { type: 'xstate.after.pollInterval.upgrading.running.polling' }
+const BEAT_EDGE: InternalEvent = { type: 'xstate.after.pollInterval.upgrading.running.polling' }
 
 const upgrade = (overrides: Partial<DatabaseUpgradeStatus>): { databaseUpgradeStatus: DatabaseUpgradeStatus } => ({
   databaseUpgradeStatus: {
@@ -51,21 +52,21 @@ const ELIGIBILITY = {
 
 const model = modelOf(upgradingMachine, {
   input: { ref: REF, since: SINCE },
-  events: (snapshot: AnyMachineSnapshot): EventObject[] => {
+  events: (snapshot) => {
     if (snapshot.matches({ running: { polling: 'settled' } })) return [BEAT_EDGE]
     if (snapshot.matches({ running: { polling: 'requesting' } })) {
       return [
-        { type: 'xstate.done.actor.fetchUpgradeStatus', output: upgrade({}) } as EventObject,
-        { type: 'xstate.done.actor.fetchUpgradeStatus', output: upgrade({ status: 'upgraded', progress: '8_attached_volume_to_upgraded_instance' }) } as EventObject,
-        { type: 'xstate.done.actor.fetchUpgradeStatus', output: upgrade({ status: 'failed', progress: '2_launched_upgraded_instance', error: '2_volume_detachchment_from_upgraded_instance_failed' }) } as EventObject,
-        { type: 'xstate.error.actor.fetchUpgradeStatus', error: new Error('Request failed with status 500') } as EventObject,
+        { type: 'xstate.done.actor.fetchUpgradeStatus', output: upgrade({}) },
+        { type: 'xstate.done.actor.fetchUpgradeStatus', output: upgrade({ status: 'upgraded', progress: '8_attached_volume_to_upgraded_instance' }) },
+        { type: 'xstate.done.actor.fetchUpgradeStatus', output: upgrade({ status: 'failed', progress: '2_launched_upgraded_instance', error: '2_volume_detachchment_from_upgraded_instance_failed' }) },
+        { type: 'xstate.error.actor.fetchUpgradeStatus', error: new Error('Request failed with status 500') },
         { type: 'xstate.after.requestTimeout.upgrading.running.polling.requesting' },
       ]
     }
     if (snapshot.matches('upgraded')) {
       return [
-        { type: 'xstate.done.actor.fetchEligibility', output: ELIGIBILITY } as EventObject,
-        { type: 'xstate.error.actor.fetchEligibility', error: new Error('Request failed with status 500') } as EventObject,
+        { type: 'xstate.done.actor.fetchEligibility', output: ELIGIBILITY },
+        { type: 'xstate.error.actor.fetchEligibility', error: new Error('Request failed with status 500') },
         { type: 'project.return' },
       ]
     }
@@ -76,13 +77,13 @@ const model = modelOf(upgradingMachine, {
 })
 /** A walk through every outcome of a read, each followed by the next beat: the beat must hold through them all. */
 const beatWalk = model.getPathsFromEvents([
-  { type: 'xstate.done.actor.fetchUpgradeStatus', output: upgrade({}) } as EventObject,
+  { type: 'xstate.done.actor.fetchUpgradeStatus', output: upgrade({}) },
   BEAT_EDGE,
   { type: 'xstate.after.requestTimeout.upgrading.running.polling.requesting' },
   BEAT_EDGE,
-  { type: 'xstate.error.actor.fetchUpgradeStatus', error: new Error('Request failed with status 500') } as EventObject,
+  { type: 'xstate.error.actor.fetchUpgradeStatus', error: new Error('Request failed with status 500') },
   BEAT_EDGE,
-  { type: 'xstate.done.actor.fetchUpgradeStatus', output: upgrade({ status: 'upgraded', progress: '8_attached_volume_to_upgraded_instance' }) } as EventObject,
+  { type: 'xstate.done.actor.fetchUpgradeStatus', output: upgrade({ status: 'upgraded', progress: '8_attached_volume_to_upgraded_instance' }) },
   // From the started machine's snapshot: the graph utilities' getPathsFromEvents does not pass the model's input.
 ], { fromState: createActor(upgradingMachine, { input: { ref: REF, since: SINCE } }).getSnapshot() })
 const paths = [...model.getShortestPaths(), ...beatWalk]
@@ -149,7 +150,7 @@ describe('upgrading model', () => {
           'xstate.after.requestTimeout.upgrading.running.polling.requesting': () => platform.advance(SLOT),
           'xstate.done.actor.fetchUpgradeStatus': async (step) => {
             await platform.advance(ANSWER_AFTER)
-            server.json(STATUS_URL, toWire((step.event as unknown as { output: { databaseUpgradeStatus: DatabaseUpgradeStatus } }).output))
+            server.json(STATUS_URL, toWire(outputOf<{ databaseUpgradeStatus: DatabaseUpgradeStatus }>(step)))
             await platform.settle()
           },
           'xstate.error.actor.fetchUpgradeStatus': async () => {

@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { createActor } from 'xstate'
 import { buildingMachine } from '../../machines/building.machine'
 import type { ProjectStatus } from '../../src/contracts/common'
-import { scriptedStatus, slow, type Answer } from './scriptedStatus'
+import { scriptedStatus, slow, type Answer } from '../../model-tests/fakes'
 
 function start(replies: Answer[], status: ProjectStatus = 'COMING_UP') {
   const endpoint = scriptedStatus(replies, 'COMING_UP')

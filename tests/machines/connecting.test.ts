@@ -3,7 +3,7 @@ import { createActor, fromPromise } from 'xstate'
 import { connectingMachine, connectivityEndpoint, type ConnectivityEndpoint } from '../../machines/connecting.machine'
 import type { Project } from '../../src/contracts/projects'
 import { makeProject } from '../fixtures'
-import { scriptedEndpoint, slow } from './scriptedStatus'
+import { scriptedEndpoint, slow } from '../../model-tests/fakes'
 
 type Reply = 'ok' | Error | 'hang'
 

@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { createActor, fromPromise } from 'xstate'
 import type { JwtSecretUpdateBody, JwtSecretUpdateStatusResponse } from '../../src/contracts/keys'
 import { jwtSecretMachine, selectJwtSecretView, type JwtPhase } from '../../machines/jwtSecret.machine'
-import { scriptedEndpoint, slow } from './scriptedStatus'
+import { scriptedEndpoint, slow } from '../../model-tests/fakes'
 
 type Reply = JwtSecretUpdateStatusResponse | Error | 'hang'
 const status = (s: JwtPhase | null): JwtSecretUpdateStatusResponse => ({

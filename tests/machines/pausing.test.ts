@@ -3,7 +3,7 @@ import { createActor } from 'xstate'
 import { PAUSING_OVERDUE_AFTER_MS, pausingMachine, selectPausingView } from '../../machines/pausing.machine'
 import { selectElapsed } from '../../machines/elapsed.machine'
 import { REF } from '../fixtures'
-import { scriptedStatus, slow, type Answer } from './scriptedStatus'
+import { scriptedStatus, slow, type Answer } from '../../model-tests/fakes'
 
 
 function start(answers: Answer[], since = new Date(0).toISOString()) {

@@ -4,7 +4,7 @@ import { restoringMachine, selectRestoringView } from '../../machines/restoring.
 import type { ProjectStatus } from '../../src/contracts/common'
 import type { RestoreStatusResponse } from '../../src/contracts/pause'
 import { REF } from '../fixtures'
-import { scriptedStatus, slow, type Answer } from './scriptedStatus'
+import { scriptedStatus, slow, type Answer } from '../../model-tests/fakes'
 
 
 function start(opened: ProjectStatus, answers: Answer[], failure: RestoreStatusResponse | Error = { status: 'RESTORATION_FAILED', error: 'disk full' }) {

@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { createActor, fromPromise } from 'xstate'
 import type { DatabaseUpgradeStatus, DatabaseUpgradeStatusResponse, ProjectUpgradeEligibilityResponse } from '../../src/contracts/upgrade'
 import { formatUtc, selectUpgradingView, upgradingMachine } from '../../machines/upgrading.machine'
-import { scriptedEndpoint, slow } from './scriptedStatus'
+import { scriptedEndpoint, slow } from '../../model-tests/fakes'
 
 const SINCE = '2026-11-21T10:00:00.000Z'
 const status = (overrides: Partial<DatabaseUpgradeStatus> = {}): DatabaseUpgradeStatusResponse => ({

@@ -1,0 +1,207 @@
+/**
+ * The typed model-test harness (the I/O fakes it drives live beside it in ./fakes):
+ * - `modelOf(machine, options)`: a TestModel typed by its machine — snapshots carry the machine's context, events are
+ *   the machine's own or its internal edges (`xstate.done.actor.*`, `xstate.error.actor.*`, `xstate.after.*`), and a
+ *   path's event executors receive their step's event narrowed to the executor's key;
+ * - `outputOf<T>(step)` / `errorOf(step)`: what an invoked actor's done or error edge carries;
+ * - coverage of a machine's states and transitions by a set of paths, measured against the machine's own
+ *   transition definitions (so a path set that misses one fails the test).
+ * Every render of these suites runs under React's StrictMode (tests/setup.web.ts), as in `npm run dev`.
+ */
+import type { AnyMachineSnapshot, AnyStateMachine, ActorLogic, EventFromLogic, EventObject, InputFrom, SnapshotFrom, StateNode, TransitionDefinition } from 'xstate'
+import { TestModel, type StatePath, type Step, type TestModelOptions, type TestPathResult } from 'xstate/graph'
+
+/** The edges the machine takes by itself: an invoked actor's answer or failure, a delay's end. */
+export type InternalEvent =
+  | { type: `xstate.done.actor.${string}`; output?: unknown }
+  | { type: `xstate.error.actor.${string}`; error: unknown }
+  | { type: `xstate.after.${string}` }
+
+/** The events a model of `TMachine` walks: the machine's own and its internal edges. */
+export type ModelEvent<TMachine extends AnyStateMachine> = EventFromLogic<TMachine> | InternalEvent
+
+/**
+ * What an executor keyed `K` receives: the machine's event of that type, or, for an internal edge (whose key is one
+ * of the patterns), any internal edge (read its payload with `outputOf` / `errorOf`).
+ */
+type EventOfType<TEvent extends EventObject, K extends string> = K extends InternalEvent['type']
+  ? InternalEvent
+  : TEvent extends unknown
+    ? K extends TEvent['type']
+      ? TEvent
+      : never
+    : never
+
+export interface ModelParams<TSnapshot, TEvent extends EventObject> {
+  /** Assertions by state key ('showingToken.ready'), run when the path is in that state. */
+  states?: Record<string, (state: TSnapshot) => void | Promise<void>>
+  /** How the test makes each event happen, with the step's event narrowed to the key's type. */
+  events?: { [K in TEvent['type']]?: (step: Step<TSnapshot & AnyMachineSnapshot, EventOfType<TEvent, K>>) => unknown }
+}
+
+export interface ModelPath<TSnapshot extends AnyMachineSnapshot, TEvent extends EventObject> extends StatePath<TSnapshot, TEvent> {
+  description: string
+  test(params: ModelParams<TSnapshot, TEvent>): Promise<TestPathResult>
+}
+
+type Options<TMachine extends AnyStateMachine> = Partial<TestModelOptions<SnapshotFrom<TMachine>, ModelEvent<TMachine>, InputFrom<TMachine>>>
+
+export interface Model<TMachine extends AnyStateMachine> {
+  getShortestPaths(options?: Options<TMachine>): Array<ModelPath<SnapshotFrom<TMachine>, ModelEvent<TMachine>>>
+  getPathsFromEvents(events: Array<ModelEvent<TMachine>>, options?: Options<TMachine>): Array<ModelPath<SnapshotFrom<TMachine>, ModelEvent<TMachine>>>
+}
+
+/**
+ * A TestModel of `machine`, typed by it. State keys are matched as state values ('signedOut.rejected'); '*' matches
+ * every state.
+ */
+export function modelOf<TMachine extends AnyStateMachine>(machine: TMachine, options: Options<TMachine>): Model<TMachine> {
+  // The machine's logic is walked with its internal edges too, which its declared event union does not name; and a
+  // path's executors are typed tighter than xstate/graph's (they see their own event). Both are the same objects.
+  const logic = machine as unknown as ActorLogic<SnapshotFrom<TMachine>, ModelEvent<TMachine>, InputFrom<TMachine>>
+  return new TestModel(logic, {
+    // Without this, state assertions keyed by state name never run (the default matcher only knows '*').
+    stateMatcher: (snapshot, key) => key === '*' || matchesKey(snapshot, key),
+    ...options,
+  }) as unknown as Model<TMachine>
+}
+
+function matchesKey(snapshot: AnyMachineSnapshot, key: string) {
+  return snapshot.matches(key)
+}
+
+/** What an invoked actor's done edge carries: the `output` the model's event for this step was written with. */
+export function outputOf<T>(step: { event: EventObject }): T {
+  if (!('output' in step.event)) throw new Error(`${step.event.type} carries no output`)
+  // The model's events are written in the same test file as the executor that reads them back.
+  return step.event.output as T
+}
+
+/** What an invoked actor's error edge carries (an Error, or one as the HTTP client raises it, with its status). */
+export function errorOf(step: { event: EventObject }): Error & { status?: number | null } {
+  if (!('error' in step.event) || !(step.event.error instanceof Error)) throw new Error(`${step.event.type} carries no error`)
+  return step.event.error
+}
+
+/**
+ * Sends an actor one of its machine's internal edges (a delay's end, an invoked actor's answer), as its own clock or
+ * child would: the path's way to make a timer fire without waiting for it.
+ */
+export function sendEdge(actor: { send(event: never): void }, event: EventObject) {
+  // An actor's `send` is typed with its machine's declared events; the internal edges are events it takes too.
+  const send: (event: EventObject) => void = actor.send.bind(actor) as (event: EventObject) => void
+  send(event)
+}
+
+type AnyNode = StateNode<any, any>
+type AnyTransition = TransitionDefinition<any, any>
+
+function allNodes(node: AnyNode): AnyNode[] {
+  return [node, ...Object.values<AnyNode>(node.states).flatMap(allNodes)]
+}
+
+const transitionKey = (sourceId: string, eventType: string, index: number) => `${sourceId} --${eventType}#${index}`
+
+/** The states a machine enters on start: its initial chain (every region of a parallel state). */
+function initialChain(node: AnyNode): AnyNode[] {
+  const children = Object.values<AnyNode>(node.states)
+  if (children.length === 0) return [node]
+  if (node.type === 'parallel') return [node, ...children.flatMap(initialChain)]
+  const initial = node.initial?.target?.[0]
+  return initial ? [node, ...initialChain(initial)] : [node]
+}
+
+/** Every state node id and every transition definition (including eventless ones) of a machine. */
+export function machineInventory(machine: AnyStateMachine) {
+  const states = new Set<string>()
+  const transitions = new Set<string>()
+  for (const node of allNodes(machine.root)) {
+    // A history state is a pointer to a state, never a state a machine is in.
+    if (node !== machine.root && node.type !== 'history') states.add(node.id)
+    for (const [eventType, defs] of node.transitions) {
+      defs.forEach((_, index) => transitions.add(transitionKey(node.id, eventType, index)))
+    }
+    ;(node.always ?? []).forEach((_, index) => transitions.add(transitionKey(node.id, '(always)', index)))
+  }
+  return { states, transitions }
+}
+
+interface WalkedPath {
+  steps: Array<{ state: AnyMachineSnapshot; event: EventObject }>
+}
+
+/** The index of the first of `node`'s eventless transitions that reached one of `reachedIds`. */
+const alwaysTaken = (node: AnyNode, reachedIds: Set<string>) =>
+  (node.always ?? []).findIndex((t: AnyTransition) => t.target?.some((target) => reachedIds.has(target.id)))
+
+/** Which states and transitions the given paths reach, replaying each step through the machine. */
+export function coverageOf(machine: AnyStateMachine, paths: WalkedPath[]) {
+  const states = new Set<string>()
+  const transitions = new Set<string>()
+  for (const path of paths) {
+    let previous: AnyMachineSnapshot | null = null
+    for (const step of path.steps) {
+      for (const node of step.state._nodes) if (node !== machine.root) states.add(node.id)
+      // Nodes are compared by id: a machine made with .provide() has its own node objects.
+      const reachedIds = new Set(step.state._nodes.map((n) => n.id))
+      if (previous === null) {
+        // The init step: a transient state on the initial chain has taken one of its eventless transitions.
+        for (const node of initialChain(machine.root)) {
+          const index = alwaysTaken(node, reachedIds)
+          if (index < 0) continue
+          states.add(node.id)
+          transitions.add(transitionKey(node.id, '(always)', index))
+        }
+      } else {
+        const taken: AnyTransition[] = machine.getTransitionData(previous, step.event) ?? []
+        for (const t of taken) {
+          const defs = t.source.transitions.get(t.eventType) ?? []
+          transitions.add(transitionKey(t.source.id, t.eventType, defs.indexOf(t)))
+        }
+        // Eventless transitions fire inside the step: the one taken is the first of the transient state's
+        // `always` list whose target the step ended in. A transient state entered by a transition: its target, or a
+        // state the target enters by default (an initial child, a region of a parallel target).
+        const enteredIds = new Set(taken.flatMap((t) => (t.target ?? []).flatMap((target) => initialChain(target).map((n) => n.id))))
+        for (const node of allNodes(machine.root)) {
+          if ((node.always ?? []).length === 0 || !enteredIds.has(node.id)) continue
+          const index = alwaysTaken(node, reachedIds)
+          if (index >= 0) {
+            transitions.add(transitionKey(node.id, '(always)', index))
+            states.add(node.id) // a transient state is reached when one of its eventless transitions is taken
+          }
+        }
+      }
+      previous = step.state
+    }
+  }
+  return { states, transitions }
+}
+
+export function missingCoverage(machine: AnyStateMachine, paths: WalkedPath[]) {
+  const all = machineInventory(machine)
+  const reached = coverageOf(machine, paths)
+  return {
+    states: [...all.states].filter((s) => !reached.states.has(s)),
+    transitions: [...all.transitions].filter((t) => !reached.transitions.has(t)),
+  }
+}
+
+/** Serializes a snapshot by its state value plus the event (type and payload) that led to it. */
+export function keyByIncomingEdge(snapshot: { value: unknown }, event: EventObject | undefined, extra = '') {
+  return `${JSON.stringify(snapshot.value)}|${extra}|${event ? JSON.stringify(event, (k, v) => (k === 'error' ? String(v) : v)) : ''}`
+}
+
+export function describePath(path: { steps: Array<{ event: EventObject & { output?: unknown }; state: { value: unknown } }> }) {
+  return path.steps
+    .map((step) => `${step.event.type.replace(/^xstate\./, '')}${'output' in step.event ? `(${JSON.stringify(step.event.output).slice(0, 40)})` : ''} → ${JSON.stringify(step.state.value)}`)
+    .join(' · ')
+}
+
+/**
+ * The events of a model of `machine`, typed by it: `ev({ type: 'token.revoke', id })` is checked against the machine's
+ * events (and its internal edges) where a literal would otherwise widen (in a `map`, a conditional spread).
+ */
+export const eventFor =
+  <TMachine extends AnyStateMachine>(_machine: TMachine) =>
+  (event: ModelEvent<TMachine>) =>
+    event
