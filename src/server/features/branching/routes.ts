@@ -68,7 +68,7 @@ const major = (version: string) => Number.parseInt(version.split('.')[0] ?? '', 
 const isUniqueViolation = (err: unknown) => (err as { code?: unknown })?.code === '23505'
 
 export function branchingRoutes(deps: Deps) {
-  const { db, projectDbs, clock } = deps
+  const { db, projectDbs, clock, lifecycle } = deps
   const app = new Hono<AppEnv>()
   const project = memberProject(db)
   const host = gitHostFor(deps.config)
@@ -267,7 +267,7 @@ export function branchingRoutes(deps: Deps) {
       await replaceSteps(tx, b.id, stepsFrom(read, body.migration_version))
       await cancelPendingTransitions(tx, b.project_id, now)
       // Straight to COMING_UP, without the lifecycle's entry hooks: the build decides when it is up.
-      await tx.query(`update projects set status = 'COMING_UP', updated_at = $2, status_changed_at = $2 where id = $1`, [b.project_id, now.toISOString()])
+      await lifecycle.move(tx, b.project_id, { from: 'any', to: 'COMING_UP', run: 'none' }, now)
       await scheduleBranchStep(tx, b.project_id, { branch_id: b.id, build: rows[0].build }, now, now)
     })
     return c.json({ workflow_run_id: randomUUID(), message: 'ok' } satisfies BranchUpdateResponse, 201)
