@@ -51,6 +51,7 @@ import {
   type BranchRow,
   type NewStep,
 } from './store'
+import { answerDatabaseFailure } from '../../core/domainErrors'
 
 /** The spec's notices (section 8), also the refusals' messages. */
 export const FREE_PLAN_MESSAGE = 'Database branching is only available on the Pro plan and above'
@@ -287,14 +288,13 @@ export function branchingRoutes(deps: Deps) {
 
   app.on(...at(endpoints.getBranchMigrations), ...branchRoute, async (c) => c.json(toBranchMigrations(c.var.branch, await stepsOf(db, c.var.branch.id))))
 
-  /** One read-only look at each side; a database that cannot be used answers 409 (the project is not up). */
+  /** One read-only look at each side; a database that cannot be used answers as every feature does (core/domainErrors). */
   async function bothSides<T>(c: Context<BranchEnv>, fn: (ref: string) => Promise<T>) {
     try {
       return { ok: true as const, parent: await fn(c.var.branch.parent_ref), branch: await fn(c.var.branch.project_ref) }
     } catch (err) {
-      if (!(err instanceof ProjectDbError) || err.code === 'database_busy') throw err
-      const status = err.code === 'database_unavailable' ? 409 : 500
-      return { ok: false as const, response: errorJson(c, status, `The databases cannot be compared right now: ${err.message}`, err.code) }
+      if (!(err instanceof ProjectDbError)) throw err
+      return { ok: false as const, response: answerDatabaseFailure(c, err, 'The databases cannot be compared right now') }
     }
   }
 
@@ -345,10 +345,7 @@ export function branchingRoutes(deps: Deps) {
         const done = await projectDbs.transaction(b.parent_ref, {}, (tx) => applyRecorded(tx, m))
         if (done.ran) applied.push(recorded(m))
       } catch (err) {
-        if (err instanceof ProjectDbError && err.code !== 'database_busy') {
-          const status = err.code === 'database_unavailable' ? 409 : 500
-          return errorJson(c, status, `The parent's database cannot be changed right now: ${err.message}`, err.code)
-        }
+        if (err instanceof ProjectDbError) return answerDatabaseFailure(c, err, "The parent's database cannot be changed right now")
         if (!(err instanceof StatementFailure)) throw err
         const failure: MergeFailure = {
           message: `Migration ${m.version}_${m.name} failed on the parent: ${err.error.message}`,

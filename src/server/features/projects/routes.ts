@@ -18,6 +18,7 @@ import { memberProject, refParam } from './access'
 import { diskCapMessage, freeLimitMessage, lockFreeProjectCounts, membersAtFreeLimit, organizationDatabaseBytes } from './freeLimit'
 import { insertProject, listMemberProjects, listMemberProjectsJson, toProject } from './store'
 import { toV1Project } from './v1'
+import { databaseFailureStatus } from '../../core/domainErrors'
 
 type CreateOutcome = { ok: true } | { ok: false; code: 'free_project_limit' | 'database_size_limit'; message: string }
 
@@ -58,7 +59,7 @@ export function projectRoutes(deps: Deps) {
       return c.json(document)
     } catch (err) {
       if (err instanceof ProjectDbError && err.code === 'database_unavailable') {
-        return errorJson(c, 503, "The project's database is not available")
+        return errorJson(c, databaseFailureStatus(err.code), "The project's database is not available")
       }
       throw err
     }

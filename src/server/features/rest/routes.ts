@@ -20,6 +20,7 @@ import { introspect } from './catalog'
 import { RestError } from './errors'
 import { buildOpenApi, type DocumentTarget, type OpenApiDocument } from './openapi'
 import type { UsageMeter } from '../usage/meter'
+import { databaseFailureStatus } from '../../core/domainErrors'
 
 /**
  * CORS of the REST API: any origin (its callers are browser apps on their own origins; the keys, not cookies,
@@ -144,7 +145,7 @@ export function restRoutes(deps: Deps, meter?: UsageMeter) {
     } catch (err) {
       if (err instanceof RestError) return send(errorResponse(err))
       if (err instanceof ProjectDbError && err.code === 'database_unavailable') {
-        return send(errorResponse(new RestError(503, 'PGRST001', 'The project is not available', { details: err.message })))
+        return send(errorResponse(new RestError(databaseFailureStatus(err.code), 'PGRST001', 'The project is not available', { details: err.message })))
       }
       throw err
     }
