@@ -11,13 +11,13 @@ import os from 'node:os'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { Worker } from 'node:worker_threads'
-import { createEngineDatabases } from '../src/server/features/projectdb/index'
-import { projectProcessArgs } from '../src/server/features/projectdb/pglite'
-import { PGLITE_LOCKDOWN_SQL } from '../src/server/features/projectdb/template'
+import { createEngineDatabases } from '../src/server/projectdb/index'
+import { projectProcessArgs } from '../src/server/projectdb/pglite'
+import { PGLITE_LOCKDOWN_SQL } from '../src/server/projectdb/template'
 import { median } from './support'
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 5)
-const WORKER = fileURLToPath(new URL('../src/server/features/projectdb/worker.mjs', import.meta.url))
+const WORKER = fileURLToPath(new URL('../src/server/projectdb/worker.mjs', import.meta.url))
 
 type Reply = { type?: string; id?: number; error?: { message: string } }
 interface Channel {

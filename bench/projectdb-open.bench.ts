@@ -8,8 +8,8 @@
  * On a throw-away PostgreSQL 15 cluster (Debian's binaries). `npx tsx bench/projectdb-open.bench.ts`
  */
 import pg from 'pg'
-import { DatabaseManager } from '../src/server/features/projectdb/manager'
-import { postgresBackend } from '../src/server/features/projectdb/postgres'
+import { DatabaseManager } from '../src/server/projectdb/manager'
+import { postgresBackend } from '../src/server/projectdb/postgres'
 import { hasPostgres, startPgCluster } from '../tests/server/pgCluster'
 
 const ROUNDS = 40

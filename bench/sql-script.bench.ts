@@ -11,7 +11,7 @@ import os from 'node:os'
 import path from 'node:path'
 import { loadConfig } from '../src/server/config'
 import { runProjectQuery } from '../src/server/features/database/run'
-import { createEngineDatabases } from '../src/server/features/projectdb'
+import { createEngineDatabases } from '../src/server/projectdb'
 import { loadLine, median, removeDir } from './support'
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 20)

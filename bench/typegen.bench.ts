@@ -12,7 +12,7 @@ import { join } from 'node:path'
 import { loadConfig } from '../src/server/config'
 import { listTables } from '../src/server/features/database/tables'
 import { generateTypes } from '../src/server/features/database/typescript'
-import { createEngineDatabases } from '../src/server/features/projectdb'
+import { createEngineDatabases } from '../src/server/projectdb'
 import { median, removeDir } from './support'
 
 const TABLES = 1_000

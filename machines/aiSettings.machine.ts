@@ -8,6 +8,7 @@
  */
 import { assign, fromPromise, setup, type SnapshotFrom } from 'xstate'
 import { AI_SQL_TAG, type AiSettings } from '../src/contracts/orgSettings'
+import { href } from '../src/href'
 
 export const AI_SAVED_TEXT = 'Successfully saved settings'
 export const AI_NOT_ALLOWED_TEXT = 'Your organization does not allow sending anonymous data to OpenAI'
@@ -106,7 +107,7 @@ export function selectAiSettingsView(snapshot: Snapshot): AiSettingsView {
   return {
     phase: 'ready',
     checked: effective(snapshot.context),
-    notAllowed: aiAllowed(settings, isPlatform) ? null : { text: AI_NOT_ALLOWED_TEXT, href: `/org/${settings.organization_slug}/general` },
+    notAllowed: aiAllowed(settings, isPlatform) ? null : { text: AI_NOT_ALLOWED_TEXT, href: href.org(settings.organization_slug, 'general') },
     saving: snapshot.matches('saving'),
     outcome: snapshot.matches('saved') ? { kind: 'saved', text: AI_SAVED_TEXT } : snapshot.matches('failed') ? { kind: 'failed', text: `Failed to save settings: ${error ?? ''}` } : null,
   }

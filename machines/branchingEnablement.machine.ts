@@ -12,6 +12,7 @@
 import { and, assign, fromPromise, not, sendParent, sendTo, setup, stateIn, type ActorRefFrom, type SnapshotFrom } from 'xstate'
 import type { BranchingPlan, BranchResponse } from '../src/contracts/branching'
 import type { toastMachine, ToastTone } from './toast.machine'
+import { href } from '../src/href'
 
 // ---------------------------------------------------------------------------------------------------------------
 // What the modal reads (shapes the live actors map the platform's answers to)
@@ -57,9 +58,6 @@ export const PREVIEW_BRANCH_COST = 'Each preview branch costs $0.32 per day (abo
 export const MIN_POSTGRES_MAJOR = 15
 export const FREE_PLAN_ID = 'free'
 
-export const upgradePlanHref = (slug: string) => `/org/${slug}/billing?panel=subscriptionPlan`
-export const pitrHref = (ref: string) => `/project/${ref}/settings/addons?panel=pitr`
-export const integrationsHref = (slug: string) => `/org/${slug}/integrations`
 
 /** The major version of a Postgres version text ('15.6' → 15, '14.1' → 14); NaN when it has none. */
 export function postgresMajor(version: string): number {
@@ -394,7 +392,7 @@ export function selectBranchingModalView(snapshot: Snapshot): BranchingModalView
       : repositoryPhase === 'failed'
         ? { phase: 'failed' }
         : connection === null
-          ? { phase: 'none', integrationsHref: integrationsHref(project.organizationSlug) }
+          ? { phase: 'none', integrationsHref: href.org(project.organizationSlug, 'integrations') }
           : { phase: 'connected', name: repositoryName }
   const inBranch = (state: string) => snapshot.matches({ open: { branch: state } } as never)
   const creating = snapshot.matches({ open: { submission: 'creating' } })
@@ -412,10 +410,10 @@ export function selectBranchingModalView(snapshot: Snapshot): BranchingModalView
     postgres: { phase: versionPhase, version: postgresVersion },
     plan: { phase: planPhase, id: planId, error: planPhase === 'failed' ? subscriptionError : null },
     notices: {
-      freePlan: planPhase === 'loaded' && planId === FREE_PLAN_ID ? { upgradeHref: upgradePlanHref(project.organizationSlug) } : null,
+      freePlan: planPhase === 'loaded' && planId === FREE_PLAN_ID ? { upgradeHref: href.orgPlans(project.organizationSlug) } : null,
       postgresVersion: versionPhase === 'loaded' && postgresVersion !== null && !(postgresMajor(postgresVersion) >= MIN_POSTGRES_MAJOR),
       // Unknown (a failed or unanswered add-ons read) counts as not enabled.
-      pitr: open && pitrEnabled !== true && !snapshot.matches({ open: { pitr: 'loading' } }) ? { href: pitrHref(project.ref) } : null,
+      pitr: open && pitrEnabled !== true && !snapshot.matches({ open: { pitr: 'loading' } }) ? { href: href.pitr(project.ref) } : null,
       repositoriesFailed: repositoryPhase === 'failed',
       versionFailed: versionPhase === 'failed',
     },

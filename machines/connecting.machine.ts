@@ -11,7 +11,7 @@ import { fromPromise, sendParent, setup, type SnapshotFrom } from 'xstate'
 import type { Project } from '../src/contracts/projects'
 import { elapsedMachine } from './elapsed.machine'
 import { onBeat, slot } from './polling'
-import { supportLink } from './supportLink'
+import { href } from '../src/href'
 
 interface ConnectingInput {
   project: Project
@@ -131,7 +131,7 @@ export function selectConnectingView(snapshot: SnapshotFrom<typeof connectingMac
     testing: snapshot.matches('testing'),
     endpoint: connectivityEndpoint(project.kpsVersion),
     connected: snapshot.status === 'done',
-    supportHref: supportLink({
+    supportHref: href.support({
       category: 'Database_unresponsive',
       ref: project.ref,
       subject: `Unable to connect to project ${project.name}`,

@@ -8,7 +8,7 @@
  * unanswered after requestTimeout is abandoned (its signal aborted) and reported like a failure.
  */
 import { assign, fromPromise, setup, type SnapshotFrom } from 'xstate'
-import type { Role } from '../src/contracts/common'
+import { can, type Role } from '../src/contracts/common'
 import { InviteMemberBody, invitationPath, type CreatedInvitation, type Member, type OrganizationTeam } from '../src/contracts/members'
 
 export const ROLES: readonly Role[] = ['Owner', 'Administrator', 'Developer', 'Read-only']
@@ -54,7 +54,7 @@ const messageOf = (error: unknown, fallback: string) => (error instanceof Error 
 function myRole(context: Pick<Context, 'team' | 'accountId'>): Role | null {
   return context.team.members.find((m) => m.account_id === context.accountId)?.role ?? null
 }
-const isManager = (role: Role | null) => role === 'Owner' || role === 'Administrator'
+const isManager = (role: Role | null) => role !== null && can(role, 'organizations:write')
 
 /** Whether the caller may give `role` to (or take it from) `member`: the server's rules, so no refusal is offered. */
 export function mayChange(context: Pick<Context, 'team' | 'accountId'>, member: Member, role: Role | null): boolean {

@@ -11,6 +11,7 @@ import type { DailyUsage } from '../src/contracts/measured'
 import type { Project } from '../src/contracts/projects'
 import type { ResourceWarning, UsageMetric, UsageRecord } from '../src/contracts/usage'
 import { isUsageExceeded, resourceBannerFor, type ResourceBanner } from './resourceWarnings.machine'
+import { href } from '../src/href'
 
 export interface OrgUsageData {
   /** The billing period asked for (ISO). */
@@ -162,7 +163,7 @@ export function selectOrgUsageView(snapshot: SnapshotFrom<typeof orgUsageMachine
     const banner = resourceBannerFor(
       data.warnings.find((w) => w.project === p.ref),
       p.ref,
-      `/org/${slug}/usage`,
+      href.org(slug, 'usage'),
     )
     return banner.show ? [{ ...banner, project: p.name }] : []
   })

@@ -10,6 +10,7 @@ import type { Project } from '../src/contracts/projects'
 import type { LifecycleChildren } from './lifecycleChildren'
 import { TOAST_SYSTEM_ID, toastMachine } from './toast.machine'
 import { isBuildingStatus, normalizeSection, resolveProjectPage, type ProjectPage } from './projectPage'
+import { href } from '../src/href'
 
 interface ProjectStatusInput {
   ref: string
@@ -238,9 +239,8 @@ export const selectProjectNotFound = (snapshot: ProjectStatusSnapshot) => snapsh
 
 /** Where a tool link of the project leads: the building page while the project is coming up. */
 export function projectLink(project: Pick<Project, 'ref' | 'status'> | null, ref: string, path: string) {
-  const to = path === '' ? `/project/${ref}` : `/project/${ref}/${path.replace(/^\/+/, '')}`
   if (project !== null && isBuildingStatus(project.status) && path !== '' && !path.startsWith('settings')) {
-    return `/project/${ref}/building`
+    return href.project(ref, 'building')
   }
-  return to
+  return href.project(ref, path)
 }

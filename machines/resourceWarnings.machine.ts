@@ -8,6 +8,7 @@
 import { assign, fromPromise, setup, type SnapshotFrom } from 'xstate'
 import type { Subscription } from '../src/contracts/organizations'
 import { RESOURCES, type Resource, type ResourceWarning, type UsageRecord } from '../src/contracts/usage'
+import { href } from '../src/href'
 
 interface ResourceWarningsInput {
   ref: string
@@ -114,7 +115,7 @@ export function showsUsageBadge(usage: UsageSummary | null): boolean {
 export function selectUsageBadge(snapshot: SnapshotFrom<typeof resourceWarningsMachine>): { show: boolean; href: string | null } {
   const { usage, organizationSlug } = snapshot.context
   const show = organizationSlug !== null && showsUsageBadge(usage)
-  return { show, href: show ? `/org/${organizationSlug}/usage` : null }
+  return { show, href: show ? href.org(organizationSlug, 'usage') : null }
 }
 
 export const RESOURCE_TEXT: Record<Resource, { name: string; anchor: string }> = {
@@ -148,7 +149,7 @@ export function resourceBannerFor(warning: ResourceWarning | undefined, ref: str
       variant,
       title: 'Your project is in read-only mode',
       message: 'The database ran out of disk space and now only accepts reads. Increase the disk size to accept writes again.',
-      href: `/project/${ref}/settings/database`,
+      href: href.project(ref, 'settings/database'),
       linkLabel: 'Increase disk size',
     }
   }
@@ -161,7 +162,7 @@ export function resourceBannerFor(warning: ResourceWarning | undefined, ref: str
     message: critical
       ? 'Requests may fail or slow down until the load drops or the compute is upgraded.'
       : 'Performance may degrade soon. Review the usage or upgrade the compute before it runs out.',
-    href: `/project/${ref}/settings/infrastructure#${RESOURCE_TEXT[raised[0]].anchor}`,
+    href: href.infrastructure(ref, RESOURCE_TEXT[raised[0]].anchor),
     linkLabel: 'Check usage',
   }
 }

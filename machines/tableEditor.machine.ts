@@ -7,6 +7,7 @@
  */
 import { assign, fromPromise, setup, type SnapshotFrom } from 'xstate'
 import type { DatabaseTable, TableRows } from '../src/contracts/database'
+import { href } from '../src/href'
 
 export const ROWS_PER_PAGE = 100
 
@@ -139,10 +140,7 @@ export function selectionOf(search: string): TableSelection {
 
 /** The URL of a selection in the Table Editor of a project. */
 export function tableEditorHref(ref: string, selection: TableSelection) {
-  if (selection.table === null) return `/project/${ref}/editor`
-  const params = new URLSearchParams({ table: selection.table })
-  if (selection.page > 0) params.set('page', String(selection.page + 1))
-  return `/project/${ref}/editor?${params.toString()}`
+  return href.tableEditor(ref, selection.table, selection.page)
 }
 
 interface RowsPage {

@@ -12,7 +12,7 @@ import type { DatabaseUpgradeStatus, DatabaseUpgradeStatusResponse, ProjectUpgra
 import { UPGRADE_STEPS, progressIndex, type UpgradeStep } from '../src/contracts/upgrade'
 import { elapsedMachine } from './elapsed.machine'
 import { onBeat, slot } from './polling'
-import { supportLink } from './supportLink'
+import { href } from '../src/href'
 
 interface UpgradingInput {
   ref: string
@@ -187,7 +187,7 @@ function supportHrefFor(ref: string, upgrade: DatabaseUpgradeStatus | null, subj
     `• Target Postgres version: ${upgrade?.target_version ?? 'unknown'}`,
     `• Error: ${upgrade?.error ?? 'none reported'}`,
   ]
-  return supportLink({ category: 'Database_unresponsive', ref, subject, message: lines.join('\n') })
+  return href.support({ category: 'Database_unresponsive', ref, subject, message: lines.join('\n') })
 }
 
 export function selectUpgradingView(snapshot: SnapshotFrom<typeof upgradingMachine>): UpgradingView {

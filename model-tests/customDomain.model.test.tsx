@@ -3,7 +3,7 @@ import { describe, expect, it, vi } from 'vitest'
 import { createActor, type AnyMachineSnapshot, type EventObject } from 'xstate'
 import { customDomainMachine } from '../machines/customDomain.machine'
 import type { CustomHostnameResponse } from '../src/contracts/projectSettings'
-import { CustomDomainPanel } from '../src/views/project/screens/CustomDomain'
+import { CustomDomainPanel } from '../src/views/project/settings/CustomDomain'
 import { REF } from '../tests/fixtures'
 import { apiError, deferredActor, describePath, keyByIncomingEdge, missingCoverage, modelOf, usePathClock } from './support'
 

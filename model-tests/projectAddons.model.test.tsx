@@ -3,7 +3,7 @@ import { describe, expect, it, vi } from 'vitest'
 import { createActor, type AnyMachineSnapshot, type EventObject } from 'xstate'
 import { projectAddonsMachine, type AddonChange } from '../machines/projectAddons.machine'
 import type { ProjectAddons } from '../src/contracts/projectSettings'
-import { AddonsPage } from '../src/views/project/screens/SettingsScreens'
+import { AddonsPage } from '../src/views/project/settings/SettingsPages'
 import { REF } from '../tests/fixtures'
 import { apiError, deferredActor, describePath, keyByIncomingEdge, missingCoverage, modelOf, usePathClock } from './support'
 

@@ -6,7 +6,7 @@ import { projectStatusMachine } from '../machines/projectStatus.machine'
 import { liveProjectStatusMachine, loadLifecycleFlows } from '../src/api/live/projectStatus'
 import type { Project } from '../src/contracts/projects'
 import { ProjectStatusGate } from '../src/views/project/lifecycle/ProjectStatusGate'
-import { ProjectActorContext } from '../src/views/project/projectActor'
+import { ProjectActorContext } from '../src/views/shell/projectActor'
 import { makeProject, REF } from '../tests/fixtures'
 import { describePath, missingCoverage, modelOf, usePlatform } from './support'
 

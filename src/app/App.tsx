@@ -15,6 +15,7 @@ import { LIVE_LOGIC } from './logic'
 import { ShellProviders } from './ShellProviders'
 import { SignedIn } from './SignedIn'
 import { SignUpScreen } from './SignUpScreen'
+import { href } from '../href'
 
 // The sign-in page loads when shown: a signed-in first load never needs it.
 const SignInPage = lazyComponent<ComponentProps<typeof SignInPageView>>(
@@ -55,7 +56,7 @@ function AppRoutes() {
   return (
     <Switch>
       <Route path="/">
-        <Redirect to="/projects" replace />
+        <Redirect to={href.projects()} replace />
       </Route>
       <Route path="/sign-in">
         <SignInRoute />
@@ -80,7 +81,7 @@ function SignInRoute() {
   const phase = useSelector(session, selectSessionPhase)
   if (phase === 'checking') return <SessionChecking />
   if (phase === 'checkFailed') return <SessionCheckFailed session={session} />
-  if (phase === 'signedIn') return <Redirect to="/projects" replace />
+  if (phase === 'signedIn') return <Redirect to={href.projects()} replace />
   return <SignInPage session={session} />
 }
 
@@ -89,7 +90,7 @@ function SignUpRoute() {
   const phase = useSelector(session, selectSessionPhase)
   if (phase === 'checking') return <SessionChecking />
   if (phase === 'checkFailed') return <SessionCheckFailed session={session} />
-  if (phase === 'signedIn') return <Redirect to="/projects" replace />
+  if (phase === 'signedIn') return <Redirect to={href.projects()} replace />
   return <SignUpScreen />
 }
 

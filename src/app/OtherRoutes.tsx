@@ -4,13 +4,17 @@
  * load of a project carries none of it.
  */
 import { useActorRef, useSelector } from '@xstate/react'
-import { lazy, Suspense, useState, type ComponentProps, type ReactNode } from 'react'
-import { Route, Switch, useSearch } from 'wouter'
+import { lazy, Suspense, useState, type ComponentProps, type ComponentType, type ReactNode } from 'react'
+import { Route, Switch, useSearch, type DefaultParams } from 'wouter'
+import { href, type OrgPage } from '../href'
 import type { AccountPage as AccountPageView } from '../views/account/AccountPage'
+import type { Crumb } from '../views/layout/AppFrame'
 import { ShellFrame } from '../views/layout/ShellFrame'
 import { NotFound } from '../views/NotFound'
 import type { OrgIntegrationsPage as OrgIntegrationsPageView } from '../views/org/integrations/IntegrationsPage'
 import type { JoinPage as JoinPageView } from '../views/org/JoinPage'
+import type { OrganizationBillingPage as BillingPageView } from '../views/org/OrganizationBillingPage'
+import type { OrganizationGeneralPage as GeneralPageView } from '../views/org/OrganizationGeneralPage'
 import { OrganizationNav } from '../views/org/OrganizationNav'
 import type { TeamPage as TeamPageView } from '../views/org/TeamPage'
 import type { OrgUsagePage as OrgUsagePageView } from '../views/org/usage/OrgUsagePage'
@@ -21,7 +25,7 @@ import { lazyComponent, preloadLoader, useLoaded } from '../views/shell/lazy'
 import { useAppLogic, type AppLogic } from '../views/shell/logic'
 import { Loading } from '../views/shell/ui'
 import { inspectOption } from './inspector'
-import { OrganizationBillingRoute, OrganizationGeneralRoute } from './OrganizationSettingsRoutes'
+import { NestedRoute } from './NestedRoute'
 
 // Each page loads on demand too; those that run a machine of their own fetch its code (AppLogic's loader) side by
 // side with theirs, behind the page's loading treatment.
@@ -44,9 +48,10 @@ const JoinPage = lazyComponent<ComponentProps<typeof JoinPageView>>(
   pageLoading,
 )
 // The usage page shows its skeleton (spec 2) while its code and its machine load, then while its figures do.
+const usageSkeleton = <div className="mx-auto w-full max-w-5xl px-6 py-8"><UsageSkeleton /></div>
 const OrgUsagePage = lazyComponent<ComponentProps<typeof OrgUsagePageView>>(
   () => import('../views/org/usage/OrgUsagePage').then((m) => ({ default: m.OrgUsagePage })),
-  <div className="mx-auto w-full max-w-5xl px-6 py-8"><UsageSkeleton /></div>,
+  usageSkeleton,
   (logic) => [logic.orgUsage],
 )
 const SupportPage = lazy(() => import('../views/support/SupportPage').then((m) => ({ default: m.SupportPage })))
@@ -56,88 +61,144 @@ const NewProjectPage = lazyComponent<ComponentProps<typeof NewProjectPageView>>(
   pageLoading,
 )
 
-function Page({ children }: { children: ReactNode }) {
-  return <Suspense fallback={pageLoading}>{children}</Suspense>
+const OrganizationGeneralPage = lazyComponent<ComponentProps<typeof GeneralPageView>>(
+  () => import('../views/org/OrganizationGeneralPage').then((m) => ({ default: m.OrganizationGeneralPage })),
+  pageLoading,
+  (logic) => [logic.organizationSettings],
+)
+const OrganizationBillingPage = lazyComponent<ComponentProps<typeof BillingPageView>>(
+  () => import('../views/org/OrganizationBillingPage').then((m) => ({ default: m.OrganizationBillingPage })),
+  pageLoading,
+  (logic) => [logic.planChange],
+)
+function Page({ children, fallback = pageLoading }: { children: ReactNode; fallback?: ReactNode }) {
+  return <Suspense fallback={fallback}>{children}</Suspense>
 }
+
+/**
+ * The pages off the project path, one row each: the path, the breadcrumbs, the screen (which runs the page's
+ * machines) and what starts loading as soon as the route renders: the page's code and its machines' code at once
+ * (both load once however often it renders); the screen inside the page's Suspense waits for the machines, the page
+ * component for its own code.
+ */
+interface PageRoute {
+  path: string
+  crumbs: (params: DefaultParams) => Crumb[]
+  screen: (params: DefaultParams) => ReactNode
+  preload?: (logic: AppLogic) => void
+}
+
+const orgCrumb = (slug: string): Crumb => ({ label: slug, href: href.org(slug, 'general') })
+
+const ROUTES: PageRoute[] = [
+  {
+    path: '/account/me',
+    crumbs: () => [{ label: 'Account preferences' }],
+    screen: () => <AccountScreen />,
+    preload: (logic) => {
+      void AccountPage.preload()
+      preloadLoader(logic.profile)
+    },
+  },
+  {
+    path: '/new/:slug',
+    crumbs: ({ slug = '' }) => [orgCrumb(slug), { label: 'New project' }],
+    screen: ({ slug = '' }) => <NewProjectScreen key={slug} slug={slug} />,
+    preload: (logic) => {
+      void NewProjectPage.preload()
+      preloadLoader(logic.organization)
+      preloadLoader(logic.newProject)
+    },
+  },
+  {
+    path: '/join',
+    crumbs: () => [{ label: 'Join organization' }],
+    screen: () => <JoinRoute />,
+    preload: (logic) => {
+      void JoinPage.preload()
+      preloadLoader(logic.joinInvitation)
+    },
+  },
+  { path: '/support/new', crumbs: () => [{ label: 'Support' }], screen: () => <SupportRoute /> },
+  { path: '/support', crumbs: () => [{ label: 'Support' }], screen: () => <SupportTicketsScreen /> },
+]
+
+/** The organization's pages under /org/{slug}/, by the page's name (OrganizationNav links them). */
+const ORG_PAGES: Record<OrgPage, { crumb: string; Screen: ComponentType<{ slug: string }>; fallback?: ReactNode; preload?: (logic: AppLogic) => void }> = {
+  general: { crumb: 'General', Screen: GeneralScreen },
+  team: {
+    crumb: 'Team',
+    Screen: TeamScreen,
+    preload: (logic) => {
+      void TeamPage.preload()
+      preloadLoader(logic.members)
+    },
+  },
+  integrations: { crumb: 'Integrations', Screen: OrgIntegrationsPage },
+  billing: { crumb: 'Billing', Screen: BillingScreen },
+  usage: { crumb: 'Usage', Screen: OrgUsagePage, fallback: usageSkeleton },
+}
+
+const isOrgPage = (page: string): page is OrgPage => Object.hasOwn(ORG_PAGES, page)
 
 export function OtherRoutes({ navBar }: { navBar: NavBarActorRef }) {
   return (
     <Switch>
-      <Route path="/account/me">
-        <ShellFrame navBar={navBar} crumbs={[{ label: 'Account preferences' }]}>
-          <AccountRoute />
-        </ShellFrame>
-      </Route>
-      <Route path="/new/:slug">{({ slug }) => <NewProjectRoute key={slug} navBar={navBar} slug={slug} />}</Route>
-      <Route path="/join">
-        <ShellFrame navBar={navBar} crumbs={[{ label: 'Join organization' }]}>
-          <JoinRoute />
-        </ShellFrame>
-      </Route>
-      <Route path="/org/:slug/general">{({ slug }) => <OrganizationGeneralRoute key={slug} navBar={navBar} slug={slug} />}</Route>
-      <Route path="/org/:slug/billing">{({ slug }) => <OrganizationBillingRoute key={slug} navBar={navBar} slug={slug} />}</Route>
-      <Route path="/org/:slug/usage">
-        {({ slug }) => (
-          <ShellFrame navBar={navBar} crumbs={[{ label: slug, href: `/org/${slug}/general` }, { label: 'Usage' }]}>
-            <OrganizationNav slug={slug} current="usage" />
-            <Suspense fallback={<div className="mx-auto w-full max-w-5xl px-6 py-8"><UsageSkeleton /></div>}>
-              <OrgUsagePage key={slug} slug={slug} />
-            </Suspense>
-          </ShellFrame>
-        )}
-      </Route>
-      <Route path="/org/:slug/:page">
-        {({ slug, page }) =>
-          page === 'team' ? (
-            <TeamRoute key={slug} navBar={navBar} slug={slug} />
-          ) : page === 'integrations' ? (
-            <ShellFrame key={slug} navBar={navBar} crumbs={[{ label: slug, href: `/org/${slug}/general` }, { label: 'Integrations' }]}>
-              <OrganizationNav slug={slug} current="integrations" />
-              <Page>
-                <OrgIntegrationsPage slug={slug} />
-              </Page>
-            </ShellFrame>
-          ) : (
-            <ShellFrame navBar={navBar} crumbs={[{ label: 'Not found' }]}>
-              <NotFound />
-            </ShellFrame>
-          )
+      {ROUTES.map((row) => (
+        <Route key={row.path} path={row.path}>
+          {(params) => <PageRouteView row={row} params={params} navBar={navBar} />}
+        </Route>
+      ))}
+      <NestedRoute path="/org/:slug" nest>
+        {({ slug = '' }, page) =>
+          isOrgPage(page) ? <OrganizationRoute key={slug} navBar={navBar} slug={slug} page={page} /> : <NotFoundRoute navBar={navBar} />
         }
-      </Route>
-      <Route path="/support/new">
-        <ShellFrame navBar={navBar} crumbs={[{ label: 'Support' }]}>
-          <SupportRoute />
-        </ShellFrame>
-      </Route>
-      <Route path="/support">
-        <ShellFrame navBar={navBar} crumbs={[{ label: 'Support' }]}>
-          <SupportTicketsRoute />
-        </ShellFrame>
-      </Route>
+      </NestedRoute>
       <Route>
-        <ShellFrame navBar={navBar} crumbs={[{ label: 'Not found' }]}>
-          <NotFound />
-        </ShellFrame>
+        <NotFoundRoute navBar={navBar} />
       </Route>
     </Switch>
   )
 }
 
-// Each route below starts its page's code and its machines' code at once (both load once however often it renders);
-// the screen inside the page's Suspense waits for the machines, the page component for its own code.
-
-function AccountRoute() {
+function PageRouteView({ row, params, navBar }: { row: PageRoute; params: DefaultParams; navBar: NavBarActorRef }) {
   const logic = useAppLogic()
-  void AccountPage.preload()
-  preloadLoader(logic.profile)
+  row.preload?.(logic)
   return (
-    <Page>
-      <AccountScreen machines={logic} />
-    </Page>
+    <ShellFrame navBar={navBar} crumbs={row.crumbs(params)}>
+      <Page>
+        {row.screen(params)}
+      </Page>
+    </ShellFrame>
   )
 }
 
-function AccountScreen({ machines }: { machines: AppLogic }) {
+/** /org/{slug}/{page}: the organization's tabs above the page. */
+function OrganizationRoute({ navBar, slug, page }: { navBar: NavBarActorRef; slug: string; page: OrgPage }) {
+  const row = ORG_PAGES[page]
+  row.preload?.(useAppLogic())
+  return (
+    <ShellFrame navBar={navBar} crumbs={[orgCrumb(slug), { label: row.crumb }]}>
+      <OrganizationNav slug={slug} current={page} />
+      <Page fallback={row.fallback}>
+        <row.Screen slug={slug} />
+      </Page>
+    </ShellFrame>
+  )
+}
+
+function NotFoundRoute({ navBar }: { navBar: NavBarActorRef }) {
+  return (
+    <ShellFrame navBar={navBar} crumbs={[{ label: 'Not found' }]}>
+      <NotFound />
+    </ShellFrame>
+  )
+}
+
+// The screens: each runs its page's machines (provided with what they tell the rest of the app) and renders the page.
+
+function AccountScreen() {
+  const machines = useAppLogic()
   const { session } = useShell()
   const tokens = useActorRef(useLoaded(machines.accessTokens), inspectOption())
   const profileMachine = useLoaded(machines.profile)
@@ -157,44 +218,49 @@ function AccountScreen({ machines }: { machines: AppLogic }) {
 }
 
 /** /org/{slug}/team: the members machine runs for the signed-in person (their own row gives their role). */
-function TeamRoute({ navBar, slug }: { navBar: NavBarActorRef; slug: string }) {
-  const logic = useAppLogic()
-  void TeamPage.preload()
-  preloadLoader(logic.members)
-  return (
-    <ShellFrame navBar={navBar} crumbs={[{ label: slug, href: `/org/${slug}/general` }, { label: 'Team' }]}>
-      <OrganizationNav slug={slug} current="team" />
-      <Page>
-        <TeamScreen machines={logic} slug={slug} />
-      </Page>
-    </ShellFrame>
-  )
-}
-
-function TeamScreen({ machines, slug }: { machines: AppLogic; slug: string }) {
+function TeamScreen({ slug }: { slug: string }) {
+  const machines = useAppLogic()
   const { session } = useShell()
   const accountId = useSelector(session, (snapshot) => snapshot.context.session?.profile.id ?? 0)
   const members = useActorRef(useLoaded(machines.members), { input: { slug, accountId }, ...inspectOption() })
   return <TeamPage members={members} slug={slug} />
 }
 
-/** /join?token=…: accepting an invitation; the session then holds the new organization's permissions. */
-function JoinRoute() {
-  const logic = useAppLogic()
-  void JoinPage.preload()
-  preloadLoader(logic.joinInvitation)
-  const token = new URLSearchParams(useSearch()).get('token') ?? ''
-  return (
-    <Page>
-      <JoinScreen key={token} machines={logic} token={token} />
-    </Page>
-  )
+/** A saved change of an organization (its name, its plan) asks the project list to read the organizations again. */
+function useRefreshOrganizations() {
+  const projectList = useProjectListActor()
+  return () => projectList.send({ type: 'projects.refresh' })
 }
 
-function JoinScreen({ machines, token }: { machines: AppLogic; token: string }) {
+/** /org/{slug}/general */
+function GeneralScreen({ slug }: { slug: string }) {
+  const loaded = useLoaded(useAppLogic().organizationSettings)
+  const refreshOrganizations = useRefreshOrganizations()
+  const [machine] = useState(() => loaded.provide({ actions: { refreshOrganizations } }))
+  const settings = useActorRef(machine, { input: { slug }, ...inspectOption() })
+  return <OrganizationGeneralPage settings={settings} />
+}
+
+/** /org/{slug}/billing (?panel=subscriptionPlan opens the plans) */
+function BillingScreen({ slug }: { slug: string }) {
+  const panel = new URLSearchParams(useSearch()).get('panel')
+  const loaded = useLoaded(useAppLogic().planChange)
+  const refreshOrganizations = useRefreshOrganizations()
+  const [machine] = useState(() => loaded.provide({ actions: { refreshOrganizations } }))
+  const planChange = useActorRef(machine, { input: { slug }, ...inspectOption() })
+  return <OrganizationBillingPage planChange={planChange} panel={panel} />
+}
+
+/** /join?token=…: accepting an invitation; the session then holds the new organization's permissions. */
+function JoinRoute() {
+  const token = new URLSearchParams(useSearch()).get('token') ?? ''
+  return <JoinScreen key={token} token={token} />
+}
+
+function JoinScreen({ token }: { token: string }) {
   const { session } = useShell()
   const projectList = useProjectListActor()
-  const loaded = useLoaded(machines.joinInvitation)
+  const loaded = useLoaded(useAppLogic().joinInvitation)
   const [machine] = useState(() =>
     loaded.provide({
       actions: {
@@ -210,21 +276,8 @@ function JoinScreen({ machines, token }: { machines: AppLogic; token: string }) 
 }
 
 /** /new/{slug}: the organization and the create form; a created project asks the project list to load again. */
-function NewProjectRoute({ navBar, slug }: { navBar: NavBarActorRef; slug: string }) {
-  const logic = useAppLogic()
-  void NewProjectPage.preload()
-  preloadLoader(logic.organization)
-  preloadLoader(logic.newProject)
-  return (
-    <ShellFrame navBar={navBar} crumbs={[{ label: slug, href: `/org/${slug}/general` }, { label: 'New project' }]}>
-      <Page>
-        <NewProjectScreen machines={logic} slug={slug} />
-      </Page>
-    </ShellFrame>
-  )
-}
-
-function NewProjectScreen({ machines, slug }: { machines: AppLogic; slug: string }) {
+function NewProjectScreen({ slug }: { slug: string }) {
+  const machines = useAppLogic()
   const projectList = useProjectListActor()
   const organizationMachine = useLoaded(machines.organization)
   const newProjectMachine = useLoaded(machines.newProject)
@@ -234,6 +287,7 @@ function NewProjectScreen({ machines, slug }: { machines: AppLogic; slug: string
   return <NewProjectPage organization={organization} newProject={newProject} />
 }
 
+/** /support/new, prefilled from the query (category, ref, subject, message). */
 function SupportRoute() {
   const query = new URLSearchParams(useSearch())
   const prefill = {
@@ -242,28 +296,15 @@ function SupportRoute() {
     subject: query.get('subject') ?? '',
     message: query.get('message') ?? '',
   }
-  return (
-    <Page>
-      <SupportScreen key={query.toString()} machines={useAppLogic()} prefill={prefill} />
-    </Page>
-  )
+  return <SupportScreen key={query.toString()} prefill={prefill} />
 }
 
-function SupportScreen({ machines, prefill }: { machines: AppLogic; prefill: ComponentProps<typeof SupportPage>['prefill'] }) {
-  const ticket = useActorRef(useLoaded(machines.supportTicket), inspectOption())
+function SupportScreen({ prefill }: { prefill: ComponentProps<typeof SupportPage>['prefill'] }) {
+  const ticket = useActorRef(useLoaded(useAppLogic().supportTicket), inspectOption())
   return <SupportPage prefill={prefill} ticket={ticket} />
 }
 
-function SupportTicketsRoute() {
-  const logic = useAppLogic()
-  return (
-    <Page>
-      <SupportTicketsScreen machines={logic} />
-    </Page>
-  )
-}
-
-function SupportTicketsScreen({ machines }: { machines: AppLogic }) {
-  const tickets = useActorRef(useLoaded(machines.supportTickets), inspectOption())
+function SupportTicketsScreen() {
+  const tickets = useActorRef(useLoaded(useAppLogic().supportTickets), inspectOption())
   return <SupportTicketsPage tickets={tickets} />
 }

@@ -11,7 +11,9 @@ import { lazyComponent } from '../views/shell/lazy'
 import { useAppLogic } from '../views/shell/logic'
 import { Loading } from '../views/shell/ui'
 import { inspectOption } from './inspector'
+import { NestedRoute } from './NestedRoute'
 import { ProjectLayout } from './ProjectLayout'
+import { href } from '../href'
 
 const pageLoading = <Loading label="Loading page…" />
 
@@ -24,7 +26,9 @@ const ProjectsPage = lazyComponent<ComponentProps<typeof ProjectsPageView>>(
   pageLoading,
 )
 
-const PROJECT_ROUTE = /^\/project\/(?<ref>[^/]+)(?:\/(?<section>.*))?$/
+/** The project's pages: /project/{ref} and its table's paths under it (src/views/routes/projectRoutes.tsx). */
+const PROJECT_PATH = '/project/:ref'
+const PROJECT_PREFIX = /^\/project\/[^/]+(\/|$)/
 
 /** Signed-in routes: redirect to /sign-in when signed out; otherwise the project list and the shell around pages. */
 export function SignedIn() {
@@ -36,11 +40,11 @@ export function SignedIn() {
     // fallback first, and React then holds the page back (its Suspense throttle, ~300 ms) even when the code and the
     // data are there.
     if (location === '/projects') void ProjectsPage.preload()
-    else if (!PROJECT_ROUTE.test(location)) void OtherRoutes.preload()
+    else if (!PROJECT_PREFIX.test(location)) void OtherRoutes.preload()
     return <SessionChecking />
   }
   if (phase === 'checkFailed') return <SessionCheckFailed session={session} />
-  if (phase === 'signedOut') return <Redirect to="/sign-in" replace />
+  if (phase === 'signedOut') return <Redirect to={href.signIn()} replace />
   return <SignedInShell />
 }
 
@@ -58,16 +62,9 @@ function SignedInShell() {
             <ProjectsPage projectList={projectList} />
           </ShellFrame>
         </Route>
-        <Route path={PROJECT_ROUTE}>
-          {(params: { ref?: string; section?: string }) => (
-            <ProjectLayout
-              key={params.ref}
-              projectRef={params.ref ?? ''}
-              section={(params.section ?? '').replace(/\/+$/, '')}
-              navBar={navBar}
-            />
-          )}
-        </Route>
+        <NestedRoute path={PROJECT_PATH} nest>
+          {(params, section) => <ProjectLayout key={params.ref} projectRef={params.ref ?? ''} section={section} navBar={navBar} />}
+        </NestedRoute>
         {/* Every other page (account, organizations, joining, support, not found): their own chunk. */}
         <Route>
           <OtherRoutes navBar={navBar} />

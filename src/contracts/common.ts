@@ -33,10 +33,36 @@ export const Permission = z.enum([
   'realtime:all',
   'service_api_keys:read',
   'infra:execute:project-initialize-or-resume',
-  // The organization's settings: its name, opt-in preferences and plan (Owner and Administrator).
+  // May manage the organization: its name, opt-in preferences and plan, its members, the add-ons its projects are
+  // billed for (Owner and Administrator).
   'organizations:write',
 ])
 export type Permission = z.infer<typeof Permission>
+
+const ALL_PERMISSIONS = Permission.options
+
+/**
+ * The one table where roles become permissions: the server enforces it (every route that checks asks `can`), the
+ * browser's list (GET /platform/profile/permissions) is derived from it, and the machines and views that offer an
+ * action only to those allowed read the same table.
+ */
+const PERMISSIONS_BY_ROLE: Record<Role, readonly Permission[]> = {
+  Owner: ALL_PERMISSIONS,
+  Administrator: ALL_PERMISSIONS,
+  Developer: ALL_PERMISSIONS.filter(
+    (p) => p !== 'service_api_keys:read' && p !== 'infra:execute:project-initialize-or-resume' && p !== 'organizations:write',
+  ),
+  // Read-only can read everything it is a member of and change nothing.
+  'Read-only': [],
+}
+
+export function permissionsFor(role: Role): Permission[] {
+  return [...PERMISSIONS_BY_ROLE[role]]
+}
+
+export function can(role: Role, permission: Permission): boolean {
+  return PERMISSIONS_BY_ROLE[role].includes(permission)
+}
 
 export const PlanId = z.enum(['free', 'pro', 'team', 'enterprise'])
 export type PlanId = z.infer<typeof PlanId>

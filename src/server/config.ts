@@ -109,7 +109,7 @@ export interface ServerConfig {
   sessionIdleTimeoutMs: number
   /** SESSION_SWEEP_MS: how often ended sessions (expired or idle) are deleted from the store (default 10 min). */
   sessionSweepMs: number
-  /** Each project's own database (src/server/features/projectdb). */
+  /** Each project's own database (src/server/projectdb). */
   projectDb: {
     /** PROJECT_DB_MAX_OPEN: databases open at once; the least recently used closes first (an open PGlite ~150–200 MB). */
     maxOpen: number

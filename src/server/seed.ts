@@ -9,8 +9,8 @@ import type { Queryable } from './db'
 import { cancelPendingTransitions, type Lifecycle } from './engine/lifecycle'
 import { demoFunctions } from './features/functions/demo'
 import { insertFunction } from './features/functions/store'
-import { demoGitHub } from './features/git/demo'
-import { engineVersionIn } from './features/projectdb'
+import { demoGitHub } from './features/github/demo'
+import { engineVersionIn } from './projectdb'
 import { insertProject } from './features/projects/store'
 
 export const DEMO_PASSWORD = 'demo1234'
@@ -37,7 +37,7 @@ interface DemoProject {
    * version of the database engine it really gets.
    */
   dbVersion?: string
-  /** The schema its database is created with (src/server/features/projectdb/demoSchemas.ts). */
+  /** The schema its database is created with (src/server/projectdb/demoSchemas.ts). */
   demoSchema?: string
   region?: string
   branching?: boolean
@@ -146,7 +146,7 @@ async function demoStorageAndFunctions(tx: Queryable, now: Date): Promise<void> 
 
 /**
  * Migration 011 added the GitHub integration: each demo organization's installation with its repositories, the
- * Owner's authorization and one connected project (src/server/features/git/demo.ts). Idempotent; runs in the
+ * Owner's authorization and one connected project (src/server/features/github/demo.ts). Idempotent; runs in the
  * transaction that applied 011 (an existing data folder) and at the end of seedDemoData (a new one).
  */
 export async function addDemoGitHub(tx: Queryable, applied: readonly string[], now: Date): Promise<void> {

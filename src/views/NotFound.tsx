@@ -1,5 +1,6 @@
 import { TextLink } from './shell/ui'
 import { useDocumentTitle } from './shell/useDocumentTitle'
+import { href } from '../href'
 
 export function NotFound() {
   useDocumentTitle('Page not found')
@@ -10,7 +11,7 @@ export function NotFound() {
       <p className="max-w-md text-sm text-neutral-500 dark:text-neutral-400">
         The page you are looking for does not exist or has moved.
       </p>
-      <TextLink href="/projects">Back to your projects</TextLink>
+      <TextLink href={href.projects()}>Back to your projects</TextLink>
     </main>
   )
 }

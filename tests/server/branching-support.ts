@@ -7,9 +7,9 @@
 import type { Db, Queryable } from '../../src/server/db'
 import type { Clock, ServerConfig } from '../../src/server/config'
 import type { Engine } from '../../src/server/engine/lifecycle'
-import { gitHostFor } from '../../src/server/features/git'
-import { fastImport } from '../../src/server/features/git/demo'
-import { git } from '../../src/server/features/git/exec'
+import { gitHostFor } from '../../src/server/features/github'
+import { fastImport } from '../../src/server/features/github/demo'
+import { git } from '../../src/server/features/github/exec'
 
 export interface RepoCommit {
   branch: string

@@ -5,8 +5,8 @@
  * service_role.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { findProjectKeys } from '../../src/server/features/keys/keys'
-import { demoSchemas } from '../../src/server/features/projectdb/demoSchemas'
+import { findProjectKeys } from '../../src/server/features/keys/store'
+import { demoSchemas } from '../../src/server/projectdb/demoSchemas'
 import { projectByName, startTestServer, type TestServer } from './helpers'
 
 let s: TestServer

@@ -7,7 +7,7 @@ import { Hono, type Context } from 'hono'
 import { describe, expect, it } from 'vitest'
 import { ErrorBody } from '../../src/contracts/common'
 import { answerDatabaseFailure, answerNotActive, databaseFailureStatus, DOMAIN_ERROR_STATUS } from '../../src/server/core/domainErrors'
-import { ProjectDbError } from '../../src/server/features/projectdb/types'
+import { ProjectDbError } from '../../src/server/projectdb/types'
 
 async function answer(respond: (c: Context) => Response) {
   const app = new Hono()

@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { EMAIL_NOT_VERIFIED, type CreatedInvitation } from '../../src/contracts/members'
-import { MESSAGES } from '../../src/server/features/accounts/members'
+import { MESSAGES } from '../../src/server/features/members/routes'
 import { VERIFICATION_MESSAGES, VERIFICATION_TTL_MS } from '../../src/server/features/accounts/verification'
 import { DEVELOPER, OWNER, READONLY, cookieFrom, json, startTestServer, withPrintedLinks, type TestServer } from './helpers'
 

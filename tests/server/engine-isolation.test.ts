@@ -11,7 +11,7 @@ import { BranchResponse } from '../../src/contracts/branching'
 import { JwtSecretUpdateStatusResponse } from '../../src/contracts/keys'
 import type { Db } from '../../src/server/db'
 import { createEngine, projectWork, scheduleTransition } from '../../src/server/engine/lifecycle'
-import { findProjectKeys } from '../../src/server/features/keys/keys'
+import { findProjectKeys } from '../../src/server/features/keys/store'
 import { addProject, addRepository, connect, settle } from './branching-support'
 import { createTestStore, FakeClock, json, OWNER, projectByName, startTestServer, type TestServer, type TestStore } from './helpers'
 

@@ -6,8 +6,8 @@
 import { readdir } from 'node:fs/promises'
 import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { gitRootFor } from '../../src/server/features/git/host'
-import { runGit } from '../../src/server/features/git/exec'
+import { gitRootFor } from '../../src/server/features/github/host'
+import { runGit } from '../../src/server/features/github/exec'
 import { OWNER } from './helpers'
 import { startGitPlatform, type GitTestPlatform } from './git-support'
 

@@ -9,7 +9,7 @@ import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises'
 import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { Branch, ContentsResponse, FileContent, RepositoryList } from '../../src/contracts/github'
-import { gitRootFor } from '../../src/server/features/git/host'
+import { gitRootFor } from '../../src/server/features/github/host'
 import { DEVELOPER, OWNER, READONLY, insertForeignOrganization } from './helpers'
 import { startGitPlatform, type GitTestPlatform } from './git-support'
 

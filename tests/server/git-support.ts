@@ -10,7 +10,7 @@ import os from 'node:os'
 import path from 'node:path'
 import { serve } from '@hono/node-server'
 import { CreatedAccessToken } from '../../src/contracts/auth'
-import { gitRootFor } from '../../src/server/features/git/host'
+import { gitRootFor } from '../../src/server/features/github/host'
 import { json, startTestServer, type ConfigOverrides, type TestServer } from './helpers'
 
 export interface GitTestPlatform {

@@ -7,11 +7,11 @@ import os from 'node:os'
 import path from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { BranchName, ContentsResponse, CreateConnectionBody, installPagePath } from '../../src/contracts/github'
-import { demoContents, fastImportStream } from '../../src/server/features/git/demo'
-import { git } from '../../src/server/features/git/exec'
-import { GitHost, isSafeRepoPath, parseTree } from '../../src/server/features/git/host'
-import { installPage } from '../../src/server/features/git/installPage'
-import { REPOSITORY_NAME, tokenOf } from '../../src/server/features/git/smartHttp'
+import { demoContents, fastImportStream } from '../../src/server/features/github/demo'
+import { git } from '../../src/server/features/github/exec'
+import { GitHost, isSafeRepoPath, parseTree } from '../../src/server/features/github/host'
+import { installPage } from '../../src/server/features/github/installPage'
+import { REPOSITORY_NAME, tokenOf } from '../../src/server/features/github/smartHttp'
 
 describe('BranchName', () => {
   it.each(['main', 'feature/tags', 'release-1.2', 'fix_23', 'a/b/c'])('accepts %s', (name) => {

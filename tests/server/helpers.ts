@@ -15,7 +15,7 @@ import { loadConfig, repoRoot, type Clock, type ServerConfig } from '../../src/s
 import type { Db } from '../../src/server/db'
 import { wrapPglite } from '../../src/server/db/pglite'
 import { openPostgres } from '../../src/server/db/postgres'
-import { projectDbPrefix } from '../../src/server/features/projectdb/postgres'
+import { projectDbPrefix } from '../../src/server/projectdb/postgres'
 
 export const isPostgres = process.env.TEST_DB === 'postgres'
 export const DEMO_PASSWORD = 'demo1234'
@@ -83,7 +83,7 @@ export async function createTestStore(opts: { durable?: boolean } = {}): Promise
         const c = new pg.Client({ connectionString: baseUrl })
         await c.connect()
         await c.query(`drop database if exists ${name} with (force)`)
-        // The project databases of this store (src/server/features/projectdb/postgres.ts names them).
+        // The project databases of this store (src/server/projectdb/postgres.ts names them).
         const { rows } = await c.query<{ datname: string }>(
           `select datname from pg_database where starts_with(datname, $1)`,
           [projectDbPrefix(url.toString())],

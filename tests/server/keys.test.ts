@@ -16,7 +16,7 @@ import {
 import { Project } from '../../src/contracts/projects'
 import { loadConfig } from '../../src/server/config'
 import { responseValidator } from './openapi'
-import { secretsEqual } from '../../src/server/features/keys/keys'
+import { secretsEqual } from '../../src/server/features/keys/store'
 import {
   DEVELOPER,
   FakeClock,

@@ -10,8 +10,8 @@ import { onError } from '../../src/server/core/defences'
 import type { AppEnv } from '../../src/server/core/http'
 import { redactSecrets } from '../../src/server/core/redact'
 import { createEngine, scheduleTransition } from '../../src/server/engine/lifecycle'
-import { findProjectKeys } from '../../src/server/features/keys/keys'
-import { loggablePath } from '../../src/server/features/usage/meter'
+import { findProjectKeys } from '../../src/server/features/keys/store'
+import { loggablePath } from '../../src/server/core/meter'
 import { OWNER, projectByName, startTestServer, type TestServer } from './helpers'
 
 /** A JWT of the projects' shape (HS256 header, a payload, a signature). */

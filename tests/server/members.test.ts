@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { CreatedInvitation, OrganizationTeam } from '../../src/contracts/members'
-import { INVITATION_TTL_MS, MESSAGES } from '../../src/server/features/accounts/members'
+import { INVITATION_TTL_MS, MESSAGES } from '../../src/server/features/members/routes'
 import { DEVELOPER, OWNER, READONLY, cookieFrom, json, signUpVerified, startTestServer, type TestServer } from './helpers'
 
 let s: TestServer

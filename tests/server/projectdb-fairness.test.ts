@@ -6,9 +6,9 @@
  * work waits as long as it takes.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
-import { createEngineDatabases } from '../../src/server/features/projectdb'
-import type { DatabaseManager } from '../../src/server/features/projectdb/manager'
-import { ProjectDbError } from '../../src/server/features/projectdb/types'
+import { createEngineDatabases } from '../../src/server/projectdb'
+import type { DatabaseManager } from '../../src/server/projectdb/manager'
+import { ProjectDbError } from '../../src/server/projectdb/types'
 import { createTestStore, testConfig, type TestStore } from './helpers'
 
 const ref = (c: string) => c.repeat(20)

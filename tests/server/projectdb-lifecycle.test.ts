@@ -13,9 +13,9 @@ import { V1CreatedProject } from '../../src/contracts/database'
 import { createApp } from '../../src/server/app'
 import { openPostgres } from '../../src/server/db/postgres'
 import { CLAIM_LEASE_MS } from '../../src/server/engine/lifecycle'
-import { createProjectDatabases } from '../../src/server/features/projectdb'
-import { projectDbPrefix } from '../../src/server/features/projectdb/postgres'
-import type { ProjectDatabases } from '../../src/server/features/projectdb/types'
+import { createProjectDatabases } from '../../src/server/projectdb'
+import { projectDbPrefix } from '../../src/server/projectdb/postgres'
+import type { ProjectDatabases } from '../../src/server/projectdb/types'
 import {
   createTestStore,
   DEVELOPER,

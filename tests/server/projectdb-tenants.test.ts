@@ -9,9 +9,9 @@
  */
 import pg from 'pg'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { createEngineDatabases } from '../../src/server/features/projectdb'
-import { ROLES_SQL } from '../../src/server/features/projectdb/template'
-import { POSTGRES_TEMPLATE_NAME, projectDbPrefix, projectLogin } from '../../src/server/features/projectdb/postgres'
+import { createEngineDatabases } from '../../src/server/projectdb'
+import { ROLES_SQL } from '../../src/server/projectdb/template'
+import { POSTGRES_TEMPLATE_NAME, projectDbPrefix, projectLogin } from '../../src/server/projectdb/postgres'
 import { isPostgres, json, OWNER, startTestServer, testConfig, type TestServer } from './helpers'
 import { startPgCluster } from './pgCluster'
 

@@ -4,7 +4,7 @@
  * ProjectDbError, read-only transactions, isolation between projects, status gating.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { ProjectDbError } from '../../src/server/features/projectdb/types'
+import { ProjectDbError } from '../../src/server/projectdb/types'
 import { json, startTestServer, type TestServer } from './helpers'
 
 let s: TestServer

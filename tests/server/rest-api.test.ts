@@ -13,7 +13,7 @@ import { SignJWT } from 'jose'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import WebSocket from 'ws'
 import { RestSchemaResponse } from '../../src/contracts/connecting'
-import { findProjectKeys } from '../../src/server/features/keys/keys'
+import { findProjectKeys } from '../../src/server/features/keys/store'
 import { OWNER, json, projectByName, startTestServer, type TestServer } from './helpers'
 
 const run = promisify(execFile)

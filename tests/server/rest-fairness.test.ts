@@ -5,7 +5,7 @@
  * Retry-After at once — on REST in PostgREST's shape (PGRST003), on the platform's routes as {message, code}.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { findProjectKeys } from '../../src/server/features/keys/keys'
+import { findProjectKeys } from '../../src/server/features/keys/store'
 import { json, OWNER, startTestServer, type TestServer } from './helpers'
 
 interface Project {

@@ -6,7 +6,7 @@
  * bench/rest-max-rows.bench.ts).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { findProjectKeys } from '../../src/server/features/keys/keys'
+import { findProjectKeys } from '../../src/server/features/keys/store'
 import { projectByName, startTestServer, type TestServer } from './helpers'
 
 const ROWS = 1_000_000

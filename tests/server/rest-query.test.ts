@@ -10,7 +10,7 @@ import pg from 'pg'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { inject } from 'vitest'
 import { RestSchemaResponse } from '../../src/contracts/connecting'
-import type { DbRole, ProjectQueryResult, ProjectTx, TransactionOptions } from '../../src/server/features/projectdb/types'
+import type { DbRole, ProjectQueryResult, ProjectTx, TransactionOptions } from '../../src/server/projectdb/types'
 import { handleRest, type RestContext, type RestResponse, type RestTarget } from '../../src/server/features/rest/api'
 import { isPostgres } from './helpers'
 
@@ -129,8 +129,8 @@ async function openTestDb(): Promise<TestDb> {
   const db = new PGlite()
   await db.exec(ROLES)
   const tx: ProjectTx = {
-    async query(sql, params) {
-      const r = await db.query<Record<string, unknown>>(sql, params)
+    async query<R>(sql: string, params?: unknown[]) {
+      const r = await db.query<R>(sql, params)
       return { rows: r.rows, fields: r.fields, affectedRows: r.affectedRows ?? 0 }
     },
     exec: async () => [],

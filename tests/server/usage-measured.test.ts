@@ -8,8 +8,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { BYTES_PER_GB, DailyUsageResponse, RequestLogResponse } from '../../src/contracts/measured'
 import { OrgUsageResponse, type UsageMetric } from '../../src/contracts/usage'
 import { createApp } from '../../src/server/app'
-import { findProjectKeys } from '../../src/server/features/keys/keys'
-import { loggablePath } from '../../src/server/features/usage/meter'
+import { findProjectKeys } from '../../src/server/features/keys/store'
+import { loggablePath } from '../../src/server/core/meter'
 import {
   DEVELOPER,
   FakeClock,

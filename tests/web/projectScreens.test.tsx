@@ -7,7 +7,7 @@ import { screen, waitFor, within } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import type { ProjectAddons } from '../../src/contracts/projectSettings'
-import { PLAIN_PAGES } from '../../src/views/project/screens/PlainScreens'
+import { PLAIN_PAGES } from '../../src/views/project/placeholders/PlainPages'
 import { fakePlatform, renderApp } from './platform'
 
 const REF = 'abcdefghijklmnopqrst'

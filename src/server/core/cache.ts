@@ -12,8 +12,7 @@
  * Session expiry and the idle timeout are checked on every read (src/server/features/session/auth.ts).
  */
 import type { Db, Queryable } from '../db'
-import type { MemberProjectRow } from '../features/projects/store'
-import type { AccountRow } from './rows'
+import type { AccountRow, MemberProjectRow } from './rows'
 
 export interface CachedSession {
   account: AccountRow

@@ -1,7 +1,7 @@
 /** The app-wide layers around every feature: request log, development latency, unknown API paths, errors. */
 import type { Context, ErrorHandler, MiddlewareHandler, NotFoundHandler } from 'hono'
 import { HTTPException } from 'hono/http-exception'
-import { ProjectDbError } from '../features/projectdb/types'
+import { ProjectDbError } from '../projectdb/types'
 import { errorJson, isApiPath, type AppEnv } from './http'
 import { redactSecrets } from './redact'
 import { answerDatabaseFailure } from './domainErrors'

@@ -1,7 +1,7 @@
 import type { Clock, ServerConfig } from '../config'
 import type { Db } from '../db'
 import type { Lifecycle } from '../engine/lifecycle'
-import type { ProjectDatabases } from '../features/projectdb/types'
+import type { ProjectDatabases } from '../projectdb/types'
 import type { OwnUrl } from './http'
 
 /** What every feature receives when the app builds its routes and registers its transitions. */
@@ -15,6 +15,6 @@ export interface Deps {
   latency: { ms: number }
   /** This server's origin for the URLs it builds (PUBLIC_URL or the listening address; never the Host header). */
   ownUrl: OwnUrl
-  /** Each project's own Postgres database (src/server/features/projectdb). */
+  /** Each project's own Postgres database (src/server/projectdb). */
   projectDbs: ProjectDatabases
 }

@@ -154,7 +154,7 @@ export const LARGE_BODY_ROUTES: ReadonlyArray<{ method: string; path: RegExp; ma
     streamed: true,
     why:
       "a git push's pack is legitimately megabytes (a fetch's negotiation can pass 64 kB too); the git route " +
-      '(features/git/smartHttp.ts) streams it into git, counting, and refuses it past GIT_MAX_PUSH_BYTES with a 413, ' +
+      '(features/github/smartHttp.ts) streams it into git, counting, and refuses it past GIT_MAX_PUSH_BYTES with a 413, ' +
       'where buffering it here would hold a whole push in memory',
   },
   {
@@ -225,7 +225,7 @@ const mediaTypeOf = (c: Context) => (c.req.header('content-type') ?? '').split('
  * Finding 5: an API write takes a JSON body or none. A `text/plain` body is what a cross-site form or a
  * `no-cors` fetch can send without a preflight, and the validator would read it as `{}` (a JWT *roll* instead of
  * the secret sent). An empty body with any Content-Type (fetch's default for `body: ''`) is no body.
- * Git's smart HTTP routes (/git/…, features/git/smartHttp.ts) send git's own media types; they are not API paths,
+ * Git's smart HTTP routes (/git/…, features/github/smartHttp.ts) send git's own media types; they are not API paths,
  * so this guard never applies to them, and they take no cookie (a personal access token is their only credential).
  */
 export const jsonOrNoBody: MiddlewareHandler<AppEnv> = async (c, next) => {

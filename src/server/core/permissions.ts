@@ -1,25 +1,5 @@
-import { Permission, type Role } from '../../contracts/common'
-
 /**
- * The one place where roles become permissions. Every route that checks asks `can(role, permission)`;
- * the browser's copy (GET /platform/profile/permissions) is derived from the same table.
+ * Where the server's routes ask whether a role may do something: the table itself is shared with the dashboard
+ * (src/contracts/common.ts), so the server, the machines and the views read one table.
  */
-const ALL = Permission.options
-
-const byRole: Record<Role, readonly Permission[]> = {
-  Owner: ALL,
-  Administrator: ALL,
-  Developer: ALL.filter(
-    (p) => p !== 'service_api_keys:read' && p !== 'infra:execute:project-initialize-or-resume' && p !== 'organizations:write',
-  ),
-  // Read-only can read everything it is a member of and change nothing.
-  'Read-only': [],
-}
-
-export function permissionsFor(role: Role): Permission[] {
-  return [...byRole[role]]
-}
-
-export function can(role: Role, permission: Permission): boolean {
-  return byRole[role].includes(permission)
-}
+export { can, permissionsFor } from '../../contracts/common'

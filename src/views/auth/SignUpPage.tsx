@@ -6,6 +6,7 @@ import { MIN_PASSWORD_LENGTH, SignUpBody } from '../../contracts/members'
 import { Logo } from '../shell/Logo'
 import { Button, TextLink, inputClass, InlineError } from '../shell/ui'
 import { useDocumentTitle } from '../shell/useDocumentTitle'
+import { href } from '../../href'
 
 export type SignUpActorRef = ActorRefFrom<typeof signUpMachine>
 
@@ -82,7 +83,7 @@ export function SignUpPage({ signUp }: { signUp: SignUpActorRef }) {
         </form>
         <p className="mt-6 text-sm text-neutral-600 dark:text-neutral-400">
           Have an account?{' '}
-          <TextLink href="/sign-in">Sign in</TextLink>
+          <TextLink href={href.signIn()}>Sign in</TextLink>
         </p>
       </div>
     </main>

@@ -8,6 +8,7 @@ import { selectTheme, THEME_LABELS, type Theme } from '../../../machines/theme.m
 import { useBuildFlags, useShell, type NavBarActorRef } from '../shell/contexts'
 import { cx } from '../shell/ui'
 import { EntryLabel, entryClass } from './navEntry'
+import { href } from '../../href'
 
 const MENU_THEMES: Theme[] = ['light', 'dark', 'system']
 const ITEM_SELECTOR = '[role="menuitem"],[role="menuitemradio"]'
@@ -123,7 +124,7 @@ export function AccountMenu({ navBar, expanded }: { navBar: NavBarActorRef; expa
                 {email !== '' && email !== username ? <p className="truncate text-xs text-neutral-500">{email}</p> : null}
               </div>
               <div role="separator" className="my-1 h-px bg-neutral-200 dark:bg-neutral-800" />
-              <Link href="/account/me" role="menuitem" tabIndex={-1} className={menuItemClass} onClick={() => close(false)}>
+              <Link href={href.account()} role="menuitem" tabIndex={-1} className={menuItemClass} onClick={() => close(false)}>
                 Account preferences
               </Link>
               <button type="button" role="menuitem" tabIndex={-1} className={menuItemClass} onClick={choose(() => previews.send({ type: 'previews.open' }))}>

@@ -5,9 +5,8 @@ import { useLocation } from 'wouter'
 import { selectAllProjects } from '../../../machines/projectList.machine'
 import { projectLink } from '../../../machines/projectStatus.machine'
 import type { Project } from '../../contracts/projects'
-import { aiSettingsHref } from '../routes/aiSettingsParam'
-import { branchingHref } from '../routes/branchingParam'
-import { allProjectRoutes } from '../routes/projectRoutes'
+import { href } from '../../href'
+import { commandRoutes } from '../routes/projectRoutes'
 import { useBuildFlags, useProjectListActor } from '../shell/contexts'
 import { Icon } from '../shell/Icon'
 import { cx } from '../shell/ui'
@@ -95,11 +94,11 @@ function useCommands(current: Project | null): Command[] {
   const commands: Command[] = []
   if (current) {
     // The API docs panel opens over the current page: its `docs` parameter opens it (ApiDocsDialog).
-    commands.push({ id: 'panel:api-docs', label: 'API Docs panel', group: current.name, href: `${path}?docs=introduction` })
-    commands.push({ id: 'panel:ai-settings', label: 'Supabase AI Settings', group: current.name, href: aiSettingsHref(path) })
+    commands.push({ id: 'panel:api-docs', label: 'API Docs panel', group: current.name, href: href.apiDocsPanel(path) })
+    commands.push({ id: 'panel:ai-settings', label: 'Supabase AI Settings', group: current.name, href: href.aiSettings(path) })
     // The project layout hosts the branching dialog: its `enableBranching` parameter opens it over the current page.
-    if (flags.isPlatform) commands.push({ id: 'panel:branching', label: 'Enable database branching', group: current.name, href: branchingHref(path) })
-    for (const route of allProjectRoutes(flags)) {
+    if (flags.isPlatform) commands.push({ id: 'panel:branching', label: 'Enable database branching', group: current.name, href: href.branching(path) })
+    for (const route of commandRoutes(flags)) {
       commands.push({
         id: `page:${route.section}`,
         label: route.title,
@@ -110,10 +109,10 @@ function useCommands(current: Project | null): Command[] {
   }
   for (const project of projects) {
     if (project.ref === current?.ref) continue
-    commands.push({ id: `project:${project.ref}`, label: project.name, group: 'Projects', href: `/project/${project.ref}` })
+    commands.push({ id: `project:${project.ref}`, label: project.name, group: 'Projects', href: href.project(project.ref) })
   }
-  commands.push({ id: 'nav:projects', label: 'All projects', group: 'Navigation', href: '/projects' })
-  commands.push({ id: 'nav:account', label: 'Account preferences', group: 'Navigation', href: '/account/me' })
+  commands.push({ id: 'nav:projects', label: 'All projects', group: 'Navigation', href: href.projects() })
+  commands.push({ id: 'nav:account', label: 'Account preferences', group: 'Navigation', href: href.account() })
   return commands
 }
 

@@ -12,6 +12,7 @@ import { EntryLabel, entryClass } from './navEntry'
 import { Icon } from '../shell/Icon'
 import { Logo } from '../shell/Logo'
 import { cx } from '../shell/ui'
+import { href } from '../../href'
 
 
 /**
@@ -44,7 +45,7 @@ export function NavBar({
         )}
       >
         <Link
-          href={project ? `/project/${project.ref}` : '/projects'}
+          href={project ? href.project(project.ref) : href.projects()}
           aria-label={project ? 'Project home' : 'Projects'}
           className="mb-3 flex h-10 items-center gap-3 px-[14px]"
         >

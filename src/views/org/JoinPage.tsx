@@ -3,6 +3,7 @@ import type { ActorRefFrom } from 'xstate'
 import { selectJoinView, type joinInvitationMachine } from '../../../machines/joinInvitation.machine'
 import { Button, Card, PageHeading, TextLink, InlineError } from '../shell/ui'
 import { useDocumentTitle } from '../shell/useDocumentTitle'
+import { href } from '../../href'
 
 export type JoinInvitationActorRef = ActorRefFrom<typeof joinInvitationMachine>
 
@@ -55,14 +56,14 @@ export function JoinPage({ join }: { join: JoinInvitationActorRef }) {
               You joined <span className="font-semibold">{view.organization.name}</span> as {view.organization.role}.
             </p>
             <p className="flex gap-4 text-sm">
-              <TextLink href="/projects">Go to projects</TextLink>
-              <TextLink href={`/org/${view.organization.slug}/team`}>See the team</TextLink>
+              <TextLink href={href.projects()}>Go to projects</TextLink>
+              <TextLink href={href.org(view.organization.slug, 'team')}>See the team</TextLink>
             </p>
           </>
         ) : null}
       </Card>
       <p className="mt-6 text-sm">
-        <TextLink href="/projects">Back to projects</TextLink>
+        <TextLink href={href.projects()}>Back to projects</TextLink>
       </p>
     </div>
   )

@@ -5,6 +5,7 @@ import type { Plan, SelectablePlanId } from '../../contracts/orgSettings'
 import { Modal } from '../shell/Modal'
 import { Button, Card, cx, DataList, ErrorPanel, Loading, PageHeading, TextLink } from '../shell/ui'
 import { useDocumentTitle } from '../shell/useDocumentTitle'
+import { href } from '../../href'
 
 export type PlanChangeActorRef = ActorRefFrom<typeof planChangeMachine>
 
@@ -55,7 +56,7 @@ export function OrganizationBillingPage({ planChange, panel }: { planChange: Pla
             </section>
           ) : (
             <p className="text-sm">
-              <TextLink href={`/org/${view.data.organization.slug}/billing?panel=subscriptionPlan`}>Change subscription plan</TextLink>
+              <TextLink href={href.orgPlans(view.data.organization.slug)}>Change subscription plan</TextLink>
             </p>
           )}
           <Modal open={view.dialog !== null} onClose={() => planChange.send({ type: 'plan.cancel' })} title={view.dialog ? `Change to the ${view.dialog.plan.name} plan` : 'Change plan'}>

@@ -3,9 +3,10 @@
  * Usage): the way between them without going back to the projects list.
  */
 import { Link } from 'wouter'
+import { type OrgPage, href } from '../../href'
 import { cx } from '../shell/ui'
 
-export type OrganizationSection = 'general' | 'team' | 'integrations' | 'billing' | 'usage'
+export type OrganizationSection = OrgPage
 
 const SECTIONS: Array<[OrganizationSection, string]> = [
   ['general', 'General'],
@@ -22,7 +23,7 @@ export function OrganizationNav({ slug, current }: { slug: string; current: Orga
         {SECTIONS.map(([section, label]) => (
           <li key={section}>
             <Link
-              href={`/org/${slug}/${section}`}
+              href={href.org(slug, section)}
               aria-current={section === current ? 'page' : undefined}
               className={cx(
                 'inline-block border-b-2 px-3 py-2.5',

@@ -6,6 +6,7 @@ import { Role } from '../../contracts/common'
 import { Modal } from '../shell/Modal'
 import { Button, Card, ErrorPanel, Loading, PageHeading, TextLink, cx, inputClass } from '../shell/ui'
 import { useDocumentTitle } from '../shell/useDocumentTitle'
+import { href } from '../../href'
 
 export type MembersActorRef = ActorRefFrom<typeof membersMachine>
 
@@ -79,7 +80,7 @@ export function TeamPage({ members, slug }: { members: MembersActorRef; slug: st
             </section>
           ) : null}
           <p className="text-sm">
-            <TextLink href={`/org/${slug}/general`}>Organization settings</TextLink>
+            <TextLink href={href.org(slug, 'general')}>Organization settings</TextLink>
           </p>
         </div>
       ) : null}

@@ -10,7 +10,7 @@ import { selectProject } from '../../../machines/projectStatus.machine'
 import { useLoaded } from '../shell/lazy'
 import type { Loader } from '../shell/logic'
 import { Loading, PageHeading } from '../shell/ui'
-import { useProjectActor } from './projectActor'
+import { useProjectActor } from '../shell/projectActor'
 
 export const PAGE_CLASS = 'mx-auto w-full max-w-6xl px-6 py-8'
 

@@ -6,6 +6,7 @@ import { REGIONS, selectCanCreate, selectNewProjectView, type newProjectMachine,
 import { selectOrganizationView, type organizationMachine } from '../../../machines/organization.machine'
 import { Button, Card, ErrorPanel, PageHeading, TextLink, inputClass } from '../shell/ui'
 import { useDocumentTitle } from '../shell/useDocumentTitle'
+import { href } from '../../href'
 
 export type NewProjectActorRef = ActorRefFrom<typeof newProjectMachine>
 type OrganizationActorRef = ActorRefFrom<typeof organizationMachine>
@@ -39,7 +40,7 @@ export function NewProjectPage({ organization, newProject }: { organization: Org
 export function NewProjectForm({ newProject }: { newProject: NewProjectActorRef }) {
   const view = useSelector(newProject, selectNewProjectView)
   const canCreate = useSelector(newProject, selectCanCreate)
-  if (view.phase === 'created') return <Redirect to={`/project/${view.ref}`} />
+  if (view.phase === 'created') return <Redirect to={href.project(view.ref)} />
 
   function submit(event: FormEvent) {
     event.preventDefault()
@@ -88,7 +89,7 @@ export function NewProjectForm({ newProject }: { newProject: NewProjectActorRef 
           </p>
         ) : null}
         <div className="flex items-center justify-between gap-3">
-          <TextLink href="/projects">Cancel</TextLink>
+          <TextLink href={href.projects()}>Cancel</TextLink>
           <Button type="submit" variant="primary" disabled={!canCreate}>
             {view.creating ? 'Creating project…' : 'Create new project'}
           </Button>

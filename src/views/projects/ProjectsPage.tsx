@@ -7,6 +7,7 @@ import { Button, ErrorPanel, Loading, PageHeading, inputClass } from '../shell/u
 import { useDocumentTitle } from '../shell/useDocumentTitle'
 import { ProjectGrid } from './ProjectGrid'
 import { StatusBadge } from './StatusBadge'
+import { href } from '../../href'
 
 export function ProjectsPage({ projectList }: { projectList: ProjectListActorRef }) {
   useDocumentTitle('Projects')
@@ -53,16 +54,16 @@ export function ProjectsPage({ projectList }: { projectList: ProjectListActorRef
               <section key={organization.id} aria-labelledby={`org-${organization.slug}`}>
                 <div className="mb-4 flex items-center justify-between gap-4">
                   <h2 id={`org-${organization.slug}`} className="text-lg font-semibold">
-                    <Link href={`/org/${organization.slug}/general`} className="hover:underline">
+                    <Link href={href.org(organization.slug, 'general')} className="hover:underline">
                       {organization.name}
                     </Link>
                   </h2>
                   <div className="flex items-center gap-3">
-                  <Link href={`/org/${organization.slug}/team`} className="text-sm font-medium text-neutral-600 hover:underline dark:text-neutral-300">
+                  <Link href={href.org(organization.slug, 'team')} className="text-sm font-medium text-neutral-600 hover:underline dark:text-neutral-300">
                     Team<span className="sr-only"> of {organization.name}</span>
                   </Link>
                   <Link
-                    href={`/new/${organization.slug}`}
+                    href={href.newProject(organization.slug)}
                     className="rounded-md bg-primary px-3 py-1.5 text-sm font-medium text-white shadow-xs hover:bg-primary-hover"
                   >
                     New project
@@ -94,7 +95,7 @@ const renderCard = (project: Project) => <ProjectCard project={project} />
 function ProjectCard({ project }: { project: Project }) {
   return (
     <Link
-      href={`/project/${project.ref}`}
+      href={href.project(project.ref)}
       className="group block rounded-lg border border-neutral-200 bg-white p-4 shadow-xs transition hover:border-neutral-300 hover:shadow-sm dark:border-neutral-800 dark:bg-neutral-900 dark:hover:border-neutral-700"
     >
       <div className="flex items-start justify-between gap-3">

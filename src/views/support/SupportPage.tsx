@@ -5,6 +5,7 @@ import { selectSupportTicketView, type supportTicketMachine } from '../../../mac
 import type { CreateTicketBody, SupportCategory } from '../../contracts/support'
 import { Button, Card, PageHeading, TextLink, inputClass } from '../shell/ui'
 import { useDocumentTitle } from '../shell/useDocumentTitle'
+import { href } from '../../href'
 
 export const CATEGORIES: ReadonlyArray<{ value: SupportCategory; label: string }> = [
   { value: 'Problem', label: 'Issues with APIs / client libraries' },
@@ -49,7 +50,7 @@ export function SupportPage({ prefill, ticket }: { prefill: SupportPrefill; tick
           </p>
           <p>We answer by e-mail. Your requests are listed on the support page.</p>
           <div className="flex flex-wrap items-center gap-4">
-            <TextLink href="/support">Your support requests</TextLink>
+            <TextLink href={href.supportTickets()}>Your support requests</TextLink>
             <Button
               onClick={() => {
                 setSubject('')

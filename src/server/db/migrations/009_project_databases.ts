@@ -1,5 +1,5 @@
 /**
- * Project databases (src/server/features/projectdb): which demo schema a demo project's database is created with.
+ * Project databases (src/server/projectdb): which demo schema a demo project's database is created with.
  * A project without a row gets the bare template. The databases themselves live outside the store (a PGlite folder
  * or a database per project), so nothing here says whether one exists.
  */

@@ -4,8 +4,8 @@
  *    the owner its repositories live under (`/git/{account_name}/{repo}.git`), unique among GitHub installations.
  *  - github_authorizations: a person's authorization of the GitHub app (one per account).
  *  - git_repositories: the repositories of an installation. Their contents are bare Git repositories on disk
- *    (src/server/features/git/paths.ts), named by id; `demo` names the demo content a repository starts with when
- *    its folder is first made (src/server/features/git/demo.ts), null for one made by a push.
+ *    (src/server/features/github/paths.ts), named by id; `demo` names the demo content a repository starts with when
+ *    its folder is first made (src/server/features/github/demo.ts), null for one made by a push.
  *  - github_connections: a project linked to a repository, at most one each way (the unique keys stop a race).
  */
 export default /* sql */ `

@@ -1,5 +1,5 @@
 /**
- * Measured usage. The REST endpoint counts in memory and the usage meter (features/usage/meter.ts) adds
+ * Measured usage. The REST endpoint counts in memory and the usage meter (core/meter.ts) adds
  * its sums here periodically and on close, so a restart loses at most what arrived since the last flush:
  *  - project_usage_daily: per project and UTC day, requests, answer body bytes, response times (sum and longest),
  *    and the project database's size last measured that day (pg_database_size; null when not measured that day);

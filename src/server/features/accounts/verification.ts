@@ -1,7 +1,7 @@
 /**
  * E-mail verification: an account proves it receives mail at its primary e-mail by opening a link sent there. An
- * invitation is accepted only by a verified address (members.ts), so signing up with someone else's address gains
- * nothing.
+ * invitation is accepted only by a verified address (features/members), so signing up with someone else's address
+ * gains nothing.
  *   POST /platform/profile/email-verification   a new link for the signed-in account (at most one a minute)
  *   GET  /platform/auth/verify-email?token=…     the link: marks the address verified, redirects to the dashboard
  * Sign-up sends the first link. No SMTP exists yet: the link is printed as one line on the server's standard output,

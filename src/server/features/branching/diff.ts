@@ -7,7 +7,7 @@
  * not), so both engines answer the same.
  */
 import type { DiffChange, DiffObjectKind } from '../../../contracts/branching'
-import type { ProjectTx } from '../projectdb/types'
+import type { ProjectTx } from '../../projectdb/types'
 
 /** Schemas the platform owns or Postgres itself: never part of a branch's difference. */
 const SYSTEM_SCHEMAS = ['pg_catalog', 'information_schema', 'pg_toast', 'storage', 'supabase_migrations']

@@ -7,8 +7,8 @@
  */
 import { createHash } from 'node:crypto'
 import type { MigrationError, RecordedMigration } from '../../../contracts/branching'
-import { splitStatements } from '../database/statements'
-import { ProjectDbError, type ProjectTx } from '../projectdb/types'
+import { splitStatements } from '../../projectdb/statements'
+import { ProjectDbError, type ProjectTx } from '../../projectdb/types'
 
 export const HISTORY_SQL = `
 create schema if not exists supabase_migrations;

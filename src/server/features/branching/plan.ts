@@ -11,8 +11,7 @@
  *    import is skipped with a warning (spec 8): the branch is then built with no migrations.
  */
 import type { BranchingPlan, ContentFetchError, PlannedMigration, PlanWarning } from '../../../contracts/branching'
-import { GitHost, isSafeRepoPath, type HostedRepository } from '../git/host'
-import type { ConnectionRow } from '../git/store'
+import { GitHost, isSafeRepoPath, type ConnectionRow, type HostedRepository } from '../github'
 import { SEED_PATH } from './store'
 
 export const MIGRATIONS_DIR = 'supabase/migrations'

@@ -3,7 +3,7 @@
  * order: a bad ref or body 400; not a member 404; a Read-only member 403; a project that is itself a preview branch
  * 409; a parent below Postgres 15 409; a free plan 403; no connected repository 409; a git branch the repository does
  * not have 404; a branch name the parent already uses 409. Otherwise the branch's project is made (COMING_UP, in the
- * parent's organization) and its build is left to the lifecycle engine (build.ts).
+ * parent's organization) and its build is left to the lifecycle engine (transitions.ts).
  * Every read needs membership of the parent's organization, every change projects:write, both read from the
  * member's role in the store on each request.
  */
@@ -29,12 +29,13 @@ import { at, baseUrl, errorJson, validate, type AppEnv } from '../../core/http'
 import { can } from '../../core/permissions'
 import { newProjectRef } from '../../core/secrets'
 import { cancelPendingTransitions } from '../../engine/lifecycle'
-import { findProjectConnection, gitHostFor } from '../git'
-import { engineVersionIn } from '../projectdb'
-import { ProjectDbError } from '../projectdb/types'
+import { findProjectConnection, gitHostFor } from '../github'
+import { engineVersionIn } from '../../projectdb'
+import { ProjectDbError } from '../../projectdb/types'
 import { memberProject, refParam, type MemberProjectEnv } from '../projects/access'
-import { insertProject, type MemberProjectRow } from '../projects/store'
-import { scheduleBranchStep } from './build'
+import { insertProject } from '../projects/access'
+import type { MemberProjectRow } from '../../core/rows'
+import { scheduleBranchStep } from './transitions'
 import { diffCatalogs, diffText, readCatalog, schemasOf } from './diff'
 import { applyRecorded, readHistory, StatementFailure, type HistoryEntry } from './history'
 import { compareVersions, orderWarnings, readRepository, repositoryName, repositoryOf, toPlan, type RepositoryRead } from './plan'

@@ -28,8 +28,8 @@
  * it), so SET TRANSACTION READ WRITE fails; COMMIT inside DO or a procedure fails in a transaction block.
  */
 import type { QueryColumn } from '../../../contracts/database'
-import { ProjectDbError, type ProjectDatabases, type ProjectQueryResult, type ProjectTx } from '../projectdb/types'
-import { charLength, splitStatements, type Statement } from './statements'
+import { ProjectDbError, type ProjectDatabases, type ProjectQueryResult, type ProjectTx } from '../../projectdb/types'
+import { charLength, splitStatements, type Statement } from '../../projectdb/statements'
 import { decimalColumnNames, plainRow, rowFromJson } from './values'
 
 export interface QueryRun {

@@ -10,7 +10,7 @@
  */
 import type { DatabaseTable, QueryColumn, TableColumn } from '../../../contracts/database'
 import { quoteIdent } from '../../core/sql'
-import type { ProjectTx } from '../projectdb/types'
+import type { ProjectTx } from '../../projectdb/types'
 import { decimalColumnNames, rowFromJson } from './values'
 
 export const COUNT_BOUND = 100_000
@@ -117,9 +117,9 @@ function estimate(counted: number | undefined, reltuples: number): number {
 }
 
 export async function listTables(tx: ProjectTx): Promise<DatabaseTable[]> {
-  const relations = (await tx.query(RELATIONS_SQL, [SCHEMA])).rows as unknown as RelationRow[]
-  const columns = (await tx.query(COLUMNS_SQL, [SCHEMA])).rows as unknown as ColumnRow[]
-  const keys = (await tx.query(KEYS_SQL, [SCHEMA])).rows as unknown as KeyRow[]
+  const relations = (await tx.query<RelationRow>(RELATIONS_SQL, [SCHEMA])).rows
+  const columns = (await tx.query<ColumnRow>(COLUMNS_SQL, [SCHEMA])).rows
+  const keys = (await tx.query<KeyRow>(KEYS_SQL, [SCHEMA])).rows
   const counts = await boundedCounts(tx, relations.filter((r) => isTable(r.relkind)))
 
   const primaryKeys = new Map<number, string[]>()
@@ -182,7 +182,7 @@ export interface TablePage {
  * uses the catalog's name, quoted.
  */
 export async function tablePage(tx: ProjectTx, name: string, offset: number, limit: number): Promise<TablePage | undefined> {
-  const found = await tx.query(
+  const found = await tx.query<{ oid: number; name: string; relkind: string; pk: string[] }>(
     `select c.oid::int as oid, c.relname as name, c.relkind as relkind,
             array(select a.attname::text from pg_constraint con
                   cross join unnest(con.conkey) with ordinality k(num, i)
@@ -192,14 +192,14 @@ export async function tablePage(tx: ProjectTx, name: string, offset: number, lim
      where c.relnamespace = $1::regnamespace and c.relname = $2 and c.relkind in ('r', 'p', 'v', 'm', 'f')`,
     [SCHEMA, name],
   )
-  const rel = found.rows[0] as { oid: number; name: string; relkind: string; pk: string[] } | undefined
+  const rel = found.rows.at(0)
   if (!rel) return undefined
-  const cols = await tx.query(
+  const cols = await tx.query<{ name: string; type: string; oid: number }>(
     `select a.attname as name, format_type(a.atttypid, a.atttypmod) as type, a.atttypid::int as oid
      from pg_attribute a where a.attrelid = $1 and a.attnum > 0 and not a.attisdropped order by a.attnum`,
     [rel.oid],
   )
-  const columnRows = cols.rows as unknown as { name: string; type: string; oid: number }[]
+  const columnRows = cols.rows
   const target = `${quoteIdent(SCHEMA)}.${quoteIdent(rel.name)}`
   const order =
     rel.pk.length > 0

@@ -5,7 +5,7 @@
  */
 import { generateTypescript, sortGeneratorMetadata } from '@supabase/postgrest-typegen/generation'
 import { introspect } from '@supabase/postgrest-typegen/introspection'
-import type { ProjectTx } from '../projectdb/types'
+import type { ProjectTx } from '../../projectdb/types'
 import { plainValue } from './values'
 
 /**

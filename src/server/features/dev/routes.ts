@@ -10,9 +10,8 @@ import * as endpoints from '../../../contracts/endpoints'
 import type { Deps } from '../../core/deps'
 import { at, baseUrl, errorJson, validate } from '../../core/http'
 import { newProjectRef } from '../../core/secrets'
-import { ProjectDbError } from '../projectdb'
-import { anyProject, refParam } from '../projects/access'
-import { findProjectByRef, insertProject, toProject } from '../projects/store'
+import { ProjectDbError } from '../../projectdb'
+import { anyProject, findProjectByRef, insertProject, refParam, toProject } from '../projects/access'
 
 /** A control and an example of its body, for the curl line. */
 const documented: { endpoint: Endpoint; example?: object }[] = [

@@ -1,5 +1,5 @@
 /**
- * The demo's edge functions, by demo schema (the key of src/server/features/projectdb/demoSchemas.ts): what a
+ * The demo's edge functions, by demo schema (the key of src/server/projectdb/demoSchemas.ts): what a
  * project of that kind would deploy, with plausible Deno sources. Stored as they are; running them is not built.
  */
 

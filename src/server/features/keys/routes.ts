@@ -17,8 +17,8 @@ import { at, baseUrl, errorJson, validate, type AppEnv } from '../../core/http'
 import { can } from '../../core/permissions'
 import { iso } from '../../core/rows'
 import { anyProject, memberProject, refParam } from '../projects/access'
-import type { MemberProjectRow } from '../projects/store'
-import { failStaleUpdates, findProjectKeys, latestUpdate, requestJwtSecretUpdate, toUpdateMeta, type ProjectKeysRow } from './keys'
+import type { MemberProjectRow } from '../../core/rows'
+import { failStaleUpdates, findProjectKeys, latestUpdate, requestJwtSecretUpdate, toUpdateMeta, type ProjectKeysRow } from './store'
 
 
 /** The PostgREST service of a project: app id 1, as the dashboard's client libraries expect. */

@@ -9,6 +9,9 @@ import type { Queryable } from '../../db'
 import { errorJson, formatIssues, validate, type AppEnv } from '../../core/http'
 import { findMemberOrganization, type OrganizationRow } from './store'
 
+/** What other features may use of organizations: this module is the organizations feature's one face to them. */
+export { findMemberOrganization, listMemberOrganizations, toOrganization, type OrganizationRow } from './store'
+
 const ORGANIZATION_NOT_FOUND = 'Organization not found'
 
 /** Validates `:slug` only: put it first when a body or query is validated before the organization is loaded. */

@@ -1,6 +1,7 @@
 /**
- * Organizations the person is a member of, one organization, and its subscription; and the Management API's
- * GET /v1/organizations and /v1/organizations/{slug} (only the caller's organizations; any other slug 404).
+ * Organizations the person is a member of and one organization (its subscription is served with the plans, in
+ * orgSettings); and the Management API's GET /v1/organizations and /v1/organizations/{slug} (only the caller's
+ * organizations; any other slug 404).
  */
 import { Hono } from 'hono'
 import { endpoint } from '../../../contracts/endpoint'
@@ -8,7 +9,6 @@ import * as endpoints from '../../../contracts/endpoints'
 import { V1OrganizationDetail, V1OrganizationList } from '../../../contracts/v1'
 import type { Deps } from '../../core/deps'
 import { at, type AppEnv } from '../../core/http'
-import { subscriptionOf } from '../orgsettings/plans'
 import { memberOrganization } from './access'
 import { listMemberOrganizations, toOrganization, toV1Organization, toV1OrganizationDetail } from './store'
 
@@ -36,8 +36,6 @@ export function organizationRoutes({ db }: Deps) {
   })
 
   app.on(...at(v1GetOrganization), organization, (c) => c.json(toV1OrganizationDetail(c.var.organization) satisfies V1OrganizationDetail))
-
-  app.on(...at(endpoints.getSubscription), organization, (c) => c.json(subscriptionOf(c.var.organization.plan_id)))
 
   return app
 }

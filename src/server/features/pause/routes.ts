@@ -24,8 +24,7 @@ import { at, baseUrl, emptyBody, errorJson, validate, type AppEnv } from '../../
 import { can } from '../../core/permissions'
 import { memberOrganization } from '../organizations/access'
 import { anyProject, memberProject, refParam, type MemberProjectEnv } from '../projects/access'
-import { freeLimitMessage, lockFreeProjectCounts, membersAtFreeLimit } from '../projects/freeLimit'
-import { findProjectByRef, toProject } from '../projects/store'
+import { findProjectByRef, freeLimitMessage, lockFreeProjectCounts, membersAtFreeLimit, toProject } from '../projects/access'
 
 const RESTORE_PERMISSION_MESSAGE = 'You do not have the required permissions to restore this project'
 const PAUSE_PERMISSION_MESSAGE = 'You do not have the required permissions to pause this project'

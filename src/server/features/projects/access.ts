@@ -13,6 +13,13 @@ import { errorJson, formatIssues, validate, type AppEnv } from '../../core/http'
 import { findMemberProject, findProjectByRef, type MemberProjectRow, type ProjectRow } from './store'
 import { answerNotActive } from '../../core/domainErrors'
 
+/**
+ * What other features may use of projects: this module is the projects feature's one face to them (reading a
+ * project, making one, the free-project limit a restore obeys too); the rest of the folder is its own.
+ */
+export { findMemberProject, findProjectByRef, insertProject, toProject, type NewProject } from './store'
+export { freeLimitMessage, lockFreeProjectCounts, membersAtFreeLimit } from './freeLimit'
+
 const PROJECT_NOT_FOUND = 'Project not found'
 
 /**

@@ -1,24 +1,21 @@
 /**
  * Projects: the member's projects and one project (/platform, and the Management API's /v1 reads), its status,
- * its rename, and the health and REST schema of its API server (the connecting screen's test); the Management API's
- * create (POST /v1/projects), refused with 409 past the free project limit or the organization's disk cap.
+ * its rename, and the health of its API server (the connecting screen's test; the REST schema it also reads is
+ * served by the REST feature, rest/routes.ts); the Management API's create (POST /v1/projects), refused with 409
+ * past the free project limit or the organization's disk cap.
  */
 import { Hono } from 'hono'
-import type { RestSchemaResponse } from '../../../contracts/connecting'
 import type { V1CreatedProject } from '../../../contracts/database'
 import * as endpoints from '../../../contracts/endpoints'
 import type { Deps } from '../../core/deps'
 import { at, baseUrl, errorJson, validate, type AppEnv } from '../../core/http'
 import { can } from '../../core/permissions'
 import { newProjectRef } from '../../core/secrets'
-import { findMemberOrganization } from '../organizations/store'
-import { ProjectDbError } from '../projectdb/types'
-import { ownerRestDocument } from '../rest/routes'
+import { findMemberOrganization } from '../organizations/access'
 import { memberProject, refParam } from './access'
 import { diskCapMessage, freeLimitMessage, lockFreeProjectCounts, membersAtFreeLimit, organizationDatabaseBytes } from './freeLimit'
 import { insertProject, listMemberProjects, listMemberProjectsJson, toProject } from './store'
 import { toV1Project } from './v1'
-import { databaseFailureStatus } from '../../core/domainErrors'
 
 type CreateOutcome = { ok: true } | { ok: false; code: 'free_project_limit' | 'database_size_limit'; message: string }
 
@@ -51,20 +48,6 @@ export function projectRoutes(deps: Deps) {
     return c.json({ status: 'ok' as const })
   })
 
-  // The project's OpenAPI document as PostgREST serves it, introspected as the owner (src/server/features/rest).
-  app.on(...at(endpoints.getProjectRestSchema), project, async (c) => {
-    if (c.var.project.postgrest_status !== 'ONLINE') return errorJson(c, 503, 'The project API server is offline')
-    try {
-      const document: RestSchemaResponse = await ownerRestDocument(deps, c.var.project.ref)
-      return c.json(document)
-    } catch (err) {
-      if (err instanceof ProjectDbError && err.code === 'database_unavailable') {
-        return errorJson(c, databaseFailureStatus(err.code), "The project's database is not available")
-      }
-      throw err
-    }
-  })
-
   // The Management API's reads (/v1), shaped like ../shared/reference/management-api.openapi.json.
   // Informational host; a bare IP would read oddly after the ref.
   const hostOf = () => {
@@ -81,7 +64,7 @@ export function projectRoutes(deps: Deps) {
   app.on(...at(endpoints.v1GetProject), project, (c) => c.json(toV1Project(c.var.project, hostOf())))
 
   // Creates a project that comes up through the lifecycle: COMING_UP now, its own database and ACTIVE_HEALTHY after
-  // LIFECYCLE_COMING_UP_MS (src/server/features/projectdb/lifecycle.ts). db_pass is accepted and not kept: nothing
+  // LIFECYCLE_COMING_UP_MS (src/server/projectdb/lifecycle.ts). db_pass is accepted and not kept: nothing
   // signs in to a project database with a password here.
   app.on(...at(endpoints.createProject), validate('json', endpoints.createProject.body), async (c) => {
     const body = c.req.valid('json')

@@ -1,30 +1,10 @@
 /** The SQL of projects: members' projects, a project by ref, a new project; and the mapping of rows to contract shapes. */
-import type { PostgrestStatus, ProjectStatus, Role } from '../../../contracts/common'
+import type { PostgrestStatus, ProjectStatus } from '../../../contracts/common'
 import type { Project } from '../../../contracts/projects'
 import type { Queryable } from '../../db'
-import { iso } from '../../core/rows'
+import { iso, type MemberProjectRow, type ProjectRow } from '../../core/rows'
 
-export interface ProjectRow {
-  id: number
-  ref: string
-  name: string
-  organization_id: number
-  organization_slug: string
-  status: ProjectStatus
-  postgrest_status: PostgrestStatus
-  kps_version: string | null
-  is_branch_enabled: boolean
-  /** The parent's ref when the project is a preview branch's own project; null for any other project. */
-  parent_project_ref: string | null
-  region: string
-  db_version: string
-  inserted_at: Date | string
-  status_changed_at: Date | string
-}
-
-export interface MemberProjectRow extends ProjectRow {
-  role: Role
-}
+export type { MemberProjectRow, ProjectRow }
 
 /** The parent project's ref of a preview branch's own project (null for every other project). */
 const parentRefSql = `(select pp.ref from branches b join projects pp on pp.id = b.parent_project_id where b.project_id = p.id)`

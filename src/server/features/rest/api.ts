@@ -5,7 +5,7 @@
  * its catalog lookups inside it. Answers and errors follow PostgREST: statuses, Content-Range, Location,
  * Preference-Applied, and `{ code, message, details, hint }` bodies.
  */
-import type { DbRole, ProjectTx, TransactionOptions } from '../projectdb/types'
+import type { DbRole, ProjectTx, TransactionOptions } from '../../projectdb/types'
 import { findFunctions, findRelation, introspect, relationKind, type FunctionInfo, type RelationInfo } from './catalog'
 import { RestError, toRestError } from './errors'
 import { buildOpenApi, type DocumentTarget } from './openapi'
@@ -20,6 +20,8 @@ import {
   parseRangeHeader,
   parseSelect,
   RESERVED_PARAMS,
+  type Condition,
+  type OrderTerm,
   type Preferences,
   type ResultFormat,
   type SelectItem,
@@ -115,8 +117,8 @@ interface AggregateRow {
 const SERVED_RELKINDS = new Set(['r', 'v', 'm', 'f', 'p'])
 
 async function runStatement(tx: ProjectTx, statement: Statement): Promise<AggregateRow> {
-  const { rows } = await tx.query(statement.sql, statement.params)
-  return rows[0] as unknown as AggregateRow
+  const { rows } = await tx.query<AggregateRow>(statement.sql, statement.params)
+  return rows[0]
 }
 
 function notSingle(rows: number): RestError {
@@ -196,7 +198,9 @@ function parseJsonBody(text: string): unknown {
 const isPlainObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v)
 
 // ---------------------------------------------------------------------------------------------------------------
-// Relations
+// Relations: parse → plan → run → answer. Parsing checks every input that needs no catalog (in the order PostgREST
+// reports them); planning makes the statement, from the catalog for a write; running is one transaction (a write
+// reads the catalog and is planned inside it); the answer is status, headers and body.
 
 function tableNotFound(name: string): RestError {
   return new RestError(404, 'PGRST205', `Could not find the table 'public.${name}' in the schema cache`, {
@@ -254,8 +258,34 @@ function locationOf(rel: RelationInfo, keysJson: string | null): Record<string, 
   return { location: `/${encodeURIComponent(rel.name)}?${query}` }
 }
 
-async function relation(req: RestRequest, ctx: RestContext, name: string): Promise<RestResponse> {
-  const tx = (readOnly: boolean) => <T>(fn: (tx: ProjectTx) => Promise<T>) => ctx.transaction({ role: ctx.role, claims: ctx.claims, readOnly }, fn)
+/** What a request asks of a relation, its inputs parsed and checked (all but those that need the catalog). */
+type RelationRequest =
+  | { kind: 'read'; name: string; head: boolean; format: ResultFormat; select: SelectItem[]; where: Condition[]; order: OrderTerm[]; page: Paging; counted: boolean }
+  | {
+      kind: 'insert'
+      name: string
+      prefs: Preferences
+      format: ResultFormat
+      select: SelectItem[]
+      columns: string[]
+      /** The rows as a JSON array (a single object's body wrapped in one). */
+      rowsJson: string
+      /** The on_conflict parameter as given: its columns are checked against the catalog, so it is parsed in the plan. */
+      onConflict: string | null
+    }
+  | { kind: 'update' | 'delete'; name: string; prefs: Preferences; format: ResultFormat; select: SelectItem[]; where: Condition[]; columns: string[]; rowJson: string }
+
+type WriteRequest = Exclude<RelationRequest, { kind: 'read' }>
+
+/** The statement a write runs, and what it answers with; or, for a PATCH of no column, the answer of nothing done. */
+type WritePlan =
+  | { kind: 'statement'; statement: Statement; returning: Returning; rel: RelationInfo; applied: string[] }
+  | { kind: 'nothing'; row: AggregateRow; returning: Returning; rel: RelationInfo; applied: string[] }
+
+/** What running a request found: the read's aggregate row, or the write's with what it was planned to return. */
+type RelationOutcome = { kind: 'read'; row: AggregateRow } | { kind: 'write'; row: AggregateRow; returning: Returning; rel: RelationInfo; applied: string[] }
+
+function parseRelationRequest(req: RestRequest, name: string, maxRows: number | undefined): RelationRequest {
   const prefs = parsePrefer(req.headers('prefer'))
   switch (req.method) {
     case 'GET':
@@ -264,32 +294,8 @@ async function relation(req: RestRequest, ctx: RestContext, name: string): Promi
       const select = parseSelect(req.query.get('select') ?? undefined)
       const where = parseConditions(req.query)
       const order = parseOrder(req.query.get('order') ?? undefined)
-      const page = paging(req, ctx.maxRows)
-      const counted = prefs.count !== undefined
-      // One statement reads and checks the relation (no catalog lookup first: a read is the hot path). When it
-      // fails, what failed is told apart afterwards: a name that is no served relation (a sequence the role may
-      // not read, say) is a 404 like any unknown name, never a 403 that tells it exists.
-      let row: AggregateRow
-      try {
-        row = await tx(true)((t) =>
-          runStatement(
-            t,
-            readSql(relationSql(name), {
-              select, where, order, ...page, single: format === 'object', count: counted, withBody: req.method === 'GET', relation: name,
-            }),
-          ),
-        )
-      } catch (err) {
-        const code = (err as { code?: unknown }).code
-        if (code === '42P01') throw tableNotFound(name)
-        if (code === '42501' || code === '42809') {
-          const kind = await tx(true)((t) => relationKind(t, name))
-          if (!kind || !SERVED_RELKINDS.has(kind)) throw tableNotFound(name)
-        }
-        throw err
-      }
-      if (!row.relkind || !SERVED_RELKINDS.has(row.relkind)) throw tableNotFound(name)
-      return readAnswer(row, { offset: page.offset, format, head: req.method === 'HEAD', counted })
+      const page = paging(req, maxRows)
+      return { kind: 'read', name, head: req.method === 'HEAD', format, select, where, order, page, counted: prefs.count !== undefined }
     }
     case 'POST': {
       const format = parseAccept(req.headers('accept')) as ResultFormat
@@ -313,35 +319,7 @@ async function relation(req: RestRequest, ctx: RestContext, name: string): Promi
         }
       }
       const rowsJson = Array.isArray(body) ? req.body : `[${req.body}]`
-      const applied: string[] = []
-      const result = await tx(false)(async (t) => {
-        const rel = await lookupRelation(t, name)
-        checkWritable(rel, 'POST')
-        checkColumns(rel, columns)
-        let conflict: { action: 'merge' | 'ignore'; target: string[] } | undefined
-        if (prefs.resolution) {
-          const onConflict = req.query.get('on_conflict')
-          const target = onConflict !== null ? parseColumns(onConflict) : rel.primaryKey
-          checkColumns(rel, target)
-          if (prefs.resolution === 'merge-duplicates' && target.length === 0) {
-            throw new RestError(400, 'PGRST100', `Upserting into '${name}' needs on_conflict: it has no primary key`)
-          }
-          conflict = { action: prefs.resolution === 'merge-duplicates' ? 'merge' : 'ignore', target }
-          applied.push(`resolution=${prefs.resolution}`)
-        }
-        const returning = returningFor(prefs, select, format, rel)
-        const row = await runStatement(t, insertSql({ relation: name, columns, rowsJson, conflict, returning }))
-        if (returning.kind === 'rows' && returning.single && Number(row.page_count) !== 1) throw notSingle(Number(row.page_count))
-        return { row, rel, returning }
-      })
-      if (prefs.return) applied.push(`return=${prefs.return}`)
-      const headers: Record<string, string> = { 'content-range': '*/*', ...preferenceApplied(applied) }
-      if (result.returning.kind === 'rows') {
-        headers['content-type'] = format === 'object' ? OBJECT_TYPE : JSON_TYPE
-        return { status: 201, headers, body: result.row.body }
-      }
-      if (result.returning.kind === 'keys') Object.assign(headers, locationOf(result.rel, result.row.body))
-      return { status: 201, headers, body: null }
+      return { kind: 'insert', name, prefs, format, select, columns, rowsJson, onConflict: req.query.get('on_conflict') }
     }
     case 'PATCH':
     case 'DELETE': {
@@ -360,27 +338,7 @@ async function relation(req: RestRequest, ctx: RestContext, name: string): Promi
         columns = columnsParam !== null ? parseColumns(columnsParam) : Object.keys(body)
         rowJson = req.body
       }
-      const row = await tx(false)(async (t) => {
-        const rel = await lookupRelation(t, name)
-        checkWritable(rel, req.method as 'PATCH' | 'DELETE')
-        checkColumns(rel, columns)
-        const returning = returningFor(prefs, select, format, rel)
-        if (req.method === 'PATCH' && columns.length === 0) return { page_count: '0', body: returning.kind === 'rows' ? '[]' : null }
-        const statement = req.method === 'PATCH' ? updateSql({ relation: name, columns, rowJson, where, returning }) : deleteSql({ relation: name, where, returning })
-        const result = await runStatement(t, statement)
-        if (returning.kind === 'rows' && returning.single && Number(result.page_count) !== 1) throw notSingle(Number(result.page_count))
-        return result
-      })
-      const rows = Number(row.page_count)
-      const headers: Record<string, string> = {
-        'content-range': rows > 0 ? `0-${rows - 1}/*` : '*/*',
-        ...preferenceApplied(prefs.return ? [`return=${prefs.return}`] : []),
-      }
-      if (prefs.return === 'representation') {
-        headers['content-type'] = format === 'object' ? OBJECT_TYPE : JSON_TYPE
-        return { status: 200, headers, body: row.body ?? '[]' }
-      }
-      return { status: 204, headers, body: null }
+      return { kind: req.method === 'PATCH' ? 'update' : 'delete', name, prefs, format, select, where, columns, rowJson }
     }
     case 'PUT':
       throw new RestError(405, 'PGRST117', 'Unsupported HTTP method: PUT', {
@@ -390,6 +348,100 @@ async function relation(req: RestRequest, ctx: RestContext, name: string): Promi
     default:
       throw methodNotAllowed(req.method, 'GET, HEAD, POST, PATCH, DELETE')
   }
+}
+
+/** A read's statement: no catalog lookup first (a read is the hot path); the statement itself checks the relation. */
+function planRead(request: Extract<RelationRequest, { kind: 'read' }>): Statement {
+  const { name, select, where, order, page, format, counted, head } = request
+  return readSql(relationSql(name), { select, where, order, ...page, single: format === 'object', count: counted, withBody: !head, relation: name })
+}
+
+/** A write's statement, from the relation as the catalog describes it (inside the write's transaction). */
+function planWrite(request: WriteRequest, rel: RelationInfo): WritePlan {
+  const method = request.kind === 'insert' ? 'POST' : request.kind === 'update' ? 'PATCH' : 'DELETE'
+  checkWritable(rel, method)
+  checkColumns(rel, request.columns)
+  const applied: string[] = []
+  if (request.kind === 'insert') {
+    const { prefs, name } = request
+    let conflict: { action: 'merge' | 'ignore'; target: string[] } | undefined
+    if (prefs.resolution) {
+      const target = request.onConflict !== null ? parseColumns(request.onConflict) : rel.primaryKey
+      checkColumns(rel, target)
+      if (prefs.resolution === 'merge-duplicates' && target.length === 0) {
+        throw new RestError(400, 'PGRST100', `Upserting into '${name}' needs on_conflict: it has no primary key`)
+      }
+      conflict = { action: prefs.resolution === 'merge-duplicates' ? 'merge' : 'ignore', target }
+      applied.push(`resolution=${prefs.resolution}`)
+    }
+    const returning = returningFor(prefs, request.select, request.format, rel)
+    return { kind: 'statement', statement: insertSql({ relation: name, columns: request.columns, rowsJson: request.rowsJson, conflict, returning }), returning, rel, applied }
+  }
+  const returning = returningFor(request.prefs, request.select, request.format, rel)
+  if (request.kind === 'update' && request.columns.length === 0) {
+    return { kind: 'nothing', row: { page_count: '0', body: returning.kind === 'rows' ? '[]' : null }, returning, rel, applied }
+  }
+  const statement =
+    request.kind === 'update'
+      ? updateSql({ relation: request.name, columns: request.columns, rowJson: request.rowJson, where: request.where, returning })
+      : deleteSql({ relation: request.name, where: request.where, returning })
+  return { kind: 'statement', statement, returning, rel, applied }
+}
+
+async function runRelation(ctx: RestContext, request: RelationRequest): Promise<RelationOutcome> {
+  const tx = (readOnly: boolean) => <T>(fn: (tx: ProjectTx) => Promise<T>) => ctx.transaction({ role: ctx.role, claims: ctx.claims, readOnly }, fn)
+  const { name } = request
+  if (request.kind === 'read') {
+    // When the read fails, what failed is told apart afterwards: a name that is no served relation (a sequence the
+    // role may not read, say) is a 404 like any unknown name, never a 403 that tells it exists.
+    let row: AggregateRow
+    try {
+      row = await tx(true)((t) => runStatement(t, planRead(request)))
+    } catch (err) {
+      const code = (err as { code?: unknown }).code
+      if (code === '42P01') throw tableNotFound(name)
+      if (code === '42501' || code === '42809') {
+        const kind = await tx(true)((t) => relationKind(t, name))
+        if (!kind || !SERVED_RELKINDS.has(kind)) throw tableNotFound(name)
+      }
+      throw err
+    }
+    if (!row.relkind || !SERVED_RELKINDS.has(row.relkind)) throw tableNotFound(name)
+    return { kind: 'read', row }
+  }
+  return tx(false)(async (t) => {
+    const plan = planWrite(request, await lookupRelation(t, name))
+    const { returning, rel, applied } = plan
+    if (plan.kind === 'nothing') return { kind: 'write', row: plan.row, returning, rel, applied }
+    const row = await runStatement(t, plan.statement)
+    if (returning.kind === 'rows' && returning.single && Number(row.page_count) !== 1) throw notSingle(Number(row.page_count))
+    return { kind: 'write', row, returning, rel, applied }
+  })
+}
+
+function answerRelation(request: RelationRequest, outcome: RelationOutcome): RestResponse {
+  if (request.kind === 'read') {
+    return readAnswer(outcome.row, { offset: request.page.offset, format: request.format, head: request.head, counted: request.counted })
+  }
+  if (outcome.kind !== 'write') throw new Error('a write answered as a read')
+  const { row, returning, rel } = outcome
+  const applied = [...outcome.applied, ...(request.prefs.return ? [`return=${request.prefs.return}`] : [])]
+  const type = request.format === 'object' ? OBJECT_TYPE : JSON_TYPE
+  if (request.kind === 'insert') {
+    const headers: Record<string, string> = { 'content-range': '*/*', ...preferenceApplied(applied) }
+    if (returning.kind === 'rows') return { status: 201, headers: { ...headers, 'content-type': type }, body: row.body }
+    if (returning.kind === 'keys') Object.assign(headers, locationOf(rel, row.body))
+    return { status: 201, headers, body: null }
+  }
+  const rows = Number(row.page_count)
+  const headers: Record<string, string> = { 'content-range': rows > 0 ? `0-${rows - 1}/*` : '*/*', ...preferenceApplied(applied) }
+  if (request.prefs.return === 'representation') return { status: 200, headers: { ...headers, 'content-type': type }, body: row.body ?? '[]' }
+  return { status: 204, headers, body: null }
+}
+
+async function relation(req: RestRequest, ctx: RestContext, name: string): Promise<RestResponse> {
+  const request = parseRelationRequest(req, name, ctx.maxRows)
+  return answerRelation(request, await runRelation(ctx, request))
 }
 
 // ---------------------------------------------------------------------------------------------------------------

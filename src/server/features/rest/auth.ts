@@ -6,7 +6,7 @@
  * to match. Every refusal is a 401 in PostgREST's shape, with WWW-Authenticate; no secret ever reaches a message.
  */
 import { errors as joseErrors, jwtVerify, type JWTPayload } from 'jose'
-import { API_ROLES, type DbRole } from '../projectdb/types'
+import { API_ROLES, type DbRole } from '../../projectdb/types'
 import { RestError } from './errors'
 
 export interface RestIdentity {

@@ -4,7 +4,7 @@
  * public schema for the OpenAPI document — four catalog queries whatever the number of tables and functions,
  * each answering one JSON text. Only schema `public` is ever looked at.
  */
-import type { ProjectTx } from '../projectdb/types'
+import type { ProjectTx } from '../../projectdb/types'
 
 /** A type as SQL can write it in a cast or a column definition: pg_catalog's by format_type, others schema-qualified. */
 function typeNameSql(t: string, tn: string, et: string, etn: string): string {

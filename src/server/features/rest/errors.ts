@@ -3,7 +3,7 @@
  * it refuses itself, and Postgres SQLSTATE codes passed through with PostgREST's mapping to HTTP statuses.
  */
 import type { ContentfulStatusCode } from 'hono/utils/http-status'
-import { ProjectDbError, type DbRole } from '../projectdb/types'
+import { ProjectDbError, type DbRole } from '../../projectdb/types'
 import { databaseFailureStatus } from '../../core/domainErrors'
 
 export interface RestErrorBody {

@@ -7,19 +7,22 @@
  * (auth.ts), never by the dashboard's cookie; answered with CORS for browser clients on any origin (restCors,
  * mounted by app.ts before the guards so that their refusals carry it too). An unknown ref is 404, a project that
  * is not ACTIVE_HEALTHY (or whose API server is OFFLINE) 503, before any key is looked at.
+ * And for the dashboard (session): GET /platform/projects/{ref}/api/rest, the same document as the owner sees it.
  */
 import { Hono, type Context } from 'hono'
 import { cors } from 'hono/cors'
+import type { RestSchemaResponse } from '../../../contracts/connecting'
+import * as endpoints from '../../../contracts/endpoints'
 import type { Deps } from '../../core/deps'
-import { baseUrl, type AppEnv } from '../../core/http'
-import { ProjectDbError } from '../projectdb/types'
-import { refParam } from '../projects/access'
+import { at, baseUrl, errorJson, type AppEnv } from '../../core/http'
+import type { UsageMeter } from '../../core/meter'
+import { ProjectDbError } from '../../projectdb/types'
+import { memberProject, refParam } from '../projects/access'
 import { errorResponse, handleRest, type RestResponse, type RestTarget } from './api'
 import { identify } from './auth'
 import { introspect } from './catalog'
 import { RestError } from './errors'
 import { buildOpenApi, type DocumentTarget, type OpenApiDocument } from './openapi'
-import type { UsageMeter } from '../usage/meter'
 import { databaseFailureStatus } from '../../core/domainErrors'
 
 /**
@@ -150,6 +153,20 @@ export function restRoutes(deps: Deps, meter?: UsageMeter) {
       throw err
     }
   }
+
+  // The project's OpenAPI document as PostgREST serves it, introspected as the owner (the connecting screen's test).
+  app.on(...at(endpoints.getProjectRestSchema), memberProject(db), async (c) => {
+    if (c.var.project.postgrest_status !== 'ONLINE') return errorJson(c, 503, 'The project API server is offline')
+    try {
+      const document: RestSchemaResponse = await ownerRestDocument(deps, c.var.project.ref)
+      return c.json(document)
+    } catch (err) {
+      if (err instanceof ProjectDbError && err.code === 'database_unavailable') {
+        return errorJson(c, databaseFailureStatus(err.code), "The project's database is not available")
+      }
+      throw err
+    }
+  })
 
   const root = serve(() => ({ kind: 'root' }))
   app.all('/p/:ref/rest/v1', refParam, root)

@@ -10,7 +10,7 @@ import { at, errorJson, validate, type AppEnv } from '../../core/http'
 import { permissionsFor } from '../../core/permissions'
 import type { AccountRow } from '../../core/rows'
 import { dummyPasswordHash, hashPassword, needsRehash, verifyPassword } from '../../core/secrets'
-import { listMemberOrganizations } from '../organizations/store'
+import { listMemberOrganizations } from '../organizations/access'
 import { clearSignInFailures, clientAddress, countSignInAttempt } from './throttle'
 import { ACCESS_TOKEN_COLUMNS, createAccessToken, createSession, deleteSession, setSessionCookie, toAccessToken, type AccessTokenRow } from './auth'
 

@@ -25,9 +25,10 @@ import {
 import { ProjectRef } from '../../../contracts/common'
 import type { Queryable } from '../../db'
 import type { Deps } from '../../core/deps'
+import { can } from '../../core/permissions'
 import { at, errorJson, validate, type AppEnv } from '../../core/http'
 import { anyProject, memberProject, refParam, refuseUnlessActive, DATABASE_UNAVAILABLE, type MemberProjectEnv } from '../projects/access'
-import { ProjectDbError } from '../projectdb/types'
+import { ProjectDbError } from '../../projectdb/types'
 import { answerDatabaseFailure } from '../../core/domainErrors'
 
 /** The Management API's words (the dashboard maps them to 0_not_allowed and 0_no_hostname_configured). */
@@ -95,7 +96,7 @@ async function addonsOf(db: Queryable, projectId: number, ref: string): Promise<
 /** Add-ons are billing: the organization's Owners and Administrators change them, on a paid plan. */
 async function refuseAddonChange(db: Queryable, c: Context<MemberProjectEnv>) {
   const { role, organization_id: organizationId } = c.var.project
-  if (role !== 'Owner' && role !== 'Administrator') {
+  if (!can(role, 'organizations:write')) {
     return errorJson(c, 403, "Only the organization's Owners and Administrators change a project's add-ons")
   }
   if ((await planOf(db, organizationId)) === 'free') {
@@ -146,12 +147,12 @@ export function settingsRoutes({ db, clock, ownUrl, projectDbs, config }: Deps) 
     if (refused) return refused
     try {
       const facts = await projectDbs.transaction(c.var.project.ref, { readOnly: true }, async (tx) => {
-        const { rows } = await tx.query(
+        const { rows } = await tx.query<{ database: string; user: string; port: number | null; server_version: string; max_connections: number; size_bytes: string | number }>(
           `select current_database() as database, current_user as "user", inet_server_port() as port,
              current_setting('server_version') as server_version, current_setting('max_connections')::int as max_connections,
              pg_database_size(current_database())::bigint as size_bytes`,
         )
-        return rows[0] as { database: string; user: string; port: number | null; server_version: string; max_connections: number; size_bytes: string | number }
+        return rows[0]
       })
       const server = projectDbs.kind === 'postgres' && config.databaseUrl ? new URL(config.databaseUrl) : null
       const host = server ? server.hostname : null

@@ -19,8 +19,8 @@ import type { Deps } from '../../core/deps'
 import { at, errorJson, validate, type AppEnv } from '../../core/http'
 import { can } from '../../core/permissions'
 import { DATABASE_UNAVAILABLE, memberProject, refParam, refuseUnlessActive, type MemberProjectEnv } from '../projects/access'
-import { ProjectDbError, type ProjectTx } from '../projectdb/types'
-import { deleteBucket, insertBucket, listBuckets } from './buckets'
+import { ProjectDbError, type ProjectTx } from '../../projectdb/types'
+import { deleteBucket, insertBucket, listBuckets } from './store'
 import { answerDatabaseFailure } from '../../core/domainErrors'
 
 const BucketParam = z.object({ ref: ProjectRef, id: z.string().min(1, 'Bucket id is required').max(100) })

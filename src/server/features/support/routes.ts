@@ -11,7 +11,7 @@ import type { SupportCategory, SupportTicket } from '../../../contracts/support'
 import type { Deps } from '../../core/deps'
 import { at, errorJson, validate, type AppEnv } from '../../core/http'
 import { iso } from '../../core/rows'
-import { findMemberProject } from '../projects/store'
+import { findMemberProject } from '../projects/access'
 
 interface TicketRow {
   id: string

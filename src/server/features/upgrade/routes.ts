@@ -14,7 +14,7 @@ import { setDevSwitch } from '../../core/devSwitches'
 import { at, errorJson, validate, type AppEnv } from '../../core/http'
 import { can } from '../../core/permissions'
 import { anyProject, memberProject, refParam } from '../projects/access'
-import { beginUpgrade, eligibilityFor, latestUpgrade, targetsFor, toUpgradeStatus } from './upgrade'
+import { beginUpgrade, eligibilityFor, latestUpgrade, targetsFor, toUpgradeStatus } from './transitions'
 
 export function upgradeRoutes({ db, clock, config, lifecycle }: Deps) {
   const app = new Hono<AppEnv>()

@@ -7,7 +7,7 @@
  *   POST /dev/projects/{ref}/resource-warnings      raise (or clear, level null) a warning
  *   POST /dev/projects/{ref}/read-only              read-only mode on or off
  *   POST /dev/projects/{ref}/usage                  set what is added to a metric's measured usage (e.g. over its limit)
- * Measured (meter.ts): EGRESS (REST answer bytes in the period) and DATABASE_SIZE (each project's database size
+ * Measured (core/meter.ts): EGRESS (REST answer bytes in the period) and DATABASE_SIZE (each project's database size
  * last measured up to the period's end), in GB; the other metrics have nothing the local platform can measure.
  */
 import { Hono } from 'hono'
@@ -26,9 +26,8 @@ import type { Deps } from '../../core/deps'
 import { at, errorJson, validate, type AppEnv } from '../../core/http'
 import type { Queryable } from '../../db'
 import { memberOrganization, slugParam } from '../organizations/access'
-import { anyProject, memberProject, refParam } from '../projects/access'
-import { findProjectByRef } from '../projects/store'
-import type { UsageMeter } from './meter'
+import { anyProject, findProjectByRef, memberProject, refParam } from '../projects/access'
+import type { UsageMeter } from '../../core/meter'
 
 /** What each plan includes (free units per billing period). Free and Pro are capped (spend cap on). */
 const FREE_UNITS: Record<UsageMetric, Record<PlanId, number>> = {

@@ -1,10 +1,11 @@
 import { useSelector } from '@xstate/react'
 import { selectProject } from '../../../../machines/projectStatus.machine'
-import { useProjectActor } from '../../project/projectActor'
+import { useProjectActor } from '../../shell/projectActor'
 import { useAppLogic } from '../../shell/logic'
 import { PageHeading, TextLink } from '../../shell/ui'
 import { useDocumentTitle } from '../../shell/useDocumentTitle'
 import { GitHubIntegrationsHost } from './GitHubIntegrations'
+import { href } from '../../../href'
 
 /** /org/{slug}/integrations: the organization's GitHub installations and project-to-repository connections. */
 export function OrgIntegrationsPage({ slug }: { slug: string }) {
@@ -27,7 +28,7 @@ export function ProjectIntegrationsPage() {
       <PageHeading title="Integrations" description="Link this project to a GitHub repository of its organization." />
       {project.data ? (
         <p className="-mt-4 mb-6 text-sm">
-          <TextLink href={`/org/${project.data.organization_slug}/integrations`}>The organization's integrations</TextLink>
+          <TextLink href={href.org(project.data.organization_slug, 'integrations')}>The organization's integrations</TextLink>
         </p>
       ) : null}
       {project.data ? (

@@ -1,5 +1,5 @@
 import { useLocation, useSearch } from 'wouter'
-import { AI_SETTINGS_PARAM } from '../../routes/aiSettingsParam'
+import { AI_SETTINGS_PARAM } from '../../../href'
 import { lazyComponent } from '../../shell/lazy'
 import { Loading } from '../../shell/ui'
 

@@ -14,6 +14,7 @@ import { SectionContent } from './sections'
 import { KEY_PLACEHOLDERS, type SnippetContext } from './snippets/types'
 import { LANGUAGE_LABELS } from './SnippetList'
 import type { ApiDocsActorRef } from './useApiDocsActor'
+import { href } from '../../../href'
 
 /** The platform's public documentation, on the host the client library links already point at. */
 const DOCS_ORIGIN = new URL(CLIENT_LIBRARIES[0].docsUrl).origin
@@ -92,7 +93,7 @@ export function ApiDocsPanel({
           <p className="mt-5 mb-1 px-3 text-xs font-semibold uppercase tracking-wide text-neutral-500">GraphQL</p>
           <ul className="space-y-0.5">
             <li>
-              <Link href={`/project/${projectRef}/api/graphiql`} className="block rounded-md px-3 py-1.5 text-neutral-600 hover:bg-neutral-50 dark:text-neutral-300 dark:hover:bg-neutral-800/60">
+              <Link href={href.project(projectRef, 'api/graphiql')} className="block rounded-md px-3 py-1.5 text-neutral-600 hover:bg-neutral-50 dark:text-neutral-300 dark:hover:bg-neutral-800/60">
                 GraphiQL
               </Link>
             </li>

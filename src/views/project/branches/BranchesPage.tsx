@@ -17,8 +17,9 @@ import { useAppLogic, type Loader } from '../../shell/logic'
 import { Modal } from '../../shell/Modal'
 import { Button, Card, ErrorPanel, Loading, PageHeading, cx, InlineError } from '../../shell/ui'
 import { PAGE_CLASS } from '../ProjectMachinePage'
-import { useProjectActor } from '../projectActor'
+import { useProjectActor } from '../../shell/projectActor'
 import { BranchingModal } from './BranchingModal'
+import { href } from '../../../href'
 
 const HEADING = {
   title: 'Branches',
@@ -194,7 +195,7 @@ function BranchDetailPanel({ actor, view }: { actor: BranchStatusActorRef; view:
           </h2>
           <p className="text-xs text-neutral-500">
             {branchStatusLabel(branch)} · git branch <span className="font-mono">{branch.git_branch ?? '—'}</span> ·{' '}
-            <Link href={`/project/${branch.project_ref}`} className="font-medium text-emerald-700 underline-offset-4 hover:underline dark:text-emerald-400">
+            <Link href={href.project(branch.project_ref)} className="font-medium text-emerald-700 underline-offset-4 hover:underline dark:text-emerald-400">
               Open the branch's project
             </Link>
           </p>

@@ -4,7 +4,7 @@ import type { BranchingProject } from '../../../../machines/branchingEnablement.
 import { selectProject } from '../../../../machines/projectStatus.machine'
 import { useLoaded } from '../../shell/lazy'
 import { useAppLogic } from '../../shell/logic'
-import { useProjectActor } from '../projectActor'
+import { useProjectActor } from '../../shell/projectActor'
 import { BranchingModal } from './BranchingModal'
 
 /**

@@ -1,10 +1,10 @@
 import { useSelector } from '@xstate/react'
 import { useLocation, useSearch } from 'wouter'
 import { selectProject } from '../../../../machines/projectStatus.machine'
-import { BRANCHING_PARAM } from '../../routes/branchingParam'
+import { BRANCHING_PARAM } from '../../../href'
 import { lazyComponent } from '../../shell/lazy'
 import { Loading } from '../../shell/ui'
-import { useProjectActor } from '../projectActor'
+import { useProjectActor } from '../../shell/projectActor'
 
 const BranchingDialogHost = lazyComponent<{ onClose: () => void }>(
   () => import('./BranchingDialog'),

@@ -10,8 +10,8 @@ import { useShell } from '../../shell/contexts'
 import { useLoaded } from '../../shell/lazy'
 import { useAppLogic, type AppLogic } from '../../shell/logic'
 import { Button, Loading, PageHeading, TextLink } from '../../shell/ui'
-import { aiSettingsHref } from '../../routes/aiSettingsParam'
-import { useProjectActor } from '../projectActor'
+import { href } from '../../../href'
+import { useProjectActor } from '../../shell/projectActor'
 import { ResultGrid } from './ResultGrid'
 
 export type SqlEditorActorRef = ActorRefFrom<typeof sqlEditorMachine>
@@ -31,7 +31,7 @@ export function SqlEditorPage() {
       <PageHeading
         title="SQL Editor"
         description="Run SQL on the project's database."
-        actions={<TextLink href={aiSettingsHref(path)}>AI settings</TextLink>}
+        actions={<TextLink href={href.aiSettings(path)}>AI settings</TextLink>}
       />
       {project ? (
         <Suspense fallback={<Loading label="Loading query…" />}>

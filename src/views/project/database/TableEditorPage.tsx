@@ -7,7 +7,7 @@ import { selectTableEditorView, selectionOf, tableEditorHref, type TableSelectio
 import { useLoaded } from '../../shell/lazy'
 import { useAppLogic, type AppLogic } from '../../shell/logic'
 import { Button, ErrorPanel, Loading, PageHeading, cx } from '../../shell/ui'
-import { useProjectActor } from '../projectActor'
+import { useProjectActor } from '../../shell/projectActor'
 import { ResultGrid } from './ResultGrid'
 
 export type TableEditorActorRef = ActorRefFrom<typeof tableEditorMachine>

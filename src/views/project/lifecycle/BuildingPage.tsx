@@ -2,7 +2,7 @@ import { useSelector } from '@xstate/react'
 import type { ReactNode } from 'react'
 import type { ActorRefFrom } from 'xstate'
 import { selectBuildingView, type BuildingView, type buildingMachine } from '../../../../machines/building.machine'
-import { supportLink } from '../../../../machines/supportLink'
+import { href } from '../../../href'
 import { CLIENT_LIBRARIES, EXAMPLE_APPS } from './clientLibraries'
 import { ElapsedNotice } from './ElapsedNotice'
 import { lazyComponent } from '../../shell/lazy'
@@ -21,7 +21,7 @@ export function BuildingPage({ actor, projectName }: { actor: ActorRefFrom<typeo
   const notice = elapsed ? (
     <ElapsedNotice
       actor={elapsed}
-      supportHref={supportLink({
+      supportHref={href.support({
         category: 'Database_unresponsive',
         ref,
         subject: `Project ${projectName} is stuck setting up`,

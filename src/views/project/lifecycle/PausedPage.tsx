@@ -5,6 +5,7 @@ import type { Project } from '../../../contracts/projects'
 import { Modal } from '../../shell/Modal'
 import { Button, TextLink } from '../../shell/ui'
 import { LifecycleScreen } from './LifecycleScreen'
+import { href } from '../../../href'
 
 export const RESTORE_DENIED = 'You do not have the required permissions to restore this project'
 export const RESTORE_TOOLTIP = 'You need additional permissions to resume this project'
@@ -63,7 +64,7 @@ export function PausedPage({ actor, project }: { actor: ActorRefFrom<typeof paus
             of free projects at a time. Upgrade to Pro to keep your projects running.
           </p>
           <p className="mt-2">
-            <TextLink href={`/org/${project.organization_slug}/billing?panel=subscriptionPlan`}>Upgrade to Pro</TextLink>
+            <TextLink href={href.orgPlans(project.organization_slug)}>Upgrade to Pro</TextLink>
           </p>
         </div>
       ) : view.plan !== null ? (
@@ -73,7 +74,7 @@ export function PausedPage({ actor, project }: { actor: ActorRefFrom<typeof paus
             its compute size.
           </p>
           <p className="mt-2">
-            <TextLink href={`/project/${project.ref}/settings/general`}>Project settings</TextLink>
+            <TextLink href={href.project(project.ref, 'settings/general')}>Project settings</TextLink>
           </p>
         </div>
       ) : null}

@@ -1,7 +1,7 @@
 import { useSelector } from '@xstate/react'
 import type { ActorRefFrom } from 'xstate'
 import { type pausingMachine } from '../../../../machines/pausing.machine'
-import { supportLink } from '../../../../machines/supportLink'
+import { href } from '../../../href'
 import { ElapsedNotice } from './ElapsedNotice'
 import { LifecycleScreen } from './LifecycleScreen'
 
@@ -13,7 +13,7 @@ export function PausingPage({ actor, projectName }: { actor: ActorRefFrom<typeof
       {elapsed ? (
         <ElapsedNotice
           actor={elapsed}
-          supportHref={supportLink({
+          supportHref={href.support({
             category: 'Database_unresponsive',
             ref,
             subject: `Project ${projectName} is stuck pausing`,

@@ -3,7 +3,8 @@ import type { ReactNode } from 'react'
 import { selectProjectView } from '../../../../machines/projectStatus.machine'
 import { lazyComponent } from '../../shell/lazy'
 import { Loading, TextLink } from '../../shell/ui'
-import { useProjectActor } from '../projectActor'
+import { useProjectActor } from '../../shell/projectActor'
+import { href } from '../../../href'
 
 // The lifecycle screens load with the first project that needs one, off a healthy project's first load; while
 // their chunk loads the project's loading treatment stays up.
@@ -52,7 +53,7 @@ function ProjectNotFound() {
       <p className="max-w-md text-sm text-neutral-600 dark:text-neutral-400">
         No project with this reference exists in your organizations. It may have been deleted, or the link may be mistyped.
       </p>
-      <TextLink href="/projects">Back to your projects</TextLink>
+      <TextLink href={href.projects()}>Back to your projects</TextLink>
     </main>
   )
 }

@@ -1,7 +1,7 @@
 import { useSelector } from '@xstate/react'
 import type { ActorRefFrom } from 'xstate'
 import { selectRestoringView, type restoringMachine } from '../../../../machines/restoring.machine'
-import { supportLink } from '../../../../machines/supportLink'
+import { href } from '../../../href'
 import { Button } from '../../shell/ui'
 import { ElapsedNotice } from './ElapsedNotice'
 import { LifecycleScreen } from './LifecycleScreen'
@@ -25,7 +25,7 @@ export function RestoringPage({ actor, projectName }: { actor: ActorRefFrom<type
           Your data has not been lost. Our team can finish the restore for you:{' '}
           <a
             className={linkClass}
-            href={supportLink({
+            href={href.support({
               category: 'Database_unresponsive',
               ref,
               subject: `Restoration failed for project ${projectName}`,
@@ -53,7 +53,7 @@ export function RestoringPage({ actor, projectName }: { actor: ActorRefFrom<type
       {elapsed ? (
         <ElapsedNotice
           actor={elapsed}
-          supportHref={supportLink({
+          supportHref={href.support({
             category: 'Database_unresponsive',
             ref,
             subject: `Project ${projectName} is stuck restoring`,

@@ -1,7 +1,7 @@
 import { useSelector } from '@xstate/react'
 import type { ActorRefFrom } from 'xstate'
 import { selectToast, type toastMachine } from '../../../../machines/toast.machine'
-import { useProjectActor } from '../projectActor'
+import { useProjectActor } from '../../shell/projectActor'
 import { Icon } from '../../shell/Icon'
 import { cx } from '../../shell/ui'
 

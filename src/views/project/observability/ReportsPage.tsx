@@ -6,7 +6,7 @@ import { useAppLogic } from '../../shell/logic'
 import { Button, Card, ErrorPanel, Loading, PageHeading, cx } from '../../shell/ui'
 import { DailyChart } from '../../usage/DailyChart'
 import { PAGE_CLASS, ProjectMachinePage } from '../ProjectMachinePage'
-import { useProjectActor } from '../projectActor'
+import { useProjectActor } from '../../shell/projectActor'
 
 export type ProjectReportsActorRef = ActorRefFrom<typeof projectReportsMachine>
 

@@ -6,11 +6,11 @@ import type { Project } from '../../../contracts/projects'
 import { ShellContext, type SessionActorRef } from '../../shell/contexts'
 import { useLoaded } from '../../shell/lazy'
 import { Card, Loading, PageHeading } from '../../shell/ui'
-import { ProjectActorContext, type ProjectActorRef } from '../projectActor'
+import { ProjectActorContext, type ProjectActorRef } from '../../shell/projectActor'
 import { AppLogicContext, type AppLogic } from '../../shell/logic'
 import { ApiKeysPanel, ProjectConfigPanel, type ApiKeysActorRef } from './ApiKeysPanels'
 import { GenerateTypesButton } from './GenerateTypesButton'
-import { WithCustomDomainUrl } from '../screens/CustomDomain'
+import { WithCustomDomainUrl } from './CustomDomain'
 
 /**
  * Runs one API keys actor for the open project, with the person's permissions in its organization, and renders

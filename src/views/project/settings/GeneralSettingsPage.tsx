@@ -1,9 +1,9 @@
 import { useSelector } from '@xstate/react'
 import { selectProject } from '../../../../machines/projectStatus.machine'
 import { PageHeading } from '../../shell/ui'
-import { ProjectFacts } from '../pages/ProjectPages'
-import { useProjectActor } from '../projectActor'
-import { CustomDomainSection } from '../screens/CustomDomain'
+import { ProjectFacts } from '../home/ProjectHome'
+import { useProjectActor } from '../../shell/projectActor'
+import { CustomDomainSection } from './CustomDomain'
 import { PauseProjectSection } from './PauseProjectSection'
 
 /** /project/{ref}/settings/general: the project's facts, its custom domain and the 'Pause project' action. */

@@ -5,7 +5,7 @@ import { selectTypeGenerationView, type ToastsRef, type typeGenerationMachine } 
 import { useLoaded } from '../../shell/lazy'
 import { useAppLogic, type AppLogic } from '../../shell/logic'
 import { Button } from '../../shell/ui'
-import { useProjectActor } from '../projectActor'
+import { useProjectActor } from '../../shell/projectActor'
 
 export type TypeGenerationActorRef = ActorRefFrom<typeof typeGenerationMachine>
 

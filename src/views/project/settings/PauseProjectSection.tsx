@@ -8,7 +8,7 @@ import { useLoaded } from '../../shell/lazy'
 import { useAppLogic } from '../../shell/logic'
 import { Modal } from '../../shell/Modal'
 import { Button, Card, Loading } from '../../shell/ui'
-import { useProjectActor } from '../projectActor'
+import { useProjectActor } from '../../shell/projectActor'
 
 /** The 'Pause project' action of the general settings; one pause flow per project status (keyed). */
 export function PauseProjectSection() {

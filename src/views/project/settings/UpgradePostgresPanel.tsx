@@ -7,9 +7,10 @@ import { selectUpgradeActionView, type upgradeActionMachine } from '../../../../
 import { useLoaded } from '../../shell/lazy'
 import { useAppLogic } from '../../shell/logic'
 import { Modal } from '../../shell/Modal'
-import { Button, Card, ErrorPanel, Loading, TextLink, inputClass } from '../../shell/ui'
-import { ToolPage } from '../pages/ProjectPages'
-import { useProjectActor } from '../projectActor'
+import { href } from '../../../href'
+import { Button, Card, ErrorPanel, Loading, PageHeading, TextLink, inputClass } from '../../shell/ui'
+import { ProjectFacts } from '../home/ProjectHome'
+import { useProjectActor } from '../../shell/projectActor'
 
 /** Mounted in settings/infrastructure: the project's Postgres version and the "Upgrade Postgres" action. */
 function UpgradePostgresSection() {
@@ -137,7 +138,7 @@ function ResourceSections({ organizationSlug }: { organizationSlug: string | nul
       text: (
         <>
           Each database's size is measured and counted in{' '}
-          {organizationSlug ? <TextLink href={`/org/${organizationSlug}/usage`}>the organization's usage</TextLink> : "the organization's usage"}.
+          {organizationSlug ? <TextLink href={href.org(organizationSlug, 'usage')}>the organization's usage</TextLink> : "the organization's usage"}.
         </>
       ),
     },
@@ -173,7 +174,10 @@ export function InfrastructureSettingsPage() {
   useScrollToFragment()
   return (
     <>
-      <ToolPage title="Infrastructure" note="The servers behind your project and the software versions they run." />
+      <div className="mx-auto w-full max-w-4xl px-6 py-8">
+        <PageHeading title="Infrastructure" description="The servers behind your project and the software versions they run." />
+        {project ? <ProjectFacts project={project} /> : null}
+      </div>
       <div className="mx-auto w-full max-w-4xl space-y-6 px-6 pb-8">
         <UpgradePostgresSection />
         <ResourceSections organizationSlug={project?.organization_slug ?? null} />

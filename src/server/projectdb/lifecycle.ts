@@ -9,8 +9,8 @@
  *  - a project arriving at INACTIVE (the end of a pause) or set to it closes its database; the database refuses
  *    transactions whenever the project is not ACTIVE_HEALTHY (see index.ts) and reopens, rows intact, after a restore.
  */
-import type { Queryable } from '../../db'
-import type { Lifecycle } from '../../engine/lifecycle'
+import type { Queryable } from '../db'
+import type { Lifecycle } from '../engine/lifecycle'
 import { engineVersionIn, ensureProjectDatabase } from './index'
 import type { ProjectDatabases } from './types'
 

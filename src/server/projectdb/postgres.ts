@@ -28,7 +28,7 @@
  */
 import { createHash, createHmac, pbkdf2Sync, randomBytes } from 'node:crypto'
 import pg from 'pg'
-import { quoteIdent as ident } from '../../core/sql'
+import { quoteIdent as ident } from '../core/sql'
 import type { Backend, Session } from './manager'
 import { DATABASE_SQL, ROLES_SQL, TEMPLATE_HASH } from './template'
 import { ProjectDbError, type ProjectQueryResult } from './types'
@@ -44,8 +44,8 @@ const ROLE_LOCK_TIMEOUT_MS = 3_000
 /** The store's table of the key the project roles' passwords derive from (one row). */
 const KEY_TABLE = 'projectdb_login_key'
 
-function resultOf(r: pg.QueryResult): ProjectQueryResult {
-  const rows = (r.rows ?? []) as Record<string, unknown>[]
+function resultOf<R>(r: pg.QueryResult<R & pg.QueryResultRow>): ProjectQueryResult<R> {
+  const rows: R[] = r.rows ?? []
   return {
     rows,
     fields: (r.fields ?? []).map((f) => ({ name: f.name, dataTypeID: f.dataTypeID })),
@@ -180,16 +180,16 @@ class ClientSession implements Session {
     client.on('error', onLost)
     client.on('end', onLost)
   }
-  async query(sql: string, params: unknown[] = []) {
+  async query<R = Record<string, unknown>>(sql: string, params: unknown[] = []) {
     // Always the extended protocol, as PGlite's query is: one message carries one statement, so a COMMIT can never
     // ride along behind another statement (node-postgres would send a query without parameters as a simple query).
     // (queryMode is node-postgres's own option; its type declarations do not list it.)
     const config = { text: sql, values: params, queryMode: 'extended' } as pg.QueryConfig
-    return resultOf(await this.client.query(config))
+    return resultOf<R>(await this.client.query<R & pg.QueryResultRow>(config))
   }
   async exec(sql: string) {
     const r = (await this.client.query(sql)) as pg.QueryResult | pg.QueryResult[]
-    return (Array.isArray(r) ? r : [r]).map(resultOf)
+    return (Array.isArray(r) ? r : [r]).map((one) => resultOf<Record<string, unknown>>(one))
   }
   close() {
     this.ended = true

@@ -11,8 +11,8 @@ import { copyFile, cp, mkdir, readdir, readFile, rename, rm, writeFile } from 'n
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { Worker } from 'node:worker_threads'
-import { restrictDataDir } from '../../db/pglite'
-import { repoRoot } from '../../config'
+import { restrictDataDir } from '../db/pglite'
+import { repoRoot } from '../config'
 import type { Backend, Session } from './manager'
 import { toProjectDbError } from './manager'
 import { PGLITE_LOCKDOWN_SQL, TEMPLATE_HASH, TEMPLATE_SQL } from './template'
@@ -147,7 +147,7 @@ class ProcessSession implements Session {
     })
   }
 
-  query(sql: string, params: unknown[] = []): Promise<ProjectQueryResult> {
+  query<R = Record<string, unknown>>(sql: string, params: unknown[] = []): Promise<ProjectQueryResult<R>> {
     return this.call('query', sql, params)
   }
 

@@ -20,7 +20,7 @@ import type { ServerConfig } from '../../config'
 import type { Queryable } from '../../db'
 import type { MigrationError } from '../../../contracts/branching'
 import { projectWork, scheduleTransition, type Lifecycle, type TransitionRow } from '../../engine/lifecycle'
-import type { ProjectDatabases } from '../projectdb/types'
+import type { ProjectDatabases } from '../../projectdb/types'
 import { applyMigration, applySeed, HISTORY_SQL, migrationError, StatementFailure } from './history'
 import { finishStep, nextStep, setBranchStatus, skipRemaining, type StepRow } from './store'
 

@@ -6,7 +6,7 @@
  */
 import type { Bucket, CreateBucketBody } from '../../../contracts/storage'
 import { iso } from '../../core/rows'
-import type { ProjectTx } from '../projectdb/types'
+import type { ProjectTx } from '../../projectdb/types'
 
 interface BucketRow {
   id: string
@@ -36,20 +36,20 @@ function toBucket(row: BucketRow): Bucket {
 
 /** Every bucket, by name. */
 export async function listBuckets(tx: ProjectTx): Promise<Bucket[]> {
-  const { rows } = await tx.query(`select ${columns} from storage.buckets order by name`)
-  return (rows as unknown as BucketRow[]).map(toBucket)
+  const { rows } = await tx.query<BucketRow>(`select ${columns} from storage.buckets order by name`)
+  return rows.map(toBucket)
 }
 
 /** The new bucket; undefined when one with this name (or id) exists. */
 export async function insertBucket(tx: ProjectTx, body: CreateBucketBody): Promise<Bucket | undefined> {
-  const { rows } = await tx.query(
+  const { rows } = await tx.query<BucketRow>(
     `insert into storage.buckets (id, name, public, allowed_mime_types, file_size_limit)
      values ($1, $1, $2, $3::text[], $4::bigint)
      on conflict do nothing
      returning ${columns}`,
     [body.name, body.public ?? false, body.allowed_mime_types ?? null, body.file_size_limit ?? null],
   )
-  const row = rows[0] as unknown as BucketRow | undefined
+  const row: BucketRow | undefined = rows[0]
   return row && toBucket(row)
 }
 

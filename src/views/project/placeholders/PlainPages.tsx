@@ -6,7 +6,7 @@ import { useSelector } from '@xstate/react'
 import { projectLink, selectProject } from '../../../../machines/projectStatus.machine'
 import type { Project } from '../../../contracts/projects'
 import { Card, PageHeading, TextLink } from '../../shell/ui'
-import { useProjectActor } from '../projectActor'
+import { useProjectActor } from '../../shell/projectActor'
 
 interface PlainPage {
   title: string
@@ -70,9 +70,15 @@ export const PLAIN_PAGES = {
 
 export type PlainSection = keyof typeof PLAIN_PAGES
 
-export const isPlainSection = (section: string): section is PlainSection => Object.hasOwn(PLAIN_PAGES, section)
+// One component per page, for the route table.
+export const AuthSettingsPage = () => <PlainProjectPage section="settings/auth" />
+export const VaultPage = () => <PlainProjectPage section="settings/vault" />
+export const ScheduledBackupsPage = () => <PlainProjectPage section="database/backups/scheduled" />
+export const AuthUsersPage = () => <PlainProjectPage section="auth/users" />
+export const RealtimeInspectorPage = () => <PlainProjectPage section="realtime/inspector" />
+export const GraphiqlPage = () => <PlainProjectPage section="api/graphiql" />
 
-export function PlainProjectPage({ section }: { section: PlainSection }) {
+function PlainProjectPage({ section }: { section: PlainSection }) {
   const project = useSelector(useProjectActor(), selectProject)
   const page: PlainPage = PLAIN_PAGES[section]
   return (

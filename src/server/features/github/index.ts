@@ -2,7 +2,7 @@
  * The `git` room: the platform's Git hosting (bare repositories served over smart HTTP, read through the Git
  * hosting API's shapes) and the GitHub integration's calls (installations, authorizations, connections).
  * Other features (branching) read repositories in-process through `gitHostFor(config)` and the store's
- * `findProjectConnection`.
+ * `findProjectConnection`: this module is the feature's one face to them.
  */
 import { Hono } from 'hono'
 import type { ServerConfig } from '../../config'
@@ -12,9 +12,9 @@ import { GitHost, gitRootFor } from './host'
 import { githubRoutes } from './routes'
 import { smartHttpRoutes } from './smartHttp'
 
-export { GitHost } from './host'
+export { GitHost, isSafeRepoPath } from './host'
 export type { BranchHead, Contents, HostedRepository, TreeEntry } from './host'
-export { findProjectConnection } from './store'
+export { findProjectConnection, type ConnectionRow } from './store'
 export { toContentsResponse } from './routes'
 
 const hosts = new Map<string, GitHost>()

@@ -2,6 +2,7 @@
  * Organization settings and the subscription plan:
  *   PATCH /platform/organizations/{slug}                       { name?, opt_in_tags? } → Organization
  *   GET   /platform/organizations/{slug}/billing/plans         → { plans } (free, pro, team)
+ *   GET   /platform/organizations/{slug}/billing/subscription  → Subscription (any member)
  *   PUT   /platform/organizations/{slug}/billing/subscription  { plan } → Subscription
  * In this order: a bad slug or body 400; not a member 404 'Organization not found'; without organizations:write
  * (Owner and Administrator hold it, read from the member's role on this request) 403. A plan change is one update of
@@ -14,8 +15,7 @@ import type { Subscription } from '../../../contracts/organizations'
 import type { Deps } from '../../core/deps'
 import { at, errorJson, validate, type AppEnv } from '../../core/http'
 import { can } from '../../core/permissions'
-import { memberOrganization, slugParam } from '../organizations/access'
-import { findMemberOrganization, toOrganization } from '../organizations/store'
+import { findMemberOrganization, memberOrganization, slugParam, toOrganization } from '../organizations/access'
 import { selectablePlans, subscriptionOf } from './plans'
 
 export const SETTINGS_PERMISSION_MESSAGE = "You need additional permissions to change this organization's settings"
@@ -38,6 +38,8 @@ export function orgSettingsRoutes({ db, clock, config }: Deps) {
     const updated = await findMemberOrganization(db, c.get('account').id, org.slug)
     return c.json(toOrganization(updated!))
   })
+
+  app.on(...at(endpoints.getSubscription), organization, (c) => c.json(subscriptionOf(c.var.organization.plan_id)))
 
   app.on(...at(endpoints.listPlans), organization, (c) => c.json({ plans: selectablePlans(config.freeProjectLimit) } satisfies PlanList))
 

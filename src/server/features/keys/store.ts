@@ -2,22 +2,21 @@
  * Project API keys: a JWT secret per project and two keys signed with it (HS256): anon and service_role, with
  * the claims a client library expects (iss, ref, role, iat, exp). Keys exist once a project has finished
  * setting up. A rotation (roll or custom secret) is a jwt_secret_updates row plus a lifecycle transition of
- * kind 'jwt.secret.update' (registered below): the engine re-signs both keys with the new secret, or, when the development control
- * asked for it, fails and leaves the old secret and keys in place. Secrets are never logged.
+ * kind 'jwt.secret.update' (transitions.ts): the engine re-signs both keys with the new secret, or, when the
+ * development control asked for it, fails and leaves the old secret and keys in place. Secrets are never logged.
  */
 import { createHash, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto'
 import { SignJWT } from 'jose'
 import type { ProjectStatus } from '../../../contracts/common'
 import type { JwtSecretUpdateMeta } from '../../../contracts/keys'
-import { takeDevSwitch } from '../../core/devSwitches'
 import type { Queryable } from '../../db'
-import { scheduleTransition, type Lifecycle, type TransitionRow } from '../../engine/lifecycle'
+import { scheduleTransition } from '../../engine/lifecycle'
 
 const JWT_ISSUER = 'supabase'
 /** Keys are valid for about ten years, like the platform's own. */
 const KEY_LIFETIME_S = 10 * 365 * 24 * 60 * 60
-const JWT_UPDATE_KIND = 'jwt.secret.update'
-const JWT_UPDATE_FAILURE_MESSAGE =
+export const JWT_UPDATE_KIND = 'jwt.secret.update'
+export const JWT_UPDATE_FAILURE_MESSAGE =
   'The new JWT secret could not be applied: the API gateway did not accept the re-signed keys. The previous secret and keys remain valid.'
 const INTERRUPTED_MESSAGE = 'The JWT secret update was interrupted; the previous secret and keys remain valid.'
 
@@ -45,7 +44,7 @@ function signApiKey(secret: string, ref: string, role: KeyRole, now: Date): Prom
     .sign(new TextEncoder().encode(secret))
 }
 
-async function signKeyPair(secret: string, ref: string, now: Date) {
+export async function signKeyPair(secret: string, ref: string, now: Date) {
   const [anon, serviceRole] = await Promise.all([
     signApiKey(secret, ref, 'anon', now),
     signApiKey(secret, ref, 'service_role', now),
@@ -72,7 +71,7 @@ export async function findProjectKeys(db: Queryable, projectId: number): Promise
 }
 
 /** Creates the project's secret and keys unless it has them; idempotent. */
-async function ensureProjectKeys(tx: Queryable, projectId: number, now: Date): Promise<void> {
+export async function ensureProjectKeys(tx: Queryable, projectId: number, now: Date): Promise<void> {
   const { rows } = await tx.query<{ ref: string; has_keys: boolean }>(
     `select p.ref, exists(select 1 from project_api_keys k where k.project_id = p.id) as has_keys
      from projects p where p.id = $1`,
@@ -90,7 +89,7 @@ async function ensureProjectKeys(tx: Queryable, projectId: number, now: Date): P
 }
 
 /** Statuses of a project still being set up: its keys come when it turns ACTIVE_HEALTHY. */
-function isSettingUp(status: ProjectStatus): boolean {
+export function isSettingUp(status: ProjectStatus): boolean {
   return status === 'COMING_UP' || status === 'UNKNOWN'
 }
 
@@ -174,57 +173,4 @@ export async function requestJwtSecretUpdate(
   )
   await scheduleTransition(tx, projectId, JWT_UPDATE_KIND, { update_id: inserted[0].id }, new Date(now.getTime() + delayMs), now)
   return { ok: true, changeTrackingId }
-}
-
-/** The lifecycle handler of 'jwt.secret.update' (payload { update_id }). */
-async function applyJwtSecretUpdate(tx: Queryable, row: TransitionRow, now: Date): Promise<string> {
-  const updateId = Number((row.payload as { update_id?: unknown }).update_id)
-  const { rows } = await tx.query<{ id: number; status: string; pending_secret: string | null; ref: string; has_keys: boolean }>(
-    `select u.id, u.status, u.pending_secret, p.ref,
-       exists(select 1 from project_api_keys k where k.project_id = u.project_id) as has_keys
-     from jwt_secret_updates u join projects p on p.id = u.project_id
-     where u.id = $1 and u.project_id = $2 for update of u`,
-    [updateId, row.project_id],
-  )
-  const update = rows[0]
-  if (!update) return 'skipped: no such update'
-  if (update.status !== 'updating') return `skipped: update already ${update.status}`
-  const stamp = now.toISOString()
-  // The development switch is used up by the update it fails (a project without keys has no switch to use).
-  const askedToFail = update.has_keys && (await takeDevSwitch(tx, row.project_id, 'fail_next_jwt_update')) !== undefined
-  if (!update.has_keys || askedToFail || !update.pending_secret) {
-    await tx.query(
-      `update jwt_secret_updates set status = 'failed', progress = 'Failed', error = $2, pending_secret = null, updated_at = $3
-       where id = $1`,
-      [update.id, JWT_UPDATE_FAILURE_MESSAGE, stamp],
-    )
-    return 'applied: update failed, previous secret kept'
-  }
-  const keys = await signKeyPair(update.pending_secret, update.ref, now)
-  await tx.query(
-    `update project_api_keys set jwt_secret = $2, anon_key = $3, service_role_key = $4, updated_at = $5 where project_id = $1`,
-    [row.project_id, update.pending_secret, keys.anon, keys.serviceRole, stamp],
-  )
-  await tx.query(
-    `update jwt_secret_updates set status = 'updated', progress = 'Completed', error = null, pending_secret = null, updated_at = $2
-     where id = $1`,
-    [update.id, stamp],
-  )
-  return 'applied'
-}
-
-/**
- * What this feature gives the lifecycle engine: the handler of 'jwt.secret.update', and API keys for every project
- * past setting up (on entering any such status, and when a project has finished coming up).
- */
-export function registerKeysLifecycle(lifecycle: Lifecycle): void {
-  lifecycle.registerTransition(JWT_UPDATE_KIND, applyJwtSecretUpdate)
-  lifecycle.onEntry(async (tx, projectId, status, now) => {
-    // Past setting up, a project has its API keys (a no-op when it has them already).
-    if (!isSettingUp(status)) await ensureProjectKeys(tx, projectId, now)
-  })
-  lifecycle.onArrival(async (tx, projectId, status, now) => {
-    // A project that has finished coming up gets its JWT secret and API keys.
-    if (status === 'ACTIVE_HEALTHY') await ensureProjectKeys(tx, projectId, now)
-  })
 }

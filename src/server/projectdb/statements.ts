@@ -3,7 +3,7 @@
  * superset of what a PostgreSQL 15 server accepts), so quotes, dollar quotes, comments and function bodies never
  * mislead a split. For each statement: its text, where it starts in the script (in characters, as Postgres counts
  * error positions), the command tag shown to a person, and whether its rows can be read as JSON made by Postgres
- * (see run.ts).
+ * (see features/database/run.ts).
  */
 import { parse } from 'libpg-query'
 

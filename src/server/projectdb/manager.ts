@@ -19,7 +19,7 @@ import { ProjectDbError, type ProjectDatabases, type ProjectQueryResult, type Pr
 
 /** One open connection to one project's database. */
 export interface Session {
-  query(sql: string, params?: unknown[]): Promise<ProjectQueryResult>
+  query<R = Record<string, unknown>>(sql: string, params?: unknown[]): Promise<ProjectQueryResult<R>>
   exec(sql: string): Promise<ProjectQueryResult[]>
   /** Graceful close. */
   close(): Promise<void>
@@ -388,9 +388,9 @@ export class DatabaseManager implements ProjectDatabases {
       if (finished) throw new ProjectDbError('the transaction is over', { code: 'transaction_closed' })
     }
     const tx: ProjectTx = {
-      query: (sql, params) => {
+      query: <R,>(sql: string, params?: unknown[]) => {
         live()
-        return guard(session.query(sql, params))
+        return guard(session.query<R>(sql, params))
       },
       exec: (sql) => {
         live()

@@ -7,8 +7,8 @@
  *  - a project past COMING_UP that has no database yet (the demo's, or one made before this feature) gets one the
  *    first time something opens it, from its demo schema when it has one (table project_databases).
  */
-import type { ServerConfig } from '../../config'
-import type { Queryable } from '../../db'
+import type { ServerConfig } from '../config'
+import type { Queryable } from '../db'
 import { demoSchemaSql } from './demoSchemas'
 import { DatabaseManager } from './manager'
 import { pgliteBackend } from './pglite'

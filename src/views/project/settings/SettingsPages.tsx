@@ -11,13 +11,15 @@ import { selectProjectAddonsView, type projectAddonsMachine } from '../../../../
 import { selectOrganizationBySlug } from '../../../../machines/projectList.machine'
 import { projectLink, selectProject } from '../../../../machines/projectStatus.machine'
 import { selectStorageBucketsView, type storageBucketsMachine } from '../../../../machines/storageBuckets.machine'
+import { can } from '../../../contracts/common'
 import type { AddonVariantId } from '../../../contracts/projectSettings'
+import { href } from '../../../href'
 import { Modal } from '../../shell/Modal'
 import { useProjectListActor, useShell } from '../../shell/contexts'
 import { useAppLogic } from '../../shell/logic'
 import { Button, Card, DataList, ErrorPanel, Loading, PageHeading, TextLink, cx } from '../../shell/ui'
 import { ProjectMachinePage } from '../ProjectMachinePage'
-import { useProjectActor } from '../projectActor'
+import { useProjectActor } from '../../shell/projectActor'
 
 const PAGE = 'mx-auto w-full max-w-4xl space-y-6 px-6 py-8'
 
@@ -39,7 +41,7 @@ export function AddonsSettingsPage() {
     snapshot.context.session?.permissions.find((entry) => entry.organization_slug === project?.organization_slug)?.role ?? null,
   )
   const paidPlan = organization !== null && organization.plan.id !== 'free'
-  const mayChange = role === 'Owner' || role === 'Administrator'
+  const mayChange = role !== null && can(role, 'organizations:write')
   return (
     <ProjectMachinePage
       key={`${paidPlan}:${mayChange}`}
@@ -114,7 +116,7 @@ function PitrPanel({ actor, organizationSlug, onDone }: { actor: ProjectAddonsAc
       {!view.paidPlan ? (
         <p>
           Point in Time Recovery needs the Pro plan or above.{' '}
-          {organizationSlug ? <TextLink href={`/org/${organizationSlug}/billing?panel=subscriptionPlan`}>Upgrade the plan</TextLink> : null}
+          {organizationSlug ? <TextLink href={href.orgPlans(organizationSlug)}>Upgrade the plan</TextLink> : null}
         </p>
       ) : null}
       {view.paidPlan && !view.mayChange ? <p>Only the organization's Owners and Administrators change its add-ons.</p> : null}

@@ -21,6 +21,7 @@ import * as endpoints from '../../../contracts/endpoints'
 import { EMAIL_NOT_VERIFIED, type Invitation, type Member } from '../../../contracts/members'
 import { cacheFor } from '../../core/cache'
 import type { Deps } from '../../core/deps'
+import { can } from '../../core/permissions'
 import { at, errorJson, validate, type AppEnv } from '../../core/http'
 import { iso } from '../../core/rows'
 import { randomToken, sha256 } from '../../core/secrets'
@@ -47,7 +48,7 @@ const MemberParam = z.object({
   account_id: z.coerce.number().int('Member id must be a positive number').positive('Member id must be a positive number').max(2_147_483_647, 'Member id must be a positive number'),
 })
 
-const mayManage = (role: Role) => role === 'Owner' || role === 'Administrator'
+const mayManage = (role: Role) => can(role, 'organizations:write')
 
 interface InvitationRow {
   id: number

@@ -7,9 +7,9 @@
  * or token (`loggablePath`). Database sizes are read from the project's own database (pg_database_size) only
  * while it is open, so measuring never opens (or keeps open) a database that nothing else uses.
  */
-import type { Clock } from '../../config'
-import type { Db } from '../../db'
-import { isSecretName, REDACTED, redactSecrets } from '../../core/redact'
+import type { Clock } from '../config'
+import type { Db } from '../db'
+import { isSecretName, REDACTED, redactSecrets } from './redact'
 import type { ProjectDatabases } from '../projectdb/types'
 
 export interface RequestSample {

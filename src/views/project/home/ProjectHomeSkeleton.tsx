@@ -1,15 +1,4 @@
-/** A project page's document title, and the skeleton of project home while the project loads (spec 2). */
-
-/**
- * '{page} | {project} | {organization}' (useDocumentTitle adds ' | Supabase'): the page's title, then the project's
- * and its organization's names once known; project home is the project and the organization. Null while nothing is
- * known (the title stays as it was).
- */
-export function pageTitleOf(route: { title: string; product: string } | null, projectName: string | null, organizationName: string | null): string | null {
-  if (route === null) return 'Page not found'
-  const parts = [route.product === 'home' ? null : route.title, projectName, organizationName].filter((part): part is string => part !== null && part !== '')
-  return parts.length === 0 ? null : parts.join(' | ')
-}
+/** The skeleton of project home while the project loads (spec 2). */
 
 const bar = 'animate-pulse rounded bg-neutral-200 dark:bg-neutral-800'
 

@@ -16,8 +16,9 @@
 export type DbRole = 'postgres' | 'anon' | 'authenticated' | 'service_role'
 export const API_ROLES = ['anon', 'authenticated', 'service_role'] as const
 
-export interface ProjectQueryResult {
-  rows: Record<string, unknown>[]
+/** `R` is the shape of a row, as the caller's SQL names its columns (Record<string, unknown> when it does not say). */
+export interface ProjectQueryResult<R = Record<string, unknown>> {
+  rows: R[]
   /** The result's columns in order (present even with no rows); dataTypeID is the type's oid. */
   fields: { name: string; dataTypeID: number }[]
   /** Rows affected by INSERT/UPDATE/DELETE (or returned by SELECT). */
@@ -25,8 +26,11 @@ export interface ProjectQueryResult {
 }
 
 export interface ProjectTx {
-  /** One statement with `$1`-style parameters. */
-  query(sql: string, params?: unknown[]): Promise<ProjectQueryResult>
+  /**
+   * One statement with `$1`-style parameters. `R` declares the shape of its rows, as the store's `query<R>` does: the
+   * caller's word for what its SQL selects, not checked when it runs.
+   */
+  query<R = Record<string, unknown>>(sql: string, params?: unknown[]): Promise<ProjectQueryResult<R>>
   /** A script of one or more statements, no parameters; one result per statement. */
   exec(sql: string): Promise<ProjectQueryResult[]>
 }

@@ -1,0 +1,184 @@
+/**
+ * The project's route table, pinned: each page's title and product, the side menu it shows, which pages load on
+ * their first visit and the machines that load beside them, and the addresses that are not a page.
+ */
+import { renderHook } from '@testing-library/react'
+import { describe, expect, it } from 'vitest'
+import { useRouter } from 'wouter'
+import { LIVE_LOGIC } from '../../src/app/logic'
+import { commandRoutes, PROJECT_ROUTES, projectRouteOf, sectionOf, sideMenuOf, visibleNavEntries } from '../../src/views/routes/projectRoutes'
+import type { AppLogic } from '../../src/views/shell/logic'
+import { PLATFORM_FLAGS } from './platform'
+
+const parser = renderHook(() => useRouter().parser).result.current
+const DEV = { isProduction: false }
+
+/** The name of each machine loader a page preloads (AppLogic's key), so the table reads as names. */
+function machineNames(logic: AppLogic, loaders: unknown[]) {
+  return loaders.map((loader) => Object.entries(logic).find(([, value]) => value === loader)?.[0] ?? 'unknown')
+}
+
+describe('the project route table', () => {
+  it('titles each page and names its product', () => {
+    const rows = ['', 'building', 'editor', 'sql/1', 'sql/new', 'database/tables', 'database/backups/scheduled', 'branches', 'auth/users', 'storage/buckets', 'functions', 'realtime/inspector', 'reports', 'logs/explorer', 'api', 'api/graphiql', 'settings', 'settings/general', 'settings/database', 'settings/api', 'settings/auth', 'settings/storage', 'settings/infrastructure', 'settings/addons', 'settings/vault', 'settings/integrations'].map(
+      (section) => {
+        const route = projectRouteOf(section, parser)
+        return [section, route?.title, route?.product]
+      },
+    )
+    expect(rows).toEqual([
+      ['', 'Home', 'home'],
+      ['building', 'Building', 'building'],
+      ['editor', 'Table Editor', 'editor'],
+      ['sql/1', 'SQL Editor', 'sql'],
+      ['sql/new', 'SQL Editor', 'sql'],
+      ['database/tables', 'Database', 'database'],
+      ['database/backups/scheduled', 'Scheduled backups', 'database'],
+      ['branches', 'Branches', 'branches'],
+      ['auth/users', 'Authentication', 'auth'],
+      ['storage/buckets', 'Storage', 'storage'],
+      ['functions', 'Edge Functions', 'functions'],
+      ['realtime/inspector', 'Realtime', 'realtime'],
+      ['reports', 'Reports', 'reports'],
+      ['logs/explorer', 'Logs', 'logs'],
+      ['api', 'API Docs', 'api'],
+      ['api/graphiql', 'GraphiQL', 'api'],
+      ['settings', 'General settings', 'settings'],
+      ['settings/general', 'General settings', 'settings'],
+      ['settings/database', 'Database settings', 'settings'],
+      ['settings/api', 'API settings', 'settings'],
+      ['settings/auth', 'Auth settings', 'settings'],
+      ['settings/storage', 'Storage settings', 'settings'],
+      ['settings/infrastructure', 'Infrastructure', 'settings'],
+      ['settings/addons', 'Add-ons', 'settings'],
+      ['settings/vault', 'Vault', 'settings'],
+      ['settings/integrations', 'Integrations', 'settings'],
+    ])
+  })
+
+  it('is a 404 for any other address under the project', () => {
+    for (const section of ['nowhere', 'sql', 'sql/a/b', 'settings/general/more', 'database', 'editor/x']) {
+      expect(projectRouteOf(section, parser), section).toBeNull()
+    }
+  })
+
+  it('shows each product its side menu, the database menu on Branches too, none at home or while building', () => {
+    const menus = Object.fromEntries(
+      PROJECT_ROUTES.map((route) => {
+        const menu = sideMenuOf(route, DEV)
+        return [sectionOf(route, DEV), menu && `${menu.title}: ${menu.items.map((item) => `${item.label} → ${item.section}`).join(', ')}`]
+      }),
+    )
+    const database = 'Database: Tables → database/tables, Scheduled backups → database/backups/scheduled, Branches → branches'
+    const settings =
+      'Project Settings: General → settings/general, Database → settings/database, API → settings/api, Authentication → settings/auth, Storage → settings/storage, Infrastructure → settings/infrastructure, Add-ons → settings/addons, Vault → settings/vault, Integrations → settings/integrations'
+    expect(menus).toEqual({
+      '': null,
+      building: null,
+      editor: 'Table Editor: Tables → editor',
+      'sql/1': 'SQL Editor: New query → sql/1',
+      'database/tables': database,
+      'database/backups/scheduled': database,
+      branches: database,
+      'auth/users': 'Authentication: Users → auth/users',
+      'storage/buckets': 'Storage: Buckets → storage/buckets',
+      functions: 'Edge Functions: Functions → functions',
+      'realtime/inspector': 'Realtime: Inspector → realtime/inspector',
+      reports: 'Reports: Reports → reports',
+      'logs/explorer': 'Logs: Log explorer → logs/explorer',
+      api: 'API Docs: Introduction → api, GraphiQL → api/graphiql',
+      'api/graphiql': 'API Docs: Introduction → api, GraphiQL → api/graphiql',
+      'settings/general': settings,
+      'settings/database': settings,
+      'settings/api': settings,
+      'settings/auth': settings,
+      'settings/storage': settings,
+      'settings/infrastructure': settings,
+      'settings/addons': settings,
+      'settings/vault': settings,
+      'settings/integrations': settings,
+    })
+    expect(sideMenuOf(projectRouteOf('sql/new', parser)!, { isProduction: true })?.items).toEqual([{ label: 'New query', section: 'sql/new' }])
+  })
+
+  it('loads every page but project home and the building page on its first visit, with the machines it runs', () => {
+    const loading = Object.fromEntries(
+      PROJECT_ROUTES.map((route) => [
+        sectionOf(route, DEV),
+        route.page.lazy ? machineNames(LIVE_LOGIC, route.page.machines?.(LIVE_LOGIC) ?? []) : 'first load',
+      ]),
+    )
+    expect(loading).toEqual({
+      '': 'first load',
+      building: 'first load',
+      editor: ['tableEditor'],
+      'sql/1': ['sqlEditor'],
+      'database/tables': ['databaseTables'],
+      'database/backups/scheduled': [],
+      branches: ['branchStatus'],
+      'auth/users': [],
+      'storage/buckets': ['storageBuckets'],
+      functions: ['edgeFunctions'],
+      'realtime/inspector': [],
+      reports: ['projectReports'],
+      'logs/explorer': ['projectLogs'],
+      api: ['apiDocs'],
+      'api/graphiql': [],
+      'settings/general': ['pauseProject', 'customDomain'],
+      'settings/database': ['databaseSettings'],
+      'settings/api': ['apiKeys', 'customDomain'],
+      'settings/auth': [],
+      'settings/storage': ['storageBuckets'],
+      'settings/infrastructure': ['upgradeAction'],
+      'settings/addons': ['projectAddons'],
+      'settings/vault': [],
+      'settings/integrations': ['githubIntegrations', 'repositoryRelink'],
+    })
+    // Every lazy page is a component that can start loading before it renders (SignedIn and the frame rely on it).
+    for (const route of PROJECT_ROUTES.filter((row) => row.page.lazy && row.section !== 'api')) {
+      expect(route.page.Page, sectionOf(route, DEV)).toHaveProperty('preload')
+    }
+  })
+
+  it('puts the lifecycle gate before every page', () => {
+    expect(PROJECT_ROUTES.filter((route) => !route.gate).map((route) => sectionOf(route, DEV))).toEqual([])
+  })
+
+  it('gives the navigation bar its entries and the command menu every page but the building one', () => {
+    expect(visibleNavEntries(PLATFORM_FLAGS, []).map((entry) => `${entry.label} → ${entry.section}`)).toEqual([
+      'Home → ',
+      'Table Editor → editor',
+      'SQL Editor → sql/1',
+      'Database → database/tables',
+      'Reports → reports',
+      'Logs → logs/explorer',
+      'API Docs → api',
+      'Project Settings → settings/general',
+    ])
+    expect(commandRoutes(DEV).map((route) => route.title)).toEqual([
+      'Project home',
+      'SQL Editor',
+      'Table Editor',
+      'Database',
+      'Scheduled backups',
+      'Branches',
+      'Authentication',
+      'Storage',
+      'Edge Functions',
+      'Realtime',
+      'Reports',
+      'Logs',
+      'API Docs',
+      'GraphiQL',
+      'General settings',
+      'Database settings',
+      'API settings',
+      'Auth settings',
+      'Storage settings',
+      'Infrastructure',
+      'Add-ons',
+      'Vault',
+      'Integrations',
+    ])
+  })
+})
