@@ -4,7 +4,7 @@
  * on this app's lifecycle, and mounts every feature's routes behind the app-wide defences. It composes; the
  * features (src/server/features/*) hold their routes, their SQL and their transitions.
  */
-import { Hono } from 'hono'
+import { Hono, type MiddlewareHandler } from 'hono'
 import { systemClock, type Clock, type ServerConfig } from './config'
 import { addedLatency, logRequests, notFound, onError } from './core/defences'
 import type { Deps } from './core/deps'
@@ -81,6 +81,48 @@ export interface CreateAppOptions {
   projectDbs?: ProjectDatabases
 }
 
+/**
+ * One app-wide middleware: the paths it applies to and its name. The app's list is declared once (appMiddlewares)
+ * and handed to the status poll's fast path, which answers in place of the app only while it knows every entry.
+ */
+export interface AppMiddleware {
+  name: string
+  path: string
+  handler: MiddlewareHandler<AppEnv>
+  /** False when this configuration leaves it out (the request log): it stays on the list the fast path checks. */
+  on?: boolean
+}
+
+/**
+ * Every app-wide middleware, in the order it runs. `guards` run before any route, headers on every answer (421s and
+ * errors included), the Host check before anything is served, the body limit before any body is read, then CSRF,
+ * then what a body may be; `session` after the routes that need no session (health, sign-in), before all others.
+ */
+function appMiddlewares(deps: Deps): { guards: AppMiddleware[]; session: AppMiddleware[] } {
+  const { config, db, clock } = deps
+  const sessionOptions = { idleTimeoutMs: config.sessionIdleTimeoutMs }
+  return {
+    guards: [
+      { name: 'logRequests', path: '*', handler: logRequests, on: config.logRequests },
+      { name: 'securityHeaders', path: '*', handler: securityHeaders },
+      { name: 'requireKnownHost', path: '*', handler: requireKnownHost(config) },
+      // Each project's REST API answers browser apps on any origin: CORS before the guards, so their refusals carry it.
+      { name: 'restCors', path: '/p/*', handler: restCors },
+      { name: 'limitBodies', path: '*', handler: limitBodies },
+      { name: 'refuseCrossSite', path: '*', handler: refuseCrossSite(config.allowedOrigins) },
+      { name: 'jsonOrNoBody', path: '*', handler: jsonOrNoBody },
+      { name: 'refuseNul', path: '*', handler: refuseNul },
+      { name: 'addedLatency', path: '/platform/*', handler: addedLatency(deps.latency) },
+      { name: 'addedLatency', path: '/v1/*', handler: addedLatency(deps.latency) },
+    ],
+    // A cookie on /platform; a bearer token or a cookie on /v1.
+    session: [
+      { name: 'requireSession', path: '/platform/*', handler: requireSession(db, clock, sessionOptions) },
+      { name: 'requireApiAuth', path: '/v1/*', handler: requireApiAuth(db, clock, sessionOptions) },
+    ],
+  }
+}
+
 /** Every feature's transitions and status hooks, registered in one place (the order is the order hooks run in). */
 function lifecycleFor(config: ServerConfig, projectDbs: ProjectDatabases): Lifecycle {
   const lifecycle = createLifecycle()
@@ -115,28 +157,15 @@ export async function createApp(options: CreateAppOptions): Promise<PlatformServ
   // What each project's REST endpoint serves, counted in memory and written to the store periodically and on close.
   const usageMeter = createUsageMeter({ db, clock, projectDbs, flushMs: config.usageFlushMs, logLimit: REQUEST_LOG_LIMIT })
   const app = new Hono<AppEnv>()
+  const middlewares = appMiddlewares(deps)
 
-  // The guards every route inherits, in order: headers on every answer (421s and errors included), the Host
-  // check before anything is served, the body limit before any body is read, then CSRF, then what a body may be.
-  if (config.logRequests) app.use('*', logRequests)
-  app.use('*', securityHeaders)
-  app.use('*', requireKnownHost(config))
-  // Each project's REST API answers browser apps on any origin: CORS before the guards, so their refusals carry it.
-  app.use('/p/*', restCors)
-  app.use('*', limitBodies)
-  app.use('*', refuseCrossSite(config.allowedOrigins))
-  app.use('*', jsonOrNoBody)
-  app.use('*', refuseNul)
-  app.use('/platform/*', addedLatency(deps.latency))
-  app.use('/v1/*', addedLatency(deps.latency))
-
-  // Health and sign-in need no session; everything after this point does (cookie on /platform, bearer or cookie on /v1).
+  const use = (list: AppMiddleware[]) => list.filter((m) => m.on !== false).forEach((m) => app.use(m.path, m.handler))
+  use(middlewares.guards)
+  // Health and sign-in need no session; everything after this point does.
   app.route('/', publicSessionRoutes(deps))
   app.route('/', publicAccountRoutes(deps))
   app.route('/', publicVerificationRoutes(deps))
-  const sessionOptions = { idleTimeoutMs: config.sessionIdleTimeoutMs }
-  app.use('/platform/*', requireSession(db, clock, sessionOptions))
-  app.use('/v1/*', requireApiAuth(db, clock, sessionOptions))
+  use(middlewares.session)
 
   app.route('/', sessionRoutes(deps))
   app.route('/', organizationRoutes(deps))
@@ -170,7 +199,7 @@ export async function createApp(options: CreateAppOptions): Promise<PlatformServ
   app.notFound(notFound)
   app.onError(onError)
 
-  const nodeRoutes = [await statusPollOnNode(deps, hostAllowed(config))]
+  const nodeRoutes = [await statusPollOnNode(deps, hostAllowed(config), [...middlewares.guards, ...middlewares.session])]
   const stopSweep = startSessionSweep(db, clock, config)
   return {
     app,

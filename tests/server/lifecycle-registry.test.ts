@@ -79,7 +79,7 @@ describe('the engine with the app’s registry', () => {
     const created = await s.request('/dev/projects', json({ organization_slug: 'demo-pro', name: 'Hooked', status: 'COMING_UP' }))
     expect(created.status).toBe(201)
     const { id } = await projectByName(s, 'Hooked')
-    await s.db.transaction((tx) => s.lifecycle.setStatus(tx, id, 'GOING_DOWN', s.clock.now()))
+    await s.db.transaction((tx) => s.lifecycle.move(tx, id, { from: 'any', to: 'GOING_DOWN', run: 'entry' }, s.clock.now()))
     const { rows } = await s.db.query<{ kind: string; payload: { from?: string; to?: string }; outcome: string | null }>(
       'select kind, payload, outcome from lifecycle_transitions where project_id = $1 order by id',
       [id],

@@ -132,9 +132,9 @@ describe('a cached member project', () => {
     const cookie = await s.signIn(OWNER)
     const p = await activeProject()
     expect((await statusOf(p.ref, cookie)).body.status).toBe('ACTIVE_HEALTHY')
-    await s.db.transaction((tx) => s.lifecycle.setStatus(tx, p.id, 'INACTIVE', s.clock.now()))
+    await s.db.transaction((tx) => s.lifecycle.move(tx, p.id, { from: 'any', to: 'INACTIVE', run: 'entry' }, s.clock.now()))
     expect((await statusOf(p.ref, cookie)).body.status).toBe('INACTIVE')
-    await s.db.transaction((tx) => s.lifecycle.setStatus(tx, p.id, 'ACTIVE_HEALTHY', s.clock.now()))
+    await s.db.transaction((tx) => s.lifecycle.move(tx, p.id, { from: 'any', to: 'ACTIVE_HEALTHY', run: 'entry' }, s.clock.now()))
     expect((await statusOf(p.ref, cookie)).body.status).toBe('ACTIVE_HEALTHY')
   })
 
@@ -151,7 +151,7 @@ describe('a cached member project', () => {
     s.clock.advance(s.config.lifecycle.pausingMs)
     await s.engine.runDue()
     expect((await statusOf(p.ref, cookie)).body.status).toBe('INACTIVE')
-    await s.db.transaction((tx) => s.lifecycle.setStatus(tx, p.id, 'ACTIVE_HEALTHY', s.clock.now()))
+    await s.db.transaction((tx) => s.lifecycle.move(tx, p.id, { from: 'any', to: 'ACTIVE_HEALTHY', run: 'entry' }, s.clock.now()))
   })
 
   it('a rename is shown by the next read of the project', async () => {
@@ -290,7 +290,7 @@ describe('two app instances on one database', () => {
         })
 
       const statusChanged = heard(`p:${p.id}`)
-      await dbA.transaction((tx) => a.lifecycle.setStatus(tx, p.id, 'INACTIVE', clock.now()))
+      await dbA.transaction((tx) => a.lifecycle.move(tx, p.id, { from: 'any', to: 'INACTIVE', run: 'entry' }, clock.now()))
       await statusChanged
       expect(await statusOnB()).toBe('INACTIVE')
 

@@ -8,7 +8,8 @@
 import http from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import type { NodeRoute } from '../../src/server/features/projects/statusPoll'
+import { hostAllowed } from '../../src/server/core/guards'
+import { middlewaresUnaccounted, STANDS_IN_FOR, statusPollOnNode, type NodeRoute } from '../../src/server/features/projects/statusPoll'
 import { SESSION_TOUCH_MS } from '../../src/server/features/session/auth'
 import { nodeServer } from '../../src/server/start'
 import { DEVELOPER, OWNER, insertForeignOrganization, json, projectByName, startTestServer, type TestServer } from './helpers'
@@ -186,5 +187,47 @@ describe('the status poll on Node', () => {
     expect(first.status).toBe(200)
     expect(await lastUse()).toBe(before + SESSION_TOUCH_MS)
     expect((await both(statusPath(ref), { cookie: own })).nodeAnswered).toBe(1)
+  })
+})
+
+describe("the status poll on Node and the app's middlewares", () => {
+  const declared = STANDS_IN_FOR.map(([middleware]) => {
+    const [name, path] = middleware.split(' ')
+    return { name, path }
+  })
+
+  /** One member poll straight to a Node route made with `middlewares`: whether it answered. */
+  async function answers(middlewares: { name: string; path: string }[]) {
+    const route = await statusPollOnNode({ ...s, latency: { ms: 0 } }, hostAllowed(s.config), middlewares)
+    await get(appPort, statusPath(ref), { cookie }) // fills the cache
+    const host = `127.0.0.1:${appPort}`
+    const req = { method: 'GET', url: statusPath(ref), headers: { host, cookie } } as unknown as http.IncomingMessage
+    const res = { writeHead: () => res, end: () => res } as unknown as http.ServerResponse
+    return route(req, res)
+  }
+
+  it('stands in for exactly the middlewares the app declares, in their order', async () => {
+    expect(middlewaresUnaccounted(declared)).toBeUndefined()
+    expect(await answers(declared)).toBe(true)
+  })
+
+  it('refuses every poll when a middleware is added, removed or moved without it', async () => {
+    const original = console.error
+    const logged: string[] = []
+    console.error = (msg: string) => void logged.push(msg)
+    try {
+      const added = [...declared.slice(0, 3), { name: 'rateLimit', path: '*' }, ...declared.slice(3)]
+      expect(middlewaresUnaccounted(added)).toBe('added rateLimit *')
+      expect(await answers(added)).toBe(false)
+      expect(middlewaresUnaccounted(declared.slice(1))).toBe('removed logRequests *')
+      expect(await answers(declared.slice(1))).toBe(false)
+      const moved = [declared[1], declared[0], ...declared.slice(2)]
+      expect(middlewaresUnaccounted(moved)).toBe('their order changed')
+      expect(await answers(moved)).toBe(false)
+    } finally {
+      console.error = original
+    }
+    expect(logged).toHaveLength(3)
+    expect(logged[0]).toMatch(/added rateLimit \*.*every poll goes through the app/)
   })
 })

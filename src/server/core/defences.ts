@@ -4,6 +4,7 @@ import { HTTPException } from 'hono/http-exception'
 import { ProjectDbError } from '../projectdb/types'
 import { errorJson, isApiPath, type AppEnv } from './http'
 import { redactSecrets } from './redact'
+import { answerDatabaseFailure } from './domainErrors'
 
 /**
  * LOG_REQUESTS=1: method, path and status only; never headers, cookies, query strings or bodies, and a JWT or token
@@ -32,8 +33,7 @@ export const notFound: NotFoundHandler<AppEnv> = (c) =>
 export const onError: ErrorHandler<AppEnv> = (err, c: Context<AppEnv>) => {
   if (err instanceof ProjectDbError && err.code === 'database_busy') {
     // Every open-database slot is held by other projects past the wait bound: a retry later finds one.
-    c.header('Retry-After', String(err.retryAfterSeconds ?? 1))
-    return errorJson(c, 503, `The project's database is busy: ${err.message}`, err.code)
+    return answerDatabaseFailure(c, err, "The project's database is busy")
   }
   if (err instanceof HTTPException && err.status < 500) {
     // Hono's own 4xx (e.g. malformed JSON body) answered as JSON like every other error.

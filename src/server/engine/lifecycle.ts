@@ -11,8 +11,12 @@
  * Work of different projects runs at once, up to `concurrency`; a project's rows run one at a time, across processes
  * too (a project with a live claim is passed over). A process stopped between run and record leaves its claim to
  * run out: the work runs again, so it must find what it already did (branching's history does).
- * A status set from outside cancels the project's pending rows first, then runs the on-entry hooks the features
- * contributed. The engine owns the queue only: it knows no kind and no status; features register them.
+ * Every write of a project's status is the engine's `move`, so no way into a status can skip the hooks that status
+ * needs: a status set from outside cancels the project's pending rows, then runs the on-entry hooks the features
+ * contributed; a status reached through a timed transition runs the arrival hooks. A move names the status it moves
+ * from and does nothing (and says so) when the project is no longer there, so a change made meanwhile (by a request,
+ * or by another process on the same PostgreSQL) wins. The engine owns the queue and the status column only: it
+ * knows no kind and no status's meaning; features register them.
  */
 import { randomUUID } from 'node:crypto'
 import type { ProjectStatus } from '../../contracts/common'
@@ -63,6 +67,24 @@ export type StatusHook = (tx: Queryable, projectId: number, status: ProjectStatu
 export type PrepareHook = (store: Queryable, projectId: number) => Promise<void>
 
 /**
+ * A move of a project's status (see Lifecycle.move).
+ *  - from: the status the project must be in for the move to happen; 'any' for a status set whatever it was;
+ *  - run: which hooks the move runs, in its transaction:
+ *      'entry'   a status set from outside (a request, a development control): what was pending for the project is
+ *                cancelled, then the entry hooks schedule what the new status needs;
+ *      'arrival' a timed transition has brought the project there: the arrival hooks run (its API keys …);
+ *      'none'    the caller schedules what the new status needs itself (an upgrade's steps, a branch's build).
+ */
+export interface StatusMove {
+  from: ProjectStatus | 'any'
+  to: ProjectStatus
+  run: 'entry' | 'arrival' | 'none'
+}
+
+/** What a move did: 'applied', or why the project stayed where it was (a transition's outcome records it). */
+export type MoveOutcome = 'applied' | `skipped: ${string}`
+
+/**
  * What the features contribute to the engine, built once per app instance (so two apps in one process never
  * share handlers):
  *  - transitions: the handler of each kind of durable row;
@@ -81,12 +103,16 @@ export interface Lifecycle {
   /** Runs the hooks added with beforeArrival for `status`, outside any store transaction. */
   prepareArrival(store: Queryable, projectId: number, status: ProjectStatus): Promise<void>
   handlerFor(kind: string): TransitionHandler | undefined
-  /** Runs the entry hooks: the project row already has `status`. */
+  /**
+   * Runs the entry hooks of a project just inserted with `status` (a new project, the seed): the one way into a
+   * status that is not a move, since there was no status before.
+   */
   enterStatus(tx: Queryable, projectId: number, status: ProjectStatus, now: Date): Promise<void>
-  /** Runs the arrival hooks: a transition has just moved the project into `status`. */
-  arrive(tx: Queryable, projectId: number, status: ProjectStatus, now: Date): Promise<void>
-  /** Sets a project's status from outside the engine: cancels what was pending, then runs the entry hooks. */
-  setStatus(tx: Queryable, projectId: number, status: ProjectStatus, now: Date): Promise<void>
+  /**
+   * Moves a project from `move.from` to `move.to` and runs the hooks `move.run` names, in `tx`; the only write of a
+   * project's status. A project not in `from` is left as it is and the outcome says why.
+   */
+  move(tx: Queryable, projectId: number, move: StatusMove, now: Date): Promise<MoveOutcome>
 }
 
 export function createLifecycle(): Lifecycle {
@@ -113,15 +139,21 @@ export function createLifecycle(): Lifecycle {
     },
     handlerFor: (kind) => handlers.get(kind),
     enterStatus: (tx, projectId, status, now) => run(entryHooks, tx, projectId, status, now),
-    arrive: (tx, projectId, status, now) => run(arrivalHooks, tx, projectId, status, now),
-    async setStatus(tx, projectId, status, now) {
-      await cancelPendingTransitions(tx, projectId, now)
-      await tx.query(`update projects set status = $2, updated_at = $3, status_changed_at = $3 where id = $1`, [
-        projectId,
-        status,
-        now.toISOString(),
-      ])
-      await lifecycle.enterStatus(tx, projectId, status, now)
+    async move(tx, projectId, { from, to, run: hooks }, now) {
+      // One statement checks `from` and writes `to`: on PostgreSQL a concurrent move of the same row waits for the
+      // row lock and then finds the status it left, so of two moves from one status only one happens.
+      const { rows } = await tx.query<{ id: number }>(
+        `update projects set status = $2, updated_at = $3, status_changed_at = $3
+         where id = $1 and ($4::text is null or status = $4) returning id`,
+        [projectId, to, now.toISOString(), from === 'any' ? null : from],
+      )
+      if (!rows.length) return from === 'any' ? `skipped: no project ${projectId}` : `skipped: project no longer ${from}`
+      if (hooks === 'entry') {
+        await cancelPendingTransitions(tx, projectId, now)
+        await run(entryHooks, tx, projectId, to, now)
+      }
+      if (hooks === 'arrival') await run(arrivalHooks, tx, projectId, to, now)
+      return 'applied'
     },
   }
   return lifecycle

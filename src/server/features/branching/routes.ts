@@ -52,6 +52,7 @@ import {
   type BranchRow,
   type NewStep,
 } from './store'
+import { answerDatabaseFailure } from '../../core/domainErrors'
 
 /** The spec's notices (section 8), also the refusals' messages. */
 export const FREE_PLAN_MESSAGE = 'Database branching is only available on the Pro plan and above'
@@ -69,7 +70,7 @@ const major = (version: string) => Number.parseInt(version.split('.')[0] ?? '', 
 const isUniqueViolation = (err: unknown) => (err as { code?: unknown })?.code === '23505'
 
 export function branchingRoutes(deps: Deps) {
-  const { db, projectDbs, clock } = deps
+  const { db, projectDbs, clock, lifecycle } = deps
   const app = new Hono<AppEnv>()
   const project = memberProject(db)
   const host = gitHostFor(deps.config)
@@ -268,7 +269,7 @@ export function branchingRoutes(deps: Deps) {
       await replaceSteps(tx, b.id, stepsFrom(read, body.migration_version))
       await cancelPendingTransitions(tx, b.project_id, now)
       // Straight to COMING_UP, without the lifecycle's entry hooks: the build decides when it is up.
-      await tx.query(`update projects set status = 'COMING_UP', updated_at = $2, status_changed_at = $2 where id = $1`, [b.project_id, now.toISOString()])
+      await lifecycle.move(tx, b.project_id, { from: 'any', to: 'COMING_UP', run: 'none' }, now)
       await scheduleBranchStep(tx, b.project_id, { branch_id: b.id, build: rows[0].build }, now, now)
     })
     return c.json({ workflow_run_id: randomUUID(), message: 'ok' } satisfies BranchUpdateResponse, 201)
@@ -288,14 +289,13 @@ export function branchingRoutes(deps: Deps) {
 
   app.on(...at(endpoints.getBranchMigrations), ...branchRoute, async (c) => c.json(toBranchMigrations(c.var.branch, await stepsOf(db, c.var.branch.id))))
 
-  /** One read-only look at each side; a database that cannot be used answers 409 (the project is not up). */
+  /** One read-only look at each side; a database that cannot be used answers as every feature does (core/domainErrors). */
   async function bothSides<T>(c: Context<BranchEnv>, fn: (ref: string) => Promise<T>) {
     try {
       return { ok: true as const, parent: await fn(c.var.branch.parent_ref), branch: await fn(c.var.branch.project_ref) }
     } catch (err) {
-      if (!(err instanceof ProjectDbError) || err.code === 'database_busy') throw err
-      const status = err.code === 'database_unavailable' ? 409 : 500
-      return { ok: false as const, response: errorJson(c, status, `The databases cannot be compared right now: ${err.message}`, err.code) }
+      if (!(err instanceof ProjectDbError)) throw err
+      return { ok: false as const, response: answerDatabaseFailure(c, err, 'The databases cannot be compared right now') }
     }
   }
 
@@ -346,10 +346,7 @@ export function branchingRoutes(deps: Deps) {
         const done = await projectDbs.transaction(b.parent_ref, {}, (tx) => applyRecorded(tx, m))
         if (done.ran) applied.push(recorded(m))
       } catch (err) {
-        if (err instanceof ProjectDbError && err.code !== 'database_busy') {
-          const status = err.code === 'database_unavailable' ? 409 : 500
-          return errorJson(c, status, `The parent's database cannot be changed right now: ${err.message}`, err.code)
-        }
+        if (err instanceof ProjectDbError) return answerDatabaseFailure(c, err, "The parent's database cannot be changed right now")
         if (!(err instanceof StatementFailure)) throw err
         const failure: MergeFailure = {
           message: `Migration ${m.version}_${m.name} failed on the parent: ${err.error.message}`,

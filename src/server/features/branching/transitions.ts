@@ -54,13 +54,10 @@ export function registerBranchingLifecycle(lifecycle: Lifecycle, durations: Serv
   const inBranchDb = <T>(ref: string, fn: Parameters<ProjectDatabases['transaction']>[2]) =>
     dbs.transaction(ref, { platform: true }, fn) as Promise<T>
 
-  async function arriveUp(tx: Queryable, b: BuildRow, now: Date) {
-    await tx.query(`update projects set status = 'ACTIVE_HEALTHY', updated_at = $2, status_changed_at = $2 where id = $1`, [
-      b.project_id,
-      now.toISOString(),
-    ])
-    await lifecycle.arrive(tx, b.project_id, 'ACTIVE_HEALTHY', now)
-  }
+  // The branch's project is COMING_UP while its build is current (creation and reset put it there, and a status set
+  // from outside cancels the build's rows).
+  const arriveUp = (tx: Queryable, b: BuildRow, now: Date) =>
+    lifecycle.move(tx, b.project_id, { from: 'COMING_UP', to: 'ACTIVE_HEALTHY', run: 'arrival' }, now)
 
   /** The branch's row, locked, when this step's build is still the branch's; otherwise why the step does nothing. */
   async function currentBuild(tx: Queryable, payload: StepPayload): Promise<BuildRow | string> {

@@ -25,6 +25,7 @@ import { ProjectDbError } from '../../projectdb/types'
 import { QueryRefused, runProjectQuery } from './run'
 import { listTables, tablePage } from './tables'
 import { generateTypes } from './typescript'
+import { answerDatabaseFailure } from '../../core/domainErrors'
 
 const SQLSTATE = /^[0-9A-Z]{5}$/
 
@@ -36,7 +37,7 @@ function failure(c: Context, err: unknown, timeoutMs: number) {
     if (err.position !== undefined && err.position > 0) body.position = err.position
     return c.json(body, 400)
   }
-  if (!(err instanceof ProjectDbError) || err.code === 'database_busy') throw err
+  if (!(err instanceof ProjectDbError)) throw err
   if (err.code === 'query_timeout') {
     const body: QueryError = {
       message: `The query ran past the time-out of ${timeoutMs} ms and was stopped; the database is ready for the next query`,
@@ -44,10 +45,10 @@ function failure(c: Context, err: unknown, timeoutMs: number) {
     }
     return c.json(body, 408)
   }
-  if (err.code === 'database_unavailable') {
-    return errorJson(c, 503, `The project's database is not available right now: ${err.message}`, err.code)
+  if (err.code === 'database_unavailable' || err.code === 'database_busy') {
+    return answerDatabaseFailure(c, err, "The project's database is not available right now")
   }
-  if (!SQLSTATE.test(err.code)) return errorJson(c, 500, `The project's database failed: ${err.message}`, err.code)
+  if (!SQLSTATE.test(err.code)) return answerDatabaseFailure(c, err, "The project's database failed")
   const body: QueryError = { message: err.message, code: err.code }
   if (err.position !== undefined && err.position > 0) body.position = err.position
   if (err.detail) body.detail = err.detail

@@ -43,7 +43,7 @@ export function devRoutes(deps: Deps) {
 
   app.on(...at(endpoints.devSetStatus), refParam, validate('json', endpoints.devSetStatus.body), project, async (c) => {
     const { id, ref } = c.var.project
-    await db.transaction((tx) => lifecycle.setStatus(tx, id, c.req.valid('json').status, clock.now()))
+    await db.transaction((tx) => lifecycle.move(tx, id, { from: 'any', to: c.req.valid('json').status, run: 'entry' }, clock.now()))
     return c.json(toProject((await findProjectByRef(db, ref))!, baseUrl(deps.ownUrl)))
   })
 

@@ -24,15 +24,8 @@ export function scheduleStatusChange(
 }
 
 export function registerStatusLifecycle(lifecycle: Lifecycle, durations: ServerConfig['lifecycle']): void {
-  async function move(tx: Queryable, projectId: number, change: { from: ProjectStatus; to: ProjectStatus }, now: Date) {
-    const { rows } = await tx.query<{ id: number }>(
-      `update projects set status = $3, updated_at = $4, status_changed_at = $4 where id = $1 and status = $2 returning id`,
-      [projectId, change.from, change.to, now.toISOString()],
-    )
-    if (!rows.length) return `skipped: project no longer ${change.from}`
-    await lifecycle.arrive(tx, projectId, change.to, now)
-    return 'applied'
-  }
+  const move = (tx: Queryable, projectId: number, change: { from: ProjectStatus; to: ProjectStatus }, now: Date) =>
+    lifecycle.move(tx, projectId, { ...change, run: 'arrival' }, now)
 
   lifecycle.registerTransition(STATUS_KIND, async (tx, row, now) => {
     const change = row.payload as { from: ProjectStatus; to: ProjectStatus }

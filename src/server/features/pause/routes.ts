@@ -60,7 +60,7 @@ export function pauseRoutes(deps: Deps) {
       const status = rows[0]?.status
       if (status !== from) return { ok: false, status: status ?? 'UNKNOWN' }
       await before?.(tx)
-      await lifecycle.setStatus(tx, projectId, to, clock.now())
+      await lifecycle.move(tx, projectId, { from, to, run: 'entry' }, clock.now())
       return { ok: true }
     })
   }

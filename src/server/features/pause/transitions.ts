@@ -2,7 +2,8 @@
  * The timed steps of a pause and of a restore. A pause schedules both steps at once (GOING_DOWN → PAUSING →
  * INACTIVE), so each is durable from the start and each moves only from its `from`. A restore ends with the
  * 'project.restore' transition: RESTORING → ACTIVE_HEALTHY, or RESTORATION_FAILED with a recorded message when the
- * development control asked this project's next restore to fail (the switch is used up).
+ * development control asked this project's next restore to fail (the switch is used up). Either way it is an
+ * arrival: the arrival hooks run, as for a project that has finished coming up.
  */
 import type { ServerConfig } from '../../config'
 import { takeDevSwitch } from '../../core/devSwitches'
@@ -22,16 +23,11 @@ export function registerPauseLifecycle(lifecycle: Lifecycle, durations: ServerCo
     ])
     if (!rows[0]) return 'skipped: project no longer RESTORING'
     const failed = (await takeDevSwitch(tx, row.project_id, 'fail_next_restore')) !== undefined
-    await tx.query(
-      `update projects set status = $2, restore_error = $3, updated_at = $4, status_changed_at = $4
-       where id = $1`,
-      [
-        row.project_id,
-        failed ? 'RESTORATION_FAILED' : 'ACTIVE_HEALTHY',
-        failed ? RESTORE_FAILURE_MESSAGE : null,
-        now.toISOString(),
-      ],
-    )
+    await tx.query('update projects set restore_error = $2 where id = $1', [row.project_id, failed ? RESTORE_FAILURE_MESSAGE : null])
+    // The project is locked and RESTORING: the move happens, and its arrival hooks run as on every way up.
+    const to = failed ? 'RESTORATION_FAILED' : 'ACTIVE_HEALTHY'
+    const outcome = await lifecycle.move(tx, row.project_id, { from: 'RESTORING', to, run: 'arrival' }, now)
+    if (outcome !== 'applied') return outcome
     return failed ? 'applied: restoration failed' : 'applied'
   })
 

@@ -11,6 +11,7 @@ import type { Queryable } from '../../db'
 import { cacheFor } from '../../core/cache'
 import { errorJson, formatIssues, validate, type AppEnv } from '../../core/http'
 import { findMemberProject, findProjectByRef, type MemberProjectRow, type ProjectRow } from './store'
+import { answerNotActive } from '../../core/domainErrors'
 
 /**
  * What other features may use of projects: this module is the projects feature's one face to them (reading a
@@ -71,9 +72,7 @@ export function anyProject(db: Queryable) {
  */
 export function refuseUnlessActive(c: Context<MemberProjectEnv>, what: { restoreTo: string; onceActive: string }) {
   const { status } = c.var.project
-  if (status === 'ACTIVE_HEALTHY') return undefined
-  const why = status === 'INACTIVE' ? `is paused: restore it to ${what.restoreTo}` : `is ${status}: ${what.onceActive} once it is ACTIVE_HEALTHY`
-  return errorJson(c, 409, `The project ${why}`, 'project_not_active')
+  return status === 'ACTIVE_HEALTHY' ? undefined : answerNotActive(c, status, what)
 }
 
 /** The database's words, also used where a request needs the project's database (its buckets). */

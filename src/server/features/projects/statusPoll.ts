@@ -13,6 +13,9 @@
  * is one meaning of every refusal. The answer carries the app's headers: the security headers read from the same
  * library (guards.ts readStaticHeaders), `Cache-Control: no-store`, and JSON as `c.json` sends it
  * (tests/server/status-poll-node.test.ts compares the two paths header by header).
+ * The app hands over its list of app-wide middlewares (app.ts declares it once); each has a line in STANDS_IN_FOR
+ * saying what this path does in its place. A middleware added, moved or removed without its line here makes this
+ * path refuse every request (the app answers them all, and the test of this path fails): it is never skipped unseen.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import { getProjectStatus } from '../../../contracts/endpoints'
@@ -25,6 +28,36 @@ import { cachedSessionAccount, sessionTokenIn } from '../session/auth'
 /** A route answered on Node's request: true when it wrote the answer, false to leave the request to the app. */
 export type NodeRoute = (req: IncomingMessage, res: ServerResponse) => boolean
 
+/**
+ * The app's middlewares, in the order they run (`name path`), and what this path does in place of each: a request
+ * it answers would have passed each one untouched.
+ */
+export const STANDS_IN_FOR: ReadonlyArray<readonly [middleware: string, inItsPlace: string]> = [
+  ['logRequests *', 'refuses every request while requests are logged'],
+  ['securityHeaders *', 'writes the same headers, read from the same library (readStaticHeaders)'],
+  ['requireKnownHost *', 'answers a configured host only (passesGuardsUntouched)'],
+  ['restCors /p/*', 'not on this path'],
+  ['limitBodies *', 'answers a request without a body only (passesGuardsUntouched)'],
+  ['refuseCrossSite *', 'answers a GET only: the CSRF check concerns writes'],
+  ['jsonOrNoBody *', 'answers a request without a body only (passesGuardsUntouched)'],
+  ['refuseNul *', 'answers a path without a NUL only (passesGuardsUntouched)'],
+  ['addedLatency /platform/*', 'refuses every request while a latency is set'],
+  ['addedLatency /v1/*', 'not on this path'],
+  ['requireSession /platform/*', 'answers a cached live session that needs no touch only (cachedSessionAccount)'],
+  ['requireApiAuth /v1/*', 'not on this path'],
+]
+
+/** How the app's middlewares differ from those this path stands in for; undefined when they are exactly those. */
+export function middlewaresUnaccounted(middlewares: ReadonlyArray<{ name: string; path: string }>): string | undefined {
+  const actual = middlewares.map((m) => `${m.name} ${m.path}`)
+  const known = STANDS_IN_FOR.map(([middleware]) => middleware)
+  if (actual.join('\n') === known.join('\n')) return undefined
+  const added = actual.filter((m) => !known.includes(m))
+  const removed = known.filter((m) => !actual.includes(m))
+  if (!added.length && !removed.length) return 'their order changed'
+  return [...added.map((m) => `added ${m}`), ...removed.map((m) => `removed ${m}`)].join(', ')
+}
+
 /** `/platform/projects/:ref/status` with `:ref` as ProjectRef allows it (20 lower-case letters); no query string. */
 function statusPathPattern(): RegExp {
   const [before, after] = routeOf(getProjectStatus).split(':ref')
@@ -34,8 +67,14 @@ function statusPathPattern(): RegExp {
 export async function statusPollOnNode(
   deps: Pick<Deps, 'db' | 'config' | 'clock' | 'latency'>,
   hostAllowed: (host: string) => boolean,
+  middlewares: ReadonlyArray<{ name: string; path: string }>,
 ): Promise<NodeRoute> {
   const { db, config, clock, latency } = deps
+  const unaccounted = middlewaresUnaccounted(middlewares)
+  if (unaccounted) {
+    console.error(`status poll: the app's middlewares changed (${unaccounted}) and this path does not know it: every poll goes through the app`)
+    return () => false
+  }
   const pattern = statusPathPattern()
   const cache = cacheFor(db)
   const headers: Array<[string, string]> = [

@@ -4,6 +4,7 @@
  */
 import type { ContentfulStatusCode } from 'hono/utils/http-status'
 import { ProjectDbError, type DbRole } from '../../projectdb/types'
+import { databaseFailureStatus } from '../../core/domainErrors'
 
 export interface RestErrorBody {
   code: string
@@ -70,11 +71,11 @@ export function toRestError(err: unknown, role: DbRole): RestError {
     if (e.code === 'query_timeout') {
       return new RestError(504, '57014', 'canceling statement due to statement timeout', { hint: e.hint })
     }
-    if (e.code === 'database_unavailable') return new RestError(503, 'PGRST001', e.message, { hint: e.hint })
+    if (e.code === 'database_unavailable') return new RestError(databaseFailureStatus(e.code), 'PGRST001', e.message, { hint: e.hint })
     if (e.code === 'database_busy') {
       // PostgREST's PGRST003 (no connection from its pool in time), as a 503 that says when to come back.
       const retry = String((err as ProjectDbError).retryAfterSeconds ?? 1)
-      return new RestError(503, 'PGRST003', 'Timed out acquiring connection from connection pool.', {
+      return new RestError(databaseFailureStatus(e.code), 'PGRST003', 'Timed out acquiring connection from connection pool.', {
         details: e.message,
         hint: e.hint,
         headers: { 'retry-after': retry },

@@ -23,6 +23,7 @@ import { identify } from './auth'
 import { introspect } from './catalog'
 import { RestError } from './errors'
 import { buildOpenApi, type DocumentTarget, type OpenApiDocument } from './openapi'
+import { databaseFailureStatus } from '../../core/domainErrors'
 
 /**
  * CORS of the REST API: any origin (its callers are browser apps on their own origins; the keys, not cookies,
@@ -147,7 +148,7 @@ export function restRoutes(deps: Deps, meter?: UsageMeter) {
     } catch (err) {
       if (err instanceof RestError) return send(errorResponse(err))
       if (err instanceof ProjectDbError && err.code === 'database_unavailable') {
-        return send(errorResponse(new RestError(503, 'PGRST001', 'The project is not available', { details: err.message })))
+        return send(errorResponse(new RestError(databaseFailureStatus(err.code), 'PGRST001', 'The project is not available', { details: err.message })))
       }
       throw err
     }
@@ -161,7 +162,7 @@ export function restRoutes(deps: Deps, meter?: UsageMeter) {
       return c.json(document)
     } catch (err) {
       if (err instanceof ProjectDbError && err.code === 'database_unavailable') {
-        return errorJson(c, 503, "The project's database is not available")
+        return errorJson(c, databaseFailureStatus(err.code), "The project's database is not available")
       }
       throw err
     }

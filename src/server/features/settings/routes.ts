@@ -29,6 +29,7 @@ import { can } from '../../core/permissions'
 import { at, errorJson, validate, type AppEnv } from '../../core/http'
 import { anyProject, memberProject, refParam, refuseUnlessActive, DATABASE_UNAVAILABLE, type MemberProjectEnv } from '../projects/access'
 import { ProjectDbError } from '../../projectdb/types'
+import { answerDatabaseFailure } from '../../core/domainErrors'
 
 /** The Management API's words (the dashboard maps them to 0_not_allowed and 0_no_hostname_configured). */
 export const NOT_ALLOWED = 'This project is on the free plan: it is not allowed to set up custom domain (Pro plan and above)'
@@ -171,7 +172,7 @@ export function settingsRoutes({ db, clock, ownUrl, projectDbs, config }: Deps) 
       }
       return c.json(body)
     } catch (err) {
-      if (err instanceof ProjectDbError && err.code !== 'database_busy') return errorJson(c, 503, `The project's database is not available right now: ${err.message}`, err.code)
+      if (err instanceof ProjectDbError) return answerDatabaseFailure(c, err, "The project's database is not available right now")
       throw err
     }
   })

@@ -21,6 +21,7 @@ import { can } from '../../core/permissions'
 import { DATABASE_UNAVAILABLE, memberProject, refParam, refuseUnlessActive, type MemberProjectEnv } from '../projects/access'
 import { ProjectDbError, type ProjectTx } from '../../projectdb/types'
 import { deleteBucket, insertBucket, listBuckets } from './store'
+import { answerDatabaseFailure } from '../../core/domainErrors'
 
 const BucketParam = z.object({ ref: ProjectRef, id: z.string().min(1, 'Bucket id is required').max(100) })
 
@@ -44,9 +45,8 @@ export function storageRoutes({ db, projectDbs }: Deps) {
     try {
       return { ok: true as const, value: await projectDbs.transaction(c.var.project.ref, { role: 'service_role' }, fn) }
     } catch (err) {
-      if (!(err instanceof ProjectDbError) || err.code === 'database_busy') throw err
-      const status = err.code === 'database_unavailable' ? 503 : 500
-      return { ok: false as const, response: errorJson(c, status, `The project's database is not available right now: ${err.message}`, err.code) }
+      if (!(err instanceof ProjectDbError)) throw err
+      return { ok: false as const, response: answerDatabaseFailure(c, err, "The project's database is not available right now") }
     }
   }
 

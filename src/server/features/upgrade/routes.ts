@@ -16,7 +16,7 @@ import { can } from '../../core/permissions'
 import { anyProject, memberProject, refParam } from '../projects/access'
 import { beginUpgrade, eligibilityFor, latestUpgrade, targetsFor, toUpgradeStatus } from './transitions'
 
-export function upgradeRoutes({ db, clock, config }: Deps) {
+export function upgradeRoutes({ db, clock, config, lifecycle }: Deps) {
   const app = new Hono<AppEnv>()
   const project = memberProject(db)
 
@@ -35,10 +35,9 @@ export function upgradeRoutes({ db, clock, config }: Deps) {
       const targets: string[] = targetsFor(current.db_version)
       if (!targets.includes(body.target_version)) return { conflict: undefined, invalidTarget: targets, trackingId: undefined }
       const now = clock.now()
-      await tx.query(`update projects set status = 'UPGRADING', updated_at = $2, status_changed_at = $2 where id = $1`, [
-        row.id,
-        now.toISOString(),
-      ])
+      // Not the entry hooks: they record an upgrade that does not advance (one set UPGRADING from outside); this one
+      // schedules its steps below.
+      await lifecycle.move(tx, row.id, { from: 'ACTIVE_HEALTHY', to: 'UPGRADING', run: 'none' }, now)
       const trackingId = await beginUpgrade(tx, row.id, {
         targetVersion: body.target_version,
         releaseChannel: body.release_channel,

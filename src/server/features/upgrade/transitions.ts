@@ -4,7 +4,7 @@
  * transition, so a restart resumes where it was. Each step applies only if the upgrade is still running and is
  * at the step before (order is kept even when several are overdue). The eighth step completes it: the project's
  * db_version becomes the target. A failure chosen by the development control stops it at that step. Either way
- * the project is ACTIVE_HEALTHY again.
+ * the project arrives at ACTIVE_HEALTHY again (the engine's move, with the arrival hooks).
  */
 import { randomUUID } from 'node:crypto'
 import {
@@ -129,7 +129,7 @@ export async function beginUpgrade(
 }
 
 /** Lifecycle handler of one upgrade step: payload { upgrade_id, step } with step 1..8. */
-async function applyUpgradeStep(tx: Queryable, row: TransitionRow, now: Date): Promise<string> {
+async function applyUpgradeStep(lifecycle: Lifecycle, tx: Queryable, row: TransitionRow, now: Date): Promise<string> {
   const { upgrade_id: upgradeId, step } = row.payload as { upgrade_id: number; step: number }
   const { rows } = await tx.query<UpgradeRow>('select * from project_upgrades where id = $1 for update', [upgradeId])
   const upgrade = rows[0]
@@ -137,11 +137,8 @@ async function applyUpgradeStep(tx: Queryable, row: TransitionRow, now: Date): P
   const at = Number.parseInt(upgrade.progress.split('_')[0] ?? '', 10)
   if (at !== step - 1) return `skipped: upgrade at ${upgrade.progress}, not before step ${step}`
   const stamp = now.toISOString()
-  const backOnline = () =>
-    tx.query(
-      `update projects set status = 'ACTIVE_HEALTHY', updated_at = $2, status_changed_at = $2 where id = $1 and status = 'UPGRADING'`,
-      [upgrade.project_id, stamp],
-    )
+  // Back up as any way up arrives (its arrival hooks run); a project set to another status meanwhile stays there.
+  const backOnline = () => lifecycle.move(tx, upgrade.project_id, { from: 'UPGRADING', to: 'ACTIVE_HEALTHY', run: 'arrival' }, now)
 
   if (upgrade.fail_at_step === step) {
     await tx.query(`update project_upgrades set status = 'failed', error = $2, latest_status_at = $3 where id = $1`, [
@@ -177,7 +174,7 @@ async function applyUpgradeStep(tx: Queryable, row: TransitionRow, now: Date): P
  * as the upgrade page and its overdue prompt show. Real upgrades start at POST /v1/…/upgrade.
  */
 export function registerUpgradeLifecycle(lifecycle: Lifecycle, durations: ServerConfig['lifecycle']): void {
-  lifecycle.registerTransition(UPGRADE_STEP_KIND, applyUpgradeStep)
+  lifecycle.registerTransition(UPGRADE_STEP_KIND, (tx, row, now) => applyUpgradeStep(lifecycle, tx, row, now))
   lifecycle.onEntry(async (tx, projectId, status, now) => {
     if (status === 'UPGRADING') await beginUpgrade(tx, projectId, { stepMs: durations.upgradeStepMs, now, scheduleSteps: false })
   })
