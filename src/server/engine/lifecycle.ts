@@ -174,6 +174,23 @@ export async function scheduleTransition(
   )
 }
 
+/**
+ * The timed status change: a 'project.status' transition (payload { from, to }) that moves the project at `dueAt` if
+ * it is still in `from`. The lifecycle feature registers what runs it; any feature schedules one (coming up, the two
+ * steps of a pause).
+ */
+export const STATUS_CHANGE_KIND = 'project.status'
+
+export function scheduleStatusChange(
+  tx: Queryable,
+  projectId: number,
+  change: { from: ProjectStatus; to: ProjectStatus },
+  dueAt: Date,
+  now: Date,
+): Promise<void> {
+  return scheduleTransition(tx, projectId, STATUS_CHANGE_KIND, change, dueAt, now)
+}
+
 export async function cancelPendingTransitions(tx: Queryable, projectId: number, now: Date): Promise<void> {
   await tx.query(
     `update lifecycle_transitions set cancelled_at = $2, outcome = 'cancelled'

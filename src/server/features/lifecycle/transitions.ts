@@ -8,26 +8,13 @@
 import type { ProjectStatus } from '../../../contracts/common'
 import type { ServerConfig } from '../../config'
 import type { Queryable } from '../../db'
-import { projectWork, scheduleTransition, type Lifecycle } from '../../engine/lifecycle'
-
-const STATUS_KIND = 'project.status'
-
-/** Schedules the move of a project from `from` to `to` at `dueAt`. */
-export function scheduleStatusChange(
-  tx: Queryable,
-  projectId: number,
-  change: { from: ProjectStatus; to: ProjectStatus },
-  dueAt: Date,
-  now: Date,
-): Promise<void> {
-  return scheduleTransition(tx, projectId, STATUS_KIND, change, dueAt, now)
-}
+import { STATUS_CHANGE_KIND, projectWork, scheduleStatusChange, type Lifecycle } from '../../engine/lifecycle'
 
 export function registerStatusLifecycle(lifecycle: Lifecycle, durations: ServerConfig['lifecycle']): void {
   const move = (tx: Queryable, projectId: number, change: { from: ProjectStatus; to: ProjectStatus }, now: Date) =>
     lifecycle.move(tx, projectId, { ...change, run: 'arrival' }, now)
 
-  lifecycle.registerTransition(STATUS_KIND, async (tx, row, now) => {
+  lifecycle.registerTransition(STATUS_CHANGE_KIND, async (tx, row, now) => {
     const change = row.payload as { from: ProjectStatus; to: ProjectStatus }
     if (!lifecycle.prepares(change.to)) return move(tx, row.project_id, change, now)
     const { rows } = await tx.query('select 1 from projects where id = $1 and status = $2', [row.project_id, change.from])

@@ -8,7 +8,7 @@
 import type { ServerConfig } from '../../config'
 import { takeDevSwitch } from '../../core/devSwitches'
 import { scheduleTransition, type Lifecycle } from '../../engine/lifecycle'
-import { scheduleStatusChange } from '../lifecycle/transitions'
+import { scheduleStatusChange } from '../../engine/lifecycle'
 
 const RESTORE_KIND = 'project.restore'
 
