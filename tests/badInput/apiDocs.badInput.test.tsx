@@ -13,7 +13,7 @@ import { REF } from '../fixtures'
 import { BUCKETS, EDGE_FUNCTIONS, REST_SCHEMA } from '../fixtures.apiDocs'
 import { makeApiInfo } from '../fixtures.keys'
 import { ALL_PERMISSIONS } from '../web/platform'
-import { BAD_ANSWERS, json, stubFetch, useFakeClock, type Answer } from './scriptedFetch'
+import { badAnswerCases, json, stubFetch, useFakeClock, type Answer } from './scriptedFetch'
 
 useFakeClock(0)
 
@@ -81,14 +81,6 @@ const CASES: ResourceCase[] = [
   },
 ]
 
-const messages: Record<string, RegExp> = {
-  'a body that is not JSON': /Malformed response from .*: not JSON/,
-  'a 500': /Internal server error/,
-  'a 500 that is not JSON': /Request failed with status 500/,
-  'a network failure': /Unable to reach the server/,
-  'a time-out': /The request timed out/,
-}
-
 function renderPanel(resource: keyof typeof PATHS, answers: Answer[], section: DocsSection) {
   const fetch = stubFetch({
     polled: PATHS[resource],
@@ -110,7 +102,7 @@ function renderPanel(resource: keyof typeof PATHS, answers: Answer[], section: D
 const show = (section: string) => fireEvent.click(within(screen.getByRole('navigation', { name: 'API docs' })).getByRole('button', { name: section }))
 
 describe.each(CASES)('API docs panel under bad answers: $resource', ({ resource, section, title, malformed, loaded, other }) => {
-  const cases: Array<[string, Answer, RegExp]> = [...BAD_ANSWERS.map(([name, answer]): [string, Answer, RegExp] => [name, answer, messages[name]]), ...malformed]
+  const cases: Array<[string, Answer, RegExp]> = [...badAnswerCases(), ...malformed]
 
   it.each(cases)('%s shows a clear error where it shows, keeps the rest, and Try again loads it', async (_, bad, message) => {
     // The buckets are retried up to 3 times (spec 8): every try gets the bad answer.

@@ -5,21 +5,14 @@ import { liveDatabaseTablesMachine } from '../../src/api/live/databaseTables'
 import { DatabaseTables } from '../../src/views/project/database/DatabaseTablesPage'
 import { REF } from '../fixtures'
 import { ORDERS, TABLES } from '../fixtures.database'
-import { BAD_ANSWERS, json, stubFetch, useFakeClock, type Answer } from './scriptedFetch'
+import { badAnswerCases, json, stubFetch, useFakeClock, type Answer } from './scriptedFetch'
 
 const TABLES_PATH = /^\/platform\/projects\/[a-z]{20}\/database\/tables$/
 
 useFakeClock(0)
 
-const messages: Record<string, RegExp> = {
-  'a body that is not JSON': /Malformed response from .*: not JSON/,
-  'a 500': /Internal server error/,
-  'a 500 that is not JSON': /Request failed with status 500/,
-  'a network failure': /Unable to reach the server/,
-  'a time-out': /The request timed out/,
-}
 const cases: Array<[string, Answer, RegExp]> = [
-  ...BAD_ANSWERS.map(([name, answer]): [string, Answer, RegExp] => [name, answer, messages[name]]),
+  ...badAnswerCases(),
   ['a column whose nullability is a word', json([{ ...ORDERS, columns: [{ ...ORDERS.columns[0], is_nullable: 'no' }] }]), /Malformed response .* at 0\.columns\.0\.is_nullable/],
   ['a table of an unknown kind', json([{ ...ORDERS, kind: 'materialized view' }]), /Malformed response .* at 0\.kind/],
 ]

@@ -6,7 +6,7 @@ import { createActor } from 'xstate'
 import { liveNewProjectMachine } from '../../src/api/live/newProject'
 import { NewProjectForm } from '../../src/views/projects/NewProjectPage'
 import { CREATED_PROJECT } from '../fixtures.database'
-import { BAD_ANSWERS, json, stubFetch, useFakeClock, type Answer } from './scriptedFetch'
+import { badAnswerCases, json, stubFetch, useFakeClock, type Answer } from './scriptedFetch'
 
 const CREATE_PATH = /^\/v1\/projects$/
 
@@ -20,7 +20,7 @@ const messages: Record<string, RegExp> = {
   'a time-out': /did not answer within 15 s\. The project may still have been created/,
 }
 const cases: Array<[string, Answer, RegExp]> = [
-  ...BAD_ANSWERS.map(([name, answer]): [string, Answer, RegExp] => [name, answer, messages[name]]),
+  ...badAnswerCases(messages),
   ['a created project without its ref', json({ ...CREATED_PROJECT, ref: undefined }, 201), /Failed to create project: Malformed response from \/v1\/projects at ref/],
   ['a ref that is not a project ref', json({ ...CREATED_PROJECT, ref: '../settings' }, 201), /Malformed response from \/v1\/projects at ref/],
   ['a 403 (a Read-only member)', json({ message: 'Forbidden' }, 403), /You do not have permission to create projects in this organization/],

@@ -13,20 +13,13 @@ import { OrganizationGeneralPage } from '../../src/views/org/OrganizationGeneral
 import { AiSettingsDialog } from '../../src/views/project/ai/AiSettingsDialog'
 import { REF } from '../fixtures'
 import { ORGS } from '../web/platform'
-import { BAD_ANSWERS, json, stubFetch, useFakeClock, type Answer } from './scriptedFetch'
+import { badAnswerCases, json, stubFetch, useFakeClock, type Answer } from './scriptedFetch'
 
 useFakeClock(0)
 
 const advance = (ms: number) => act(() => vi.advanceTimersByTimeAsync(ms))
-const messages: Record<string, RegExp> = {
-  'a body that is not JSON': /Malformed response from .*: not JSON/,
-  'a 500': /Internal server error/,
-  'a 500 that is not JSON': /Request failed with status 500/,
-  'a network failure': /Unable to reach the server/,
-  'a time-out': /The request timed out/,
-}
 const bad = (extra: Array<[string, Answer, RegExp]>): Array<[string, Answer, RegExp]> => [
-  ...BAD_ANSWERS.map(([name, answer]): [string, Answer, RegExp] => [name, answer, messages[name]]),
+  ...badAnswerCases(),
   ...extra,
 ]
 

@@ -25,6 +25,19 @@ export const BAD_ANSWERS: Array<[string, Answer]> = [
   ['a time-out', noAnswer],
 ]
 
+/** What the HTTP client says of each of BAD_ANSWERS, as a screen shows it when it adds nothing of its own. */
+export const BAD_ANSWER_MESSAGES: Record<string, RegExp> = {
+  'a body that is not JSON': /Malformed response from .*: not JSON/,
+  'a 500': /Internal server error/,
+  'a 500 that is not JSON': /Request failed with status 500/,
+  'a network failure': /Unable to reach the server/,
+  'a time-out': /The request timed out/,
+}
+
+/** Each of BAD_ANSWERS with the message expected on screen (`messages`: a screen that words them its own way). */
+export const badAnswerCases = (messages: Record<string, RegExp> = BAD_ANSWER_MESSAGES): Array<[string, Answer, RegExp]> =>
+  BAD_ANSWERS.map(([name, answer]) => [name, answer, messages[name]])
+
 export interface ScriptedFetch {
   /** When each request to the polled endpoint started (fake time). */
   calls: number[]

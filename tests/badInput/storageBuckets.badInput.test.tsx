@@ -10,21 +10,14 @@ import { liveStorageBucketsMachine } from '../../src/api/live/storage'
 import { StorageBuckets } from '../../src/views/project/storage/StorageBucketsPage'
 import { REF } from '../fixtures'
 import { AVATARS, BUCKETS, TENANT_CONFIG_NOT_FOUND } from '../fixtures.storage'
-import { BAD_ANSWERS, json, stubFetch, useFakeClock, type Answer } from './scriptedFetch'
+import { badAnswerCases, json, stubFetch, useFakeClock, type Answer } from './scriptedFetch'
 
 const BUCKETS_PATH = /^\/platform\/storage\/[a-z]{20}\/buckets$/
 
 useFakeClock(0)
 
-const messages: Record<string, RegExp> = {
-  'a body that is not JSON': /Malformed response from .*: not JSON/,
-  'a 500': /Internal server error/,
-  'a 500 that is not JSON': /Request failed with status 500/,
-  'a network failure': /Unable to reach the server/,
-  'a time-out': /The request timed out/,
-}
 const listCases: Array<[string, Answer, RegExp]> = [
-  ...BAD_ANSWERS.map(([name, answer]): [string, Answer, RegExp] => [name, answer, messages[name]]),
+  ...badAnswerCases(),
   ['MIME types that are a string, not a list', json([{ ...AVATARS, allowed_mime_types: 'image/png' }]), /Malformed response .* at 0\.allowed_mime_types/],
   ['a size limit that is not a whole number', json([{ ...AVATARS, file_size_limit: 1.5 }]), /Malformed response .* at 0\.file_size_limit/],
   ['a bucket without a name', json([{ ...AVATARS, name: undefined }]), /Malformed response .* at 0\.name/],
@@ -103,7 +96,7 @@ function changePlatform(method: 'POST' | 'DELETE', script: Answer[], fallback: A
 }
 
 const changeCases: Array<[string, Answer, RegExp]> = [
-  ...BAD_ANSWERS.map(([name, answer]): [string, Answer, RegExp] => [name, answer, messages[name]]),
+  ...badAnswerCases(),
   ['a 400 with the server’s reason', json({ message: 'Bucket name cannot contain a slash' }, 400), /^Bucket name cannot contain a slash$/],
 ]
 

@@ -7,7 +7,7 @@ import { liveTableEditorMachine } from '../../src/api/live/tableEditor'
 import { TableEditor } from '../../src/views/project/database/TableEditorPage'
 import { REF } from '../fixtures'
 import { TABLES, ordersPage } from '../fixtures.database'
-import { BAD_ANSWERS, json, stubFetch, useFakeClock, type Answer } from './scriptedFetch'
+import { badAnswerCases, json, stubFetch, useFakeClock, type Answer } from './scriptedFetch'
 
 const TABLES_PATH = /^\/platform\/projects\/[a-z]{20}\/database\/tables$/
 const ROWS_PATH = /^\/platform\/projects\/[a-z]{20}\/database\/tables\/orders\/rows$/
@@ -25,22 +25,14 @@ function renderEditor() {
   return actor
 }
 
-const messages: Record<string, RegExp> = {
-  'a body that is not JSON': /Malformed response from .*: not JSON/,
-  'a 500': /Internal server error/,
-  'a 500 that is not JSON': /Request failed with status 500/,
-  'a network failure': /Unable to reach the server/,
-  'a time-out': /The request timed out/,
-}
-
 const listCases: Array<[string, Answer, RegExp]> = [
-  ...BAD_ANSWERS.map(([name, answer]): [string, Answer, RegExp] => [name, answer, messages[name]]),
+  ...badAnswerCases(),
   ['a list whose table has no columns field', json([{ ...TABLES[0], columns: undefined }]), /Malformed response from \/platform\/projects\/[a-z]{20}\/database\/tables at 0\.columns/],
   ['an object instead of a list', json({ tables: TABLES }), /Malformed response from \/platform\/projects\/[a-z]{20}\/database\/tables/],
 ]
 
 const rowsCases: Array<[string, Answer, RegExp]> = [
-  ...BAD_ANSWERS.map(([name, answer]): [string, Answer, RegExp] => [name, answer, messages[name]]),
+  ...badAnswerCases(),
   ['rows without a total', json({ ...ordersPage(0), total: undefined }), /Malformed response from \/platform\/projects\/[a-z]{20}\/database\/tables\/orders\/rows\?offset=0&limit=100 at total/],
   ['a 404 for a table dropped meanwhile', json({ message: 'Table orders not found' }, 404), /Table orders not found/],
 ]

@@ -11,7 +11,7 @@ import { liveTypeGenerationMachine } from '../../src/api/live/typeGeneration'
 import { ToastRegion } from '../../src/views/shell/ToastRegion'
 import { GenerateTypes } from '../../src/views/project/GenerateTypesButton'
 import { REF } from '../fixtures'
-import { BAD_ANSWERS, json, stubFetch, useFakeClock, type Answer } from './scriptedFetch'
+import { badAnswerCases, json, stubFetch, useFakeClock, type Answer } from './scriptedFetch'
 
 const TYPES_PATH = /^\/v1\/projects\/[a-z]{20}\/types\/typescript$/
 const TYPES = 'export type Database = {}\n'
@@ -27,7 +27,7 @@ const messages: Record<string, RegExp> = {
   'a time-out': /^Failed to generate types: The request timed out$/,
 }
 const cases: Array<[string, Answer, RegExp]> = [
-  ...BAD_ANSWERS.map(([name, answer]): [string, Answer, RegExp] => [name, answer, messages[name]]),
+  ...badAnswerCases(messages),
   ['types that are not text', json({ types: 42 }), /^Failed to generate types: Malformed response .* at types$/],
   ['a body without types', json({}), /^Failed to generate types: Malformed response .* at types$/],
 ]

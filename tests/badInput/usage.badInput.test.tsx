@@ -14,17 +14,10 @@ import { Logs } from '../../src/views/project/observability/LogsPage'
 import { Reports } from '../../src/views/project/observability/ReportsPage'
 import { REF } from '../fixtures'
 import { DAYS, LOG_ENTRIES, USAGES, WARNINGS } from '../fixtures.usage'
-import { BAD_ANSWERS, json, stubFetch, useFakeClock, type Answer } from './scriptedFetch'
+import { BAD_ANSWER_MESSAGES, BAD_ANSWERS, badAnswerCases, json, stubFetch, useFakeClock, type Answer } from './scriptedFetch'
 
 useFakeClock(Date.parse('2026-11-03T12:00:00Z'))
 
-const messages: Record<string, RegExp> = {
-  'a body that is not JSON': /Malformed response from .*: not JSON/,
-  'a 500': /Internal server error/,
-  'a 500 that is not JSON': /Request failed with status 500/,
-  'a network failure': /Unable to reach the server/,
-  'a time-out': /The request timed out/,
-}
 const advance = (ms: number) => act(() => vi.advanceTimersByTimeAsync(ms))
 const PROJECT = { id: 1, ref: REF, name: 'Recipe Box', organization_id: 1, organization_slug: 'demo-free', status: 'ACTIVE_HEALTHY', restUrl: '', kpsVersion: null, is_branch_enabled: false, parent_project_ref: null, postgrestStatus: 'ONLINE', region: 'us-east-1', inserted_at: '2026-11-01T00:00:00Z', db_version: '15.6', status_changed_at: '2026-11-01T00:00:00Z' }
 
@@ -38,7 +31,7 @@ const usageFixed: Array<[RegExp, Answer]> = [
 
 describe('usage page under bad answers', () => {
   const cases: Array<[string, Answer, RegExp]> = [
-    ...BAD_ANSWERS.map(([name, answer]): [string, Answer, RegExp] => [name, answer, messages[name]]),
+    ...badAnswerCases(),
     ['a metric the contract does not know', json({ usages: [{ ...USAGES[0], metric: 'BANDWIDTH' }] }), /Malformed response .* at usages\.0\.metric/],
     ['a usage that is a string', json({ usages: [{ ...USAGES[0], usage: '12' }] }), /Malformed response .* at usages\.0\.usage/],
   ]
@@ -86,7 +79,7 @@ describe('Reports under bad answers', () => {
     await advance(10_000)
     const alert = screen.getByRole('alert')
     expect(alert).toHaveTextContent('Failed to load reports')
-    expect(alert).toHaveTextContent(messages[name])
+    expect(alert).toHaveTextContent(BAD_ANSWER_MESSAGES[name])
     expect(screen.getByRole('button', { name: 'Last 30 days' })).toHaveAttribute('aria-pressed', 'true')
     fireEvent.click(within(alert).getByRole('button', { name: 'Try again' }))
     await advance(0)
@@ -99,7 +92,7 @@ describe('Reports under bad answers', () => {
 describe('Logs under bad answers', () => {
   const LOGS = /\/projects\/[a-z]{20}\/logs\/requests$/
   const cases: Array<[string, Answer, RegExp]> = [
-    ...BAD_ANSWERS.map(([name, answer]): [string, Answer, RegExp] => [name, answer, messages[name]]),
+    ...badAnswerCases(),
     ['an entry without a status', json({ entries: [{ ...LOG_ENTRIES[0], status: undefined }] }), /Malformed response .* at entries\.0\.status/],
   ]
   it.each(cases)('%s: a clear error with the filter kept; Refresh shows the log', async (_name, bad, message) => {
