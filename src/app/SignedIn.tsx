@@ -1,6 +1,6 @@
 import { useActorRef, useSelector } from '@xstate/react'
 import type { ComponentProps } from 'react'
-import { Redirect, Route, Switch, useLocation } from 'wouter'
+import { Redirect, Route, Switch, useRoute } from 'wouter'
 import { selectSessionPhase } from '../../machines/session.machine'
 import { SessionCheckFailed, SessionChecking } from '../views/auth/SessionScreens'
 import { FeaturePreviewsDialog } from '../views/layout/FeaturePreviewsDialog'
@@ -26,21 +26,23 @@ const ProjectsPage = lazyComponent<ComponentProps<typeof ProjectsPageView>>(
   pageLoading,
 )
 
+const PROJECTS_PATH = '/projects'
 /** The project's pages: /project/{ref} and its table's paths under it (src/views/routes/projectRoutes.tsx). */
 const PROJECT_PATH = '/project/:ref'
-const PROJECT_PREFIX = /^\/project\/[^/]+(\/|$)/
 
 /** Signed-in routes: redirect to /sign-in when signed out; otherwise the project list and the shell around pages. */
 export function SignedIn() {
   const { session } = useShell()
   const phase = useSelector(session, selectSessionPhase)
-  const [location] = useLocation()
+  // The same paths the shell routes below: which of its three branches the page is.
+  const [onProjects] = useRoute(PROJECTS_PATH)
+  const [onProject] = useRoute(`${PROJECT_PATH}/*?`)
   if (phase === 'checking') {
     // The page's code loads while the session is checked: code that arrives after the check would show its loading
     // fallback first, and React then holds the page back (its Suspense throttle, ~300 ms) even when the code and the
     // data are there.
-    if (location === '/projects') void ProjectsPage.preload()
-    else if (!PROJECT_PREFIX.test(location)) void OtherRoutes.preload()
+    if (onProjects) void ProjectsPage.preload()
+    else if (!onProject) void OtherRoutes.preload()
     return <SessionChecking />
   }
   if (phase === 'checkFailed') return <SessionCheckFailed session={session} />
@@ -57,7 +59,7 @@ function SignedInShell() {
   return (
     <ProjectListContext.Provider value={projectList}>
       <Switch>
-        <Route path="/projects">
+        <Route path={PROJECTS_PATH}>
           <ShellFrame navBar={navBar} crumbs={[{ label: 'Projects' }]}>
             <ProjectsPage projectList={projectList} />
           </ShellFrame>
