@@ -808,7 +808,8 @@ export function authProduct(deps: Pick<Deps, 'db' | 'clock' | 'config'>): Produc
     })
   })
 
-  app.notFound((c) => c.json({ code: 404, error_code: 'not_found', msg: `No route ${c.req.method} ${new URL(c.req.url).pathname}` }, 404))
+  // Last: what no route above answered (a sub-app's notFound is not used once mounted).
+  app.all('*', (c) => c.json({ code: 404, error_code: 'not_found', msg: `No route ${c.req.method} ${new URL(c.req.url).pathname}` }, 404))
 
   app.onError((err, c) => {
     if (err instanceof AuthApiError) {

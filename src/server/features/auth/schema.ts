@@ -25,3 +25,6 @@ export function ensureAuthSchema(gateway: GatewayContext): Promise<void> {
   }
   return done
 }
+
+/** Forgets that a project's schema was checked (its database was replaced, or a test plays another process). */
+ensureAuthSchema.forget = (ref: string) => void ready.delete(ref)
