@@ -38,6 +38,7 @@ import { projectRoutes } from './features/projects/routes'
 import { statusPollOnNode, type NodeRoute } from './features/projects/statusPoll'
 import { restProduct, restRoutes } from './features/rest/routes'
 import { authProduct } from './features/auth/routes'
+import { authConfigRoutes } from './features/auth/config'
 import { gatewayRoutes } from './gateway'
 import { projectCors } from './gateway/cors'
 import { storageRoutes } from './features/storage/routes'
@@ -190,6 +191,7 @@ export async function createApp(options: CreateAppOptions): Promise<PlatformServ
   app.route('/', restRoutes(deps))
   app.route('/', gatewayRoutes(deps, usageMeter, [restProduct(deps), authProduct(deps)]))
   app.route('/', settingsRoutes(deps))
+  app.route('/', authConfigRoutes(deps))
   app.route('/', supportRoutes(deps))
   app.route('/', branchingRoutes(deps))
   if (config.devControls) {
