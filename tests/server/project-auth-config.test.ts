@@ -74,6 +74,32 @@ describe('GET/PATCH /v1/projects/{ref}/config/auth', () => {
   })
 })
 
+describe('monthly active users on the usage page', () => {
+  const mau = async () => {
+    const day = env.s.clock.now().toISOString().slice(0, 10)
+    const q = new URLSearchParams({ project_ref: env.project.ref, start: `${day.slice(0, 8)}01`, end: day })
+    const { rows } = await env.s.db.query<{ slug: string }>(`select o.slug from organizations o join projects p on p.organization_id = o.id where p.id = $1`, [env.project.id])
+    const res = await env.s.request(`/platform/organizations/${rows[0].slug}/usage?${q}`, { headers: { cookie: owner } })
+    expect(res.status).toBe(200)
+    const { usages } = (await res.json()) as { usages: { metric: string; usage: number }[] }
+    return usages.find((u) => u.metric === 'MONTHLY_ACTIVE_USERS')!.usage
+  }
+
+  it('counts each user who signed in or refreshed this month once', async () => {
+    const before = await mau()
+    await patch({ mailer_autoconfirm: true, password_min_length: 6 })
+    const c = env.client()
+    const { data } = await c.auth.signUp({ email: 'active@example.com', password: 'active-pass' })
+    expect(await mau()).toBe(before + 1)
+    await env.client().auth.signInWithPassword({ email: 'active@example.com', password: 'active-pass' })
+    await env.client().auth.refreshSession({ refresh_token: data.session!.refresh_token })
+    expect(await mau()).toBe(before + 1)
+    // Made by the admin API without signing in: not active.
+    await env.client(env.keys.service).auth.admin.createUser({ email: 'idle@example.com', password: 'idle-pass', email_confirm: true })
+    expect(await mau()).toBe(before + 1)
+  })
+})
+
 describe('the local mailbox for the dashboard', () => {
   it('lists the messages newest first for members who manage auth; read-only members are refused', async () => {
     await patch({ mailer_autoconfirm: false, password_min_length: 6 })

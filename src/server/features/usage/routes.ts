@@ -71,7 +71,7 @@ interface Period {
 
 /** What the meter measured in the period: EGRESS and DATABASE_SIZE in GB. */
 async function measuredUsage(db: Queryable, period: Period): Promise<Partial<Record<UsageMetric, number>>> {
-  const { rows } = await db.query<{ egress: number; size: number }>(
+  const { rows } = await db.query<{ egress: number; size: number; mau: number }>(
     `select
        (select coalesce(sum(d.egress_bytes), 0)::float8 from project_usage_daily d join projects p on p.id = d.project_id
         where p.organization_id = $1 and ($2::int is null or p.id = $2) and d.day between $3::date and $4::date) as egress,
@@ -79,10 +79,18 @@ async function measuredUsage(db: Queryable, period: Period): Promise<Partial<Rec
           select distinct on (d.project_id) d.database_size_bytes as bytes from project_usage_daily d
           join projects p on p.id = d.project_id
           where p.organization_id = $1 and ($2::int is null or p.id = $2) and d.day <= $4::date and d.database_size_bytes is not null
-          order by d.project_id, d.day desc) s) as size`,
+          order by d.project_id, d.day desc) s) as size,
+       -- Monthly active users: the project auth services' users who signed in or refreshed in a month of the period.
+       (select count(distinct (a.project_id, a.user_id))::float8 from project_auth_active_users a join projects p on p.id = a.project_id
+        where p.organization_id = $1 and ($2::int is null or p.id = $2)
+          and a.period between date_trunc('month', $3::date)::date and $4::date) as mau`,
     [period.organizationId, period.projectId, period.startDay, period.endDay],
   )
-  return { EGRESS: Number(rows[0].egress) / BYTES_PER_GB, DATABASE_SIZE: Number(rows[0].size) / BYTES_PER_GB }
+  return {
+    EGRESS: Number(rows[0].egress) / BYTES_PER_GB,
+    DATABASE_SIZE: Number(rows[0].size) / BYTES_PER_GB,
+    MONTHLY_ACTIVE_USERS: Number(rows[0].mau),
+  }
 }
 
 async function dailyUsage(db: Queryable, period: Period): Promise<DailyUsage[]> {
