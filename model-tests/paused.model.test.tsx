@@ -7,7 +7,7 @@ import { pausedActors } from '../src/api/live/paused'
 import { PausedPage, RESTORE_DENIED, RESTORE_TOOLTIP } from '../src/views/project/lifecycle/PausedPage'
 import { ToastRegion } from '../src/views/shell/ToastRegion'
 import { makeProject } from '../tests/fixtures'
-import { ALL_PERMISSIONS } from '../tests/web/platform'
+import { ALL_PERMISSIONS } from '../tests/fakePlatform'
 import { describePath, eventFor, keyByIncomingEdge, missingCoverage, modelOf, outputOf } from './harness'
 import { usePlatform } from './fakes'
 

@@ -5,7 +5,7 @@ import { connectingMachine } from '../../machines/connecting.machine'
 import { connectingActors } from '../../src/api/live/connecting'
 import { ConnectingPage } from '../../src/views/project/lifecycle/ConnectingPage'
 import { makeProject } from '../fixtures'
-import { BAD_ANSWERS, json, stubFetch, text, useFakeClock, type Answer } from './scriptedFetch'
+import { BAD_ANSWERS, json, stubFetch, text, useFakeClock, type Answer } from '../fakePlatform'
 
 const TEST_PATH = /\/platform\/projects\/[a-z]{20}\/(live|api\/rest)$/
 const stubEndpoint = (answers: Answer[]) => {

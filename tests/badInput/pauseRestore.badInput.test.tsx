@@ -9,7 +9,7 @@ import { restoringActors } from '../../src/api/live/restoring'
 import { PausingPage } from '../../src/views/project/lifecycle/PausingPage'
 import { RestoringPage } from '../../src/views/project/lifecycle/RestoringPage'
 import { REF } from '../fixtures'
-import { BAD_ANSWERS, json, stubFetch, text, useFakeClock, type Answer } from './scriptedFetch'
+import { BAD_ANSWERS, json, stubFetch, text, useFakeClock, type Answer } from '../fakePlatform'
 
 const STATUS_PATH = /\/platform\/projects\/[a-z]{20}\/status$/
 const stubStatusEndpoint = (answers: Answer[], fallback: Answer) => stubFetch({ polled: STATUS_PATH, answers, fallback }).calls
