@@ -1,6 +1,6 @@
 /**
  * The live lifecycle flows as the project status machine's children (building, upgrading, connecting, paused,
- * pausing, restoring): one chunk, loaded only for a project that may show one of their screens (./projectStatus.ts).
+ * pausing, restoring): one chunk, loaded only for a project that may show one of their screens (./projects.ts).
  * Each flow's `…Actors` are what it reads: its child below runs with them, and so do the tests that run the flow's
  * machine on its own.
  */
