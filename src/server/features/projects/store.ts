@@ -73,6 +73,11 @@ export async function findProjectByRef(db: Queryable, ref: string): Promise<Proj
   return rows[0]
 }
 
+/** The project's new name. */
+export async function renameProject(db: Queryable, projectId: number, name: string, now: Date): Promise<void> {
+  await db.query('update projects set name = $2, updated_at = $3 where id = $1', [projectId, name, now.toISOString()])
+}
+
 /** The REST endpoint of a project: its project URL (`{origin}/p/{ref}`, a client library's base) + /rest/v1/. */
 function restUrlFor(baseUrl: string, ref: string): string {
   return `${baseUrl}/p/${ref}/rest/v1/`
