@@ -243,6 +243,30 @@ export async function skipRemaining(tx: Queryable, branchId: string): Promise<vo
   await tx.query(`update branch_steps set status = 'skipped' where branch_id = $1 and status in ('pending', 'running')`, [branchId])
 }
 
+export interface BuildRow {
+  id: string
+  project_id: number
+  project_ref: string
+  status: string
+  build: number
+  db_build: number
+}
+
+/** The branch's build numbers and its project, the branch's row locked. */
+export async function lockBuild(tx: Queryable, branchId: string): Promise<BuildRow | undefined> {
+  const { rows } = await tx.query<BuildRow>(
+    `select b.id, b.project_id, p.ref as project_ref, b.status, b.build, b.db_build
+     from branches b join projects p on p.id = b.project_id where b.id = $1 for update of b`,
+    [branchId],
+  )
+  return rows[0]
+}
+
+/** Records that the branch's database was made by build `build`. */
+export async function setDbBuild(tx: Queryable, branchId: string, build: number): Promise<void> {
+  await tx.query('update branches set db_build = $2 where id = $1', [branchId, build])
+}
+
 export async function setBranchStatus(tx: Queryable, branchId: string, status: BranchStatus, now: Date): Promise<void> {
   await tx.query('update branches set status = $2, updated_at = $3 where id = $1', [branchId, status, now.toISOString()])
 }
