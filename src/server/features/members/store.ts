@@ -120,7 +120,7 @@ export async function isEmailVerified(tx: Queryable, accountId: number): Promise
 
 /** Adds the member; false when the account already is one. */
 export async function insertMember(tx: Queryable, organizationId: number, accountId: number, role: Role): Promise<boolean> {
-  const { rows } = await tx.query(
+  const { rows } = await tx.query<{ account_id: number }>(
     'insert into members (organization_id, account_id, role) values ($1, $2, $3) on conflict do nothing returning account_id',
     [organizationId, accountId, role],
   )
