@@ -5,7 +5,7 @@ import { FAILED_TEXT, PERMISSION_TEXT, UPDATING_TEXT, apiKeysMachine, jwtSecretC
 import { copyButtonMachine } from '../machines/copyButton.machine'
 import { fetchSettings } from '../src/api/live/apiKeys'
 import type { JwtSecretUpdateAccepted, JwtSecretUpdateBody, JwtSecretUpdateStatusResponse } from '../src/contracts/keys'
-import { ApiKeysPanel, ProjectConfigPanel } from '../src/views/project/settings/ApiKeysPanels'
+import { ApiKeysPanel, ProjectConfigPanel } from '../src/views/project/ApiKeysPanels'
 import { REF } from '../tests/fixtures'
 import { ANON_KEY, JWT_SECRET, SERVICE_KEY, makeSettings } from '../tests/fixtures.keys'
 import { type InternalEvent, type ModelEvent, describePath, eventFor, keyByIncomingEdge, missingCoverage, modelOf, outputOf } from './harness'
