@@ -385,7 +385,8 @@ export function selectBranchesView(snapshot: Snapshot): BranchesView {
     if (snapshot.matches({ loaded: { detail: { open: 'loading' } } })) selected = { phase: 'loading', branch }
     else if (snapshot.matches({ loaded: { detail: { open: 'failed' } } })) selected = { phase: 'failed', branch, error: detailError ?? 'Failed to load the branch' }
     else if (detail) {
-      const at = (state: string) => snapshot.matches({ loaded: { detail: { open: { shown: state } } } } as never)
+      const at = (state: 'planningMerge' | 'confirmingMerge' | 'merging' | 'confirmingReset' | 'resetting' | 'confirmingDelete' | 'deleting') =>
+        snapshot.matches({ loaded: { detail: { open: { shown: state } } } })
       let action: Extract<BranchDetailView, { phase: 'shown' }>['action'] = null
       if (at('planningMerge')) action = { kind: 'merge', running: false, planning: true, plan: null }
       else if (at('confirmingMerge') || at('merging')) action = { kind: 'merge', running: at('merging'), planning: false, plan: mergePlan }
