@@ -21,7 +21,8 @@ import { loadConfig, systemClock } from '../src/server/config'
 import { initialOwnUrl } from '../src/server/core/http'
 import { openDb } from '../src/server/db'
 import { findProjectKeys } from '../src/server/features/keys/store'
-import { restRoutes } from '../src/server/features/rest/routes'
+import { restProduct } from '../src/server/features/rest/routes'
+import { gatewayRoutes } from '../src/server/gateway'
 import { createUsageMeter } from '../src/server/core/meter'
 import { createEngineDatabases } from '../src/server/projectdb'
 import { introspect } from '../src/server/features/rest/catalog'
@@ -148,8 +149,8 @@ async function meteringOverhead(store: 'pglite' | 'postgres') {
     const anon = (await findProjectKeys(db, id))?.anon_key ?? ''
     const deps = { db, config, clock: systemClock, lifecycle: server.lifecycle, latency: { ms: 0 }, ownUrl: initialOwnUrl(config), projectDbs: server.projectDbs }
     const meter = createUsageMeter({ db, clock: systemClock, projectDbs: server.projectDbs, flushMs: 0, logLimit: 1_000 })
-    const plain = restRoutes(deps)
-    const metered = restRoutes(deps, meter)
+    const plain = gatewayRoutes(deps, undefined, [restProduct(deps)])
+    const metered = gatewayRoutes(deps, meter, [restProduct(deps)])
     const path = `http://127.0.0.1/p/${ref}/rest/v1/recipes?select=*&limit=10`
     const run = async (app: typeof plain, n: number) => {
       const started = performance.now()

@@ -36,7 +36,9 @@ import { pauseDevRoutes, pauseRoutes } from './features/pause/routes'
 import { registerPauseLifecycle } from './features/pause/transitions'
 import { projectRoutes } from './features/projects/routes'
 import { statusPollOnNode, type NodeRoute } from './features/projects/statusPoll'
-import { restCors, restRoutes } from './features/rest/routes'
+import { restProduct, restRoutes } from './features/rest/routes'
+import { gatewayRoutes } from './gateway'
+import { projectCors } from './gateway/cors'
 import { storageRoutes } from './features/storage/routes'
 import { settingsDevRoutes, settingsRoutes } from './features/settings/routes'
 import { supportRoutes } from './features/support/routes'
@@ -106,8 +108,8 @@ function appMiddlewares(deps: Deps): { guards: AppMiddleware[]; session: AppMidd
       { name: 'logRequests', path: '*', handler: logRequests, on: config.logRequests },
       { name: 'securityHeaders', path: '*', handler: securityHeaders },
       { name: 'requireKnownHost', path: '*', handler: requireKnownHost(config) },
-      // Each project's REST API answers browser apps on any origin: CORS before the guards, so their refusals carry it.
-      { name: 'restCors', path: '/p/*', handler: restCors },
+      // Each project's API answers browser apps on any origin: CORS before the guards, so their refusals carry it.
+      { name: 'projectCors', path: '/p/*', handler: projectCors },
       { name: 'limitBodies', path: '*', handler: limitBodies },
       { name: 'refuseCrossSite', path: '*', handler: refuseCrossSite(config.allowedOrigins) },
       { name: 'jsonOrNoBody', path: '*', handler: jsonOrNoBody },
@@ -184,7 +186,8 @@ export async function createApp(options: CreateAppOptions): Promise<PlatformServ
   app.route('/', gitRoutes(deps))
   app.route('/', orgSettingsRoutes(deps))
   app.route('/', aiSettingsRoutes(deps))
-  app.route('/', restRoutes(deps, usageMeter))
+  app.route('/', restRoutes(deps))
+  app.route('/', gatewayRoutes(deps, usageMeter, [restProduct(deps)]))
   app.route('/', settingsRoutes(deps))
   app.route('/', supportRoutes(deps))
   app.route('/', branchingRoutes(deps))

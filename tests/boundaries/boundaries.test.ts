@@ -48,7 +48,7 @@ export const RULES: Rule[] = [
 ]
 
 /** The server's shared layers: what every feature builds on, so none of them may depend on a feature. */
-const SERVER_SHARED = ['src/server/core', 'src/server/engine', 'src/server/db', 'src/server/projectdb']
+const SERVER_SHARED = ['src/server/core', 'src/server/engine', 'src/server/db', 'src/server/projectdb', 'src/server/gateway']
 const FEATURES = 'src/server/features'
 /**
  * What a feature may import from another feature: the middleware that resolves a `:ref` project or a `:slug`

@@ -1,6 +1,6 @@
 /**
- * Issue 8, accounts: sign-in throttling (finding 4), the password hash cost and its rehash, personal access tokens
- * in the platform's format with an optional expiry, and the development start's one demo token (finding 9).
+ * Accounts hardened: sign-in throttling, the password hash cost and its rehash, personal access tokens in the
+ * platform's format with an optional expiry, and the development start's one demo token.
  */
 import { mkdtemp, readFile, rm, stat } from 'node:fs/promises'
 import os from 'node:os'

@@ -219,7 +219,7 @@ describe('bodies are limited before they are read', () => {
     expect(plain.status).toBe(415)
   })
 
-  // Finding 7 over a socket: there the security headers go on Node's response (guards.ts securityHeaders).
+  // The security headers over a socket: there the security headers go on Node's response (guards.ts securityHeaders).
   it('over a socket, answers carry the same security headers as through app.request, and API answers no-store', async () => {
     const security = (headers: Record<string, string | undefined>) =>
       Object.fromEntries(

@@ -1,5 +1,5 @@
 /**
- * Finding 8: the PGlite data folder holds JWT secrets (tables and WAL). It is created 0700 with files 0600, a
+ * The PGlite data folder holds JWT secrets (tables and WAL). It is created 0700 with files 0600, a
  * folder left world-readable by an older version is fixed on the next start, and files made while running are
  * fixed on close. This tests the PGlite store itself, so it runs the same whatever TEST_DB is.
  */

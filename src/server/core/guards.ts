@@ -53,7 +53,7 @@ export function hostAllowed(config: Pick<ServerConfig, 'publicUrl' | 'allowedHos
 }
 
 /**
- * Finding 2 (DNS rebinding): a page on `rebind.attacker.example` that resolves to 127.0.0.1 sends that name as
+ * DNS rebinding: a page on `rebind.attacker.example` that resolves to 127.0.0.1 sends that name as
  * Host. Only configured hosts are served; anything else is 421 before any route, the dashboard's files included.
  * `app.request('/x')` in tests carries no Host header: the URL's host (localhost) stands in for it.
  */
@@ -72,7 +72,7 @@ export function requireKnownHost(config: Pick<ServerConfig, 'publicUrl' | 'allow
 // Security headers
 
 /**
- * Finding 7. The built dashboard is one module script and one stylesheet from /assets, with no inline script or
+ * The built dashboard is one module script and one stylesheet from /assets, with no inline script or
  * style, so `'self'` is enough; React sets `style` through the CSSOM, which style-src does not govern.
  */
 export const CONTENT_SECURITY_POLICY = {
@@ -200,7 +200,7 @@ export function hasBody(c: Context): boolean {
 }
 
 /**
- * Finding 3: the body is refused past its limit before it is read — by Content-Length when given, and while
+ * The body is refused past its limit before it is read — by Content-Length when given, and while
  * streaming when not (chunked): the reader stops at the limit instead of buffering 100 MB.
  */
 export const limitBodies: MiddlewareHandler<AppEnv> = async (c, next) => {
@@ -217,12 +217,19 @@ export const limitBodies: MiddlewareHandler<AppEnv> = async (c, next) => {
 // JSON or no body
 
 const WRITE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE'])
+
+/**
+ * The products behind the gateway whose bodies are not JSON by nature: a stored file, a form the auth service reads,
+ * a function's own request. Keys authorize them, never a cookie, so a cross-site form has nothing to ride on; each
+ * product checks the media types it takes and answers in its own shape.
+ */
+const OWN_MEDIA_TYPES = /^\/p\/[^/]+\/(auth|storage|functions)\/v1(\/|$)/
 const JSON_MEDIA_TYPE = /^application\/([\w.-]+\+)?json$/i
 
 const mediaTypeOf = (c: Context) => (c.req.header('content-type') ?? '').split(';')[0].trim()
 
 /**
- * Finding 5: an API write takes a JSON body or none. A `text/plain` body is what a cross-site form or a
+ * An API write takes a JSON body or none. A `text/plain` body is what a cross-site form or a
  * `no-cors` fetch can send without a preflight, and the validator would read it as `{}` (a JWT *roll* instead of
  * the secret sent). An empty body with any Content-Type (fetch's default for `body: ''`) is no body.
  * Git's smart HTTP routes (/git/…, features/github/smartHttp.ts) send git's own media types; they are not API paths,
@@ -230,6 +237,7 @@ const mediaTypeOf = (c: Context) => (c.req.header('content-type') ?? '').split('
  */
 export const jsonOrNoBody: MiddlewareHandler<AppEnv> = async (c, next) => {
   if (!WRITE_METHODS.has(c.req.method) || !isApiPath(c.req.path) || JSON_MEDIA_TYPE.test(mediaTypeOf(c))) return next()
+  if (OWN_MEDIA_TYPES.test(c.req.path)) return next()
   if (!hasBody(c)) return next()
   // Already capped by limitBodies; Hono caches the text, so a route can still read it.
   if ((await c.req.text()) === '') return next()
@@ -254,7 +262,7 @@ const nulMessage = (where: string) =>
   `The request's ${where} contains a NUL character (\\u0000), which no field accepts`
 
 /**
- * Finding 6: PostgreSQL cannot store U+0000 in text, so a NUL anywhere (path, query, JSON body) was a 500 from
+ * PostgreSQL cannot store U+0000 in text, so a NUL anywhere (path, query, JSON body) was a 500 from
  * the database. Checked once here for every route: the percent-encoded URL (path parameters and query) and every
  * string and key of a JSON body.
  */

@@ -36,7 +36,7 @@ export const STANDS_IN_FOR: ReadonlyArray<readonly [middleware: string, inItsPla
   ['logRequests *', 'refuses every request while requests are logged'],
   ['securityHeaders *', 'writes the same headers, read from the same library (readStaticHeaders)'],
   ['requireKnownHost *', 'answers a configured host only (passesGuardsUntouched)'],
-  ['restCors /p/*', 'not on this path'],
+  ['projectCors /p/*', 'not on this path'],
   ['limitBodies *', 'answers a request without a body only (passesGuardsUntouched)'],
   ['refuseCrossSite *', 'answers a GET only: the CSRF check concerns writes'],
   ['jsonOrNoBody *', 'answers a request without a body only (passesGuardsUntouched)'],

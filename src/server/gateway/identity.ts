@@ -1,0 +1,113 @@
+/**
+ * Who a request to a project's API is: the `apikey` header and/or `Authorization: Bearer <jwt>`, each a JWT that must
+ * verify (HS256, jose: its signature check is constant-time) with the project's CURRENT secret — so after a rotation
+ * the old keys and every user token signed with the old secret are refused. The role claim (anon, authenticated,
+ * service_role) is the database role the request runs as; the claims go to `request.jwt.claims`. A token carrying
+ * another project's ref is refused even if the secrets happened to match. No secret ever reaches a message.
+ */
+import { errors as joseErrors, jwtVerify, type JWTPayload } from 'jose'
+import { API_ROLES, type DbRole } from '../projectdb/types'
+
+export interface Caller {
+  role: DbRole
+  claims: Record<string, unknown>
+  /** The bearer token as sent (a user's access token for the auth service's /user), when there was one. */
+  bearer?: string
+}
+
+/**
+ * Why the gateway refused a request. Each product answers it in its own error shape (PostgREST's PGRST codes,
+ * the auth service's `{code, error_code, msg}`, storage's `{statusCode, error, message}` …).
+ */
+export type RefusalReason =
+  | 'project_not_found'
+  | 'project_unavailable'
+  | 'no_key'
+  | 'bad_authorization_header'
+  | 'invalid_token'
+  | 'token_expired'
+  | 'other_project'
+  | 'bad_role'
+  | 'no_secret'
+
+export class GatewayRefusal extends Error {
+  readonly status: 401 | 404 | 503
+  readonly reason: RefusalReason
+  readonly details: string | null
+  readonly hint: string | null
+  /** WWW-Authenticate on 401s. */
+  readonly headers: Record<string, string>
+  constructor(status: 401 | 404 | 503, reason: RefusalReason, message: string, opts: { details?: string; hint?: string } = {}) {
+    super(message)
+    this.name = 'GatewayRefusal'
+    this.status = status
+    this.reason = reason
+    this.details = opts.details ?? null
+    this.hint = opts.hint ?? null
+    this.headers =
+      status === 401 ? { 'www-authenticate': `Bearer error="invalid_token", error_description="${message.replace(/"/g, "'")}"` } : {}
+  }
+}
+
+const unauthorized = (reason: RefusalReason, message: string, hint?: string) =>
+  new GatewayRefusal(401, reason, message, { hint })
+
+async function verify(token: string, secret: Uint8Array, ref: string): Promise<JWTPayload> {
+  let payload: JWTPayload
+  try {
+    ;({ payload } = await jwtVerify(token, secret, { algorithms: ['HS256'] }))
+  } catch (err) {
+    if (err instanceof joseErrors.JWTExpired) throw unauthorized('token_expired', 'JWT expired')
+    throw unauthorized(
+      'invalid_token',
+      "Invalid JWT: its signature does not match this project's JWT secret, or it is malformed",
+      "Use a key from the project's API settings; keys signed with a previous JWT secret stop working when it is rotated",
+    )
+  }
+  if (payload.ref !== undefined && payload.ref !== ref) {
+    throw unauthorized('other_project', 'Invalid JWT: the key belongs to another project')
+  }
+  return payload
+}
+
+const BEARER = /^Bearer\s+(\S+)\s*$/i
+
+/**
+ * The caller of a request from its credentials, given the project's current JWT secret (undefined: the project has
+ * no keys yet, so nothing can be authorized). Undefined when the request carries no credential at all and
+ * `optional`: the product decides what an anonymous request may do (a public storage object, a function that does
+ * not verify JWTs).
+ */
+export async function identify(
+  credentials: { apikey?: string; authorization?: string },
+  secret: string | undefined,
+  ref: string,
+  optional = false,
+): Promise<Caller | undefined> {
+  const apikey = credentials.apikey?.trim() || undefined
+  let bearer: string | undefined
+  if (credentials.authorization !== undefined) {
+    const m = BEARER.exec(credentials.authorization)
+    if (!m) throw unauthorized('bad_authorization_header', 'The Authorization header must be "Bearer <JWT>"')
+    bearer = m[1]
+  }
+  if (apikey === undefined && bearer === undefined) {
+    if (optional) return undefined
+    throw unauthorized(
+      'no_key',
+      'No API key found in request',
+      "Send the project's anon or service_role key in the apikey header (or Authorization: Bearer)",
+    )
+  }
+  if (secret === undefined) throw unauthorized('no_secret', 'The project has no JWT secret yet: it is still being set up')
+  const key = new TextEncoder().encode(secret)
+  // The platform's gateway checks the apikey (a key of this project), then the product checks the bearer token's
+  // role. Both are verified even when they are the same token: no comparison of tokens needed.
+  const fromApikey = apikey !== undefined ? await verify(apikey, key, ref) : undefined
+  const payload = bearer !== undefined ? await verify(bearer, key, ref) : (fromApikey as JWTPayload)
+  const role = payload.role
+  if (typeof role !== 'string' || !(API_ROLES as readonly string[]).includes(role)) {
+    throw unauthorized('bad_role', `The JWT's role claim must be one of ${API_ROLES.join(', ')}`)
+  }
+  return { role: role as DbRole, claims: payload as Record<string, unknown>, bearer }
+}

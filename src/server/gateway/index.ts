@@ -1,0 +1,151 @@
+/**
+ * The one gateway in front of every project's API, `{origin}/p/{ref}/{product}/v1/…` (the role Kong plays on the
+ * platform). For each request it resolves the project once, refuses one that is unknown (404) or not serving
+ * (503: not ACTIVE_HEALTHY, or its API server put OFFLINE), verifies the `apikey` / `Authorization` JWT against the
+ * project's current secret (identity.ts), meters the request for the usage pages and the request log, and then hands
+ * over to the product's sub-app with `c.var.gateway` set. CORS for browser apps on any origin is mounted app-wide
+ * before the guards (cors.ts) so that refusals carry it too. No product verifies keys on its own: a product only
+ * says whether a request without any key may reach it (`keys: 'optional'`: a public storage object, a function that
+ * does not verify JWTs) and how a refusal is worded in its own error shape.
+ */
+import { Hono, type Context, type MiddlewareHandler } from 'hono'
+import { ProjectRef } from '../../contracts/common'
+import type { Deps } from '../core/deps'
+import { baseUrl, type AppEnv } from '../core/http'
+import type { UsageMeter } from '../core/meter'
+import type { ProjectTx, TransactionOptions } from '../projectdb/types'
+import { GatewayRefusal, identify, type Caller } from './identity'
+
+export { GatewayRefusal, type Caller, type RefusalReason } from './identity'
+
+export interface GatewayProject {
+  id: number
+  ref: string
+  /** The project's current JWT secret; undefined while it has none (still being set up). */
+  jwtSecret: string | undefined
+}
+
+export interface GatewayContext {
+  project: GatewayProject
+  /** Who is calling; undefined only on a product with `keys: 'optional'` when no credential was sent. */
+  caller: Caller | undefined
+  /** The project URL client libraries take as their base: `{origin}/p/{ref}`. */
+  projectUrl: string
+  /** A transaction on the project's database (as `opts.role`, with `opts.claims` as request.jwt.claims). */
+  transaction<T>(opts: TransactionOptions, fn: (tx: ProjectTx) => Promise<T>): Promise<T>
+  /**
+   * The bytes of the answer's body, for the egress figure, when the product knows them and the answer has no
+   * Content-Length (a streamed body): set by the product before it returns.
+   */
+  egressBytes?: number
+}
+
+export type GatewayEnv = AppEnv & { Variables: { gateway: GatewayContext } }
+
+export interface Product {
+  /** The path segment it is served under: 'rest' serves `/p/{ref}/rest/v1/…`. */
+  name: string
+  /** Its routes, relative to its base (`/` is `/p/{ref}/{name}/v1/`). */
+  app: Hono<GatewayEnv>
+  /** 'required': a request without any key is refused (401); 'optional': it reaches the product with no caller. */
+  keys: 'required' | 'optional'
+  /** The gateway's refusal in the product's own error shape. */
+  refuse(c: Context, refusal: GatewayRefusal): Response | Promise<Response>
+}
+
+interface ProjectKeyRow {
+  id: number
+  status: string
+  postgrest_status: string
+  jwt_secret: string | null
+}
+
+/** The base path of a product, as mounted. */
+export const productBase = (name: string) => `/p/:ref/${name}/v1`
+
+/** The bytes of an answer's body, for the egress figure: its Content-Length, else what the product said it sent. */
+async function answerBytes(c: Context<GatewayEnv>, res: Response, refused: boolean): Promise<number> {
+  if (c.req.method === 'HEAD') return 0
+  const length = Number(res.headers.get('content-length') ?? Number.NaN)
+  if (Number.isFinite(length)) return length
+  // A refusal is a short JSON text the product made: read from a copy.
+  if (refused) return (await res.clone().arrayBuffer()).byteLength
+  return c.var.gateway?.egressBytes ?? 0
+}
+
+function gate(deps: Deps, meter: UsageMeter | undefined, product: Product): MiddlewareHandler<GatewayEnv> {
+  const { db, projectDbs } = deps
+  return async (c, next) => {
+    const ref = c.req.param('ref') ?? ''
+    if (!ProjectRef.safeParse(ref).success) {
+      return product.refuse(c, new GatewayRefusal(404, 'project_not_found', 'Project not found', { details: 'A project ref is 20 lower-case letters' }))
+    }
+    const started = performance.now()
+    const { rows } = await db.query<ProjectKeyRow>(
+      `select p.id, p.status, p.postgrest_status, k.jwt_secret from projects p
+       left join project_api_keys k on k.project_id = p.id where p.ref = $1`,
+      [ref],
+    )
+    const row = rows[0]
+    if (!row) {
+      return product.refuse(c, new GatewayRefusal(404, 'project_not_found', 'Project not found', { details: `No project has the ref ${ref}` }))
+    }
+    let refused: Response | undefined
+    try {
+      if (row.status !== 'ACTIVE_HEALTHY' || row.postgrest_status !== 'ONLINE') {
+        return (refused = await product.refuse(
+          c,
+          new GatewayRefusal(503, 'project_unavailable', 'The project is not available', {
+            details: row.status !== 'ACTIVE_HEALTHY' ? `The project is ${row.status}` : 'The project API server is offline',
+            hint: row.status === 'INACTIVE' ? 'Restore the project from the dashboard' : 'Try again in a moment',
+          }),
+        ))
+      }
+      const jwtSecret = row.jwt_secret ?? undefined
+      let caller: Caller | undefined
+      try {
+        caller = await identify(
+          { apikey: c.req.header('apikey'), authorization: c.req.header('authorization') },
+          jwtSecret,
+          ref,
+          product.keys === 'optional',
+        )
+      } catch (err) {
+        if (err instanceof GatewayRefusal) return (refused = await product.refuse(c, err))
+        throw err
+      }
+      c.set('gateway', {
+        project: { id: row.id, ref, jwtSecret },
+        caller,
+        projectUrl: `${baseUrl(deps.ownUrl)}/p/${ref}`,
+        transaction: (opts, fn) => projectDbs.transaction(ref, opts, fn),
+      })
+      await next()
+    } finally {
+      // A refusal returned here is not yet the context's answer (Hono sets it once this middleware returns).
+      if (meter) {
+        const res = refused ?? c.res
+        const bytes = await answerBytes(c, res, refused !== undefined)
+        meter.record({ projectId: row.id, ref, method: c.req.method, url: new URL(c.req.url), status: res.status, durationMs: performance.now() - started, bytes })
+      }
+    }
+  }
+}
+
+/**
+ * Every product behind the gateway, each under `/p/{ref}/{name}/v1`. `meter` counts every request that reaches a
+ * known project (its status, duration and answer bytes) for the usage pages, the Reports page and the request log.
+ */
+export function gatewayRoutes(deps: Deps, meter: UsageMeter | undefined, products: readonly Product[]): Hono<GatewayEnv> {
+  const app = new Hono<GatewayEnv>()
+  for (const product of products) {
+    const base = productBase(product.name)
+    const guard = gate(deps, meter, product)
+    // `base/*` matches the base itself too; the second mount serves the base with a trailing slash
+    // (`/p/{ref}/rest/v1/`, where client libraries read the OpenAPI document).
+    app.use(`${base}/*`, guard)
+    app.route(base, product.app)
+    app.route(`${base}/`, product.app)
+  }
+  return app
+}
