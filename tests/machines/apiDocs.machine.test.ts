@@ -41,7 +41,7 @@ function start(overrides: Partial<ApiDocsInput> = {}, jwt: { status: JwtAnswer; 
   const settings = deferredActor<ProjectApiInfo, { ref: string }>('fetchApiKeyInfo')
   const buckets = deferredActor<Bucket[], { ref: string }>('fetchBuckets')
   const functions = deferredActor<FunctionResponse[], { ref: string }>('fetchFunctions')
-  const reads = { schema: schema.pending, settings: settings.pending, buckets: buckets.pending, functions: functions.pending }
+  const reads = { schema: schema.runs, settings: settings.runs, buckets: buckets.runs, functions: functions.runs }
   const machine = apiDocsMachine.provide({
     actors: {
       fetchRestSchema: schema.logic,
