@@ -37,6 +37,8 @@ import { registerPauseLifecycle } from './features/pause/transitions'
 import { projectRoutes } from './features/projects/routes'
 import { statusPollOnNode, type NodeRoute } from './features/projects/statusPoll'
 import { restProduct, restRoutes } from './features/rest/routes'
+import { authProduct } from './features/auth/routes'
+import { authConfigRoutes } from './features/auth/config'
 import { gatewayRoutes } from './gateway'
 import { projectCors } from './gateway/cors'
 import { storageRoutes } from './features/storage/routes'
@@ -187,8 +189,9 @@ export async function createApp(options: CreateAppOptions): Promise<PlatformServ
   app.route('/', orgSettingsRoutes(deps))
   app.route('/', aiSettingsRoutes(deps))
   app.route('/', restRoutes(deps))
-  app.route('/', gatewayRoutes(deps, usageMeter, [restProduct(deps)]))
+  app.route('/', gatewayRoutes(deps, usageMeter, [restProduct(deps), authProduct(deps)]))
   app.route('/', settingsRoutes(deps))
+  app.route('/', authConfigRoutes(deps))
   app.route('/', supportRoutes(deps))
   app.route('/', branchingRoutes(deps))
   if (config.devControls) {

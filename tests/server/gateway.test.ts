@@ -51,7 +51,8 @@ beforeAll(async () => {
     stop: async () => {},
   }
   const deps = { db: s.db, config: s.config, clock: s.clock, lifecycle: s.lifecycle, latency: { ms: 0 }, ownUrl: initialOwnUrl(s.config), projectDbs: s.projectDbs }
-  app = gatewayRoutes(deps, meter, [probe('open', 'optional'), probe('closed', 'required')])
+  const linked = { ...probe('linked', 'required'), keyless: (method: string, path: string) => method === 'GET' && path === '/verify' }
+  app = gatewayRoutes(deps, meter, [probe('open', 'optional'), probe('closed', 'required'), linked])
 }, 120_000)
 
 afterAll(async () => {
@@ -92,6 +93,15 @@ describe('the gateway', () => {
   it('lets a request without any key reach a product whose keys are optional, with no caller', async () => {
     const res = await call(`/p/${ref}/open/v1/public/thing`)
     expect(res).toMatchObject({ status: 200, passes: 1, body: { caller: null, db: { role: 'anon', sub: null } } })
+  })
+
+  it("lets a keyless request reach only the paths a product with required keys names as keyless; a key sent there is still verified", async () => {
+    expect(await call(`/p/${ref}/linked/v1/verify`)).toMatchObject({ status: 200, passes: 1, body: { caller: null, path: `/p/${ref}/linked/v1/verify` } })
+    expect((await app.request(`/p/${ref}/linked/v1/verify`, { method: 'POST' })).status).toBe(401)
+    expect(await call(`/p/${ref}/linked/v1/user`)).toMatchObject({ status: 401, body: { refused: 'no_key' }, passes: 0 })
+    expect(await call(`/p/${ref}/linked/v1/verify/more`)).toMatchObject({ status: 401, body: { refused: 'no_key' }, passes: 0 })
+    const forged = await sign({ role: 'anon', ref }, 'not-the-secret-not-the-secret-not-the-secret')
+    expect(await call(`/p/${ref}/linked/v1/verify`, { apikey: forged })).toMatchObject({ status: 401, body: { refused: 'invalid_token' }, passes: 0 })
   })
 
   it('refuses, in the product words, what it must: no key, a bad key, another project, an unknown or unavailable project', async () => {

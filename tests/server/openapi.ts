@@ -1,12 +1,15 @@
 /** Validators from the Management API's own OpenAPI 3.0 document (../shared/reference), for contract tests. */
-import { readFileSync } from 'node:fs'
+import { existsSync, readFileSync } from 'node:fs'
 import path from 'node:path'
 import { Ajv, type ValidateFunction } from 'ajv'
 import addFormatsModule from 'ajv-formats'
 import { expect } from 'vitest'
 import { repoRoot } from '../../src/server/config'
 
-const OPENAPI = path.resolve(repoRoot, '../shared/reference/management-api.openapi.json')
+// Beside the repository; a worktree one level deeper (rooms/<name>) finds it one level further up.
+const OPENAPI = ['../shared', '../../shared']
+  .map((dir) => path.resolve(repoRoot, dir, 'reference/management-api.openapi.json'))
+  .find((file) => existsSync(file)) ?? path.resolve(repoRoot, '../shared/reference/management-api.openapi.json')
 const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv
 
 interface OpenApiDocument {

@@ -49,6 +49,11 @@ export interface Product {
   app: Hono<GatewayEnv>
   /** 'required': a request without any key is refused (401); 'optional': it reaches the product with no caller. */
   keys: 'required' | 'optional'
+  /**
+   * With `keys: 'required'`, the requests that may still come without any key (a link in an e-mail, opened by a
+   * browser that has no key to send), by method and path relative to the product's base ('/verify').
+   */
+  keyless?: (method: string, path: string) => boolean
   /** The gateway's refusal in the product's own error shape. */
   refuse(c: Context, refusal: GatewayRefusal): Response | Promise<Response>
 }
@@ -108,7 +113,7 @@ function gate(deps: Deps, meter: UsageMeter | undefined, product: Product): Midd
           { apikey: c.req.header('apikey'), authorization: c.req.header('authorization') },
           jwtSecret,
           ref,
-          product.keys === 'optional',
+          product.keys === 'optional' || (product.keyless?.(c.req.method, c.req.path.slice(`/p/${ref}/${product.name}/v1`.length)) ?? false),
         )
       } catch (err) {
         if (err instanceof GatewayRefusal) return (refused = await product.refuse(c, err))

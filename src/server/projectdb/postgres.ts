@@ -160,6 +160,9 @@ alter default privileges for role ${owner} in schema public grant all on sequenc
 alter default privileges for role ${owner} in schema public grant all on functions to anon, authenticated, service_role;
 grant usage on schema storage to ${owner};
 grant all on all tables in schema storage to ${owner};
+grant usage on schema auth to ${owner};
+grant all on all tables in schema auth to ${owner};
+grant all on all sequences in schema auth to ${owner};
 `
 }
 

@@ -4,6 +4,7 @@
  * public (also for objects made later, through default privileges), and schema storage with its buckets table.
  */
 import { createHash } from 'node:crypto'
+import { AUTH_SCHEMA_SQL } from './authSchema'
 
 /** Roles are cluster-wide on Postgres: created when missing (another server on the cluster may have made them). */
 export const ROLES_SQL = `
@@ -49,7 +50,7 @@ create table storage.buckets (
 comment on table storage.buckets is 'Storage buckets of the project.';
 grant all on storage.buckets to service_role;
 alter default privileges in schema storage grant all on tables to service_role;
-`
+${AUTH_SCHEMA_SQL}`
 
 export const TEMPLATE_SQL = ROLES_SQL + DATABASE_SQL
 

@@ -66,7 +66,14 @@ function usageRecords(plan: PlanId, usage: Partial<Record<UsageMetric, number>>)
 /** What the meter measured in the period: EGRESS and DATABASE_SIZE in GB. */
 async function measuredUsage(db: Queryable, period: Period): Promise<Partial<Record<UsageMetric, number>>> {
   const bytes = await measuredBytes(db, period)
-  return { EGRESS: bytes.egress / BYTES_PER_GB, DATABASE_SIZE: bytes.size / BYTES_PER_GB }
+  // Monthly active users: the project auth services' users who signed in or refreshed in a month of the period.
+  const { rows } = await db.query<{ mau: number }>(
+    `select count(distinct (a.project_id, a.user_id))::float8 as mau from project_auth_active_users a join projects p on p.id = a.project_id
+     where p.organization_id = $1 and ($2::int is null or p.id = $2)
+       and a.period between date_trunc('month', $3::date)::date and $4::date`,
+    [period.organizationId, period.projectId, period.startDay, period.endDay],
+  )
+  return { EGRESS: bytes.egress / BYTES_PER_GB, DATABASE_SIZE: bytes.size / BYTES_PER_GB, MONTHLY_ACTIVE_USERS: Number(rows[0].mau) }
 }
 
 async function dailyUsage(db: Queryable, period: Period): Promise<DailyUsage[]> {

@@ -1,0 +1,95 @@
+/**
+ * A project's auth service under load, on a real server process (PGlite store), closed loop with 50 clients:
+ *  - sign-in: `POST /p/{ref}/auth/v1/token?grant_type=password` for one confirmed user → requests/s, p50/p99
+ *    (each answer costs a bcrypt comparison at the platform's cost 10, a session and a refresh token written);
+ *  - REST with a user's access token vs with the anon key: `GET /p/{ref}/rest/v1/recipes?select=*&limit=10`, the
+ *    same clients, alternated → requests/s of each and the JWT's cost (the issue's budget: at most 10%).
+ * The sign-in limits are raised first through the Management API (rate_limit_verify), so the figures are the
+ * service's, not the throttle's. `npx tsx bench/auth.bench.ts` — LOAD_SECONDS (default 10).
+ */
+import autocannon from 'autocannon'
+import { ownerCookie, removeDir, startServer, loadLine } from './support'
+
+const LOAD_SECONDS = Number(process.env.LOAD_SECONDS ?? 10)
+/** A sign-in is a bcrypt comparison (~0.1 s of one core in pure JS): 50 at once take seconds, so it runs longer. */
+const SIGN_IN_SECONDS = Math.max(LOAD_SECONDS, 30)
+
+/** Waits until the server has worked off what the last phase left queued (its health check answers at once again). */
+async function settle(url: string) {
+  for (;;) {
+    const started = performance.now()
+    await fetch(`${url}/platform/health`)
+    if (performance.now() - started < 50) return
+    await new Promise((r) => setTimeout(r, 200))
+  }
+}
+const CLIENTS = 50
+
+interface Figures {
+  rps: number
+  p50: number
+  p99: number
+  errors: number
+  requests: number
+}
+
+async function load(url: string, opts: { method?: 'GET' | 'POST'; headers: Record<string, string>; body?: string }, seconds: number): Promise<Figures> {
+  const result = await autocannon({ url, connections: CLIENTS, duration: seconds, timeout: 20, method: opts.method ?? "GET", headers: opts.headers, body: opts.body })
+  return {
+    rps: result.requests.average,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    errors: result.errors + result.timeouts + result.non2xx,
+    requests: result.requests.total,
+  }
+}
+
+const fmt = (f: Figures) => `${Math.round(f.rps)} req/s, p50 ${f.p50} ms, p99 ${f.p99} ms, errors ${f.errors} of ${f.requests}`
+
+const server = await startServer()
+try {
+  const cookie = await ownerCookie(server.url)
+  const projects = (await (await fetch(`${server.url}/platform/projects`, { headers: { cookie } })).json()) as Array<{ ref: string; name: string }>
+  const ref = projects.find((p) => p.name === 'Recipe Box')!.ref
+  const settings = (await (await fetch(`${server.url}/platform/props/project/${ref}/settings`, { headers: { cookie } })).json()) as {
+    services: Array<{ service_api_keys: Array<{ tags: string; api_key: string }> }>
+  }
+  const anon = settings.services[0].service_api_keys.find((k) => k.tags === 'anon')!.api_key
+  const patched = await fetch(`${server.url}/v1/projects/${ref}/config/auth`, {
+    method: 'PATCH',
+    headers: { cookie, 'content-type': 'application/json', origin: server.url },
+    body: JSON.stringify({ mailer_autoconfirm: true, rate_limit_verify: 1_000_000_000 }),
+  })
+  if (!patched.ok) throw new Error(`PATCH config/auth answered ${patched.status}: ${await patched.text()}`)
+  const auth = `${server.url}/p/${ref}/auth/v1`
+  const credentials = JSON.stringify({ email: 'bench@example.com', password: 'bench-password' })
+  const json = { apikey: anon, 'content-type': 'application/json' }
+  const signUp = await fetch(`${auth}/signup`, { method: 'POST', headers: json, body: credentials })
+  if (!signUp.ok) throw new Error(`sign-up answered ${signUp.status}: ${await signUp.text()}`)
+  const { access_token: userToken } = (await signUp.json()) as { access_token: string }
+
+  const signInUrl = `${auth}/token?grant_type=password`
+  const signIn = await load(signInUrl, { method: 'POST', headers: json, body: credentials }, SIGN_IN_SECONDS)
+  console.log(`sign-in, ${CLIENTS} clients, ${SIGN_IN_SECONDS} s, POST /p/{ref}/auth/v1/token?grant_type=password: ${fmt(signIn)}`)
+
+  const rest = `${server.url}/p/${ref}/rest/v1/recipes?select=*&limit=10`
+  const asAnon = { apikey: anon }
+  const asUser = { apikey: anon, authorization: `Bearer ${userToken}` }
+  await settle(server.url)
+  await load(rest, { headers: asAnon }, 2)
+  await settle(server.url)
+  const anonRuns: Figures[] = []
+  const userRuns: Figures[] = []
+  for (let i = 0; i < 2; i++) {
+    anonRuns.push(await load(rest, { headers: asAnon }, LOAD_SECONDS / 2))
+    userRuns.push(await load(rest, { headers: asUser }, LOAD_SECONDS / 2))
+  }
+  const rps = (runs: Figures[]) => runs.reduce((a, f) => a + f.rps, 0) / runs.length
+  console.log(`REST with the anon key, ${CLIENTS} clients: ${anonRuns.map(fmt).join(' | ')}`)
+  console.log(`REST with a user's JWT, ${CLIENTS} clients: ${userRuns.map(fmt).join(' | ')}`)
+  console.log(`a user's JWT costs ${(((rps(anonRuns) - rps(userRuns)) / rps(anonRuns)) * 100).toFixed(1)}% of the anon key's requests/s`)
+  console.log(loadLine())
+} finally {
+  await server.stop()
+  removeDir(server.dataDir)
+}

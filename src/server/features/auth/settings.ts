@@ -1,0 +1,83 @@
+/**
+ * A project's auth settings, kept in the platform's store (project_auth_settings; no row: the defaults). Read on
+ * every request, so a saved change applies at once.
+ */
+import type { Queryable } from '../../db'
+
+export interface AuthSettings {
+  site_url: string
+  /** Allowed redirect URLs, comma-separated, each possibly with `*` / `**` wildcards, as the platform stores them. */
+  uri_allow_list: string
+  disable_signup: boolean
+  mailer_autoconfirm: boolean
+  jwt_exp: number
+  password_min_length: number
+  rate_limit_verify: number
+  rate_limit_token_refresh: number
+  rate_limit_otp: number
+  rate_limit_email_sent: number
+}
+
+export const AUTH_DEFAULTS: AuthSettings = {
+  site_url: 'http://localhost:3000',
+  uri_allow_list: '',
+  disable_signup: false,
+  mailer_autoconfirm: false,
+  jwt_exp: 3600,
+  password_min_length: 6,
+  rate_limit_verify: 30,
+  rate_limit_token_refresh: 150,
+  rate_limit_otp: 30,
+  rate_limit_email_sent: 30,
+}
+
+export const SETTING_COLUMNS = Object.keys(AUTH_DEFAULTS) as (keyof AuthSettings)[]
+
+export async function loadAuthSettings(db: Queryable, projectId: number): Promise<AuthSettings> {
+  const { rows } = await db.query<AuthSettings>(
+    `select ${SETTING_COLUMNS.join(', ')} from project_auth_settings where project_id = $1`,
+    [projectId],
+  )
+  return rows[0] ?? { ...AUTH_DEFAULTS }
+}
+
+/** Writes the given settings (the others keep their value). */
+export async function saveAuthSettings(db: Queryable, projectId: number, patch: Partial<AuthSettings>): Promise<AuthSettings> {
+  const current = await loadAuthSettings(db, projectId)
+  const next = { ...current, ...patch }
+  const cols = SETTING_COLUMNS
+  await db.query(
+    `insert into project_auth_settings (project_id, ${cols.join(', ')}, updated_at)
+     values ($1, ${cols.map((_, i) => `$${i + 2}`).join(', ')}, now())
+     on conflict (project_id) do update set ${cols.map((col) => `${col} = excluded.${col}`).join(', ')}, updated_at = now()`,
+    [projectId, ...cols.map((col) => next[col])],
+  )
+  return next
+}
+
+function wildcard(pattern: string): RegExp {
+  const escaped = pattern.replace(/[.+?^${}()|[\]\\]/g, '\\$&').replace(/\*\*/g, '\u0000').replace(/\*/g, '[^/]*').replace(/\u0000/g, '.*')
+  return new RegExp(`^${escaped}$`)
+}
+
+/**
+ * Where a flow may send the browser back to: the redirect URL asked for when the Site URL's origin or an allowed
+ * redirect URL matches it, else the Site URL (an URL not allowed is never followed).
+ */
+export function redirectTarget(settings: AuthSettings, asked: string | undefined | null): string {
+  if (!asked) return settings.site_url
+  let url: URL
+  try {
+    url = new URL(asked)
+  } catch {
+    return settings.site_url
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') return settings.site_url
+  try {
+    if (new URL(settings.site_url).origin === url.origin) return asked
+  } catch {
+    // a Site URL that is not an URL matches nothing
+  }
+  const allowed = settings.uri_allow_list.split(',').map((s) => s.trim()).filter(Boolean)
+  return allowed.some((pattern) => wildcard(pattern).test(asked)) ? asked : settings.site_url
+}

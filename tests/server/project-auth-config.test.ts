@@ -1,0 +1,129 @@
+/**
+ * The auth settings through the Management API's `GET/PATCH /v1/projects/{ref}/config/auth` (its answer valid against
+ * the contract's AuthConfigResponse) and the local mailbox for the dashboard: saved settings are obeyed by the
+ * service at once; read-only members read the settings but change nothing and read no mail.
+ */
+import { decodeJwt } from 'jose'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { AuthConfig, AuthMailbox } from '../../src/contracts/auth'
+import { json, OWNER, READONLY } from './helpers'
+import { expectValid, responseValidator } from './openapi'
+import { startAuthServer, type AuthTestServer } from './project-auth-support'
+
+let env: AuthTestServer
+let owner: string
+let readonly: string
+
+beforeAll(async () => {
+  env = await startAuthServer()
+  owner = await env.s.signIn(OWNER)
+  readonly = await env.s.signIn(READONLY)
+}, 120_000)
+
+afterAll(async () => {
+  await env?.close()
+})
+
+const configPath = () => `/v1/projects/${env.project.ref}/config/auth`
+const patch = (body: unknown, cookie = owner) => env.s.request(configPath(), { ...json(body, { cookie }), method: 'PATCH' })
+
+describe('GET/PATCH /v1/projects/{ref}/config/auth', () => {
+  it("answers every field of the contract's AuthConfigResponse, with the platform's defaults", async () => {
+    const res = await env.s.request(configPath(), { headers: { cookie: readonly } })
+    expect(res.status).toBe(200)
+    const body = await res.json()
+    expectValid(responseValidator('/v1/projects/{ref}/config/auth'), body)
+    expect(AuthConfig.parse(body)).toMatchObject({
+      site_url: 'http://localhost:3000',
+      uri_allow_list: '',
+      disable_signup: false,
+      mailer_autoconfirm: false,
+      jwt_exp: 3600,
+      password_min_length: 6,
+      external_email_enabled: true,
+    })
+  })
+
+  it('a saved change is obeyed by the service at once: sign-ups off, confirmations off, JWT expiry, minimum password length', async () => {
+    const res = await patch({ disable_signup: true })
+    expect(res.status).toBe(200)
+    expectValid(responseValidator('/v1/projects/{ref}/config/auth', 'patch'), await res.json())
+    expect((await env.client().auth.signUp({ email: 'off@example.com', password: 'long enough' })).error).toMatchObject({ code: 'signup_disabled' })
+
+    expect((await patch({ disable_signup: false, mailer_autoconfirm: true, jwt_exp: 120, password_min_length: 10 })).status).toBe(200)
+    expect((await env.client().auth.signUp({ email: 'on@example.com', password: 'nine-char' })).error).toMatchObject({ code: 'weak_password' })
+    const { data, error } = await env.client().auth.signUp({ email: 'on@example.com', password: 'ten-chars!' })
+    expect(error).toBeNull()
+    const claims = decodeJwt(data.session!.access_token)
+    expect(claims.exp! - claims.iat!).toBe(120)
+    expect(data.session!.expires_in).toBe(120)
+    const got = AuthConfig.parse(await (await env.s.request(configPath(), { headers: { cookie: owner } })).json())
+    expect(got).toMatchObject({ disable_signup: false, mailer_autoconfirm: true, jwt_exp: 120, password_min_length: 10 })
+  })
+
+  it('refuses bad values and fields it does not obey with 400, and read-only members with 403; nothing changes', async () => {
+    const before = await (await env.s.request(configPath(), { headers: { cookie: owner } })).json()
+    for (const body of [{ jwt_exp: -1 }, { jwt_exp: 10 ** 9 }, { password_min_length: 3 }, { site_url: 'not a url' }, { site_url: 'https://a.com,https://b.com' }, { rate_limit_otp: 0 }, { external_github_enabled: true }, { disable_signup: 'yes' }]) {
+      const res = await patch(body)
+      expect(res.status, JSON.stringify(body)).toBe(400)
+      expect(typeof ((await res.json()) as { message: string }).message).toBe('string')
+    }
+    const refused = await patch({ disable_signup: true }, readonly)
+    expect(refused.status).toBe(403)
+    expect(await (await env.s.request(configPath(), { headers: { cookie: owner } })).json()).toEqual(before)
+  })
+})
+
+describe('monthly active users on the usage page', () => {
+  const mau = async () => {
+    const day = env.s.clock.now().toISOString().slice(0, 10)
+    const q = new URLSearchParams({ project_ref: env.project.ref, start: `${day.slice(0, 8)}01`, end: day })
+    const { rows } = await env.s.db.query<{ slug: string }>(`select o.slug from organizations o join projects p on p.organization_id = o.id where p.id = $1`, [env.project.id])
+    const res = await env.s.request(`/platform/organizations/${rows[0].slug}/usage?${q}`, { headers: { cookie: owner } })
+    expect(res.status).toBe(200)
+    const { usages } = (await res.json()) as { usages: { metric: string; usage: number }[] }
+    return usages.find((u) => u.metric === 'MONTHLY_ACTIVE_USERS')!.usage
+  }
+
+  it('counts each user who signed in or refreshed this month once', async () => {
+    const before = await mau()
+    await patch({ mailer_autoconfirm: true, password_min_length: 6 })
+    const c = env.client()
+    const { data } = await c.auth.signUp({ email: 'active@example.com', password: 'active-pass' })
+    expect(await mau()).toBe(before + 1)
+    await env.client().auth.signInWithPassword({ email: 'active@example.com', password: 'active-pass' })
+    await env.client().auth.refreshSession({ refresh_token: data.session!.refresh_token })
+    expect(await mau()).toBe(before + 1)
+    // Made by the admin API without signing in: not active.
+    await env.client(env.keys.service).auth.admin.createUser({ email: 'idle@example.com', password: 'idle-pass', email_confirm: true })
+    expect(await mau()).toBe(before + 1)
+  })
+})
+
+describe('the local mailbox for the dashboard', () => {
+  it('lists the messages newest first for members who manage auth; read-only members are refused', async () => {
+    await patch({ mailer_autoconfirm: false, password_min_length: 6 })
+    await env.client().auth.signUp({ email: 'mail-one@example.com', password: 'long enough' })
+    await env.client().auth.signInWithOtp({ email: 'mail-two@example.com' })
+    const res = await env.s.request(`/platform/projects/${env.project.ref}/auth/mailbox`, { headers: { cookie: owner } })
+    expect(res.status).toBe(200)
+    const { messages } = AuthMailbox.parse(await res.json())
+    expect(messages.slice(0, 2).map((m) => [m.recipient, m.kind])).toEqual([
+      ['mail-two@example.com', 'confirmation'],
+      ['mail-one@example.com', 'confirmation'],
+    ])
+    expect(messages[0].link).toMatch(new RegExp(`^${env.url}/auth/v1/verify\\?token=[0-9a-f]{56}&type=signup`))
+    expect((await env.s.request(`/platform/projects/${env.project.ref}/auth/mailbox`, { headers: { cookie: readonly } })).status).toBe(403)
+  })
+
+  it('keeps the last 200 messages of a project', async () => {
+    await patch({ rate_limit_email_sent: 1000, rate_limit_otp: 1000 })
+    const admin = env.client(env.keys.service)
+    for (let i = 0; i < 205; i++) {
+      // A recovery mail is the cheapest message to send: no user is made.
+      await admin.auth.resetPasswordForEmail('mail-one@example.com')
+    }
+    const { rows } = await env.s.db.query<{ n: number }>(`select count(*)::int as n from project_auth_mailbox where project_id = $1`, [env.project.id])
+    expect(rows[0].n).toBe(200)
+  })
+})

@@ -1,0 +1,68 @@
+/**
+ * What the project auth service's tests share: a running server (supabase-js needs a real URL), a project with its
+ * keys, a supabase-js client on it, and the project's local mailbox.
+ */
+import type { AddressInfo } from 'node:net'
+import { serve } from '@hono/node-server'
+import { createClient, type SupabaseClient } from '@supabase/supabase-js'
+import WebSocket from 'ws'
+import { findProjectKeys } from '../../src/server/features/keys/store'
+import { readMailbox } from '../../src/server/features/auth/mail'
+import { saveAuthSettings, type AuthSettings } from '../../src/server/features/auth/settings'
+import { projectByName, startTestServer, type ConfigOverrides, type TestServer } from './helpers'
+
+export interface AuthTestServer {
+  s: TestServer
+  origin: string
+  project: { id: number; ref: string }
+  keys: { anon: string; service: string; secret: string }
+  url: string
+  client(key?: string): SupabaseClient
+  mailbox(): ReturnType<typeof readMailbox>
+  settings(patch: Partial<AuthSettings>): Promise<AuthSettings>
+  refreshKeys(): Promise<void>
+  close(): Promise<void>
+}
+
+export async function startAuthServer(projectName = 'Recipe Box', config: ConfigOverrides = {}): Promise<AuthTestServer> {
+  const s = await startTestServer({ config })
+  const server = await new Promise<ReturnType<typeof serve>>((resolve) => {
+    const srv = serve({ fetch: s.app.fetch, port: 0, hostname: '127.0.0.1' }, () => resolve(srv))
+  })
+  const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
+  s.listeningOn(origin)
+  const p = await projectByName(s, projectName)
+  const env: AuthTestServer = {
+    s,
+    origin,
+    project: { id: p.id, ref: p.ref },
+    keys: { anon: '', service: '', secret: '' },
+    url: `${origin}/p/${p.ref}`,
+    client: (key = env.keys.anon) =>
+      createClient(env.url, key, {
+        auth: { persistSession: false, autoRefreshToken: false, detectSessionInUrl: false },
+        // Node 20 has no global WebSocket: supabase-js asks for a transport even when realtime is never used.
+        realtime: { transport: WebSocket as never },
+      }),
+    mailbox: () => readMailbox(s.db, p.id),
+    settings: (patch) => saveAuthSettings(s.db, p.id, patch),
+    async refreshKeys() {
+      const row = (await findProjectKeys(s.db, p.id))!
+      env.keys = { anon: row.anon_key, service: row.service_role_key, secret: row.jwt_secret }
+    },
+    async close() {
+      await new Promise<void>((resolve) => server.close(() => resolve()))
+      await s.close()
+    },
+  }
+  await env.refreshKeys()
+  return env
+}
+
+/** The session a link of the mailbox gives: GET it, read the tokens from the redirect's fragment. */
+export async function followLink(link: string): Promise<{ location: string; params: URLSearchParams }> {
+  const res = await fetch(link, { redirect: 'manual' })
+  if (res.status !== 303) throw new Error(`the link answered ${res.status}`)
+  const location = res.headers.get('location') ?? ''
+  return { location, params: new URLSearchParams(location.split('#')[1] ?? '') }
+}
