@@ -40,6 +40,7 @@ import { restProduct, restRoutes } from './features/rest/routes'
 import { gatewayRoutes } from './gateway'
 import { projectCors } from './gateway/cors'
 import { storageRoutes } from './features/storage/routes'
+import { storageProduct } from './features/storage/service'
 import { settingsDevRoutes, settingsRoutes } from './features/settings/routes'
 import { supportRoutes } from './features/support/routes'
 import { refuseCrossSite, requireApiAuth, requireSession, startSessionSweep } from './features/session/auth'
@@ -187,7 +188,7 @@ export async function createApp(options: CreateAppOptions): Promise<PlatformServ
   app.route('/', orgSettingsRoutes(deps))
   app.route('/', aiSettingsRoutes(deps))
   app.route('/', restRoutes(deps))
-  app.route('/', gatewayRoutes(deps, usageMeter, [restProduct(deps)]))
+  app.route('/', gatewayRoutes(deps, usageMeter, [restProduct(deps), storageProduct(deps)]))
   app.route('/', settingsRoutes(deps))
   app.route('/', supportRoutes(deps))
   app.route('/', branchingRoutes(deps))

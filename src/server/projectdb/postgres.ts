@@ -160,6 +160,15 @@ alter default privileges for role ${owner} in schema public grant all on sequenc
 alter default privileges for role ${owner} in schema public grant all on functions to anon, authenticated, service_role;
 grant usage on schema storage to ${owner};
 grant all on all tables in schema storage to ${owner};
+-- As on PGlite, where the owner made the template: the project owns its storage tables and writes their policies.
+do $$
+begin
+  alter table storage.buckets owner to ${owner};
+  if to_regclass('storage.objects') is not null then
+    alter table storage.objects owner to ${owner};
+  end if;
+end
+$$;
 `
 }
 
