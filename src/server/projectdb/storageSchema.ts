@@ -55,5 +55,10 @@ begin
   return reverse(split_part(reverse(_filename), '.', 1));
 end
 $$;
+-- Whether a bucket holds objects, including those the caller's policies hide (deleting the bucket would orphan them).
+create function storage.bucket_holds_objects(bucket text) returns boolean language sql stable security definer
+  set search_path = '' as $$
+  select exists (select from storage.objects where bucket_id = bucket)
+$$;
 grant execute on function storage.foldername(text), storage.filename(text), storage.extension(text) to anon, authenticated, service_role;
 `

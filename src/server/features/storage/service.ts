@@ -85,12 +85,15 @@ const json = (body: unknown, status = 200) =>
 
 async function jsonBody<T>(c: Context, schema: z.ZodType<T>): Promise<T> {
   let raw: unknown
+  let text = ''
   try {
-    const text = await c.req.text()
+    text = await c.req.text()
     raw = text === '' ? {} : JSON.parse(text)
   } catch {
     throw invalidRequest('The body is not valid JSON')
   }
+  // Postgres cannot hold U+0000 in text: refused here rather than met as a database error.
+  if (text.includes('\u0000') || /\\u0000/i.test(text)) throw invalidRequest('The body contains a NUL character (\\u0000), which no field accepts')
   const parsed = schema.safeParse(raw)
   if (!parsed.success) {
     const issue = parsed.error.issues[0]
@@ -331,7 +334,14 @@ export function storageProduct(deps: Pick<Deps, 'config' | 'clock'>, disk = new 
     const bucket = await asService(g, (tx) => findBucket(tx, t.bucket))
     if (!bucket) throw bucketNotFound()
     const limit = Math.min(bucket.file_size_limit ?? GLOBAL_FILE_SIZE_LIMIT, GLOBAL_FILE_SIZE_LIMIT)
-    const got = await receive(c, disk, ref, limit)
+    let got: Received
+    try {
+      got = await receive(c, disk, ref, limit)
+    } catch (err) {
+      if (err instanceof StorageError) throw err
+      // The client went away (or its stream broke) before the end of the body: nothing was stored.
+      throw new StorageError(400, 'InvalidRequest', 'The upload was cut off before the end of its body: nothing was stored')
+    }
     let committed = false
     try {
       if (!mimeAllowed(got.mime, bucket.allowed_mime_types)) {
@@ -363,7 +373,15 @@ export function storageProduct(deps: Pick<Deps, 'config' | 'clock'>, disk = new 
     }
   }
 
-  const tailOf = (c: Context) => new URL(c.req.url).pathname.replace(BASE, '')
+  /**
+   * The path after the product's base as the client sent it: Node's raw request line when served by Node, since the
+   * URL of the web Request has its `..` and `%2e%2e` segments resolved away (a key with them is refused, not folded).
+   */
+  const tailOf = (c: Context) => {
+    const raw = (c.env as { incoming?: IncomingMessage } | undefined)?.incoming?.url
+    const pathname = raw !== undefined && raw.startsWith('/') ? raw.split('?')[0] : new URL(c.req.url).pathname
+    return pathname.replace(BASE, '')
+  }
 
   // One dispatcher over the raw path: keys are percent-encoded by the client and may hold anything a URL can carry,
   // so the path is cut here rather than by route patterns that would decode it first.
@@ -418,12 +436,9 @@ export function storageProduct(deps: Pick<Deps, 'config' | 'clock'>, disk = new 
           return json({ message: 'Successfully updated' })
         }
         if (!empty && method === 'DELETE') {
-          const gone = await asCaller(g, async (tx) => {
-            const { rows } = await tx.query('select 1 from storage.objects where bucket_id = $1 limit 1', [id])
-            if (rows.length) throw new StorageError(409, 'InvalidRequest', 'The bucket you tried to delete is not empty')
-            return deleteBucket(tx, id)
-          })
-          if (!gone) throw bucketNotFound()
+          const gone = await asCaller(g, (tx) => deleteBucket(tx, id))
+          if (gone === 'not_empty') throw new StorageError(409, 'InvalidRequest', 'The bucket you tried to delete is not empty')
+          if (gone === 'missing') throw bucketNotFound()
           return json({ message: 'Successfully deleted' })
         }
       }

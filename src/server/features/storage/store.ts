@@ -53,8 +53,11 @@ export async function insertBucket(tx: ProjectTx, body: CreateBucketBody): Promi
   return row && toBucket(row)
 }
 
-/** Deletes the bucket; whether there was one. */
-export async function deleteBucket(tx: ProjectTx, id: string): Promise<boolean> {
+/** Deletes the bucket unless it still holds objects (any the transaction's role can see or not). */
+export async function deleteBucket(tx: ProjectTx, id: string): Promise<'deleted' | 'missing' | 'not_empty'> {
+  // The foreign key of storage.objects refuses it anyway; asked first so that the answer is a clear 409.
+  const { rows: held } = await tx.query<{ held: boolean }>('select storage.bucket_holds_objects($1) as held', [id])
+  if (held[0]?.held) return 'not_empty'
   const { rows } = await tx.query('delete from storage.buckets where id = $1 returning id', [id])
-  return rows.length > 0
+  return rows.length > 0 ? 'deleted' : 'missing'
 }
