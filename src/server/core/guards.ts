@@ -169,13 +169,13 @@ export const LARGE_BODY_ROUTES: ReadonlyArray<{ method: string; path: RegExp; ma
     maxBytes: 8 * 1024 * 1024,
     why: "a project's REST API: an insert (or upsert) of many rows in one array is legitimately megabytes",
   })),
-  ...['POST', 'PUT'].map((method) => ({
+  ...['POST', 'PUT', 'PATCH'].map((method) => ({
     method,
-    path: /^\/p\/[^/]+\/storage\/v1\/object\/.+$/,
+    path: /^\/p\/[^/]+\/storage\/v1\/(object\/.+|upload\/resumable(\/.*)?)$/,
     maxBytes: 5 * 1024 ** 3 + 64 * 1024,
     streamed: true as const,
     why:
-      "a stored file is legitimately gigabytes: the storage service (features/storage/service.ts) streams it to disk, " +
+      "a stored file (or a resumable upload's chunk) is legitimately gigabytes: the storage service (features/storage) streams it to disk, " +
       "counting, and refuses it past the bucket's limit with a 413, where buffering it here would hold a whole file in memory",
   })),
 ]

@@ -48,9 +48,11 @@ import {
   moveObject,
   putObject,
   visibleNames,
+  type BucketInfo,
   type ObjectMetadata,
   type ObjectRow,
 } from './objects'
+import { resumableUploads } from './resumable'
 import { checkBucketName, checkKey, decodePath, mimeAllowed, parseSizeLimit } from './paths'
 import { deleteBucket, insertBucket, listBuckets } from './store'
 import type { Bucket } from '../../../contracts/storage'
@@ -115,7 +117,7 @@ const cacheControlOf = (value: string | undefined) => {
   return /^\d+$/.test(value.trim()) ? `max-age=${value.trim()}` : value
 }
 
-interface Received {
+export interface Received {
   written: Written
   mime: string
   cacheControl: string
@@ -342,6 +344,22 @@ export function storageProduct(deps: Pick<Deps, 'config' | 'clock'>, disk = new 
       // The client went away (or its stream broke) before the end of the body: nothing was stored.
       throw new StorageError(400, 'InvalidRequest', 'The upload was cut off before the end of its body: nothing was stored')
     }
+    return json(await commit(g, t, bucket, got, write, opts))
+  }
+
+  /**
+   * Writes the row of bytes already on disk (`got`) in `write`'s transaction; removes the bytes when it fails and
+   * the version it replaced once it is committed. The answer's `{ Id, Key }`.
+   */
+  async function commit(
+    g: GatewayContext,
+    t: Target,
+    bucket: BucketInfo,
+    got: Received,
+    write: (fn: (tx: ProjectTx) => Promise<string | undefined>) => Promise<string | undefined>,
+    opts: { upsert: boolean; owner: string | undefined },
+  ): Promise<{ Id: string | undefined; Key: string }> {
+    const ref = g.project.ref
     let committed = false
     try {
       if (!mimeAllowed(got.mime, bucket.allowed_mime_types)) {
@@ -367,11 +385,59 @@ export function storageProduct(deps: Pick<Deps, 'config' | 'clock'>, disk = new 
       })
       committed = true
       if (replaced) await disk.remove(ref, [replaced])
-      return json({ Id: id, Key: `${t.bucket}/${t.key}` })
+      return { Id: id, Key: `${t.bucket}/${t.key}` }
     } finally {
       if (!committed) await disk.remove(ref, [got.written.version])
     }
   }
+
+  const resumable = resumableUploads({
+    disk,
+    async begin(g, meta, size) {
+      const who = caller(g)
+      const t = { bucket: meta.bucketName ?? '', key: checkKey(meta.objectName ?? '') }
+      if (!t.bucket) throw invalidRequest('Upload-Metadata must name bucketName and objectName')
+      const bucket = await asService(g, (tx) => findBucket(tx, t.bucket))
+      if (!bucket) throw bucketNotFound()
+      if (size > Math.min(bucket.file_size_limit ?? GLOBAL_FILE_SIZE_LIMIT, GLOBAL_FILE_SIZE_LIMIT)) throw tooLarge()
+      const mime = meta.contentType || DEFAULT_MIME
+      if (!mimeAllowed(mime, bucket.allowed_mime_types)) throw new StorageError(415, 'invalid_mime_type', `mime type ${mime} is not supported`)
+      // Whether the caller may write this object, asked now rather than after the last byte: the row is inserted as
+      // the caller (policies and a taken name decide) and rolled back.
+      const dryRun = new Error('dry run')
+      try {
+        await asCaller(g, async (tx) => {
+          const version = '00000000-0000-4000-8000-000000000000'
+          await putObject(tx, { bucket: t.bucket, name: t.key, owner: undefined, version, metadata: {} as ObjectMetadata, userMetadata: null }, meta.upsert === 'true')
+          throw dryRun
+        })
+      } catch (err) {
+        if (err !== dryRun) throw err
+      }
+      return { owner: typeof who.claims.sub === 'string' ? who.claims.sub : '', role: who.role }
+    },
+    checkOwner(g, meta) {
+      const who = caller(g)
+      const sub = typeof who.claims.sub === 'string' ? who.claims.sub : ''
+      if (meta.owner !== sub || meta.role !== who.role) throw new StorageError(403, 'Unauthorized', 'This upload was started by another caller')
+    },
+    async finish(g, meta, written) {
+      const t = { bucket: meta.bucketName ?? '', key: checkKey(meta.objectName ?? '') }
+      const bucket = await asService(g, (tx) => findBucket(tx, t.bucket))
+      if (!bucket) {
+        await disk.remove(g.project.ref, [written.version])
+        throw bucketNotFound()
+      }
+      const got: Received = {
+        written,
+        mime: meta.contentType || DEFAULT_MIME,
+        cacheControl: cacheControlOf(meta.cacheControl ?? undefined),
+        userMetadata: userMetadataOf(meta.metadata ?? undefined, false),
+      }
+      const who = caller(g)
+      await commit(g, t, bucket, got, (fn) => asCaller(g, fn), { upsert: meta.upsert === 'true', owner: who.claims.sub as string | undefined })
+    },
+  })
 
   /**
    * The path after the product's base as the client sent it: Node's raw request line when served by Node, since the
@@ -441,6 +507,12 @@ export function storageProduct(deps: Pick<Deps, 'config' | 'clock'>, disk = new 
           if (gone === 'missing') throw bucketNotFound()
           return json({ message: 'Successfully deleted' })
         }
+      }
+
+      // Resumable uploads (TUS): the library answers in the protocol's terms; our refusals keep storage's shape.
+      if (tail === '/upload/resumable' || tail.startsWith('/upload/resumable/')) {
+        if (method !== 'OPTIONS') caller(g)
+        return await resumable.handle(g, c.req.raw, c.req.header('x-upsert') === 'true')
       }
 
       // Objects: the fixed prefixes first, then /object/{bucket}/…
