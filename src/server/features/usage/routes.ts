@@ -23,6 +23,7 @@ import {
 } from '../../../contracts/usage'
 import { BYTES_PER_GB, daysBetween, REQUEST_LOG_LIMIT, utcDay, type DailyUsage, type RequestLogEntry, type StatusClass } from '../../../contracts/measured'
 import type { Deps } from '../../core/deps'
+import { storedBytes } from '../storage/usage'
 import { at, errorJson, validate, type AppEnv } from '../../core/http'
 import type { Queryable } from '../../db'
 import { memberOrganization, slugParam } from '../organizations/access'
@@ -112,7 +113,7 @@ async function dailyUsage(db: Queryable, period: Period): Promise<DailyUsage[]> 
 
 const STATUS_RANGE: Record<StatusClass, [number, number]> = { '2xx': [200, 299], '3xx': [300, 399], '4xx': [400, 499], '5xx': [500, 599] }
 
-export function usageRoutes({ db }: Deps, meter?: UsageMeter) {
+export function usageRoutes({ db, config }: Deps, meter?: UsageMeter) {
   const app = new Hono<AppEnv>()
 
   app.on(...at(endpoints.getResourceWarnings), async (c) => {
@@ -161,6 +162,7 @@ export function usageRoutes({ db }: Deps, meter?: UsageMeter) {
     )
     const added = Object.fromEntries(rows.map((r) => [r.metric, Number(r.usage)])) as Partial<Record<UsageMetric, number>>
     const measured = await measuredUsage(db, period)
+    measured.STORAGE_SIZE = (await storedBytes(db, config.dataDir, period)) / BYTES_PER_GB
     const usage = Object.fromEntries(USAGE_METRICS.map((metric) => [metric, (measured[metric] ?? 0) + (added[metric] ?? 0)]))
     return c.json({ usages: usageRecords(org.plan_id, usage) })
   })
