@@ -124,24 +124,6 @@ export class DiskObjects {
     await fs.rm(this.projectDir(ref), { recursive: true, force: true })
   }
 
-  /** Bytes stored for the project (its object files). */
-  async projectBytes(ref: string): Promise<number> {
-    const dir = path.join(this.projectDir(ref), 'objects')
-    let total = 0
-    let shards: string[]
-    try {
-      shards = await fs.readdir(dir)
-    } catch {
-      return 0
-    }
-    for (const shard of shards) {
-      for (const name of await fs.readdir(path.join(dir, shard))) {
-        total += (await fs.stat(path.join(dir, shard, name))).size
-      }
-    }
-    return total
-  }
-
   /** Temporary files of the project (writes in flight or left by a crash). */
   async tmpFiles(ref: string): Promise<string[]> {
     try {

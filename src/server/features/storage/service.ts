@@ -18,7 +18,7 @@
  */
 import { Readable } from 'node:stream'
 import type { IncomingMessage } from 'node:http'
-import path from 'node:path'
+import { storageRoot } from '../../core/storageDisk'
 import busboy from 'busboy'
 import { Hono, type Context } from 'hono'
 import { errors as joseErrors, jwtVerify, SignJWT } from 'jose'
@@ -65,8 +65,7 @@ const DEFAULT_MIME = 'application/octet-stream'
 
 const BASE = /^\/p\/[^/]+\/storage\/v1/
 
-/** Where a project's objects are: DATA_DIR/storage. */
-export const storageRoot = (dataDir: string) => path.join(dataDir, 'storage')
+export { storageRoot }
 
 interface Target {
   bucket: string

@@ -23,7 +23,7 @@ import {
 } from '../../../contracts/usage'
 import { BYTES_PER_GB, daysBetween, REQUEST_LOG_LIMIT, utcDay, type DailyUsage, type RequestLogEntry, type StatusClass } from '../../../contracts/measured'
 import type { Deps } from '../../core/deps'
-import { storedBytes } from '../storage/usage'
+import { projectStorageBytes } from '../../core/storageDisk'
 import { at, errorJson, validate, type AppEnv } from '../../core/http'
 import type { Queryable } from '../../db'
 import { memberOrganization, slugParam } from '../organizations/access'
@@ -84,6 +84,17 @@ async function measuredUsage(db: Queryable, period: Period): Promise<Partial<Rec
     [period.organizationId, period.projectId, period.startDay, period.endDay],
   )
   return { EGRESS: Number(rows[0].egress) / BYTES_PER_GB, DATABASE_SIZE: Number(rows[0].size) / BYTES_PER_GB }
+}
+
+/** Bytes of the objects the period's projects keep on disk now (egress of the storage API is metered at the gateway). */
+async function storedBytes(db: Queryable, dataDir: string, period: Period): Promise<number> {
+  const { rows } = await db.query<{ ref: string }>('select ref from projects where organization_id = $1 and ($2::int is null or id = $2)', [
+    period.organizationId,
+    period.projectId,
+  ])
+  let total = 0
+  for (const { ref } of rows) total += await projectStorageBytes(dataDir, ref)
+  return total
 }
 
 async function dailyUsage(db: Queryable, period: Period): Promise<DailyUsage[]> {
