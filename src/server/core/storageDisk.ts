@@ -22,3 +22,8 @@ export async function projectStorageBytes(dataDir: string, ref: string): Promise
   }
   return total
 }
+
+/** Removes every byte a project stored (its objects, partial uploads, temporary files): the project is deleted. */
+export async function removeProjectStorage(dataDir: string, ref: string): Promise<void> {
+  await fs.rm(path.join(storageRoot(dataDir), ref), { recursive: true, force: true })
+}

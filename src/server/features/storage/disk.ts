@@ -119,11 +119,6 @@ export class DiskObjects {
     await Promise.all(versions.map((v) => fs.rm(this.file(ref, v), { force: true })))
   }
 
-  /** Every byte of the project: its objects and temporary files. */
-  async removeProject(ref: string): Promise<void> {
-    await fs.rm(this.projectDir(ref), { recursive: true, force: true })
-  }
-
   /** Temporary files of the project (writes in flight or left by a crash). */
   async tmpFiles(ref: string): Promise<string[]> {
     try {
