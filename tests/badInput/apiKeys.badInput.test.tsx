@@ -5,7 +5,7 @@ import { liveApiKeysMachine } from '../../src/api/live/apiKeys'
 import { ApiKeysPanel, ProjectConfigPanel } from '../../src/views/project/settings/ApiKeysPanels'
 import { REF } from '../fixtures'
 import { ANON_KEY, makeSettings } from '../fixtures.keys'
-import { BAD_ANSWERS, json, noAnswer, stubFetch, useFakeClock, type Answer } from './scriptedFetch'
+import { BAD_ANSWERS, json, noAnswer, stubFetch, useFakeClock, type Answer } from '../fakePlatform'
 
 const SETTINGS_PATH = /\/platform\/props\/project\/[a-z]{20}\/settings$/
 /** The settings endpoint answers from a script; the JWT status says 'never updated'. */
