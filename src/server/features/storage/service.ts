@@ -54,7 +54,7 @@ import {
 } from './objects'
 import { resumableUploads } from './resumable'
 import { checkBucketName, checkKey, decodePath, mimeAllowed, parseSizeLimit } from './paths'
-import { deleteBucket, insertBucket, listBuckets } from './store'
+import { deleteBucket, insertBucket, listBuckets, updateBucket } from './store'
 import type { Bucket } from '../../../contracts/storage'
 
 /** The largest object any bucket takes (a bucket's own limit may be lower). */
@@ -477,7 +477,7 @@ export function storageProduct(deps: Pick<Deps, 'config' | 'clock'>, disk = new 
         const id = decodePath(empty ? m.slice(0, -'/empty'.length) : m)
         if (empty && method === 'POST') {
           const versions = await asCaller(g, async (tx) => {
-            if (!(await tx.query('select 1 from storage.buckets where id = $1', [id])).rows.length) throw bucketNotFound()
+            if (!(await findBucket(tx, id))) throw bucketNotFound()
             return emptyBucket(tx, id)
           })
           await disk.remove(ref, versions)
@@ -490,14 +490,13 @@ export function storageProduct(deps: Pick<Deps, 'config' | 'clock'>, disk = new 
         }
         if (!empty && method === 'PUT') {
           const body = await jsonBody(c, UpdateBucketBody)
-          const sets: string[] = []
-          const params: unknown[] = [id]
-          if (body.public !== undefined) sets.push(`public = $${params.push(body.public)}`)
-          if (body.file_size_limit !== undefined) sets.push(`file_size_limit = $${params.push(parseSizeLimit(body.file_size_limit))}::bigint`)
-          if (body.allowed_mime_types !== undefined) sets.push(`allowed_mime_types = $${params.push(body.allowed_mime_types)}::text[]`)
-          sets.push('updated_at = now()')
-          const changed = await asCaller(g, (tx) => tx.query(`update storage.buckets set ${sets.join(', ')} where id = $1 returning id`, params))
-          if (!changed.rows.length) throw bucketNotFound()
+          const changes = {
+            public: body.public,
+            file_size_limit: body.file_size_limit === undefined ? undefined : parseSizeLimit(body.file_size_limit),
+            allowed_mime_types: body.allowed_mime_types,
+          }
+          const changed = await asCaller(g, (tx) => updateBucket(tx, id, changes))
+          if (!changed) throw bucketNotFound()
           return json({ message: 'Successfully updated' })
         }
         if (!empty && method === 'DELETE') {

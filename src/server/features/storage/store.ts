@@ -61,3 +61,19 @@ export async function deleteBucket(tx: ProjectTx, id: string): Promise<'deleted'
   const { rows } = await tx.query('delete from storage.buckets where id = $1 returning id', [id])
   return rows.length > 0 ? 'deleted' : 'missing'
 }
+
+/** Changes the settings given (undefined: kept); whether the bucket was there for the transaction's role. */
+export async function updateBucket(
+  tx: ProjectTx,
+  id: string,
+  changes: { public?: boolean; file_size_limit?: number | null; allowed_mime_types?: string[] | null },
+): Promise<boolean> {
+  const sets: string[] = []
+  const params: unknown[] = [id]
+  if (changes.public !== undefined) sets.push(`public = $${params.push(changes.public)}`)
+  if (changes.file_size_limit !== undefined) sets.push(`file_size_limit = $${params.push(changes.file_size_limit)}::bigint`)
+  if (changes.allowed_mime_types !== undefined) sets.push(`allowed_mime_types = $${params.push(changes.allowed_mime_types)}::text[]`)
+  sets.push('updated_at = now()')
+  const { rows } = await tx.query(`update storage.buckets set ${sets.join(', ')} where id = $1 returning id`, params)
+  return rows.length > 0
+}

@@ -35,6 +35,7 @@ import {
   findWarning,
   listMemberWarnings,
   measuredBytes,
+  projectRefsOf,
   requestLog,
   setAddedUsage,
   upsertWarning,
@@ -72,10 +73,7 @@ async function measuredUsage(db: Queryable, period: Period): Promise<Partial<Rec
 
 /** Bytes of the objects the period's projects keep on disk now (egress of the storage API is metered at the gateway). */
 async function storedBytes(db: Queryable, dataDir: string, period: Period): Promise<number> {
-  const { rows } = await db.query<{ ref: string }>('select ref from projects where organization_id = $1 and ($2::int is null or id = $2)', [
-    period.organizationId,
-    period.projectId,
-  ])
+  const rows = await projectRefsOf(db, period.organizationId, period.projectId)
   let total = 0
   for (const { ref } of rows) total += await projectStorageBytes(dataDir, ref)
   return total
