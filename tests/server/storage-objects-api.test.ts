@@ -17,7 +17,9 @@ import { findProjectKeys } from '../../src/server/features/keys/store'
 import { storageRoot } from '../../src/server/features/storage/service'
 import { bucketSnippets } from '../../src/views/project/apiDocs/snippets'
 import type { SnippetContext } from '../../src/views/project/apiDocs/snippets/types'
-import { projectByName, startTestServer, type TestServer } from './helpers'
+import { BYTES_PER_GB } from '../../src/contracts/measured'
+import { OrgUsageResponse } from '../../src/contracts/usage'
+import { OWNER, projectByName, startTestServer, type TestServer } from './helpers'
 
 const AsyncFunction = (async () => {}).constructor as new (...args: string[]) => (...args: unknown[]) => Promise<unknown>
 
@@ -338,5 +340,23 @@ describe('row level security on storage.objects', () => {
     expect(owner.rows).toEqual([{ owner: alice, owner_id: alice }])
     // Anonymous callers are neither user.
     expect((await client(keys.anon).storage.from('homes').list(alice)).data).toEqual([])
+  })
+})
+
+describe('usage', () => {
+  it("counts the bytes of the project's objects as its storage size", async () => {
+    const { rows } = await s.db.query<{ slug: string }>('select o.slug from organizations o join projects p on p.organization_id = o.id where p.ref = $1', [ref])
+    const stored = await s.projectDbs.transaction(ref, { role: 'service_role' }, (tx) =>
+      tx.query<{ bytes: number }>(`select sum((metadata->>'size')::bigint)::float8 as bytes from storage.objects`),
+    )
+    const bytes = Number(stored.rows[0].bytes)
+    expect(bytes).toBeGreaterThan(0)
+    const cookie = await s.signIn(OWNER)
+    const day = s.clock.now().toISOString().slice(0, 10)
+    const query = new URLSearchParams({ project_ref: ref, start: day, end: day })
+    const res = await fetch(`${origin}/platform/organizations/${rows[0].slug}/usage?${query}`, { headers: { cookie } })
+    expect(res.status).toBe(200)
+    const usage = OrgUsageResponse.parse(await res.json()).usages.find((u) => u.metric === 'STORAGE_SIZE')!
+    expect(Math.round(usage.usage * BYTES_PER_GB)).toBe(bytes)
   })
 })
