@@ -42,6 +42,7 @@ import { authConfigRoutes } from './features/auth/config'
 import { gatewayRoutes } from './gateway'
 import { projectCors } from './gateway/cors'
 import { storageRoutes } from './features/storage/routes'
+import { storageProduct } from './features/storage/service'
 import { settingsDevRoutes, settingsRoutes } from './features/settings/routes'
 import { supportRoutes } from './features/support/routes'
 import { refuseCrossSite, requireApiAuth, requireSession, startSessionSweep } from './features/session/auth'
@@ -189,7 +190,7 @@ export async function createApp(options: CreateAppOptions): Promise<PlatformServ
   app.route('/', orgSettingsRoutes(deps))
   app.route('/', aiSettingsRoutes(deps))
   app.route('/', restRoutes(deps))
-  app.route('/', gatewayRoutes(deps, usageMeter, [restProduct(deps), authProduct(deps)]))
+  app.route('/', gatewayRoutes(deps, usageMeter, [restProduct(deps), authProduct(deps), storageProduct(deps)]))
   app.route('/', settingsRoutes(deps))
   app.route('/', authConfigRoutes(deps))
   app.route('/', supportRoutes(deps))

@@ -163,6 +163,15 @@ grant all on all tables in schema storage to ${owner};
 grant usage on schema auth to ${owner};
 grant all on all tables in schema auth to ${owner};
 grant all on all sequences in schema auth to ${owner};
+-- As on PGlite, where the owner made the template: the project owns its storage tables and writes their policies.
+do $$
+begin
+  alter table storage.buckets owner to ${owner};
+  if to_regclass('storage.objects') is not null then
+    alter table storage.objects owner to ${owner};
+  end if;
+end
+$$;
 `
 }
 

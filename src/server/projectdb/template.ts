@@ -1,10 +1,11 @@
 /**
  * What every new project database starts with, prepared once per engine (a PGlite template folder, a Postgres
  * template database) and copied for each project: the API roles, the grants the platform's projects have on schema
- * public (also for objects made later, through default privileges), and schema storage with its buckets table.
+ * public (also for objects made later, through default privileges), and schema storage with its buckets and objects (storageSchema.ts).
  */
 import { createHash } from 'node:crypto'
 import { AUTH_SCHEMA_SQL } from './authSchema'
+import { STORAGE_SCHEMA_SQL } from './storageSchema'
 
 /** Roles are cluster-wide on Postgres: created when missing (another server on the cluster may have made them). */
 export const ROLES_SQL = `
@@ -50,7 +51,8 @@ create table storage.buckets (
 comment on table storage.buckets is 'Storage buckets of the project.';
 grant all on storage.buckets to service_role;
 alter default privileges in schema storage grant all on tables to service_role;
-${AUTH_SCHEMA_SQL}`
+${AUTH_SCHEMA_SQL}
+${STORAGE_SCHEMA_SQL}`
 
 export const TEMPLATE_SQL = ROLES_SQL + DATABASE_SQL
 

@@ -25,6 +25,7 @@ import type {
 import type { Role } from '../../../contracts/common'
 import * as endpoints from '../../../contracts/endpoints'
 import type { Deps } from '../../core/deps'
+import { removeProjectStorage } from '../../core/storageDisk'
 import { at, baseUrl, errorJson, validate, type AppEnv } from '../../core/http'
 import { can } from '../../core/permissions'
 import { newProjectRef } from '../../core/secrets'
@@ -239,12 +240,13 @@ export function branchingRoutes(deps: Deps) {
     return c.json(toBranchResponse((await findBranch(db, b.id))!))
   })
 
-  // The branch's database goes first, then its rows (its project, steps and transitions by cascade): a crash between
+  // The branch's database and stored objects go first, then its rows (its project, steps and transitions by cascade): a crash between
   // the two leaves a branch that a second DELETE finishes.
   app.on(...at(endpoints.deleteBranch), ...branchRoute, mayChange, async (c) => {
     const b = c.var.branch
     await db.transaction((tx) => cancelPendingTransitions(tx, b.project_id, clock.now()))
     await projectDbs.drop(b.project_ref)
+    await removeProjectStorage(deps.config.dataDir, b.project_ref)
     await deleteBranchProject(db, b.project_id)
     return c.json({ message: 'ok' } satisfies BranchDeleteResponse)
   })

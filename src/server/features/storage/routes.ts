@@ -7,8 +7,8 @@
  * Read-only member, on reads too); storage disabled for the project 404 'Tenant config for <ref> not found' (the
  * dashboard does not retry that one); a project that is not ACTIVE_HEALTHY 409 (as the database endpoints answer);
  * then a bucket name already taken 409, an unknown bucket 404.
- * Objects are not built (no storage.objects), so a bucket is always empty and deleting one never meets the 409 the
- * contract keeps for a bucket that still holds objects.
+ * A bucket that still holds objects is not deleted (409); the objects themselves are the storage service's
+ * (service.ts, behind the gateway).
  */
 import { Hono, type Context } from 'hono'
 import * as z from 'zod'
@@ -74,7 +74,8 @@ export function storageRoutes({ db, projectDbs }: Deps) {
     if (refused) return refused
     const done = await inProjectDb(c, (tx) => deleteBucket(tx, id))
     if (!done.ok) return done.response
-    if (!done.value) return errorJson(c, 404, `Bucket not found: this project has no bucket '${id}'`)
+    if (done.value === 'missing') return errorJson(c, 404, `Bucket not found: this project has no bucket '${id}'`)
+    if (done.value === 'not_empty') return errorJson(c, 409, `The bucket '${id}' still holds objects: empty it first`)
     return c.json({ message: 'Successfully deleted' } satisfies DeleteBucketResponse)
   })
 

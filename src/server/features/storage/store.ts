@@ -53,8 +53,27 @@ export async function insertBucket(tx: ProjectTx, body: CreateBucketBody): Promi
   return row && toBucket(row)
 }
 
-/** Deletes the bucket; whether there was one. */
-export async function deleteBucket(tx: ProjectTx, id: string): Promise<boolean> {
+/** Deletes the bucket unless it still holds objects (any the transaction's role can see or not). */
+export async function deleteBucket(tx: ProjectTx, id: string): Promise<'deleted' | 'missing' | 'not_empty'> {
+  // The foreign key of storage.objects refuses it anyway; asked first so that the answer is a clear 409.
+  const { rows: held } = await tx.query<{ held: boolean }>('select storage.bucket_holds_objects($1) as held', [id])
+  if (held[0]?.held) return 'not_empty'
   const { rows } = await tx.query('delete from storage.buckets where id = $1 returning id', [id])
+  return rows.length > 0 ? 'deleted' : 'missing'
+}
+
+/** Changes the settings given (undefined: kept); whether the bucket was there for the transaction's role. */
+export async function updateBucket(
+  tx: ProjectTx,
+  id: string,
+  changes: { public?: boolean; file_size_limit?: number | null; allowed_mime_types?: string[] | null },
+): Promise<boolean> {
+  const sets: string[] = []
+  const params: unknown[] = [id]
+  if (changes.public !== undefined) sets.push(`public = $${params.push(changes.public)}`)
+  if (changes.file_size_limit !== undefined) sets.push(`file_size_limit = $${params.push(changes.file_size_limit)}::bigint`)
+  if (changes.allowed_mime_types !== undefined) sets.push(`allowed_mime_types = $${params.push(changes.allowed_mime_types)}::text[]`)
+  sets.push('updated_at = now()')
+  const { rows } = await tx.query(`update storage.buckets set ${sets.join(', ')} where id = $1 returning id`, params)
   return rows.length > 0
 }

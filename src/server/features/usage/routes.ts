@@ -22,6 +22,7 @@ import {
 } from '../../../contracts/usage'
 import { BYTES_PER_GB, daysBetween, REQUEST_LOG_LIMIT, utcDay, type DailyUsage, type RequestLogEntry, type StatusClass } from '../../../contracts/measured'
 import type { Deps } from '../../core/deps'
+import { projectStorageBytes } from '../../core/storageDisk'
 import { at, errorJson, validate, type AppEnv } from '../../core/http'
 import type { Queryable } from '../../db'
 import { memberOrganization, slugParam } from '../organizations/access'
@@ -34,6 +35,7 @@ import {
   findWarning,
   listMemberWarnings,
   measuredBytes,
+  projectRefsOf,
   requestLog,
   setAddedUsage,
   upsertWarning,
@@ -76,6 +78,14 @@ async function measuredUsage(db: Queryable, period: Period): Promise<Partial<Rec
   return { EGRESS: bytes.egress / BYTES_PER_GB, DATABASE_SIZE: bytes.size / BYTES_PER_GB, MONTHLY_ACTIVE_USERS: Number(rows[0].mau) }
 }
 
+/** Bytes of the objects the period's projects keep on disk now (egress of the storage API is metered at the gateway). */
+async function storedBytes(db: Queryable, dataDir: string, period: Period): Promise<number> {
+  const rows = await projectRefsOf(db, period.organizationId, period.projectId)
+  let total = 0
+  for (const { ref } of rows) total += await projectStorageBytes(dataDir, ref)
+  return total
+}
+
 async function dailyUsage(db: Queryable, period: Period): Promise<DailyUsage[]> {
   const rows = await dailyRows(db, period)
   const byDay = new Map(rows.map((r) => [r.day, r]))
@@ -95,7 +105,7 @@ async function dailyUsage(db: Queryable, period: Period): Promise<DailyUsage[]> 
 
 const STATUS_RANGE: Record<StatusClass, [number, number]> = { '2xx': [200, 299], '3xx': [300, 399], '4xx': [400, 499], '5xx': [500, 599] }
 
-export function usageRoutes({ db }: Deps, meter?: UsageMeter) {
+export function usageRoutes({ db, config }: Deps, meter?: UsageMeter) {
   const app = new Hono<AppEnv>()
 
   app.on(...at(endpoints.getResourceWarnings), async (c) => {
@@ -130,6 +140,7 @@ export function usageRoutes({ db }: Deps, meter?: UsageMeter) {
     const rows = await addedUsage(db, org.id, period.projectId)
     const added = Object.fromEntries(rows.map((r) => [r.metric, Number(r.usage)])) as Partial<Record<UsageMetric, number>>
     const measured = await measuredUsage(db, period)
+    measured.STORAGE_SIZE = (await storedBytes(db, config.dataDir, period)) / BYTES_PER_GB
     const usage = Object.fromEntries(USAGE_METRICS.map((metric) => [metric, (measured[metric] ?? 0) + (added[metric] ?? 0)]))
     return c.json({ usages: usageRecords(org.plan_id, usage) })
   })

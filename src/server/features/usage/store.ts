@@ -149,3 +149,12 @@ export async function requestLog(db: Queryable, projectId: number, low: number, 
   )
   return rows
 }
+
+/** The refs of an organization's projects (or of the one project), whatever their status: storage size counts them all. */
+export async function projectRefsOf(db: Queryable, organizationId: number, projectId: number | null): Promise<{ ref: string }[]> {
+  const { rows } = await db.query<{ ref: string }>('select ref from projects where organization_id = $1 and ($2::int is null or id = $2)', [
+    organizationId,
+    projectId,
+  ])
+  return rows
+}

@@ -1,0 +1,159 @@
+/**
+ * The storage service of a project (/p/{ref}/storage/v1) on a running server (PGlite store, bytes on disk):
+ *  - a 200 MB file uploaded (raw body, streamed from disk) and downloaded (streamed, bytes counted, not kept):
+ *    MB/s each way, and the server's resident memory (VmRSS) before and at its highest during each — streaming both
+ *    ways, the growth stays a few MB whatever the file's size;
+ *  - a folder of 10,000 objects listed (POST /object/list, limit 10,000; and the first page of 100): median ms of 5;
+ *  - signed URLs made (POST /object/sign/{bucket}/{path}, service key): requests/s with 10 clients over LOAD_SECONDS.
+ * `npx tsx bench/storage.bench.ts` — FILE_MB (default 200), LOAD_SECONDS (default 5).
+ */
+import autocannon from 'autocannon'
+import { createReadStream, createWriteStream, mkdtempSync, readFileSync, statSync } from 'node:fs'
+import http from 'node:http'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { randomBytes } from 'node:crypto'
+import { loadLine, median, ownerAccessToken, removeDir, startServer } from './support'
+
+const FILE_MB = Number(process.env.FILE_MB ?? 200)
+const LOAD_SECONDS = Number(process.env.LOAD_SECONDS ?? 5)
+const OBJECTS = 10_000
+
+const rssMb = (pid: number) => {
+  const line = readFileSync(`/proc/${pid}/status`, 'utf8').split('\n').find((l) => l.startsWith('VmRSS:'))
+  return Number(line?.replace(/\D+/g, '') ?? 0) / 1024
+}
+
+/** Samples the server's RSS every 20 ms while `fn` runs; its result, the time it took and the highest RSS seen. */
+async function watched<T>(pid: number, fn: () => Promise<T>): Promise<{ result: T; ms: number; peakMb: number }> {
+  let peakMb = rssMb(pid)
+  const timer = setInterval(() => (peakMb = Math.max(peakMb, rssMb(pid))), 20)
+  const started = performance.now()
+  try {
+    const result = await fn()
+    return { result, ms: performance.now() - started, peakMb: Math.max(peakMb, rssMb(pid)) }
+  } finally {
+    clearInterval(timer)
+  }
+}
+
+async function keysOf(url: string): Promise<{ ref: string; service: string }> {
+  const signIn = await fetch(`${url}/platform/auth/sign-in`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', origin: url },
+    body: JSON.stringify({ email: 'owner@example.com', password: 'demo1234' }),
+  })
+  if (!signIn.ok) throw new Error(`sign-in failed: ${signIn.status}`)
+  const cookie = signIn.headers.getSetCookie().map((c) => c.split(';')[0]).join('; ')
+  const projects = (await (await fetch(`${url}/platform/projects`, { headers: { cookie } })).json()) as Array<{ ref: string; name: string }>
+  const project = projects.find((p) => p.name === 'Recipe Box')
+  if (!project) throw new Error('no Recipe Box project')
+  const settings = (await (await fetch(`${url}/platform/props/project/${project.ref}/settings`, { headers: { cookie } })).json()) as {
+    services: Array<{ service_api_keys: Array<{ tags: string; api_key: string }> }>
+  }
+  const service = settings.services[0].service_api_keys.find((k) => k.tags === 'service_role')?.api_key
+  if (!service) throw new Error('no service_role key')
+  return { ref: project.ref, service }
+}
+
+const work = mkdtempSync(join(tmpdir(), 'storage-bench-'))
+const server = await startServer({ PROJECT_DB_QUERY_TIMEOUT_MS: '600000' })
+const pid = server.process.pid!
+try {
+  const { ref, service } = await keysOf(server.url)
+  const base = `${server.url}/p/${ref}/storage/v1`
+  const auth = { authorization: `Bearer ${service}` }
+  const json = { ...auth, 'content-type': 'application/json' }
+  const made = await fetch(`${base}/bucket`, { method: 'POST', headers: json, body: JSON.stringify({ name: 'bench' }) })
+  if (!made.ok) throw new Error(`bucket: ${made.status} ${await made.text()}`)
+
+  // The file, written once to disk so the upload streams from a file as a client would.
+  const file = join(work, 'big.bin')
+  await new Promise<void>((resolve, reject) => {
+    const out = createWriteStream(file)
+    const chunk = randomBytes(1024 * 1024)
+    let i = 0
+    const write = () => {
+      while (i < FILE_MB) {
+        i++
+        if (!out.write(chunk)) return void out.once('drain', write)
+      }
+      out.end(resolve)
+    }
+    out.on('error', reject)
+    write()
+  })
+  const bytes = statSync(file).size
+
+  // A warm-up request, so the project's database is open before the memory baseline.
+  await fetch(`${base}/object/list/bench`, { method: 'POST', headers: json, body: '{}' })
+  const baseline = rssMb(pid)
+  const up = await watched(pid, () =>
+    new Promise<number>((resolve, reject) => {
+      const req = http.request(`${base}/object/bench/big.bin`, {
+        method: 'POST',
+        headers: { ...auth, 'content-type': 'application/octet-stream', 'content-length': String(bytes) },
+      })
+      req.on('response', (res) => {
+        res.resume()
+        res.on('end', () => resolve(res.statusCode ?? 0))
+      })
+      req.on('error', reject)
+      createReadStream(file).pipe(req)
+    }),
+  )
+  if (up.result !== 200) throw new Error(`upload answered ${up.result}`)
+  const beforeDown = rssMb(pid)
+  const down = await watched(pid, async () => {
+    const res = await fetch(`${base}/object/bench/big.bin`, { headers: auth })
+    let n = 0
+    for await (const chunk of res.body!) n += (chunk as Uint8Array).length
+    return n
+  })
+  if (down.result !== bytes) throw new Error(`downloaded ${down.result} of ${bytes} bytes`)
+  const mb = bytes / 1024 / 1024
+  console.log(`upload ${FILE_MB} MB: ${(mb / (up.ms / 1000)).toFixed(1)} MB/s (${Math.round(up.ms)} ms); server RSS ${baseline.toFixed(0)} MB before, ${up.peakMb.toFixed(0)} MB at most (+${(up.peakMb - baseline).toFixed(1)} MB)`)
+  console.log(`download ${FILE_MB} MB: ${(mb / (down.ms / 1000)).toFixed(1)} MB/s (${Math.round(down.ms)} ms); server RSS ${beforeDown.toFixed(0)} MB before, ${down.peakMb.toFixed(0)} MB at most (+${(down.peakMb - beforeDown).toFixed(1)} MB)`)
+
+  // 10,000 objects' rows in one folder, written with SQL through the Management API (the listing reads rows only).
+  const token = ownerAccessToken(server.dataDir)
+  const sql = `insert into storage.objects (bucket_id, name, version, metadata)
+    select 'bench', 'many/' || lpad(i::text, 5, '0') || '.txt', gen_random_uuid()::text,
+      jsonb_build_object('size', 1, 'mimetype', 'text/plain', 'eTag', '"x"', 'cacheControl', 'no-cache', 'lastModified', now(), 'contentLength', 1, 'httpStatusCode', 200)
+    from generate_series(1, ${OBJECTS}) i`
+  const inserted = await fetch(`${server.url}/v1/projects/${ref}/database/query`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ query: sql }),
+  })
+  if (!inserted.ok) throw new Error(`inserting rows: ${inserted.status} ${await inserted.text()}`)
+  for (const limit of [OBJECTS, 100]) {
+    const times: number[] = []
+    for (let run = 0; run < 5; run++) {
+      const started = performance.now()
+      const res = await fetch(`${base}/object/list/bench`, { method: 'POST', headers: json, body: JSON.stringify({ prefix: 'many', limit }) })
+      const listed = (await res.json()) as unknown[]
+      times.push(performance.now() - started)
+      if (listed.length !== limit) throw new Error(`listed ${listed.length} of ${limit}`)
+    }
+    console.log(`list a folder of ${OBJECTS} objects, limit ${limit}: median ${median(times).toFixed(1)} ms`)
+  }
+
+  await fetch(`${base}/object/bench/small.txt`, { method: 'POST', headers: { ...auth, 'content-type': 'text/plain' }, body: 'small' })
+  const result = await autocannon({
+    url: `${base}/object/sign/bench/small.txt`,
+    method: 'POST',
+    headers: json,
+    body: JSON.stringify({ expiresIn: 60 }),
+    connections: 10,
+    duration: LOAD_SECONDS,
+  })
+  console.log(
+    `signed URLs: ${Math.round(result.requests.average)} req/s, p50 ${result.latency.p50} ms, p99 ${result.latency.p99} ms, non-2xx ${result.non2xx} of ${result.requests.total}`,
+  )
+  console.log(loadLine())
+} finally {
+  await server.stop()
+  removeDir(server.dataDir)
+  removeDir(work)
+}

@@ -1,0 +1,153 @@
+/**
+ * Resumable uploads (TUS, /p/{ref}/storage/v1/upload/resumable) with a real TUS client, tus-js-client: an upload cut
+ * off after its first chunk resumes from the server's offset and ends as the object; a caller the policies refuse is
+ * refused when the upload is created; an upload is only continued by the caller that began it.
+ */
+import { randomBytes } from 'node:crypto'
+import { rm } from 'node:fs/promises'
+import type { AddressInfo } from 'node:net'
+import path from 'node:path'
+import { serve } from '@hono/node-server'
+import { createClient } from '@supabase/supabase-js'
+import { SignJWT } from 'jose'
+import * as tus from 'tus-js-client'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import WebSocket from 'ws'
+import { findProjectKeys } from '../../src/server/features/keys/store'
+import { storageRoot } from '../../src/server/features/storage/service'
+import { projectByName, startTestServer, type TestServer } from './helpers'
+
+let s: TestServer
+let server: ReturnType<typeof serve>
+let origin: string
+let ref: string
+let keys: { anon: string; service: string; secret: string }
+
+const endpoint = () => `${origin}/p/${ref}/storage/v1/upload/resumable`
+const CHUNK = 256 * 1024
+
+beforeAll(async () => {
+  s = await startTestServer()
+  server = await new Promise<ReturnType<typeof serve>>((resolve) => {
+    const srv = serve({ fetch: s.app.fetch, port: 0, hostname: '127.0.0.1' }, () => resolve(srv))
+  })
+  origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
+  s.listeningOn(origin)
+  const project = await projectByName(s, 'Recipe Box')
+  ref = project.ref
+  const row = (await findProjectKeys(s.db, project.id))!
+  keys = { anon: row.anon_key, service: row.service_role_key, secret: row.jwt_secret }
+  const admin = createClient(`${origin}/p/${ref}`, keys.service, { realtime: { transport: WebSocket as never }, auth: { persistSession: false } })
+  expect((await admin.storage.createBucket('big', { public: false })).error).toBeNull()
+}, 120_000)
+
+afterAll(async () => {
+  await new Promise<void>((resolve) => server?.close(() => resolve()))
+  if (ref) await rm(path.join(storageRoot(s.config.dataDir), ref), { recursive: true, force: true })
+  await s?.close()
+})
+
+function options(objectName: string, bearer: string, extra: Partial<tus.UploadOptions> = {}): tus.UploadOptions {
+  return {
+    endpoint: endpoint(),
+    headers: { authorization: `Bearer ${bearer}`, apikey: keys.anon },
+    metadata: { bucketName: 'big', objectName, contentType: 'application/octet-stream', cacheControl: '3600' },
+    chunkSize: CHUNK,
+    retryDelays: null as unknown as number[],
+    removeFingerprintOnSuccess: true,
+    ...extra,
+  }
+}
+
+const head = (url: string, bearer: string) =>
+  fetch(url, { method: 'HEAD', headers: { 'tus-resumable': '1.0.0', authorization: `Bearer ${bearer}` } })
+
+describe('resumable uploads', () => {
+  it('resumes an upload cut off after its first chunk and stores the whole file', async () => {
+    const data = randomBytes(CHUNK * 3 + 1000)
+    // First attempt: stopped once one chunk is on the server.
+    const url = await new Promise<string>((resolve, reject) => {
+      const first: tus.Upload = new tus.Upload(
+        data,
+        options('videos/clip.bin', keys.service, {
+          onChunkComplete: () => {
+            void first.abort().then(() => resolve(first.url!))
+          },
+          onError: reject,
+        }),
+      )
+      first.start()
+    })
+    const offset = await head(url, keys.service)
+    expect(offset.status).toBe(200)
+    expect(Number(offset.headers.get('upload-offset'))).toBe(CHUNK)
+    expect(Number(offset.headers.get('upload-length'))).toBe(data.length)
+
+    // Second attempt: the same upload URL, from where the server is.
+    const started: number[] = []
+    await new Promise<void>((resolve, reject) => {
+      const second = new tus.Upload(
+        data,
+        options('videos/clip.bin', keys.service, {
+          uploadUrl: url,
+          onProgress: (sent) => void started.push(sent),
+          onSuccess: () => resolve(),
+          onError: reject,
+        }),
+      )
+      second.start()
+    })
+    expect(started[0]).toBeGreaterThanOrEqual(CHUNK)
+    const res = await fetch(`${origin}/p/${ref}/storage/v1/object/big/videos/clip.bin`, { headers: { authorization: `Bearer ${keys.service}` } })
+    expect(res.status).toBe(200)
+    expect(Buffer.from(await res.arrayBuffer()).equals(data)).toBe(true)
+    const info = await fetch(`${origin}/p/${ref}/storage/v1/object/info/big/videos/clip.bin`, { headers: { authorization: `Bearer ${keys.service}` } })
+    expect(await info.json()).toMatchObject({ size: data.length, cache_control: 'max-age=3600', content_type: 'application/octet-stream' })
+  })
+
+  it('refuses the creation when the caller may not write the object, or the name is taken without upsert', async () => {
+    const refused = await new Promise<Error>((resolve) => {
+      new tus.Upload(Buffer.from('x'), options('anon.bin', keys.anon, { onError: resolve, onSuccess: () => resolve(new Error('stored')) })).start()
+    })
+    expect(String(refused)).toMatch(/response code: 403/)
+    expect(String(refused)).toMatch(/row-level security/)
+    const taken = await new Promise<Error>((resolve) => {
+      new tus.Upload(Buffer.from('x'), options('videos/clip.bin', keys.service, { onError: resolve, onSuccess: () => resolve(new Error('stored')) })).start()
+    })
+    expect(String(taken)).toMatch(/response code: 409/)
+  })
+
+  it('lets only the caller that began an upload continue it', async () => {
+    const sign = (sub: string) =>
+      new SignJWT({ role: 'authenticated', sub, ref }).setProtectedHeader({ alg: 'HS256' }).setIssuedAt().setExpirationTime('1h').sign(new TextEncoder().encode(keys.secret))
+    const create = await fetch(endpoint(), {
+      method: 'POST',
+      headers: {
+        'tus-resumable': '1.0.0',
+        'upload-length': '10',
+        'upload-metadata': `bucketName ${Buffer.from('big').toString('base64')},objectName ${Buffer.from('owned.bin').toString('base64')}`,
+        authorization: `Bearer ${keys.service}`,
+      },
+    })
+    expect(create.status).toBe(201)
+    const url = create.headers.get('location')!
+    expect(url.startsWith(endpoint())).toBe(true)
+    const other = await fetch(url, {
+      method: 'PATCH',
+      headers: { 'tus-resumable': '1.0.0', 'upload-offset': '0', 'content-type': 'application/offset+octet-stream', authorization: `Bearer ${await sign('someone-else')}` },
+      body: '0123456789',
+    })
+    expect(other.status).toBe(403)
+    expect(await other.json()).toEqual({ statusCode: '403', error: 'Unauthorized', message: 'This upload was started by another caller' })
+    const noKey = await fetch(url, { method: 'HEAD', headers: { 'tus-resumable': '1.0.0' } })
+    expect(noKey.status).toBe(401)
+    const own = await fetch(url, {
+      method: 'PATCH',
+      headers: { 'tus-resumable': '1.0.0', 'upload-offset': '0', 'content-type': 'application/offset+octet-stream', authorization: `Bearer ${keys.service}` },
+      body: '0123456789',
+    })
+    expect(own.status).toBe(204)
+    const got = await fetch(`${origin}/p/${ref}/storage/v1/object/big/owned.bin`, { headers: { authorization: `Bearer ${keys.service}` } })
+    expect(await got.text()).toBe('0123456789')
+  })
+})
