@@ -21,6 +21,8 @@ import { branchingRoutes } from './features/branching/routes'
 import { databaseRoutes } from './features/database/routes'
 import { devRoutes } from './features/dev/routes'
 import { functionRoutes } from './features/functions/routes'
+import { createFunctionRuntime, type FunctionRuntime } from './features/functions/runtime'
+import { functionsProduct } from './features/functions/runtime/product'
 import { gitHostFor, gitRoutes } from './features/github'
 import { backfillProjectKeys } from './features/keys/store'
 import { registerKeysLifecycle } from './features/keys/transitions'
@@ -64,6 +66,8 @@ export interface PlatformServer {
   listeningOn(url: string): void
   /** Each project's own database (the app closes them in close()). */
   projectDbs: ProjectDatabases
+  /** The edge function runtime (its workers and logs). */
+  functionRuntime: FunctionRuntime
   /**
    * Routes answered on Node's request before the app, each only when the app would answer the same (the status
    * poll: features/projects/statusPoll.ts); start.ts puts them in front of the app. `app.request` never uses them.
@@ -158,6 +162,7 @@ export async function createApp(options: CreateAppOptions): Promise<PlatformServ
   const deps: Deps = { db, config, clock, lifecycle, latency: { ms: 0 }, ownUrl: initialOwnUrl(config), projectDbs }
   // What each project's REST endpoint serves, counted in memory and written to the store periodically and on close.
   const usageMeter = createUsageMeter({ db, clock, projectDbs, flushMs: config.usageFlushMs, logLimit: REQUEST_LOG_LIMIT })
+  const functionRuntime = createFunctionRuntime(deps)
   const app = new Hono<AppEnv>()
   const middlewares = appMiddlewares(deps)
 
@@ -187,7 +192,7 @@ export async function createApp(options: CreateAppOptions): Promise<PlatformServ
   app.route('/', orgSettingsRoutes(deps))
   app.route('/', aiSettingsRoutes(deps))
   app.route('/', restRoutes(deps))
-  app.route('/', gatewayRoutes(deps, usageMeter, [restProduct(deps)]))
+  app.route('/', gatewayRoutes(deps, usageMeter, [restProduct(deps), functionsProduct(deps, functionRuntime)]))
   app.route('/', settingsRoutes(deps))
   app.route('/', supportRoutes(deps))
   app.route('/', branchingRoutes(deps))
@@ -213,10 +218,12 @@ export async function createApp(options: CreateAppOptions): Promise<PlatformServ
       if (!config.publicUrl) deps.ownUrl.origin = new URL(url).origin
     },
     projectDbs,
+    functionRuntime,
     close: async () => {
       stopSweep()
       await engine.stop()
       await usageMeter.stop().catch((err: unknown) => console.error('usage meter: last flush failed:', (err as Error).message))
+      await functionRuntime.close()
       await projectDbs.closeAll()
       gitHostFor(config).close()
     },

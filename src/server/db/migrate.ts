@@ -17,6 +17,7 @@ import m015 from './migrations/015_project_settings_support'
 import m016 from './migrations/016_branching'
 import m017 from './migrations/017_verified_emails_token_expiry'
 import m018 from './migrations/018_transition_claims'
+import m021 from './migrations/021_function_runtime'
 
 /** Ordered; never edit an applied one, add the next. */
 export const migrations: { id: string; sql: string }[] = [
@@ -38,6 +39,7 @@ export const migrations: { id: string; sql: string }[] = [
   { id: '016_branching', sql: m016 },
   { id: '017_verified_emails_token_expiry', sql: m017 },
   { id: '018_transition_claims', sql: m018 },
+  { id: '021_function_runtime', sql: m021 },
 ]
 
 /** Arbitrary constant: serialises concurrent starts of several processes on one database. */
