@@ -5,9 +5,8 @@
  */
 import path from 'node:path'
 import type { Deps } from '../../../core/deps'
-import { findProjectKeys } from '../../keys/store'
 import { FunctionLogs } from './logs'
-import { functionFiles, secretValues, type RunnableFunction } from './store'
+import { functionFiles, projectApiKeys, secretValues, type RunnableFunction } from './store'
 import { FunctionSupervisor, type FunctionBundle, type FunctionLimits } from './supervisor'
 
 export interface FunctionRuntime {
@@ -30,7 +29,7 @@ export function createFunctionRuntime(deps: Pick<Deps, 'db' | 'config'>, limits?
     supervisor,
     logs,
     async bundleFor(projectId, projectUrl, fn) {
-      const [files, secrets, keys] = await Promise.all([functionFiles(db, fn.id), secretValues(db, projectId), findProjectKeys(db, projectId)])
+      const [files, secrets, keys] = await Promise.all([functionFiles(db, fn.id), secretValues(db, projectId), projectApiKeys(db, projectId)])
       return {
         functionId: fn.id,
         version: fn.version,

@@ -61,3 +61,12 @@ export async function secretRows(db: Queryable, projectId: number): Promise<{ na
   )
   return rows
 }
+
+/** The project's anon and service_role keys, given to its functions as SUPABASE_ANON_KEY / SUPABASE_SERVICE_ROLE_KEY. */
+export async function projectApiKeys(db: Queryable, projectId: number): Promise<{ anon_key: string; service_role_key: string } | undefined> {
+  const { rows } = await db.query<{ anon_key: string; service_role_key: string }>(
+    'select anon_key, service_role_key from project_api_keys where project_id = $1',
+    [projectId],
+  )
+  return rows[0]
+}
