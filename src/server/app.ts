@@ -23,6 +23,7 @@ import { devRoutes } from './features/dev/routes'
 import { functionRoutes } from './features/functions/routes'
 import { createFunctionRuntime, type FunctionRuntime } from './features/functions/runtime'
 import { functionsProduct } from './features/functions/runtime/product'
+import { functionManageRoutes } from './features/functions/runtime/manage'
 import { gitHostFor, gitRoutes } from './features/github'
 import { backfillProjectKeys } from './features/keys/store'
 import { registerKeysLifecycle } from './features/keys/transitions'
@@ -186,6 +187,7 @@ export async function createApp(options: CreateAppOptions): Promise<PlatformServ
   app.route('/', usageRoutes(deps, usageMeter))
   app.route('/', databaseRoutes(deps))
   app.route('/', storageRoutes(deps))
+  app.route('/', functionManageRoutes(deps, functionRuntime))
   app.route('/', functionRoutes(deps))
   // Git hosting: /git/* authenticates by access token itself (no session), the /platform calls by the session.
   app.route('/', gitRoutes(deps))

@@ -169,6 +169,12 @@ export const LARGE_BODY_ROUTES: ReadonlyArray<{ method: string; path: RegExp; ma
     maxBytes: 8 * 1024 * 1024,
     why: "a project's REST API: an insert (or upsert) of many rows in one array is legitimately megabytes",
   })),
+  {
+    method: 'POST',
+    path: /^\/v1\/projects\/[^/]+\/functions\/deploy$/,
+    maxBytes: 20 * 1024 * 1024,
+    why: "a function's deploy carries its source files (multipart); the route caps the files themselves at 10 MB",
+  },
   ...['POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'].map((method) => ({
     method,
     path: /^\/p\/[^/]+\/functions\/v1\/.+$/,
@@ -233,6 +239,8 @@ const WRITE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE'])
  * product checks the media types it takes and answers in its own shape.
  */
 const OWN_MEDIA_TYPES = /^\/p\/[^/]+\/(auth|storage|functions)\/v1(\/|$)/
+/** A function's deploy is multipart (metadata and source files), as the CLI sends it; the route checks it. */
+const FUNCTION_DEPLOY = /^\/v1\/projects\/[^/]+\/functions\/deploy$/
 const FUNCTION_PATH = /^\/p\/[^/]+\/functions\/v1(\/|$)/
 const JSON_MEDIA_TYPE = /^application\/([\w.-]+\+)?json$/i
 
@@ -247,7 +255,7 @@ const mediaTypeOf = (c: Context) => (c.req.header('content-type') ?? '').split('
  */
 export const jsonOrNoBody: MiddlewareHandler<AppEnv> = async (c, next) => {
   if (!WRITE_METHODS.has(c.req.method) || !isApiPath(c.req.path) || JSON_MEDIA_TYPE.test(mediaTypeOf(c))) return next()
-  if (OWN_MEDIA_TYPES.test(c.req.path)) return next()
+  if (OWN_MEDIA_TYPES.test(c.req.path) || FUNCTION_DEPLOY.test(c.req.path)) return next()
   if (!hasBody(c)) return next()
   // Already capped by limitBodies; Hono caches the text, so a route can still read it.
   if ((await c.req.text()) === '') return next()
