@@ -102,6 +102,9 @@ export function denoBinary(): string {
   return 'deno'
 }
 
+/** Answers up to this size with a Content-Length are relayed whole. */
+const SMALL_ANSWER = 64 * 1024
+
 const HOP_BY_HOP = ['host', 'connection', 'keep-alive', 'transfer-encoding', 'content-length', 'upgrade', 'te', 'trailer', 'proxy-connection']
 
 class Worker {
@@ -115,6 +118,7 @@ class Worker {
   ready: Promise<void>
   idleTimer: NodeJS.Timeout | undefined
   cpuAtBusy = 0
+  lastCpu = 0
   outputAtBusy = 0
   output = 0
   stderrTail = ''
@@ -240,7 +244,11 @@ export class FunctionSupervisor {
 
   private async watch() {
     for (const worker of this.workers.values()) {
-      if (worker.dead || worker.inflight === 0) continue
+      if (worker.dead) continue
+      if (worker.inflight === 0) {
+        worker.lastCpu = await worker.cpuMs()
+        continue
+      }
       if (worker.output - worker.outputAtBusy > this.limits.maxOutputBytes) {
         this.end(worker, `wrote more than ${this.limits.maxOutputBytes} bytes of console output`)
         continue
@@ -371,7 +379,8 @@ export class FunctionSupervisor {
       return failureResponse('BOOT_ERROR', err instanceof BootError ? err.message.slice(0, 1_000) : undefined)
     }
     if (worker.inflight === 0) {
-      worker.cpuAtBusy = await worker.cpuMs()
+      // The watcher's last reading (at most 100 ms old): reading /proc here would cost every call a file read.
+      worker.cpuAtBusy = worker.lastCpu
       worker.outputAtBusy = worker.output
     }
     worker.inflight++
@@ -450,6 +459,17 @@ export class FunctionSupervisor {
       return failureResponse('WORKER_LIMIT', `The worker answered more than ${this.limits.maxResponseBytes} bytes`)
     }
     const status = answer.status
+    if (Number.isFinite(declaredOut) && declaredOut <= SMALL_ANSWER) {
+      // A small answer of known length is read whole: relaying it chunk by chunk costs more than it streams.
+      try {
+        const bytes = await answer.arrayBuffer()
+        finish(status)
+        return new Response(bytes, { status, headers: out })
+      } catch {
+        finish(546)
+        return failureResponse('WORKER_LIMIT', worker.endedFor === undefined ? undefined : `The worker ${worker.endedFor}`)
+      }
+    }
     const stream = answer.body.pipeThrough(limitBody(this.limits.maxResponseBytes, () => this.end(worker, `answered more than ${this.limits.maxResponseBytes} bytes`)))
     const reader = stream.getReader()
     const relayed = new ReadableStream<Uint8Array>({
