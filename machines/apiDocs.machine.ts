@@ -23,6 +23,7 @@ import { bucketRetryDelay, shouldRetryBuckets } from './bucketRetries'
 import { copyButtonMachine } from './copyButton.machine'
 import { jwtSecretMachine, type JwtPhase } from './jwtSecret.machine'
 import { keyAccess, type JwtStatus } from './keyAccess'
+import { loaderRegions } from './loaderRegion'
 import { docsFromRestSchema, type RestDocs } from './restDocs'
 
 export const DOCS_SECTIONS = ['introduction', 'user-management', 'tables-and-views', 'stored-procedures', 'storage', 'edge-functions', 'realtime'] as const
@@ -142,7 +143,6 @@ type ApiDocsEvent =
 type ApiDocsEmitted = { type: 'url.write'; url: DocsUrl; replace: boolean }
 
 const messageOf = (error: unknown, fallback: string) => (error instanceof Error && error.message ? error.message : fallback)
-const TIMED_OUT = 'The request timed out'
 
 /** Where a URL puts the panel: an unknown or forbidden section is Connect; only sections with items keep an item. */
 function placeOf(url: DocsUrl, sections: readonly DocsSection[]) {
@@ -193,6 +193,12 @@ function docsOf(schema: RestSchemaResponse): RestDocs | Error {
   }
   return docs
 }
+
+const readable = (docs: RestDocs | Error) => (docs instanceof Error ? null : docs)
+const unreadable = (docs: RestDocs | Error) => (docs instanceof Error ? docs.message : null)
+
+/** The panel's reads, each a region of the open panel (./loaderRegion.ts). */
+const { read, readRetrying, onlyPermitted } = loaderRegions<ApiDocsEvent['type'], 'requestTimeout' | 'bucketRetryDelay'>()
 
 const COPIERS = { anon: 'copyAnonKey', service_role: 'copyServiceKey' } as const
 
@@ -248,7 +254,7 @@ export const apiDocsMachine = setup({
     isExactUrl: ({ context }, params: { url: DocsUrl }) => sameUrl(correctedUrl(context, params.url).url, params.url),
     isAvailable: ({ context }, params: { section: DocsSection; item: string | null }) =>
       context.sections.includes(params.section) && (params.item === null || SECTIONS_WITH_ITEMS.has(params.section)),
-    isReadableSchema: (_, params: { schema: RestSchemaResponse }) => !(docsOf(params.schema) instanceof Error),
+    isReadableSchema: (_, params: { output: RestSchemaResponse }) => !(docsOf(params.output) instanceof Error),
     mayReadBuckets: ({ context }) => context.sections.includes('storage'),
     mayReadFunctions: ({ context }) => context.sections.includes('edge-functions'),
     shouldRetryBuckets: ({ context }, params: { error: unknown }) => shouldRetryBuckets(context.bucketRetries, params.error),
@@ -276,16 +282,17 @@ export const apiDocsMachine = setup({
       copiedSnippet: null,
       jwtStatus: 'unknown',
     }),
-    storeDocs: assign({ docs: (_, params: { schema: RestSchemaResponse }) => docsOf(params.schema) as RestDocs, schemaError: null }),
-    storeUnreadableSchema: assign({ schemaError: (_, params: { schema: RestSchemaResponse }) => (docsOf(params.schema) as Error).message }),
+    // Both follow isReadableSchema, which has derived the schema's docs (or found it unreadable).
+    storeDocs: assign({ docs: (_, params: { output: RestSchemaResponse }) => readable(docsOf(params.output)), schemaError: null }),
+    storeUnreadableSchema: assign({ schemaError: (_, params: { output: RestSchemaResponse }) => unreadable(docsOf(params.output)) }),
     storeSchemaError: assign({ schemaError: (_, params: { error: unknown }) => messageOf(params.error, 'Failed to load the REST schema') }),
-    storeKeys: assign({ keys: (_, params: { info: ProjectApiInfo }) => keysOf(params.info), settingsError: null }),
+    storeKeys: assign({ keys: (_, params: { output: ProjectApiInfo }) => keysOf(params.output), settingsError: null }),
     storeSettingsError: assign({ settingsError: (_, params: { error: unknown }) => messageOf(params.error, 'Failed to retrieve API keys') }),
-    storeBuckets: assign({ buckets: (_, params: { buckets: Bucket[] }) => params.buckets, bucketsError: null }),
+    storeBuckets: assign({ buckets: (_, params: { output: Bucket[] }) => params.output, bucketsError: null }),
     storeBucketsError: assign({ bucketsError: (_, params: { error: unknown }) => messageOf(params.error, 'Failed to retrieve buckets') }),
     countBucketRetry: assign({ bucketRetries: ({ context }) => context.bucketRetries + 1 }),
     resetBucketRetries: assign({ bucketRetries: 0 }),
-    storeFunctions: assign({ functions: (_, params: { functions: FunctionResponse[] }) => params.functions, functionsError: null }),
+    storeFunctions: assign({ functions: (_, params: { output: FunctionResponse[] }) => params.output, functionsError: null }),
     storeFunctionsError: assign({ functionsError: (_, params: { error: unknown }) => messageOf(params.error, 'Failed to retrieve edge functions') }),
     storeJwtStatus: assign({ jwtStatus: (_, params: { status: JwtPhase }) => params.status }),
     storeCopiedSnippet: assign({ copiedSnippet: (_, params: { id: string }) => params.id }),
@@ -435,108 +442,30 @@ export const apiDocsMachine = setup({
             },
           },
         },
+        // A JWT secret update ended updated: the REST schema is read again (a read under way is abandoned).
         schema: {
-          initial: 'loading',
-          // A JWT secret update ended updated: the REST schema is read again (a read under way is abandoned).
+          ...read({ src: 'fetchRestSchema', store: 'storeDocs', accepts: 'isReadableSchema', reject: 'storeUnreadableSchema', storeError: 'storeSchemaError', retryEvent: 'schema.retry', timeout: 'requestTimeout' }),
           on: { 'docs.refresh': { target: '.loading', reenter: true } },
-          states: {
-            loading: {
-              invoke: {
-                id: 'fetchRestSchema',
-                src: 'fetchRestSchema',
-                input: ({ context }) => ({ ref: context.ref }),
-                onDone: [
-                  {
-                    guard: { type: 'isReadableSchema', params: ({ event }) => ({ schema: event.output }) },
-                    target: 'loaded',
-                    actions: { type: 'storeDocs', params: ({ event }) => ({ schema: event.output }) },
-                  },
-                  { target: 'failed', actions: { type: 'storeUnreadableSchema', params: ({ event }) => ({ schema: event.output }) } },
-                ],
-                onError: { target: 'failed', actions: { type: 'storeSchemaError', params: ({ event }) => ({ error: event.error }) } },
-              },
-              after: { requestTimeout: { target: 'failed', actions: { type: 'storeSchemaError', params: { error: new Error(TIMED_OUT) } } } },
-            },
-            failed: { on: { 'schema.retry': 'loading' } },
-            loaded: {},
-          },
         },
+        // A JWT secret update ended updated: its new keys are read.
         settings: {
-          initial: 'loading',
-          // A JWT secret update ended updated: its new keys are read.
+          ...read({ src: 'fetchApiKeyInfo', store: 'storeKeys', storeError: 'storeSettingsError', retryEvent: 'settings.retry', timeout: 'requestTimeout' }),
           on: { 'docs.refresh': { target: '.loading', reenter: true } },
-          states: {
-            loading: {
-              invoke: {
-                id: 'fetchApiKeyInfo',
-                src: 'fetchApiKeyInfo',
-                input: ({ context }) => ({ ref: context.ref }),
-                onDone: { target: 'loaded', actions: { type: 'storeKeys', params: ({ event }) => ({ info: event.output }) } },
-                onError: { target: 'failed', actions: { type: 'storeSettingsError', params: ({ event }) => ({ error: event.error }) } },
-              },
-              after: { requestTimeout: { target: 'failed', actions: { type: 'storeSettingsError', params: { error: new Error(TIMED_OUT) } } } },
-            },
-            failed: { on: { 'settings.retry': 'loading' } },
-            loaded: {},
-          },
         },
-        buckets: {
-          initial: 'checking',
-          states: {
-            checking: { always: [{ guard: 'mayReadBuckets', target: 'loading' }, { target: 'notPermitted' }] },
-            /** No Storage section for this person: the buckets are never read. */
-            notPermitted: {},
-            loading: {
-              invoke: {
-                id: 'fetchBuckets',
-                src: 'fetchBuckets',
-                input: ({ context }) => ({ ref: context.ref }),
-                onDone: { target: 'loaded', actions: { type: 'storeBuckets', params: ({ event }) => ({ buckets: event.output }) } },
-                onError: [
-                  {
-                    guard: { type: 'shouldRetryBuckets', params: ({ event }) => ({ error: event.error }) },
-                    target: 'waitingToRetry',
-                    actions: [{ type: 'storeBucketsError', params: ({ event }) => ({ error: event.error }) }, 'countBucketRetry'],
-                  },
-                  { target: 'failed', actions: { type: 'storeBucketsError', params: ({ event }) => ({ error: event.error }) } },
-                ],
-              },
-              after: {
-                requestTimeout: [
-                  {
-                    guard: { type: 'shouldRetryBuckets', params: { error: new Error(TIMED_OUT) } },
-                    target: 'waitingToRetry',
-                    actions: [{ type: 'storeBucketsError', params: { error: new Error(TIMED_OUT) } }, 'countBucketRetry'],
-                  },
-                  { target: 'failed', actions: { type: 'storeBucketsError', params: { error: new Error(TIMED_OUT) } } },
-                ],
-              },
-            },
-            waitingToRetry: { after: { bucketRetryDelay: 'loading' } },
-            failed: { on: { 'buckets.retry': { target: 'loading', actions: 'resetBucketRetries' } } },
-            loaded: {},
-          },
-        },
-        functions: {
-          initial: 'checking',
-          states: {
-            checking: { always: [{ guard: 'mayReadFunctions', target: 'loading' }, { target: 'notPermitted' }] },
-            /** No Edge Functions section for this person: the functions are never read. */
-            notPermitted: {},
-            loading: {
-              invoke: {
-                id: 'fetchFunctions',
-                src: 'fetchFunctions',
-                input: ({ context }) => ({ ref: context.ref }),
-                onDone: { target: 'loaded', actions: { type: 'storeFunctions', params: ({ event }) => ({ functions: event.output }) } },
-                onError: { target: 'failed', actions: { type: 'storeFunctionsError', params: ({ event }) => ({ error: event.error }) } },
-              },
-              after: { requestTimeout: { target: 'failed', actions: { type: 'storeFunctionsError', params: { error: new Error(TIMED_OUT) } } } },
-            },
-            failed: { on: { 'functions.retry': 'loading' } },
-            loaded: {},
-          },
-        },
+        // Only with the Storage section; a failure is retried by the buckets' rule.
+        buckets: onlyPermitted(
+          'mayReadBuckets',
+          readRetrying({
+            src: 'fetchBuckets',
+            store: 'storeBuckets',
+            storeError: 'storeBucketsError',
+            retryEvent: 'buckets.retry',
+            timeout: 'requestTimeout',
+            retry: { guard: 'shouldRetryBuckets', count: 'countBucketRetry', reset: 'resetBucketRetries', delay: 'bucketRetryDelay' },
+          }),
+        ),
+        // Only with the Edge Functions section.
+        functions: onlyPermitted('mayReadFunctions', read({ src: 'fetchFunctions', store: 'storeFunctions', storeError: 'storeFunctionsError', retryEvent: 'functions.retry', timeout: 'requestTimeout' })),
       },
     },
   },

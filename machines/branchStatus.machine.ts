@@ -9,8 +9,9 @@
  * every request unanswered after requestTimeout is abandoned (its signal aborted) and reported like a failure.
  */
 import { assign, enqueueActions, fromPromise, raise, sendTo, setup, type ActorRefFrom, type SnapshotFrom } from 'xstate'
-import { isBranchSettled, type BranchDiff, type BranchMigrations, type BranchResponse, type MergePlan, type MergeResponse, type RecordedMigration } from '../src/contracts/branching'
+import { isBranchSettled, type BranchDiff, type BranchMigrations, type BranchResponse, type MergePlan, type MergeResponse } from '../src/contracts/branching'
 import { branchingEnablementMachine, type BranchingProject, type ToastsRef } from './branchingEnablement.machine'
+import { branchActionsRegion } from './branchActionsRegion'
 import { onBeat, slot } from './polling'
 import type { ToastTone } from './toast.machine'
 
@@ -21,10 +22,6 @@ export interface BranchDetail {
   diffError: string | null
 }
 
-export const branchResetMessage = (name: string) => `Resetting branch ${name}: its migrations run again`
-export const branchDeletedMessage = (name: string) => `Deleted branch ${name}`
-export const branchMergedMessage = (applied: RecordedMigration[]) =>
-  applied.length === 0 ? 'Nothing to merge: the parent has every migration of the branch' : `Merged ${applied.length} migration${applied.length === 1 ? '' : 's'} into the parent`
 
 const TIMED_OUT = 'The request timed out'
 const messageOf = (error: unknown, fallback = 'Unknown error') => (error instanceof Error && error.message ? error.message : fallback)
@@ -105,6 +102,13 @@ export const branchStatusMachine = setup({
   actions: {
     storeBranches: assign((_, params: { branches: BranchResponse[] }) => ({ branches: params.branches })),
     storeActionError: assign((_, params: { error: string }) => ({ actionError: params.error })),
+    clearActionError: assign({ actionError: null }),
+    forgetMergePlan: assign({ actionError: null, mergePlan: null }),
+    storeMergePlan: assign((_, params: { plan: MergePlan }) => ({ mergePlan: params.plan })),
+    /** The open branch was deleted: it leaves the list and the detail closes. */
+    forgetSelectedBranch: assign(({ context }) => ({ branches: context.branches.filter((b) => b.id !== context.selectedId), selectedId: null, detail: null })),
+    /** The branch is being built again: the list watches it. */
+    refreshBranches: raise({ type: 'branches.refresh' }),
     /** Compares with the branches before they are stored, so it runs first. */
     raiseIfSelectedChanged: enqueueActions(({ context, enqueue }, params: { branches: BranchResponse[] }) => {
       if (selectedChanged(context, params.branches)) enqueue.raise({ type: 'detail.changed' })
@@ -235,93 +239,7 @@ export const branchStatusMachine = setup({
                 failed: {
                   on: { 'detail.retry': 'loading' },
                 },
-                shown: {
-                  initial: 'idle',
-                  states: {
-                    idle: {
-                      on: {
-                        'detail.changed': '#branchStatus.loaded.detail.open.loading',
-                        'merge.start': { target: 'planningMerge', actions: assign({ actionError: null, mergePlan: null }) },
-                        'reset.start': { target: 'confirmingReset', actions: assign({ actionError: null }) },
-                        'delete.start': { target: 'confirmingDelete', actions: assign({ actionError: null }) },
-                      },
-                    },
-                    planningMerge: {
-                      invoke: {
-                        id: 'fetchMergePlan',
-                        src: 'fetchMergePlan',
-                        input: ({ context }) => ({ id: context.selectedId ?? '' }),
-                        onDone: { target: 'confirmingMerge', actions: assign({ mergePlan: ({ event }) => event.output }) },
-                        onError: { target: 'idle', actions: { type: 'storeActionError', params: ({ event }) => ({ error: messageOf(event.error) }) } },
-                      },
-                      after: { requestTimeout: { target: 'idle', actions: { type: 'storeActionError', params: { error: TIMED_OUT } } } },
-                    },
-                    confirmingMerge: {
-                      on: {
-                        'action.confirm': { guard: 'hasMigrationsToMerge', target: 'merging', actions: assign({ actionError: null }) },
-                        'action.cancel': { target: 'idle', actions: assign({ actionError: null }) },
-                      },
-                    },
-                    merging: {
-                      invoke: {
-                        id: 'mergeBranch',
-                        src: 'mergeBranch',
-                        input: ({ context }) => ({ id: context.selectedId ?? '' }),
-                        onDone: {
-                          target: '#branchStatus.loaded.detail.open.loading',
-                          actions: { type: 'showToast', params: ({ event }) => ({ tone: 'success', message: branchMergedMessage(event.output.applied) }) },
-                        },
-                        onError: { target: 'confirmingMerge', actions: { type: 'storeActionError', params: ({ event }) => ({ error: messageOf(event.error) }) } },
-                      },
-                      after: { requestTimeout: { target: 'confirmingMerge', actions: { type: 'storeActionError', params: { error: TIMED_OUT } } } },
-                    },
-                    confirmingReset: {
-                      on: {
-                        'action.confirm': { target: 'resetting', actions: assign({ actionError: null }) },
-                        'action.cancel': { target: 'idle', actions: assign({ actionError: null }) },
-                      },
-                    },
-                    resetting: {
-                      invoke: {
-                        id: 'resetBranch',
-                        src: 'resetBranch',
-                        input: ({ context }) => ({ id: context.selectedId ?? '' }),
-                        onDone: {
-                          target: '#branchStatus.loaded.detail.open.loading',
-                          actions: [
-                            { type: 'showToast', params: ({ context }) => ({ tone: 'success', message: branchResetMessage(nameOf(context)) }) },
-                            // The branch is being built again: the list watches it.
-                            raise({ type: 'branches.refresh' }),
-                          ],
-                        },
-                        onError: { target: 'confirmingReset', actions: { type: 'storeActionError', params: ({ event }) => ({ error: messageOf(event.error) }) } },
-                      },
-                      after: { requestTimeout: { target: 'confirmingReset', actions: { type: 'storeActionError', params: { error: TIMED_OUT } } } },
-                    },
-                    confirmingDelete: {
-                      on: {
-                        'action.confirm': { target: 'deleting', actions: assign({ actionError: null }) },
-                        'action.cancel': { target: 'idle', actions: assign({ actionError: null }) },
-                      },
-                    },
-                    deleting: {
-                      invoke: {
-                        id: 'deleteBranch',
-                        src: 'deleteBranch',
-                        input: ({ context }) => ({ id: context.selectedId ?? '' }),
-                        onDone: {
-                          target: '#branchStatus.loaded.detail.closed',
-                          actions: [
-                            { type: 'showToast', params: ({ context }) => ({ tone: 'success', message: branchDeletedMessage(nameOf(context)) }) },
-                            assign(({ context }) => ({ branches: context.branches.filter((b) => b.id !== context.selectedId), selectedId: null, detail: null })),
-                          ],
-                        },
-                        onError: { target: 'confirmingDelete', actions: { type: 'storeActionError', params: ({ event }) => ({ error: messageOf(event.error) }) } },
-                      },
-                      after: { requestTimeout: { target: 'confirmingDelete', actions: { type: 'storeActionError', params: { error: TIMED_OUT } } } },
-                    },
-                  },
-                },
+                shown: branchActionsRegion,
               },
             },
           },
@@ -330,10 +248,6 @@ export const branchStatusMachine = setup({
     },
   },
 })
-
-function nameOf(context: Context) {
-  return context.branches.find((b) => b.id === context.selectedId)?.name ?? 'branch'
-}
 
 type Snapshot = SnapshotFrom<typeof branchStatusMachine>
 export type BranchStatusActorRef = ActorRefFrom<typeof branchStatusMachine>
@@ -385,7 +299,8 @@ export function selectBranchesView(snapshot: Snapshot): BranchesView {
     if (snapshot.matches({ loaded: { detail: { open: 'loading' } } })) selected = { phase: 'loading', branch }
     else if (snapshot.matches({ loaded: { detail: { open: 'failed' } } })) selected = { phase: 'failed', branch, error: detailError ?? 'Failed to load the branch' }
     else if (detail) {
-      const at = (state: string) => snapshot.matches({ loaded: { detail: { open: { shown: state } } } } as never)
+      const at = (state: 'planningMerge' | 'confirmingMerge' | 'merging' | 'confirmingReset' | 'resetting' | 'confirmingDelete' | 'deleting') =>
+        snapshot.matches({ loaded: { detail: { open: { shown: state } } } })
       let action: Extract<BranchDetailView, { phase: 'shown' }>['action'] = null
       if (at('planningMerge')) action = { kind: 'merge', running: false, planning: true, plan: null }
       else if (at('confirmingMerge') || at('merging')) action = { kind: 'merge', running: at('merging'), planning: false, plan: mergePlan }

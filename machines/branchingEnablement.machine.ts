@@ -13,6 +13,7 @@ import { and, assign, fromPromise, not, sendParent, sendTo, setup, stateIn, type
 import type { BranchingPlan, BranchResponse } from '../src/contracts/branching'
 import type { toastMachine, ToastTone } from './toast.machine'
 import { href } from '../src/href'
+import { branchCheckRegion } from './branchCheckRegion'
 
 // ---------------------------------------------------------------------------------------------------------------
 // What the modal reads (shapes the live actors map the platform's answers to)
@@ -134,6 +135,7 @@ export const branchingEnablementMachine = setup({
     resetForm: assign({ gitBranch: '', checkError: null, dryRun: null, dryRunError: null }),
     storeName: assign((_, params: { name: string }) => ({ gitBranch: params.name, checkError: null, dryRun: null, dryRunError: null })),
     storeCheckError: assign((_, params: { error: string }) => ({ checkError: params.error })),
+    storeDryRun: assign((_, params: { plan: BranchingPlan }) => ({ dryRun: params.plan })),
     storeDryRunError: assign((_, params: { error: string }) => ({ dryRunError: params.error })),
     storeSubscriptionError: assign((_, params: { error: string }) => ({ subscriptionError: params.error })),
     showToast: sendTo(
@@ -254,59 +256,7 @@ export const branchingEnablementMachine = setup({
             unknown: { entry: assign({ pitrEnabled: null }) },
           },
         },
-        branch: {
-          initial: 'pristine',
-          states: {
-            /** Not yet left once: typing is stored, nothing is said. */
-            pristine: {
-              on: {
-                'branch.change': { guard: 'mayEditBranch', actions: { type: 'storeName', params: ({ event }) => ({ name: event.name }) } },
-                'branch.blur': { guard: 'mayEditBranch', target: 'validating' },
-              },
-            },
-            validating: {
-              always: [{ guard: 'isTooShort', target: 'tooShort' }, { target: 'checking' }],
-            },
-            tooShort: {},
-            checking: {
-              invoke: {
-                id: 'checkBranch',
-                src: 'checkBranch',
-                input: ({ context }) => ({ connectionId: context.connection?.connectionId ?? 0, name: context.gitBranch.trim() }),
-                onDone: 'found',
-                onError: [
-                  { guard: { type: 'isNotFound', params: ({ event }) => ({ error: event.error }) }, target: 'notFound' },
-                  { target: 'checkFailed', actions: { type: 'storeCheckError', params: ({ event }) => ({ error: messageOf(event.error) }) } },
-                ],
-              },
-              after: { requestTimeout: { target: 'checkFailed', actions: { type: 'storeCheckError', params: { error: TIMED_OUT } } } },
-            },
-            /** The check passed (the valid flag): the dry run shows what creating the branch will run. */
-            found: {
-              initial: 'planning',
-              states: {
-                planning: {
-                  invoke: {
-                    id: 'fetchDryRun',
-                    src: 'fetchDryRun',
-                    input: ({ context }) => ({ ref: context.project.ref, gitBranch: context.gitBranch.trim() }),
-                    onDone: { target: 'planned', actions: assign({ dryRun: ({ event }) => event.output }) },
-                    onError: { target: 'planFailed', actions: { type: 'storeDryRunError', params: ({ event }) => ({ error: messageOf(event.error) }) } },
-                  },
-                  after: { requestTimeout: { target: 'planFailed', actions: { type: 'storeDryRunError', params: { error: TIMED_OUT } } } },
-                },
-                planned: {},
-                planFailed: {},
-              },
-            },
-            notFound: {},
-            checkFailed: {},
-          },
-          // Once left, every change validates again (and leaves the valid flag).
-          on: {
-            'branch.change': { guard: 'mayEditBranch', target: '.validating', actions: { type: 'storeName', params: ({ event }) => ({ name: event.name }) } },
-          },
-        },
+        branch: branchCheckRegion,
         submission: {
           initial: 'idle',
           states: {
@@ -376,8 +326,11 @@ export interface BranchingModalView {
   creating: boolean
 }
 
-const phaseOf = (snapshot: Snapshot, region: 'repository' | 'version' | 'subscription') =>
-  snapshot.matches({ open: { [region]: 'loaded' } } as never) ? 'loaded' : snapshot.matches({ open: { [region]: 'failed' } } as never) ? 'failed' : 'loading'
+function phaseOf(snapshot: Snapshot, region: 'repository' | 'version' | 'subscription') {
+  // Each of these regions' states is atomic: the region's value names the one it is in.
+  const state = typeof snapshot.value === 'object' ? snapshot.value.open[region] : null
+  return state === 'loaded' ? 'loaded' : state === 'failed' ? 'failed' : 'loading'
+}
 
 export function selectBranchingModalView(snapshot: Snapshot): BranchingModalView {
   const { project, connection, postgresVersion, planId, pitrEnabled, gitBranch, checkError, dryRun, dryRunError, subscriptionError } = snapshot.context
@@ -394,7 +347,7 @@ export function selectBranchingModalView(snapshot: Snapshot): BranchingModalView
         : connection === null
           ? { phase: 'none', integrationsHref: href.org(project.organizationSlug, 'integrations') }
           : { phase: 'connected', name: repositoryName }
-  const inBranch = (state: string) => snapshot.matches({ open: { branch: state } } as never)
+  const inBranch = (state: 'tooShort' | 'notFound' | 'checkFailed' | 'checking' | 'found') => snapshot.matches({ open: { branch: state } })
   const creating = snapshot.matches({ open: { submission: 'creating' } })
   let error: string | null = null
   if (inBranch('tooShort')) error = branchTooShort(repositoryName)

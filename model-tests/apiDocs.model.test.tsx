@@ -9,14 +9,14 @@
 import { act, fireEvent, render, screen, within } from '@testing-library/react'
 import { useSelector } from '@xstate/react'
 import { describe, expect, it } from 'vitest'
-import { createActor, createMachine, fromPromise, type EventFrom, type EventObject, type SnapshotFrom } from 'xstate'
-import { apiDocsMachine, NO_DOCS_URL, selectApiDocsPlace, type ApiDocsInput, type DocsSection, type DocsUrl } from '../machines/apiDocs.machine'
+import { createActor, fromPromise, type EventFrom, type EventObject, type SnapshotFrom } from 'xstate'
+import { apiDocsMachine, jwtSecretDocsChildMachine, NO_DOCS_URL, selectApiDocsPlace, type ApiDocsInput, type DocsSection, type DocsUrl } from '../machines/apiDocs.machine'
 import { copyButtonMachine } from '../machines/copyButton.machine'
 import type { JwtPhase } from '../machines/jwtSecret.machine'
 import { FAILED_TEXT, PERMISSION_TEXT, UPDATING_TEXT } from '../machines/keyAccess'
 import type { RestSchemaResponse } from '../src/contracts/rest'
 import type { FunctionResponse } from '../src/contracts/functions'
-import type { ProjectApiInfo } from '../src/contracts/keys'
+import type { JwtSecretUpdateAccepted, JwtSecretUpdateBody, JwtSecretUpdateStatusResponse, ProjectApiInfo } from '../src/contracts/keys'
 import type { Bucket } from '../src/contracts/storage'
 import { ApiDocsPanel } from '../src/views/project/apiDocs/ApiDocsPanel'
 import type { ApiDocsActorRef } from '../src/views/project/apiDocs/useApiDocsActor'
@@ -227,8 +227,14 @@ describe('API docs panel model', () => {
           fetchApiKeyInfo: reads.settings.logic,
           fetchBuckets: reads.buckets.logic,
           fetchFunctions: reads.functions.logic,
-          // The JWT secret flow's reports are the path's own events ('jwt.status.changed', 'docs.refresh').
-          jwtSecret: createMachine({}) as never,
+          // The JWT secret flow kept quiet (its reads never answer): its reports are the path's own events
+          // ('jwt.status.changed', 'docs.refresh').
+          jwtSecret: jwtSecretDocsChildMachine.provide({
+            actors: {
+              fetchJwtStatus: deferredActor<JwtSecretUpdateStatusResponse, { ref: string }>('fetchJwtStatus').logic,
+              updateJwtSecret: deferredActor<JwtSecretUpdateAccepted, { ref: string; body: JwtSecretUpdateBody }>('updateJwtSecret').logic,
+            },
+          }),
           copyButton: copyButtonMachine.provide({
             actors: {
               writeClipboard: fromPromise<void, { text: string }>(async ({ input }) => {

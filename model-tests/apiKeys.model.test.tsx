@@ -1,12 +1,11 @@
 import { act, fireEvent, render, screen, within } from '@testing-library/react'
 import { describe, expect, it } from 'vitest'
 import { createActor, fromPromise, type AnyMachineSnapshot, type EventFrom } from 'xstate'
-import { FAILED_TEXT, PERMISSION_TEXT, UPDATING_TEXT, apiKeysMachine } from '../machines/apiKeys.machine'
+import { FAILED_TEXT, PERMISSION_TEXT, UPDATING_TEXT, apiKeysMachine, jwtSecretChildMachine } from '../machines/apiKeys.machine'
 import { copyButtonMachine } from '../machines/copyButton.machine'
-import { jwtSecretMachine } from '../machines/jwtSecret.machine'
 import { fetchSettings } from '../src/api/live/apiKeys'
 import type { JwtSecretUpdateAccepted, JwtSecretUpdateBody, JwtSecretUpdateStatusResponse } from '../src/contracts/keys'
-import { ApiKeysPanel, ProjectConfigPanel } from '../src/views/project/settings/ApiKeysPanels'
+import { ApiKeysPanel, ProjectConfigPanel } from '../src/views/project/ApiKeysPanels'
 import { REF } from '../tests/fixtures'
 import { ANON_KEY, JWT_SECRET, SERVICE_KEY, makeSettings } from '../tests/fixtures.keys'
 import { type InternalEvent, type ModelEvent, describePath, eventFor, keyByIncomingEdge, missingCoverage, modelOf, outputOf } from './harness'
@@ -86,8 +85,8 @@ const paths = [...model.getShortestPaths(), ...beatWalk]
 
 const platform = usePlatform()
 
-/** The JWT child as a quiet stand-in: its reports are the model's 'jwt.status.changed' events. */
-const quietJwt = jwtSecretMachine.provide({
+/** The JWT child kept quiet (its reads never answer): its reports are the model's 'jwt.status.changed' events. */
+const quietJwt = jwtSecretChildMachine.provide({
   actors: {
     fetchJwtStatus: fromPromise<JwtSecretUpdateStatusResponse, { ref: string }>(() => new Promise(() => {})),
     updateJwtSecret: fromPromise<JwtSecretUpdateAccepted, { ref: string; body: JwtSecretUpdateBody }>(() => new Promise(() => {})),
@@ -100,7 +99,7 @@ function startPanels(canReadKeys = true) {
     apiKeysMachine.provide({
       actors: {
         fetchSettings,
-        jwtSecret: quietJwt as never,
+        jwtSecret: quietJwt,
         copyButton: copyButtonMachine.provide({
           actors: { writeClipboard: fromPromise<void, { text: string }>(async ({ input }) => void clipboard.push(input.text)) },
         }),

@@ -1,8 +1,9 @@
 import { act, fireEvent, render, screen, within } from '@testing-library/react'
 import { describe, expect, it, vi } from 'vitest'
-import { createActor, type AnyMachineSnapshot, type EventObject, type SnapshotFrom } from 'xstate'
+import { createActor, type AnyMachineSnapshot, type EventObject, type SnapshotFrom, type StateValue } from 'xstate'
 import { branchingEnablementMachine } from '../machines/branchingEnablement.machine'
-import { branchDeletedMessage, branchMergedMessage, branchResetMessage, branchStatusLabel, branchStatusMachine, type BranchDetail } from '../machines/branchStatus.machine'
+import { branchDeletedMessage, branchMergedMessage, branchResetMessage } from '../machines/branchActionsRegion'
+import { branchStatusLabel, branchStatusMachine, type BranchDetail } from '../machines/branchStatus.machine'
 import { selectToast, toastMachine } from '../machines/toast.machine'
 import type { BranchResponse, MergePlan, MergeResponse } from '../src/contracts/branching'
 import { Branches } from '../src/views/project/branches/BranchesPage'
@@ -28,7 +29,7 @@ const MERGED: MergeResponse = { workflow_run_id: 'w', message: 'ok', applied: ME
 const FAILURE = apiError('Internal server error', 500)
 
 const contextOf = (snapshot: SnapshotFrom<typeof branchStatusMachine>) => snapshot.context
-const at = (snapshot: AnyMachineSnapshot, value: unknown) => snapshot.matches(value as never)
+const at = (snapshot: AnyMachineSnapshot, value: StateValue) => snapshot.matches(value)
 const sameBranches = (branches: BranchResponse[], expected: BranchResponse[]) =>
   branches.length === expected.length && branches.every((b, i) => b.id === expected[i].id && b.status === expected[i].status)
 
@@ -50,7 +51,7 @@ const openAt = (state: string) => ({ loaded: { detail: { open: state.includes('.
 
 // The toast region belongs to the project page: in the walk its action is inert (the paths check the toasts).
 const model = modelOf(branchStatusMachine.provide({ actions: { showToast: () => {} } }), {
-  input: { project: BRANCHING_PROJECT, toasts: null as never },
+  input: { project: BRANCHING_PROJECT, toasts: createActor(toastMachine) },
   events: (snapshot) => {
     const c = contextOf(snapshot)
     if (at(snapshot, 'loading')) return [done('listBranches', SETTLED), done('listBranches', WATCHED), failed('listBranches', FAILURE), after('requestTimeout', 'loading')]

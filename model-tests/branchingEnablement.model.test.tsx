@@ -47,7 +47,7 @@ const timeout = (path: string): InternalEvent => ({ type: `xstate.after.requestT
 // The graph is walked without a page to tell nor a toast region: those two actions are inert here (the paths' actor
 // has them; the test checks what they did).
 const model = modelOf(branchingEnablementMachine.provide({ actions: { tellBranchCreated: () => {}, showToast: () => {} } }), {
-  input: { project: BRANCHING_PROJECT, toasts: null as never },
+  input: { project: BRANCHING_PROJECT, toasts: createActor(toastMachine) },
   events: (snapshot) => {
     const c = contextOf(snapshot)
     if (snapshot.matches('closed')) return c.planId === null && c.connection === null ? [ev({ type: 'modal.open' })] : []

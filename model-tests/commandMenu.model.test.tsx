@@ -3,7 +3,7 @@ import userEvent from '@testing-library/user-event'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import type { AnyMachineSnapshot } from 'xstate'
 import { commandMenuMachine } from '../machines/commandMenu.machine'
-import { fakePlatform, renderApp } from '../tests/web/platform'
+import { fakePlatform, renderApp } from '../tests/fakePlatform'
 import { type ModelEvent, describePath, keyByIncomingEdge, missingCoverage, modelOf } from './harness'
 
 const ALL: Array<ModelEvent<typeof commandMenuMachine>> = [{ type: 'commandMenu.open' }, { type: 'commandMenu.close' }, { type: 'commandMenu.toggle' }]

@@ -127,18 +127,37 @@ interface Pending<TOutput, TInput> {
 /**
  * A promise actor whose every run waits until the test resolves or rejects it. `resolve`/`reject` settle the oldest
  * pending run inside React's act (what a rendered view needs); `pending` holds every run not yet settled, with its
- * input and abort signal.
+ * input and abort signal. `runs` holds every run in the order the machine started them, settled or not: a test with
+ * no rendered view names a run by its number (`runs[1].signal.aborted`) and settles it directly (`runs[0].resolve`).
  */
 export function deferredActor<TOutput, TInput = unknown>(name: string) {
   const pending: Array<Pending<TOutput, TInput>> = []
+  const runs: Array<Pending<TOutput, TInput>> = []
   const take = () => {
     const next = pending.shift()
     if (!next) throw new Error(`${name}: no pending run`)
     return next
   }
+  const start = (input: TInput, signal: AbortSignal) =>
+    new Promise<TOutput>((resolve, reject) => {
+      // A run settled through `runs` is no longer pending: the next `resolve`/`reject` takes the run after it.
+      const settled = () => {
+        const index = pending.indexOf(run)
+        if (index >= 0) pending.splice(index, 1)
+      }
+      const run: Pending<TOutput, TInput> = {
+        input,
+        signal,
+        resolve: (output) => (settled(), resolve(output)),
+        reject: (error) => (settled(), reject(error)),
+      }
+      pending.push(run)
+      runs.push(run)
+    })
   return {
-    logic: fromPromise<TOutput, TInput>(({ input, signal }) => new Promise<TOutput>((resolve, reject) => pending.push({ input, signal, resolve, reject }))),
+    logic: fromPromise<TOutput, TInput>(({ input, signal }) => start(input, signal)),
     pending,
+    runs,
     async resolve(output: TOutput) {
       const run = take()
       await act(async () => run.resolve(output))
@@ -186,15 +205,18 @@ const isSlow = <TOutput>(next: Scripted<TOutput>): next is { after: number; answ
 
 /**
  * An endpoint answering from a script (then `fallback`), recording when each request started, when an unanswered
- * one was aborted, and the input of each. Under fake timers the times are exact.
+ * one was aborted, and the input of each; `calls` holds each request whole (when it started, its input, its abort
+ * signal). Under fake timers the times are exact.
  */
 export function scriptedEndpoint<TOutput, TInput = unknown>(answers: Array<Scripted<TOutput>>, fallback: Scripted<TOutput>) {
   const requests: number[] = []
   const aborted: number[] = []
   const inputs: TInput[] = []
+  const calls: Array<{ at: number; input: TInput; signal: AbortSignal }> = []
   const actor = fromPromise<TOutput, TInput>(({ signal, input }) => {
     requests.push(Date.now())
     inputs.push(input)
+    calls.push({ at: Date.now(), input, signal })
     const next = answers.length > 0 ? answers.shift()! : fallback
     const onAbort = (reject: (error: Error) => void) =>
       signal.addEventListener('abort', () => {
@@ -214,7 +236,23 @@ export function scriptedEndpoint<TOutput, TInput = unknown>(answers: Array<Scrip
     if (next instanceof Error) return Promise.reject(next)
     return Promise.resolve(next)
   })
-  return { actor, requests, aborted, inputs }
+  return { actor, requests, aborted, inputs, calls }
+}
+
+/**
+ * An endpoint whose every answer the test computes from the request (`answer(input, signal)`): an answer that depends
+ * on the input or on how often it was asked, or one the test settles by hand. Records when each request started and
+ * its input, like `scriptedEndpoint`.
+ */
+export function answeringEndpoint<TOutput, TInput = unknown>(answer: (input: TInput, signal: AbortSignal) => Promise<TOutput> | TOutput) {
+  const requests: number[] = []
+  const inputs: TInput[] = []
+  const actor = fromPromise<TOutput, TInput>(async ({ input, signal }) => {
+    requests.push(Date.now())
+    inputs.push(input)
+    return answer(input, signal)
+  })
+  return { actor, requests, inputs }
 }
 
 /** A scripted answer of the project status endpoint. */

@@ -3,7 +3,7 @@ import userEvent from '@testing-library/user-event'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import type { AnyMachineSnapshot } from 'xstate'
 import { navBarMachine } from '../machines/navBar.machine'
-import { fakePlatform, renderApp } from '../tests/web/platform'
+import { fakePlatform, renderApp } from '../tests/fakePlatform'
 import { type ModelEvent, describePath, keyByIncomingEdge, missingCoverage, modelOf } from './harness'
 
 const REF = 'abcdefghijklmnopqrst'

@@ -5,7 +5,7 @@ import { createActor } from 'xstate'
 import { organizationMachine, type OrganizationData } from '../machines/organization.machine'
 import { newProjectMachine } from '../machines/newProject.machine'
 import { NewProjectPage } from '../src/views/projects/NewProjectPage'
-import { ORGS } from '../tests/web/platform'
+import { ORGS } from '../tests/fakePlatform'
 import { describePath, errorOf, keyByIncomingEdge, missingCoverage, modelOf, outputOf } from './harness'
 import { apiError, deferredActor } from './fakes'
 

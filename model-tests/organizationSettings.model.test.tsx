@@ -10,7 +10,7 @@ import {
 import type { Organization } from '../src/contracts/organizations'
 import type { UpdateOrganizationBody } from '../src/contracts/orgSettings'
 import { OrganizationGeneralPage } from '../src/views/org/OrganizationGeneralPage'
-import { ALL_PERMISSIONS, ORGS } from '../tests/web/platform'
+import { ALL_PERMISSIONS, ORGS } from '../tests/fakePlatform'
 import { type ModelEvent, describePath, errorOf, keyByIncomingEdge, missingCoverage, modelOf, outputOf } from './harness'
 import { apiError, deferredActor } from './fakes'
 

@@ -5,7 +5,7 @@ import { PLAN_PERMISSION_TEXT, planChangeMachine, type BillingData } from '../ma
 import type { Subscription } from '../src/contracts/organizations'
 import type { Plan, SelectablePlanId } from '../src/contracts/orgSettings'
 import { OrganizationBillingPage } from '../src/views/org/OrganizationBillingPage'
-import { ORGS } from '../tests/web/platform'
+import { ORGS } from '../tests/fakePlatform'
 import { describePath, errorOf, keyByIncomingEdge, missingCoverage, modelOf, outputOf } from './harness'
 import { apiError, deferredActor } from './fakes'
 

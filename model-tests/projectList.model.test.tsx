@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest'
 import { createActor } from 'xstate'
 import { projectListMachine, type ProjectListData } from '../machines/projectList.machine'
 import { ProjectsPage } from '../src/views/projects/ProjectsPage'
-import { ORGS, PROJECTS } from '../tests/web/platform'
+import { ORGS, PROJECTS } from '../tests/fakePlatform'
 import { describePath, errorOf, keyByIncomingEdge, missingCoverage, modelOf, outputOf } from './harness'
 import { apiError, deferredActor } from './fakes'
 

@@ -8,7 +8,6 @@ import {
   repositoryConnectedMessage,
   type CreateInput,
   type LinkerData,
-  type ToastsRef,
 } from '../machines/repositoryRelink.machine'
 import { toastMachine } from '../machines/toast.machine'
 import type { Connection } from '../src/contracts/github'
@@ -29,7 +28,7 @@ const ACME_LANDING = connection(3, LANDING_PAGE, ACME)
 const contextOf = (snapshot: SnapshotFrom<typeof repositoryRelinkMachine>) => snapshot.context
 
 const model = modelOf(repositoryRelinkMachine, {
-  input: { organization: { id: ORG.id, slug: ORG.slug }, toasts: createActor(toastMachine) as ToastsRef, connectionsOwner: null },
+  input: { organization: { id: ORG.id, slug: ORG.slug }, toasts: createActor(toastMachine), connectionsOwner: null },
   events: (snapshot) => {
     const context = contextOf(snapshot)
     if (snapshot.matches('closed')) return context.data === null ? [ev({ type: 'panel.open' })] : []

@@ -6,7 +6,7 @@ import { sessionMachine, type SessionData } from '../machines/session.machine'
 import { getProfile } from '../src/api/calls/session'
 import { LIVE_LOGIC } from '../src/app/logic'
 import { mapLoaded } from '../src/views/shell/lazy'
-import { ALL_PERMISSIONS, OWNER, fakePlatform, renderApp } from '../tests/web/platform'
+import { ALL_PERMISSIONS, OWNER, fakePlatform, renderApp } from '../tests/fakePlatform'
 import { describePath, errorOf, eventFor, keyByIncomingEdge, missingCoverage, modelOf, outputOf } from './harness'
 import { apiError, deferredActor } from './fakes'
 

@@ -6,8 +6,7 @@ import { commandMenuMachine } from '../../machines/commandMenu.machine'
 import { featurePreviewsMachine } from '../../machines/featurePreviews.machine'
 import { navBarMachine } from '../../machines/navBar.machine'
 import { themeMachine } from '../../machines/theme.machine'
-import { liveProjectListMachine } from '../api/live/projectList'
-import { liveProjectStatusMachine } from '../api/live/projectStatus'
+import { liveProjectListMachine, liveProjectStatusMachine } from '../api/live/projects'
 import { liveResourceWarningsMachine } from '../api/live/resourceWarnings'
 import { liveSessionMachine } from '../api/live/session'
 import { preloadable } from '../views/shell/lazy'
@@ -33,8 +32,8 @@ export const LIVE_LOGIC: AppLogic = {
   newProject: preloadable(() => import('../api/live/newProject').then((m) => m.liveNewProjectMachine)),
   projectStatus: liveProjectStatusMachine,
   resourceWarnings: liveResourceWarningsMachine,
-  pauseProject: preloadable(() => import('../api/live/pauseProject').then((m) => m.livePauseProjectMachine)),
-  upgradeAction: preloadable(() => import('../api/live/upgradeAction').then((m) => m.liveUpgradeActionMachine)),
+  pauseProject: preloadable(() => import('../api/live/pause').then((m) => m.livePauseProjectMachine)),
+  upgradeAction: preloadable(() => import('../api/live/upgrade').then((m) => m.liveUpgradeActionMachine)),
   apiKeys: preloadable(() => import('../api/live/apiKeys').then((m) => m.liveApiKeysMachine)),
   sqlEditor: preloadable(() => import('../api/live/sqlEditor').then((m) => m.liveSqlEditorMachine)),
   tableEditor: preloadable(() => import('../api/live/tableEditor').then((m) => m.liveTableEditorMachine)),

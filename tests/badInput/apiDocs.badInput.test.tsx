@@ -12,8 +12,7 @@ import { ApiDocsPanel } from '../../src/views/project/apiDocs/ApiDocsPanel'
 import { REF } from '../fixtures'
 import { BUCKETS, EDGE_FUNCTIONS, REST_SCHEMA } from '../fixtures.apiDocs'
 import { makeApiInfo } from '../fixtures.keys'
-import { ALL_PERMISSIONS } from '../web/platform'
-import { badAnswerCases, json, stubFetch, useFakeClock, type Answer } from './scriptedFetch'
+import { ALL_PERMISSIONS, badAnswerCases, json, stubFetch, useFakeClock, type Answer } from '../fakePlatform'
 
 useFakeClock(0)
 

@@ -2,10 +2,10 @@ import { act, render, screen, within } from '@testing-library/react'
 import { describe, expect, it, vi } from 'vitest'
 import { createActor } from 'xstate'
 import { liveApiKeysMachine } from '../../src/api/live/apiKeys'
-import { ApiKeysPanel, ProjectConfigPanel } from '../../src/views/project/settings/ApiKeysPanels'
+import { ApiKeysPanel, ProjectConfigPanel } from '../../src/views/project/ApiKeysPanels'
 import { REF } from '../fixtures'
 import { ANON_KEY, makeSettings } from '../fixtures.keys'
-import { BAD_ANSWERS, json, noAnswer, stubFetch, useFakeClock, type Answer } from './scriptedFetch'
+import { BAD_ANSWERS, json, noAnswer, stubFetch, useFakeClock, type Answer } from '../fakePlatform'
 
 const SETTINGS_PATH = /\/platform\/props\/project\/[a-z]{20}\/settings$/
 /** The settings endpoint answers from a script; the JWT status says 'never updated'. */

@@ -2,10 +2,10 @@ import { act, render, screen } from '@testing-library/react'
 import { describe, expect, it, vi } from 'vitest'
 import { createActor } from 'xstate'
 import { buildingMachine } from '../../machines/building.machine'
-import { buildingActors } from '../../src/api/live/building'
+import { buildingActors } from '../../src/api/live/lifecycle'
 import { BuildingPage } from '../../src/views/project/lifecycle/BuildingPage'
 import { REF } from '../fixtures'
-import { BAD_ANSWERS, json, stubFetch, text, useFakeClock, type Answer } from './scriptedFetch'
+import { BAD_ANSWERS, json, stubFetch, text, useFakeClock, type Answer } from '../fakePlatform'
 
 const STATUS_PATH = /\/platform\/projects\/[a-z]{20}\/status$/
 const stubStatusEndpoint = (answers: Answer[]) => stubFetch({ polled: STATUS_PATH, answers, fallback: json({ status: 'COMING_UP' }) }).calls

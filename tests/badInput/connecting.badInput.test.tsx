@@ -2,10 +2,10 @@ import { act, render, screen } from '@testing-library/react'
 import { describe, expect, it, vi } from 'vitest'
 import { createActor } from 'xstate'
 import { connectingMachine } from '../../machines/connecting.machine'
-import { connectingActors } from '../../src/api/live/connecting'
+import { connectingActors } from '../../src/api/live/lifecycle'
 import { ConnectingPage } from '../../src/views/project/lifecycle/ConnectingPage'
 import { makeProject } from '../fixtures'
-import { BAD_ANSWERS, json, stubFetch, text, useFakeClock, type Answer } from './scriptedFetch'
+import { BAD_ANSWERS, json, stubFetch, text, useFakeClock, type Answer } from '../fakePlatform'
 
 const TEST_PATH = /\/platform\/projects\/[a-z]{20}\/(live|api\/rest)$/
 const stubEndpoint = (answers: Answer[]) => {

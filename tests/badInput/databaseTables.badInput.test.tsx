@@ -5,7 +5,7 @@ import { liveDatabaseTablesMachine } from '../../src/api/live/databaseTables'
 import { DatabaseTables } from '../../src/views/project/database/DatabaseTablesPage'
 import { REF } from '../fixtures'
 import { ORDERS, TABLES } from '../fixtures.database'
-import { badAnswerCases, json, stubFetch, useFakeClock, type Answer } from './scriptedFetch'
+import { badAnswerCases, json, stubFetch, useFakeClock, type Answer } from '../fakePlatform'
 
 const TABLES_PATH = /^\/platform\/projects\/[a-z]{20}\/database\/tables$/
 

@@ -6,7 +6,7 @@ import { createActor } from 'xstate'
 import { liveNewProjectMachine } from '../../src/api/live/newProject'
 import { NewProjectForm } from '../../src/views/projects/NewProjectPage'
 import { CREATED_PROJECT } from '../fixtures.database'
-import { badAnswerCases, json, stubFetch, useFakeClock, type Answer } from './scriptedFetch'
+import { badAnswerCases, json, stubFetch, useFakeClock, type Answer } from '../fakePlatform'
 
 const CREATE_PATH = /^\/v1\/projects$/
 

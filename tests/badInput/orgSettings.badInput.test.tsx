@@ -12,8 +12,7 @@ import { OrganizationBillingPage } from '../../src/views/org/OrganizationBilling
 import { OrganizationGeneralPage } from '../../src/views/org/OrganizationGeneralPage'
 import { AiSettingsDialog } from '../../src/views/project/ai/AiSettingsDialog'
 import { REF } from '../fixtures'
-import { ORGS } from '../web/platform'
-import { badAnswerCases, json, stubFetch, useFakeClock, type Answer } from './scriptedFetch'
+import { ORGS, badAnswerCases, json, stubFetch, useFakeClock, type Answer } from '../fakePlatform'
 
 useFakeClock(0)
 

@@ -4,12 +4,11 @@ import { describe, expect, it, vi } from 'vitest'
 import { createActor } from 'xstate'
 import { pausingMachine } from '../../machines/pausing.machine'
 import { restoringMachine } from '../../machines/restoring.machine'
-import { pausingActors } from '../../src/api/live/pausing'
-import { restoringActors } from '../../src/api/live/restoring'
+import { pausingActors, restoringActors } from '../../src/api/live/lifecycle'
 import { PausingPage } from '../../src/views/project/lifecycle/PausingPage'
 import { RestoringPage } from '../../src/views/project/lifecycle/RestoringPage'
 import { REF } from '../fixtures'
-import { BAD_ANSWERS, json, stubFetch, text, useFakeClock, type Answer } from './scriptedFetch'
+import { BAD_ANSWERS, json, stubFetch, text, useFakeClock, type Answer } from '../fakePlatform'
 
 const STATUS_PATH = /\/platform\/projects\/[a-z]{20}\/status$/
 const stubStatusEndpoint = (answers: Answer[], fallback: Answer) => stubFetch({ polled: STATUS_PATH, answers, fallback }).calls

@@ -12,7 +12,7 @@ import { liveRepositoryRelinkMachine } from '../../src/api/live/repositoryRelink
 import { GitHubIntegrations } from '../../src/views/org/integrations/GitHubIntegrations'
 import { makeProject } from '../fixtures'
 import { ACME, ACME_NOTES, INSTALLATION, LANDING_PAGE, ORG, PORTAL, REPOSITORIES, connection } from '../fixtures.github'
-import { BAD_ANSWERS, json, useFakeClock, type Answer } from './scriptedFetch'
+import { BAD_ANSWERS, json, useFakeClock, type Answer } from '../fakePlatform'
 
 useFakeClock(0)
 

@@ -5,7 +5,7 @@ import { liveSqlEditorMachine } from '../../src/api/live/sqlEditor'
 import { SqlEditor } from '../../src/views/project/database/SqlEditorPage'
 import { REF } from '../fixtures'
 import { SELECT_RESULT } from '../fixtures.database'
-import { BAD_ANSWERS, json, noAnswer, stubFetch, useFakeClock, type Answer } from './scriptedFetch'
+import { BAD_ANSWERS, json, noAnswer, stubFetch, useFakeClock, type Answer } from '../fakePlatform'
 
 const QUERY_PATH = /^\/platform\/projects\/[a-z]{20}\/database\/query$/
 const TYPED = 'select id,\n  email from customers'

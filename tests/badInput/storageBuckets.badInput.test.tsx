@@ -10,7 +10,7 @@ import { liveStorageBucketsMachine } from '../../src/api/live/storage'
 import { StorageBuckets } from '../../src/views/project/storage/StorageBucketsPage'
 import { REF } from '../fixtures'
 import { AVATARS, BUCKETS, TENANT_CONFIG_NOT_FOUND } from '../fixtures.storage'
-import { badAnswerCases, json, stubFetch, useFakeClock, type Answer } from './scriptedFetch'
+import { badAnswerCases, json, stubFetch, useFakeClock, type Answer } from '../fakePlatform'
 
 const BUCKETS_PATH = /^\/platform\/storage\/[a-z]{20}\/buckets$/
 

@@ -7,7 +7,7 @@ import { liveTableEditorMachine } from '../../src/api/live/tableEditor'
 import { TableEditor } from '../../src/views/project/database/TableEditorPage'
 import { REF } from '../fixtures'
 import { TABLES, ordersPage } from '../fixtures.database'
-import { badAnswerCases, json, stubFetch, useFakeClock, type Answer } from './scriptedFetch'
+import { badAnswerCases, json, stubFetch, useFakeClock, type Answer } from '../fakePlatform'
 
 const TABLES_PATH = /^\/platform\/projects\/[a-z]{20}\/database\/tables$/
 const ROWS_PATH = /^\/platform\/projects\/[a-z]{20}\/database\/tables\/orders\/rows$/

@@ -11,7 +11,7 @@ import { liveTypeGenerationMachine } from '../../src/api/live/typeGeneration'
 import { ToastRegion } from '../../src/views/shell/ToastRegion'
 import { GenerateTypes } from '../../src/views/project/GenerateTypesButton'
 import { REF } from '../fixtures'
-import { badAnswerCases, json, stubFetch, useFakeClock, type Answer } from './scriptedFetch'
+import { badAnswerCases, json, stubFetch, useFakeClock, type Answer } from '../fakePlatform'
 
 const TYPES_PATH = /^\/v1\/projects\/[a-z]{20}\/types\/typescript$/
 const TYPES = 'export type Database = {}\n'

@@ -2,10 +2,10 @@ import { act, render, screen } from '@testing-library/react'
 import { describe, expect, it, vi } from 'vitest'
 import { createActor } from 'xstate'
 import { upgradingMachine } from '../../machines/upgrading.machine'
-import { upgradingActors } from '../../src/api/live/upgrading'
+import { upgradingActors } from '../../src/api/live/lifecycle'
 import { UpgradingPage } from '../../src/views/project/lifecycle/UpgradingPage'
 import { REF } from '../fixtures'
-import { BAD_ANSWERS, json, stubFetch, text, useFakeClock, type Answer } from './scriptedFetch'
+import { BAD_ANSWERS, json, stubFetch, text, useFakeClock, type Answer } from '../fakePlatform'
 
 const SINCE = '2026-11-21T10:00:00.000Z'
 const wire = (status: number, progress = '3_detached_volume_from_upgraded_instance') => ({

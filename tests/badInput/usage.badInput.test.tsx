@@ -14,7 +14,7 @@ import { Logs } from '../../src/views/project/observability/LogsPage'
 import { Reports } from '../../src/views/project/observability/ReportsPage'
 import { REF } from '../fixtures'
 import { DAYS, LOG_ENTRIES, USAGES, WARNINGS } from '../fixtures.usage'
-import { BAD_ANSWER_MESSAGES, BAD_ANSWERS, badAnswerCases, json, stubFetch, useFakeClock, type Answer } from './scriptedFetch'
+import { BAD_ANSWER_MESSAGES, BAD_ANSWERS, badAnswerCases, json, stubFetch, useFakeClock, type Answer } from '../fakePlatform'
 
 useFakeClock(Date.parse('2026-11-03T12:00:00Z'))
 

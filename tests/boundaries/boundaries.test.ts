@@ -5,8 +5,7 @@
  * folders depend one way (the shell on no other, layout and project not on each other); the HTTP client writes no
  * path (each call names its endpoint descriptor); the dashboard's code imports zod only as `zod/mini`.
  * And the zones (ZONES): the server's shared layers import no feature; a feature imports from another feature only
- * the shared set; a view folder imports no sibling; machines and src/api import no views. Today's breaches of a zone
- * are named one by one in KNOWN_ZONE_BREACHES: a new one fails, and so does an entry that is no longer needed.
+ * the shared set; a view folder imports no sibling; machines and src/api import no views. No breach is allowed.
  * A failure lists each offending import as 'file → imported (rule)' or each cycle's files.
  */
 import { readFileSync } from 'node:fs'
@@ -99,15 +98,6 @@ export const ZONES: Rule[] = [
 ]
 
 /**
- * Today's breaches of the zones, each by name. The list only shrinks: an import that leaves the code must leave the
- * list too (the test says which), and a new breach is never added here — it is removed instead.
- */
-export const KNOWN_ZONE_BREACHES: string[] = [
-  // The building page shows the keys panel of settings › API while the project comes up (loaded lazily).
-  'src/views/project/lifecycle/BuildingPage.tsx → src/views/project/settings/ApiSettingsPage.tsx (a view folder imports no sibling)',
-]
-
-/**
  * The dashboard's schemas are built with zod/mini: one import of classic `zod` (or a path under it other than
  * zod/mini) anywhere in the browser's code brings the whole classic build back into the first load (~16 kB gzip).
  * The server may use either.
@@ -136,12 +126,7 @@ describe('import boundaries of the repository', () => {
   })
 
   it('keeps the zones: server core, features, view folders, machines and src/api import only what their zone may', () => {
-    const breaches = violationsOf(graph, ZONES)
-    expect(breaches.filter((breach) => !KNOWN_ZONE_BREACHES.includes(breach)), 'imports that break a zone').toEqual([])
-    expect(
-      KNOWN_ZONE_BREACHES.filter((breach) => !breaches.includes(breach)),
-      'known breaches that are gone: delete them from KNOWN_ZONE_BREACHES',
-    ).toEqual([])
+    expect(violationsOf(graph, ZONES), 'imports that break a zone').toEqual([])
   })
 
   it("the dashboard's code (contracts, api, views, app, machines) imports zod only as zod/mini", () => {

@@ -1,6 +1,6 @@
 /** Unit tests of the accounts and members machines: signUp, profile, members, joinInvitation (fake timers, actors provided). */
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
-import { createActor, fromPromise } from 'xstate'
+import { describe, expect, it, vi } from 'vitest'
+import { createActor } from 'xstate'
 import { joinInvitationMachine, selectJoinView, type JoinResult } from '../../machines/joinInvitation.machine'
 import { mayChange, membersMachine, selectMembersView } from '../../machines/members.machine'
 import { profileMachine, selectProfileView, usernameError } from '../../machines/profile.machine'
@@ -10,29 +10,20 @@ import type { Profile } from '../../src/contracts/session'
 import type { Role } from '../../src/contracts/common'
 import { type EmailVerificationSent, type SignUpBody } from '../../src/contracts/accounts'
 import { EMAIL_NOT_VERIFIED, type CreatedInvitation, type InviteMemberBody, type Member, type OrganizationTeam } from '../../src/contracts/members'
-
-interface Run<I, O> {
-  input: I
-  signal: AbortSignal
-  resolve: (output: O) => void
-  reject: (error: unknown) => void
-}
-const deferred = <I, O>(runs: Array<Run<I, O>>) =>
-  fromPromise(({ input, signal }: { input: I; signal: AbortSignal }) => new Promise<O>((resolve, reject) => runs.push({ input, signal, resolve, reject })))
+import { deferredActor, usePathClock } from '../../model-tests/fakes'
 
 const PROFILE: Profile = { id: 7, username: 'newcomer', primary_email: 'newcomer@example.com' }
 const SESSION: SessionData = { profile: PROFILE, permissions: [] }
 const TOKEN = `12.${'a'.repeat(43)}`
 
-beforeEach(() => vi.useFakeTimers())
-afterEach(() => vi.useRealTimers())
+usePathClock()
 
 describe('signUp', () => {
   function start() {
-    const runs: Array<Run<SignUpBody, SessionData>> = []
+    const signUp = deferredActor<SessionData, SignUpBody>('signUp')
     const signedUp = vi.fn()
-    const actor = createActor(signUpMachine.provide({ actors: { signUp: deferred(runs) }, actions: { signedUp: (_, params) => signedUp(params.session) } })).start()
-    return { actor, runs, signedUp, view: () => selectSignUpView(actor.getSnapshot()) }
+    const actor = createActor(signUpMachine.provide({ actors: { signUp: signUp.logic }, actions: { signedUp: (_, params) => signedUp(params.session) } })).start()
+    return { actor, runs: signUp.runs, signedUp, view: () => selectSignUpView(actor.getSnapshot()) }
   }
 
   it('sends the e-mail and password, then hands the new session to the app', async () => {
@@ -72,12 +63,12 @@ describe('signUp', () => {
 
 describe('profile', () => {
   function start() {
-    const runs: Array<Run<{ username: string }, Profile>> = []
+    const update = deferredActor<Profile, { username: string }>('updateProfile')
     const saved = vi.fn()
-    const actor = createActor(profileMachine.provide({ actors: { updateProfile: deferred(runs) }, actions: { profileSaved: (_, params) => saved(params.profile) } }), {
+    const actor = createActor(profileMachine.provide({ actors: { updateProfile: update.logic }, actions: { profileSaved: (_, params) => saved(params.profile) } }), {
       input: { profile: PROFILE },
     }).start()
-    return { actor, runs, saved, view: () => selectProfileView(actor.getSnapshot()) }
+    return { actor, runs: update.runs, saved, view: () => selectProfileView(actor.getSnapshot()) }
   }
 
   it('saves a changed, valid username (trimmed) and hands the profile to the app', async () => {
@@ -121,12 +112,13 @@ const TEAM: OrganizationTeam = { members: [member(1, 'Owner'), member(2, 'Admini
 
 describe('members', () => {
   function start(accountId = 1) {
-    const lists: Array<Run<{ slug: string }, OrganizationTeam>> = []
-    const invites: Array<Run<{ slug: string; body: InviteMemberBody }, CreatedInvitation>> = []
-    const updates: Array<Run<{ slug: string; accountId: number; role: Role }, Member>> = []
-    const removes: Array<Run<{ slug: string; accountId: number }, void>> = []
+    const getTeam = deferredActor<OrganizationTeam, { slug: string }>('getTeam')
+    const invite = deferredActor<CreatedInvitation, { slug: string; body: InviteMemberBody }>('inviteMember')
+    const update = deferredActor<Member, { slug: string; accountId: number; role: Role }>('updateMember')
+    const remove = deferredActor<void, { slug: string; accountId: number }>('removeMember')
+    const [lists, invites, updates, removes] = [getTeam.runs, invite.runs, update.runs, remove.runs]
     const actor = createActor(
-      membersMachine.provide({ actors: { getTeam: deferred(lists), inviteMember: deferred(invites), updateMember: deferred(updates), removeMember: deferred(removes) } }),
+      membersMachine.provide({ actors: { getTeam: getTeam.logic, inviteMember: invite.logic, updateMember: update.logic, removeMember: remove.logic } }),
       { input: { slug: 'acme', accountId } },
     ).start()
     const view = () => selectMembersView(actor.getSnapshot())
@@ -255,13 +247,14 @@ describe('members', () => {
 })
 
 describe('joinInvitation', () => {
-  function start(token = TOKEN, sendEmailVerification = deferred<unknown, EmailVerificationSent>([])) {
-    const runs: Array<Run<{ token: string }, JoinResult>> = []
+  function start(token = TOKEN, sendEmailVerification = deferredActor<EmailVerificationSent>('sendEmailVerification')) {
+    const accept = deferredActor<JoinResult, { token: string }>('acceptInvitation')
     const joined = vi.fn()
-    const actor = createActor(joinInvitationMachine.provide({ actors: { acceptInvitation: deferred(runs), sendEmailVerification }, actions: { joined: (_, params) => joined(params.session) } }), {
-      input: { token },
-    }).start()
-    return { actor, runs, joined, view: () => selectJoinView(actor.getSnapshot()) }
+    const actor = createActor(
+      joinInvitationMachine.provide({ actors: { acceptInvitation: accept.logic, sendEmailVerification: sendEmailVerification.logic }, actions: { joined: (_, params) => joined(params.session) } }),
+      { input: { token } },
+    ).start()
+    return { actor, runs: accept.runs, joined, view: () => selectJoinView(actor.getSnapshot()) }
   }
 
   it('says a malformed link is not valid, without a request', () => {
@@ -296,8 +289,9 @@ describe('joinInvitation', () => {
   })
 
   it('an unverified address is told so, may send itself a new link, and accept once it has opened it', async () => {
-    const sends: Array<Run<unknown, EmailVerificationSent>> = []
-    const { actor, runs, view } = start(TOKEN, deferred(sends))
+    const send = deferredActor<EmailVerificationSent>('sendEmailVerification')
+    const sends = send.runs
+    const { actor, runs, view } = start(TOKEN, send)
     const message = 'Verify your e-mail address before accepting this invitation: open the verification link sent to it, or send a new one.'
     actor.send({ type: 'join.accept' })
     // The API client's error keeps the answer's body, whose code tells this refusal from the others.

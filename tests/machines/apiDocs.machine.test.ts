@@ -24,16 +24,10 @@ import type { Bucket } from '../../src/contracts/storage'
 import { ANON_KEY, SERVICE_KEY, makeApiInfo } from '../fixtures.keys'
 import { REF } from '../fixtures'
 import { BUCKETS, EDGE_FUNCTIONS, REST_SCHEMA, TENANT_CONFIG_NOT_FOUND } from '../fixtures.apiDocs'
+import { deferredActor } from '../../model-tests/fakes'
 
 const OWNER: Permission[] = ['project_auth:all', 'project_storage:all', 'project_edge_function:all', 'realtime:all', 'service_api_keys:read']
 const ALL_FEATURES = { auth: true, storage: true, edgeFunctions: true, realtime: true }
-
-interface Pending {
-  input: { ref: string }
-  signal: AbortSignal
-  resolve: (value: unknown) => void
-  reject: (error: unknown) => void
-}
 
 /** The JWT secret update status the server answers: null, never updated. */
 type JwtAnswer = 'updating' | 'updated' | 'failed' | null
@@ -42,15 +36,18 @@ const jwtAnswer = (status: JwtAnswer): JwtSecretUpdateStatusResponse => ({
 })
 
 function start(overrides: Partial<ApiDocsInput> = {}, jwt: { status: JwtAnswer; reads: number } = { status: null, reads: 0 }) {
-  const reads: Record<'schema' | 'settings' | 'buckets' | 'functions', Pending[]> = { schema: [], settings: [], buckets: [], functions: [] }
-  const deferred = <T,>(list: Pending[]) =>
-    fromPromise<T, { ref: string }>(({ input, signal }) => new Promise<T>((resolve, reject) => list.push({ input, signal, resolve: resolve as (value: unknown) => void, reject })))
+  // Every run of each read, settled or not, in the order they started (the test settles them by index).
+  const schema = deferredActor<RestSchemaResponse, { ref: string }>('fetchRestSchema')
+  const settings = deferredActor<ProjectApiInfo, { ref: string }>('fetchApiKeyInfo')
+  const buckets = deferredActor<Bucket[], { ref: string }>('fetchBuckets')
+  const functions = deferredActor<FunctionResponse[], { ref: string }>('fetchFunctions')
+  const reads = { schema: schema.runs, settings: settings.runs, buckets: buckets.runs, functions: functions.runs }
   const machine = apiDocsMachine.provide({
     actors: {
-      fetchRestSchema: deferred<RestSchemaResponse>(reads.schema),
-      fetchApiKeyInfo: deferred<ProjectApiInfo>(reads.settings),
-      fetchBuckets: deferred<Bucket[]>(reads.buckets),
-      fetchFunctions: deferred<FunctionResponse[]>(reads.functions),
+      fetchRestSchema: schema.logic,
+      fetchApiKeyInfo: settings.logic,
+      fetchBuckets: buckets.logic,
+      fetchFunctions: functions.logic,
       // The JWT secret was never updated (null): the keys are usable once read.
       jwtSecret: jwtSecretDocsChildMachine.provide({
         actors: {

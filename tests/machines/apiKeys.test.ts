@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
-import { createActor, createMachine, fromPromise } from 'xstate'
+import { createActor, fromPromise } from 'xstate'
 import {
   FAILED_TEXT,
   PERMISSION_TEXT,
@@ -10,12 +10,12 @@ import {
   selectProjectConfigView,
 } from '../../machines/apiKeys.machine'
 import { copyButtonMachine } from '../../machines/copyButton.machine'
-import type { JwtSecretUpdateStatusResponse, ProjectSettings } from '../../src/contracts/keys'
+import type { JwtSecretUpdateAccepted, JwtSecretUpdateBody, JwtSecretUpdateStatusResponse, ProjectSettings } from '../../src/contracts/keys'
 import { REF } from '../fixtures'
 import { ANON_KEY, JWT_SECRET, SERVICE_KEY, makeSettings } from '../fixtures.keys'
+import { deferredActor } from '../../model-tests/fakes'
 
 type Reply = ProjectSettings | Error | 'hang' | { after: number; reply: ProjectSettings | Error }
-const idleJwt = createMachine({ id: 'idleJwt' })
 
 function start(replies: Reply[], opts: { canReadKeys?: boolean; jwt?: 'idle' | 'real'; jwtReplies?: JwtSecretUpdateStatusResponse[] } = {}) {
   const requests: Array<{ at: number; signal: AbortSignal }> = []
@@ -41,7 +41,13 @@ function start(replies: Reply[], opts: { canReadKeys?: boolean; jwt?: 'idle' | '
                   updateJwtSecret: fromPromise(async () => ({ change_tracking_id: 'c' })),
                 },
               })
-            : (idleJwt as unknown as typeof jwtSecretChildMachine),
+            : // Idle: its reads never answer, so it reports nothing (the tests send 'jwt.status.changed' themselves).
+              jwtSecretChildMachine.provide({
+                actors: {
+                  fetchJwtStatus: deferredActor<JwtSecretUpdateStatusResponse, { ref: string }>('fetchJwtStatus').logic,
+                  updateJwtSecret: deferredActor<JwtSecretUpdateAccepted, { ref: string; body: JwtSecretUpdateBody }>('updateJwtSecret').logic,
+                },
+              }),
         copyButton: copyButtonMachine.provide({
           actors: { writeClipboard: fromPromise<void, { text: string }>(async ({ input }) => void clipboard.push(input.text)) },
         }),
@@ -125,7 +131,11 @@ describe('API keys machine', () => {
   it('keys stay masked and locked until the JWT secret is known to be updated', async () => {
     const { actor } = start([makeSettings()])
     await vi.advanceTimersByTimeAsync(0)
-    const rows = () => (selectApiKeysView(actor.getSnapshot()) as Extract<ReturnType<typeof selectApiKeysView>, { phase: 'ready' }>).rows
+    const rows = () => {
+      const view = selectApiKeysView(actor.getSnapshot())
+      if (view.phase !== 'ready') throw new Error(`the keys are not ready: ${view.phase}`)
+      return view.rows
+    }
     expect(rows()[1].shown).toEqual({ kind: 'masked' })
     expect(actor.getSnapshot().can({ type: 'serviceKey.reveal' })).toBe(false)
     expect(actor.getSnapshot().can({ type: 'value.copy', key: 'anon' })).toBe(false)
@@ -174,10 +184,10 @@ describe('API keys machine', () => {
     actor.send({ type: 'value.copy', key: 'service_role' })
     await vi.advanceTimersByTimeAsync(0)
     expect(clipboard).toEqual([SERVICE_KEY])
-    const copier = actor.getSnapshot().children.copyServiceRoleKey as unknown as { getSnapshot(): { value: unknown } }
-    expect(copier.getSnapshot().value).toBe('copied')
+    const copier = actor.getSnapshot().children.copyServiceRoleKey
+    expect(copier?.getSnapshot().value).toBe('copied')
     await vi.advanceTimersByTimeAsync(2_000)
-    expect(copier.getSnapshot().value).toBe('idle')
+    expect(copier?.getSnapshot().value).toBe('idle')
   })
 
   it('with the real JWT child: its status reaches the parent, and a finished update refetches the settings', async () => {

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
-import { createActor, createMachine, fromPromise } from 'xstate'
+import { createActor, fromPromise } from 'xstate'
 import { branchStatusMachine, selectBranchesView, type BranchDetail } from '../../machines/branchStatus.machine'
 import { selectToast, toastMachine } from '../../machines/toast.machine'
 import type { BranchResponse, MergePlan, MergeResponse } from '../../src/contracts/branching'
@@ -25,7 +25,6 @@ function start(script: Script) {
   const toasts = createActor(toastMachine).start()
   const machine = branchStatusMachine.provide({
     actors: {
-      enablement: createMachine({ id: 'enablementStub' }) as never,
       listBranches: fromPromise(() => {
         listCalls.push(Date.now())
         return answer(script.lists.length > 1 ? script.lists.shift()! : script.lists[0])

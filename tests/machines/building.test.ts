@@ -1,8 +1,8 @@
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
+import { describe, expect, it, vi } from 'vitest'
 import { createActor } from 'xstate'
 import { buildingMachine } from '../../machines/building.machine'
 import type { ProjectStatus } from '../../src/contracts/common'
-import { scriptedStatus, slow, type Answer } from '../../model-tests/fakes'
+import { scriptedStatus, slow, usePathClock, type Answer } from '../../model-tests/fakes'
 
 function start(replies: Answer[], status: ProjectStatus = 'COMING_UP') {
   const endpoint = scriptedStatus(replies, 'COMING_UP')
@@ -15,12 +15,7 @@ function start(replies: Answer[], status: ProjectStatus = 'COMING_UP') {
   return { actor, requests: endpoint.requests, aborted: endpoint.aborted, refreshProject, refreshProjectList }
 }
 
-beforeEach(() => {
-  vi.useFakeTimers({ now: 0 })
-})
-afterEach(() => {
-  vi.useRealTimers()
-})
+usePathClock()
 
 describe('building machine', () => {
   it('polls the project status every 4 seconds', async () => {

@@ -1,35 +1,30 @@
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
-import { createActor, fromPromise } from 'xstate'
+import { describe, expect, it, vi } from 'vitest'
+import { createActor } from 'xstate'
 import { connectingMachine, connectivityEndpoint, type ConnectivityEndpoint } from '../../machines/connecting.machine'
 import type { Project } from '../../src/contracts/projects'
 import { makeProject } from '../fixtures'
-import { scriptedEndpoint, slow } from '../../model-tests/fakes'
+import { scriptedEndpoint, slow, usePathClock } from '../../model-tests/fakes'
 
 type Reply = 'ok' | Error | 'hang'
 
 function start(replies: Reply[], project: Project = makeProject({ postgrestStatus: 'OFFLINE' })) {
-  const requests: Array<{ at: number; endpoint: ConnectivityEndpoint; signal: AbortSignal }> = []
+  const endpoint = scriptedEndpoint<unknown, { ref: string; endpoint: ConnectivityEndpoint }>(
+    replies.map((reply) => (reply === 'ok' ? { status: 'ok' } : reply)),
+    new Error('503'),
+  )
   const markOnline = vi.fn()
   const refreshProject = vi.fn()
   const actor = createActor(
     connectingMachine.provide({
-      actors: {
-        testConnectivity: fromPromise(({ input, signal }: { input: { ref: string; endpoint: ConnectivityEndpoint }; signal: AbortSignal }) => {
-          requests.push({ at: Date.now(), endpoint: input.endpoint, signal })
-          const reply = replies.shift() ?? new Error('503')
-          if (reply === 'hang') return new Promise(() => {})
-          return reply instanceof Error ? Promise.reject(reply) : Promise.resolve({ status: 'ok' })
-        }),
-      },
+      actors: { testConnectivity: endpoint.actor },
       actions: { markOnline: (_, params) => markOnline(params), refreshProject },
     }),
     { input: { project } },
   ).start()
-  return { actor, requests, markOnline, refreshProject }
+  return { actor, requests: endpoint.calls, markOnline, refreshProject }
 }
 
-beforeEach(() => vi.useFakeTimers({ now: 0 }))
-afterEach(() => vi.useRealTimers())
+usePathClock()
 
 describe('connectivityEndpoint', () => {
   it.each([
@@ -52,15 +47,15 @@ describe('connecting machine', () => {
     const { requests } = start([])
     await vi.advanceTimersByTimeAsync(16_000)
     expect(requests.map((r) => r.at)).toEqual([4_000, 8_000, 12_000, 16_000])
-    expect(new Set(requests.map((r) => r.endpoint))).toEqual(new Set(['live']))
+    expect(new Set(requests.map((r) => r.input.endpoint))).toEqual(new Set(['live']))
   })
 
   it('uses the REST schema endpoint for older gateways and when the version is unknown', async () => {
     const old = start([], makeProject({ postgrestStatus: 'OFFLINE', kpsVersion: 'kps-v3.1.0' }))
     const unknown = start([], makeProject({ postgrestStatus: 'OFFLINE', kpsVersion: null }))
     await vi.advanceTimersByTimeAsync(4_000)
-    expect(old.requests[0].endpoint).toBe('rest')
-    expect(unknown.requests[0].endpoint).toBe('rest')
+    expect(old.requests[0].input.endpoint).toBe('rest')
+    expect(unknown.requests[0].input.endpoint).toBe('rest')
   })
 
   it('gives a test 2 seconds, aborts it, and never overlaps tests; the next goes out on the beat', async () => {

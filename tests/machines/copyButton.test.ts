@@ -1,33 +1,25 @@
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
-import { createActor, fromPromise } from 'xstate'
+import { describe, expect, it, vi } from 'vitest'
+import { createActor } from 'xstate'
 import { copyButtonMachine, selectCopyButtonView } from '../../machines/copyButton.machine'
+import { scriptedEndpoint, usePathClock } from '../../model-tests/fakes'
 
-function start(write: (text: string) => Promise<void>) {
-  const writes: string[] = []
-  const actor = createActor(
-    copyButtonMachine.provide({
-      actors: {
-        writeClipboard: fromPromise<void, { text: string }>(({ input }) => {
-          writes.push(input.text)
-          return write(input.text)
-        }),
-      },
-    }),
-  ).start()
-  return { actor, writes }
+/** The clipboard answers every write the same: written (no error), or refused with `refusal`. */
+function start(refusal?: Error) {
+  const clipboard = scriptedEndpoint<void, { text: string }>([], refusal)
+  const actor = createActor(copyButtonMachine.provide({ actors: { writeClipboard: clipboard.actor } })).start()
+  return { actor, writes: clipboard.inputs }
 }
 
-beforeEach(() => vi.useFakeTimers({ now: 0 }))
-afterEach(() => vi.useRealTimers())
+usePathClock()
 
 describe('copy button machine', () => {
   it("writes the value, shows 'Copied' for exactly 2 s, then 'Copy'", async () => {
-    const { actor, writes } = start(() => Promise.resolve())
+    const { actor, writes } = start()
     expect(selectCopyButtonView(actor.getSnapshot())).toEqual({ label: 'Copy', copying: false })
     actor.send({ type: 'clipboard.copy', text: 'the-key' })
     expect(selectCopyButtonView(actor.getSnapshot()).copying).toBe(true)
     await vi.advanceTimersByTimeAsync(0)
-    expect(writes).toEqual(['the-key'])
+    expect(writes).toEqual([{ text: 'the-key' }])
     expect(selectCopyButtonView(actor.getSnapshot()).label).toBe('Copied')
     await vi.advanceTimersByTimeAsync(1_999)
     expect(selectCopyButtonView(actor.getSnapshot()).label).toBe('Copied')
@@ -36,26 +28,26 @@ describe('copy button machine', () => {
   })
 
   it('forgets the value once written', async () => {
-    const { actor } = start(() => Promise.resolve())
+    const { actor } = start()
     actor.send({ type: 'clipboard.copy', text: 'secret' })
     await vi.advanceTimersByTimeAsync(0)
     expect(actor.getSnapshot().context.text).toBe('')
   })
 
   it('a refused write returns to Copy without a Copied label', async () => {
-    const { actor } = start(() => Promise.reject(new Error('denied')))
+    const { actor } = start(new Error('denied'))
     actor.send({ type: 'clipboard.copy', text: 'x' })
     await vi.advanceTimersByTimeAsync(0)
     expect(actor.getSnapshot().value).toBe('idle')
   })
 
   it('copying again while Copied shows writes again and restarts the 2 s', async () => {
-    const { actor, writes } = start(() => Promise.resolve())
+    const { actor, writes } = start()
     actor.send({ type: 'clipboard.copy', text: 'a' })
     await vi.advanceTimersByTimeAsync(1_500)
     actor.send({ type: 'clipboard.copy', text: 'b' })
     await vi.advanceTimersByTimeAsync(1_500)
-    expect(writes).toEqual(['a', 'b'])
+    expect(writes).toEqual([{ text: 'a' }, { text: 'b' }])
     expect(actor.getSnapshot().value).toBe('copied')
     await vi.advanceTimersByTimeAsync(500)
     expect(actor.getSnapshot().value).toBe('idle')

@@ -1,7 +1,8 @@
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
-import { createActor, fromPromise } from 'xstate'
+import { describe, expect, it, vi } from 'vitest'
+import { createActor } from 'xstate'
 import { databaseTablesMachine, selectDatabaseTablesView } from '../../machines/databaseTables.machine'
 import type { DatabaseTable } from '../../src/contracts/database'
+import { deferredActor, usePathClock } from '../../model-tests/fakes'
 
 const REF = 'abcdefghijklmnopqrst'
 const ORDERS: DatabaseTable = {
@@ -16,28 +17,13 @@ const ORDERS: DatabaseTable = {
   relationships: [],
 }
 
-interface Pending {
-  input: { ref: string }
-  signal: AbortSignal
-  resolve: (tables: DatabaseTable[]) => void
-  reject: (error: unknown) => void
-}
-
 function start() {
-  const loads: Pending[] = []
-  const actor = createActor(
-    databaseTablesMachine.provide({
-      actors: {
-        listTables: fromPromise(({ input, signal }: { input: { ref: string }; signal: AbortSignal }) => new Promise<DatabaseTable[]>((resolve, reject) => loads.push({ input, signal, resolve, reject }))),
-      },
-    }),
-    { input: { ref: REF } },
-  ).start()
-  return { actor, loads, view: () => selectDatabaseTablesView(actor.getSnapshot()) }
+  const list = deferredActor<DatabaseTable[], { ref: string }>('listTables')
+  const actor = createActor(databaseTablesMachine.provide({ actors: { listTables: list.logic } }), { input: { ref: REF } }).start()
+  return { actor, loads: list.runs, view: () => selectDatabaseTablesView(actor.getSnapshot()) }
 }
 
-beforeEach(() => vi.useFakeTimers({ now: 0 }))
-afterEach(() => vi.useRealTimers())
+usePathClock()
 
 describe('database tables machine', () => {
   it("loads the project's tables", async () => {

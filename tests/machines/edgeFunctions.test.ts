@@ -1,33 +1,19 @@
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
-import { createActor, fromPromise } from 'xstate'
+import { describe, expect, it, vi } from 'vitest'
+import { createActor } from 'xstate'
 import { edgeFunctionsMachine, selectEdgeFunctionsView } from '../../machines/edgeFunctions.machine'
 import type { FunctionResponse } from '../../src/contracts/functions'
 import { FUNCTIONS } from '../fixtures.storage'
+import { deferredActor, usePathClock } from '../../model-tests/fakes'
 
 const REF = 'abcdefghijklmnopqrst'
 
-interface Pending {
-  input: { ref: string }
-  signal: AbortSignal
-  resolve: (functions: FunctionResponse[]) => void
-  reject: (error: unknown) => void
-}
-
 function start() {
-  const loads: Pending[] = []
-  const actor = createActor(
-    edgeFunctionsMachine.provide({
-      actors: {
-        listFunctions: fromPromise(({ input, signal }: { input: { ref: string }; signal: AbortSignal }) => new Promise<FunctionResponse[]>((resolve, reject) => loads.push({ input, signal, resolve, reject }))),
-      },
-    }),
-    { input: { ref: REF } },
-  ).start()
-  return { actor, loads, view: () => selectEdgeFunctionsView(actor.getSnapshot()) }
+  const list = deferredActor<FunctionResponse[], { ref: string }>('listFunctions')
+  const actor = createActor(edgeFunctionsMachine.provide({ actors: { listFunctions: list.logic } }), { input: { ref: REF } }).start()
+  return { actor, loads: list.runs, view: () => selectEdgeFunctionsView(actor.getSnapshot()) }
 }
 
-beforeEach(() => vi.useFakeTimers({ now: 0 }))
-afterEach(() => vi.useRealTimers())
+usePathClock()
 
 describe('edge functions machine', () => {
   it("loads the project's functions", async () => {

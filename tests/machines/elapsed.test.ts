@@ -1,9 +1,9 @@
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
+import { describe, expect, it, vi } from 'vitest'
 import { createActor } from 'xstate'
 import { elapsedMachine, formatElapsed, selectElapsed } from '../../machines/elapsed.machine'
+import { usePathClock } from '../../model-tests/fakes'
 
-beforeEach(() => vi.useFakeTimers({ now: Date.parse('2026-11-21T12:00:00Z') }))
-afterEach(() => vi.useRealTimers())
+usePathClock({ now: Date.parse('2026-11-21T12:00:00Z') })
 
 describe('elapsed machine', () => {
   it('counts from the server timestamp, so a reload keeps the count', () => {

@@ -1,33 +1,25 @@
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
-import { createActor, fromPromise } from 'xstate'
+import { describe, expect, it, vi } from 'vitest'
+import { createActor } from 'xstate'
 import { githubIntegrationsMachine, selectGitHubIntegrationsView, type IntegrationsData } from '../../machines/githubIntegrations.machine'
 import { toastMachine } from '../../machines/toast.machine'
 import type { Connection } from '../../src/contracts/github'
 import { ACME_NOTES, INSTALLATION, LANDING_PAGE, ORG, PORTAL, connection } from '../fixtures.github'
-
-interface Run<I, O> {
-  input: I
-  signal: AbortSignal
-  resolve: (output: O) => void
-  reject: (error: unknown) => void
-}
-const deferred = <I, O>(runs: Array<Run<I, O>>) =>
-  fromPromise(({ input, signal }: { input: I; signal: AbortSignal }) => new Promise<O>((resolve, reject) => runs.push({ input, signal, resolve, reject })))
+import { deferredActor, usePathClock } from '../../model-tests/fakes'
 
 const DATA: IntegrationsData = { organization: ORG, installations: [INSTALLATION], connections: [ACME_NOTES] }
 const PORTAL_LANDING = connection(2, LANDING_PAGE, PORTAL)
 
 function start(toasts?: ReturnType<typeof createActor<typeof toastMachine>>) {
-  const loads: Array<Run<{ slug: string }, IntegrationsData>> = []
-  const lists: Array<Run<{ organizationId: number }, Connection[]>> = []
-  const deletes: Array<Run<{ organizationId: number; connectionId: number }, void>> = []
+  const load = deferredActor<IntegrationsData, { slug: string }>('loadIntegrations')
+  const list = deferredActor<Connection[], { organizationId: number }>('listConnections')
+  const remove = deferredActor<void, { organizationId: number; connectionId: number }>('deleteConnection')
   const actor = createActor(
-    githubIntegrationsMachine.provide({ actors: { loadIntegrations: deferred(loads), listConnections: deferred(lists), deleteConnection: deferred(deletes) } }),
+    githubIntegrationsMachine.provide({ actors: { loadIntegrations: load.logic, listConnections: list.logic, deleteConnection: remove.logic } }),
     { input: { slug: ORG.slug, toasts } },
   ).start()
   const view = () => selectGitHubIntegrationsView(actor.getSnapshot())
   const toast = () => (toasts ?? actor.getSnapshot().children.toasts!).getSnapshot().context.toast
-  return { actor, loads, lists, deletes, view, toast }
+  return { actor, loads: load.runs, lists: list.runs, deletes: remove.runs, view, toast }
 }
 
 async function loaded(toasts?: ReturnType<typeof createActor<typeof toastMachine>>) {
@@ -37,8 +29,7 @@ async function loaded(toasts?: ReturnType<typeof createActor<typeof toastMachine
   return s
 }
 
-beforeEach(() => vi.useFakeTimers())
-afterEach(() => vi.useRealTimers())
+usePathClock()
 
 describe('GitHub integrations machine', () => {
   it('loads the organization’s installations and connections', async () => {

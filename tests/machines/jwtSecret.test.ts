@@ -1,8 +1,8 @@
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
-import { createActor, fromPromise } from 'xstate'
+import { describe, expect, it, vi } from 'vitest'
+import { createActor } from 'xstate'
 import type { JwtSecretUpdateBody, JwtSecretUpdateStatusResponse } from '../../src/contracts/keys'
 import { jwtSecretMachine, selectJwtSecretView, type JwtPhase } from '../../machines/jwtSecret.machine'
-import { scriptedEndpoint, slow } from '../../model-tests/fakes'
+import { answeringEndpoint, scriptedEndpoint, slow, usePathClock } from '../../model-tests/fakes'
 
 type Reply = JwtSecretUpdateStatusResponse | Error | 'hang'
 const status = (s: JwtPhase | null): JwtSecretUpdateStatusResponse => ({
@@ -10,33 +10,23 @@ const status = (s: JwtPhase | null): JwtSecretUpdateStatusResponse => ({
 })
 
 function start(replies: Reply[], opts: { canUpdate?: boolean; update?: () => Promise<{ change_tracking_id: string }> } = {}) {
-  const polls: Array<{ at: number; signal: AbortSignal }> = []
-  const bodies: JwtSecretUpdateBody[] = []
+  const poll = scriptedEndpoint<JwtSecretUpdateStatusResponse, { ref: string }>(replies, status('updating'))
+  const update = answeringEndpoint<{ change_tracking_id: string }, { ref: string; body: JwtSecretUpdateBody }>(() =>
+    opts.update ? opts.update() : Promise.resolve({ change_tracking_id: 'c-2' }),
+  )
   const reportStatus = vi.fn()
   const refreshSettings = vi.fn()
   const actor = createActor(
     jwtSecretMachine.provide({
-      actors: {
-        fetchJwtStatus: fromPromise<JwtSecretUpdateStatusResponse, { ref: string }>(({ signal }) => {
-          polls.push({ at: Date.now(), signal })
-          const reply = replies.shift() ?? status('updating')
-          if (reply === 'hang') return new Promise(() => {})
-          return reply instanceof Error ? Promise.reject(reply) : Promise.resolve(reply)
-        }),
-        updateJwtSecret: fromPromise<{ change_tracking_id: string }, { ref: string; body: JwtSecretUpdateBody }>(({ input }) => {
-          bodies.push(input.body)
-          return opts.update ? opts.update() : Promise.resolve({ change_tracking_id: 'c-2' })
-        }),
-      },
+      actors: { fetchJwtStatus: poll.actor, updateJwtSecret: update.actor },
       actions: { reportStatus: (_, params) => reportStatus(params.status), refreshSettings },
     }),
     { input: { ref: 'abcdefghijklmnopqrst', canUpdate: opts.canUpdate ?? true } },
   ).start()
-  return { actor, polls, bodies, reportStatus, refreshSettings }
+  return { actor, polls: poll.calls, bodies: update.inputs, reportStatus, refreshSettings }
 }
 
-beforeEach(() => vi.useFakeTimers({ now: 0 }))
-afterEach(() => vi.useRealTimers())
+usePathClock()
 
 describe('JWT secret machine', () => {
   it('a project never updated is in the updated state, and says so to its parent', async () => {
@@ -121,7 +111,7 @@ describe('JWT secret machine', () => {
     actor.send({ type: 'secret.confirm' })
     expect(selectJwtSecretView(actor.getSnapshot())).toMatchObject({ submitting: true, notice: { title: 'Updating JWT secret...' } })
     await vi.advanceTimersByTimeAsync(0)
-    expect(bodies).toEqual([{}])
+    expect(bodies.map((input) => input.body)).toEqual([{}])
     expect(actor.getSnapshot().matches('updating')).toBe(true)
     expect(actor.getSnapshot().context.changeTrackingId).toBe('c-2')
   })
@@ -132,7 +122,7 @@ describe('JWT secret machine', () => {
     actor.send({ type: 'secret.generate' })
     actor.send({ type: 'secret.confirm', jwt_secret: 'c'.repeat(40) })
     await vi.advanceTimersByTimeAsync(0)
-    expect(bodies).toEqual([{ jwt_secret: 'c'.repeat(40) }])
+    expect(bodies.map((input) => input.body)).toEqual([{ jwt_secret: 'c'.repeat(40) }])
   })
 
   it("a refused request shows 'Failed to update JWT secret' with the server's message and re-reads the status", async () => {

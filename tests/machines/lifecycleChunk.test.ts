@@ -5,7 +5,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { createActor } from 'xstate'
 import { mayShowLifecyclePage, resolveProjectPage } from '../../machines/projectPage'
-import { lifecycleFlowsLoaded, liveProjectStatusMachine } from '../../src/api/live/projectStatus'
+import { lifecycleFlowsLoaded, liveProjectStatusMachine } from '../../src/api/live/projects'
 import { PostgrestStatus, ProjectStatus } from '../../src/contracts/common'
 import { makeProject, REF } from '../fixtures'
 

@@ -1,7 +1,9 @@
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
-import { createActor, fromPromise } from 'xstate'
-import { createErrorOf, newProjectMachine, selectCanCreate, selectNewProjectView, type CreateProjectInput, type RegionCode } from '../../machines/newProject.machine'
+import { describe, expect, it, vi } from 'vitest'
+import { createActor } from 'xstate'
+import { createErrorOf, newProjectMachine, selectCanCreate, selectNewProjectView, type CreateProjectInput } from '../../machines/newProject.machine'
 import type { V1CreatedProject } from '../../src/contracts/database'
+import { sendUnchecked } from '../../model-tests/harness'
+import { apiError, deferredActor, usePathClock } from '../../model-tests/fakes'
 
 const CREATED: V1CreatedProject = {
   id: '9',
@@ -13,32 +15,23 @@ const CREATED: V1CreatedProject = {
   created_at: '2026-11-23T10:00:00.000Z',
   status: 'COMING_UP',
 }
-const apiError = (message: string, status: number | null) => Object.assign(new Error(message), { status })
-
-interface Pending {
-  input: CreateProjectInput
-  signal: AbortSignal
-  resolve: (project: V1CreatedProject) => void
-  reject: (error: unknown) => void
-}
 
 function start() {
-  const creates: Pending[] = []
+  const create = deferredActor<V1CreatedProject, CreateProjectInput>('createProject')
   const refreshProjectList = vi.fn()
   const actor = createActor(
     newProjectMachine.provide({
       actors: {
-        createProject: fromPromise(({ input, signal }: { input: CreateProjectInput; signal: AbortSignal }) => new Promise<V1CreatedProject>((resolve, reject) => creates.push({ input, signal, resolve, reject }))),
+        createProject: create.logic,
       },
       actions: { refreshProjectList },
     }),
     { input: { slug: 'demo-pro' } },
   ).start()
-  return { actor, creates, refreshProjectList, view: () => selectNewProjectView(actor.getSnapshot()), canCreate: () => selectCanCreate(actor.getSnapshot()) }
+  return { actor, creates: create.runs, refreshProjectList, view: () => selectNewProjectView(actor.getSnapshot()), canCreate: () => selectCanCreate(actor.getSnapshot()) }
 }
 
-beforeEach(() => vi.useFakeTimers({ now: 0 }))
-afterEach(() => vi.useRealTimers())
+usePathClock()
 
 describe('new project machine', () => {
   it('creates nothing until a name is given; sends the trimmed name, the slug and the region', async () => {
@@ -66,7 +59,7 @@ describe('new project machine', () => {
 
   it('refuses a region that is not in the list', () => {
     const { actor, view } = start()
-    actor.send({ type: 'project.region', region: 'mars-north-1' as RegionCode })
+    sendUnchecked(actor, { type: 'project.region', region: 'mars-north-1' })
     expect(view()).toMatchObject({ region: 'us-east-1' })
   })
 

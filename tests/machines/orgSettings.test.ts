@@ -3,19 +3,19 @@
  * permission), planChange (never the current plan, only with organizations:write, the dialog kept on failure) and
  * aiSettings (the AI_SQL opt-in in the platform build only, the value sent, time-outs).
  */
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
-import { createActor, fromPromise } from 'xstate'
+import { describe, expect, it, vi } from 'vitest'
+import { createActor } from 'xstate'
 import { aiSettingsMachine, selectAiSettingsView } from '../../machines/aiSettings.machine'
-import { changesOf, nameError, organizationSettingsMachine, selectOrganizationSettingsView } from '../../machines/organizationSettings.machine'
+import { changesOf, nameError, organizationSettingsMachine, selectOrganizationSettingsView, type OrganizationSettingsData } from '../../machines/organizationSettings.machine'
 import { planChangeMachine, selectPlanChangeView, type BillingData } from '../../machines/planChange.machine'
 import type { Organization, Subscription } from '../../src/contracts/organizations'
-import type { AiSettings, UpdateOrganizationBody } from '../../src/contracts/orgSettings'
+import type { AiSettings, SelectablePlanId, UpdateOrganizationBody } from '../../src/contracts/orgSettings'
+import { answeringEndpoint, scriptedEndpoint, usePathClock } from '../../model-tests/fakes'
 
 const ORG: Organization = { id: 1, slug: 'demo-free', name: 'Demo Free Org', plan: { id: 'free' }, opt_in_tags: [] }
 const flush = () => vi.advanceTimersByTimeAsync(0)
 
-beforeEach(() => vi.useFakeTimers({ now: 0 }))
-afterEach(() => vi.useRealTimers())
+usePathClock()
 
 describe('organizationSettings', () => {
   it('sends only what changed: the trimmed name, the opt-in tags', () => {
@@ -33,11 +33,12 @@ describe('organizationSettings', () => {
     expect(nameError('Fine')).toBeNull()
   })
 
-  function start(permissions: BillingData['permissions'], save = vi.fn(async ({ input }: { input: { body: UpdateOrganizationBody } }) => ({ ...ORG, ...input.body }) as Organization)) {
+  type SaveInput = { slug: string; body: UpdateOrganizationBody }
+  function start(permissions: BillingData['permissions'], save = vi.fn(async (input: SaveInput): Promise<Organization> => ({ ...ORG, ...input.body }))) {
     const machine = organizationSettingsMachine.provide({
       actors: {
-        fetchOrganizationSettings: fromPromise(async () => ({ organization: ORG, permissions })),
-        saveOrganization: fromPromise(save as never),
+        fetchOrganizationSettings: scriptedEndpoint<OrganizationSettingsData, { slug: string }>([], { organization: ORG, permissions }).actor,
+        saveOrganization: answeringEndpoint(save).actor,
       },
     })
     return { actor: createActor(machine, { input: { slug: 'demo-free' } }).start(), save }
@@ -67,11 +68,11 @@ describe('organizationSettings', () => {
 
   it('keeps the draft through a time-out and saves it on the next try', async () => {
     let calls = 0
-    const save = vi.fn(({ input }: { input: { body: UpdateOrganizationBody } }) => {
+    const save = vi.fn((input: SaveInput): Promise<Organization> => {
       calls += 1
-      return calls === 1 ? new Promise<Organization>(() => {}) : Promise.resolve({ ...ORG, ...input.body } as Organization)
+      return calls === 1 ? new Promise<Organization>(() => {}) : Promise.resolve({ ...ORG, ...input.body })
     })
-    const { actor } = start(['organizations:write'], save as never)
+    const { actor } = start(['organizations:write'], save)
     await flush()
     actor.send({ type: 'draft.edit', draft: { aiSql: true } })
     actor.send({ type: 'settings.save' })
@@ -82,7 +83,7 @@ describe('organizationSettings', () => {
     actor.send({ type: 'settings.save' })
     await flush()
     expect(actor.getSnapshot().value).toBe('saved')
-    expect(save.mock.calls[1][0].input.body).toEqual({ opt_in_tags: ['AI_SQL'] })
+    expect(save.mock.calls[1][0].body).toEqual({ opt_in_tags: ['AI_SQL'] })
     actor.stop()
   })
 })
@@ -99,8 +100,9 @@ describe('planChange', () => {
     permissions: ['organizations:write'],
   }
 
-  function start(data: BillingData, change = vi.fn(async () => ({ plan: { id: 'pro', name: 'Pro' }, usage_billing_enabled: false }) as Subscription)) {
-    const machine = planChangeMachine.provide({ actors: { fetchBilling: fromPromise(async () => data), changePlan: fromPromise(change as never) } })
+  type ChangeInput = { slug: string; plan: SelectablePlanId }
+  function start(data: BillingData, change = vi.fn(async (_input: ChangeInput): Promise<Subscription> => ({ plan: { id: 'pro', name: 'Pro' }, usage_billing_enabled: false }))) {
+    const machine = planChangeMachine.provide({ actors: { fetchBilling: scriptedEndpoint<BillingData, { slug: string }>([], data).actor, changePlan: answeringEndpoint(change).actor } })
     return { actor: createActor(machine, { input: { slug: 'demo-free' } }).start(), change }
   }
 
@@ -123,7 +125,7 @@ describe('planChange', () => {
     expect(change).not.toHaveBeenCalled()
     actor.send({ type: 'plan.confirm' })
     await flush()
-    expect((change.mock.calls[0] as unknown as [{ input: unknown }])[0].input).toEqual({ slug: 'demo-free', plan: 'pro' })
+    expect(change.mock.calls[0][0]).toEqual({ slug: 'demo-free', plan: 'pro' })
     const view = selectPlanChangeView(actor.getSnapshot())
     expect(view.phase === 'ready' && view.data.subscription.plan.id).toBe('pro')
     expect(view.phase === 'ready' && view.changedTo).toBe('Pro')
@@ -152,8 +154,8 @@ describe('aiSettings', () => {
   const SETTINGS: AiSettings = { send_anonymous_schema_metadata: true, organization_slug: 'demo-free', organization_opt_in_tags: [] }
 
   function start(settings: AiSettings, isPlatform: boolean) {
-    const save = vi.fn(async ({ input }: { input: { send: boolean } }) => ({ ...settings, send_anonymous_schema_metadata: input.send }))
-    const machine = aiSettingsMachine.provide({ actors: { fetchAiSettings: fromPromise(async () => settings), saveAiSettings: fromPromise(save as never) } })
+    const save = vi.fn(async (input: { ref: string; send: boolean }) => ({ ...settings, send_anonymous_schema_metadata: input.send }))
+    const machine = aiSettingsMachine.provide({ actors: { fetchAiSettings: scriptedEndpoint<AiSettings, { ref: string }>([], settings).actor, saveAiSettings: answeringEndpoint(save).actor } })
     return { actor: createActor(machine, { input: { ref: 'abcdefghijklmnopqrst', isPlatform } }).start(), save }
   }
 
@@ -176,7 +178,7 @@ describe('aiSettings', () => {
     expect(selectAiSettingsView(actor.getSnapshot())).toMatchObject({ checked: true, notAllowed: null })
     actor.send({ type: 'schemaMetadata.toggle' })
     await flush()
-    expect(save.mock.calls[0][0].input).toEqual({ ref: 'abcdefghijklmnopqrst', send: false })
+    expect(save.mock.calls[0][0]).toEqual({ ref: 'abcdefghijklmnopqrst', send: false })
     expect(selectAiSettingsView(actor.getSnapshot())).toMatchObject({ checked: false, outcome: { kind: 'saved', text: 'Successfully saved settings' } })
     actor.stop()
   })
@@ -187,13 +189,13 @@ describe('aiSettings', () => {
     expect(selectAiSettingsView(actor.getSnapshot())).toMatchObject({ checked: false, notAllowed: null })
     actor.send({ type: 'schemaMetadata.toggle' })
     await flush()
-    expect(save.mock.calls[0][0].input.send).toBe(true)
+    expect(save.mock.calls[0][0].send).toBe(true)
     expect(actor.getSnapshot().value).toBe('saved')
     actor.stop()
   })
 
   it('a load unanswered for 10 s fails with a clear message and can be tried again', async () => {
-    const machine = aiSettingsMachine.provide({ actors: { fetchAiSettings: fromPromise(() => new Promise<AiSettings>(() => {})) } })
+    const machine = aiSettingsMachine.provide({ actors: { fetchAiSettings: scriptedEndpoint<AiSettings, { ref: string }>([], 'hang').actor } })
     const actor = createActor(machine, { input: { ref: 'abcdefghijklmnopqrst', isPlatform: true } }).start()
     await vi.advanceTimersByTimeAsync(9_999)
     expect(actor.getSnapshot().value).toBe('loading')

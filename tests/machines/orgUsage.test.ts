@@ -1,15 +1,15 @@
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
-import { createActor, fromPromise } from 'xstate'
+import { describe, expect, it, vi } from 'vitest'
+import { createActor } from 'xstate'
 import { dailySeriesOf, formatBytes, formatUsage, orgUsageMachine, selectOrgUsageView, type OrgUsageData } from '../../machines/orgUsage.machine'
 import { REF } from '../fixtures'
 import { DAYS, OTHER_REF, USAGE_DATA } from '../fixtures.usage'
+import { answeringEndpoint, usePathClock } from '../../model-tests/fakes'
 
-beforeEach(() => vi.useFakeTimers({ now: 0 }))
-afterEach(() => vi.useRealTimers())
+usePathClock()
 
 function start(fetch: (input: { slug: string; projectRef: string }, signal: AbortSignal) => Promise<OrgUsageData>) {
   const actor = createActor(
-    orgUsageMachine.provide({ actors: { fetchOrgUsage: fromPromise(({ input, signal }: { input: { slug: string; projectRef: string }; signal: AbortSignal }) => fetch(input, signal)) } }),
+    orgUsageMachine.provide({ actors: { fetchOrgUsage: answeringEndpoint(fetch).actor } }),
     { input: { slug: 'demo-free' } },
   ).start()
   return actor

@@ -1,31 +1,25 @@
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
-import { createActor, fromPromise } from 'xstate'
+import { describe, expect, it, vi } from 'vitest'
+import { createActor } from 'xstate'
 import { pauseProjectMachine, selectPauseProjectView } from '../../machines/pauseProject.machine'
 import type { Permission, ProjectStatus } from '../../src/contracts/common'
 import { REF } from '../fixtures'
+import { answeringEndpoint, scriptedEndpoint, usePathClock } from '../../model-tests/fakes'
 
 function start(permissions: Permission[] | Error, status: ProjectStatus = 'ACTIVE_HEALTHY', pause: () => Promise<void> = async () => {}) {
   const refreshProject = vi.fn()
-  const pauseCalls: string[] = []
+  const pauseCall = answeringEndpoint<void, { ref: string }>(() => pause())
   const machine = pauseProjectMachine.provide({
     actors: {
-      fetchPermissions: fromPromise(async () => {
-        if (permissions instanceof Error) throw permissions
-        return permissions
-      }),
-      pauseProject: fromPromise(async ({ input }) => {
-        pauseCalls.push(input.ref)
-        return pause()
-      }),
+      fetchPermissions: scriptedEndpoint<Permission[], { organizationSlug: string }>([], permissions).actor,
+      pauseProject: pauseCall.actor,
     },
     actions: { refreshProject },
   })
   const actor = createActor(machine, { input: { ref: REF, organizationSlug: 'demo-pro', status } }).start()
-  return { actor, refreshProject, pauseCalls, view: () => selectPauseProjectView(actor.getSnapshot()) }
+  return { actor, refreshProject, pauseCalls: pauseCall.inputs, view: () => selectPauseProjectView(actor.getSnapshot()) }
 }
 
-beforeEach(() => vi.useFakeTimers({ now: 0 }))
-afterEach(() => vi.useRealTimers())
+usePathClock()
 
 describe('pause project machine', () => {
   it('confirms, disables the dialog buttons while the call runs, then asks for the project to be refetched', async () => {
@@ -38,7 +32,7 @@ describe('pause project machine', () => {
     actor.send({ type: 'pause.confirm' })
     expect(view()).toMatchObject({ dialogOpen: true, confirmed: true, canConfirm: false, canCancel: false })
     actor.send({ type: 'pause.cancel' })
-    expect(pauseCalls).toEqual([REF])
+    expect(pauseCalls.map((input) => input.ref)).toEqual([REF])
     answer()
     await vi.advanceTimersByTimeAsync(0)
     expect(refreshProject).toHaveBeenCalledTimes(1)

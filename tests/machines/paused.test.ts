@@ -1,8 +1,9 @@
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
-import { createActor, createMachine, fromPromise } from 'xstate'
+import { describe, expect, it, vi } from 'vitest'
+import { createActor, createMachine } from 'xstate'
 import { pausedChildMachine, pausedMachine, selectPausedView, type RestoreContext } from '../../machines/paused.machine'
 import type { Project } from '../../src/contracts/projects'
 import { makeProject } from '../fixtures'
+import { answeringEndpoint, scriptedEndpoint, usePathClock } from '../../model-tests/fakes'
 
 const OWNER_PERMISSIONS: RestoreContext['permissions'] = ['projects:write', 'infra:execute:project-initialize-or-resume']
 const PRO: RestoreContext = { permissions: OWNER_PERMISSIONS, plan: 'pro', membersReachedLimit: [] }
@@ -11,17 +12,11 @@ const MEMBER = { username: 'owner', primary_email: 'owner@example.com', free_pro
 function start(context: RestoreContext | Error, restore: () => Promise<Project> = async () => makeProject({ status: 'RESTORING' })) {
   const showToast = vi.fn()
   const projectUpdated = vi.fn()
-  const restoreCalls: string[] = []
+  const restoreCall = answeringEndpoint<Project, { ref: string }>(() => restore())
   const machine = pausedMachine.provide({
     actors: {
-      fetchRestoreContext: fromPromise(async () => {
-        if (context instanceof Error) throw context
-        return context
-      }),
-      restoreProject: fromPromise(async ({ input }) => {
-        restoreCalls.push(input.ref)
-        return restore()
-      }),
+      fetchRestoreContext: scriptedEndpoint<RestoreContext, { organizationSlug: string }>([], context).actor,
+      restoreProject: restoreCall.actor,
     },
     actions: {
       showToast: (_, params) => showToast(params),
@@ -29,11 +24,10 @@ function start(context: RestoreContext | Error, restore: () => Promise<Project> 
     },
   })
   const actor = createActor(machine, { input: { project: makeProject({ status: 'INACTIVE' }) } }).start()
-  return { actor, showToast, projectUpdated, restoreCalls, view: () => selectPausedView(actor.getSnapshot()) }
+  return { actor, showToast, projectUpdated, restoreCalls: restoreCall.inputs, view: () => selectPausedView(actor.getSnapshot()) }
 }
 
-beforeEach(() => vi.useFakeTimers({ now: 0 }))
-afterEach(() => vi.useRealTimers())
+usePathClock()
 
 describe('paused machine', () => {
   it('restores after confirmation: the dialog buttons are disabled once confirmed, the project goes up RESTORING, a toast shows', async () => {
@@ -121,8 +115,8 @@ describe('paused machine', () => {
         id: 'paused',
         src: pausedChildMachine.provide({
           actors: {
-            fetchRestoreContext: fromPromise(async () => PRO),
-            restoreProject: fromPromise(async () => makeProject({ status: 'RESTORING' })),
+            fetchRestoreContext: scriptedEndpoint<RestoreContext, { organizationSlug: string }>([], PRO).actor,
+            restoreProject: scriptedEndpoint<Project, { ref: string }>([], makeProject({ status: 'RESTORING' })).actor,
           },
         }),
         input: { project: makeProject({ status: 'INACTIVE' }) },

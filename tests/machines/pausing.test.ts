@@ -1,10 +1,9 @@
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
+import { describe, expect, it, vi } from 'vitest'
 import { createActor } from 'xstate'
 import { PAUSING_OVERDUE_AFTER_MS, pausingMachine, selectPausingView } from '../../machines/pausing.machine'
 import { selectElapsed } from '../../machines/elapsed.machine'
 import { REF } from '../fixtures'
-import { scriptedStatus, slow, type Answer } from '../../model-tests/fakes'
-
+import { scriptedStatus, slow, usePathClock, type Answer } from '../../model-tests/fakes'
 
 function start(answers: Answer[], since = new Date(0).toISOString()) {
   const { actor: fetchProjectStatus, requests, aborted } = scriptedStatus(answers, 'PAUSING')
@@ -20,8 +19,7 @@ function start(answers: Answer[], since = new Date(0).toISOString()) {
   return { actor, requests, aborted, refreshProject, refreshProjectList }
 }
 
-beforeEach(() => vi.useFakeTimers({ now: 0 }))
-afterEach(() => vi.useRealTimers())
+usePathClock()
 
 describe('pausing machine', () => {
   it('waits 4 s, then polls every 2 s until INACTIVE, then refreshes the project and the list once', async () => {

@@ -1,19 +1,19 @@
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
-import { createActor, fromPromise } from 'xstate'
+import { describe, expect, it, vi } from 'vitest'
+import { createActor } from 'xstate'
 import type { DailyUsage, RequestLogEntry } from '../../src/contracts/measured'
 import { projectLogsMachine, selectProjectLogsView, type LogFilter } from '../../machines/projectLogs.machine'
 import { projectReportsMachine, selectProjectReportsView, type ReportRange } from '../../machines/projectReports.machine'
 import { REF } from '../fixtures'
 import { DAYS, LOG_ENTRIES } from '../fixtures.usage'
+import { answeringEndpoint, usePathClock } from '../../model-tests/fakes'
 
-beforeEach(() => vi.useFakeTimers({ now: 0 }))
-afterEach(() => vi.useRealTimers())
+usePathClock()
 
 describe('projectReports machine', () => {
   const start = (fetch: (input: { ref: string; organizationSlug: string; days: ReportRange }, signal: AbortSignal) => Promise<DailyUsage[]>) =>
     createActor(
       projectReportsMachine.provide({
-        actors: { fetchProjectDailyUsage: fromPromise(({ input, signal }: { input: { ref: string; organizationSlug: string; days: ReportRange }; signal: AbortSignal }) => fetch(input, signal)) },
+        actors: { fetchProjectDailyUsage: answeringEndpoint(fetch).actor },
       }),
       { input: { ref: REF, organizationSlug: 'demo-free' } },
     ).start()
@@ -62,7 +62,7 @@ describe('projectLogs machine', () => {
   const start = (fetch: (input: { ref: string; filter: LogFilter }, signal: AbortSignal) => Promise<RequestLogEntry[]>) =>
     createActor(
       projectLogsMachine.provide({
-        actors: { fetchRequestLog: fromPromise(({ input, signal }: { input: { ref: string; filter: LogFilter }; signal: AbortSignal }) => fetch(input, signal)) },
+        actors: { fetchRequestLog: answeringEndpoint(fetch).actor },
       }),
       { input: { ref: REF } },
     ).start()

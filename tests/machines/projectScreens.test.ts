@@ -3,17 +3,17 @@
  * (spec 8), the active custom domain's URL, PITR changes only on a paid plan by those who may, a support request
  * the contract would refuse is never sent, time-outs.
  */
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
-import { createActor, fromPromise } from 'xstate'
+import { describe, expect, it, vi } from 'vitest'
+import { createActor } from 'xstate'
 import { customDomainMachine, pseudoStatusOf, selectCustomDomainUrl, selectCustomDomainView } from '../../machines/customDomain.machine'
-import { projectAddonsMachine, selectProjectAddonsView } from '../../machines/projectAddons.machine'
+import { projectAddonsMachine, selectProjectAddonsView, type AddonChange } from '../../machines/projectAddons.machine'
 import { selectSupportTicketView, supportTicketMachine } from '../../machines/supportTicket.machine'
 import type { CustomHostnameResponse, ProjectAddons } from '../../src/contracts/settings'
-import type { SupportTicket } from '../../src/contracts/support'
+import type { CreateTicketBody, SupportTicket } from '../../src/contracts/support'
 import { REF } from '../fixtures'
+import { answeringEndpoint, scriptedEndpoint, usePathClock, type Scripted } from '../../model-tests/fakes'
 
-beforeEach(() => vi.useFakeTimers())
-afterEach(() => vi.useRealTimers())
+usePathClock()
 
 const answer = (status: string): CustomHostnameResponse => ({
   status: status === 'active' ? '5_services_reconfigured' : '2_initiated',
@@ -33,15 +33,14 @@ const answer = (status: string): CustomHostnameResponse => ({
   },
 })
 
-function domainActor(result: () => Promise<CustomHostnameResponse>) {
-  return createActor(customDomainMachine.provide({ actors: { fetchCustomHostname: fromPromise(result) } }), { input: { ref: REF } }).start()
+/** The custom hostname endpoint answers every read the same: a hostname, a failure, or never ('hang'). */
+function domainActor(reply: Scripted<CustomHostnameResponse>) {
+  return createActor(customDomainMachine.provide({ actors: { fetchCustomHostname: scriptedEndpoint<CustomHostnameResponse, { ref: string }>([], reply).actor } }), { input: { ref: REF } }).start()
 }
 
 describe('custom domain', () => {
   it("maps a message containing 'not allowed to set up custom domain' to 0_not_allowed", async () => {
-    const actor = domainActor(async () => {
-      throw new Error('Sorry: project is not allowed to set up custom domain')
-    })
+    const actor = domainActor(new Error('Sorry: project is not allowed to set up custom domain'))
     await vi.advanceTimersByTimeAsync(0)
     expect(actor.getSnapshot().context.domain).toEqual({ status: '0_not_allowed' })
     expect(selectCustomDomainView(actor.getSnapshot())).toEqual({ phase: 'notAllowed' })
@@ -53,23 +52,21 @@ describe('custom domain', () => {
   })
 
   it('raises every other error', async () => {
-    const actor = domainActor(async () => {
-      throw new Error('Request failed with status 500')
-    })
+    const actor = domainActor(new Error('Request failed with status 500'))
     await vi.advanceTimersByTimeAsync(0)
     expect(selectCustomDomainView(actor.getSnapshot())).toEqual({ phase: 'failed', error: 'Request failed with status 500' })
   })
 
   it('gives https://{hostname} as the project URL only once the hostname is active', async () => {
-    const active = domainActor(async () => answer('active'))
-    const pending = domainActor(async () => answer('pending'))
+    const active = domainActor(answer('active'))
+    const pending = domainActor(answer('pending'))
     await vi.advanceTimersByTimeAsync(0)
     expect(selectCustomDomainUrl(active.getSnapshot())).toBe('https://api.acme.test')
     expect(selectCustomDomainUrl(pending.getSnapshot())).toBeNull()
   })
 
   it('gives up after its time-out', async () => {
-    const actor = domainActor(() => new Promise(() => {}))
+    const actor = domainActor('hang')
     await vi.advanceTimersByTimeAsync(10_000)
     expect(selectCustomDomainView(actor.getSnapshot())).toEqual({ phase: 'failed', error: 'The request timed out' })
   })
@@ -79,7 +76,7 @@ const NONE: ProjectAddons = { ref: REF, selected_addons: [], available_addons: [
 
 function addonsActor(input: { paidPlan: boolean; mayChange: boolean }, change = vi.fn(async (_: unknown): Promise<ProjectAddons> => NONE)) {
   const actor = createActor(
-    projectAddonsMachine.provide({ actors: { fetchAddons: fromPromise(async () => NONE), changeAddon: fromPromise(({ input }) => change(input)) } }),
+    projectAddonsMachine.provide({ actors: { fetchAddons: scriptedEndpoint<ProjectAddons, { ref: string }>([], NONE).actor, changeAddon: answeringEndpoint<ProjectAddons, { ref: string; change: AddonChange }>((request) => change(request)).actor } }),
     { input: { ref: REF, ...input } },
   ).start()
   return { actor, change }
@@ -115,7 +112,7 @@ describe('project add-ons', () => {
 describe('support ticket', () => {
   it('sends nothing the contract would refuse (an empty subject or message)', async () => {
     const send = vi.fn(async (): Promise<SupportTicket> => ({ id: '1', category: 'Problem', project_ref: null, subject: 's', message: 'm', created_at: '' }))
-    const actor = createActor(supportTicketMachine.provide({ actors: { sendTicket: fromPromise(send) } }), { input: {} }).start()
+    const actor = createActor(supportTicketMachine.provide({ actors: { sendTicket: answeringEndpoint<SupportTicket, CreateTicketBody>(send).actor } }), { input: {} }).start()
     actor.send({ type: 'ticket.edit', draft: { subject: '  ', message: 'm' } })
     actor.send({ type: 'ticket.send' })
     actor.send({ type: 'ticket.edit', draft: { subject: 's', message: '' } })
@@ -128,7 +125,7 @@ describe('support ticket', () => {
   })
 
   it('reports a send that times out and can send again', async () => {
-    const actor = createActor(supportTicketMachine.provide({ actors: { sendTicket: fromPromise(() => new Promise<SupportTicket>(() => {})) } }), { input: {} }).start()
+    const actor = createActor(supportTicketMachine.provide({ actors: { sendTicket: scriptedEndpoint<SupportTicket, CreateTicketBody>([], 'hang').actor } }), { input: {} }).start()
     actor.send({ type: 'ticket.edit', draft: { subject: 's', message: 'm' } })
     actor.send({ type: 'ticket.send' })
     await vi.advanceTimersByTimeAsync(10_000)

@@ -1,42 +1,31 @@
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
-import { createActor, fromPromise } from 'xstate'
+import { describe, expect, it, vi } from 'vitest'
+import { createActor } from 'xstate'
 import { buildingChildMachine } from '../../machines/building.machine'
 import { lifecycleChildren } from '../../machines/lifecycleChildren'
 import { projectStatusMachine, selectProjectView, projectLink } from '../../machines/projectStatus.machine'
 import type { ProjectStatus } from '../../src/contracts/common'
 import type { Project } from '../../src/contracts/projects'
 import { makeProject, REF } from '../fixtures'
+import { scriptedEndpoint, scriptedStatus, usePathClock } from '../../model-tests/fakes'
 
+/** The project is read from `projects` in turn, the last one answering every later read; the status endpoint answers `statuses`, then COMING_UP. */
 function start(projects: Array<Project | Error>, section = '', statuses: ProjectStatus[] = []) {
-  const fetches: number[] = []
-  const statusRequests: number[] = []
+  const project = scriptedEndpoint<Project, { ref: string }>(projects.slice(0, -1), projects[projects.length - 1])
+  const status = scriptedStatus(statuses, 'COMING_UP')
   const refreshProjectList = vi.fn()
   const machine = projectStatusMachine.provide({
     actors: {
       ...lifecycleChildren,
-      fetchProject: fromPromise<Project, { ref: string }>(async () => {
-        fetches.push(Date.now())
-        const next = projects.length > 1 ? projects.shift()! : projects[0]
-        if (next instanceof Error) throw next
-        return next
-      }),
-      building: buildingChildMachine.provide({
-        actors: {
-          fetchProjectStatus: fromPromise(async () => {
-            statusRequests.push(Date.now())
-            return { status: statuses.shift() ?? ('COMING_UP' as ProjectStatus) }
-          }),
-        },
-      }),
+      fetchProject: project.actor,
+      building: buildingChildMachine.provide({ actors: { fetchProjectStatus: status.actor } }),
     },
     actions: { refreshProjectList },
   })
   const actor = createActor(machine, { input: { ref: REF, section } }).start()
-  return { actor, fetches, statusRequests, refreshProjectList }
+  return { actor, fetches: project.requests, statusRequests: status.requests, refreshProjectList }
 }
 
-beforeEach(() => vi.useFakeTimers({ now: 0 }))
-afterEach(() => vi.useRealTimers())
+usePathClock()
 
 describe('project status machine', () => {
   it('loads the project, then shows the page its status and route call for', async () => {

@@ -1,12 +1,11 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
-import { createActor, fromCallback, fromPromise, type AnyActorRef } from 'xstate'
+import { createActor, fromCallback, fromPromise } from 'xstate'
 import {
   LINKED_MESSAGE,
   repositoryRelinkMachine,
   selectRepositoryRelinkView,
   type CreateInput,
   type LinkerData,
-  type ToastsRef,
 } from '../../machines/repositoryRelink.machine'
 import { toastMachine } from '../../machines/toast.machine'
 import { REPOSITORY_ALREADY_CONNECTED, type Connection } from '../../src/contracts/github'
@@ -50,7 +49,7 @@ function start(organizationId: number | null = ORG.id) {
         }),
       },
     }),
-    { input: { organization: { id: organizationId, slug: ORG.slug }, toasts: toasts as ToastsRef, connectionsOwner: owner as AnyActorRef } },
+    { input: { organization: { id: organizationId, slug: ORG.slug }, toasts, connectionsOwner: owner } },
   ).start()
   const view = () => selectRepositoryRelinkView(actor.getSnapshot())
   const choosing = () => {
@@ -309,7 +308,7 @@ describe('repository relink machine', () => {
     const creates: Array<Run<CreateInput, Connection | null>> = []
     const loads: Array<Run<{ organizationId: number | null; slug: string }, LinkerData>> = []
     const actor = createActor(repositoryRelinkMachine.provide({ actors: { loadLinker: deferred(loads), createConnection: deferred(creates) } }), {
-      input: { organization: { id: ORG.id, slug: ORG.slug }, toasts: toasts as ToastsRef, connectionsOwner: null },
+      input: { organization: { id: ORG.id, slug: ORG.slug }, toasts, connectionsOwner: null },
     }).start()
     actor.send({ type: 'panel.open', projectRef: PORTAL.ref })
     loads[0].resolve(LINKER_DATA)

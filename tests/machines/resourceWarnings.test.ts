@@ -1,5 +1,5 @@
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
-import { createActor, fromPromise } from 'xstate'
+import { describe, expect, it, vi } from 'vitest'
+import { createActor } from 'xstate'
 import {
   isUsageExceeded,
   resourceBannerFor,
@@ -11,6 +11,7 @@ import {
 } from '../../machines/resourceWarnings.machine'
 import type { PlanId } from '../../src/contracts/common'
 import type { ResourceWarning, UsageRecord } from '../../src/contracts/usage'
+import { scriptedEndpoint, usePathClock } from '../../model-tests/fakes'
 
 const REF = 'abcdefghijklmnopqrst'
 const record = (overrides: Partial<UsageRecord> = {}): UsageRecord => ({
@@ -95,29 +96,18 @@ describe('resource banner (spec section 4)', () => {
   })
 })
 
-beforeEach(() => vi.useFakeTimers({ now: 0 }))
-afterEach(() => vi.useRealTimers())
+usePathClock()
 
 function start(organizationSlug: string | null) {
-  const warningReads: number[] = []
-  const usageReads: string[] = []
+  // The second read of the warnings fails; every other one answers the same warning.
+  const warnings = [warning({ cpu_exhaustion: 'warning' })]
+  const warningsEndpoint = scriptedEndpoint<ResourceWarning[], void>([warnings, new Error('500')], warnings)
+  const usage = scriptedEndpoint<UsageSummary, { organizationSlug: string }>([], summary('free', [record()]))
   const actor = createActor(
-    resourceWarningsMachine.provide({
-      actors: {
-        fetchResourceWarnings: fromPromise(async () => {
-          warningReads.push(Date.now())
-          if (warningReads.length === 2) throw new Error('500')
-          return [warning({ cpu_exhaustion: 'warning' })]
-        }),
-        fetchUsageSummary: fromPromise(async ({ input }: { input: { organizationSlug: string } }) => {
-          usageReads.push(input.organizationSlug)
-          return summary('free', [record()])
-        }),
-      },
-    }),
+    resourceWarningsMachine.provide({ actors: { fetchResourceWarnings: warningsEndpoint.actor, fetchUsageSummary: usage.actor } }),
     { input: { ref: REF, organizationSlug } },
   ).start()
-  return { actor, warningReads, usageReads }
+  return { actor, warningReads: warningsEndpoint.requests, usageReads: usage.inputs }
 }
 
 describe('resource warnings machine', () => {
@@ -139,11 +129,11 @@ describe('resource warnings machine', () => {
   it('reads the usage once the organization is known; the badge links to its usage page', async () => {
     const { actor, usageReads } = start(null)
     await vi.advanceTimersByTimeAsync(0)
-    expect(usageReads).toEqual([])
+    expect(usageReads.map((input) => input.organizationSlug)).toEqual([])
     expect(selectUsageBadge(actor.getSnapshot())).toEqual({ show: false, href: null })
     actor.send({ type: 'organization.known', slug: 'demo-free' })
     await vi.advanceTimersByTimeAsync(0)
-    expect(usageReads).toEqual(['demo-free'])
+    expect(usageReads.map((input) => input.organizationSlug)).toEqual(['demo-free'])
     expect(selectUsageBadge(actor.getSnapshot())).toEqual({ show: true, href: '/org/demo-free/usage' })
   })
 })

@@ -1,11 +1,10 @@
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
-import { createActor, fromPromise } from 'xstate'
+import { describe, expect, it, vi } from 'vitest'
+import { createActor } from 'xstate'
 import { restoringMachine, selectRestoringView } from '../../machines/restoring.machine'
 import type { ProjectStatus } from '../../src/contracts/common'
 import type { RestoreStatusResponse } from '../../src/contracts/pause'
 import { REF } from '../fixtures'
-import { scriptedStatus, slow, type Answer } from '../../model-tests/fakes'
-
+import { scriptedEndpoint, scriptedStatus, slow, usePathClock, type Answer } from '../../model-tests/fakes'
 
 function start(opened: ProjectStatus, answers: Answer[], failure: RestoreStatusResponse | Error = { status: 'RESTORATION_FAILED', error: 'disk full' }) {
   const { actor: fetchProjectStatus, requests, aborted } = scriptedStatus(answers, 'RESTORING')
@@ -14,10 +13,7 @@ function start(opened: ProjectStatus, answers: Answer[], failure: RestoreStatusR
   const machine = restoringMachine.provide({
     actors: {
       fetchProjectStatus,
-      fetchRestoreStatus: fromPromise(async () => {
-        if (failure instanceof Error) throw failure
-        return failure
-      }),
+      fetchRestoreStatus: scriptedEndpoint<RestoreStatusResponse, { ref: string }>([], failure).actor,
     },
     actions: { refreshProject, refreshProjectList },
   })
@@ -26,8 +22,7 @@ function start(opened: ProjectStatus, answers: Answer[], failure: RestoreStatusR
   return { actor, requests, aborted, refreshProject, refreshProjectList, view }
 }
 
-beforeEach(() => vi.useFakeTimers({ now: 0 }))
-afterEach(() => vi.useRealTimers())
+usePathClock()
 
 describe('restoring machine', () => {
   it('polls every 4 s from the moment it opens and shows completion only on ACTIVE_HEALTHY', async () => {

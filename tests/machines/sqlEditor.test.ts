@@ -1,7 +1,8 @@
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
-import { createActor, fromPromise } from 'xstate'
+import { describe, expect, it, vi } from 'vitest'
+import { createActor } from 'xstate'
 import { failureOf, locate, selectCanRun, selectSqlEditorView, sqlEditorMachine } from '../../machines/sqlEditor.machine'
 import type { QueryResult } from '../../src/contracts/database'
+import { deferredActor, scriptedEndpoint, usePathClock } from '../../model-tests/fakes'
 
 const REF = 'abcdefghijklmnopqrst'
 const RESULT: QueryResult = {
@@ -13,37 +14,23 @@ const RESULT: QueryResult = {
   readOnly: false,
 }
 
-interface Run {
-  input: { ref: string; query: string }
-  signal: AbortSignal
-  resolve: (result: QueryResult) => void
-  reject: (error: unknown) => void
-}
-
 function start(saved: string | null | Error = null) {
-  const runs: Run[] = []
+  const run = deferredActor<QueryResult, { ref: string; query: string }>('runQuery')
   const persisted: Array<{ ref: string; query: string }> = []
   const actor = createActor(
     sqlEditorMachine.provide({
       actors: {
-        loadSavedQuery: fromPromise(async () => {
-          if (saved instanceof Error) throw saved
-          return saved
-        }),
-        runQuery: fromPromise(
-          ({ input, signal }: { input: { ref: string; query: string }; signal: AbortSignal }) =>
-            new Promise<QueryResult>((resolve, reject) => runs.push({ input, signal, resolve, reject })),
-        ),
+        loadSavedQuery: scriptedEndpoint<string | null, { ref: string }>([], saved).actor,
+        runQuery: run.logic,
       },
       actions: { persistQuery: (_, params) => persisted.push(params) },
     }),
     { input: { ref: REF } },
   ).start()
-  return { actor, runs, persisted, view: () => selectSqlEditorView(actor.getSnapshot()) }
+  return { actor, runs: run.runs, persisted, view: () => selectSqlEditorView(actor.getSnapshot()) }
 }
 
-beforeEach(() => vi.useFakeTimers({ now: 0 }))
-afterEach(() => vi.useRealTimers())
+usePathClock()
 
 describe('SQL editor machine', () => {
   it('opens with the query remembered for the project', async () => {

@@ -1,7 +1,8 @@
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
-import { createActor, fromPromise } from 'xstate'
+import { describe, expect, it, vi } from 'vitest'
+import { createActor } from 'xstate'
 import { selectTableEditorView, selectionOf, tableEditorHref, tableEditorMachine, type RowsRequest, type TableSelection } from '../../machines/tableEditor.machine'
 import type { DatabaseTable, TableRows } from '../../src/contracts/database'
+import { deferredActor, usePathClock } from '../../model-tests/fakes'
 
 const REF = 'abcdefghijklmnopqrst'
 const table = (name: string): DatabaseTable => ({
@@ -24,30 +25,16 @@ const rowsOf = (request: RowsRequest, total = 250): TableRows => ({
   total,
 })
 
-interface Pending<I, O> {
-  input: I
-  signal: AbortSignal
-  resolve: (output: O) => void
-  reject: (error: unknown) => void
-}
-
 function start(selection: TableSelection) {
-  const lists: Array<Pending<{ ref: string }, DatabaseTable[]>> = []
-  const loads: Array<Pending<RowsRequest, TableRows>> = []
-  const actor = createActor(
-    tableEditorMachine.provide({
-      actors: {
-        listTables: fromPromise(({ input, signal }: { input: { ref: string }; signal: AbortSignal }) => new Promise<DatabaseTable[]>((resolve, reject) => lists.push({ input, signal, resolve, reject }))),
-        getTableRows: fromPromise(({ input, signal }: { input: RowsRequest; signal: AbortSignal }) => new Promise<TableRows>((resolve, reject) => loads.push({ input, signal, resolve, reject }))),
-      },
-    }),
-    { input: { ref: REF, ...selection } },
-  ).start()
-  return { actor, lists, loads, view: () => selectTableEditorView(actor.getSnapshot()) }
+  const list = deferredActor<DatabaseTable[], { ref: string }>('listTables')
+  const rows = deferredActor<TableRows, RowsRequest>('getTableRows')
+  const actor = createActor(tableEditorMachine.provide({ actors: { listTables: list.logic, getTableRows: rows.logic } }), {
+    input: { ref: REF, ...selection },
+  }).start()
+  return { actor, lists: list.runs, loads: rows.runs, view: () => selectTableEditorView(actor.getSnapshot()) }
 }
 
-beforeEach(() => vi.useFakeTimers({ now: 0 }))
-afterEach(() => vi.useRealTimers())
+usePathClock()
 
 describe('table editor machine', () => {
   it('lists the tables and, with no table in the URL, invites a choice without loading rows', async () => {

@@ -1,9 +1,9 @@
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
+import { describe, expect, it, vi } from 'vitest'
 import { createActor } from 'xstate'
 import { selectToast, toastMachine } from '../../machines/toast.machine'
+import { usePathClock } from '../../model-tests/fakes'
 
-beforeEach(() => vi.useFakeTimers({ now: 0 }))
-afterEach(() => vi.useRealTimers())
+usePathClock()
 
 describe('toast machine', () => {
   it('shows a toast for 6 s', async () => {

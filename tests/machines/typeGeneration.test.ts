@@ -1,37 +1,30 @@
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
-import { createActor, fromPromise } from 'xstate'
+import { describe, expect, it, vi } from 'vitest'
+import { createActor } from 'xstate'
 import { selectToast, toastMachine } from '../../machines/toast.machine'
 import { selectTypeGenerationView, typeGenerationMachine } from '../../machines/typeGeneration.machine'
 import type { TypescriptResponse } from '../../src/contracts/database'
+import { deferredActor, usePathClock } from '../../model-tests/fakes'
 
 const REF = 'abcdefghijklmnopqrst'
 const TYPES = 'export type Json = string | number | boolean | null\nexport type Database = {}\n'
 
-interface Pending {
-  input: { ref: string }
-  signal: AbortSignal
-  resolve: (response: TypescriptResponse) => void
-  reject: (error: unknown) => void
-}
-
 function start() {
-  const runs: Pending[] = []
+  const generate = deferredActor<TypescriptResponse, { ref: string }>('generateTypes')
   const downloads: Array<{ fileName: string; content: string }> = []
   const toasts = createActor(toastMachine).start()
   const actor = createActor(
     typeGenerationMachine.provide({
       actors: {
-        generateTypes: fromPromise(({ input, signal }: { input: { ref: string }; signal: AbortSignal }) => new Promise<TypescriptResponse>((resolve, reject) => runs.push({ input, signal, resolve, reject }))),
+        generateTypes: generate.logic,
       },
       actions: { downloadFile: (_, params) => downloads.push(params) },
     }),
     { input: { ref: REF, toasts } },
   ).start()
-  return { actor, runs, downloads, toast: () => selectToast(toasts.getSnapshot()), view: () => selectTypeGenerationView(actor.getSnapshot()) }
+  return { actor, runs: generate.runs, downloads, toast: () => selectToast(toasts.getSnapshot()), view: () => selectTypeGenerationView(actor.getSnapshot()) }
 }
 
-beforeEach(() => vi.useFakeTimers({ now: 0 }))
-afterEach(() => vi.useRealTimers())
+usePathClock()
 
 describe('type generation machine', () => {
   it("downloads the project's types as supabase.ts and says so", async () => {

@@ -1,14 +1,17 @@
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
-import { createActor, fromPromise } from 'xstate'
+import { describe, expect, it, vi } from 'vitest'
+import { createActor } from 'xstate'
 import { selectUpgradeActionView, upgradeActionMachine, type UpgradeContext } from '../../machines/upgradeAction.machine'
 import type { ProjectUpgradeEligibilityResponse } from '../../src/contracts/upgrade'
+import { answeringEndpoint, scriptedEndpoint, usePathClock } from '../../model-tests/fakes'
 
-const eligibility = (targets: string[]): ProjectUpgradeEligibilityResponse => ({
+type PostgresMajor = ProjectUpgradeEligibilityResponse['target_upgrade_versions'][number]['postgres_version']
+
+const eligibility = (targets: PostgresMajor[]): ProjectUpgradeEligibilityResponse => ({
   eligible: targets.length > 0,
   current_app_version: 'supabase-postgres-14.1.1.042',
   current_app_version_release_channel: 'ga',
   latest_app_version: 'supabase-postgres-17.4.1.042',
-  target_upgrade_versions: targets.map((t) => ({ postgres_version: t as '15', release_channel: 'ga', app_version: `supabase-postgres-${t}` })),
+  target_upgrade_versions: targets.map((t) => ({ postgres_version: t, release_channel: 'ga', app_version: `supabase-postgres-${t}` })),
   duration_estimate_hours: 1,
   legacy_auth_custom_roles: [],
   objects_to_be_dropped: [],
@@ -20,28 +23,21 @@ const eligibility = (targets: string[]): ProjectUpgradeEligibilityResponse => ({
 
 function start(context: UpgradeContext | Error, request: () => Promise<{ tracking_id: string }> = async () => ({ tracking_id: 't' })) {
   const refreshProject = vi.fn()
-  const requested: string[] = []
+  const upgrade = answeringEndpoint<{ tracking_id: string }, { ref: string; targetVersion: string }>(() => request())
   const actor = createActor(
     upgradeActionMachine.provide({
       actors: {
-        fetchUpgradeContext: fromPromise(async () => {
-          if (context instanceof Error) throw context
-          return context
-        }),
-        requestUpgrade: fromPromise(({ input }: { input: { ref: string; targetVersion: string } }) => {
-          requested.push(input.targetVersion)
-          return request()
-        }),
+        fetchUpgradeContext: scriptedEndpoint<UpgradeContext, { ref: string; organizationSlug: string }>([], context).actor,
+        requestUpgrade: upgrade.actor,
       },
       actions: { refreshProject },
     }),
     { input: { ref: 'abcdefghijklmnopqrst', organizationSlug: 'demo-pro' } },
   ).start()
-  return { actor, refreshProject, requested }
+  return { actor, refreshProject, requested: upgrade.inputs }
 }
 
-beforeEach(() => vi.useFakeTimers({ now: 0 }))
-afterEach(() => vi.useRealTimers())
+usePathClock()
 
 describe('upgrade action machine', () => {
   it('an eligible, permitted project opens the dialog on the newest target, may pick another, and starts the upgrade', async () => {
@@ -58,7 +54,7 @@ describe('upgrade action machine', () => {
     expect(actor.getSnapshot().can({ type: 'upgrade.confirm' })).toBe(false)
     expect(actor.getSnapshot().can({ type: 'upgrade.cancel' })).toBe(false)
     await vi.advanceTimersByTimeAsync(0)
-    expect(requested).toEqual(['15'])
+    expect(requested.map((input) => input.targetVersion)).toEqual(['15'])
     expect(actor.getSnapshot().status).toBe('done')
     expect(refreshProject).toHaveBeenCalledTimes(1)
   })

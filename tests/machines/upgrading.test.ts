@@ -1,8 +1,8 @@
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
-import { createActor, fromPromise } from 'xstate'
+import { describe, expect, it, vi } from 'vitest'
+import { createActor } from 'xstate'
 import type { DatabaseUpgradeStatus, DatabaseUpgradeStatusResponse, ProjectUpgradeEligibilityResponse } from '../../src/contracts/upgrade'
 import { formatUtc, selectUpgradingView, upgradingMachine } from '../../machines/upgrading.machine'
-import { scriptedEndpoint, slow } from '../../model-tests/fakes'
+import { scriptedEndpoint, slow, usePathClock } from '../../model-tests/fakes'
 
 const SINCE = '2026-11-21T10:00:00.000Z'
 const status = (overrides: Partial<DatabaseUpgradeStatus> = {}): DatabaseUpgradeStatusResponse => ({
@@ -16,37 +16,38 @@ const status = (overrides: Partial<DatabaseUpgradeStatus> = {}): DatabaseUpgrade
     ...overrides,
   },
 })
-const ELIGIBILITY = { eligible: false, current_app_version: 'supabase-postgres-17.4.1.042' } as ProjectUpgradeEligibilityResponse
+const ELIGIBILITY: ProjectUpgradeEligibilityResponse = {
+  eligible: false,
+  current_app_version: 'supabase-postgres-17.4.1.042',
+  current_app_version_release_channel: 'ga',
+  latest_app_version: 'supabase-postgres-17.4.1.042',
+  target_upgrade_versions: [],
+  duration_estimate_hours: 1,
+  legacy_auth_custom_roles: [],
+  objects_to_be_dropped: [],
+  unsupported_extensions: [],
+  user_defined_objects_in_internal_schemas: [],
+  validation_errors: [],
+  warnings: [],
+}
 
 type Reply = DatabaseUpgradeStatusResponse | Error | 'hang'
 
 function start(replies: Reply[]) {
-  const requests: Array<{ at: number; signal: AbortSignal }> = []
-  const eligibilityReads: number[] = []
+  const upgradeStatus = scriptedEndpoint<DatabaseUpgradeStatusResponse, { ref: string }>(replies, status())
+  const eligibility = scriptedEndpoint<ProjectUpgradeEligibilityResponse, { ref: string }>([], ELIGIBILITY)
   const refreshProject = vi.fn()
   const actor = createActor(
     upgradingMachine.provide({
-      actors: {
-        fetchUpgradeStatus: fromPromise(({ signal }) => {
-          requests.push({ at: Date.now(), signal })
-          const reply = replies.shift() ?? status()
-          if (reply === 'hang') return new Promise<DatabaseUpgradeStatusResponse>(() => {})
-          return reply instanceof Error ? Promise.reject(reply) : Promise.resolve(reply)
-        }),
-        fetchEligibility: fromPromise(async () => {
-          eligibilityReads.push(Date.now())
-          return ELIGIBILITY
-        }),
-      },
+      actors: { fetchUpgradeStatus: upgradeStatus.actor, fetchEligibility: eligibility.actor },
       actions: { refreshProject },
     }),
     { input: { ref: 'abcdefghijklmnopqrst', since: SINCE } },
   ).start()
-  return { actor, requests, eligibilityReads, refreshProject }
+  return { actor, requests: upgradeStatus.calls, eligibilityReads: eligibility.requests, refreshProject }
 }
 
-beforeEach(() => vi.useFakeTimers({ now: Date.parse(SINCE) + 1_000 }))
-afterEach(() => vi.useRealTimers())
+usePathClock({ now: Date.parse(SINCE) + 1_000 })
 
 describe('upgrading machine', () => {
   it('reads the status at once, then every 5 seconds', async () => {
@@ -149,7 +150,7 @@ describe('upgrading machine', () => {
     await vi.advanceTimersByTimeAsync(0)
     const elapsed = actor.getSnapshot().children.elapsed
     expect(elapsed).toBeDefined()
-    expect((elapsed!.getSnapshot() as { context: { since: number } }).context.since).toBe(Date.parse(SINCE))
+    expect(elapsed!.getSnapshot().context.since).toBe(Date.parse(SINCE))
   })
 
   it('formats times as DD MMM YYYY HH:mm:ss in UTC', () => {

@@ -7,7 +7,7 @@ import { screen, waitFor, within } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import type { OrganizationTeam } from '../../src/contracts/members'
-import { OWNER, fakePlatform, renderApp } from './platform'
+import { OWNER, fakePlatform, renderApp } from '../fakePlatform'
 
 afterEach(() => vi.unstubAllGlobals())
 

@@ -8,7 +8,7 @@ import { screen, waitFor, within } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import type { AiSettings } from '../../src/contracts/orgSettings'
-import { PLATFORM_FLAGS, fakePlatform, renderApp } from './platform'
+import { PLATFORM_FLAGS, fakePlatform, renderApp } from '../fakePlatform'
 
 const REF = 'abcdefghijklmnopqrst' // Analytics, in demo-pro
 afterEach(() => vi.unstubAllGlobals())

@@ -10,7 +10,7 @@ import type { Permission } from '../../src/contracts/common'
 import { REF } from '../fixtures'
 import { BUCKETS, EDGE_FUNCTIONS, REST_SCHEMA } from '../fixtures.apiDocs'
 import { ANON_KEY, SERVICE_KEY, makeApiInfo } from '../fixtures.keys'
-import { ALL_PERMISSIONS, ORGS, fakePlatform, renderApp } from './platform'
+import { ALL_PERMISSIONS, ORGS, fakePlatform, renderApp } from '../fakePlatform'
 
 const json = (body: unknown, status = 200) => new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } })
 

@@ -8,7 +8,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import type { QueryResult } from '../../src/contracts/database'
 import { CREATED_PROJECT, ORDERS, SELECT_RESULT, TABLES, ordersPage } from '../fixtures.database'
 import { REF, makeProject } from '../fixtures'
-import { ALL_PERMISSIONS, ORGS, fakePlatform, renderApp, type PlatformOptions } from './platform'
+import { ALL_PERMISSIONS, ORGS, fakePlatform, renderApp, type PlatformOptions } from '../fakePlatform'
 
 const json = (body: unknown, status = 200) => new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } })
 

@@ -6,7 +6,7 @@ import { screen, waitFor } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { REF } from '../fixtures'
-import { fakePlatform, renderApp } from './platform'
+import { fakePlatform, renderApp } from '../fakePlatform'
 
 const json = (body: unknown, status = 200) => new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } })
 const TYPES = 'export type Json = string | number | boolean | null\n\nexport type Database = { public: { Tables: {} } }\n'

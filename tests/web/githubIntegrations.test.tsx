@@ -10,7 +10,7 @@ import { installPopupFeatures, openInstallPopup, POPUP_BLOCKED } from '../../src
 import type { Connection } from '../../src/contracts/github'
 import { makeProject } from '../fixtures'
 import { INSTALLATION, REPOSITORIES, connection } from '../fixtures.github'
-import { PROJECTS, fakePlatform, renderApp } from './platform'
+import { PROJECTS, fakePlatform, renderApp } from '../fakePlatform'
 
 const json = (body: unknown, status = 200) => new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } })
 

@@ -6,7 +6,7 @@ import { lazyComponent, mapLoaded, preloadLoader, useLoaded } from '../../src/vi
 import { AppLogicContext, type Loader } from '../../src/views/shell/logic'
 import { Loading } from '../../src/views/shell/ui'
 import { REF } from '../fixtures'
-import { fakePlatform, renderApp } from './platform'
+import { fakePlatform, renderApp } from '../fakePlatform'
 
 /** A module whose load the test resolves by hand, as a chunk that is still on the wire. */
 function deferredModule() {

@@ -2,7 +2,7 @@ import { screen, waitFor, within } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { makeProject } from '../fixtures'
-import { ALL_PERMISSIONS, ORGS, PLATFORM_FLAGS, fakePlatform, renderApp } from './platform'
+import { ALL_PERMISSIONS, ORGS, PLATFORM_FLAGS, fakePlatform, renderApp } from '../fakePlatform'
 
 const REF = 'abcdefghijklmnopqrst'
 

@@ -14,7 +14,7 @@ import type { Project } from '../../src/contracts/projects'
 import { VIRTUAL_FROM } from '../../src/views/projects/ProjectGrid'
 import { ProjectsPage } from '../../src/views/projects/ProjectsPage'
 import { makeProject } from '../fixtures'
-import { ORGS } from './platform'
+import { ORGS } from '../fakePlatform'
 
 const VIEW_HEIGHT = 800
 const PRO = ORGS.find((org) => org.slug === 'demo-pro')!

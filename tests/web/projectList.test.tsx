@@ -2,7 +2,7 @@ import { screen, within } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { makeProject } from '../fixtures'
-import { ORGS, PROJECTS, fakePlatform, renderApp } from './platform'
+import { ORGS, PROJECTS, fakePlatform, renderApp } from '../fakePlatform'
 
 afterEach(() => vi.unstubAllGlobals())
 

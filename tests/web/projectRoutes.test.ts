@@ -8,7 +8,7 @@ import { useRouter } from 'wouter'
 import { LIVE_LOGIC } from '../../src/app/logic'
 import { commandRoutes, PROJECT_ROUTES, projectRouteOf, sectionOf, sideMenuOf, visibleNavEntries } from '../../src/views/routes/projectRoutes'
 import type { AppLogic } from '../../src/views/shell/logic'
-import { PLATFORM_FLAGS } from './platform'
+import { PLATFORM_FLAGS } from '../fakePlatform'
 
 const parser = renderHook(() => useRouter().parser).result.current
 const DEV = { isProduction: false }

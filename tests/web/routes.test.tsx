@@ -1,7 +1,7 @@
 import { screen, waitFor, within } from '@testing-library/react'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { makeProject } from '../fixtures'
-import { fakePlatform, renderApp } from './platform'
+import { fakePlatform, renderApp } from '../fakePlatform'
 
 const REF = 'abcdefghijklmnopqrst'
 afterEach(() => vi.unstubAllGlobals())

@@ -1,7 +1,7 @@
 import { screen } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import { afterEach, expect, it, vi } from 'vitest'
-import { fakePlatform, renderApp } from './platform'
+import { fakePlatform, renderApp } from '../fakePlatform'
 
 afterEach(() => vi.unstubAllGlobals())
 

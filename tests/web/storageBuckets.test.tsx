@@ -8,7 +8,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest'
 import type { Bucket } from '../../src/contracts/storage'
 import { REF } from '../fixtures'
 import { BUCKETS, TENANT_CONFIG_NOT_FOUND, createdBucket } from '../fixtures.storage'
-import { fakePlatform, renderApp } from './platform'
+import { fakePlatform, renderApp } from '../fakePlatform'
 
 const json = (body: unknown, status = 200) => new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } })
 

@@ -6,7 +6,7 @@
  */
 import { getConfig, screen } from '@testing-library/react'
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import { fakePlatform, renderApp } from './platform'
+import { fakePlatform, renderApp } from '../fakePlatform'
 
 /** fakePlatform's answers, given after `ms` of real time, and abandoned like a browser's fetch when aborted. */
 function overTheNetwork(platform: ReturnType<typeof fakePlatform>, ms = 20) {

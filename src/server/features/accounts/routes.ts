@@ -13,7 +13,8 @@ import { at, errorJson, validate, type AppEnv } from '../../core/http'
 import { hashPassword } from '../../core/secrets'
 import { createSession, setSessionCookie } from '../session/auth'
 import { clearSignInFailures, clientAddress, countSignInAttempt, countSignUp } from '../session/throttle'
-import { TAKEN_SLUGS, TAKEN_USERNAMES, baseNameOf, firstFree } from './names'
+import { baseNameOf, firstFree } from './names'
+import { emailTaken, insertAccount, insertPersonalOrganization, takenSlugs, takenUsernames, updateUsername, type AccountRow } from './store'
 import { newVerificationLink, printLink, type DeliverLink } from './verification'
 
 export const EMAIL_TAKEN = 'An account with this e-mail address already exists. Sign in instead.'
@@ -38,28 +39,19 @@ export function publicAccountRoutes({ db, clock, config, ownUrl }: Deps, deliver
       const minutes = Math.ceil(retryAfter / 60)
       return errorJson(c, 429, `Too many attempts. Try again in ${minutes} minute${minutes === 1 ? '' : 's'}.`)
     }
-    const existing = await db.query('select 1 from accounts where primary_email = $1', [email])
-    if (existing.rows.length) return errorJson(c, 409, EMAIL_TAKEN, 'email_taken')
+    if (await emailTaken(db, email)) return errorJson(c, 409, EMAIL_TAKEN, 'email_taken')
     const passwordHash = await hashPassword(password, config.passwordHashCost)
     const now = clock.now().toISOString()
-    let account: { id: number; username: string; primary_email: string }
+    let account: AccountRow
     let link: string
     try {
       ;({ account, link } = await db.transaction(async (tx) => {
         const base = baseNameOf(email)
-        const username = await firstFree(tx, TAKEN_USERNAMES, base)
-        const { rows } = await tx.query<{ id: number; username: string; primary_email: string }>(
-          `insert into accounts (username, primary_email, password_hash, created_at) values ($1, $2, $3, $4)
-           returning id, username, primary_email`,
-          [username, email, passwordHash, now],
-        )
-        const slug = await firstFree(tx, TAKEN_SLUGS, base)
-        const org = await tx.query<{ id: number }>(
-          `insert into organizations (slug, name, plan_id, created_at) values ($1, $2, 'free', $3) returning id`,
-          [slug, `${username}'s Org`, now],
-        )
-        await tx.query(`insert into members (organization_id, account_id, role) values ($1, $2, 'Owner')`, [org.rows[0].id, rows[0].id])
-        return { account: rows[0], link: await newVerificationLink(tx, ownUrl, rows[0], clock.now()) }
+        const username = await firstFree((like) => takenUsernames(tx, like), base)
+        const created = await insertAccount(tx, { username, email, passwordHash, now })
+        const slug = await firstFree((like) => takenSlugs(tx, like), base)
+        await insertPersonalOrganization(tx, { slug, name: `${username}'s Org`, ownerId: created.id, now })
+        return { account: created, link: await newVerificationLink(tx, ownUrl, created, clock.now()) }
       }))
     } catch (err) {
       // Two sign-ups with one e-mail at once: the second finds the unique index.
@@ -85,11 +77,7 @@ export function accountRoutes({ db }: Deps) {
     const { username } = c.req.valid('json')
     const me = c.get('account')
     try {
-      const { rows } = await db.query<{ id: number; username: string; primary_email: string }>(
-        'update accounts set username = $2 where id = $1 returning id, username, primary_email',
-        [me.id, username],
-      )
-      return c.json(rows[0])
+      return c.json(await updateUsername(db, me.id, username))
     } catch (err) {
       if (isUniqueViolation(err, 'username')) return errorJson(c, 409, USERNAME_TAKEN, 'username_taken')
       throw err

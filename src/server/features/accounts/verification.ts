@@ -17,6 +17,7 @@ import type { Deps } from '../../core/deps'
 import { at, baseUrl, emptyBody, errorJson, validate, type AppEnv, type OwnUrl } from '../../core/http'
 import { randomToken, sha256 } from '../../core/secrets'
 import type { Queryable } from '../../db'
+import { lockVerification, lockVerificationState, markVerified, upsertVerification } from './store'
 
 export const VERIFICATION_TTL_MS = 24 * 60 * 60 * 1000
 /** A new link is sent at most this often per account: the log (later a mailbox) is not a channel to flood. */
@@ -38,12 +39,13 @@ export const printLink: DeliverLink = (link) => console.log(`E-mail verification
  */
 export async function newVerificationLink(tx: Queryable, own: OwnUrl, account: { id: number; primary_email: string }, now: Date): Promise<string> {
   const secret = randomToken()
-  await tx.query(
-    `insert into email_verifications (account_id, email, secret_hash, created_at, expires_at) values ($1, $2, $3, $4, $5)
-     on conflict (account_id) do update set email = excluded.email, secret_hash = excluded.secret_hash,
-       created_at = excluded.created_at, expires_at = excluded.expires_at`,
-    [account.id, account.primary_email, sha256(secret), now.toISOString(), new Date(now.getTime() + VERIFICATION_TTL_MS).toISOString()],
-  )
+  await upsertVerification(tx, {
+    accountId: account.id,
+    email: account.primary_email,
+    secretHash: sha256(secret),
+    createdAt: now.toISOString(),
+    expiresAt: new Date(now.getTime() + VERIFICATION_TTL_MS).toISOString(),
+  })
   const query = new URLSearchParams({ token: `${account.id}.${secret}` })
   return `${baseUrl(own)}${routeOf(endpoints.verifyEmail)}?${query}`
 }
@@ -62,17 +64,11 @@ export function publicVerificationRoutes({ db, clock }: Deps) {
     const [idText, secret] = c.req.valid('query').token.split('.')
     const now = clock.now()
     const outcome = await db.transaction(async (tx): Promise<'ok' | 'invalid' | 'expired'> => {
-      const { rows } = await tx.query<{ secret_hash: string; email: string; expires_at: Date | string; primary_email: string }>(
-        `select v.secret_hash, v.email, v.expires_at, a.primary_email from email_verifications v
-         join accounts a on a.id = v.account_id where v.account_id = $1 for update of v`,
-        [Number(idText)],
-      )
-      const row = rows[0]
+      const row = await lockVerification(tx, Number(idText))
       const matches = sameHash(sha256(secret), row?.secret_hash ?? sha256(''))
       if (!row || !matches || row.email !== row.primary_email) return 'invalid'
       if (new Date(row.expires_at).getTime() <= now.getTime()) return 'expired'
-      await tx.query('update accounts set email_verified_at = $2 where id = $1 and email_verified_at is null', [Number(idText), now.toISOString()])
-      await tx.query('delete from email_verifications where account_id = $1', [Number(idText)])
+      await markVerified(tx, Number(idText), now.toISOString())
       return 'ok'
     })
     if (outcome === 'invalid') return errorJson(c, 404, VERIFICATION_MESSAGES.invalid)
@@ -93,12 +89,7 @@ export function verificationRoutes({ db, clock, ownUrl }: Deps, deliver: Deliver
     const now = clock.now()
     const outcome = await db.transaction(async (tx): Promise<{ link: string } | { verified: true } | { waitMs: number }> => {
       // The account's row locked: two requests at once cannot both pass the once-a-minute check.
-      const { rows } = await tx.query<{ email_verified_at: Date | string | null; sent_at: Date | string | null }>(
-        `select a.email_verified_at, v.created_at as sent_at from accounts a
-         left join email_verifications v on v.account_id = a.id where a.id = $1 for update of a`,
-        [me.id],
-      )
-      const row = rows[0]
+      const row = await lockVerificationState(tx, me.id)
       if (row?.email_verified_at) return { verified: true }
       const since = row?.sent_at ? now.getTime() - new Date(row.sent_at).getTime() : Infinity
       if (since < RESEND_INTERVAL_MS) return { waitMs: RESEND_INTERVAL_MS - since }

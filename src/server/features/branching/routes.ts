@@ -39,15 +39,22 @@ import { scheduleBranchStep } from './transitions'
 import { diffCatalogs, diffText, readCatalog, schemasOf } from './diff'
 import { applyRecorded, readHistory, StatementFailure, type HistoryEntry } from './history'
 import { compareVersions, orderWarnings, readRepository, repositoryName, repositoryOf, toPlan, type RepositoryRead } from './plan'
+import { memberRole, planOf } from '../organizations/access'
 import {
   branchOfProject,
+  dbVersionOf,
+  deleteBranchProject,
   findBranch,
   findBranchByName,
+  insertBranch,
   listBranchesOf,
+  markBranchEnabled,
   replaceSteps,
+  startNextBuild,
   stepsOf,
   toBranchMigrations,
   toBranchResponse,
+  updateBranch,
   v1Status,
   type BranchRow,
   type NewStep,
@@ -79,13 +86,10 @@ export function branchingRoutes(deps: Deps) {
   const memberBranch = createMiddleware<BranchEnv>(async (c, next) => {
     const branch = await findBranch(db, c.req.param('branch') ?? '')
     if (!branch) return errorJson(c, 404, 'Branch not found')
-    const { rows } = await db.query<{ role: Role }>('select role from members where organization_id = $1 and account_id = $2', [
-      branch.organization_id,
-      c.get('account').id,
-    ])
-    if (!rows[0]) return errorJson(c, 404, 'Branch not found')
+    const role = await memberRole(db, branch.organization_id, c.get('account').id)
+    if (!role) return errorJson(c, 404, 'Branch not found')
     c.set('branch', branch)
-    c.set('role', rows[0].role)
+    c.set('role', role)
     await next()
   })
   const mayChange = createMiddleware<BranchEnv>(async (c, next) => {
@@ -126,8 +130,7 @@ export function branchingRoutes(deps: Deps) {
     if (!can(parent.role, 'projects:write')) return errorJson(c, 403, 'You need additional permissions to create branches of this project')
     if (await branchOfProject(db, parent.id)) return errorJson(c, 409, 'A preview branch cannot have branches of its own', 'branch_of_branch')
     if (!(major(parent.db_version) >= 15)) return errorJson(c, 409, POSTGRES_VERSION_MESSAGE, 'postgres_version_too_old')
-    const { rows } = await db.query<{ plan_id: string }>('select plan_id from organizations where id = $1', [parent.organization_id])
-    if (rows[0]?.plan_id === 'free') return errorJson(c, 403, FREE_PLAN_MESSAGE, 'branching_requires_paid_plan')
+    if ((await planOf(db, parent.organization_id)) === 'free') return errorJson(c, 403, FREE_PLAN_MESSAGE, 'branching_requires_paid_plan')
     return undefined
   }
 
@@ -162,14 +165,20 @@ export function branchingRoutes(deps: Deps) {
           now,
           createdBy: c.get('account').id,
         })
-        await tx.query(
-          `insert into branches (id, parent_project_id, project_id, name, git_branch, git_sha, repository, persistent, status,
-             warnings, created_at, updated_at)
-           values ($1, $2, $3, $4, $5, $6, $7, $8, 'CREATING_PROJECT', $9::jsonb, $10, $10)`,
-          [id, parent.id, projectId, body.branch_name, body.git_branch, git.head.sha, read.repository, body.persistent ?? false, JSON.stringify(warnings), now.toISOString()],
-        )
+        await insertBranch(tx, {
+          id,
+          parentProjectId: parent.id,
+          projectId,
+          name: body.branch_name,
+          gitBranch: body.git_branch,
+          gitSha: git.head.sha,
+          repository: read.repository,
+          persistent: body.persistent ?? false,
+          warnings,
+          now,
+        })
         await replaceSteps(tx, id, stepsFrom(read))
-        await tx.query('update projects set is_branch_enabled = true, updated_at = $2 where id = $1 and not is_branch_enabled', [parent.id, now.toISOString()])
+        await markBranchEnabled(tx, parent.id, now)
         await scheduleBranchStep(tx, projectId, { branch_id: id, build: 1 }, now, now)
       })
     } catch (err) {
@@ -192,8 +201,7 @@ export function branchingRoutes(deps: Deps) {
 
   app.on(...at(endpoints.getBranch), ...branchRoute, async (c) => {
     const b = c.var.branch
-    const { rows } = await db.query<{ db_version: string }>('select db_version from projects where id = $1', [b.project_id])
-    const version = rows[0]?.db_version ?? ''
+    const version = await dbVersionOf(db, b.project_id)
     const host = new URL(baseUrl(deps.ownUrl)).hostname
     const detail: BranchDetailResponse = {
       ref: b.project_ref,
@@ -223,16 +231,7 @@ export function branchingRoutes(deps: Deps) {
     }
     const now = clock.now().toISOString()
     try {
-      await db.transaction(async (tx) => {
-        await tx.query(
-          `update branches set name = coalesce($2, name), git_branch = coalesce($3, git_branch), persistent = coalesce($4, persistent),
-             review_requested_at = case when $5::boolean is null then review_requested_at when $5::boolean then $6::timestamptz else null end,
-             updated_at = $6
-           where id = $1`,
-          [b.id, body.branch_name ?? null, body.git_branch ?? null, body.persistent ?? null, body.request_review ?? null, now],
-        )
-        if (body.branch_name !== undefined) await tx.query('update projects set name = $2 where id = $1', [b.project_id, body.branch_name])
-      })
+      await db.transaction((tx) => updateBranch(tx, { id: b.id, projectId: b.project_id }, body, now))
     } catch (err) {
       if (isUniqueViolation(err) && body.branch_name) return nameTaken(c, body.branch_name)
       throw err
@@ -246,7 +245,7 @@ export function branchingRoutes(deps: Deps) {
     const b = c.var.branch
     await db.transaction((tx) => cancelPendingTransitions(tx, b.project_id, clock.now()))
     await projectDbs.drop(b.project_ref)
-    await db.query('delete from projects where id = $1', [b.project_id])
+    await deleteBranchProject(db, b.project_id)
     return c.json({ message: 'ok' } satisfies BranchDeleteResponse)
   })
 
@@ -261,16 +260,12 @@ export function branchingRoutes(deps: Deps) {
     const warnings = [...read.warnings, ...orderWarnings(read.migrations, await parentVersions(b.parent_ref))]
     const now = clock.now()
     await db.transaction(async (tx) => {
-      const { rows } = await tx.query<{ build: number }>(
-        `update branches set build = build + 1, status = 'CREATING_PROJECT', git_sha = $2, warnings = $3::jsonb, updated_at = $4
-         where id = $1 returning build`,
-        [b.id, git.head.sha, JSON.stringify(warnings), now.toISOString()],
-      )
+      const build = await startNextBuild(tx, b.id, git.head.sha, warnings, now)
       await replaceSteps(tx, b.id, stepsFrom(read, body.migration_version))
       await cancelPendingTransitions(tx, b.project_id, now)
       // Straight to COMING_UP, without the lifecycle's entry hooks: the build decides when it is up.
       await lifecycle.move(tx, b.project_id, { from: 'any', to: 'COMING_UP', run: 'none' }, now)
-      await scheduleBranchStep(tx, b.project_id, { branch_id: b.id, build: rows[0].build }, now, now)
+      await scheduleBranchStep(tx, b.project_id, { branch_id: b.id, build }, now, now)
     })
     return c.json({ workflow_run_id: randomUUID(), message: 'ok' } satisfies BranchUpdateResponse, 201)
   })

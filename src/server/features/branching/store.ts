@@ -66,6 +66,79 @@ export function toBranchResponse(row: BranchRow): BranchResponse {
   }
 }
 
+/** A new branch (its project made in the same transaction), building its first build. */
+export async function insertBranch(
+  tx: Queryable,
+  b: {
+    id: string
+    parentProjectId: number
+    projectId: number
+    name: string
+    gitBranch: string
+    gitSha: string
+    repository: string
+    persistent: boolean
+    warnings: PlanWarning[]
+    now: Date
+  },
+): Promise<void> {
+  await tx.query(
+    `insert into branches (id, parent_project_id, project_id, name, git_branch, git_sha, repository, persistent, status,
+       warnings, created_at, updated_at)
+     values ($1, $2, $3, $4, $5, $6, $7, $8, 'CREATING_PROJECT', $9::jsonb, $10, $10)`,
+    [b.id, b.parentProjectId, b.projectId, b.name, b.gitBranch, b.gitSha, b.repository, b.persistent, JSON.stringify(b.warnings), b.now.toISOString()],
+  )
+}
+
+/** The parent project is marked as having branches (once). */
+export async function markBranchEnabled(tx: Queryable, parentProjectId: number, now: Date): Promise<void> {
+  await tx.query('update projects set is_branch_enabled = true, updated_at = $2 where id = $1 and not is_branch_enabled', [
+    parentProjectId,
+    now.toISOString(),
+  ])
+}
+
+/**
+ * The branch's changed fields (an absent one is kept); `request_review` true stamps the review request, false
+ * clears it. A new name is the branch's project's name too.
+ */
+export async function updateBranch(
+  tx: Queryable,
+  b: { id: string; projectId: number },
+  change: { branch_name?: string; git_branch?: string; persistent?: boolean; request_review?: boolean },
+  now: string,
+): Promise<void> {
+  await tx.query(
+    `update branches set name = coalesce($2, name), git_branch = coalesce($3, git_branch), persistent = coalesce($4, persistent),
+       review_requested_at = case when $5::boolean is null then review_requested_at when $5::boolean then $6::timestamptz else null end,
+       updated_at = $6
+     where id = $1`,
+    [b.id, change.branch_name ?? null, change.git_branch ?? null, change.persistent ?? null, change.request_review ?? null, now],
+  )
+  if (change.branch_name !== undefined) await tx.query('update projects set name = $2 where id = $1', [b.projectId, change.branch_name])
+}
+
+/** The next build of the branch from `gitSha`; returns its number. */
+export async function startNextBuild(tx: Queryable, branchId: string, gitSha: string, warnings: PlanWarning[], now: Date): Promise<number> {
+  const { rows } = await tx.query<{ build: number }>(
+    `update branches set build = build + 1, status = 'CREATING_PROJECT', git_sha = $2, warnings = $3::jsonb, updated_at = $4
+     where id = $1 returning build`,
+    [branchId, gitSha, JSON.stringify(warnings), now.toISOString()],
+  )
+  return rows[0].build
+}
+
+/** The branch's project's row: its steps and transitions go with it by cascade. */
+export async function deleteBranchProject(db: Queryable, projectId: number): Promise<void> {
+  await db.query('delete from projects where id = $1', [projectId])
+}
+
+/** The Postgres version of the branch's project ('' when it is gone). */
+export async function dbVersionOf(db: Queryable, projectId: number): Promise<string> {
+  const { rows } = await db.query<{ db_version: string }>('select db_version from projects where id = $1', [projectId])
+  return rows[0]?.db_version ?? ''
+}
+
 export async function listBranchesOf(db: Queryable, parentProjectId: number): Promise<BranchRow[]> {
   const { rows } = await db.query<BranchRow>(`${branchSelect} where b.parent_project_id = $1 order by b.created_at, b.name`, [parentProjectId])
   return rows
@@ -168,6 +241,30 @@ export async function finishStep(
 /** Every step still to run is skipped (a migration failed before it). */
 export async function skipRemaining(tx: Queryable, branchId: string): Promise<void> {
   await tx.query(`update branch_steps set status = 'skipped' where branch_id = $1 and status in ('pending', 'running')`, [branchId])
+}
+
+export interface BuildRow {
+  id: string
+  project_id: number
+  project_ref: string
+  status: string
+  build: number
+  db_build: number
+}
+
+/** The branch's build numbers and its project, the branch's row locked. */
+export async function lockBuild(tx: Queryable, branchId: string): Promise<BuildRow | undefined> {
+  const { rows } = await tx.query<BuildRow>(
+    `select b.id, b.project_id, p.ref as project_ref, b.status, b.build, b.db_build
+     from branches b join projects p on p.id = b.project_id where b.id = $1 for update of b`,
+    [branchId],
+  )
+  return rows[0]
+}
+
+/** Records that the branch's database was made by build `build`. */
+export async function setDbBuild(tx: Queryable, branchId: string, build: number): Promise<void> {
+  await tx.query('update branches set db_build = $2 where id = $1', [branchId, build])
 }
 
 export async function setBranchStatus(tx: Queryable, branchId: string, status: BranchStatus, now: Date): Promise<void> {

@@ -22,7 +22,7 @@ import type { MigrationError } from '../../../contracts/branching'
 import { projectWork, scheduleTransition, type Lifecycle, type TransitionRow } from '../../engine/lifecycle'
 import type { ProjectDatabases } from '../../projectdb/types'
 import { applyMigration, applySeed, HISTORY_SQL, migrationError, StatementFailure } from './history'
-import { finishStep, nextStep, setBranchStatus, skipRemaining, type StepRow } from './store'
+import { finishStep, lockBuild, nextStep, setBranchStatus, setDbBuild, skipRemaining, type BuildRow, type StepRow } from './store'
 
 export const BRANCH_STEP_KIND = 'branch.step'
 
@@ -35,15 +35,6 @@ interface StepResult {
   status: 'applied' | 'failed'
   durationMs: number
   error?: MigrationError
-}
-
-interface BuildRow {
-  id: string
-  project_id: number
-  project_ref: string
-  status: string
-  build: number
-  db_build: number
 }
 
 export function scheduleBranchStep(tx: Queryable, projectId: number, payload: StepPayload, dueAt: Date, now: Date): Promise<void> {
@@ -61,12 +52,7 @@ export function registerBranchingLifecycle(lifecycle: Lifecycle, durations: Serv
 
   /** The branch's row, locked, when this step's build is still the branch's; otherwise why the step does nothing. */
   async function currentBuild(tx: Queryable, payload: StepPayload): Promise<BuildRow | string> {
-    const { rows } = await tx.query<BuildRow>(
-      `select b.id, b.project_id, p.ref as project_ref, b.status, b.build, b.db_build
-       from branches b join projects p on p.id = b.project_id where b.id = $1 for update of b`,
-      [payload.branch_id],
-    )
-    const b = rows[0]
+    const b = await lockBuild(tx, payload.branch_id)
     if (!b) return 'skipped: the branch was deleted'
     if (b.build !== payload.build) return `skipped: build ${payload.build} was replaced by build ${b.build}`
     return b
@@ -110,7 +96,7 @@ export function registerBranchingLifecycle(lifecycle: Lifecycle, durations: Serv
         async (q, _created, at) => {
           const gone = await stillCurrent(q)
           if (gone) return gone
-          await q.query('update branches set db_build = $2 where id = $1', [b.id, b.build])
+          await setDbBuild(q, b.id, b.build)
           await setBranchStatus(q, b.id, 'RUNNING_MIGRATIONS', at)
           await next(q, at)
           return 'applied: database created'

@@ -11,6 +11,7 @@ import { at, baseUrl, errorJson, validate } from '../../core/http'
 import { newProjectRef } from '../../core/secrets'
 import { ProjectDbError } from '../../projectdb'
 import { anyProject, findProjectByRef, insertProject, refParam, toProject } from '../projects/access'
+import { organizationIdOf, setPostgrestStatus, touchDatabase } from './store'
 
 export function devRoutes(deps: Deps) {
   const { db, clock, lifecycle } = deps
@@ -21,11 +22,11 @@ export function devRoutes(deps: Deps) {
     const body = c.req.valid('json')
     const ref = newProjectRef()
     const created = await db.transaction(async (tx) => {
-      const { rows } = await tx.query<{ id: number }>('select id from organizations where slug = $1', [body.organization_slug])
-      if (!rows[0]) return false
+      const organizationId = await organizationIdOf(tx, body.organization_slug)
+      if (organizationId === undefined) return false
       const now = clock.now()
       const id = await insertProject(tx, {
-        organizationId: rows[0].id,
+        organizationId,
         name: body.name ?? `Dev project ${ref.slice(0, 4)}`,
         status: body.status,
         postgrestStatus: body.postgrestStatus,
@@ -56,16 +57,12 @@ export function devRoutes(deps: Deps) {
     // A project that is not ACTIVE_HEALTHY has no database to open (database_unavailable): its flag is set all the same.
     if (postgrestStatus === 'ONLINE') {
       await deps.projectDbs
-        .transaction(ref, { role: 'postgres', readOnly: true }, (tx) => tx.query('select 1'))
+        .transaction(ref, { role: 'postgres', readOnly: true }, touchDatabase)
         .catch((err: unknown) => {
           if (!(err instanceof ProjectDbError && err.code === 'database_unavailable')) throw err
         })
     }
-    await db.query('update projects set postgrest_status = $2, updated_at = $3 where id = $1', [
-      id,
-      postgrestStatus,
-      clock.now().toISOString(),
-    ])
+    await setPostgrestStatus(db, id, postgrestStatus, clock.now())
     return c.json(toProject((await findProjectByRef(db, ref))!, baseUrl(deps.ownUrl)))
   })
 

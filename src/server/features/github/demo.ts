@@ -9,6 +9,7 @@
  * time something uses it (one `git fast-import` run), so a start costs no git process at all.
  */
 import type { Queryable } from '../../db'
+import { findDemoOwner, insertAuthorization, insertDemoConnection, insertDemoInstallation, insertDemoRepository, organizationIdOf } from './store'
 
 export type DemoKind = 'notes' | 'plain' | 'broken'
 
@@ -212,43 +213,26 @@ export function avatarFor(name: string): string {
  * migration 011 (a data folder made before it) and at the end of the seed (a new one).
  */
 export async function demoGitHub(tx: Queryable, now: Date): Promise<void> {
-  const owner = (await tx.query<{ id: number; username: string }>('select id, username from accounts where primary_email = $1', [DEMO_OWNER])).rows[0]
+  const owner = await findDemoOwner(tx, DEMO_OWNER)
   if (!owner) return
   let installed = false
   for (const slug of DEMO_ORGANIZATIONS) {
-    const org = (await tx.query<{ id: number }>('select id from organizations where slug = $1', [slug])).rows[0]
-    if (!org) continue
-    const { rows } = await tx.query<{ id: number }>(
-      `insert into integration_installations
-         (organization_id, integration, account_name, account_type, avatar_url, connection_owner, added_by, inserted_at)
-       values ($1, 'GitHub', $2, 'Organization', $3, $4, $5, $6)
-       on conflict do nothing returning id`,
-      [org.id, slug, avatarFor(slug), owner.username, owner.id, now.toISOString()],
-    )
-    const installationId = rows[0]?.id
+    const organizationId = await organizationIdOf(tx, slug)
+    if (organizationId === undefined) continue
+    const installationId = await insertDemoInstallation(tx, { organizationId, accountName: slug, avatarUrl: avatarFor(slug), owner, now })
     if (installationId === undefined) continue
     installed = true
     for (const repo of demoRepositories) {
-      await tx.query(
-        `insert into git_repositories (installation_id, name, default_branch, demo, created_at) values ($1, $2, 'main', $3, $4)`,
-        [installationId, repo.name, repo.kind, now.toISOString()],
-      )
+      await insertDemoRepository(tx, installationId, repo.name, repo.kind, now)
     }
   }
   if (!installed) return
-  await tx.query(
-    `insert into github_authorizations (account_id, sender_id, inserted_at) values ($1, $1, $2) on conflict (account_id) do nothing`,
-    [owner.id, now.toISOString()],
-  )
-  await tx.query(
-    `insert into github_connections (installation_id, project_id, repository_id, added_by, inserted_at, updated_at)
-     select i.id, p.id, r.id, $4, $5, $5
-     from organizations o
-     join integration_installations i on i.organization_id = o.id and i.integration = 'GitHub'
-     join git_repositories r on r.installation_id = i.id and r.name = $3
-     join projects p on p.organization_id = o.id and p.name = $2
-     where o.slug = $1
-     on conflict do nothing`,
-    [DEMO_CONNECTION.org, DEMO_CONNECTION.project, DEMO_CONNECTION.repository, owner.id, now.toISOString()],
-  )
+  await insertAuthorization(tx, owner.id, now)
+  await insertDemoConnection(tx, {
+    organizationSlug: DEMO_CONNECTION.org,
+    project: DEMO_CONNECTION.project,
+    repository: DEMO_CONNECTION.repository,
+    addedBy: owner.id,
+    now,
+  })
 }

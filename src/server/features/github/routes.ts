@@ -29,7 +29,7 @@ import { routeOf } from '../../../contracts/endpoint'
 import type { Deps } from '../../core/deps'
 import { at, baseUrl, errorJson, formatIssues, validate, type AppEnv } from '../../core/http'
 import { can } from '../../core/permissions'
-import { findMemberOrganization, memberOrganization } from '../organizations/access'
+import { findMemberOrganization, memberOrganization, memberRole } from '../organizations/access'
 import { findMemberProject } from '../projects/access'
 import { avatarFor } from './demo'
 import { isSafeRepoPath, type Contents, type GitHost, type HostedRepository, type TreeEntry } from './host'
@@ -123,8 +123,7 @@ export function githubRoutes(deps: Deps, host: GitHost) {
 
   app.on(...at(endpoints.listGitHubConnections), validate('query', endpoints.listGitHubConnections.query), async (c) => {
     const organizationId = Number(c.req.valid('query').organization_id)
-    const { rows } = await db.query('select 1 from members where organization_id = $1 and account_id = $2', [organizationId, c.get('account').id])
-    if (rows.length === 0) return errorJson(c, 404, 'Organization not found')
+    if (!(await isMember(c.get('account').id, organizationId))) return errorJson(c, 404, 'Organization not found')
     return c.json({ connections: (await listConnections(db, organizationId)).map(toConnection) } satisfies ConnectionList)
   })
 
@@ -180,8 +179,7 @@ export function githubRoutes(deps: Deps, host: GitHost) {
   })
 
   async function isMember(accountId: number, organizationId: number) {
-    const { rows } = await db.query('select 1 from members where organization_id = $1 and account_id = $2', [organizationId, accountId])
-    return rows.length > 0
+    return (await memberRole(db, organizationId, accountId)) !== undefined
   }
 
   app.on(...at(endpoints.deleteGitHubConnection), validate('param', ConnectionParam), async (c) => {

@@ -109,11 +109,16 @@ export async function findAuthorization(db: Queryable, accountId: number): Promi
 }
 
 /** The person's authorization (recorded now when they had none). */
-export async function authorize(db: Queryable, accountId: number, now: Date): Promise<Authorization> {
+/** The account's authorization, made if it has none. */
+export async function insertAuthorization(db: Queryable, accountId: number, now: Date): Promise<void> {
   await db.query(
     'insert into github_authorizations (account_id, sender_id, inserted_at) values ($1, $1, $2) on conflict (account_id) do nothing',
     [accountId, now.toISOString()],
   )
+}
+
+export async function authorize(db: Queryable, accountId: number, now: Date): Promise<Authorization> {
+  await insertAuthorization(db, accountId, now)
   return (await findAuthorization(db, accountId))!
 }
 
@@ -329,4 +334,61 @@ export async function findConnectionById(db: Queryable, id: number): Promise<Con
 export async function deleteConnection(db: Queryable, id: number): Promise<boolean> {
   const { rows } = await db.query('delete from github_connections where id = $1 returning id', [id])
   return rows.length > 0
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// The demo data (demo.ts): the demo owner's installations, repositories and connection, each made once
+
+/** The account with this primary e-mail; undefined when there is none. */
+export async function findDemoOwner(tx: Queryable, email: string): Promise<{ id: number; username: string } | undefined> {
+  const { rows } = await tx.query<{ id: number; username: string }>('select id, username from accounts where primary_email = $1', [email])
+  return rows[0]
+}
+
+export async function organizationIdOf(tx: Queryable, slug: string): Promise<number | undefined> {
+  const { rows } = await tx.query<{ id: number }>('select id from organizations where slug = $1', [slug])
+  return rows[0]?.id
+}
+
+/** The organization's GitHub installation in the owner's name; undefined when it has one already. */
+export async function insertDemoInstallation(
+  tx: Queryable,
+  i: { organizationId: number; accountName: string; avatarUrl: string; owner: { id: number; username: string }; now: Date },
+): Promise<number | undefined> {
+  const { rows } = await tx.query<{ id: number }>(
+    `insert into integration_installations
+       (organization_id, integration, account_name, account_type, avatar_url, connection_owner, added_by, inserted_at)
+     values ($1, 'GitHub', $2, 'Organization', $3, $4, $5, $6)
+     on conflict do nothing returning id`,
+    [i.organizationId, i.accountName, i.avatarUrl, i.owner.username, i.owner.id, i.now.toISOString()],
+  )
+  return rows[0]?.id
+}
+
+/** A demo repository (its content is made from `demo`, the demo's kind, when first used). */
+export async function insertDemoRepository(tx: Queryable, installationId: number, name: string, demo: string, now: Date): Promise<void> {
+  await tx.query(`insert into git_repositories (installation_id, name, default_branch, demo, created_at) values ($1, $2, 'main', $3, $4)`, [
+    installationId,
+    name,
+    demo,
+    now.toISOString(),
+  ])
+}
+
+/** Connects the organization's project `project` to its installation's repository `repository`, unless connected. */
+export async function insertDemoConnection(
+  tx: Queryable,
+  c: { organizationSlug: string; project: string; repository: string; addedBy: number; now: Date },
+): Promise<void> {
+  await tx.query(
+    `insert into github_connections (installation_id, project_id, repository_id, added_by, inserted_at, updated_at)
+     select i.id, p.id, r.id, $4, $5, $5
+     from organizations o
+     join integration_installations i on i.organization_id = o.id and i.integration = 'GitHub'
+     join git_repositories r on r.installation_id = i.id and r.name = $3
+     join projects p on p.organization_id = o.id and p.name = $2
+     where o.slug = $1
+     on conflict do nothing`,
+    [c.organizationSlug, c.project, c.repository, c.addedBy, c.now.toISOString()],
+  )
 }

@@ -174,3 +174,51 @@ export async function requestJwtSecretUpdate(
   await scheduleTransition(tx, projectId, JWT_UPDATE_KIND, { update_id: inserted[0].id }, new Date(now.getTime() + delayMs), now)
   return { ok: true, changeTrackingId }
 }
+
+export interface PendingUpdateRow {
+  id: number
+  status: string
+  pending_secret: string | null
+  ref: string
+  /** Whether the project has keys to re-sign (a project still setting up has none). */
+  has_keys: boolean
+}
+
+/** The project's secret update with the project's ref, the update's row locked. */
+export async function lockPendingUpdate(tx: Queryable, updateId: number, projectId: number): Promise<PendingUpdateRow | undefined> {
+  const { rows } = await tx.query<PendingUpdateRow>(
+    `select u.id, u.status, u.pending_secret, p.ref,
+       exists(select 1 from project_api_keys k where k.project_id = u.project_id) as has_keys
+     from jwt_secret_updates u join projects p on p.id = u.project_id
+     where u.id = $1 and u.project_id = $2 for update of u`,
+    [updateId, projectId],
+  )
+  return rows[0]
+}
+
+/** The update failed with `message`: its pending secret is dropped, the previous one kept. */
+export async function failUpdate(tx: Queryable, updateId: number, message: string, now: Date): Promise<void> {
+  await tx.query(
+    `update jwt_secret_updates set status = 'failed', progress = 'Failed', error = $2, pending_secret = null, updated_at = $3
+     where id = $1`,
+    [updateId, message, now.toISOString()],
+  )
+}
+
+/** The project's keys re-signed with the new secret, and the update completed. */
+export async function completeUpdate(
+  tx: Queryable,
+  update: { id: number; projectId: number; secret: string; anon: string; serviceRole: string },
+  now: Date,
+): Promise<void> {
+  const stamp = now.toISOString()
+  await tx.query(
+    `update project_api_keys set jwt_secret = $2, anon_key = $3, service_role_key = $4, updated_at = $5 where project_id = $1`,
+    [update.projectId, update.secret, update.anon, update.serviceRole, stamp],
+  )
+  await tx.query(
+    `update jwt_secret_updates set status = 'updated', progress = 'Completed', error = null, pending_secret = null, updated_at = $2
+     where id = $1`,
+    [update.id, stamp],
+  )
+}

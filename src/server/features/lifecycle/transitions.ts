@@ -9,6 +9,7 @@ import type { ProjectStatus } from '../../../contracts/common'
 import type { ServerConfig } from '../../config'
 import type { Queryable } from '../../db'
 import { STATUS_CHANGE_KIND, projectWork, scheduleStatusChange, type Lifecycle } from '../../engine/lifecycle'
+import { isInStatus } from './store'
 
 export function registerStatusLifecycle(lifecycle: Lifecycle, durations: ServerConfig['lifecycle']): void {
   const move = (tx: Queryable, projectId: number, change: { from: ProjectStatus; to: ProjectStatus }, now: Date) =>
@@ -17,8 +18,7 @@ export function registerStatusLifecycle(lifecycle: Lifecycle, durations: ServerC
   lifecycle.registerTransition(STATUS_CHANGE_KIND, async (tx, row, now) => {
     const change = row.payload as { from: ProjectStatus; to: ProjectStatus }
     if (!lifecycle.prepares(change.to)) return move(tx, row.project_id, change, now)
-    const { rows } = await tx.query('select 1 from projects where id = $1 and status = $2', [row.project_id, change.from])
-    if (!rows.length) return `skipped: project no longer ${change.from}`
+    if (!(await isInStatus(tx, row.project_id, change.from))) return `skipped: project no longer ${change.from}`
     return projectWork(
       (store) => lifecycle.prepareArrival(store, row.project_id, change.to),
       (tx2, _prepared, recordedAt) => move(tx2, row.project_id, change, recordedAt),

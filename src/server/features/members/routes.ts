@@ -25,8 +25,23 @@ import { can } from '../../core/permissions'
 import { at, errorJson, validate, type AppEnv } from '../../core/http'
 import { iso } from '../../core/rows'
 import { randomToken, sha256 } from '../../core/secrets'
-import type { Queryable } from '../../db'
 import { memberOrganization } from '../organizations/access'
+import {
+  deleteMember,
+  findMember,
+  insertInvitation,
+  insertMember,
+  isEmailVerified,
+  isMemberByEmail,
+  listMembers,
+  listOpenInvitations,
+  lockInvitation,
+  lockMemberRole,
+  lockOwners,
+  markInvitationAccepted,
+  setMemberRole,
+  type InvitationRow,
+} from './store'
 
 export const INVITATION_TTL_MS = 7 * 24 * 60 * 60 * 1000
 
@@ -50,14 +65,6 @@ const MemberParam = z.object({
 
 const mayManage = (role: Role) => can(role, 'organizations:write')
 
-interface InvitationRow {
-  id: number
-  email: string
-  role: Role
-  created_at: Date | string
-  expires_at: Date | string
-}
-
 const toInvitation = (row: InvitationRow): Invitation => ({
   id: row.id,
   email: row.email,
@@ -65,22 +72,6 @@ const toInvitation = (row: InvitationRow): Invitation => ({
   invited_at: iso(row.created_at),
   expires_at: iso(row.expires_at),
 })
-
-async function listMembers(db: Queryable, organizationId: number): Promise<Member[]> {
-  const { rows } = await db.query<Member>(
-    `select a.id as account_id, a.username, a.primary_email, m.role from members m join accounts a on a.id = m.account_id
-     where m.organization_id = $1
-     order by array_position(array['Owner','Administrator','Developer','Read-only'], m.role), a.username`,
-    [organizationId],
-  )
-  return rows
-}
-
-/** Locks the organization's Owners' rows (the last-Owner rule reads them) and returns how many there are. */
-async function lockOwners(tx: Queryable, organizationId: number): Promise<number> {
-  const { rows } = await tx.query(`select account_id from members where organization_id = $1 and role = 'Owner' for update`, [organizationId])
-  return rows.length
-}
 
 type Outcome<T> = { ok: true; value: T } | { ok: false; status: 403 | 404 | 409 | 410; message: string; code?: string }
 const refuse = (status: 403 | 404 | 409 | 410, message: string, code?: string) => ({ ok: false as const, status, message, code })
@@ -93,12 +84,8 @@ export function memberRoutes({ db, clock }: Deps) {
   app.on(...at(endpoints.getTeam), organization, async (c) => {
     const org = c.var.organization
     const members = await listMembers(db, org.id)
-    const { rows } = await db.query<InvitationRow>(
-      `select id, email, role, created_at, expires_at from invitations
-       where organization_id = $1 and accepted_at is null and expires_at > $2 order by id`,
-      [org.id, clock.now().toISOString()],
-    )
-    return c.json({ members, invitations: rows.map(toInvitation) })
+    const invitations = await listOpenInvitations(db, org.id, clock.now())
+    return c.json({ members, invitations: invitations.map(toInvitation) })
   })
 
   app.on(...at(endpoints.inviteMember), validate('json', endpoints.inviteMember.body), organization, async (c) => {
@@ -106,20 +93,20 @@ export function memberRoutes({ db, clock }: Deps) {
     const { email, role } = c.req.valid('json')
     if (!mayManage(org.role)) return errorJson(c, 403, MESSAGES.notManager)
     if (role === 'Owner' && org.role !== 'Owner') return errorJson(c, 403, MESSAGES.ownerOnly)
-    const existing = await db.query(
-      'select 1 from members m join accounts a on a.id = m.account_id where m.organization_id = $1 and a.primary_email = $2',
-      [org.id, email],
-    )
-    if (existing.rows.length) return errorJson(c, 409, MESSAGES.alreadyMember)
+    if (await isMemberByEmail(db, org.id, email)) return errorJson(c, 409, MESSAGES.alreadyMember)
     const secret = randomToken()
     const now = clock.now()
-    const { rows } = await db.query<InvitationRow>(
-      `insert into invitations (organization_id, email, role, secret_hash, invited_by, created_at, expires_at)
-       values ($1, $2, $3, $4, $5, $6, $7) returning id, email, role, created_at, expires_at`,
-      [org.id, email, role, sha256(secret), c.get('account').id, now.toISOString(), new Date(now.getTime() + INVITATION_TTL_MS).toISOString()],
-    )
+    const invitation = await insertInvitation(db, {
+      organizationId: org.id,
+      email,
+      role,
+      secretHash: sha256(secret),
+      invitedBy: c.get('account').id,
+      createdAt: now,
+      expiresAt: new Date(now.getTime() + INVITATION_TTL_MS),
+    })
     c.header('Cache-Control', 'no-store') // the only answer that carries the invitation's secret
-    return c.json({ ...toInvitation(rows[0]), token: `${rows[0].id}.${secret}` }, 201)
+    return c.json({ ...toInvitation(invitation), token: `${invitation.id}.${secret}` }, 201)
   })
 
   app.on(...at(endpoints.updateMember), validate('param', MemberParam), validate('json', endpoints.updateMember.body), organization, async (c) => {
@@ -129,18 +116,12 @@ export function memberRoutes({ db, clock }: Deps) {
     if (!mayManage(org.role)) return errorJson(c, 403, MESSAGES.notManager)
     const result = await db.transaction(async (tx): Promise<Outcome<Member>> => {
       const owners = await lockOwners(tx, org.id)
-      const { rows } = await tx.query<{ role: Role }>('select role from members where organization_id = $1 and account_id = $2 for update', [org.id, account_id])
-      const current = rows[0]
+      const current = await lockMemberRole(tx, org.id, account_id)
       if (!current) return refuse(404, MESSAGES.memberNotFound)
-      if ((current.role === 'Owner' || role === 'Owner') && org.role !== 'Owner') return refuse(403, MESSAGES.ownerOnly)
-      if (current.role === 'Owner' && role !== 'Owner' && owners <= 1) return refuse(409, MESSAGES.lastOwner)
-      await tx.query('update members set role = $3 where organization_id = $1 and account_id = $2', [org.id, account_id, role])
-      const member = await tx.query<Member>(
-        `select a.id as account_id, a.username, a.primary_email, m.role from members m join accounts a on a.id = m.account_id
-         where m.organization_id = $1 and m.account_id = $2`,
-        [org.id, account_id],
-      )
-      return { ok: true, value: member.rows[0] }
+      if ((current === 'Owner' || role === 'Owner') && org.role !== 'Owner') return refuse(403, MESSAGES.ownerOnly)
+      if (current === 'Owner' && role !== 'Owner' && owners <= 1) return refuse(409, MESSAGES.lastOwner)
+      await setMemberRole(tx, org.id, account_id, role)
+      return { ok: true, value: (await findMember(tx, org.id, account_id))! }
     })
     if (!result.ok) return errorJson(c, result.status, result.message)
     cache?.invalidateMemberships(account_id)
@@ -153,12 +134,11 @@ export function memberRoutes({ db, clock }: Deps) {
     if (!mayManage(org.role)) return errorJson(c, 403, MESSAGES.notManager)
     const result = await db.transaction(async (tx): Promise<Outcome<null>> => {
       const owners = await lockOwners(tx, org.id)
-      const { rows } = await tx.query<{ role: Role }>('select role from members where organization_id = $1 and account_id = $2 for update', [org.id, account_id])
-      const current = rows[0]
+      const current = await lockMemberRole(tx, org.id, account_id)
       if (!current) return refuse(404, MESSAGES.memberNotFound)
-      if (current.role === 'Owner' && org.role !== 'Owner') return refuse(403, MESSAGES.ownerOnly)
-      if (current.role === 'Owner' && owners <= 1) return refuse(409, MESSAGES.lastOwner)
-      await tx.query('delete from members where organization_id = $1 and account_id = $2', [org.id, account_id])
+      if (current === 'Owner' && org.role !== 'Owner') return refuse(403, MESSAGES.ownerOnly)
+      if (current === 'Owner' && owners <= 1) return refuse(409, MESSAGES.lastOwner)
+      await deleteMember(tx, org.id, account_id)
       return { ok: true, value: null }
     })
     if (!result.ok) return errorJson(c, result.status, result.message)
@@ -172,22 +152,7 @@ export function memberRoutes({ db, clock }: Deps) {
     const me = c.get('account')
     const now = clock.now()
     const result = await db.transaction(async (tx): Promise<Outcome<{ slug: string; name: string; role: Role }>> => {
-      const { rows } = await tx.query<{
-        id: number
-        organization_id: number
-        email: string
-        role: Role
-        secret_hash: string
-        expires_at: Date | string
-        accepted_at: Date | string | null
-        slug: string
-        name: string
-      }>(
-        `select i.id, i.organization_id, i.email, i.role, i.secret_hash, i.expires_at, i.accepted_at, o.slug, o.name
-         from invitations i join organizations o on o.id = i.organization_id where i.id = $1 for update of i`,
-        [Number(idText)],
-      )
-      const row = rows[0]
+      const row = await lockInvitation(tx, Number(idText))
       // Compared in constant time: the hash of the secret presented against the stored one (both 64 hex digits).
       const presented = Buffer.from(sha256(secret), 'utf8')
       const stored = Buffer.from(row?.secret_hash ?? sha256(''), 'utf8')
@@ -198,14 +163,9 @@ export function memberRoutes({ db, clock }: Deps) {
       if (row.email !== me.primary_email.toLowerCase()) return refuse(403, MESSAGES.otherEmail)
       // The address must be proven, not only typed at sign-up: whoever signs up with the invited address first
       // would otherwise join.
-      const { rows: verified } = await tx.query('select 1 from accounts where id = $1 and email_verified_at is not null', [me.id])
-      if (!verified.length) return refuse(403, MESSAGES.unverified, EMAIL_NOT_VERIFIED)
-      const inserted = await tx.query(
-        'insert into members (organization_id, account_id, role) values ($1, $2, $3) on conflict do nothing returning account_id',
-        [row.organization_id, me.id, row.role],
-      )
-      if (!inserted.rows.length) return refuse(409, MESSAGES.alreadyMember)
-      await tx.query('update invitations set accepted_at = $2, accepted_by = $3 where id = $1', [row.id, now.toISOString(), me.id])
+      if (!(await isEmailVerified(tx, me.id))) return refuse(403, MESSAGES.unverified, EMAIL_NOT_VERIFIED)
+      if (!(await insertMember(tx, row.organization_id, me.id, row.role))) return refuse(409, MESSAGES.alreadyMember)
+      await markInvitationAccepted(tx, row.id, me.id, now)
       return { ok: true, value: { slug: row.slug, name: row.name, role: row.role } }
     })
     if (!result.ok) return errorJson(c, result.status, result.message, result.code)

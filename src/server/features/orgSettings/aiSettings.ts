@@ -9,22 +9,10 @@
  */
 import { Hono } from 'hono'
 import * as endpoints from '../../../contracts/endpoints'
-import type { AiSettings } from '../../../contracts/orgSettings'
-import type { Queryable } from '../../db'
 import type { Deps } from '../../core/deps'
 import { at, validate, type AppEnv } from '../../core/http'
 import { memberProject, refParam } from '../projects/access'
-
-async function readAiSettings(db: Queryable, accountId: number, projectId: number): Promise<AiSettings> {
-  const { rows } = await db.query<{ slug: string; opt_in_tags: string[]; send: boolean | null }>(
-    `select o.slug, o.opt_in_tags,
-       (select s.send_anonymous_schema_metadata from ai_settings s where s.account_id = $1 and s.project_id = p.id) as send
-     from projects p join organizations o on o.id = p.organization_id where p.id = $2`,
-    [accountId, projectId],
-  )
-  const row = rows[0]!
-  return { send_anonymous_schema_metadata: row.send ?? false, organization_slug: row.slug, organization_opt_in_tags: row.opt_in_tags }
-}
+import { readAiSettings, saveAiSettings } from './store'
 
 export function aiSettingsRoutes({ db, clock }: Deps) {
   const app = new Hono<AppEnv>()
@@ -35,12 +23,7 @@ export function aiSettingsRoutes({ db, clock }: Deps) {
   app.on(...at(endpoints.updateAiSettings), refParam, validate('json', endpoints.updateAiSettings.body), project, async (c) => {
     const accountId = c.get('account').id
     const { send_anonymous_schema_metadata: send } = c.req.valid('json')
-    await db.query(
-      `insert into ai_settings (account_id, project_id, send_anonymous_schema_metadata, updated_at) values ($1, $2, $3, $4)
-       on conflict (account_id, project_id) do update set send_anonymous_schema_metadata = excluded.send_anonymous_schema_metadata,
-         updated_at = excluded.updated_at`,
-      [accountId, c.var.project.id, send, clock.now().toISOString()],
-    )
+    await saveAiSettings(db, accountId, c.var.project.id, send, clock.now())
     return c.json(await readAiSettings(db, accountId, c.var.project.id))
   })
 

@@ -17,6 +17,7 @@ import { at, errorJson, validate, type AppEnv } from '../../core/http'
 import { can } from '../../core/permissions'
 import { findMemberOrganization, memberOrganization, slugParam, toOrganization } from '../organizations/access'
 import { selectablePlans, subscriptionOf } from './plans'
+import { setPlan, updateOrganizationSettings } from './store'
 
 export const SETTINGS_PERMISSION_MESSAGE = "You need additional permissions to change this organization's settings"
 export const PLAN_PERMISSION_MESSAGE = "You need additional permissions to change this organization's plan"
@@ -31,10 +32,7 @@ export function orgSettingsRoutes({ db, clock, config }: Deps) {
     const body = c.req.valid('json')
     // Each tag once, in a stable order, whatever the request's order.
     const tags = body.opt_in_tags === undefined ? null : JSON.stringify([...new Set(body.opt_in_tags)].sort())
-    await db.query(
-      `update organizations set name = coalesce($2, name), opt_in_tags = coalesce($3::jsonb, opt_in_tags) where id = $1`,
-      [org.id, body.name ?? null, tags],
-    )
+    await updateOrganizationSettings(db, org.id, { name: body.name ?? null, optInTagsJson: tags })
     const updated = await findMemberOrganization(db, c.get('account').id, org.slug)
     return c.json(toOrganization(updated!))
   })
@@ -48,10 +46,7 @@ export function orgSettingsRoutes({ db, clock, config }: Deps) {
     if (!can(org.role, 'organizations:write')) return errorJson(c, 403, PLAN_PERMISSION_MESSAGE)
     const { plan } = c.req.valid('json')
     if (org.plan_id === 'enterprise') return errorJson(c, 409, 'An Enterprise plan is changed by arrangement, not here', 'plan_not_selectable')
-    await db.query(
-      `update organizations set plan_id = $2, plan_changed_at = case when plan_id = $2 then plan_changed_at else $3 end where id = $1`,
-      [org.id, plan, clock.now().toISOString()],
-    )
+    await setPlan(db, org.id, plan, clock.now())
     return c.json(subscriptionOf(plan) satisfies Subscription)
   })
 

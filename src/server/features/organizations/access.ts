@@ -10,7 +10,7 @@ import { errorJson, formatIssues, validate, type AppEnv } from '../../core/http'
 import { findMemberOrganization, type OrganizationRow } from './store'
 
 /** What other features may use of organizations: this module is the organizations feature's one face to them. */
-export { findMemberOrganization, listMemberOrganizations, toOrganization, type OrganizationRow } from './store'
+export { findMemberOrganization, listMemberOrganizations, memberRole, planOf, toOrganization, type OrganizationRow } from './store'
 
 const ORGANIZATION_NOT_FOUND = 'Organization not found'
 

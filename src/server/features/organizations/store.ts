@@ -1,5 +1,5 @@
 /** The SQL of organizations: the ones a person is a member of, with the person's role in each. */
-import type { Role } from '../../../contracts/common'
+import type { PlanId, Role } from '../../../contracts/common'
 import type { Organization } from '../../../contracts/organizations'
 import type { V1OptInTag, V1Organization, V1OrganizationDetail } from '../../../contracts/v1'
 import type { Queryable } from '../../db'
@@ -64,4 +64,19 @@ export async function findMemberOrganization(
     [accountId, slug],
   )
   return rows[0]
+}
+
+/** The account's role in the organization; undefined when it is not a member. */
+export async function memberRole(db: Queryable, organizationId: number, accountId: number): Promise<Role | undefined> {
+  const { rows } = await db.query<{ role: Role }>('select role from members where organization_id = $1 and account_id = $2', [
+    organizationId,
+    accountId,
+  ])
+  return rows[0]?.role
+}
+
+/** The organization's plan; undefined for an unknown id. */
+export async function planOf(db: Queryable, organizationId: number): Promise<PlanId | undefined> {
+  const { rows } = await db.query<{ plan_id: PlanId }>('select plan_id from organizations where id = $1', [organizationId])
+  return rows[0]?.plan_id
 }

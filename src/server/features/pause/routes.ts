@@ -25,6 +25,7 @@ import { can } from '../../core/permissions'
 import { memberOrganization } from '../organizations/access'
 import { anyProject, memberProject, refParam, type MemberProjectEnv } from '../projects/access'
 import { findProjectByRef, freeLimitMessage, lockFreeProjectCounts, membersAtFreeLimit, toProject } from '../projects/access'
+import { lockStatus, restoreErrorOf, setRestoreError } from './store'
 
 const RESTORE_PERMISSION_MESSAGE = 'You do not have the required permissions to restore this project'
 const PAUSE_PERMISSION_MESSAGE = 'You do not have the required permissions to pause this project'
@@ -56,8 +57,7 @@ export function pauseRoutes(deps: Deps) {
     return db.transaction(async (tx): Promise<Outcome> => {
       const refused = await check?.(tx)
       if (refused) return refused
-      const { rows } = await tx.query<{ status: ProjectStatus }>('select status from projects where id = $1 for update', [projectId])
-      const status = rows[0]?.status
+      const status = await lockStatus(tx, projectId)
       if (status !== from) return { ok: false, status: status ?? 'UNKNOWN' }
       await before?.(tx)
       await lifecycle.move(tx, projectId, { from, to, run: 'entry' }, clock.now())
@@ -84,9 +84,7 @@ export function pauseRoutes(deps: Deps) {
       row.id,
       'INACTIVE',
       'RESTORING',
-      async (tx) => {
-        await tx.query('update projects set restore_error = null where id = $1', [row.id])
-      },
+      (tx) => setRestoreError(tx, row.id, null),
       async (tx) => {
         await lockFreeProjectCounts(tx, row.organization_id, row.id)
         const atLimit = await membersAtFreeLimit(tx, row.organization_id, config.freeProjectLimit)
@@ -110,8 +108,7 @@ export function pauseRoutes(deps: Deps) {
 
   app.on(...at(endpoints.getRestoreStatus), project, async (c) => {
     const row = c.var.project
-    const { rows } = await db.query<{ restore_error: string | null }>('select restore_error from projects where id = $1', [row.id])
-    return c.json({ status: row.status, error: row.status === 'RESTORATION_FAILED' ? (rows[0]?.restore_error ?? null) : null })
+    return c.json({ status: row.status, error: row.status === 'RESTORATION_FAILED' ? await restoreErrorOf(db, row.id) : null })
   })
 
   app.on(...at(endpoints.getMembersReachedFreeProjectLimit), memberOrganization(db), async (c) => {

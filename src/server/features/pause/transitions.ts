@@ -9,6 +9,7 @@ import type { ServerConfig } from '../../config'
 import { takeDevSwitch } from '../../core/devSwitches'
 import { scheduleTransition, type Lifecycle } from '../../engine/lifecycle'
 import { scheduleStatusChange } from '../../engine/lifecycle'
+import { lockIfRestoring, setRestoreError } from './store'
 
 const RESTORE_KIND = 'project.restore'
 
@@ -18,12 +19,9 @@ export const RESTORE_FAILURE_MESSAGE =
 
 export function registerPauseLifecycle(lifecycle: Lifecycle, durations: ServerConfig['lifecycle']): void {
   lifecycle.registerTransition(RESTORE_KIND, async (tx, row, now) => {
-    const { rows } = await tx.query<{ id: number }>(`select id from projects where id = $1 and status = 'RESTORING' for update`, [
-      row.project_id,
-    ])
-    if (!rows[0]) return 'skipped: project no longer RESTORING'
+    if (!(await lockIfRestoring(tx, row.project_id))) return 'skipped: project no longer RESTORING'
     const failed = (await takeDevSwitch(tx, row.project_id, 'fail_next_restore')) !== undefined
-    await tx.query('update projects set restore_error = $2 where id = $1', [row.project_id, failed ? RESTORE_FAILURE_MESSAGE : null])
+    await setRestoreError(tx, row.project_id, failed ? RESTORE_FAILURE_MESSAGE : null)
     // The project is locked and RESTORING: the move happens, and its arrival hooks run as on every way up.
     const to = failed ? 'RESTORATION_FAILED' : 'ACTIVE_HEALTHY'
     const outcome = await lifecycle.move(tx, row.project_id, { from: 'RESTORING', to, run: 'arrival' }, now)

@@ -14,7 +14,7 @@ import { newProjectRef } from '../../core/secrets'
 import { findMemberOrganization } from '../organizations/access'
 import { memberProject, refParam } from './access'
 import { diskCapMessage, freeLimitMessage, lockFreeProjectCounts, membersAtFreeLimit, organizationDatabaseBytes } from './freeLimit'
-import { insertProject, listMemberProjects, listMemberProjectsJson, toProject } from './store'
+import { insertProject, listMemberProjects, listMemberProjectsJson, renameProject, toProject } from './store'
 import { toV1Project } from './v1'
 
 type CreateOutcome = { ok: true } | { ok: false; code: 'free_project_limit' | 'database_size_limit'; message: string }
@@ -39,7 +39,7 @@ export function projectRoutes(deps: Deps) {
       return errorJson(c, 403, 'You do not have permission to change this project')
     }
     const name = c.req.valid('json').name
-    await db.query('update projects set name = $2, updated_at = $3 where id = $1', [row.id, name, clock.now().toISOString()])
+    await renameProject(db, row.id, name, clock.now())
     return c.json(toProject({ ...row, name }, baseUrl(deps.ownUrl)))
   })
 

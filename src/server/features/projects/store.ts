@@ -73,6 +73,11 @@ export async function findProjectByRef(db: Queryable, ref: string): Promise<Proj
   return rows[0]
 }
 
+/** The project's new name. */
+export async function renameProject(db: Queryable, projectId: number, name: string, now: Date): Promise<void> {
+  await db.query('update projects set name = $2, updated_at = $3 where id = $1', [projectId, name, now.toISOString()])
+}
+
 /** The REST endpoint of a project: its project URL (`{origin}/p/{ref}`, a client library's base) + /rest/v1/. */
 function restUrlFor(baseUrl: string, ref: string): string {
   return `${baseUrl}/p/${ref}/rest/v1/`
@@ -136,4 +141,72 @@ export async function insertProject(db: Queryable, p: NewProject): Promise<numbe
     ],
   )
   return rows[0].id
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// The free project limit and the disk cap (freeLimit.ts holds the rule)
+
+/** Class key of the transaction-scoped advisory locks that serialize free-project counts, one lock per account. */
+const FREE_PROJECT_COUNT_LOCK = 0x66706c // 'fpl'
+
+/**
+ * The accounts whose free-project counts a creation or restore in the organization reads or raises, in account
+ * order: the members of a free organization, and the project's owner (null: a project being created has none).
+ */
+export async function freeCountAccounts(tx: Queryable, organizationId: number, projectId: number | null): Promise<number[]> {
+  const { rows } = await tx.query<{ account_id: number }>(
+    `select m.account_id from members m join organizations o on o.id = m.organization_id
+     where m.organization_id = $1 and o.plan_id = 'free'
+     union
+     select p.created_by from projects p join organizations o on o.id = p.organization_id
+     where p.id = $2 and o.plan_id = 'free' and p.created_by is not null
+     order by 1`,
+    [organizationId, projectId],
+  )
+  return rows.map((r) => r.account_id)
+}
+
+/** Takes, until the end of the transaction, the lock on the account's free-project count. */
+export async function lockFreeProjectCount(tx: Queryable, accountId: number): Promise<void> {
+  await tx.query('select pg_advisory_xact_lock($1::integer, $2::integer)', [FREE_PROJECT_COUNT_LOCK, accountId])
+}
+
+export interface MemberAtLimit {
+  username: string
+  primary_email: string
+}
+
+/**
+ * Members of a free organization who already own the maximum (`limit`) of active free projects (across every free
+ * organization; a paused project does not count). Empty for paid organizations.
+ */
+export async function membersAtFreeLimit(db: Queryable, organizationId: number, limit: number): Promise<MemberAtLimit[]> {
+  const { rows } = await db.query<MemberAtLimit>(
+    `select a.username, a.primary_email
+     from members m join accounts a on a.id = m.account_id
+     join organizations org on org.id = m.organization_id
+     where m.organization_id = $1 and org.plan_id = 'free'
+       and (select count(*) from projects p join organizations o on o.id = p.organization_id
+            where p.created_by = a.id and o.plan_id = 'free' and p.status <> 'INACTIVE') >= $2
+     order by a.username`,
+    [organizationId, limit],
+  )
+  return rows
+}
+
+/**
+ * The organization's project databases at their last measured sizes (pg_database_size, kept per day by the usage
+ * meter), summed: every project, paused ones too (their databases stay on disk). A database not measured yet
+ * counts nothing until it is.
+ */
+export async function organizationDatabaseBytes(db: Queryable, organizationId: number): Promise<number> {
+  const { rows } = await db.query<{ bytes: number }>(
+    `select coalesce(sum(s.bytes), 0)::float8 as bytes from (
+       select distinct on (d.project_id) d.database_size_bytes as bytes from project_usage_daily d
+       join projects p on p.id = d.project_id
+       where p.organization_id = $1 and d.database_size_bytes is not null
+       order by d.project_id, d.day desc) s`,
+    [organizationId],
+  )
+  return Number(rows[0]?.bytes ?? 0)
 }

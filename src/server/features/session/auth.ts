@@ -12,17 +12,25 @@ import type { Clock, ServerConfig } from '../../config'
 import type { Db, Queryable } from '../../db'
 import { cacheFor, type CachedSession } from '../../core/cache'
 import { errorJson, type AppEnv } from '../../core/http'
-import { iso, type AccountRow } from '../../core/rows'
+import type { AccountRow } from '../../core/rows'
 import { ACCESS_TOKEN_PATTERN, newAccessToken, randomToken, sha256 } from '../../core/secrets'
+import {
+  deleteEndedSessions,
+  deleteIdleSession,
+  deleteSessionByHash,
+  findSession,
+  insertAccessToken,
+  insertSession,
+  toAccessToken,
+  touchSession,
+  useAccessToken,
+} from './store'
 
 const SESSION_COOKIE = 'kp_session'
 
 export async function createSession(db: Db, accountId: number, now: Date, ttlMs: number): Promise<string> {
   const token = randomToken()
-  await db.query(
-    'insert into sessions (account_id, token_hash, created_at, expires_at, last_used_at) values ($1, $2, $3, $4, $3)',
-    [accountId, sha256(token), now.toISOString(), new Date(now.getTime() + ttlMs).toISOString()],
-  )
+  await insertSession(db, { accountId, tokenHash: sha256(token), now, expiresAt: new Date(now.getTime() + ttlMs) })
   return token
 }
 
@@ -49,7 +57,7 @@ export function setSessionCookie(c: Context, token: string, ttlMs: number, opts:
 
 export async function deleteSession(c: Context, db: Db): Promise<void> {
   const token = getCookie(c, SESSION_COOKIE)
-  if (token) await db.query('delete from sessions where token_hash = $1', [sha256(token)])
+  if (token) await deleteSessionByHash(db, sha256(token))
   deleteCookie(c, SESSION_COOKIE, { path: '/' })
 }
 
@@ -57,12 +65,7 @@ export async function deleteSession(c: Context, db: Db): Promise<void> {
 export const SESSION_TOUCH_MS = 60_000
 
 async function loadSession(db: Queryable, tokenHash: string): Promise<CachedSession | undefined> {
-  const { rows } = await db.query<AccountRow & { expires_at: Date | string; last_used_at: Date | string }>(
-    `select a.id, a.username, a.primary_email, s.expires_at, s.last_used_at
-     from sessions s join accounts a on a.id = s.account_id where s.token_hash = $1`,
-    [tokenHash],
-  )
-  const row = rows[0]
+  const row = await findSession(db, tokenHash)
   if (!row) return undefined
   return {
     account: { id: row.id, username: row.username, primary_email: row.primary_email },
@@ -111,30 +114,20 @@ export async function accountForSession(
     if (!session || session.expiresAt <= t) return undefined
   }
   if (t - session.lastUsedAt >= idleTimeoutMs) {
-    await db.query('delete from sessions where token_hash = $1 and last_used_at <= $2', [
-      tokenHash,
-      new Date(t - idleTimeoutMs).toISOString(),
-    ])
+    await deleteIdleSession(db, tokenHash, new Date(t - idleTimeoutMs))
     cache?.invalidateSession(tokenHash)
     return undefined
   }
   if (t - session.lastUsedAt >= SESSION_TOUCH_MS) {
     session.lastUsedAt = t
-    await db.query('update sessions set last_used_at = $2 where token_hash = $1 and last_used_at < $2', [
-      tokenHash,
-      now.toISOString(),
-    ])
+    await touchSession(db, tokenHash, now)
   }
   return session.account
 }
 
 /** Deletes every ended session (past its expiry, or idle for `idleTimeoutMs`); resolves to how many. */
 export async function sweepSessions(db: Queryable, now: Date, idleTimeoutMs: number): Promise<number> {
-  const { rows } = await db.query(
-    'delete from sessions where expires_at <= $1 or last_used_at <= $2 returning id',
-    [now.toISOString(), new Date(now.getTime() - idleTimeoutMs).toISOString()],
-  )
-  return rows.length
+  return deleteEndedSessions(db, now, new Date(now.getTime() - idleTimeoutMs))
 }
 
 /** Runs sweepSessions every `sessionSweepMs` (the timer does not keep the process alive); returns the stop. */
@@ -158,13 +151,7 @@ export function startSessionSweep(
  */
 export async function accountForAccessToken(db: Db, token: string, now: Date): Promise<AccountRow | undefined> {
   if (!ACCESS_TOKEN_PATTERN.test(token)) return undefined
-  const { rows } = await db.query<AccountRow>(
-    `update access_tokens t set last_used_at = $2 from accounts a
-     where t.token_hash = $1 and a.id = t.account_id and (t.expires_at is null or t.expires_at > $2)
-     returning a.id, a.username, a.primary_email`,
-    [sha256(token), now.toISOString()],
-  )
-  return rows[0]
+  return useAccessToken(db, sha256(token), now)
 }
 
 const unauthorized = (c: Context) => errorJson(c, 401, 'You must be signed in to do this')
@@ -239,29 +226,6 @@ export function refuseCrossSite(allowedOrigins: string[]): MiddlewareHandler<App
   }
 }
 
-export interface AccessTokenRow {
-  id: number
-  name: string
-  token_alias: string
-  created_at: Date | string
-  last_used_at: Date | string | null
-  expires_at: Date | string | null
-}
-
-/** The columns toAccessToken reads. */
-export const ACCESS_TOKEN_COLUMNS = 'id, name, token_alias, created_at, last_used_at, expires_at'
-
-export function toAccessToken(row: AccessTokenRow) {
-  return {
-    id: row.id,
-    name: row.name,
-    token_alias: row.token_alias,
-    created_at: iso(row.created_at),
-    last_used_at: row.last_used_at === null ? null : iso(row.last_used_at),
-    expires_at: row.expires_at === null ? null : iso(row.expires_at),
-  }
-}
-
 const DAY_MS = 86_400_000
 
 /**
@@ -270,12 +234,7 @@ const DAY_MS = 86_400_000
  */
 export async function createAccessToken(db: Db, accountId: number, name: string, now: Date, expiresInDays: number) {
   const { token, alias } = newAccessToken()
-  const expiresAt = new Date(now.getTime() + expiresInDays * DAY_MS).toISOString()
-  const { rows } = await db.query<AccessTokenRow>(
-    `insert into access_tokens (account_id, name, token_hash, token_alias, created_at, expires_at)
-     values ($1, $2, $3, $4, $5, $6)
-     returning ${ACCESS_TOKEN_COLUMNS}`,
-    [accountId, name, sha256(token), alias, now.toISOString(), expiresAt],
-  )
-  return { ...toAccessToken(rows[0]), token }
+  const expiresAt = new Date(now.getTime() + expiresInDays * DAY_MS)
+  const row = await insertAccessToken(db, { accountId, name, tokenHash: sha256(token), alias, now, expiresAt })
+  return { ...toAccessToken(row), token }
 }

@@ -12,7 +12,8 @@ import type { AccountRow } from '../../core/rows'
 import { dummyPasswordHash, hashPassword, needsRehash, verifyPassword } from '../../core/secrets'
 import { listMemberOrganizations } from '../organizations/access'
 import { clearSignInFailures, clientAddress, countSignInAttempt } from './throttle'
-import { ACCESS_TOKEN_COLUMNS, createAccessToken, createSession, deleteSession, setSessionCookie, toAccessToken, type AccessTokenRow } from './auth'
+import { createAccessToken, createSession, deleteSession, setSessionCookie } from './auth'
+import { deleteAccessToken, findAccountForSignIn, listAccessTokens, replacePasswordHash, toAccessToken } from './store'
 
 const TokenIdParam = z.object({ id: z.coerce.number().int().positive('Token id must be a positive number') })
 
@@ -33,11 +34,7 @@ export function publicSessionRoutes({ db, clock, config }: Deps) {
       const minutes = Math.ceil(retryAfter / 60)
       return errorJson(c, 429, `Too many failed sign-in attempts. Try again in ${minutes} minute${minutes === 1 ? '' : 's'}.`)
     }
-    const { rows } = await db.query<AccountRow & { password_hash: string }>(
-      'select id, username, primary_email, password_hash from accounts where primary_email = $1',
-      [email],
-    )
-    const account = rows[0]
+    const account = await findAccountForSignIn(db, email)
     // The scrypt work is done for unknown e-mails too, with the same cost as new hashes, so timing tells nothing.
     const cost = config.passwordHashCost
     const ok = await verifyPassword(password, account?.password_hash ?? (await dummyPasswordHash(cost)))
@@ -46,11 +43,7 @@ export function publicSessionRoutes({ db, clock, config }: Deps) {
     if (needsRehash(account.password_hash, cost)) {
       // A hash made with a cheaper cost (by an older version of the platform): replace it now that the password is at hand. The guard on
       // the old value keeps a concurrent password change from being overwritten.
-      await db.query('update accounts set password_hash = $1 where id = $2 and password_hash = $3', [
-        await hashPassword(password, cost),
-        account.id,
-        account.password_hash,
-      ])
+      await replacePasswordHash(db, account.id, account.password_hash, await hashPassword(password, cost))
     }
     const token = await createSession(db, account.id, clock.now(), config.sessionTtlMs)
     setSessionCookie(c, token, config.sessionTtlMs, { trustProxy: config.trustProxy })
@@ -85,11 +78,7 @@ export function sessionRoutes({ db, clock, config }: Deps) {
   })
 
   app.on(...at(endpoints.listAccessTokens), async (c) => {
-    const { rows } = await db.query<AccessTokenRow>(
-      `select ${ACCESS_TOKEN_COLUMNS} from access_tokens where account_id = $1 order by id`,
-      [c.get('account').id],
-    )
-    return c.json(rows.map(toAccessToken))
+    return c.json((await listAccessTokens(db, c.get('account').id)).map(toAccessToken))
   })
 
   app.on(...at(endpoints.createAccessToken), validate('json', endpoints.createAccessToken.body), async (c) => {
@@ -102,11 +91,7 @@ export function sessionRoutes({ db, clock, config }: Deps) {
   })
 
   app.on(...at(endpoints.revokeAccessToken), validate('param', TokenIdParam), async (c) => {
-    const { rows } = await db.query('delete from access_tokens where id = $1 and account_id = $2 returning id', [
-      c.req.valid('param').id,
-      c.get('account').id,
-    ])
-    if (!rows.length) return errorJson(c, 404, 'Access token not found')
+    if (!(await deleteAccessToken(db, c.req.valid('param').id, c.get('account').id))) return errorJson(c, 404, 'Access token not found')
     return c.body(null, 204)
   })
 

@@ -23,6 +23,7 @@
 import type { Context } from 'hono'
 import type { ServerConfig } from '../../config'
 import type { Db } from '../../db'
+import { clearAttempts, countAttempts } from './store'
 
 type Throttle = ServerConfig['signInThrottle']
 
@@ -59,16 +60,7 @@ function limitOf(key: string, throttle: Throttle): number {
  */
 async function countAgainst(db: Db, throttle: Throttle, keys: string[], now: Date): Promise<number | undefined> {
   const windowStart = new Date(now.getTime() - throttle.windowMs)
-  await db.query('delete from sign_in_failures where window_started_at <= $1', [windowStart.toISOString()])
-  const { rows } = await db.query<{ key: string; failures: number; window_started_at: Date | string }>(
-    `insert into sign_in_failures as f (key, failures, window_started_at)
-     select k, 1, $2 from unnest($1::text[]) as k
-     on conflict (key) do update set
-       failures = case when f.window_started_at <= $3 then 1 else f.failures + 1 end,
-       window_started_at = case when f.window_started_at <= $3 then excluded.window_started_at else f.window_started_at end
-     returning key, failures, window_started_at`,
-    [keys, now.toISOString(), windowStart.toISOString()],
-  )
+  const rows = await countAttempts(db, keys, now, windowStart)
   let waitMs = 0
   for (const row of rows) {
     if (row.failures <= limitOf(row.key, throttle)) continue
@@ -107,8 +99,8 @@ export function countSignUp(db: Db, throttle: Throttle, address: string | undefi
  * allowance.
  */
 export async function clearSignInFailures(db: Db, attempt: { email: string; address: string | undefined }): Promise<void> {
-  await db.query('delete from sign_in_failures where key = $1', [pairKey(attempt.email, attempt.address)])
-  await db.query('update sign_in_failures set failures = greatest(failures - 1, 0) where key = any($1::text[])', [
-    [accountKey(attempt.email), ...(attempt.address ? [addressKey(attempt.address)] : [])],
+  await clearAttempts(db, pairKey(attempt.email, attempt.address), [
+    accountKey(attempt.email),
+    ...(attempt.address ? [addressKey(attempt.address)] : []),
   ])
 }

@@ -18,7 +18,6 @@ import {
   PITR_VARIANTS,
   type AddonVariantId,
   type CustomHostnameResponse,
-  type CustomHostnameStatus,
   type DatabaseConnection,
   type ProjectAddons,
 } from '../../../contracts/settings'
@@ -30,6 +29,8 @@ import { at, errorJson, validate, type AppEnv } from '../../core/http'
 import { anyProject, memberProject, refParam, refuseUnlessActive, DATABASE_UNAVAILABLE, type MemberProjectEnv } from '../projects/access'
 import { ProjectDbError } from '../../projectdb/types'
 import { answerDatabaseFailure } from '../../core/domainErrors'
+import { planOf } from '../organizations/access'
+import { deleteAddon, deleteHostname, findHostname, listAddons, readDatabaseFacts, upsertAddon, upsertHostname, type HostnameRow } from './store'
 
 /** The Management API's words (the dashboard maps them to 0_not_allowed and 0_no_hostname_configured). */
 export const NOT_ALLOWED = 'This project is on the free plan: it is not allowed to set up custom domain (Pro plan and above)'
@@ -38,21 +39,8 @@ export const NO_HOSTNAME = 'The project has no custom hostname configuration'
 const PITR_NAMES: Record<AddonVariantId, string> = { pitr_7: '7 days of recovery', pitr_14: '14 days of recovery', pitr_28: '28 days of recovery' }
 const PITR_VARIANT_LIST = PITR_VARIANTS.map((identifier) => ({ identifier, name: PITR_NAMES[identifier] }))
 
-async function planOf(db: Queryable, organizationId: number): Promise<PlanId> {
-  const { rows } = await db.query<{ plan_id: PlanId }>('select plan_id from organizations where id = $1', [organizationId])
-  return rows[0]?.plan_id ?? 'free'
-}
-
-interface HostnameRow {
-  id: string
-  hostname: string
-  status: CustomHostnameStatus
-}
-
-async function findHostname(db: Queryable, projectId: number): Promise<HostnameRow | undefined> {
-  const { rows } = await db.query<HostnameRow>('select id, hostname, status from project_custom_hostnames where project_id = $1', [projectId])
-  return rows[0]
-}
+/** The organization's plan; an unknown organization counts as free. */
+const planOrFree = async (db: Queryable, organizationId: number): Promise<PlanId> => (await planOf(db, organizationId)) ?? 'free'
 
 /** The Management API's answer for a hostname at a status: active once the services are reconfigured. */
 export function hostnameResponse(row: HostnameRow, ref: string, ownHost: string): CustomHostnameResponse {
@@ -82,10 +70,7 @@ export function hostnameResponse(row: HostnameRow, ref: string, ownHost: string)
 }
 
 async function addonsOf(db: Queryable, projectId: number, ref: string): Promise<ProjectAddons> {
-  const { rows } = await db.query<{ type: 'pitr'; variant: AddonVariantId }>(
-    'select type, variant from project_addons where project_id = $1 order by type',
-    [projectId],
-  )
+  const rows = await listAddons(db, projectId)
   return {
     ref,
     selected_addons: rows.map((row) => ({ type: row.type, variant: { identifier: row.variant, name: PITR_NAMES[row.variant] } })),
@@ -99,7 +84,7 @@ async function refuseAddonChange(db: Queryable, c: Context<MemberProjectEnv>) {
   if (!can(role, 'organizations:write')) {
     return errorJson(c, 403, "Only the organization's Owners and Administrators change a project's add-ons")
   }
-  if ((await planOf(db, organizationId)) === 'free') {
+  if ((await planOrFree(db, organizationId)) === 'free') {
     return errorJson(c, 400, 'Point in time recovery needs the Pro plan or above: upgrade the organization first', 'plan_required')
   }
   return undefined
@@ -113,7 +98,7 @@ export function settingsRoutes({ db, clock, ownUrl, projectDbs, config }: Deps) 
   const ownHost = () => new URL(ownUrl.origin).host
 
   app.on(...at(endpoints.getCustomHostname), project, async (c) => {
-    if ((await planOf(db, c.var.project.organization_id)) === 'free') return errorJson(c, 400, NOT_ALLOWED)
+    if ((await planOrFree(db, c.var.project.organization_id)) === 'free') return errorJson(c, 400, NOT_ALLOWED)
     const row = await findHostname(db, c.var.project.id)
     if (!row) return errorJson(c, 400, NO_HOSTNAME)
     return c.json(hostnameResponse(row, c.var.project.ref, ownHost()) satisfies CustomHostnameResponse)
@@ -125,11 +110,7 @@ export function settingsRoutes({ db, clock, ownUrl, projectDbs, config }: Deps) 
     const body = c.req.valid('json')
     const refused = await refuseAddonChange(db, c)
     if (refused) return refused
-    await db.query(
-      `insert into project_addons (project_id, type, variant, inserted_at) values ($1, $2, $3, $4)
-       on conflict (project_id, type) do update set variant = excluded.variant`,
-      [c.var.project.id, body.addon_type, body.addon_variant, clock.now().toISOString()],
-    )
+    await upsertAddon(db, c.var.project.id, { type: body.addon_type, variant: body.addon_variant }, clock.now())
     return c.json(await addonsOf(db, c.var.project.id, c.var.project.ref))
   })
 
@@ -137,8 +118,7 @@ export function settingsRoutes({ db, clock, ownUrl, projectDbs, config }: Deps) 
     const { addon_type: type } = c.req.valid('param')
     const refused = await refuseAddonChange(db, c)
     if (refused) return refused
-    const { rows } = await db.query('delete from project_addons where project_id = $1 and type = $2 returning type', [c.var.project.id, type])
-    if (rows.length === 0) return errorJson(c, 404, `The project has no ${type} add-on`)
+    if (!(await deleteAddon(db, c.var.project.id, type))) return errorJson(c, 404, `The project has no ${type} add-on`)
     return c.json(await addonsOf(db, c.var.project.id, c.var.project.ref))
   })
 
@@ -146,14 +126,7 @@ export function settingsRoutes({ db, clock, ownUrl, projectDbs, config }: Deps) 
     const refused = refuseUnlessActive(c, DATABASE_UNAVAILABLE)
     if (refused) return refused
     try {
-      const facts = await projectDbs.transaction(c.var.project.ref, { readOnly: true }, async (tx) => {
-        const { rows } = await tx.query<{ database: string; user: string; port: number | null; server_version: string; max_connections: number; size_bytes: string | number }>(
-          `select current_database() as database, current_user as "user", inet_server_port() as port,
-             current_setting('server_version') as server_version, current_setting('max_connections')::int as max_connections,
-             pg_database_size(current_database())::bigint as size_bytes`,
-        )
-        return rows[0]
-      })
+      const facts = await projectDbs.transaction(c.var.project.ref, { readOnly: true }, readDatabaseFacts)
       const server = projectDbs.kind === 'postgres' && config.databaseUrl ? new URL(config.databaseUrl) : null
       const host = server ? server.hostname : null
       const port = server ? (facts.port ?? (Number(server.port) || 5432)) : null
@@ -186,16 +159,17 @@ export function settingsDevRoutes({ db, clock, ownUrl }: Deps) {
     const body = c.req.valid('json')
     const project = c.var.project
     if (body.hostname === null) {
-      await db.query('delete from project_custom_hostnames where project_id = $1', [project.id])
+      await deleteHostname(db, project.id)
       return c.json({ hostname: null })
     }
-    const { rows } = await db.query<HostnameRow>(
-      `insert into project_custom_hostnames (project_id, id, hostname, status, updated_at) values ($1, $2, $3, $4, $5)
-       on conflict (project_id) do update set hostname = excluded.hostname, status = excluded.status, updated_at = excluded.updated_at
-       returning id, hostname, status`,
-      [project.id, randomUUID(), body.hostname, body.status ?? '5_services_reconfigured', clock.now().toISOString()],
-    )
-    return c.json(hostnameResponse(rows[0], project.ref, new URL(ownUrl.origin).host))
+    const row = await upsertHostname(db, {
+      projectId: project.id,
+      id: randomUUID(),
+      hostname: body.hostname,
+      status: body.status ?? '5_services_reconfigured',
+      now: clock.now(),
+    })
+    return c.json(hostnameResponse(row, project.ref, new URL(ownUrl.origin).host))
   })
   return app
 }

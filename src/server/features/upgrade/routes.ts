@@ -14,7 +14,8 @@ import { setDevSwitch } from '../../core/devSwitches'
 import { at, errorJson, validate, type AppEnv } from '../../core/http'
 import { can } from '../../core/permissions'
 import { anyProject, memberProject, refParam } from '../projects/access'
-import { beginUpgrade, eligibilityFor, latestUpgrade, targetsFor, toUpgradeStatus } from './transitions'
+import { latestUpgrade, lockProjectForUpgrade, toUpgradeStatus } from './store'
+import { beginUpgrade, eligibilityFor, targetsFor } from './transitions'
 
 export function upgradeRoutes({ db, clock, config, lifecycle }: Deps) {
   const app = new Hono<AppEnv>()
@@ -26,11 +27,7 @@ export function upgradeRoutes({ db, clock, config, lifecycle }: Deps) {
     if (!can(row.role, 'projects:write')) return errorJson(c, 403, 'You do not have permission to upgrade this project')
     const outcome = await db.transaction(async (tx) => {
       // The row lock serialises two upgrade requests for the same project: the second sees UPGRADING.
-      const { rows } = await tx.query<{ status: string; db_version: string }>(
-        'select status, db_version from projects where id = $1 for update',
-        [row.id],
-      )
-      const current = rows[0]
+      const current = await lockProjectForUpgrade(tx, row.id)
       if (current.status !== 'ACTIVE_HEALTHY') return { conflict: current.status, invalidTarget: undefined, trackingId: undefined }
       const targets: string[] = targetsFor(current.db_version)
       if (!targets.includes(body.target_version)) return { conflict: undefined, invalidTarget: targets, trackingId: undefined }

@@ -7,20 +7,12 @@
  * the project arrives at ACTIVE_HEALTHY again (the engine's move, with the arrival hooks).
  */
 import { randomUUID } from 'node:crypto'
-import {
-  UPGRADE_STEPS,
-  UpgradeError,
-  UpgradeProgress,
-  type DatabaseUpgradeStatusWire,
-  type ProjectUpgradeEligibilityResponse,
-  UPGRADE_STATUS_CODES,
-  type UpgradeStatusWord,
-} from '../../../contracts/upgrade'
+import { UPGRADE_STEPS, UpgradeError, UpgradeProgress, type ProjectUpgradeEligibilityResponse } from '../../../contracts/upgrade'
 import type { ServerConfig } from '../../config'
 import { takeDevSwitch } from '../../core/devSwitches'
-import { iso } from '../../core/rows'
 import type { Queryable } from '../../db'
 import { scheduleTransition, type Lifecycle, type TransitionRow } from '../../engine/lifecycle'
+import { advanceUpgrade, dbVersionOf, failRunningUpgrades, failUpgrade, insertUpgrade, lockUpgrade, setDbVersion } from './store'
 
 const UPGRADE_STEP_KIND = 'project.upgrade.step'
 
@@ -37,32 +29,6 @@ const appVersion = (version: string) => `supabase-postgres-${RELEASES[version] ?
 function errorForStep(step: number): UpgradeError {
   const index = Math.max(step - 1, 1)
   return UpgradeError.options.find((code) => code.startsWith(`${index}_`))!
-}
-
-interface UpgradeRow {
-  id: number
-  project_id: number
-  tracking_id: string
-  from_version: string
-  target_version: string
-  release_channel: string
-  status: UpgradeStatusWord
-  progress: string
-  error: string | null
-  fail_at_step: number | null
-  initiated_at: Date | string
-  latest_status_at: Date | string
-}
-
-export function toUpgradeStatus(row: UpgradeRow): DatabaseUpgradeStatusWire {
-  return {
-    initiated_at: iso(row.initiated_at),
-    latest_status_at: iso(row.latest_status_at),
-    target_version: Number.parseInt(row.target_version, 10),
-    status: UPGRADE_STATUS_CODES[row.status],
-    progress: UpgradeProgress.parse(row.progress),
-    ...(row.error ? { error: UpgradeError.parse(row.error) } : {}),
-  }
 }
 
 export function eligibilityFor(dbVersion: string): ProjectUpgradeEligibilityResponse {
@@ -83,15 +49,6 @@ export function eligibilityFor(dbVersion: string): ProjectUpgradeEligibilityResp
   }
 }
 
-export async function latestUpgrade(db: Queryable, projectId: number, trackingId?: string): Promise<UpgradeRow | undefined> {
-  const { rows } = await db.query<UpgradeRow>(
-    `select * from project_upgrades where project_id = $1 and ($2::text is null or tracking_id = $2)
-     order by initiated_at desc, id desc limit 1`,
-    [projectId, trackingId ?? null],
-  )
-  return rows[0]
-}
-
 /**
  * Records an upgrade of a project that has just been set UPGRADING (same `now`, so initiated_at equals the
  * project's status_changed_at) and schedules its eight steps (unless told not to: a stuck upgrade). Any upgrade row still marked running belongs to
@@ -103,23 +60,21 @@ export async function beginUpgrade(
   opts: { targetVersion?: string; releaseChannel?: string; stepMs: number; now: Date; scheduleSteps?: boolean },
 ): Promise<string> {
   const { now, stepMs } = opts
-  const { rows } = await tx.query<{ db_version: string }>('select db_version from projects where id = $1', [projectId])
-  const fromVersion = rows[0]?.db_version ?? '15.6'
+  const fromVersion = (await dbVersionOf(tx, projectId)) ?? '15.6'
   const target = opts.targetVersion ?? targetsFor(fromVersion).at(-1) ?? String(majorOf(fromVersion))
-  await tx.query(
-    `update project_upgrades set status = 'failed', error = $2, latest_status_at = $3 where project_id = $1 and status = 'upgrading'`,
-    [projectId, '8_upgrade_completion_failed', now.toISOString()],
-  )
+  await failRunningUpgrades(tx, projectId, '8_upgrade_completion_failed', now)
   // The development switch 'fail the next upgrade' is used up by this upgrade, stuck or not.
   const failure = await takeDevSwitch(tx, projectId, 'fail_next_upgrade')
   const trackingId = randomUUID()
-  const inserted = await tx.query<{ id: number }>(
-    `insert into project_upgrades (project_id, tracking_id, from_version, target_version, release_channel, status, progress,
-       fail_at_step, initiated_at, latest_status_at)
-     values ($1, $2, $3, $4, $5, 'upgrading', '0_requested', $6, $7, $7) returning id`,
-    [projectId, trackingId, fromVersion, target, opts.releaseChannel ?? 'ga', failure?.at_step ?? null, now.toISOString()],
-  )
-  const upgradeId = inserted.rows[0].id
+  const upgradeId = await insertUpgrade(tx, {
+    projectId,
+    trackingId,
+    fromVersion,
+    targetVersion: target,
+    releaseChannel: opts.releaseChannel ?? 'ga',
+    failAtStep: failure?.at_step ?? null,
+    now,
+  })
   if (opts.scheduleSteps === false) return trackingId
   for (let step = 1; step <= UPGRADE_STEPS.length; step++) {
     const due = new Date(now.getTime() + step * stepMs)
@@ -131,37 +86,23 @@ export async function beginUpgrade(
 /** Lifecycle handler of one upgrade step: payload { upgrade_id, step } with step 1..8. */
 async function applyUpgradeStep(lifecycle: Lifecycle, tx: Queryable, row: TransitionRow, now: Date): Promise<string> {
   const { upgrade_id: upgradeId, step } = row.payload as { upgrade_id: number; step: number }
-  const { rows } = await tx.query<UpgradeRow>('select * from project_upgrades where id = $1 for update', [upgradeId])
-  const upgrade = rows[0]
+  const upgrade = await lockUpgrade(tx, upgradeId)
   if (!upgrade || upgrade.status !== 'upgrading') return 'skipped: upgrade no longer running'
   const at = Number.parseInt(upgrade.progress.split('_')[0] ?? '', 10)
   if (at !== step - 1) return `skipped: upgrade at ${upgrade.progress}, not before step ${step}`
-  const stamp = now.toISOString()
   // Back up as any way up arrives (its arrival hooks run); a project set to another status meanwhile stays there.
   const backOnline = () => lifecycle.move(tx, upgrade.project_id, { from: 'UPGRADING', to: 'ACTIVE_HEALTHY', run: 'arrival' }, now)
 
   if (upgrade.fail_at_step === step) {
-    await tx.query(`update project_upgrades set status = 'failed', error = $2, latest_status_at = $3 where id = $1`, [
-      upgradeId,
-      errorForStep(step),
-      stamp,
-    ])
+    await failUpgrade(tx, upgradeId, errorForStep(step), now)
     await backOnline()
     return `applied: failed at step ${step} (${UPGRADE_STEPS[step - 1]})`
   }
   const progress = UpgradeProgress.options[step]
   const done = step === UPGRADE_STEPS.length
-  await tx.query(`update project_upgrades set progress = $2, status = $3, latest_status_at = $4 where id = $1`, [
-    upgradeId,
-    progress,
-    done ? 'upgraded' : 'upgrading',
-    stamp,
-  ])
+  await advanceUpgrade(tx, upgradeId, progress, done ? 'upgraded' : 'upgrading', now)
   if (done) {
-    await tx.query('update projects set db_version = $2 where id = $1', [
-      upgrade.project_id,
-      RELEASES[upgrade.target_version] ?? `${upgrade.target_version}.0`,
-    ])
+    await setDbVersion(tx, upgrade.project_id, RELEASES[upgrade.target_version] ?? `${upgrade.target_version}.0`)
     await backOnline()
     return 'applied: upgraded'
   }

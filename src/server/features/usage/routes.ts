@@ -19,7 +19,6 @@ import {
   type ResourceWarning,
   type UsageMetric,
   type UsageRecord,
-  type WarningLevel,
 } from '../../../contracts/usage'
 import { BYTES_PER_GB, daysBetween, REQUEST_LOG_LIMIT, utcDay, type DailyUsage, type RequestLogEntry, type StatusClass } from '../../../contracts/measured'
 import type { Deps } from '../../core/deps'
@@ -28,6 +27,18 @@ import type { Queryable } from '../../db'
 import { memberOrganization, slugParam } from '../organizations/access'
 import { anyProject, findProjectByRef, memberProject, refParam } from '../projects/access'
 import type { UsageMeter } from '../../core/meter'
+import {
+  activeProjectsOf,
+  addedUsage,
+  dailyRows,
+  findWarning,
+  listMemberWarnings,
+  measuredBytes,
+  requestLog,
+  setAddedUsage,
+  upsertWarning,
+  type Period,
+} from './store'
 
 /** What each plan includes (free units per billing period). Free and Pro are capped (spend cap on). */
 const FREE_UNITS: Record<UsageMetric, Record<PlanId, number>> = {
@@ -52,49 +63,14 @@ function usageRecords(plan: PlanId, usage: Partial<Record<UsageMetric, number>>)
   }))
 }
 
-interface WarningRow {
-  ref: string
-  is_readonly_mode_enabled: boolean
-  disk_io_exhaustion: WarningLevel | null
-  disk_space_exhaustion: WarningLevel | null
-  cpu_exhaustion: WarningLevel | null
-  memory_and_swap_exhaustion: WarningLevel | null
-}
-
-interface Period {
-  organizationId: number
-  /** null: every project of the organization. */
-  projectId: number | null
-  startDay: string
-  endDay: string
-}
-
 /** What the meter measured in the period: EGRESS and DATABASE_SIZE in GB. */
 async function measuredUsage(db: Queryable, period: Period): Promise<Partial<Record<UsageMetric, number>>> {
-  const { rows } = await db.query<{ egress: number; size: number }>(
-    `select
-       (select coalesce(sum(d.egress_bytes), 0)::float8 from project_usage_daily d join projects p on p.id = d.project_id
-        where p.organization_id = $1 and ($2::int is null or p.id = $2) and d.day between $3::date and $4::date) as egress,
-       (select coalesce(sum(s.bytes), 0)::float8 from (
-          select distinct on (d.project_id) d.database_size_bytes as bytes from project_usage_daily d
-          join projects p on p.id = d.project_id
-          where p.organization_id = $1 and ($2::int is null or p.id = $2) and d.day <= $4::date and d.database_size_bytes is not null
-          order by d.project_id, d.day desc) s) as size`,
-    [period.organizationId, period.projectId, period.startDay, period.endDay],
-  )
-  return { EGRESS: Number(rows[0].egress) / BYTES_PER_GB, DATABASE_SIZE: Number(rows[0].size) / BYTES_PER_GB }
+  const bytes = await measuredBytes(db, period)
+  return { EGRESS: bytes.egress / BYTES_PER_GB, DATABASE_SIZE: bytes.size / BYTES_PER_GB }
 }
 
 async function dailyUsage(db: Queryable, period: Period): Promise<DailyUsage[]> {
-  const { rows } = await db.query<{ day: string; requests: number; egress: number; ms_total: number; ms_max: number | null; size: number | null }>(
-    `select to_char(d.day, 'YYYY-MM-DD') as day, sum(d.requests)::float8 as requests, sum(d.egress_bytes)::float8 as egress,
-       sum(d.response_ms_total)::float8 as ms_total, max(d.response_ms_max)::float8 as ms_max,
-       sum(d.database_size_bytes)::float8 as size
-     from project_usage_daily d join projects p on p.id = d.project_id
-     where p.organization_id = $1 and ($2::int is null or p.id = $2) and d.day between $3::date and $4::date
-     group by d.day`,
-    [period.organizationId, period.projectId, period.startDay, period.endDay],
-  )
+  const rows = await dailyRows(db, period)
   const byDay = new Map(rows.map((r) => [r.day, r]))
   return daysBetween(period.startDay, period.endDay).map((date) => {
     const r = byDay.get(date)
@@ -116,14 +92,7 @@ export function usageRoutes({ db }: Deps, meter?: UsageMeter) {
   const app = new Hono<AppEnv>()
 
   app.on(...at(endpoints.getResourceWarnings), async (c) => {
-    const { rows } = await db.query<WarningRow>(
-      `select p.ref, w.is_readonly_mode_enabled, w.disk_io_exhaustion, w.disk_space_exhaustion, w.cpu_exhaustion,
-         w.memory_and_swap_exhaustion
-       from project_resource_warnings w join projects p on p.id = w.project_id
-       join members m on m.organization_id = p.organization_id and m.account_id = $1
-       order by p.id`,
-      [c.get('account').id],
-    )
+    const rows = await listMemberWarnings(db, c.get('account').id)
     const body: ResourceWarning[] = rows.map(({ ref, ...levels }) => ({ project: ref, ...levels }))
     return c.json(body)
   })
@@ -133,10 +102,7 @@ export function usageRoutes({ db }: Deps, meter?: UsageMeter) {
    * open databases read (each org project, or the one asked for): the figures are those of now.
    */
   const periodOf = async (organizationId: number, query: { project_ref?: string; start: string; end: string }) => {
-    const { rows: projects } = await db.query<{ id: number; ref: string }>(
-      `select id, ref from projects where organization_id = $1 and ($2::text is null or ref = $2) and status = 'ACTIVE_HEALTHY'`,
-      [organizationId, query.project_ref ?? null],
-    )
+    const projects = await activeProjectsOf(db, organizationId, query.project_ref ?? null)
     if (meter) {
       await meter.flush()
       await meter.measureDatabaseSizes(projects)
@@ -154,11 +120,7 @@ export function usageRoutes({ db }: Deps, meter?: UsageMeter) {
     const org = c.var.organization
     const period = await periodOf(org.id, c.req.valid('query'))
     if (!period) return errorJson(c, 404, 'Project not found in this organization')
-    const { rows } = await db.query<{ metric: UsageMetric; usage: number }>(
-      `select u.metric, sum(u.usage)::float8 as usage from project_usage u join projects p on p.id = u.project_id
-       where p.organization_id = $1 and ($2::int is null or p.id = $2) group by u.metric`,
-      [org.id, period.projectId],
-    )
+    const rows = await addedUsage(db, org.id, period.projectId)
     const added = Object.fromEntries(rows.map((r) => [r.metric, Number(r.usage)])) as Partial<Record<UsageMetric, number>>
     const measured = await measuredUsage(db, period)
     const usage = Object.fromEntries(USAGE_METRICS.map((metric) => [metric, (measured[metric] ?? 0) + (added[metric] ?? 0)]))
@@ -175,11 +137,7 @@ export function usageRoutes({ db }: Deps, meter?: UsageMeter) {
     const { status, limit } = c.req.valid('query')
     await meter?.flush()
     const [low, high] = status ? STATUS_RANGE[status] : [0, 999]
-    const { rows } = await db.query<{ id: string; at: Date | string; method: string; path: string; status: number; duration_ms: number; bytes: number }>(
-      `select id::text as id, at, method, path, status, duration_ms, bytes::float8 as bytes from project_request_log
-       where project_id = $1 and status between $2 and $3 order by id desc limit $4`,
-      [c.var.project.id, low, high, limit ?? REQUEST_LOG_LIMIT],
-    )
+    const rows = await requestLog(db, c.var.project.id, low, high, limit ?? REQUEST_LOG_LIMIT)
     const entries: RequestLogEntry[] = rows.map((r) => ({
       id: r.id,
       at: new Date(r.at).toISOString(),
@@ -201,44 +159,25 @@ export function usageDevRoutes({ db, clock }: Deps) {
   const app = new Hono()
   const project = anyProject(db)
 
-  const upsertWarnings = async (id: number, column: string, value: unknown) => {
-    // `column` comes from a validated enum (RESOURCES) or a constant, never from raw input.
-    await db.query(
-      `insert into project_resource_warnings (project_id, ${column}, updated_at) values ($1, $2, $3)
-       on conflict (project_id) do update set ${column} = excluded.${column}, updated_at = excluded.updated_at`,
-      [id, value, clock.now().toISOString()],
-    )
-  }
-  const warningOf = async (id: number, ref: string): Promise<ResourceWarning> => {
-    const { rows } = await db.query<Omit<WarningRow, 'ref'>>(
-      `select is_readonly_mode_enabled, disk_io_exhaustion, disk_space_exhaustion, cpu_exhaustion, memory_and_swap_exhaustion
-       from project_resource_warnings where project_id = $1`,
-      [id],
-    )
-    return { project: ref, ...rows[0] }
-  }
+  const warningOf = async (id: number, ref: string): Promise<ResourceWarning> => ({ project: ref, ...(await findWarning(db, id))! })
 
   app.on(...at(endpoints.devSetResourceWarning), refParam, validate('json', endpoints.devSetResourceWarning.body), project, async (c) => {
     const { id, ref } = c.var.project
     const { resource, level } = c.req.valid('json')
     if (!RESOURCES.includes(resource)) return errorJson(c, 400, 'Unknown resource')
-    await upsertWarnings(id, resource, level)
+    await upsertWarning(db, id, resource, level, clock.now())
     return c.json(await warningOf(id, ref))
   })
 
   app.on(...at(endpoints.devSetReadOnly), refParam, validate('json', endpoints.devSetReadOnly.body), project, async (c) => {
     const { id, ref } = c.var.project
-    await upsertWarnings(id, 'is_readonly_mode_enabled', c.req.valid('json').enabled)
+    await upsertWarning(db, id, 'is_readonly_mode_enabled', c.req.valid('json').enabled, clock.now())
     return c.json(await warningOf(id, ref))
   })
 
   app.on(...at(endpoints.devSetUsage), refParam, validate('json', endpoints.devSetUsage.body), project, async (c) => {
     const { metric, usage } = c.req.valid('json')
-    await db.query(
-      `insert into project_usage (project_id, metric, usage, updated_at) values ($1, $2, $3, $4)
-       on conflict (project_id, metric) do update set usage = excluded.usage, updated_at = excluded.updated_at`,
-      [c.var.project.id, metric, usage, clock.now().toISOString()],
-    )
+    await setAddedUsage(db, c.var.project.id, metric, usage, clock.now())
     return c.json({ metric, usage })
   })
 

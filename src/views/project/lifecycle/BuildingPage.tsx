@@ -9,7 +9,7 @@ import { lazyComponent } from '../../shell/lazy'
 
 // The keys panel loads with the first building screen, off the project's first load, with its machine.
 const BuildingApiKeys = lazyComponent<object>(
-  () => import('../settings/ApiSettingsPage').then((m) => ({ default: m.BuildingApiKeys })),
+  () => import('./BuildingApiKeys'),
   null,
   (logic) => [logic.apiKeys],
 )

@@ -1,5 +1,6 @@
 /**
- * The live actors of the project status flow: the project read, and every lifecycle flow it runs as a child.
+ * The live actors of the projects part: the project list (the organizations and their projects, read together), and
+ * the project status flow — the project read, and every lifecycle flow it runs as a child.
  * The flows' code (./lifecycle.ts) is a chunk of its own, loaded by the project read whenever the project may show
  * one of their screens (mayShowLifecyclePage), before the machine routes to it; a healthy project never loads it.
  * Until then each flow is a stand-in that forwards to the loaded logic.
@@ -7,8 +8,19 @@
 import { fromPromise } from 'xstate'
 import type { LifecycleChildren } from '../../../machines/lifecycleChildren'
 import { mayShowLifecyclePage } from '../../../machines/projectPage'
+import { projectListMachine } from '../../../machines/projectList.machine'
 import { projectStatusMachine } from '../../../machines/projectStatus.machine'
-import { getProject } from '../calls/projects'
+import { listOrganizations } from '../calls/organizations'
+import { getProject, listProjects } from '../calls/projects'
+
+export const liveProjectListMachine = projectListMachine.provide({
+  actors: {
+    fetchProjects: fromPromise(async ({ signal }: { signal: AbortSignal }) => {
+      const [organizations, projects] = await Promise.all([listOrganizations({ signal }), listProjects({ signal })])
+      return { organizations, projects }
+    }),
+  },
+})
 
 let loaded: LifecycleChildren | null = null
 let loading: Promise<LifecycleChildren> | null = null

@@ -9,10 +9,10 @@ import {
   type CopyTarget,
   type KeyRowView,
   type ShownValue,
-} from '../../../../machines/apiKeys.machine'
-import { selectJwtSecretView, type jwtSecretMachine } from '../../../../machines/jwtSecret.machine'
-import { Button, Card, cx } from '../../shell/ui'
-import { CopyButton } from '../../shell/CopyButton'
+} from '../../../machines/apiKeys.machine'
+import { selectJwtSecretView, type jwtSecretMachine } from '../../../machines/jwtSecret.machine'
+import { Button, Card, cx } from '../shell/ui'
+import { CopyButton } from '../shell/CopyButton'
 import { GenerateJwtSecretDialog } from './GenerateJwtSecretDialog'
 
 export type ApiKeysActorRef = ActorRefFrom<typeof apiKeysMachine>

@@ -1,10 +1,10 @@
 import { useSelector } from '@xstate/react'
 import { useState } from 'react'
 import type { ActorRefFrom } from 'xstate'
-import { selectJwtSecretView, type jwtSecretMachine } from '../../../../machines/jwtSecret.machine'
-import { JWT_SECRET_MIN_LENGTH } from '../../../contracts/keys'
-import { Modal } from '../../shell/Modal'
-import { Button, inputClass } from '../../shell/ui'
+import { selectJwtSecretView, type jwtSecretMachine } from '../../../machines/jwtSecret.machine'
+import { JWT_SECRET_MIN_LENGTH } from '../../contracts/keys'
+import { Modal } from '../shell/Modal'
+import { Button, inputClass } from '../shell/ui'
 
 type JwtSecretActorRef = ActorRefFrom<typeof jwtSecretMachine>
 
