@@ -126,6 +126,10 @@ describe('the Management API', () => {
     expect(await patched.json()).toMatchObject({ verify_jwt: false, version: 1 })
     const open = await fetch(`${origin}/p/${project.ref}/functions/v1/api-fn`)
     expect(await open.text()).toBe('v1')
+    const logs = await s.request(`/platform/projects/${project.ref}/functions/api-fn/logs`, { headers: { cookie: await s.signIn(OWNER) } })
+    const entries = ((await logs.json()) as { result: { kind: string; status?: number; method?: string }[] }).result
+    // The call refused for want of a key never reached the function: only the one it answered is in its log.
+    expect(entries.filter((e) => e.kind === 'invocation').map((e) => [e.method, e.status])).toEqual([['GET', 200]])
 
     await fetch(v1('/secrets'), { method: 'POST', headers: { ...bearer(), 'content-type': 'application/json' }, body: JSON.stringify([{ name: 'TOKEN_X', value: 'plain-value' }]) })
     const secrets = (await (await fetch(v1('/secrets'), { headers: bearer() })).json()) as { name: string; value: string }[]
