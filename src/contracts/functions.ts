@@ -37,3 +37,54 @@ export const CreateFunctionBody = z.object({
   verify_jwt: z.optional(z.boolean()),
 })
 export type CreateFunctionBody = z.infer<typeof CreateFunctionBody>
+
+/** PATCH /v1/projects/{ref}/functions/{slug} (JSON; an eszip bundle is not taken). */
+export const UpdateFunctionBody = z.object({
+  name: z.optional(z.string().check(z.minLength(1, 'name must not be empty'), z.maxLength(200))),
+  body: z.optional(z.string().check(z.minLength(1, 'body must not be empty'))),
+  verify_jwt: z.optional(z.boolean()),
+})
+export type UpdateFunctionBody = z.infer<typeof UpdateFunctionBody>
+
+/** The metadata part of a multipart deploy (FunctionDeployBody.metadata). */
+export const DeployMetadata = z.object({
+  entrypoint_path: z.string().check(z.minLength(1, 'entrypoint_path is required')),
+  import_map_path: z.optional(z.string()),
+  static_patterns: z.optional(z.array(z.string())),
+  verify_jwt: z.optional(z.boolean()),
+  name: z.optional(z.string().check(z.minLength(1), z.maxLength(200))),
+})
+export type DeployMetadata = z.infer<typeof DeployMetadata>
+
+/** A secret as the API answers it: its value is the SHA-256 digest (hex) of the value, never the value. */
+export const SecretResponse = z.object({ name: z.string(), value: z.string(), updated_at: z.optional(z.string()) })
+export const SecretList = z.array(SecretResponse)
+export type SecretList = z.infer<typeof SecretList>
+
+export const CreateSecretsBody = z.array(
+  z.object({
+    name: z.string().check(
+      z.minLength(1, 'name is required'),
+      z.maxLength(256),
+      z.regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'a secret name holds letters, digits and _ and does not start with a digit'),
+      z.refine((name) => !name.startsWith('SUPABASE_'), 'Secret name must not start with the SUPABASE_ prefix.'),
+    ),
+    value: z.string().check(z.maxLength(24_576)),
+  }),
+)
+export const DeleteSecretsBody = z.array(z.string().check(z.minLength(1)))
+
+/** One entry of a function's log (its invocations and console output), newest last. */
+export const FunctionLogEntry = z.object({
+  id: z.string(),
+  timestamp: z.number(),
+  function_id: z.string(),
+  kind: z.enum(['invocation', 'console', 'boot', 'shutdown']),
+  level: z.enum(['log', 'info', 'error']),
+  event_message: z.string(),
+  method: z.optional(z.string()),
+  status: z.optional(z.number()),
+  duration_ms: z.optional(z.number()),
+})
+export const FunctionLogs = z.object({ result: z.array(FunctionLogEntry) })
+export type FunctionLogs = z.infer<typeof FunctionLogs>

@@ -21,6 +21,9 @@ import { branchingRoutes } from './features/branching/routes'
 import { databaseRoutes } from './features/database/routes'
 import { devRoutes } from './features/dev/routes'
 import { functionRoutes } from './features/functions/routes'
+import { createFunctionRuntime, type FunctionRuntime } from './features/functions/runtime'
+import { functionsProduct } from './features/functions/runtime/product'
+import { functionManageRoutes } from './features/functions/runtime/manage'
 import { gitHostFor, gitRoutes } from './features/github'
 import { backfillProjectKeys } from './features/keys/store'
 import { registerKeysLifecycle } from './features/keys/transitions'
@@ -67,6 +70,8 @@ export interface PlatformServer {
   listeningOn(url: string): void
   /** Each project's own database (the app closes them in close()). */
   projectDbs: ProjectDatabases
+  /** The edge function runtime (its workers and logs). */
+  functionRuntime: FunctionRuntime
   /**
    * Routes answered on Node's request before the app, each only when the app would answer the same (the status
    * poll: features/projects/statusPoll.ts); start.ts puts them in front of the app. `app.request` never uses them.
@@ -161,6 +166,7 @@ export async function createApp(options: CreateAppOptions): Promise<PlatformServ
   const deps: Deps = { db, config, clock, lifecycle, latency: { ms: 0 }, ownUrl: initialOwnUrl(config), projectDbs }
   // What each project's REST endpoint serves, counted in memory and written to the store periodically and on close.
   const usageMeter = createUsageMeter({ db, clock, projectDbs, flushMs: config.usageFlushMs, logLimit: REQUEST_LOG_LIMIT })
+  const functionRuntime = createFunctionRuntime(deps)
   const app = new Hono<AppEnv>()
   const middlewares = appMiddlewares(deps)
 
@@ -184,13 +190,14 @@ export async function createApp(options: CreateAppOptions): Promise<PlatformServ
   app.route('/', usageRoutes(deps, usageMeter))
   app.route('/', databaseRoutes(deps))
   app.route('/', storageRoutes(deps))
+  app.route('/', functionManageRoutes(deps, functionRuntime))
   app.route('/', functionRoutes(deps))
   // Git hosting: /git/* authenticates by access token itself (no session), the /platform calls by the session.
   app.route('/', gitRoutes(deps))
   app.route('/', orgSettingsRoutes(deps))
   app.route('/', aiSettingsRoutes(deps))
   app.route('/', restRoutes(deps))
-  app.route('/', gatewayRoutes(deps, usageMeter, [restProduct(deps), authProduct(deps), storageProduct(deps)]))
+  app.route('/', gatewayRoutes(deps, usageMeter, [restProduct(deps), authProduct(deps), storageProduct(deps), functionsProduct(deps, functionRuntime)]))
   app.route('/', settingsRoutes(deps))
   app.route('/', authConfigRoutes(deps))
   app.route('/', supportRoutes(deps))
@@ -217,10 +224,12 @@ export async function createApp(options: CreateAppOptions): Promise<PlatformServ
       if (!config.publicUrl) deps.ownUrl.origin = new URL(url).origin
     },
     projectDbs,
+    functionRuntime,
     close: async () => {
       stopSweep()
       await engine.stop()
       await usageMeter.stop().catch((err: unknown) => console.error('usage meter: last flush failed:', (err as Error).message))
+      await functionRuntime.close()
       await projectDbs.closeAll()
       gitHostFor(config).close()
     },

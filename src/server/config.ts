@@ -109,6 +109,21 @@ export interface ServerConfig {
   sessionIdleTimeoutMs: number
   /** SESSION_SWEEP_MS: how often ended sessions (expired or idle) are deleted from the store (default 10 min). */
   sessionSweepMs: number
+  /**
+   * Edge function runtime overrides (features/functions/runtime/supervisor.ts has the defaults): limits in ms and
+   * bytes, and denoDir, Deno's module cache (default {dataDir}/functions/deno-cache).
+   */
+  functions?: {
+    wallClockMs?: number
+    cpuMs?: number
+    memoryMb?: number
+    maxRequestBytes?: number
+    maxResponseBytes?: number
+    maxOutputBytes?: number
+    idleMs?: number
+    bootMs?: number
+    denoDir?: string
+  }
   /** Each project's own database (src/server/projectdb). */
   projectDb: {
     /** PROJECT_DB_MAX_OPEN: databases open at once; the least recently used closes first (an open PGlite ~150–200 MB). */

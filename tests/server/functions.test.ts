@@ -242,8 +242,10 @@ describe('the demo data of migration 010 in a data folder made before it', () =>
       const first = await createApp({ db, config, clock: new FakeClock() })
       await first.close()
       // Back to the data folder as it was before migration 010.
-      await db.exec(`drop table edge_functions; alter table projects drop column storage_enabled;
-        delete from schema_migrations where id = '010_storage_functions'`)
+      // (021's function files hang off edge_functions: it goes too, as it would not be there yet either.)
+      await db.exec(`drop table edge_function_files; drop table project_secrets;
+        drop table edge_functions; alter table projects drop column storage_enabled;
+        delete from schema_migrations where id in ('010_storage_functions', '021_function_runtime')`)
       const again = await createApp({ db, config, clock: new FakeClock() })
       await again.close()
       const { rows } = await db.query<{ name: string; storage_enabled: boolean; functions: string | null }>(

@@ -178,6 +178,21 @@ export const LARGE_BODY_ROUTES: ReadonlyArray<{ method: string; path: RegExp; ma
       "a stored file (or a resumable upload's chunk) is legitimately gigabytes: the storage service (features/storage) streams it to disk, " +
       "counting, and refuses it past the bucket's limit with a 413, where buffering it here would hold a whole file in memory",
   })),
+  {
+    method: 'POST',
+    path: /^\/v1\/projects\/[^/]+\/functions\/deploy$/,
+    maxBytes: 20 * 1024 * 1024,
+    why: "a function's deploy carries its source files (multipart); the route caps the files themselves at 10 MB",
+  },
+  ...['POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'].map((method) => ({
+    method,
+    path: /^\/p\/[^/]+\/functions\/v1\/.+$/,
+    maxBytes: 1024 * 1024 * 1024,
+    streamed: true as const,
+    why:
+      "an edge function's request is streamed on to its worker (an upload, a long stream): the runtime counts it and " +
+      'refuses it past its own request limit (features/functions/runtime/supervisor.ts)',
+  })),
 ]
 
 function limitFor(method: string, path: string): { maxBytes: number; streamed: boolean } {
@@ -233,6 +248,9 @@ const WRITE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE'])
  * product checks the media types it takes and answers in its own shape.
  */
 const OWN_MEDIA_TYPES = /^\/p\/[^/]+\/(auth|storage|functions)\/v1(\/|$)/
+/** A function's deploy is multipart (metadata and source files), as the CLI sends it; the route checks it. */
+const FUNCTION_DEPLOY = /^\/v1\/projects\/[^/]+\/functions\/deploy$/
+const FUNCTION_PATH = /^\/p\/[^/]+\/functions\/v1(\/|$)/
 const JSON_MEDIA_TYPE = /^application\/([\w.-]+\+)?json$/i
 
 const mediaTypeOf = (c: Context) => (c.req.header('content-type') ?? '').split(';')[0].trim()
@@ -246,7 +264,7 @@ const mediaTypeOf = (c: Context) => (c.req.header('content-type') ?? '').split('
  */
 export const jsonOrNoBody: MiddlewareHandler<AppEnv> = async (c, next) => {
   if (!WRITE_METHODS.has(c.req.method) || !isApiPath(c.req.path) || JSON_MEDIA_TYPE.test(mediaTypeOf(c))) return next()
-  if (OWN_MEDIA_TYPES.test(c.req.path)) return next()
+  if (OWN_MEDIA_TYPES.test(c.req.path) || FUNCTION_DEPLOY.test(c.req.path)) return next()
   if (!hasBody(c)) return next()
   // Already capped by limitBodies; Hono caches the text, so a route can still read it.
   if ((await c.req.text()) === '') return next()
@@ -281,7 +299,8 @@ export const refuseNul: MiddlewareHandler<AppEnv> = async (c, next) => {
   if (STORAGE_PRODUCT.test(c.req.path)) return next()
   const url = c.req.url
   if (/%00/.test(url) || url.includes(NUL)) return errorJson(c, 400, nulMessage('path or query'))
-  if (hasBody(c) && JSON_MEDIA_TYPE.test(mediaTypeOf(c))) {
+  // An edge function's body streams on to the function unread (it may be a gigabyte): the function judges it.
+  if (hasBody(c) && JSON_MEDIA_TYPE.test(mediaTypeOf(c)) && !FUNCTION_PATH.test(c.req.path)) {
     const text = await c.req.text()
     if (text.includes(NUL) || /\\u0000/i.test(text)) {
       let parsed: unknown

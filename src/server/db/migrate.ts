@@ -18,6 +18,7 @@ import m016 from './migrations/016_branching'
 import m017 from './migrations/017_verified_emails_token_expiry'
 import m018 from './migrations/018_transition_claims'
 import m019 from './migrations/019_project_auth'
+import m021 from './migrations/021_function_runtime'
 
 /** Ordered; never edit an applied one, add the next. */
 export const migrations: { id: string; sql: string }[] = [
@@ -40,6 +41,7 @@ export const migrations: { id: string; sql: string }[] = [
   { id: '017_verified_emails_token_expiry', sql: m017 },
   { id: '018_transition_claims', sql: m018 },
   { id: '019_project_auth', sql: m019 },
+  { id: '021_function_runtime', sql: m021 },
 ]
 
 /** Arbitrary constant: serialises concurrent starts of several processes on one database. */

@@ -1,6 +1,6 @@
 /**
  * The demo's edge functions, by demo schema (the key of src/server/projectdb/demoSchemas.ts): what a
- * project of that kind would deploy, with plausible Deno sources. Stored as they are; running them is not built.
+ * project of that kind would deploy, with plausible Deno sources; they run on the function runtime (runtime/), the npm: imports fetched on first start.
  */
 
 export interface DemoFunction {

@@ -10,7 +10,8 @@
  * are listed whatever the project's status; a change needs the project ACTIVE_HEALTHY (409 otherwise, as the
  * database endpoints answer). The source body is stored but never answered. Only JSON bodies are taken: an eszip
  * bundle (application/vnd.denoland.eszip) is refused with 415 by the app-wide guard, and a body past the API's JSON
- * limit (64 kB) with 413. Running a function is not built.
+ * limit (64 kB) with 413. Deploying (multipart), PATCH, the body, secrets and logs are in runtime/manage.ts;
+ * running a function is runtime/ (the gateway's 'functions' product).
  */
 import { Hono, type Context } from 'hono'
 import * as z from 'zod'

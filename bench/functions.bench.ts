@@ -1,0 +1,85 @@
+/**
+ * Edge function runtime figures (the supervisor alone, no HTTP server in front, so the numbers are the runtime's own):
+ *  - cold start of a hello function: the first invocation of a new version (process start, module load, first answer);
+ *  - warm invocation p50/p99 over N sequential calls;
+ *  - requests/s through a warm function (CONCURRENCY calls in flight) vs the same Deno.serve handler run straight by
+ *    Deno on a port (the ratio is the bridge's cost);
+ *  - memory (RSS) per warm worker, from /proc.
+ * `npx tsx bench/functions.bench.ts` (N, default 500; COLD, default 5; CONCURRENCY, default 8; SECONDS, default 5).
+ */
+import { spawn } from 'node:child_process'
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
+import os from 'node:os'
+import path from 'node:path'
+import { FunctionLogs } from '../src/server/features/functions/runtime/logs'
+import { denoBinary, FunctionSupervisor, type FunctionBundle } from '../src/server/features/functions/runtime/supervisor'
+
+const N = Number(process.env.N ?? 500)
+const COLD = Number(process.env.COLD ?? 5)
+const CONCURRENCY = Number(process.env.CONCURRENCY ?? 8)
+const SECONDS = Number(process.env.SECONDS ?? 5)
+const HELLO = `Deno.serve(() => new Response(JSON.stringify({ message: 'Hello world!' }), { headers: { 'content-type': 'application/json' } }))`
+
+const dir = await mkdtemp(path.join(os.tmpdir(), 'kp-fn-bench-'))
+const supervisor = new FunctionSupervisor({ bundlesDir: path.join(dir, 'bundles'), denoDir: path.join(dir, 'deno'), logs: new FunctionLogs() })
+const bundle = (id: string): FunctionBundle => ({ functionId: id, version: 1, entrypoint: 'index.ts', files: [{ name: 'index.ts', content: HELLO }], env: {} })
+const call = async (b: FunctionBundle) => {
+  const res = await supervisor.invoke(b, { method: 'GET', pathAndQuery: '/hello', publicUrl: 'http://localhost/hello', headers: new Headers(), body: null })
+  await res.arrayBuffer()
+  if (res.status !== 200) throw new Error(`status ${res.status}`)
+}
+const pct = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((xs.length * p) / 100))]
+
+async function throughput(fn: () => Promise<void>): Promise<number> {
+  let done = 0
+  const until = performance.now() + SECONDS * 1000
+  await Promise.all(
+    Array.from({ length: CONCURRENCY }, async () => {
+      while (performance.now() < until) {
+        await fn()
+        done++
+      }
+    }),
+  )
+  return done / SECONDS
+}
+
+try {
+  const colds: number[] = []
+  for (let i = 0; i < COLD; i++) {
+    const started = performance.now()
+    await call(bundle(`cold-${i}`))
+    colds.push(performance.now() - started)
+    supervisor.retire(`cold-${i}`)
+  }
+  const warm = bundle('warm')
+  await call(warm)
+  const warmTimes: number[] = []
+  for (let i = 0; i < N; i++) {
+    const started = performance.now()
+    await call(warm)
+    warmTimes.push(performance.now() - started)
+  }
+  const viaRuntime = await throughput(() => call(warm))
+  const pid = supervisor.workerList().find((w) => w.functionId === 'warm')!.pid!
+  const rssKb = Number(/VmRSS:\s+(\d+)/.exec(await readFile(`/proc/${pid}/status`, 'utf8'))![1])
+
+  // The same handler served straight by Deno.
+  const bare = path.join(dir, 'bare.ts')
+  await writeFile(bare, HELLO.replace('Deno.serve(', "Deno.serve({ hostname: '127.0.0.1', port: 0, onListen: ({ port }) => console.log('PORT ' + port) }, "))
+  const child = spawn(denoBinary(), ['run', '--quiet', '--allow-net', bare], { stdio: ['ignore', 'pipe', 'inherit'], env: { DENO_DIR: path.join(dir, 'deno'), NO_COLOR: '1' } })
+  const port = await new Promise<number>((resolve) => child.stdout.on('data', (d: Buffer) => { const m = /PORT (\d+)/.exec(d.toString()); if (m) resolve(Number(m[1])) }))
+  const straight = await throughput(async () => {
+    const res = await fetch(`http://127.0.0.1:${port}/hello`)
+    await res.arrayBuffer()
+  })
+  child.kill('SIGKILL')
+
+  console.log(`cold start (first call of a new version), median of ${COLD}: ${pct(colds, 50).toFixed(0)} ms (min ${Math.min(...colds).toFixed(0)}, max ${Math.max(...colds).toFixed(0)})`)
+  console.log(`warm invocation over ${N} calls: p50 ${pct(warmTimes, 50).toFixed(2)} ms, p99 ${pct(warmTimes, 99).toFixed(2)} ms`)
+  console.log(`requests/s (${CONCURRENCY} in flight, ${SECONDS} s): through the runtime ${viaRuntime.toFixed(0)}, Deno.serve straight ${straight.toFixed(0)}, ratio ${(viaRuntime / straight).toFixed(2)}`)
+  console.log(`memory per warm worker (RSS): ${(rssKb / 1024).toFixed(1)} MB`)
+} finally {
+  await supervisor.close()
+  await rm(dir, { recursive: true, force: true })
+}

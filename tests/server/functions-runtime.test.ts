@@ -1,0 +1,243 @@
+/**
+ * Edge functions that run: each deployed version in its own Deno process, invoked through the gateway at
+ * /p/{ref}/functions/v1/{slug} with supabase-js's `functions.invoke` and plain fetch, over a listening server (the
+ * functions call back into the platform by its URL). verify_jwt is honoured, secrets arrive as environment
+ * variables, bodies and answers stream, Deno's permissions are narrowed, and a function past a limit ends with 546
+ * WORKER_LIMIT while the others keep answering.
+ */
+import type { AddressInfo } from 'node:net'
+import { serve } from '@hono/node-server'
+import { createClient } from '@supabase/supabase-js'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import WebSocket from 'ws'
+import { insertFunction } from '../../src/server/features/functions/store'
+import { upsertSecrets } from '../../src/server/features/functions/runtime/store'
+import { findProjectKeys } from '../../src/server/features/keys/store'
+import { projectByName, startTestServer, type TestServer } from './helpers'
+
+let s: TestServer
+let origin: string
+let close: () => Promise<void>
+let project: { id: number; ref: string }
+let keys: { anon: string; service: string }
+
+async function deploy(slug: string, body: string, verifyJwt = false) {
+  await s.db.query('delete from edge_functions where project_id = $1 and slug = $2', [project.id, slug])
+  const row = await insertFunction(s.db, {
+    projectId: project.id,
+    slug,
+    name: slug,
+    body,
+    verifyJwt,
+    importMap: false,
+    entrypointPath: 'index.ts',
+    importMapPath: null,
+    now: new Date(),
+  })
+  if (!row) throw new Error(`could not insert ${slug}`)
+  return row
+}
+
+const client = (key: string) =>
+  createClient(`${origin}/p/${project.ref}`, key, {
+    realtime: { transport: WebSocket as never },
+    auth: { persistSession: false, autoRefreshToken: false },
+  })
+
+const url = (slug: string) => `${origin}/p/${project.ref}/functions/v1/${slug}`
+
+beforeAll(async () => {
+  s = await startTestServer({ config: { functions: { wallClockMs: 4_000, cpuMs: 1_500, memoryMb: 64, maxRequestBytes: 1024 * 1024, maxResponseBytes: 1024 * 1024, maxOutputBytes: 256 * 1024 } } })
+  const server = await new Promise<ReturnType<typeof serve>>((resolve) => {
+    const srv = serve({ fetch: s.app.fetch, port: 0, hostname: '127.0.0.1' }, () => resolve(srv))
+  })
+  origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
+  s.listeningOn(origin)
+  close = () => new Promise((resolve) => server.close(() => resolve()))
+  project = await projectByName(s, 'Recipe Box')
+  const row = (await findProjectKeys(s.db, project.id))!
+  keys = { anon: row.anon_key, service: row.service_role_key }
+}, 120_000)
+
+afterAll(async () => {
+  await close?.()
+  await s?.close()
+})
+
+describe('invoking a function', () => {
+  it("runs the demo's hello-world with supabase-js functions.invoke, and reuses the warm worker", async () => {
+    const supabase = client(keys.anon)
+    const first = await supabase.functions.invoke('hello-world', { body: { name: 'Ada' } })
+    expect(first.error).toBeNull()
+    expect(first.data).toEqual({ message: 'Hello Ada!' })
+    const workers = s.functionRuntime.supervisor.workerList().map((w) => w.pid)
+    const second = await supabase.functions.invoke('hello-world', { body: { name: 'Grace' } })
+    expect(second.data).toEqual({ message: 'Hello Grace!' })
+    expect(s.functionRuntime.supervisor.workerList().map((w) => w.pid)).toEqual(workers)
+  }, 60_000)
+
+  it('refuses a call without a key when verify_jwt is on, in the platform shape; a bad key is refused too', async () => {
+    const res = await fetch(url('hello-world'), { method: 'POST', body: '{}' })
+    expect(res.status).toBe(401)
+    expect(await res.json()).toEqual({ code: 401, message: 'Missing authorization header' })
+    const bad = await fetch(url('hello-world'), { method: 'POST', headers: { authorization: 'Bearer not.a.jwt' } })
+    expect(bad.status).toBe(401)
+    expect(await bad.json()).toMatchObject({ code: 401 })
+  })
+
+  it('gives the function the project secrets and SUPABASE_* as env, and takes calls without a key when verify_jwt is off', async () => {
+    await upsertSecrets(s.db, project.id, [{ name: 'GREETING', value: 'Bonjour' }], new Date())
+    await deploy(
+      'env-reader',
+      `Deno.serve((req) => Response.json({
+        greeting: Deno.env.get('GREETING'),
+        url: Deno.env.get('SUPABASE_URL'),
+        anon: Deno.env.get('SUPABASE_ANON_KEY')?.length > 0,
+        path: new URL(req.url).pathname,
+        method: req.method,
+      }))`,
+    )
+    const res = await fetch(`${url('env-reader')}/sub/path?x=1`, { method: 'PUT' })
+    expect(res.status).toBe(200)
+    expect(await res.json()).toEqual({
+      greeting: 'Bonjour',
+      url: `${origin}/p/${project.ref}`,
+      anon: true,
+      path: '/env-reader/sub/path',
+      method: 'PUT',
+    })
+    // A changed secret reaches the next call (a new worker).
+    await upsertSecrets(s.db, project.id, [{ name: 'GREETING', value: 'Hola' }], new Date())
+    const { data } = await client(keys.anon).functions.invoke('env-reader', { method: 'GET' })
+    expect(data).toMatchObject({ greeting: 'Hola' })
+  }, 60_000)
+
+  it('narrows permissions: no files outside its bundle, no other env, no subprocess, no writes', async () => {
+    await deploy(
+      'prober',
+      `const attempt = async (fn) => { try { await fn(); return 'allowed' } catch (e) { return e.name } }
+      Deno.serve(async () => Response.json({
+        readEtc: await attempt(() => Deno.readTextFile('/etc/hostname')),
+        readOwn: await attempt(() => Deno.readTextFile(new URL('./index.ts', import.meta.url))),
+        envPath: await attempt(() => Deno.env.get('PATH')),
+        run: await attempt(() => new Deno.Command('/bin/true').output()),
+        write: await attempt(() => Deno.writeTextFile('/tmp/kp-fn-probe', 'x')),
+      }))`,
+    )
+    const res = await fetch(url('prober'))
+    expect(await res.json()).toEqual({ readEtc: 'NotCapable', readOwn: 'allowed', envPath: 'NotCapable', run: 'NotCapable', write: 'NotCapable' })
+  }, 60_000)
+
+  it('streams the answer as it is written (server-sent events) and streams the request body in', async () => {
+    await deploy(
+      'ticker',
+      `Deno.serve(async (req) => {
+        const received = (await req.text()).length
+        let n = 0
+        const body = new ReadableStream({
+          async pull(controller) {
+            if (n === 3) return controller.close()
+            controller.enqueue(new TextEncoder().encode('data: ' + JSON.stringify({ n: n++, received }) + '\\n\\n'))
+            await new Promise((r) => setTimeout(r, 150))
+          },
+        })
+        return new Response(body, { headers: { 'content-type': 'text/event-stream' } })
+      })`,
+    )
+    const payload = 'x'.repeat(200_000)
+    const res = await fetch(url('ticker'), { method: 'POST', body: payload, headers: { 'content-type': 'text/plain' } })
+    expect(res.headers.get('content-type')).toBe('text/event-stream')
+    const reader = res.body!.getReader()
+    const first = new TextDecoder().decode((await reader.read()).value)
+    expect(first).toBe(`data: {"n":0,"received":200000}\n\n`)
+    let rest = ''
+    for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) rest += new TextDecoder().decode(chunk.value)
+    expect(rest).toBe(`data: {"n":1,"received":200000}\n\ndata: {"n":2,"received":200000}\n\n`)
+  }, 60_000)
+
+  it('lets the function answer its own CORS preflight', async () => {
+    await deploy(
+      'cors',
+      `Deno.serve((req) => req.method === 'OPTIONS'
+        ? new Response('ok', { headers: { 'Access-Control-Allow-Origin': '*', 'Access-Control-Allow-Headers': 'authorization, x-client-info, apikey, content-type' } })
+        : new Response('hi'))`,
+      true,
+    )
+    const res = await fetch(url('cors'), { method: 'OPTIONS', headers: { origin: 'https://app.example', 'access-control-request-method': 'POST' } })
+    expect(res.status).toBe(200)
+    expect(res.headers.get('access-control-allow-headers')).toBe('authorization, x-client-info, apikey, content-type')
+  }, 60_000)
+})
+
+describe('faults and limits', () => {
+  it('answers 404 NOT_FOUND for an unknown function or a slug with .. or unicode', async () => {
+    for (const slug of ['nope', 'a..b', '..%2Fetc', 'h%C3%A9llo', '-lead']) {
+      const res = await fetch(url(slug), { headers: { apikey: keys.anon } })
+      expect(res.status, slug).toBe(404)
+      expect(await res.json()).toEqual({ code: 'NOT_FOUND', message: 'Requested function was not found' })
+    }
+  })
+
+  it('answers 503 BOOT_ERROR for a function that throws at start or imports a module that does not exist', async () => {
+    await deploy('thrower', `throw new Error('bad start')\nDeno.serve(() => new Response('never'))`)
+    const thrown = await fetch(url('thrower'))
+    expect(thrown.status).toBe(503)
+    expect(await thrown.json()).toMatchObject({ code: 'BOOT_ERROR', message: 'Function failed to start (please check logs)' })
+    await deploy('missing-import', `import './not-there.ts'\nDeno.serve(() => new Response('never'))`)
+    const missing = await fetch(url('missing-import'))
+    expect(missing.status).toBe(503)
+    expect(await missing.json()).toMatchObject({ code: 'BOOT_ERROR' })
+  }, 60_000)
+
+  it('ends a CPU loop, a function that never answers, endless allocation and endless output with 546 WORKER_LIMIT; others keep answering', async () => {
+    await deploy('spinner', `Deno.serve(() => { while (true) {} })`)
+    await deploy('sleeper', `Deno.serve(() => new Promise(() => {}))`)
+    await deploy('hog', `const keep = []\nDeno.serve(() => { while (true) keep.push(new Array(1e5).fill(Math.random())) })`)
+    await deploy('chatty', `Deno.serve(() => { while (true) console.log('x'.repeat(1000)) })`)
+    await deploy('fine', `Deno.serve(() => new Response('fine'))`)
+    for (const slug of ['spinner', 'sleeper', 'hog', 'chatty']) {
+      const started = performance.now()
+      const [runaway, fine] = await Promise.all([
+        fetch(url(slug)),
+        new Promise((r) => setTimeout(r, 300)).then(() => fetch(url('fine'))),
+      ])
+      expect(runaway.status, slug).toBe(546)
+      expect(await runaway.json()).toMatchObject({ code: 'WORKER_LIMIT' })
+      expect(fine.status).toBe(200)
+      expect(await fine.text()).toBe('fine')
+      expect(performance.now() - started).toBeLessThan(20_000)
+    }
+    // The runaway's worker was replaced: the next call boots a fresh one (and hits the limit again).
+    const again = await fetch(url('spinner'))
+    expect(again.status).toBe(546)
+    const spinner = await s.db.query<{ id: string }>('select id::text as id from edge_functions where project_id = $1 and slug = $2', [project.id, 'spinner'])
+    const kinds = s.functionRuntime.logs.list(spinner.rows[0].id).map((e) => e.kind)
+    expect(kinds.filter((k) => k === 'boot')).toHaveLength(2)
+    expect(kinds.filter((k) => k === 'shutdown')).toHaveLength(2)
+  }, 120_000)
+
+  it('refuses a request body past the limit with 413 and a response past it with 546', async () => {
+    await deploy('echo', `Deno.serve(async (req) => new Response(req.body))`)
+    await deploy('big', `Deno.serve(() => new Response(new Uint8Array(2 * 1024 * 1024)))`)
+    const declared = await fetch(url('echo'), { method: 'POST', body: new Uint8Array(2 * 1024 * 1024) })
+    expect(declared.status).toBe(413)
+    expect(await declared.json()).toMatchObject({ code: 'REQUEST_TOO_LARGE' })
+    const big = await fetch(url('big'))
+    expect(big.status).toBe(546)
+    expect(await big.json()).toMatchObject({ code: 'WORKER_LIMIT' })
+  }, 60_000)
+
+  it('keeps each invocation in the function log with its status and console output', async () => {
+    await deploy('logger', `Deno.serve(() => { console.log('hello from the function'); console.error('and an error'); return new Response('ok', { status: 201 }) })`)
+    const res = await fetch(url('logger'))
+    expect(res.status).toBe(201)
+    await res.text()
+    const row = await s.db.query<{ id: string }>('select id::text as id from edge_functions where project_id = $1 and slug = $2', [project.id, 'logger'])
+    const entries = s.functionRuntime.logs.list(row.rows[0].id)
+    expect(entries.filter((e) => e.kind === 'console').map((e) => [e.level, e.event_message])).toEqual([
+      ['log', 'hello from the function'],
+      ['error', 'and an error'],
+    ])
+    expect(entries.find((e) => e.kind === 'invocation')).toMatchObject({ method: 'GET', status: 201 })
+  }, 60_000)
+})
