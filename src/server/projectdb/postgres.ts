@@ -33,7 +33,13 @@ import type { Backend, Session } from './manager'
 import { DATABASE_SQL, ROLES_SQL, TEMPLATE_HASH } from './template'
 import { ProjectDbError, type ProjectQueryResult } from './types'
 
-/** Arbitrary constant: serialises template preparation across processes sharing a cluster. */
+/**
+ * SQLSTATEs of a rename onto a database that exists (another store's process finished the template first): 42P04, or
+ * 23505 when the two renames meet in the catalog's unique index at the same moment.
+ */
+const TAKEN_NAME = new Set(['42P04', '23505'])
+
+/** Arbitrary constant: serialises template preparation among the processes of one store. */
 const TEMPLATE_LOCK_KEY = 7_262_021_009
 /** Arbitrary constant (an int4, paired with the role name's hash): one process at a time sets up a project's role. */
 const ROLE_LOCK_CLASS = 72_620_210
@@ -330,13 +336,20 @@ export function postgresBackend(databaseUrl: string): Backend {
         await client.query('grant anon, authenticated, service_role to current_user').catch(() => {})
         const key = await loginKeyIn(client)
         if (!(await dbExists(POSTGRES_TEMPLATE_NAME))) {
-          const partial = `${POSTGRES_TEMPLATE_NAME}_partial`
-          await client.query(`drop database if exists ${ident(partial)}`)
+          // The lock above holds only among the processes of this store: an advisory lock is taken within one
+          // database, and other stores (another platform, each server test file) share the cluster and this
+          // template. So each builds a copy of its own, and the first rename wins; the others drop theirs.
+          const partial = `${POSTGRES_TEMPLATE_NAME}_${randomBytes(4).toString('hex')}`
           await client.query(`create database ${ident(partial)}`)
-          // Nobody but its maker connects: a session on the template would stop every CREATE DATABASE from it.
-          await client.query(`revoke connect on database ${ident(partial)} from public`)
-          await runIn(partial, DATABASE_SQL)
-          await client.query(`alter database ${ident(partial)} rename to ${ident(POSTGRES_TEMPLATE_NAME)}`)
+          try {
+            // Nobody but its maker connects: a session on the template would stop every CREATE DATABASE from it.
+            await client.query(`revoke connect on database ${ident(partial)} from public`)
+            await runIn(partial, DATABASE_SQL)
+            await client.query(`alter database ${ident(partial)} rename to ${ident(POSTGRES_TEMPLATE_NAME)}`)
+          } catch (err) {
+            await client.query(`drop database if exists ${ident(partial)} with (force)`).catch(() => {})
+            if (!TAKEN_NAME.has((err as { code?: string }).code ?? '')) throw err
+          }
         }
         for (const database of [store, POSTGRES_TEMPLATE_NAME]) {
           await client.query(`revoke connect on database ${ident(database)} from public`).catch(() => {})
