@@ -8,7 +8,7 @@
  * service's, not the throttle's. `npx tsx bench/auth.bench.ts` — LOAD_SECONDS (default 10).
  */
 import autocannon from 'autocannon'
-import { ownerCookie, removeDir, startServer, loadLine } from './support'
+import { demoProjectKeys, removeDir, startServer, loadLine } from './support'
 
 const LOAD_SECONDS = Number(process.env.LOAD_SECONDS ?? 10)
 /** A sign-in is a bcrypt comparison (~0.1 s of one core in pure JS): 50 at once take seconds, so it runs longer. */
@@ -48,13 +48,7 @@ const fmt = (f: Figures) => `${Math.round(f.rps)} req/s, p50 ${f.p50} ms, p99 ${
 
 const server = await startServer()
 try {
-  const cookie = await ownerCookie(server.url)
-  const projects = (await (await fetch(`${server.url}/platform/projects`, { headers: { cookie } })).json()) as Array<{ ref: string; name: string }>
-  const ref = projects.find((p) => p.name === 'Recipe Box')!.ref
-  const settings = (await (await fetch(`${server.url}/platform/props/project/${ref}/settings`, { headers: { cookie } })).json()) as {
-    services: Array<{ service_api_keys: Array<{ tags: string; api_key: string }> }>
-  }
-  const anon = settings.services[0].service_api_keys.find((k) => k.tags === 'anon')!.api_key
+  const { ref, anon, cookie } = await demoProjectKeys(server.url)
   const patched = await fetch(`${server.url}/v1/projects/${ref}/config/auth`, {
     method: 'PATCH',
     headers: { cookie, 'content-type': 'application/json', origin: server.url },

@@ -28,7 +28,7 @@ import { createEngineDatabases } from '../src/server/projectdb'
 import { introspect } from '../src/server/features/rest/catalog'
 import { buildOpenApi } from '../src/server/features/rest/openapi'
 import { hasPostgres, startPgCluster } from '../tests/server/pgCluster'
-import { largeSchemaSql, median, removeDir, startServer } from './support'
+import { demoProjectKeys, largeSchemaSql, median, removeDir, startServer } from './support'
 
 const LOAD_SECONDS = Number(process.env.LOAD_SECONDS ?? 10)
 const CLIENTS = 50
@@ -57,31 +57,11 @@ async function load(url: string, path: string, headers: Record<string, string>, 
 
 const fmt = (f: Figures) => `${Math.round(f.rps)} req/s, p50 ${f.p50} ms, p99 ${f.p99} ms, errors ${f.errors} of ${f.requests}`
 
-/** The Recipe Box project's ref and anon key, as the dashboard's API settings show them to its Owner. */
-async function recipeBox(url: string): Promise<{ ref: string; anon: string }> {
-  const signIn = await fetch(`${url}/platform/auth/sign-in`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', origin: url },
-    body: JSON.stringify({ email: 'owner@example.com', password: 'demo1234' }),
-  })
-  if (!signIn.ok) throw new Error(`sign-in failed: ${signIn.status}`)
-  const cookie = signIn.headers.getSetCookie().map((c) => c.split(';')[0]).join('; ')
-  const projects = (await (await fetch(`${url}/platform/projects`, { headers: { cookie } })).json()) as Array<{ ref: string; name: string }>
-  const project = projects.find((p) => p.name === 'Recipe Box')
-  if (!project) throw new Error('no Recipe Box project')
-  const settings = (await (await fetch(`${url}/platform/props/project/${project.ref}/settings`, { headers: { cookie } })).json()) as {
-    services: Array<{ service_api_keys: Array<{ tags: string; api_key: string }> }>
-  }
-  const anon = settings.services[0].service_api_keys.find((k) => k.tags === 'anon')?.api_key
-  if (!anon) throw new Error('no anon key')
-  return { ref: project.ref, anon }
-}
-
 async function throughput(store: 'pglite' | 'postgres') {
   const cluster = store === 'postgres' ? await startPgCluster() : null
   const server = await startServer(cluster ? { DATABASE_URL: cluster.url } : {})
   try {
-    const { ref, anon } = await recipeBox(server.url)
+    const { ref, anon } = await demoProjectKeys(server.url)
     const path = `/p/${ref}/rest/v1/recipes?select=*&limit=10`
     const headers = { apikey: anon }
     const first = await fetch(`${server.url}${path}`, { headers }) // opens (and on the first start creates) the database

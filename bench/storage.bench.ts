@@ -13,7 +13,7 @@ import http from 'node:http'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { randomBytes } from 'node:crypto'
-import { loadLine, median, ownerAccessToken, removeDir, startServer } from './support'
+import { demoProjectKeys, loadLine, median, ownerAccessToken, removeDir, startServer } from './support'
 
 const FILE_MB = Number(process.env.FILE_MB ?? 200)
 const LOAD_SECONDS = Number(process.env.LOAD_SECONDS ?? 5)
@@ -37,30 +37,11 @@ async function watched<T>(pid: number, fn: () => Promise<T>): Promise<{ result: 
   }
 }
 
-async function keysOf(url: string): Promise<{ ref: string; service: string }> {
-  const signIn = await fetch(`${url}/platform/auth/sign-in`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', origin: url },
-    body: JSON.stringify({ email: 'owner@example.com', password: 'demo1234' }),
-  })
-  if (!signIn.ok) throw new Error(`sign-in failed: ${signIn.status}`)
-  const cookie = signIn.headers.getSetCookie().map((c) => c.split(';')[0]).join('; ')
-  const projects = (await (await fetch(`${url}/platform/projects`, { headers: { cookie } })).json()) as Array<{ ref: string; name: string }>
-  const project = projects.find((p) => p.name === 'Recipe Box')
-  if (!project) throw new Error('no Recipe Box project')
-  const settings = (await (await fetch(`${url}/platform/props/project/${project.ref}/settings`, { headers: { cookie } })).json()) as {
-    services: Array<{ service_api_keys: Array<{ tags: string; api_key: string }> }>
-  }
-  const service = settings.services[0].service_api_keys.find((k) => k.tags === 'service_role')?.api_key
-  if (!service) throw new Error('no service_role key')
-  return { ref: project.ref, service }
-}
-
 const work = mkdtempSync(join(tmpdir(), 'storage-bench-'))
 const server = await startServer({ PROJECT_DB_QUERY_TIMEOUT_MS: '600000' })
 const pid = server.process.pid!
 try {
-  const { ref, service } = await keysOf(server.url)
+  const { ref, service } = await demoProjectKeys(server.url)
   const base = `${server.url}/p/${ref}/storage/v1`
   const auth = { authorization: `Bearer ${service}` }
   const json = { ...auth, 'content-type': 'application/json' }

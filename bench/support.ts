@@ -152,6 +152,23 @@ export async function ownerCookie(url: string): Promise<string> {
   return (res.headers.get('set-cookie') ?? '').split(';')[0]
 }
 
+/** A demo project's ref and keys, as the dashboard's API settings show them to its Owner (and the Owner's cookie). */
+export async function demoProjectKeys(url: string, name = 'Recipe Box'): Promise<{ ref: string; anon: string; service: string; cookie: string }> {
+  const cookie = await ownerCookie(url)
+  const projects = (await (await fetch(`${url}/platform/projects`, { headers: { cookie } })).json()) as Array<{ ref: string; name: string }>
+  const project = projects.find((p) => p.name === name)
+  if (!project) throw new Error(`no ${name} project`)
+  const settings = (await (await fetch(`${url}/platform/props/project/${project.ref}/settings`, { headers: { cookie } })).json()) as {
+    services: Array<{ service_api_keys: Array<{ tags: string; api_key: string }> }>
+  }
+  const key = (tag: string) => {
+    const found = settings.services[0].service_api_keys.find((k) => k.tags === tag)?.api_key
+    if (!found) throw new Error(`no ${tag} key`)
+    return found
+  }
+  return { ref: project.ref, anon: key('anon'), service: key('service_role'), cookie }
+}
+
 /** The machine's load, printed beside figures measured on a shared machine. */
 export const loadLine = () => `(load average when measuring: ${loadavg().map((x) => x.toFixed(1)).join(', ')} on ${cpus().length} cores)`
 

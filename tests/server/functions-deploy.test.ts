@@ -6,17 +6,15 @@
  */
 import { execFile } from 'node:child_process'
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises'
-import type { AddressInfo } from 'node:net'
 import os from 'node:os'
 import path from 'node:path'
 import { promisify } from 'node:util'
-import { serve } from '@hono/node-server'
 import { createClient } from '@supabase/supabase-js'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import WebSocket from 'ws'
 import { findProjectKeys } from '../../src/server/features/keys/store'
 import { repoRoot as repoRootPath } from '../../src/server/config'
-import { OWNER, projectByName, startTestServer, type TestServer } from './helpers'
+import { OWNER, projectByName, startTestServer, type TestServer, listenOnPort } from './helpers'
 
 const run = promisify(execFile)
 
@@ -53,12 +51,7 @@ const cli = (args: string[], cwd: string) =>
 
 beforeAll(async () => {
   s = await startTestServer()
-  const server = await new Promise<ReturnType<typeof serve>>((resolve) => {
-    const srv = serve({ fetch: s.app.fetch, port: 0, hostname: '127.0.0.1' }, () => resolve(srv))
-  })
-  origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
-  s.listeningOn(origin)
-  close = () => new Promise((resolve) => server.close(() => resolve()))
+  ;({ origin, close } = await listenOnPort(s))
   project = await projectByName(s, 'Recipe Box')
   anon = (await findProjectKeys(s.db, project.id))!.anon_key
   const cookie = await s.signIn(OWNER)

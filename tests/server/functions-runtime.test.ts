@@ -5,15 +5,13 @@
  * variables, bodies and answers stream, Deno's permissions are narrowed, and a function past a limit ends with 546
  * WORKER_LIMIT while the others keep answering.
  */
-import type { AddressInfo } from 'node:net'
-import { serve } from '@hono/node-server'
 import { createClient } from '@supabase/supabase-js'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import WebSocket from 'ws'
 import { insertFunction } from '../../src/server/features/functions/store'
 import { upsertSecrets } from '../../src/server/features/functions/runtime/store'
 import { findProjectKeys } from '../../src/server/features/keys/store'
-import { projectByName, startTestServer, type TestServer } from './helpers'
+import { projectByName, startTestServer, type TestServer, listenOnPort } from './helpers'
 
 let s: TestServer
 let origin: string
@@ -48,12 +46,7 @@ const url = (slug: string) => `${origin}/p/${project.ref}/functions/v1/${slug}`
 
 beforeAll(async () => {
   s = await startTestServer({ config: { functions: { wallClockMs: 4_000, cpuMs: 1_500, memoryMb: 64, maxRequestBytes: 1024 * 1024, maxResponseBytes: 1024 * 1024, maxOutputBytes: 256 * 1024 } } })
-  const server = await new Promise<ReturnType<typeof serve>>((resolve) => {
-    const srv = serve({ fetch: s.app.fetch, port: 0, hostname: '127.0.0.1' }, () => resolve(srv))
-  })
-  origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
-  s.listeningOn(origin)
-  close = () => new Promise((resolve) => server.close(() => resolve()))
+  ;({ origin, close } = await listenOnPort(s))
   project = await projectByName(s, 'Recipe Box')
   const row = (await findProjectKeys(s.db, project.id))!
   keys = { anon: row.anon_key, service: row.service_role_key }

@@ -8,6 +8,8 @@ import { mkdtemp, rename, rm, writeFile } from 'node:fs/promises'
 import os from 'node:os'
 import path from 'node:path'
 import { PGlite } from '@electric-sql/pglite'
+import type { AddressInfo } from 'node:net'
+import { serve } from '@hono/node-server'
 import pg from 'pg'
 import { inject, vi } from 'vitest'
 import { createApp, type PlatformServer } from '../../src/server/app'
@@ -273,4 +275,17 @@ export async function signUpVerified(server: TestServer, email: string, password
   const verified = await server.request(links[0])
   if (verified.status !== 303) throw new Error(`the verification link of ${email} answered ${verified.status}`)
   return res
+}
+
+/**
+ * The test server listening on a free loopback port, for the clients that need a real URL (supabase-js, tus, the CLI):
+ * the URLs the platform hands out are then built on it.
+ */
+export async function listenOnPort(s: TestServer): Promise<{ origin: string; close(): Promise<void> }> {
+  const server = await new Promise<ReturnType<typeof serve>>((resolve) => {
+    const srv = serve({ fetch: s.app.fetch, port: 0, hostname: '127.0.0.1' }, () => resolve(srv))
+  })
+  const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
+  s.listeningOn(origin)
+  return { origin, close: () => new Promise<void>((resolve) => server.close(() => resolve())) }
 }

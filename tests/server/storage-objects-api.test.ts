@@ -5,9 +5,7 @@
  * info; and row level security on storage.objects deciding what each user sees.
  */
 import { readdir, rm } from 'node:fs/promises'
-import type { AddressInfo } from 'node:net'
 import path from 'node:path'
-import { serve } from '@hono/node-server'
 import { createClient, type SupabaseClient } from '@supabase/supabase-js'
 import { SignJWT } from 'jose'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -19,12 +17,12 @@ import { bucketSnippets } from '../../src/views/project/apiDocs/snippets'
 import type { SnippetContext } from '../../src/views/project/apiDocs/snippets/types'
 import { BYTES_PER_GB } from '../../src/contracts/measured'
 import { OrgUsageResponse } from '../../src/contracts/usage'
-import { OWNER, projectByName, startTestServer, type TestServer } from './helpers'
+import { OWNER, projectByName, startTestServer, type TestServer, listenOnPort } from './helpers'
 
 const AsyncFunction = (async () => {}).constructor as new (...args: string[]) => (...args: unknown[]) => Promise<unknown>
 
 let s: TestServer
-let server: ReturnType<typeof serve>
+let close: () => Promise<void>
 let origin: string
 let ref: string
 let keys: { anon: string; service: string; secret: string }
@@ -53,11 +51,7 @@ const storageUrl = (p: string) => `${origin}/p/${ref}/storage/v1${p}`
 
 beforeAll(async () => {
   s = await startTestServer()
-  server = await new Promise<ReturnType<typeof serve>>((resolve) => {
-    const srv = serve({ fetch: s.app.fetch, port: 0, hostname: '127.0.0.1' }, () => resolve(srv))
-  })
-  origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
-  s.listeningOn(origin)
+  ;({ origin, close } = await listenOnPort(s))
   const project = await projectByName(s, 'Recipe Box')
   ref = project.ref
   const row = (await findProjectKeys(s.db, project.id))!
@@ -81,7 +75,7 @@ beforeAll(async () => {
 }, 120_000)
 
 afterAll(async () => {
-  await new Promise<void>((resolve) => server?.close(() => resolve()))
+  await close?.()
   if (ref) await rm(path.join(storageRoot(s.config.dataDir), ref), { recursive: true, force: true })
   await s?.close()
 })

@@ -5,9 +5,7 @@
  */
 import { randomBytes } from 'node:crypto'
 import { rm } from 'node:fs/promises'
-import type { AddressInfo } from 'node:net'
 import path from 'node:path'
-import { serve } from '@hono/node-server'
 import { createClient } from '@supabase/supabase-js'
 import { SignJWT } from 'jose'
 import * as tus from 'tus-js-client'
@@ -15,10 +13,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import WebSocket from 'ws'
 import { findProjectKeys } from '../../src/server/features/keys/store'
 import { storageRoot } from '../../src/server/features/storage/service'
-import { projectByName, startTestServer, type TestServer } from './helpers'
+import { projectByName, startTestServer, type TestServer, listenOnPort } from './helpers'
 
 let s: TestServer
-let server: ReturnType<typeof serve>
+let close: () => Promise<void>
 let origin: string
 let ref: string
 let keys: { anon: string; service: string; secret: string }
@@ -28,11 +26,7 @@ const CHUNK = 256 * 1024
 
 beforeAll(async () => {
   s = await startTestServer()
-  server = await new Promise<ReturnType<typeof serve>>((resolve) => {
-    const srv = serve({ fetch: s.app.fetch, port: 0, hostname: '127.0.0.1' }, () => resolve(srv))
-  })
-  origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
-  s.listeningOn(origin)
+  ;({ origin, close } = await listenOnPort(s))
   const project = await projectByName(s, 'Recipe Box')
   ref = project.ref
   const row = (await findProjectKeys(s.db, project.id))!
@@ -42,7 +36,7 @@ beforeAll(async () => {
 }, 120_000)
 
 afterAll(async () => {
-  await new Promise<void>((resolve) => server?.close(() => resolve()))
+  await close?.()
   if (ref) await rm(path.join(storageRoot(s.config.dataDir), ref), { recursive: true, force: true })
   await s?.close()
 })
