@@ -7,8 +7,7 @@
  * The sign-in limits are raised first through the Management API (rate_limit_verify), so the figures are the
  * service's, not the throttle's. `npx tsx bench/auth.bench.ts` — LOAD_SECONDS (default 10).
  */
-import autocannon from 'autocannon'
-import { demoProjectKeys, removeDir, startServer, loadLine } from './support'
+import { demoProjectKeys, formatFigures, loadFigures, type LoadFigures, removeDir, startServer, loadLine } from './support'
 
 const LOAD_SECONDS = Number(process.env.LOAD_SECONDS ?? 10)
 /** A sign-in is a bcrypt comparison (~0.1 s of one core in pure JS): 50 at once take seconds, so it runs longer. */
@@ -25,26 +24,12 @@ async function settle(url: string) {
 }
 const CLIENTS = 50
 
-interface Figures {
-  rps: number
-  p50: number
-  p99: number
-  errors: number
-  requests: number
-}
+type Figures = LoadFigures
 
-async function load(url: string, opts: { method?: 'GET' | 'POST'; headers: Record<string, string>; body?: string }, seconds: number): Promise<Figures> {
-  const result = await autocannon({ url, connections: CLIENTS, duration: seconds, timeout: 20, method: opts.method ?? "GET", headers: opts.headers, body: opts.body })
-  return {
-    rps: result.requests.average,
-    p50: result.latency.p50,
-    p99: result.latency.p99,
-    errors: result.errors + result.timeouts + result.non2xx,
-    requests: result.requests.total,
-  }
-}
+const load = (url: string, opts: { method?: 'GET' | 'POST'; headers: Record<string, string>; body?: string }, seconds: number) =>
+  loadFigures({ url, connections: CLIENTS, duration: seconds, timeout: 20, method: opts.method ?? 'GET', headers: opts.headers, body: opts.body })
 
-const fmt = (f: Figures) => `${Math.round(f.rps)} req/s, p50 ${f.p50} ms, p99 ${f.p99} ms, errors ${f.errors} of ${f.requests}`
+const fmt = formatFigures
 
 const server = await startServer()
 try {

@@ -12,7 +12,6 @@
  * `npx tsx bench/rest.bench.ts` — LOAD_SECONDS (default 10), REST_DB=pglite|postgres (default both),
  * REST_BENCH=metering for the meter's figures only.
  */
-import autocannon from 'autocannon'
 import { mkdtempSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -28,7 +27,7 @@ import { createEngineDatabases } from '../src/server/projectdb'
 import { introspect } from '../src/server/features/rest/catalog'
 import { buildOpenApi } from '../src/server/features/rest/openapi'
 import { hasPostgres, startPgCluster } from '../tests/server/pgCluster'
-import { demoProjectKeys, largeSchemaSql, median, removeDir, startServer } from './support'
+import { demoProjectKeys, formatFigures, loadFigures, largeSchemaSql, median, removeDir, startServer } from './support'
 
 const LOAD_SECONDS = Number(process.env.LOAD_SECONDS ?? 10)
 const CLIENTS = 50
@@ -36,26 +35,11 @@ const TABLES = 1_000
 const FUNCTIONS = 200
 const RUNS = 5
 
-interface Figures {
-  rps: number
-  p50: number
-  p99: number
-  errors: number
-  requests: number
-}
 
-async function load(url: string, path: string, headers: Record<string, string>, seconds: number): Promise<Figures> {
-  const result = await autocannon({ url: `${url}${path}`, connections: CLIENTS, duration: seconds, timeout: 10, headers })
-  return {
-    rps: result.requests.average,
-    p50: result.latency.p50,
-    p99: result.latency.p99,
-    errors: result.errors + result.timeouts + result.non2xx,
-    requests: result.requests.total,
-  }
-}
+const load = (url: string, path: string, headers: Record<string, string>, seconds: number) =>
+  loadFigures({ url: `${url}${path}`, connections: CLIENTS, duration: seconds, timeout: 10, headers })
 
-const fmt = (f: Figures) => `${Math.round(f.rps)} req/s, p50 ${f.p50} ms, p99 ${f.p99} ms, errors ${f.errors} of ${f.requests}`
+const fmt = formatFigures
 
 async function throughput(store: 'pglite' | 'postgres') {
   const cluster = store === 'postgres' ? await startPgCluster() : null

@@ -1,4 +1,5 @@
 /** Shared by the benches: a real server process on a free port with a fresh data folder. */
+import autocannon from 'autocannon'
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process'
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { createServer } from 'node:net'
@@ -151,6 +152,29 @@ export async function ownerCookie(url: string): Promise<string> {
   if (!res.ok) throw new Error(`sign-in answered ${res.status}`)
   return (res.headers.get('set-cookie') ?? '').split(';')[0]
 }
+
+/** What one autocannon run measured, as the benches print it. */
+export interface LoadFigures {
+  rps: number
+  p50: number
+  p99: number
+  errors: number
+  requests: number
+}
+
+/** One autocannon run (`connections` clients for `duration` seconds); errors count time-outs and non-2xx answers. */
+export async function loadFigures(options: autocannon.Options): Promise<LoadFigures> {
+  const result = await autocannon(options)
+  return {
+    rps: result.requests.average,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    errors: result.errors + result.timeouts + result.non2xx,
+    requests: result.requests.total,
+  }
+}
+
+export const formatFigures = (f: LoadFigures) => `${Math.round(f.rps)} req/s, p50 ${f.p50} ms, p99 ${f.p99} ms, errors ${f.errors} of ${f.requests}`
 
 /** A demo project's ref and keys, as the dashboard's API settings show them to its Owner (and the Owner's cookie). */
 export async function demoProjectKeys(url: string, name = 'Recipe Box'): Promise<{ ref: string; anon: string; service: string; cookie: string }> {
