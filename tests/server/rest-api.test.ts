@@ -329,7 +329,8 @@ describe('curl', () => {
   })
 
   it('unknown paths under /p answer JSON 404s', async () => {
-    const res = await fetch(`${origin}/p/${ref}/auth/v1/user`)
+    // No product is served under /graphql (auth, storage and functions are).
+    const res = await fetch(`${origin}/p/${ref}/graphql/v1`)
     expect(res.status).toBe(404)
     expect(res.headers.get('content-type')).toMatch(/application\/json/)
   })

@@ -165,6 +165,8 @@ alter default privileges for role ${owner} in schema public grant all on tables 
 alter default privileges for role ${owner} in schema public grant all on sequences to anon, authenticated, service_role;
 alter default privileges for role ${owner} in schema public grant all on functions to anon, authenticated, service_role;
 grant usage on schema storage to ${owner};
+-- A new owner must be allowed to create in the table's schema (a superuser making the database skips that check).
+grant create on schema storage to ${owner};
 grant all on all tables in schema storage to ${owner};
 grant usage on schema auth to ${owner};
 grant all on all tables in schema auth to ${owner};
