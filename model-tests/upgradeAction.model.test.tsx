@@ -5,7 +5,7 @@ import { upgradeActionMachine } from '../machines/upgradeAction.machine'
 import { liveUpgradeActionMachine } from '../src/api/live/upgrade'
 import type { ProjectUpgradeEligibilityResponse } from '../src/contracts/upgrade'
 import { UpgradePostgresPanel } from '../src/views/project/settings/UpgradePostgresPanel'
-import { REF } from '../tests/fixtures'
+import { REF, upgradeEligibility } from '../tests/fixtures'
 import { describePath, eventFor, keyByIncomingEdge, missingCoverage, modelOf, outputOf } from './harness'
 import { usePlatform } from './fakes'
 
@@ -16,20 +16,7 @@ const ELIGIBILITY_URL = /\/v1\/projects\/[a-z]{20}\/upgrade\/eligibility$/
 const PERMISSIONS_URL = /\/platform\/profile\/permissions$/
 const UPGRADE_URL = /\/v1\/projects\/[a-z]{20}\/upgrade$/
 
-const eligibility = (targets: string[]): ProjectUpgradeEligibilityResponse => ({
-  eligible: targets.length > 0,
-  current_app_version: 'supabase-postgres-14.1.1.042',
-  current_app_version_release_channel: 'ga',
-  latest_app_version: 'supabase-postgres-17.4.1.042',
-  target_upgrade_versions: targets.map((t) => ({ postgres_version: t as '15', release_channel: 'ga', app_version: `supabase-postgres-${t}` })),
-  duration_estimate_hours: 1,
-  legacy_auth_custom_roles: [],
-  objects_to_be_dropped: [],
-  unsupported_extensions: [],
-  user_defined_objects_in_internal_schemas: [],
-  validation_errors: [],
-  warnings: [],
-})
+const eligibility = upgradeEligibility
 const permissions = (write: boolean) => [
   { organization_id: 2, organization_slug: 'demo-pro', role: write ? 'Owner' : 'Read-only', permissions: write ? ['projects:write'] : [] },
 ]

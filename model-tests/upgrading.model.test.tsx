@@ -8,6 +8,7 @@ import { UpgradingPage } from '../src/views/project/lifecycle/UpgradingPage'
 import { REF } from '../tests/fixtures'
 import { type InternalEvent, describePath, keyByIncomingEdge, missingCoverage, modelOf, outputOf } from './harness'
 import { usePlatform } from './fakes'
+import { upgradeEligibility } from '../tests/fixtures'
 
 const STATUS_URL = /\/v1\/projects\/[a-z]{20}\/upgrade\/status$/
 const ELIGIBILITY_URL = /\/v1\/projects\/[a-z]{20}\/upgrade\/eligibility$/
@@ -35,20 +36,7 @@ function toWire(output: { databaseUpgradeStatus: DatabaseUpgradeStatus }) {
   const { status, error, progress, ...rest } = output.databaseUpgradeStatus
   return { databaseUpgradeStatus: { ...rest, status: UPGRADE_STATUS_CODES[status], progress, ...(error ? { error } : {}) } }
 }
-const ELIGIBILITY = {
-  eligible: false,
-  current_app_version: 'supabase-postgres-17.4.1.042',
-  current_app_version_release_channel: 'ga',
-  latest_app_version: 'supabase-postgres-17.4.1.042',
-  target_upgrade_versions: [],
-  duration_estimate_hours: 1,
-  legacy_auth_custom_roles: [],
-  objects_to_be_dropped: [],
-  unsupported_extensions: [],
-  user_defined_objects_in_internal_schemas: [],
-  validation_errors: [],
-  warnings: [],
-}
+const ELIGIBILITY = upgradeEligibility([], 'supabase-postgres-17.4.1.042')
 
 const model = modelOf(upgradingMachine, {
   input: { ref: REF, since: SINCE },

@@ -1,4 +1,7 @@
 import type { Project } from '../src/contracts/projects'
+import type { ProjectUpgradeEligibilityResponse } from '../src/contracts/upgrade'
+
+type PostgresMajor = ProjectUpgradeEligibilityResponse['target_upgrade_versions'][number]['postgres_version']
 
 export const REF = 'abcdefghijklmnopqrst'
 
@@ -22,3 +25,22 @@ export function makeProject(overrides: Partial<Project> = {}): Project {
     ...overrides,
   }
 }
+
+/**
+ * A project's upgrade eligibility: eligible for the given majors (none: not eligible), from 14.1 unless `current`
+ * says otherwise.
+ */
+export const upgradeEligibility = (targets: PostgresMajor[], current = 'supabase-postgres-14.1.1.042'): ProjectUpgradeEligibilityResponse => ({
+  eligible: targets.length > 0,
+  current_app_version: current,
+  current_app_version_release_channel: 'ga',
+  latest_app_version: 'supabase-postgres-17.4.1.042',
+  target_upgrade_versions: targets.map((t) => ({ postgres_version: t, release_channel: 'ga', app_version: `supabase-postgres-${t}` })),
+  duration_estimate_hours: 1,
+  legacy_auth_custom_roles: [],
+  objects_to_be_dropped: [],
+  unsupported_extensions: [],
+  user_defined_objects_in_internal_schemas: [],
+  validation_errors: [],
+  warnings: [],
+})

@@ -1,25 +1,11 @@
 import { describe, expect, it, vi } from 'vitest'
 import { createActor } from 'xstate'
 import { selectUpgradeActionView, upgradeActionMachine, type UpgradeContext } from '../../machines/upgradeAction.machine'
-import type { ProjectUpgradeEligibilityResponse } from '../../src/contracts/upgrade'
 import { answeringEndpoint, scriptedEndpoint, usePathClock } from '../../model-tests/fakes'
+import { upgradeEligibility } from '../fixtures'
 
-type PostgresMajor = ProjectUpgradeEligibilityResponse['target_upgrade_versions'][number]['postgres_version']
 
-const eligibility = (targets: PostgresMajor[]): ProjectUpgradeEligibilityResponse => ({
-  eligible: targets.length > 0,
-  current_app_version: 'supabase-postgres-14.1.1.042',
-  current_app_version_release_channel: 'ga',
-  latest_app_version: 'supabase-postgres-17.4.1.042',
-  target_upgrade_versions: targets.map((t) => ({ postgres_version: t, release_channel: 'ga', app_version: `supabase-postgres-${t}` })),
-  duration_estimate_hours: 1,
-  legacy_auth_custom_roles: [],
-  objects_to_be_dropped: [],
-  unsupported_extensions: [],
-  user_defined_objects_in_internal_schemas: [],
-  validation_errors: [],
-  warnings: [],
-})
+const eligibility = upgradeEligibility
 
 function start(context: UpgradeContext | Error, request: () => Promise<{ tracking_id: string }> = async () => ({ tracking_id: 't' })) {
   const refreshProject = vi.fn()

@@ -3,6 +3,7 @@ import { createActor } from 'xstate'
 import type { DatabaseUpgradeStatus, DatabaseUpgradeStatusResponse, ProjectUpgradeEligibilityResponse } from '../../src/contracts/upgrade'
 import { formatUtc, selectUpgradingView, upgradingMachine } from '../../machines/upgrading.machine'
 import { scriptedEndpoint, slow, usePathClock } from '../../model-tests/fakes'
+import { upgradeEligibility } from '../fixtures'
 
 const SINCE = '2026-11-21T10:00:00.000Z'
 const status = (overrides: Partial<DatabaseUpgradeStatus> = {}): DatabaseUpgradeStatusResponse => ({
@@ -16,20 +17,7 @@ const status = (overrides: Partial<DatabaseUpgradeStatus> = {}): DatabaseUpgrade
     ...overrides,
   },
 })
-const ELIGIBILITY: ProjectUpgradeEligibilityResponse = {
-  eligible: false,
-  current_app_version: 'supabase-postgres-17.4.1.042',
-  current_app_version_release_channel: 'ga',
-  latest_app_version: 'supabase-postgres-17.4.1.042',
-  target_upgrade_versions: [],
-  duration_estimate_hours: 1,
-  legacy_auth_custom_roles: [],
-  objects_to_be_dropped: [],
-  unsupported_extensions: [],
-  user_defined_objects_in_internal_schemas: [],
-  validation_errors: [],
-  warnings: [],
-}
+const ELIGIBILITY = upgradeEligibility([], 'supabase-postgres-17.4.1.042')
 
 type Reply = DatabaseUpgradeStatusResponse | Error | 'hang'
 
