@@ -16,6 +16,9 @@ export const getFunctionLogs = (ref: string, slug: string, options?: CallOptions
 export const setVerifyJwt = (ref: string, slug: string, verifyJwt: boolean, options?: CallOptions) =>
   call(functionEndpoints.updateFunction, { ref, slug }, { ...options, body: { verify_jwt: verifyJwt } })
 export const deleteFunction = (ref: string, slug: string, options?: CallOptions) => call(functionEndpoints.deleteFunction, { ref, slug }, options)
+/** Version 1 of a new function from one body (index.ts); the platform refuses a slug the project has already (409). */
+export const createFunction = (ref: string, fn: { slug: string; body: string; verify_jwt: boolean }, options?: CallOptions) =>
+  call(functionEndpoints.createFunction, { ref }, { ...options, body: { slug: fn.slug, name: fn.slug, body: fn.body, verify_jwt: fn.verify_jwt } })
 
 export interface DeployFiles {
   slug: string
