@@ -16,6 +16,8 @@ export type LogLevelFilter = 'all' | LogEntry['level']
 export interface FunctionDetail {
   fn: FunctionResponse
   files: FunctionFiles
+  /** The project's URL (`{protocol}://{endpoint}`): the function answers under `{projectUrl}/functions/v1/{slug}`. */
+  projectUrl: string
 }
 
 interface Context {
@@ -23,6 +25,7 @@ interface Context {
   slug: string
   fn: FunctionResponse | null
   files: FunctionFiles | null
+  projectUrl: string
   loadError: string | null
   /** The file shown (or edited). */
   selected: string | null
@@ -89,6 +92,7 @@ export const functionDetailMachine = setup({
     slug: input.slug,
     fn: null,
     files: null,
+    projectUrl: '',
     loadError: null,
     selected: null,
     draft: [],
@@ -107,7 +111,7 @@ export const functionDetailMachine = setup({
         input: ({ context }) => ({ ref: context.ref, slug: context.slug }),
         onDone: {
           target: 'ready',
-          actions: assign(({ event }) => ({ fn: event.output.fn, files: event.output.files, selected: event.output.files.entrypoint_path, loadError: null })),
+          actions: assign(({ event }) => ({ fn: event.output.fn, files: event.output.files, projectUrl: event.output.projectUrl, selected: event.output.files.entrypoint_path, loadError: null })),
         },
         onError: { target: 'failed', actions: { type: 'storeLoadError', params: ({ event }) => ({ error: messageOf(event.error, 'Failed to load the function') }) } },
       },
@@ -202,13 +206,14 @@ export type FunctionDetailSnapshot = SnapshotFrom<typeof functionDetailMachine>
 export type FunctionDetailView =
   | { phase: 'loading' }
   | { phase: 'failed'; error: string }
-  | { phase: 'ready'; fn: FunctionResponse; entrypoint: string; savingSettings: boolean; settingsError: string | null }
+  | { phase: 'ready'; fn: FunctionResponse; url: string; entrypoint: string; savingSettings: boolean; settingsError: string | null }
 
 export function selectFunctionDetailView(snapshot: FunctionDetailSnapshot): FunctionDetailView {
-  const { fn, files, loadError, settingsError } = snapshot.context
+  const { fn, files, projectUrl, loadError, settingsError } = snapshot.context
   if (snapshot.matches('loading')) return { phase: 'loading' }
   if (snapshot.matches('failed') || fn === null || files === null) return { phase: 'failed', error: loadError ?? 'Failed to load the function' }
-  return { phase: 'ready', fn, entrypoint: files.entrypoint_path, savingSettings: snapshot.matches({ ready: { settings: 'saving' } }), settingsError }
+  const url = `${projectUrl.replace(/\/+$/, '')}/functions/v1/${fn.slug}`
+  return { phase: 'ready', fn, url, entrypoint: files.entrypoint_path, savingSettings: snapshot.matches({ ready: { settings: 'saving' } }), settingsError }
 }
 
 export type FunctionCodeView =

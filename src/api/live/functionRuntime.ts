@@ -24,11 +24,17 @@ import {
 
 type Signal = { signal: AbortSignal }
 
+const projectUrlOf = (service: { protocol: string; endpoint: string }) => `${service.protocol}://${service.endpoint}`
+
 export const liveFunctionDetailMachine = functionDetailMachine.provide({
   actors: {
     loadFunction: fromPromise(async ({ input, signal }: Signal & { input: { ref: string; slug: string } }) => {
-      const [fn, files] = await Promise.all([getFunction(input.ref, input.slug, { signal }), getFunctionFiles(input.ref, input.slug, { signal })])
-      return { fn, files }
+      const [fn, files, api] = await Promise.all([
+        getFunction(input.ref, input.slug, { signal }),
+        getFunctionFiles(input.ref, input.slug, { signal }),
+        getProjectApiInfo(input.ref, { signal }),
+      ])
+      return { fn, files, projectUrl: projectUrlOf(api.autoApiService) }
     }),
     setVerifyJwt: fromPromise(({ input, signal }: Signal & { input: { ref: string; slug: string; value: boolean } }) => setVerifyJwt(input.ref, input.slug, input.value, { signal })),
     deployFunction: fromPromise(({ input, signal }: Signal & { input: { ref: string; slug: string; entrypoint_path: string; files: FunctionFile[] } }) =>
@@ -43,7 +49,7 @@ export const liveFunctionTestMachine = functionTestMachine.provide({
     loadKeys: fromPromise(async ({ input, signal }: Signal & { input: { ref: string } }) => {
       const { autoApiService } = await getProjectApiInfo(input.ref, { signal })
       if (!autoApiService.defaultApiKey) throw new Error('The project has no API keys yet')
-      return { projectUrl: `${autoApiService.protocol}://${autoApiService.endpoint}`, anonKey: autoApiService.defaultApiKey, serviceKey: autoApiService.serviceApiKey ?? null }
+      return { projectUrl: projectUrlOf(autoApiService), anonKey: autoApiService.defaultApiKey, serviceKey: autoApiService.serviceApiKey ?? null }
     }),
     invokeFunction: fromPromise(({ input, signal }: Signal & { input: FunctionTestRequest }) => invokeFunction(input, { signal })),
   },
