@@ -241,7 +241,8 @@ export const PROJECT_ROUTES: ProjectRoute[] = [
   {
     // A function's page and its tabs (/functions/{slug}, /code, /logs); 'secrets' and 'new' above are pages of their own.
     path: /^\/functions\/(?<slug>[A-Za-z][A-Za-z0-9_-]*)(?:\/(?<tab>code|logs))?\/?$/,
-    section: 'functions',
+    // A pattern, not a link: each function's links are built with its slug (functions/{slug}, …/code, …/logs).
+    section: 'functions/{slug}',
     title: 'Edge Function',
     product: 'functions',
     side: 'functions',
