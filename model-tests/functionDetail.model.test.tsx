@@ -8,7 +8,7 @@ import { FunctionDetail } from '../src/views/project/functions/FunctionDetail'
 import { REF } from '../tests/fixtures'
 import { HELLO_DETAIL, LOGS } from '../tests/fixtures.functionRuntime'
 import { HELLO_WORLD } from '../tests/fixtures.storage'
-import { describePath, errorOf, eventFor, keyByIncomingEdge, missingCoverage, modelOf, outputOf, sendEdge } from './harness'
+import { describePath, errorOf, eventFor, keyByIncomingEdge, missingCoverage, modelOf, outputOf, sendEdge, type ModelEvent } from './harness'
 import { apiError, deferredActor, usePathClock } from './fakes'
 
 const ev = eventFor(functionDetailMachine)
@@ -45,7 +45,7 @@ const model = modelOf(functionDetailMachine, {
       ]
     }
     if (snapshot.matches('failed')) return [{ type: 'function.retry' }]
-    const events = []
+    const events: Array<ModelEvent<typeof functionDetailMachine>> = []
     if (snapshot.matches({ ready: { logs: 'requesting' } }) && untouched(snapshot) && c.logs.length === 0 && c.logsError === null) {
       events.push(
         { type: 'xstate.done.actor.fetchLogs', output: LOGS },
@@ -207,7 +207,7 @@ describe('function page model', () => {
           'logs.refresh': () => fireEvent.click(region('Logs tab').getByRole('button', { name: 'Refresh' })),
           'logs.filter': ({ event }) => {
             if (event.level !== undefined) fireEvent.change(region('Logs tab').getByLabelText('Level'), { target: { value: event.level } })
-            if (event.text !== undefined) fireEvent.change(region('Logs tab').getByLabelText('Search'), { target: { value: event.text } })
+            if (event.text !== undefined) fireEvent.change(region('Logs tab').getByLabelText('Search messages'), { target: { value: event.text } })
           },
           'verifyJwt.set': () => fireEvent.click(region('Overview tab').getByRole('switch', { name: 'Enforce JWT verification' })),
           'xstate.done.actor.setVerifyJwt': (step) => setJwt.resolve(outputOf<FunctionResponse>(step)),

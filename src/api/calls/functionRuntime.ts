@@ -33,7 +33,7 @@ export function deployFunction(ref: string, deploy: DeployFiles, options?: CallO
   const form = new FormData()
   const metadata = { entrypoint_path: deploy.entrypoint_path, name: deploy.name, verify_jwt: deploy.verify_jwt }
   form.append('metadata', JSON.stringify(metadata))
-  for (const file of deploy.files) form.append('file', new Blob([file.content], { type: 'application/typescript' }), file.name)
+  for (const file of deploy.files) form.append('file', new File([file.content], file.name, { type: 'application/typescript' }))
   return call(functionEndpoints.deployFunction, { ref }, { ...options, query: { slug: deploy.slug }, form })
 }
 

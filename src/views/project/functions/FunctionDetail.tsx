@@ -210,7 +210,7 @@ export function FunctionLogs({ actor }: { actor: FunctionDetailActorRef }) {
           </select>
         </div>
         <div className="space-y-1">
-          <label htmlFor={textId} className="block text-xs font-medium">Search</label>
+          <label htmlFor={textId} className="block text-xs font-medium">Search messages</label>
           <input id={textId} type="search" value={view.filter.text} onChange={(e) => actor.send({ type: 'logs.filter', text: e.target.value })} className={inputClass} />
         </div>
         <Button onClick={() => actor.send({ type: 'logs.refresh' })}>Refresh</Button>

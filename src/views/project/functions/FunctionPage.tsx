@@ -4,7 +4,7 @@
  */
 import { useActorRef } from '@xstate/react'
 import { Suspense } from 'react'
-import { useRoute } from 'wouter'
+import { useLocation } from 'wouter'
 import { useLoaded } from '../../shell/lazy'
 import { useAppLogic } from '../../shell/logic'
 import { Loading } from '../../shell/ui'
@@ -12,11 +12,13 @@ import { ProjectMachinePage } from '../ProjectMachinePage'
 import { FunctionDetail, type FunctionTab } from './FunctionDetail'
 import { FunctionTestPanel } from './FunctionTestPanel'
 
-export const FUNCTION_PATH = /^\/functions\/(?<slug>[A-Za-z][A-Za-z0-9_-]*)(?:\/(?<tab>code|logs))?\/?$/
+/** The page's address (the project's pages see the whole path: links inside stay absolute). */
+const FUNCTION_PATH = /^\/project\/[^/]+\/functions\/(?<slug>[A-Za-z][A-Za-z0-9_-]*)(?:\/(?<tab>code|logs))?\/?$/
 
 export function FunctionPage() {
   const logic = useAppLogic()
-  const [, params] = useRoute<{ slug: string; tab?: string }>(FUNCTION_PATH)
+  const [location] = useLocation()
+  const params = FUNCTION_PATH.exec(location)?.groups
   const slug = params?.slug ?? ''
   const tab: FunctionTab = params?.tab === 'code' ? 'code' : params?.tab === 'logs' ? 'logs' : 'overview'
   return (

@@ -72,7 +72,7 @@ export function FunctionTestPanel({ actor }: { actor: FunctionTestActorRef }) {
             {view.error ? <InlineError>{view.error}</InlineError> : null}
             {view.result ? (
               <section aria-label="Response" className="space-y-2 rounded-md border border-neutral-200 p-4 dark:border-neutral-800">
-                <p className="text-sm font-semibold" role="status">{`${view.result.status} ${view.result.statusText} · ${view.result.duration_ms} ms`}</p>
+                <p className="text-sm font-semibold" role="status">{`${[view.result.status, view.result.statusText].filter((part) => part !== '').join(' ')} · ${view.result.duration_ms} ms`}</p>
                 <details>
                   <summary className="cursor-pointer text-sm">{`Headers (${view.result.headers.length})`}</summary>
                   <dl className="mt-2 grid grid-cols-[auto_1fr] gap-x-4 font-mono text-xs">
