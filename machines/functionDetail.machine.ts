@@ -1,6 +1,7 @@
 /**
  * A function's page (/project/{ref}/functions/{slug}: overview, code, logs): the function and its deployed files
- * load together; then three regions run side by side — its settings (the verify_jwt switch), its code (viewed, edited
+ * load together; then three regions run side by side — its settings (the verify_jwt switch, and deleting the function
+ * after a confirmation, which ends the page), its code (viewed, edited
  * as a draft of its files, deployed as a new version) and its logs (polled on a fixed beat, filtered by level and text).
  * Invariants: a failed or timed-out change keeps what was typed and says why; a deploy replaces the shown files only
  * once the platform has taken them; the logs poll never overlaps (./polling) and a failed poll keeps the last entries.
@@ -32,6 +33,7 @@ interface Context {
   draft: FunctionFile[]
   deployError: string | null
   settingsError: string | null
+  deleteError: string | null
   logs: LogEntry[]
   logsError: string | null
   filter: { level: LogLevelFilter; text: string }
@@ -40,6 +42,9 @@ interface Context {
 type FunctionDetailEvent =
   | { type: 'function.retry' }
   | { type: 'verifyJwt.set'; value: boolean }
+  | { type: 'function.delete' }
+  | { type: 'delete.confirm' }
+  | { type: 'delete.cancel' }
   | { type: 'code.select'; name: string }
   | { type: 'code.edit' }
   | { type: 'code.change'; name: string; content: string }
@@ -56,7 +61,7 @@ export const functionDetailMachine = setup({
     input: {} as { ref: string; slug: string },
     context: {} as Context,
     events: {} as FunctionDetailEvent,
-    children: {} as { loadFunction: 'loadFunction'; setVerifyJwt: 'setVerifyJwt'; deployFunction: 'deployFunction'; fetchLogs: 'fetchLogs' },
+    children: {} as { loadFunction: 'loadFunction'; setVerifyJwt: 'setVerifyJwt'; deleteFunction: 'deleteFunction'; deployFunction: 'deployFunction'; fetchLogs: 'fetchLogs' },
   },
   actors: {
     loadFunction: fromPromise<FunctionDetail, { ref: string; slug: string }>(async () => {
@@ -64,6 +69,9 @@ export const functionDetailMachine = setup({
     }),
     setVerifyJwt: fromPromise<FunctionResponse, { ref: string; slug: string; value: boolean }>(async () => {
       throw new Error('setVerifyJwt not provided')
+    }),
+    deleteFunction: fromPromise<void, { ref: string; slug: string }>(async () => {
+      throw new Error('deleteFunction not provided')
     }),
     deployFunction: fromPromise<FunctionResponse, { ref: string; slug: string; entrypoint_path: string; files: FunctionFile[] }>(async () => {
       throw new Error('deployFunction not provided')
@@ -75,6 +83,7 @@ export const functionDetailMachine = setup({
   actions: {
     storeLoadError: assign((_, params: { error: string }) => ({ loadError: params.error })),
     storeSettingsError: assign((_, params: { error: string }) => ({ settingsError: params.error })),
+    storeDeleteError: assign((_, params: { error: string }) => ({ deleteError: params.error })),
     storeDeployError: assign((_, params: { error: string }) => ({ deployError: params.error })),
     storeLogsError: assign((_, params: { error: string }) => ({ logsError: params.error })),
   },
@@ -98,6 +107,7 @@ export const functionDetailMachine = setup({
     draft: [],
     deployError: null,
     settingsError: null,
+    deleteError: null,
     logs: [],
     logsError: null,
     filter: { level: 'all', text: '' },
@@ -131,7 +141,26 @@ export const functionDetailMachine = setup({
           initial: 'idle',
           states: {
             idle: {
-              on: { 'verifyJwt.set': { target: 'saving', actions: assign({ settingsError: null }) } },
+              on: {
+                'verifyJwt.set': { target: 'saving', actions: assign({ settingsError: null }) },
+                'function.delete': { target: 'confirmingDelete', actions: assign({ deleteError: null }) },
+              },
+            },
+            confirmingDelete: {
+              on: {
+                'delete.confirm': { target: 'deleting', actions: assign({ deleteError: null }) },
+                'delete.cancel': { target: 'idle', actions: assign({ deleteError: null }) },
+              },
+            },
+            deleting: {
+              invoke: {
+                id: 'deleteFunction',
+                src: 'deleteFunction',
+                input: ({ context }) => ({ ref: context.ref, slug: context.slug }),
+                onDone: { target: '#functionDetail.deleted' },
+                onError: { target: 'confirmingDelete', actions: { type: 'storeDeleteError', params: ({ event }) => ({ error: messageOf(event.error, 'Failed to delete the function') }) } },
+              },
+              after: { requestTimeout: { target: 'confirmingDelete', actions: { type: 'storeDeleteError', params: { error: TIMED_OUT } } } },
             },
             saving: {
               invoke: {
@@ -198,6 +227,8 @@ export const functionDetailMachine = setup({
         },
       },
     },
+    /** The function is gone: the page moves on to the list. */
+    deleted: { type: 'final' },
   },
 })
 
@@ -206,14 +237,30 @@ export type FunctionDetailSnapshot = SnapshotFrom<typeof functionDetailMachine>
 export type FunctionDetailView =
   | { phase: 'loading' }
   | { phase: 'failed'; error: string }
-  | { phase: 'ready'; fn: FunctionResponse; url: string; entrypoint: string; savingSettings: boolean; settingsError: string | null }
+  | { phase: 'deleted' }
+  | {
+      phase: 'ready'
+      fn: FunctionResponse
+      url: string
+      entrypoint: string
+      savingSettings: boolean
+      settingsError: string | null
+      remove: { deleting: boolean; error: string | null } | null
+    }
 
 export function selectFunctionDetailView(snapshot: FunctionDetailSnapshot): FunctionDetailView {
-  const { fn, files, projectUrl, loadError, settingsError } = snapshot.context
+  const { fn, files, projectUrl, loadError, settingsError, deleteError } = snapshot.context
   if (snapshot.matches('loading')) return { phase: 'loading' }
+  if (snapshot.matches('deleted')) return { phase: 'deleted' }
   if (snapshot.matches('failed') || fn === null || files === null) return { phase: 'failed', error: loadError ?? 'Failed to load the function' }
   const url = `${projectUrl.replace(/\/+$/, '')}/functions/v1/${fn.slug}`
-  return { phase: 'ready', fn, url, entrypoint: files.entrypoint_path, savingSettings: snapshot.matches({ ready: { settings: 'saving' } }), settingsError }
+  return { phase: 'ready', fn, url, entrypoint: files.entrypoint_path, savingSettings: snapshot.matches({ ready: { settings: 'saving' } }),
+    settingsError,
+    remove:
+      snapshot.matches({ ready: { settings: 'confirmingDelete' } }) || snapshot.matches({ ready: { settings: 'deleting' } })
+        ? { deleting: snapshot.matches({ ready: { settings: 'deleting' } }), error: deleteError }
+        : null,
+  }
 }
 
 export type FunctionCodeView =

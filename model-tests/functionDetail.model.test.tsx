@@ -1,5 +1,7 @@
 import { fireEvent, render, screen, within } from '@testing-library/react'
 import { describe, expect, it } from 'vitest'
+import { Router } from 'wouter'
+import { memoryLocation } from 'wouter/memory-location'
 import { createActor, type SnapshotFrom } from 'xstate'
 import { filterLogs, functionDetailMachine, type FunctionDetail as Detail, type LogEntry } from '../machines/functionDetail.machine'
 import type { FunctionFile } from '../src/contracts/functionRuntime'
@@ -29,6 +31,7 @@ function untouched(snapshot: SnapshotFrom<typeof functionDetailMachine>) {
     c.filter.level === 'all' &&
     c.filter.text === '' &&
     c.settingsError === null &&
+    c.deleteError === null &&
     c.deployError === null
   )
 }
@@ -60,6 +63,7 @@ const model = modelOf(functionDetailMachine, {
         ev({ type: 'logs.filter', level: 'error' }),
         ev({ type: 'logs.filter', text: 'GREETING' }),
         ev({ type: 'verifyJwt.set', value: false }),
+        ev({ type: 'function.delete' }),
         ev({ type: 'code.edit' }),
         ev({ type: 'code.select', name: 'word.ts' }),
       )
@@ -69,6 +73,14 @@ const model = modelOf(functionDetailMachine, {
         { type: 'xstate.done.actor.setVerifyJwt', output: JWT_OFF },
         { type: 'xstate.error.actor.setVerifyJwt', error: apiError("You need the project_edge_function:all permission to change this project's edge functions", 403) },
         { type: 'xstate.after.requestTimeout.functionDetail.ready.settings.saving' },
+      )
+    }
+    if (snapshot.matches({ ready: { settings: 'confirmingDelete' } }) && c.deleteError === null) events.push(ev({ type: 'delete.confirm' }), ev({ type: 'delete.cancel' }))
+    if (snapshot.matches({ ready: { settings: 'deleting' } })) {
+      events.push(
+        { type: 'xstate.done.actor.deleteFunction' },
+        { type: 'xstate.error.actor.deleteFunction', error: apiError('The project is not active', 409) },
+        { type: 'xstate.after.requestTimeout.functionDetail.ready.settings.deleting' },
       )
     }
     if (snapshot.matches({ ready: { code: 'editing' } }) && c.deployError === null) {
@@ -104,20 +116,22 @@ describe('function page model', () => {
     it(describePath(path), async () => {
       const load = deferredActor<Detail, { ref: string; slug: string }>('loadFunction')
       const setJwt = deferredActor<FunctionResponse, { ref: string; slug: string; value: boolean }>('setVerifyJwt')
+      const remove = deferredActor<void, { ref: string; slug: string }>('deleteFunction')
       const deploy = deferredActor<FunctionResponse, { ref: string; slug: string; entrypoint_path: string; files: FunctionFile[] }>('deployFunction')
       const logs = deferredActor<LogEntry[], { ref: string; slug: string }>('fetchLogs')
       const actor = runPath(
-        createActor(functionDetailMachine.provide({ actors: { loadFunction: load.logic, setVerifyJwt: setJwt.logic, deployFunction: deploy.logic, fetchLogs: logs.logic } }), {
+        createActor(functionDetailMachine.provide({ actors: { loadFunction: load.logic, setVerifyJwt: setJwt.logic, deleteFunction: remove.logic, deployFunction: deploy.logic, fetchLogs: logs.logic } }), {
           input: { ref: REF, slug: SLUG },
         }).start(),
       )
       // Each tab of the page at once, so every region's screen can be checked in every state.
+      const location = memoryLocation({ path: `/project/${REF}/functions/${SLUG}`, record: true })
       render(
-        <>
+        <Router hook={location.hook}>
           <section aria-label="Overview tab"><FunctionDetail actor={actor} tab="overview" /></section>
           <section aria-label="Code tab"><FunctionDetail actor={actor} tab="code" /></section>
           <section aria-label="Logs tab"><FunctionDetail actor={actor} tab="logs" /></section>
-        </>,
+        </Router>,
       )
 
       await path.test({
@@ -142,12 +156,29 @@ describe('function page model', () => {
           'ready.settings.idle': (snapshot) => {
             const { fn, settingsError } = contextOf(snapshot)
             expect(region('Overview tab').getByRole('switch', { name: 'Enforce JWT verification' })).toHaveAttribute('aria-checked', String(fn!.verify_jwt))
+            expect(region('Overview tab').getByRole('button', { name: `Delete ${SLUG}` })).toBeEnabled()
+            expect(region('Overview tab').queryByRole('alertdialog')).toBeNull()
             if (settingsError) expect(region('Overview tab').getByRole('alert')).toHaveTextContent(settingsError)
             else expect(region('Overview tab').queryByRole('alert')).toBeNull()
           },
           'ready.settings.saving': () => {
             expect(region('Overview tab').getByText('Saving…')).toBeInTheDocument()
             expect(setJwt.pending.at(-1)?.input).toEqual({ ref: REF, slug: SLUG, value: false })
+          },
+          'ready.settings.confirmingDelete': (snapshot) => {
+            const dialog = within(region('Overview tab').getByRole('alertdialog', { name: `Delete the function ${SLUG}?` }))
+            expect(dialog.getByRole('button', { name: 'Delete function' })).toBeEnabled()
+            expect(region('Overview tab').getByRole('switch', { name: 'Enforce JWT verification' })).toBeDisabled()
+            const { deleteError } = contextOf(snapshot)
+            if (deleteError) expect(dialog.getByRole('alert')).toHaveTextContent(deleteError)
+            else expect(dialog.queryByRole('alert')).toBeNull()
+          },
+          'ready.settings.deleting': () => {
+            expect(within(region('Overview tab').getByRole('alertdialog')).getByRole('button', { name: 'Deleting…' })).toBeDisabled()
+            expect(remove.pending.at(-1)?.input).toEqual({ ref: REF, slug: SLUG })
+          },
+          deleted: () => {
+            expect(location.history.at(-1)).toBe(`/project/${REF}/functions`)
           },
           'ready.code.viewing': (snapshot) => {
             const { files, selected } = contextOf(snapshot)
@@ -213,6 +244,12 @@ describe('function page model', () => {
           'xstate.done.actor.setVerifyJwt': (step) => setJwt.resolve(outputOf<FunctionResponse>(step)),
           'xstate.error.actor.setVerifyJwt': (step) => setJwt.reject(errorOf(step)),
           'xstate.after.requestTimeout.functionDetail.ready.settings.saving': () => sendEdge(actor, { type: 'xstate.after.requestTimeout.functionDetail.ready.settings.saving' }),
+          'function.delete': () => fireEvent.click(region('Overview tab').getByRole('button', { name: `Delete ${SLUG}` })),
+          'delete.confirm': () => fireEvent.click(region('Overview tab').getByRole('button', { name: 'Delete function' })),
+          'delete.cancel': () => fireEvent.click(within(region('Overview tab').getByRole('alertdialog')).getByRole('button', { name: 'Cancel' })),
+          'xstate.done.actor.deleteFunction': () => remove.resolve(undefined),
+          'xstate.error.actor.deleteFunction': (step) => remove.reject(errorOf(step)),
+          'xstate.after.requestTimeout.functionDetail.ready.settings.deleting': () => sendEdge(actor, { type: 'xstate.after.requestTimeout.functionDetail.ready.settings.deleting' }),
           'code.edit': () => fireEvent.click(region('Code tab').getByRole('button', { name: 'Edit' })),
           'code.select': ({ event }) => fireEvent.click(region('Code tab').getByRole('button', { name: event.name })),
           'code.change': ({ event }) => fireEvent.change(region('Code tab').getByLabelText(`Code of ${event.name}`), { target: { value: event.content } }),

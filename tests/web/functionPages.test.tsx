@@ -42,6 +42,7 @@ function functionPlatform() {
       if (path === `${fn}/hello-world` && request.method === 'GET') return json(HELLO_WORLD)
       if (path === `${fn}/greet` && request.method === 'GET') return json({ ...HELLO_WORLD, slug: 'greet', name: 'greet', version: 1 })
       if (path === `${fn}/hello-world` && request.method === 'PATCH') return json({ ...HELLO_WORLD, verify_jwt: false })
+      if (path === `${fn}/hello-world` && request.method === 'DELETE') return new Response(null, { status: 200 })
       if (path === `${fn}/deploy`) return json({ ...HELLO_WORLD, version: 4 }, 201)
       if (/^\/platform\/projects\/[^/]+\/functions\/[^/]+\/files$/.test(path)) return json(HELLO_DETAIL.files)
       if (/^\/platform\/projects\/[^/]+\/functions\/[^/]+\/logs$/.test(path)) return json({ result: LOGS })
@@ -85,6 +86,17 @@ describe("a function's page", () => {
     expect(await screen.findByRole('switch', { name: 'Enforce JWT verification', checked: false })).toBeInTheDocument()
     const patch = seen.find((r) => r.method === 'PATCH')!
     expect(JSON.parse(String(patch.body))).toEqual({ verify_jwt: false })
+  })
+
+  it('deletes the function after a confirmation and goes back to the list', async () => {
+    const { seen } = functionPlatform()
+    const user = userEvent.setup()
+    renderApp(`/project/${REF}/functions/hello-world`)
+    await user.click(await screen.findByRole('button', { name: 'Delete hello-world' }))
+    const dialog = screen.getByRole('alertdialog', { name: 'Delete the function hello-world?' })
+    await user.click(within(dialog).getByRole('button', { name: 'Delete function' }))
+    expect(await screen.findByRole('table', { name: 'Functions' })).toBeInTheDocument()
+    expect(seen.some((r) => r.method === 'DELETE' && r.path === `/v1/projects/${REF}/functions/hello-world`)).toBe(true)
   })
 
   it('shows the deployed files; an edit is deployed as a new version with every file', async () => {

@@ -12,6 +12,7 @@ import { getProjectApiInfo } from '../calls/keys'
 import {
   createFunction,
   createSecrets,
+  deleteFunction,
   deleteSecrets,
   deployFunction,
   getFunction,
@@ -37,6 +38,9 @@ export const liveFunctionDetailMachine = functionDetailMachine.provide({
       return { fn, files, projectUrl: projectUrlOf(api.autoApiService) }
     }),
     setVerifyJwt: fromPromise(({ input, signal }: Signal & { input: { ref: string; slug: string; value: boolean } }) => setVerifyJwt(input.ref, input.slug, input.value, { signal })),
+    deleteFunction: fromPromise(async ({ input, signal }: Signal & { input: { ref: string; slug: string } }) => {
+      await deleteFunction(input.ref, input.slug, { signal })
+    }),
     deployFunction: fromPromise(({ input, signal }: Signal & { input: { ref: string; slug: string; entrypoint_path: string; files: FunctionFile[] } }) =>
       deployFunction(input.ref, { slug: input.slug, entrypoint_path: input.entrypoint_path, files: input.files }, { signal }),
     ),

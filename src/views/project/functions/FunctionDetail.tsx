@@ -16,7 +16,7 @@ import {
 import { href } from '../../../href'
 import { SettingSwitch } from '../../shell/SettingSwitch'
 import { Button, Card, DataList, ErrorPanel, InlineError, Loading, PageHeading, cx, inputClass } from '../../shell/ui'
-import { Link } from 'wouter'
+import { Link, Redirect } from 'wouter'
 
 export type FunctionDetailActorRef = ActorRefFrom<typeof functionDetailMachine>
 export type FunctionTab = 'overview' | 'code' | 'logs'
@@ -38,6 +38,7 @@ export function formatTime(ms: number): string {
 export function FunctionDetail({ actor, tab, aside }: { actor: FunctionDetailActorRef; tab: FunctionTab; aside?: ReactNode }) {
   const view = useSelector(actor, selectFunctionDetailView)
   const { ref, slug } = useSelector(actor, (snapshot) => snapshot.context)
+  if (view.phase === 'deleted') return <Redirect to={href.project(ref, 'functions')} />
   return (
     <div className="mx-auto w-full max-w-6xl px-6 py-8">
       <PageHeading title={view.phase === 'ready' ? view.fn.name : slug} description={<span className="font-mono">{slug}</span>} />
@@ -95,7 +96,7 @@ export function FunctionOverview({ actor, aside }: { actor: FunctionDetailActorR
             label="Enforce JWT verification"
             description="Callers need a valid JWT of this project (the anon key will do) in their Authorization header."
             checked={verifyJwt}
-            disabled={view.savingSettings}
+            disabled={view.savingSettings || view.remove !== null}
             onToggle={() => actor.send({ type: 'verifyJwt.set', value: !verifyJwt })}
           />
           {view.savingSettings ? <p role="status" className="mt-2 text-sm text-neutral-600 dark:text-neutral-300">Saving…</p> : null}
@@ -113,6 +114,28 @@ export function FunctionOverview({ actor, aside }: { actor: FunctionDetailActorR
         />
       </Card>
       {aside}
+      <Card>
+        <h2 className="border-b border-neutral-200 px-5 py-3 font-semibold dark:border-neutral-800">Delete function</h2>
+        <div className="space-y-3 px-5 py-4">
+          <p className="text-sm text-neutral-600 dark:text-neutral-300">Its URL stops answering at once; its code and logs are gone.</p>
+          {view.remove ? (
+            <div role="alertdialog" aria-labelledby="delete-function-title" className="space-y-3 rounded-lg border border-red-300 bg-red-50 p-4 dark:border-red-900 dark:bg-red-950/40">
+              <h3 id="delete-function-title" className="font-semibold text-red-800 dark:text-red-300">{`Delete the function ${fn.slug}?`}</h3>
+              {view.remove.error ? <InlineError>{view.remove.error}</InlineError> : null}
+              <div className="flex gap-2">
+                <Button onClick={() => actor.send({ type: 'delete.cancel' })} disabled={view.remove.deleting}>Cancel</Button>
+                <Button variant="danger" onClick={() => actor.send({ type: 'delete.confirm' })} disabled={view.remove.deleting}>
+                  {view.remove.deleting ? 'Deleting…' : 'Delete function'}
+                </Button>
+              </div>
+            </div>
+          ) : (
+            <Button variant="danger" disabled={view.savingSettings} onClick={() => actor.send({ type: 'function.delete' })}>
+              {`Delete ${fn.slug}`}
+            </Button>
+          )}
+        </div>
+      </Card>
     </div>
   )
 }
