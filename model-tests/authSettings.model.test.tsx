@@ -48,7 +48,7 @@ const model = modelOf(authSettingsMachine, {
       const fresh = draft!.jwtExpiry === '3600'
       const edits = saveError !== null ? [] : fresh ? [CHANGE, INVALID] : draft!.jwtExpiry === INVALID.jwtExpiry ? [CHANGE] : []
       // Save and Cancel only when their buttons are enabled (a disabled button sends nothing).
-      const buttons = [ev({ type: 'settings.save' }), ev({ type: 'settings.reset' })].filter((e) => snapshot.can(e))
+      const buttons = (['settings.save', 'settings.reset'] as const).filter((type) => snapshot.can({ type })).map((type) => ev({ type }))
       return [...edits.map((edit) => ev({ type: 'settings.edit', draft: edit })), ...buttons]
     }
     if (snapshot.matches({ ready: 'saving' })) {

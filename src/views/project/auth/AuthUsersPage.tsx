@@ -293,11 +293,6 @@ function UserPanel({ actor, view }: { actor: AuthUsersActorRef; view: Loaded }) 
               </div>
             )
           ) : null}
-          <div className="flex justify-end">
-            <Button disabled={!canClose} onClick={() => actor.send({ type: 'user.close' })}>
-              Close
-            </Button>
-          </div>
         </div>
       ) : null}
     </Modal>
