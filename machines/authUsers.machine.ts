@@ -282,6 +282,8 @@ export type AuthUsersView =
       add: { draft: AddDraft; error: string | null; invalid: string | null; submitting: boolean } | null
       open: {
         user: AuthUser
+        /** Banned until a time still to come (the panel offers to lift it). */
+        banned: boolean
         busy: UserAction | 'remove' | null
         confirmingRemove: boolean
         error: string | null
@@ -312,6 +314,7 @@ export function selectAuthUsersView(snapshot: SnapshotFrom<typeof authUsersMachi
       viewing && user
         ? {
             user,
+            banned: !!user.banned_until && new Date(user.banned_until).getTime() > Date.now(),
             busy: snapshot.matches({ loaded: { viewing: 'acting' } }) ? c.action : snapshot.matches({ loaded: { viewing: 'removing' } }) ? 'remove' : null,
             confirmingRemove: snapshot.matches({ loaded: { viewing: 'confirmingRemove' } }) || snapshot.matches({ loaded: { viewing: 'removing' } }),
             error: c.actionError,

@@ -230,7 +230,7 @@ function UserPanel({ actor, view }: { actor: AuthUsersActorRef; view: Loaded }) 
   const canConfirm = useSelector(actor, (s) => s.can({ type: 'remove.confirm' }))
   const canCancel = useSelector(actor, (s) => s.can({ type: 'remove.cancel' }))
   const user: AuthUser | undefined = open?.user
-  const banned = !!user?.banned_until && new Date(user.banned_until).getTime() > Date.now()
+  const banned = open?.banned ?? false
   return (
     <Modal open={open !== null} onClose={() => (canClose ? actor.send({ type: 'user.close' }) : undefined)} title="User" size="lg">
       {open && user ? (
