@@ -31,6 +31,9 @@ import type { functionCreateMachine } from '../../../machines/functionCreate.mac
 import type { functionDetailMachine } from '../../../machines/functionDetail.machine'
 import type { functionSecretsMachine } from '../../../machines/functionSecrets.machine'
 import type { functionTestMachine } from '../../../machines/functionTest.machine'
+import type { authUsersMachine } from '../../../machines/authUsers.machine'
+import type { authEmailsMachine } from '../../../machines/authEmails.machine'
+import type { authSettingsMachine } from '../../../machines/authSettings.machine'
 import type { typeGenerationMachine } from '../../../machines/typeGeneration.machine'
 import type { apiDocsMachine } from '../../../machines/apiDocs.machine'
 import type { githubIntegrationsMachine } from '../../../machines/githubIntegrations.machine'
@@ -80,6 +83,9 @@ export interface AppLogic {
   databaseTables: Loader<typeof databaseTablesMachine>
   // The project's products and 'Generate types', loaded with their screens.
   storageBuckets: Loader<typeof storageBucketsMachine>
+  authUsers: Loader<typeof authUsersMachine>
+  authEmails: Loader<typeof authEmailsMachine>
+  authSettings: Loader<typeof authSettingsMachine>
   edgeFunctions: Loader<typeof edgeFunctionsMachine>
   // A function's page with its Test panel, 'Deploy a new function' and Edge Function Secrets.
   functionDetail: Loader<typeof functionDetailMachine>
