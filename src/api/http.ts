@@ -45,22 +45,25 @@ interface Request<E extends Endpoint> extends CallOptions {
   body?: BodyOf<E>
   /** Query parameters in order; undefined ones are left out. */
   query?: Record<string, string | undefined>
+  /** A multipart body instead of JSON (a function's deploy). */
+  form?: FormData
 }
 
 /**
  * Calls one endpoint: its path filled from `params` under the base the dashboard was built with, a JSON body on
- * every method but GET and DELETE (`{}` when none is given), and the answer parsed with the endpoint's schema.
+ * every method but GET and DELETE (`{}` when none is given; a DELETE only when given one), and the answer parsed with the endpoint's schema.
  * A missing path parameter throws before anything is sent.
  */
 export function call<E extends Endpoint>(
   endpoint: E,
   params: { [K in ParamsOf<E['path']>]: string | number | undefined },
-  { body, query, signal }: Request<E> = {},
+  { body, query, signal, form }: Request<E> = {},
 ): Promise<ResponseOf<E>> {
   const search = query ? searchOf(query) : ''
   const url = `${baseUrl(endpoint.base)}${pathOf(endpoint, params)}${search}`
-  const withBody = endpoint.method !== 'GET' && endpoint.method !== 'DELETE'
-  return send(endpoint.method, url, endpoint.response, withBody ? (body ?? {}) : undefined, signal) as Promise<ResponseOf<E>>
+  // A DELETE carries a body only when given one (the secrets' DELETE takes the names to delete).
+  const withBody = endpoint.method !== 'GET' && (endpoint.method !== 'DELETE' || body !== undefined)
+  return send(endpoint.method, url, endpoint.response, withBody ? (form ?? body ?? {}) : undefined, signal) as Promise<ResponseOf<E>>
 }
 
 function searchOf(query: Record<string, string | undefined>) {
@@ -76,7 +79,7 @@ async function send(method: Endpoint['method'], url: string, schema: z.ZodMiniTy
     response = await client(url, {
       method: method.toLowerCase(),
       signal,
-      ...(body === undefined ? {} : { json: body }),
+      ...(body === undefined ? {} : body instanceof FormData ? { body } : { json: body }),
     })
   } catch (error) {
     // A call its caller cancelled answers nothing: the caller has gone (its state left, its actor stopped). Under

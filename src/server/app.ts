@@ -24,6 +24,7 @@ import { functionRoutes } from './features/functions/routes'
 import { createFunctionRuntime, type FunctionRuntime } from './features/functions/runtime'
 import { functionsProduct } from './features/functions/runtime/product'
 import { functionManageRoutes } from './features/functions/runtime/manage'
+import { functionFilesRoutes } from './features/functions/runtime/files'
 import { gitHostFor, gitRoutes } from './features/github'
 import { backfillProjectKeys } from './features/keys/store'
 import { registerKeysLifecycle } from './features/keys/transitions'
@@ -192,6 +193,7 @@ export async function createApp(options: CreateAppOptions): Promise<PlatformServ
   app.route('/', databaseRoutes(deps))
   app.route('/', storageRoutes(deps))
   app.route('/', functionManageRoutes(deps, functionRuntime))
+  app.route('/', functionFilesRoutes(deps))
   app.route('/', functionRoutes(deps))
   // Git hosting: /git/* authenticates by access token itself (no session), the /platform calls by the session.
   app.route('/', gitRoutes(deps))

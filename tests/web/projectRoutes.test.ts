@@ -20,7 +20,7 @@ function machineNames(logic: AppLogic, loaders: unknown[]) {
 
 describe('the project route table', () => {
   it('titles each page and names its product', () => {
-    const rows = ['', 'building', 'editor', 'sql/1', 'sql/new', 'database/tables', 'database/backups/scheduled', 'branches', 'auth/users', 'auth/emails', 'storage/buckets', 'functions', 'realtime/inspector', 'reports', 'logs/explorer', 'api', 'api/graphiql', 'settings', 'settings/general', 'settings/database', 'settings/api', 'settings/auth', 'settings/storage', 'settings/infrastructure', 'settings/addons', 'settings/vault', 'settings/integrations'].map(
+    const rows = ['', 'building', 'editor', 'sql/1', 'sql/new', 'database/tables', 'database/backups/scheduled', 'branches', 'auth/users', 'auth/emails', 'storage/buckets', 'functions', 'functions/secrets', 'functions/new', 'functions/hello-world', 'functions/hello-world/code', 'functions/hello-world/logs', 'realtime/inspector', 'reports', 'logs/explorer', 'api', 'api/graphiql', 'settings', 'settings/general', 'settings/database', 'settings/api', 'settings/auth', 'settings/storage', 'settings/infrastructure', 'settings/addons', 'settings/vault', 'settings/integrations'].map(
       (section) => {
         const route = projectRouteOf(section, parser)
         return [section, route?.title, route?.product]
@@ -39,6 +39,11 @@ describe('the project route table', () => {
       ['auth/emails', 'Authentication', 'auth'],
       ['storage/buckets', 'Storage', 'storage'],
       ['functions', 'Edge Functions', 'functions'],
+      ['functions/secrets', 'Edge Function Secrets', 'functions'],
+      ['functions/new', 'Deploy a new function', 'functions'],
+      ['functions/hello-world', 'Edge Function', 'functions'],
+      ['functions/hello-world/code', 'Edge Function', 'functions'],
+      ['functions/hello-world/logs', 'Edge Function', 'functions'],
       ['realtime/inspector', 'Realtime', 'realtime'],
       ['reports', 'Reports', 'reports'],
       ['logs/explorer', 'Logs', 'logs'],
@@ -58,7 +63,7 @@ describe('the project route table', () => {
   })
 
   it('is a 404 for any other address under the project', () => {
-    for (const section of ['nowhere', 'sql', 'sql/a/b', 'settings/general/more', 'database', 'editor/x']) {
+    for (const section of ['nowhere', 'sql', 'sql/a/b', 'settings/general/more', 'database', 'editor/x', 'functions/9lives', 'functions/hello-world/details', 'functions/a/b/c']) {
       expect(projectRouteOf(section, parser), section).toBeNull()
     }
   })
@@ -84,7 +89,10 @@ describe('the project route table', () => {
       'auth/users': 'Authentication: Users → auth/users, Emails → auth/emails',
       'auth/emails': 'Authentication: Users → auth/users, Emails → auth/emails',
       'storage/buckets': 'Storage: Buckets → storage/buckets',
-      functions: 'Edge Functions: Functions → functions',
+      functions: 'Edge Functions: Functions → functions, Secrets → functions/secrets',
+      'functions/secrets': 'Edge Functions: Functions → functions, Secrets → functions/secrets',
+      'functions/new': 'Edge Functions: Functions → functions, Secrets → functions/secrets',
+      'functions/{slug}': 'Edge Functions: Functions → functions, Secrets → functions/secrets',
       'realtime/inspector': 'Realtime: Inspector → realtime/inspector',
       reports: 'Reports: Reports → reports',
       'logs/explorer': 'Logs: Log explorer → logs/explorer',
@@ -122,6 +130,9 @@ describe('the project route table', () => {
       'auth/emails': ['authEmails'],
       'storage/buckets': ['storageBuckets'],
       functions: ['edgeFunctions'],
+      'functions/secrets': ['functionSecrets'],
+      'functions/new': ['functionCreate'],
+      'functions/{slug}': ['functionDetail', 'functionTest'],
       'realtime/inspector': [],
       reports: ['projectReports'],
       'logs/explorer': ['projectLogs'],
@@ -169,6 +180,7 @@ describe('the project route table', () => {
       'Auth emails',
       'Storage',
       'Edge Functions',
+      'Edge Function Secrets',
       'Realtime',
       'Reports',
       'Logs',

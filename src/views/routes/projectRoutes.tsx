@@ -232,6 +232,38 @@ export const PROJECT_ROUTES: ProjectRoute[] = [
     },
   },
   {
+    path: '/functions/secrets',
+    section: 'functions/secrets',
+    title: 'Edge Function Secrets',
+    product: 'functions',
+    side: 'functions',
+    menuLabel: 'Secrets',
+    gate: true,
+    page: lazyPage(() => import('../project/functions/SecretsPage').then((m) => m.SecretsPage), (logic) => [logic.functionSecrets]),
+  },
+  {
+    path: '/functions/new',
+    section: 'functions/new',
+    title: 'Deploy a new function',
+    product: 'functions',
+    side: 'functions',
+    gate: true,
+    page: lazyPage(() => import('../project/functions/NewFunctionPage').then((m) => m.NewFunctionPage), (logic) => [logic.functionCreate]),
+    command: false,
+  },
+  {
+    // A function's page and its tabs (/functions/{slug}, /code, /logs); 'secrets' and 'new' above are pages of their own.
+    path: /^\/functions\/(?<slug>[A-Za-z][A-Za-z0-9_-]*)(?:\/(?<tab>code|logs))?\/?$/,
+    // A pattern, not a link: each function's links are built with its slug (functions/{slug}, …/code, …/logs).
+    section: 'functions/{slug}',
+    title: 'Edge Function',
+    product: 'functions',
+    side: 'functions',
+    gate: true,
+    page: lazyPage(() => import('../project/functions/FunctionPage').then((m) => m.FunctionPage), (logic) => [logic.functionDetail, logic.functionTest]),
+    command: false,
+  },
+  {
     path: '/realtime/inspector',
     section: 'realtime/inspector',
     title: 'Realtime',

@@ -27,6 +27,10 @@ import type { sqlEditorMachine } from '../../../machines/sqlEditor.machine'
 import type { tableEditorMachine } from '../../../machines/tableEditor.machine'
 import type { edgeFunctionsMachine } from '../../../machines/edgeFunctions.machine'
 import type { storageBucketsMachine } from '../../../machines/storageBuckets.machine'
+import type { functionCreateMachine } from '../../../machines/functionCreate.machine'
+import type { functionDetailMachine } from '../../../machines/functionDetail.machine'
+import type { functionSecretsMachine } from '../../../machines/functionSecrets.machine'
+import type { functionTestMachine } from '../../../machines/functionTest.machine'
 import type { authUsersMachine } from '../../../machines/authUsers.machine'
 import type { authEmailsMachine } from '../../../machines/authEmails.machine'
 import type { authSettingsMachine } from '../../../machines/authSettings.machine'
@@ -83,6 +87,11 @@ export interface AppLogic {
   authEmails: Loader<typeof authEmailsMachine>
   authSettings: Loader<typeof authSettingsMachine>
   edgeFunctions: Loader<typeof edgeFunctionsMachine>
+  // A function's page with its Test panel, 'Deploy a new function' and Edge Function Secrets.
+  functionDetail: Loader<typeof functionDetailMachine>
+  functionTest: Loader<typeof functionTestMachine>
+  functionCreate: Loader<typeof functionCreateMachine>
+  functionSecrets: Loader<typeof functionSecretsMachine>
   typeGeneration: Loader<typeof typeGenerationMachine>
   // The API docs panel (dialog and /api page), loaded when first opened.
   apiDocs: Loader<typeof apiDocsMachine>

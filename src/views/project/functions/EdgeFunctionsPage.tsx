@@ -3,7 +3,9 @@ import type { ActorRefFrom } from 'xstate'
 import { selectEdgeFunctionsView, type edgeFunctionsMachine } from '../../../../machines/edgeFunctions.machine'
 import type { FunctionResponse } from '../../../contracts/functions'
 import { useAppLogic } from '../../shell/logic'
-import { Card, ErrorPanel, Loading, PageHeading, cx } from '../../shell/ui'
+import { Link } from 'wouter'
+import { href } from '../../../href'
+import { Card, ErrorPanel, Loading, PageHeading, TextLink, cx } from '../../shell/ui'
 import { PAGE_CLASS, ProjectMachinePage } from '../ProjectMachinePage'
 
 export type EdgeFunctionsActorRef = ActorRefFrom<typeof edgeFunctionsMachine>
@@ -35,9 +37,20 @@ function formatUpdatedAt(ms: number): string {
 
 export function EdgeFunctions({ actor }: { actor: EdgeFunctionsActorRef }) {
   const view = useSelector(actor, selectEdgeFunctionsView)
+  const ref = useSelector(actor, (snapshot) => snapshot.context.ref)
   return (
     <div className={PAGE_CLASS}>
-      <PageHeading {...HEADING} />
+      <PageHeading
+        {...HEADING}
+        actions={
+          <Link
+            href={href.project(ref, 'functions/new')}
+            className="inline-flex items-center rounded-md border border-neutral-300 bg-white px-3 py-1.5 text-sm font-medium text-neutral-800 shadow-xs hover:bg-neutral-50 dark:border-neutral-700 dark:bg-neutral-800 dark:text-neutral-100"
+          >
+            Deploy a new function
+          </Link>
+        }
+      />
       {view.phase === 'loading' ? <Loading label="Loading functions…" /> : null}
       {view.phase === 'failed' ? (
         <ErrorPanel title="Failed to load functions" message={view.error} onRetry={() => actor.send({ type: 'functions.retry' })} />
@@ -48,14 +61,14 @@ export function EdgeFunctions({ actor }: { actor: EdgeFunctionsActorRef }) {
             No edge functions yet. Deploy one with <span className="font-mono">supabase functions deploy</span> or the Management API.
           </p>
         ) : (
-          <FunctionList functions={view.functions} />
+          <FunctionList functions={view.functions} projectRef={ref} />
         )
       ) : null}
     </div>
   )
 }
 
-function FunctionList({ functions }: { functions: FunctionResponse[] }) {
+function FunctionList({ functions, projectRef }: { functions: FunctionResponse[]; projectRef: string }) {
   return (
     <Card>
       <div className="overflow-x-auto">
@@ -73,7 +86,9 @@ function FunctionList({ functions }: { functions: FunctionResponse[] }) {
           <tbody className="divide-y divide-neutral-100 dark:divide-neutral-800">
             {functions.map((fn) => (
               <tr key={fn.id}>
-                <th scope="row" className="px-5 py-3 text-left font-medium">{fn.name}</th>
+                <th scope="row" className="px-5 py-3 text-left font-medium">
+                  <TextLink href={href.project(projectRef, `functions/${fn.slug}`)}>{fn.name}</TextLink>
+                </th>
                 <td className="px-3 py-3 font-mono text-xs">{fn.slug}</td>
                 <td className="px-3 py-3">
                   <span
