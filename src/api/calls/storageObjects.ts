@@ -1,0 +1,257 @@
+/**
+ * The file browser's calls: the project's storage API behind the gateway (src/contracts/storageObjects.ts), with the
+ * project's service_role key from the platform's API key info, as the platform's dashboard calls it. One function per
+ * call; every JSON answer parsed by its contract; an error answer becomes an Error carrying storage's own message.
+ * No retries here: the machines decide.
+ */
+import { Upload } from 'tus-js-client'
+import { Bucket } from '../../contracts/storage'
+import {
+  BucketSettingsBody,
+  FOLDER_PLACEHOLDER,
+  ListObjectsBody,
+  ObjectInfo,
+  RemovedObjects,
+  RESUMABLE_THRESHOLD,
+  SignedUrl,
+  StorageErrorBody,
+  StorageList,
+  StorageMessage,
+  UploadedObject,
+  type StorageListItem,
+} from '../../contracts/storageObjects'
+import type * as z from 'zod/mini'
+import { getProjectApiInfo } from './keys'
+import type { CallOptions } from '../http'
+
+/** Where a project's storage API answers and the key it is called with. */
+export interface StorageConnection {
+  /** `{projectUrl}/storage/v1`, no trailing slash. */
+  url: string
+  key: string
+}
+
+/** The message a member without the service_role key reads. */
+export const NO_SERVICE_KEY = "You need additional permissions to browse this project's files (the service_role key)"
+
+class StorageCallError extends Error {
+  constructor(
+    message: string,
+    readonly status: number | null,
+  ) {
+    super(message)
+    this.name = 'StorageCallError'
+  }
+}
+
+const encodePath = (path: string) => path.split('/').map(encodeURIComponent).join('/')
+
+/** The storage API of a project, from its API key info. */
+export async function connectStorage(ref: string, options?: CallOptions): Promise<StorageConnection> {
+  const info = await getProjectApiInfo(ref, options)
+  const key = info.autoApiService.serviceApiKey
+  if (!key) throw new StorageCallError(NO_SERVICE_KEY, 403)
+  const base = `${info.autoApiService.protocol}://${info.autoApiService.endpoint}`
+  return { url: `${base.replace(/\/$/, '')}/storage/v1`, key }
+}
+
+const authHeaders = (conn: StorageConnection) => ({ apikey: conn.key, authorization: `Bearer ${conn.key}` })
+
+async function send<T>(
+  conn: StorageConnection,
+  method: string,
+  path: string,
+  schema: z.ZodMiniType<T>,
+  { body, signal, headers }: { body?: unknown; signal?: AbortSignal; headers?: Record<string, string> } = {},
+): Promise<T> {
+  const request = new Request(`${conn.url}${path}`, {
+    method,
+    signal,
+    headers: { ...authHeaders(conn), ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...headers },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  })
+  let response: Response
+  try {
+    response = await fetch(request)
+  } catch {
+    if (signal?.aborted) return new Promise<never>(() => {})
+    throw new StorageCallError('Unable to reach the storage API', null)
+  }
+  const text = await response.text()
+  let json: unknown = null
+  try {
+    json = text === '' ? null : JSON.parse(text)
+  } catch {
+    if (!response.ok) throw new StorageCallError(`Request failed with status ${response.status}`, response.status)
+    throw new StorageCallError(`Malformed response from storage ${path.split('/').slice(0, 3).join('/')}: not JSON`, response.status)
+  }
+  if (!response.ok) throw errorOf(response.status, json)
+  const parsed = schema.safeParse(json)
+  if (!parsed.success) throw new StorageCallError(`Malformed response from storage ${path.split('/').slice(0, 3).join('/')}`, response.status)
+  return parsed.data
+}
+
+function errorOf(status: number, json: unknown): StorageCallError {
+  const body = StorageErrorBody.safeParse(json)
+  return new StorageCallError(body.success ? body.data.message : `Request failed with status ${status}`, status)
+}
+
+export const getBucket = (conn: StorageConnection, bucket: string, options?: CallOptions) =>
+  send(conn, 'GET', `/bucket/${encodeURIComponent(bucket)}`, Bucket, options)
+
+export const updateBucket = (conn: StorageConnection, bucket: string, body: BucketSettingsBody, options?: CallOptions) =>
+  send(conn, 'PUT', `/bucket/${encodeURIComponent(bucket)}`, StorageMessage, { ...options, body: BucketSettingsBody.parse(body) })
+
+/** The largest folder the browser lists in one answer. */
+export const LIST_LIMIT = 10_000
+
+/** One folder (`prefix` '' is the bucket's root; else ends without a slash), filtered by `search`, folders first. */
+export function listFolder(conn: StorageConnection, bucket: string, prefix: string, search: string, options?: CallOptions) {
+  const body: ListObjectsBody = {
+    prefix: prefix === '' ? '' : `${prefix}/`,
+    limit: LIST_LIMIT,
+    offset: 0,
+    sortBy: { column: 'name', order: 'asc' },
+    search,
+  }
+  return send(conn, 'POST', `/object/list/${encodeURIComponent(bucket)}`, StorageList, { ...options, body })
+}
+
+/** A new folder: an empty placeholder object inside it (a folder exists while it holds an object). */
+export const createFolder = (conn: StorageConnection, bucket: string, path: string, options?: CallOptions) =>
+  send(conn, 'POST', `/object/${encodeURIComponent(bucket)}/${encodePath(`${path}/${FOLDER_PLACEHOLDER}`)}`, UploadedObject, {
+    ...options,
+    body: undefined,
+    headers: { 'content-type': 'application/octet-stream' },
+  })
+
+export const moveObject = (conn: StorageConnection, bucket: string, from: string, to: string, options?: CallOptions) =>
+  send(conn, 'POST', '/object/move', StorageMessage, { ...options, body: { bucketId: bucket, sourceKey: from, destinationKey: to } })
+
+/** Every object name under a folder (the folder's own path, no trailing slash), walking its sub-folders. */
+async function namesUnder(conn: StorageConnection, bucket: string, folder: string, options?: CallOptions): Promise<string[]> {
+  const items: StorageListItem[] = await listFolder(conn, bucket, folder, '', options)
+  const names: string[] = []
+  for (const item of items) {
+    const path = `${folder}/${item.name}`
+    if (item.id === null) names.push(...(await namesUnder(conn, bucket, path, options)))
+    else names.push(path)
+  }
+  return names
+}
+
+/** Deletes files and whole folders (every object under them); the answer counts the objects removed. */
+export async function removeObjects(conn: StorageConnection, bucket: string, entries: Array<{ path: string; folder: boolean }>, options?: CallOptions) {
+  const names: string[] = []
+  for (const entry of entries) names.push(...(entry.folder ? await namesUnder(conn, bucket, entry.path, options) : [entry.path]))
+  let removed = 0
+  // The service takes at most 1,000 names a request.
+  for (let i = 0; i < names.length; i += 1000) {
+    const answer = await send(conn, 'DELETE', `/object/${encodeURIComponent(bucket)}`, RemovedObjects, { ...options, body: { prefixes: names.slice(i, i + 1000) } })
+    removed += answer.length
+  }
+  return removed
+}
+
+/** A signed URL of one object, absolute, valid for `expiresIn` seconds. */
+export async function signUrl(conn: StorageConnection, bucket: string, path: string, expiresIn: number, options?: CallOptions) {
+  const answer = await send(conn, 'POST', `/object/sign/${encodeURIComponent(bucket)}/${encodePath(path)}`, SignedUrl, { ...options, body: { expiresIn } })
+  return `${conn.url}${answer.signedURL}`
+}
+
+export const objectInfo = (conn: StorageConnection, bucket: string, path: string, options?: CallOptions) =>
+  send(conn, 'GET', `/object/info/${encodeURIComponent(bucket)}/${encodePath(path)}`, ObjectInfo, options)
+
+/** The bytes of a text preview: the first `limit` bytes only (a Range request). */
+export async function readTextStart(conn: StorageConnection, bucket: string, path: string, limit: number, options?: CallOptions): Promise<string> {
+  const request = new Request(`${conn.url}/object/${encodeURIComponent(bucket)}/${encodePath(path)}`, {
+    signal: options?.signal,
+    headers: { ...authHeaders(conn), range: `bytes=0-${limit - 1}` },
+  })
+  let response: Response
+  try {
+    response = await fetch(request)
+  } catch {
+    if (options?.signal?.aborted) return new Promise<never>(() => {})
+    throw new StorageCallError('Unable to reach the storage API', null)
+  }
+  if (!response.ok) {
+    let json: unknown = null
+    try {
+      json = await response.json()
+    } catch {
+      // a body that is not JSON keeps the generic message
+    }
+    throw errorOf(response.status, json)
+  }
+  return response.text()
+}
+
+export interface UploadProgress {
+  loaded: number
+  total: number
+}
+
+/**
+ * Uploads one file to `path`, reporting progress; a file over 6 MB goes through the resumable (TUS) endpoint in
+ * 6 MB chunks, as the platform asks. Returns a function that cancels the upload (nothing is stored then).
+ */
+export function uploadFile(
+  conn: StorageConnection,
+  bucket: string,
+  path: string,
+  file: Blob,
+  on: { progress: (p: UploadProgress) => void; done: () => void; failed: (error: Error) => void },
+): () => void {
+  const contentType = file.type || 'application/octet-stream'
+  if (file.size > RESUMABLE_THRESHOLD) {
+    const upload = new Upload(file, {
+      endpoint: `${conn.url}/upload/resumable`,
+      chunkSize: RESUMABLE_THRESHOLD,
+      retryDelays: [],
+      headers: { ...authHeaders(conn), 'x-upsert': 'false' },
+      metadata: { bucketName: bucket, objectName: path, contentType, cacheControl: '3600' },
+      uploadDataDuringCreation: true,
+      removeFingerprintOnSuccess: true,
+      onProgress: (loaded, total) => on.progress({ loaded, total }),
+      onSuccess: () => on.done(),
+      onError: (error) => on.failed(tusError(error)),
+    })
+    upload.start()
+    return () => void upload.abort(true)
+  }
+  const xhr = new XMLHttpRequest()
+  xhr.open('POST', `${conn.url}/object/${encodeURIComponent(bucket)}/${encodePath(path)}`)
+  for (const [name, value] of Object.entries(authHeaders(conn))) xhr.setRequestHeader(name, value)
+  xhr.setRequestHeader('content-type', contentType)
+  xhr.setRequestHeader('cache-control', '3600')
+  xhr.upload.onprogress = (event) => on.progress({ loaded: event.loaded, total: event.lengthComputable ? event.total : file.size })
+  xhr.onload = () => {
+    if (xhr.status >= 200 && xhr.status < 300) {
+      const parsed = UploadedObject.safeParse(safeJson(xhr.responseText))
+      if (parsed.success) on.done()
+      else on.failed(new StorageCallError('Malformed response from storage /object', xhr.status))
+      return
+    }
+    on.failed(errorOf(xhr.status, safeJson(xhr.responseText)))
+  }
+  xhr.onerror = () => on.failed(new StorageCallError('Unable to reach the storage API', null))
+  xhr.send(file)
+  return () => xhr.abort()
+}
+
+function safeJson(text: string): unknown {
+  try {
+    return JSON.parse(text)
+  } catch {
+    return null
+  }
+}
+
+/** A TUS failure with storage's own message when the server gave one. */
+function tusError(error: Error): Error {
+  const detailed = error as Error & { originalResponse?: { getStatus(): number; getBody(): string } | null }
+  const response = detailed.originalResponse
+  if (response) return errorOf(response.getStatus(), safeJson(response.getBody()))
+  return new StorageCallError('Unable to reach the storage API', null)
+}
