@@ -9,7 +9,8 @@
  */
 import { assign, enqueueActions, fromPromise, raise, setup, type ActorRefFrom, type SnapshotFrom } from 'xstate'
 import type { Bucket } from '../src/contracts/storage'
-import { publicObjectUrl, type BucketSettingsBody, type ObjectInfo, type StorageListItem } from '../src/contracts/storageObjects'
+import { publicObjectUrl } from '../src/contracts/endpoints/storageObjects'
+import type { BucketSettingsBody, ObjectInfo, StorageListItem } from '../src/contracts/storageObjects'
 import { EMPTY_DRAFT, SIZE_UNITS, createBodyOf, type BucketDraft, type DraftErrors } from './storageBuckets.machine'
 import { storageUploadMachine, type UploadTarget } from './storageUpload.machine'
 

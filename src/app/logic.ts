@@ -39,6 +39,7 @@ export const LIVE_LOGIC: AppLogic = {
   tableEditor: preloadable(() => import('../api/live/tableEditor').then((m) => m.liveTableEditorMachine)),
   databaseTables: preloadable(() => import('../api/live/databaseTables').then((m) => m.liveDatabaseTablesMachine)),
   storageBuckets: preloadable(() => import('../api/live/storage').then((m) => m.liveStorageBucketsMachine)),
+  storageExplorer: preloadable(() => import('../api/live/storageObjects').then((m) => m.liveStorageExplorerMachine)),
   edgeFunctions: preloadable(() => import('../api/live/functions').then((m) => m.liveEdgeFunctionsMachine)),
   typeGeneration: preloadable(() => import('../api/live/typeGeneration').then((m) => m.liveTypeGenerationMachine)),
   apiDocs: preloadable(() => import('../api/live/apiDocs').then((m) => m.liveApiDocsMachine)),

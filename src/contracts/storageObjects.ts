@@ -9,6 +9,8 @@
  *   DELETE /object/{bucket}           { prefixes } → RemovedObject[]
  *   POST /object/sign/{bucket}/{path} { expiresIn } → SignedUrl (a path relative to /storage/v1)
  *   GET  /object/info/{bucket}/{path} → ObjectInfo
+ * (Their descriptors, base 'storage': ./endpoints/storageObjects.ts; they are the project's API, not the platform's, so
+ * ./endpoints.ts does not list them.)
  * Its errors are `{ statusCode, error, message }` (StorageErrorBody): the dashboard shows their message as it is.
  */
 import * as z from 'zod/mini'
@@ -92,8 +94,8 @@ export const FOLDER_PLACEHOLDER = '.emptyFolderPlaceholder'
 /** Files larger than this go through the resumable (TUS) endpoint, in chunks of this size (the platform's rule). */
 export const RESUMABLE_THRESHOLD = 6 * 1024 * 1024
 
-const encodeKey = (path: string) => path.split('/').map(encodeURIComponent).join('/')
+export const RemoveObjectsBody = z.object({ prefixes: z.array(z.string().check(z.minLength(1))).check(z.minLength(1), z.maxLength(1000)) })
+export type RemoveObjectsBody = z.infer<typeof RemoveObjectsBody>
 
-/** A public bucket's object URL under the storage API's URL (anyone may read a public bucket's objects). */
-export const publicObjectUrl = (storageUrl: string, bucket: string, path: string) =>
-  `${storageUrl}/object/public/${encodeURIComponent(bucket)}/${encodeKey(path)}`
+export const SignObjectBody = z.object({ expiresIn: z.number().check(z.int(), z.positive()) })
+export type SignObjectBody = z.infer<typeof SignObjectBody>

@@ -5,22 +5,18 @@
  * No retries here: the machines decide.
  */
 import { Upload } from 'tus-js-client'
-import { Bucket } from '../../contracts/storage'
+import type * as z from 'zod/mini'
+import { pathOf, type Endpoint, type ParamsOf } from '../../contracts/endpoint'
+import * as endpoints from '../../contracts/endpoints/storageObjects'
 import {
-  BucketSettingsBody,
   FOLDER_PLACEHOLDER,
-  ListObjectsBody,
-  ObjectInfo,
-  RemovedObjects,
   RESUMABLE_THRESHOLD,
-  SignedUrl,
   StorageErrorBody,
-  StorageList,
-  StorageMessage,
   UploadedObject,
+  type BucketSettingsBody,
+  type ListObjectsBody,
   type StorageListItem,
 } from '../../contracts/storageObjects'
-import type * as z from 'zod/mini'
 import { getProjectApiInfo } from './keys'
 import type { CallOptions } from '../http'
 
@@ -44,31 +40,39 @@ class StorageCallError extends Error {
   }
 }
 
-const encodePath = (path: string) => path.split('/').map(encodeURIComponent).join('/')
-
 /** The storage API of a project, from its API key info. */
 export async function connectStorage(ref: string, options?: CallOptions): Promise<StorageConnection> {
   const info = await getProjectApiInfo(ref, options)
   const key = info.autoApiService.serviceApiKey
   if (!key) throw new StorageCallError(NO_SERVICE_KEY, 403)
-  const base = `${info.autoApiService.protocol}://${info.autoApiService.endpoint}`
-  return { url: `${base.replace(/\/$/, '')}/storage/v1`, key }
+  const base = `${info.autoApiService.protocol}://${info.autoApiService.endpoint}`.replace(/\/$/, '')
+  return { url: `${base}${STORAGE_PREFIX}`, key }
 }
+
+/** Where the storage API sits under a project's URL. */
+const STORAGE_PREFIX = ['', 'storage', 'v1'].join('/')
 
 const authHeaders = (conn: StorageConnection) => ({ apikey: conn.key, authorization: `Bearer ${conn.key}` })
 
-async function send<T>(
+type Params<E extends Endpoint> = { [K in ParamsOf<E['path']>]: string | number | undefined }
+type Answer<E extends Endpoint> = E['response'] extends z.ZodMiniType ? z.infer<E['response']> : void
+type BodyOf<E extends Endpoint> = E['body'] extends z.ZodMiniType ? z.input<E['body']> : never
+
+const urlOf = <E extends Endpoint>(conn: StorageConnection, e: E, params: Params<E>) => `${conn.url}${pathOf(e, params)}`
+
+/** One call of the storage API: its descriptor's path under the connection, the answer parsed by its schema. */
+async function send<E extends Endpoint>(
   conn: StorageConnection,
-  method: string,
-  path: string,
-  schema: z.ZodMiniType<T>,
-  { body, signal, headers }: { body?: unknown; signal?: AbortSignal; headers?: Record<string, string> } = {},
-): Promise<T> {
-  const request = new Request(`${conn.url}${path}`, {
-    method,
+  e: E,
+  params: Params<E>,
+  { body, signal, headers }: { body?: BodyOf<E>; signal?: AbortSignal; headers?: Record<string, string> } = {},
+): Promise<Answer<E>> {
+  const checked = body === undefined || e.body === null ? undefined : e.body.parse(body)
+  const request = new Request(urlOf(conn, e, params), {
+    method: e.method,
     signal,
-    headers: { ...authHeaders(conn), ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...headers },
-    body: body === undefined ? undefined : JSON.stringify(body),
+    headers: { ...authHeaders(conn), ...(checked === undefined ? {} : { 'content-type': 'application/json' }), ...headers },
+    body: checked === undefined ? undefined : JSON.stringify(checked),
   })
   let response: Response
   try {
@@ -83,12 +87,13 @@ async function send<T>(
     json = text === '' ? null : JSON.parse(text)
   } catch {
     if (!response.ok) throw new StorageCallError(`Request failed with status ${response.status}`, response.status)
-    throw new StorageCallError(`Malformed response from storage ${path.split('/').slice(0, 3).join('/')}: not JSON`, response.status)
+    throw new StorageCallError(`Malformed response from storage ${e.path}: not JSON`, response.status)
   }
   if (!response.ok) throw errorOf(response.status, json)
-  const parsed = schema.safeParse(json)
-  if (!parsed.success) throw new StorageCallError(`Malformed response from storage ${path.split('/').slice(0, 3).join('/')}`, response.status)
-  return parsed.data
+  if (e.response === null) return undefined as Answer<E>
+  const parsed = e.response.safeParse(json)
+  if (!parsed.success) throw new StorageCallError(`Malformed response from storage ${e.path}`, response.status)
+  return parsed.data as Answer<E>
 }
 
 function errorOf(status: number, json: unknown): StorageCallError {
@@ -96,11 +101,10 @@ function errorOf(status: number, json: unknown): StorageCallError {
   return new StorageCallError(body.success ? body.data.message : `Request failed with status ${status}`, status)
 }
 
-export const getBucket = (conn: StorageConnection, bucket: string, options?: CallOptions) =>
-  send(conn, 'GET', `/bucket/${encodeURIComponent(bucket)}`, Bucket, options)
+export const getBucket = (conn: StorageConnection, bucket: string, options?: CallOptions) => send(conn, endpoints.getStorageBucket, { bucket }, options)
 
 export const updateBucket = (conn: StorageConnection, bucket: string, body: BucketSettingsBody, options?: CallOptions) =>
-  send(conn, 'PUT', `/bucket/${encodeURIComponent(bucket)}`, StorageMessage, { ...options, body: BucketSettingsBody.parse(body) })
+  send(conn, endpoints.updateStorageBucket, { bucket }, { ...options, body })
 
 /** The largest folder the browser lists in one answer. */
 export const LIST_LIMIT = 10_000
@@ -114,19 +118,15 @@ export function listFolder(conn: StorageConnection, bucket: string, prefix: stri
     sortBy: { column: 'name', order: 'asc' },
     search,
   }
-  return send(conn, 'POST', `/object/list/${encodeURIComponent(bucket)}`, StorageList, { ...options, body })
+  return send(conn, endpoints.listObjects, { bucket }, { ...options, body })
 }
 
 /** A new folder: an empty placeholder object inside it (a folder exists while it holds an object). */
 export const createFolder = (conn: StorageConnection, bucket: string, path: string, options?: CallOptions) =>
-  send(conn, 'POST', `/object/${encodeURIComponent(bucket)}/${encodePath(`${path}/${FOLDER_PLACEHOLDER}`)}`, UploadedObject, {
-    ...options,
-    body: undefined,
-    headers: { 'content-type': 'application/octet-stream' },
-  })
+  send(conn, endpoints.uploadObject, { bucket, path: `${path}/${FOLDER_PLACEHOLDER}` }, { ...options, headers: { 'content-type': 'application/octet-stream' } })
 
 export const moveObject = (conn: StorageConnection, bucket: string, from: string, to: string, options?: CallOptions) =>
-  send(conn, 'POST', '/object/move', StorageMessage, { ...options, body: { bucketId: bucket, sourceKey: from, destinationKey: to } })
+  send(conn, endpoints.moveObject, {}, { ...options, body: { bucketId: bucket, sourceKey: from, destinationKey: to } })
 
 /** Every object name under a folder (the folder's own path, no trailing slash), walking its sub-folders. */
 async function namesUnder(conn: StorageConnection, bucket: string, folder: string, options?: CallOptions): Promise<string[]> {
@@ -147,7 +147,7 @@ export async function removeObjects(conn: StorageConnection, bucket: string, ent
   let removed = 0
   // The service takes at most 1,000 names a request.
   for (let i = 0; i < names.length; i += 1000) {
-    const answer = await send(conn, 'DELETE', `/object/${encodeURIComponent(bucket)}`, RemovedObjects, { ...options, body: { prefixes: names.slice(i, i + 1000) } })
+    const answer = await send(conn, endpoints.removeObjects, { bucket }, { ...options, body: { prefixes: names.slice(i, i + 1000) } })
     removed += answer.length
   }
   return removed
@@ -155,16 +155,16 @@ export async function removeObjects(conn: StorageConnection, bucket: string, ent
 
 /** A signed URL of one object, absolute, valid for `expiresIn` seconds. */
 export async function signUrl(conn: StorageConnection, bucket: string, path: string, expiresIn: number, options?: CallOptions) {
-  const answer = await send(conn, 'POST', `/object/sign/${encodeURIComponent(bucket)}/${encodePath(path)}`, SignedUrl, { ...options, body: { expiresIn } })
+  const answer = await send(conn, endpoints.signObject, { bucket, path }, { ...options, body: { expiresIn } })
   return `${conn.url}${answer.signedURL}`
 }
 
 export const objectInfo = (conn: StorageConnection, bucket: string, path: string, options?: CallOptions) =>
-  send(conn, 'GET', `/object/info/${encodeURIComponent(bucket)}/${encodePath(path)}`, ObjectInfo, options)
+  send(conn, endpoints.objectInfo, { bucket, path }, options)
 
 /** The bytes of a text preview: the first `limit` bytes only (a Range request). */
 export async function readTextStart(conn: StorageConnection, bucket: string, path: string, limit: number, options?: CallOptions): Promise<string> {
-  const request = new Request(`${conn.url}/object/${encodeURIComponent(bucket)}/${encodePath(path)}`, {
+  const request = new Request(urlOf(conn, endpoints.downloadObject, { bucket, path }), {
     signal: options?.signal,
     headers: { ...authHeaders(conn), range: `bytes=0-${limit - 1}` },
   })
@@ -206,7 +206,7 @@ export function uploadFile(
   const contentType = file.type || 'application/octet-stream'
   if (file.size > RESUMABLE_THRESHOLD) {
     const upload = new Upload(file, {
-      endpoint: `${conn.url}/upload/resumable`,
+      endpoint: urlOf(conn, endpoints.resumableUpload, {}),
       chunkSize: RESUMABLE_THRESHOLD,
       retryDelays: [],
       headers: { ...authHeaders(conn), 'x-upsert': 'false' },
@@ -221,7 +221,7 @@ export function uploadFile(
     return () => void upload.abort(true)
   }
   const xhr = new XMLHttpRequest()
-  xhr.open('POST', `${conn.url}/object/${encodeURIComponent(bucket)}/${encodePath(path)}`)
+  xhr.open('POST', urlOf(conn, endpoints.uploadObject, { bucket, path }))
   for (const [name, value] of Object.entries(authHeaders(conn))) xhr.setRequestHeader(name, value)
   xhr.setRequestHeader('content-type', contentType)
   xhr.setRequestHeader('cache-control', '3600')

@@ -27,6 +27,7 @@ import type { sqlEditorMachine } from '../../../machines/sqlEditor.machine'
 import type { tableEditorMachine } from '../../../machines/tableEditor.machine'
 import type { edgeFunctionsMachine } from '../../../machines/edgeFunctions.machine'
 import type { storageBucketsMachine } from '../../../machines/storageBuckets.machine'
+import type { storageExplorerMachine } from '../../../machines/storageExplorer.machine'
 import type { typeGenerationMachine } from '../../../machines/typeGeneration.machine'
 import type { apiDocsMachine } from '../../../machines/apiDocs.machine'
 import type { githubIntegrationsMachine } from '../../../machines/githubIntegrations.machine'
@@ -76,6 +77,7 @@ export interface AppLogic {
   databaseTables: Loader<typeof databaseTablesMachine>
   // The project's products and 'Generate types', loaded with their screens.
   storageBuckets: Loader<typeof storageBucketsMachine>
+  storageExplorer: Loader<typeof storageExplorerMachine>
   edgeFunctions: Loader<typeof edgeFunctionsMachine>
   typeGeneration: Loader<typeof typeGenerationMachine>
   // The API docs panel (dialog and /api page), loaded when first opened.
