@@ -156,7 +156,9 @@ export async function removeObjects(conn: StorageConnection, bucket: string, ent
 /** A signed URL of one object, absolute, valid for `expiresIn` seconds. */
 export async function signUrl(conn: StorageConnection, bucket: string, path: string, expiresIn: number, options?: CallOptions) {
   const answer = await send(conn, endpoints.signObject, { bucket, path }, { ...options, body: { expiresIn } })
-  return `${conn.url}${answer.signedURL}`
+  // The service writes the key as it is (spaces, '#', '%'): encoded here, segment by segment, so the URL opens as given.
+  const [where, query] = answer.signedURL.split('?')
+  return `${conn.url}${where.split('/').map(encodeURIComponent).join('/')}${query === undefined ? '' : `?${query}`}`
 }
 
 export const objectInfo = (conn: StorageConnection, bucket: string, path: string, options?: CallOptions) =>
@@ -253,5 +255,6 @@ function tusError(error: Error): Error {
   const detailed = error as Error & { originalResponse?: { getStatus(): number; getBody(): string } | null }
   const response = detailed.originalResponse
   if (response) return errorOf(response.getStatus(), safeJson(response.getBody()))
-  return new StorageCallError('Unable to reach the storage API', null)
+  // No answer at all (the connection failed, or the file could not be read): tus's own words say which.
+  return new StorageCallError(`The upload failed: ${error.message.replace(/^tus: /, '')}`, null)
 }

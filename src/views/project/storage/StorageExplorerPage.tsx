@@ -30,7 +30,8 @@ const DESCRIPTION = "The bucket's folders and files: upload, preview, share and 
 /** /project/{ref}/storage/buckets/{bucket} */
 export function StorageExplorerPage() {
   const logic = useAppLogic()
-  const [, params] = useRoute<{ bucket: string }>('/storage/buckets/:bucket')
+  // Inside a project every route is matched on the whole address (the nest hands the root router back).
+  const [, params] = useRoute<{ ref: string; bucket: string }>('/project/:ref/storage/buckets/:bucket')
   const bucketId = params?.bucket ?? ''
   return (
     <ProjectMachinePage
