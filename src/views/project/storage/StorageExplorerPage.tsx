@@ -357,7 +357,7 @@ function Uploads({ actor }: { actor: StorageExplorerActorRef }) {
 
 const UPLOAD_STATUS = { uploading: 'Uploading', failed: 'Failed', stored: 'Uploaded', cancelled: 'Cancelled' } as const
 
-function UploadRow({ upload }: { upload: UploadActorRef }) {
+export function UploadRow({ upload }: { upload: UploadActorRef }) {
   const view = useSelector(upload, selectUploadView)
   return (
     <li className="rounded-md border border-neutral-200 p-2 text-sm dark:border-neutral-800">
