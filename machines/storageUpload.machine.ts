@@ -20,7 +20,7 @@ export type UploadReport =
   | { type: 'upload.finished' }
   | { type: 'upload.failed'; message: string }
 
-type UploadEvent = UploadReport | { type: 'upload.cancel' } | { type: 'upload.retry' }
+export type UploadEvent = UploadReport | { type: 'upload.cancel' } | { type: 'upload.retry' }
 
 interface Context extends UploadTarget {
   loaded: number

@@ -1,7 +1,7 @@
 import { act, fireEvent, render, screen } from '@testing-library/react'
 import { describe, expect, it, vi } from 'vitest'
 import { createActor, fromCallback, type SnapshotFrom } from 'xstate'
-import { storageUploadMachine, type UploadTarget } from '../machines/storageUpload.machine'
+import { storageUploadMachine, type UploadEvent, type UploadTarget } from '../machines/storageUpload.machine'
 import { UploadRow } from '../src/views/project/storage/StorageExplorerPage'
 import { describePath, eventFor, keyByIncomingEdge, missingCoverage, modelOf } from './harness'
 import { usePathClock } from './fakes'
@@ -38,8 +38,8 @@ const runPath = usePathClock()
 /** A fake transfer: each run is recorded with the way to report from it and whether it was cancelled. */
 function fakeTransfer() {
   const runs: Array<{ input: UploadTarget; report: (event: { type: string; [key: string]: unknown }) => void; cancelled: boolean }> = []
-  const logic = fromCallback(({ input, sendBack }: { input: UploadTarget; sendBack: (event: never) => void }) => {
-    const run = { input, report: sendBack as (event: { type: string }) => void, cancelled: false }
+  const logic = fromCallback<UploadEvent, UploadTarget>(({ input, sendBack }) => {
+    const run = { input, report: sendBack, cancelled: false }
     runs.push(run)
     return () => {
       run.cancelled = true

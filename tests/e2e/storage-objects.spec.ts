@@ -90,7 +90,7 @@ test('a bucket made on the Storage page takes two files dropped on it, previews 
   expect(opened?.headers()['content-type']).toBe('image/png')
   expect((await opened!.body()).toString('base64')).toBe(PNG_BASE64)
   await tab.close()
-  await getUrl.getByRole('button', { name: 'Close' }).click()
+  await getUrl.getByRole('button', { name: 'Done' }).click()
   await expect(getUrl).toBeHidden()
 
   // Delete both at once.

@@ -4,7 +4,7 @@
  */
 import { fromCallback, fromPromise } from 'xstate'
 import { storageExplorerMachine, type Connection, type DeleteEntry, type Preview } from '../../../machines/storageExplorer.machine'
-import { storageUploadMachine, type UploadTarget } from '../../../machines/storageUpload.machine'
+import { storageUploadMachine, type UploadEvent, type UploadTarget } from '../../../machines/storageUpload.machine'
 import type { BucketSettingsBody } from '../../contracts/storageObjects'
 import {
   connectStorage,
@@ -31,12 +31,11 @@ const isText = (type: string) => type.startsWith('text/') || /^application\/(jso
 
 export const liveStorageUploadMachine = storageUploadMachine.provide({
   actors: {
-    sendFile: fromCallback(({ input, sendBack }: { input: UploadTarget; sendBack: (event: never) => void }) => {
-      const send = sendBack as (event: { type: string; [key: string]: unknown }) => void
+    sendFile: fromCallback<UploadEvent, UploadTarget>(({ input, sendBack }) => {
       return uploadFile(input.connection, input.bucket, input.path, input.file, {
-        progress: ({ loaded, total }) => send({ type: 'upload.progressed', loaded, total }),
-        done: () => send({ type: 'upload.finished' }),
-        failed: (error) => send({ type: 'upload.failed', message: error.message }),
+        progress: ({ loaded, total }) => sendBack({ type: 'upload.progressed', loaded, total }),
+        done: () => sendBack({ type: 'upload.finished' }),
+        failed: (error) => sendBack({ type: 'upload.failed', message: error.message }),
       })
     }),
   },

@@ -78,6 +78,7 @@ export function StorageExplorer({ actor }: { actor: StorageExplorerActorRef }) {
 function Browser({ actor, view }: { actor: StorageExplorerActorRef; view: Browsing }) {
   const canAdd = useSelector(actor, (snapshot) => snapshot.can({ type: 'files.add', files: [] }))
   const canNewFolder = useSelector(actor, (snapshot) => snapshot.can({ type: 'folder.new' }))
+  const canReload = useSelector(actor, (snapshot) => snapshot.can({ type: 'folder.reload' }))
   const canDeleteSelection = useSelector(actor, (snapshot) => snapshot.can({ type: 'selection.delete' }))
   const [dragging, setDragging] = useState(false)
   const inputId = useId()
@@ -126,6 +127,9 @@ function Browser({ actor, view }: { actor: StorageExplorerActorRef; view: Browsi
             onChange={(event) => actor.send({ type: 'search.change', text: event.target.value })}
           />
         </div>
+        <Button disabled={!canReload} onClick={() => actor.send({ type: 'folder.reload' })}>
+          Refresh
+        </Button>
         <Button disabled={!canNewFolder} onClick={() => actor.send({ type: 'folder.new' })}>
           New folder
         </Button>
@@ -150,6 +154,7 @@ function Browser({ actor, view }: { actor: StorageExplorerActorRef; view: Browsi
             }}
           />
         </label>
+        {view.selected.length > 0 ? <Button onClick={() => actor.send({ type: 'selection.clear' })}>Clear selection</Button> : null}
         <Button variant="danger" disabled={!canDeleteSelection} onClick={() => actor.send({ type: 'selection.delete' })}>
           {view.selected.length > 0 ? `Delete ${view.selected.length} selected` : 'Delete selected'}
         </Button>
@@ -539,7 +544,7 @@ function UrlForm({ actor, panel }: { actor: StorageExplorerActorRef; panel: Extr
       {panel.error ? <InlineError>{panel.error}</InlineError> : null}
       <div className="flex justify-end gap-2">
         <Button onClick={() => actor.send({ type: 'url.close' })} disabled={panel.phase === 'signing'}>
-          Close
+          Done
         </Button>
         {!panel.isPublic && panel.phase !== 'ready' ? (
           <Button variant="primary" disabled={panel.phase === 'signing'} onClick={() => actor.send({ type: 'url.sign' })}>
