@@ -309,7 +309,23 @@ export const storageExplorerMachine = setup({
             },
             details: {
               initial: 'loading',
-              on: { 'details.close': { target: 'idle', actions: assign({ focus: null, preview: null }) } },
+              // What the rows offer stays open beside a file's details: another file, a dialog (the details give way).
+              on: {
+                'details.close': { target: 'idle', actions: assign({ focus: null, preview: null }) },
+                'item.open': { target: 'details', reenter: true, actions: assign(({ event }) => ({ focus: event.name, panelError: null, preview: null })) },
+                'folder.new': { target: 'newFolder', actions: assign({ draft: '', panelError: null }) },
+                'item.rename': { target: 'renaming', actions: assign(({ context, event }) => ({ focus: event.name, draft: pathIn(context.path, event.name), panelError: null })) },
+                'item.delete': { target: 'deleting', actions: assign(({ context, event }) => ({ deleting: [entryOf(context, event.name)], panelError: null })) },
+                'url.open': [
+                  {
+                    guard: 'isPublic',
+                    target: 'url.ready',
+                    actions: assign(({ context, event }) => ({ focus: event.name, panelError: null, url: publicObjectUrl(context.connection!.url, context.bucketId, pathIn(context.path, event.name)) })),
+                  },
+                  { target: 'url.choosing', actions: assign(({ event }) => ({ focus: event.name, panelError: null, url: null, expiry: URL_EXPIRIES[0].seconds })) },
+                ],
+                'settings.open': { target: 'settings', actions: assign(({ context }) => ({ settings: draftOfBucket(context.bucket!), panelError: null })) },
+              },
               states: {
                 loading: {
                   invoke: {

@@ -36,6 +36,12 @@ const PREVIEW: Preview = {
   url: `${CONNECTION.url}/object/sign/photos/cat.png?token=t`,
   text: null,
 }
+const NOTES_PREVIEW: Preview = {
+  info: { ...PREVIEW.info, id: 'id-notes.txt', name: 'notes.txt', size: 12, content_type: 'text/plain' },
+  url: `${CONNECTION.url}/object/sign/photos/notes.txt?token=t`,
+  text: 'first things',
+}
+const previewOf = (name: string | null) => (name === 'notes.txt' ? NOTES_PREVIEW : PREVIEW)
 const SIGNED = `${CONNECTION.url}/object/sign/photos/cat.png?token=day`
 const UPLOAD = new File(['hello'], 'hello.txt', { type: 'text/plain' })
 
@@ -80,7 +86,7 @@ const model = modelOf(storageExplorerMachine.provide({ actors: { storageUpload: 
     }
     if (at(snapshot, 'browsing.listing.failed')) return [ev({ type: 'listing.retry' })]
     if (at(snapshot, 'browsing.panel.idle')) {
-      if (c.bucket?.public) return [ev({ type: 'url.open', name: 'cat.png' })]
+      if (c.bucket?.public) return [ev({ type: 'url.open', name: 'cat.png' }), ev({ type: 'item.open', name: 'cat.png' })]
       if (pristine(snapshot)) {
         return [
           ev({ type: 'folder.open', path: 'docs' }),
@@ -105,9 +111,22 @@ const model = modelOf(storageExplorerMachine.provide({ actors: { storageUpload: 
     }
     if (at(snapshot, 'browsing.panel.details.loading')) {
       return [
-        { type: 'xstate.done.actor.loadPreview', output: PREVIEW },
+        { type: 'xstate.done.actor.loadPreview', output: previewOf(c.focus) },
         { type: 'xstate.error.actor.loadPreview', error: apiError('Object not found', 404) },
         ev({ type: 'details.close' }),
+      ]
+    }
+    if (at(snapshot, 'browsing.panel.details.ready') && c.focus === 'cat.png') {
+      // Beside a file's details the rows still open another file or a dialog (for the other file, so each is its own edge).
+      if (c.bucket?.public) return [ev({ type: 'details.close' }), ev({ type: 'url.open', name: 'notes.txt' })]
+      return [
+        ev({ type: 'details.close' }),
+        ev({ type: 'item.open', name: 'notes.txt' }),
+        ev({ type: 'folder.new' }),
+        ev({ type: 'item.rename', name: 'notes.txt' }),
+        ev({ type: 'item.delete', name: 'notes.txt' }),
+        ev({ type: 'url.open', name: 'notes.txt' }),
+        ev({ type: 'settings.open' }),
       ]
     }
     if (at(snapshot, 'browsing.panel.details')) return [ev({ type: 'details.close' })]
@@ -116,7 +135,7 @@ const model = modelOf(storageExplorerMachine.provide({ actors: { storageUpload: 
       return [...edits.map((name) => ev({ type: 'folder.edit', name })), ev({ type: 'folder.submit' }), ev({ type: 'folder.cancel' })]
     }
     if (at(snapshot, 'browsing.panel.renaming.editing')) {
-      const edits = c.panelError === null && c.draft === 'cat.png' ? ['old/cat.png'] : []
+      const edits = c.panelError === null && c.draft === c.focus ? [`old/${c.focus}`] : []
       return [...edits.map((to) => ev({ type: 'rename.edit', to })), ev({ type: 'rename.submit' }), ev({ type: 'rename.cancel' })]
     }
     if (at(snapshot, 'browsing.panel.deleting.confirming')) return [ev({ type: 'delete.confirm' }), ev({ type: 'delete.cancel' })]
@@ -163,6 +182,7 @@ const model = modelOf(storageExplorerMachine.provide({ actors: { storageUpload: 
         connectError: c.connectError !== null,
         listError: c.listError !== null,
         draft: inPanel('newFolder') || inPanel('renaming') ? c.draft : null,
+        focus: inPanel('idle') ? null : c.focus,
         deleting: inPanel('deleting') ? c.deleting : null,
         expiry: inPanel('url') ? c.expiry : null,
         settings: inPanel('settings') ? [c.settings.public, c.settings.sizeLimit] : null,
@@ -271,18 +291,26 @@ describe('storage explorer model', () => {
               expect(screen.getByText(stored ? 'Uploaded' : 'Uploading 0%')).toBeInTheDocument()
             }
           },
-          'browsing.panel.details.loading': () => {
+          'browsing.panel.details.loading': (snapshot) => {
+            const name = contextOf(snapshot).focus!
             const panel = screen.getByRole('complementary', { name: 'File details' })
-            expect(within(panel).getByRole('heading', { name: 'cat.png' })).toBeInTheDocument()
+            expect(within(panel).getByRole('heading', { name })).toBeInTheDocument()
             expect(within(panel).getByText('Loading details…')).toBeInTheDocument()
-            expect(preview.pending.map((run) => run.input)).toEqual([{ connection: CONNECTION, bucket: 'photos', path: 'cat.png' }])
+            expect(preview.pending.map((run) => run.input)).toEqual([{ connection: CONNECTION, bucket: 'photos', path: name }])
           },
-          'browsing.panel.details.ready': () => {
+          'browsing.panel.details.ready': (snapshot) => {
+            const name = contextOf(snapshot).focus!
             const panel = screen.getByRole('complementary', { name: 'File details' })
-            expect(within(panel).getByRole('img', { name: 'Preview of cat.png' })).toHaveAttribute('src', PREVIEW.url)
-            expect(within(panel).getByText('2 KB')).toBeInTheDocument()
-            expect(within(panel).getByText('image/png')).toBeInTheDocument()
-            expect(within(panel).getByRole('link', { name: 'Download' })).toHaveAttribute('href', `${PREVIEW.url}&download=cat.png`)
+            const shown = previewOf(name)
+            if (name === 'cat.png') {
+              expect(within(panel).getByRole('img', { name: 'Preview of cat.png' })).toHaveAttribute('src', PREVIEW.url)
+              expect(within(panel).getByText('2 KB')).toBeInTheDocument()
+            } else {
+              expect(within(panel).getByLabelText('Contents of notes.txt')).toHaveTextContent('first things')
+              expect(within(panel).getByText('12 bytes')).toBeInTheDocument()
+            }
+            expect(within(panel).getByText(shown.info.content_type)).toBeInTheDocument()
+            expect(within(panel).getByRole('link', { name: 'Download' })).toHaveAttribute('href', `${shown.url}&download=${name}`)
           },
           'browsing.panel.details.failed': () => {
             expect(within(screen.getByRole('complementary', { name: 'File details' })).getByRole('alert')).toHaveTextContent('Object not found')
@@ -304,12 +332,13 @@ describe('storage explorer model', () => {
             const form = within(dialog('Rename or move file'))
             expect(form.getByLabelText('New path')).toHaveValue(c.draft)
             // Unchanged, the path is not a move yet.
-            expect(form.getByRole('button', { name: 'Move' })).toHaveProperty('disabled', c.draft === 'cat.png')
+            expect(form.getByRole('button', { name: 'Move' })).toHaveProperty('disabled', c.draft === c.focus)
             if (c.panelError) expect(form.getByRole('alert')).toHaveTextContent(c.panelError)
           },
-          'browsing.panel.renaming.submitting': () => {
+          'browsing.panel.renaming.submitting': (snapshot) => {
+            const name = contextOf(snapshot).focus!
             expect(within(dialog('Rename or move file')).getByRole('button', { name: 'Moving…' })).toBeDisabled()
-            expect(move.pending.map((run) => run.input)).toEqual([{ connection: CONNECTION, bucket: 'photos', from: 'cat.png', to: 'old/cat.png' }])
+            expect(move.pending.map((run) => run.input)).toEqual([{ connection: CONNECTION, bucket: 'photos', from: name, to: `old/${name}` }])
           },
           'browsing.panel.deleting.confirming': (snapshot) => {
             const c = contextOf(snapshot)
@@ -332,11 +361,12 @@ describe('storage explorer model', () => {
           },
           'browsing.panel.url.signing': (snapshot) => {
             expect(within(dialog('Get URL')).getByRole('button', { name: 'Signing…' })).toBeDisabled()
-            expect(sign.pending.map((run) => run.input)).toEqual([{ connection: CONNECTION, bucket: 'photos', path: 'cat.png', expiresIn: contextOf(snapshot).expiry }])
+            expect(sign.pending.map((run) => run.input)).toEqual([{ connection: CONNECTION, bucket: 'photos', path: contextOf(snapshot).focus, expiresIn: contextOf(snapshot).expiry }])
           },
           'browsing.panel.url.ready': (snapshot) => {
             const form = within(dialog('Get URL'))
-            if (contextOf(snapshot).bucket!.public) expect(form.getByLabelText('Public URL')).toHaveValue(`${CONNECTION.url}/object/public/photos/cat.png`)
+            const name = contextOf(snapshot).focus
+            if (contextOf(snapshot).bucket!.public) expect(form.getByLabelText('Public URL')).toHaveValue(`${CONNECTION.url}/object/public/photos/${name}`)
             else expect(form.getByLabelText('Signed URL')).toHaveValue(SIGNED)
             expect(form.queryByRole('button', { name: 'Create signed URL' })).toBeNull()
           },
@@ -427,8 +457,8 @@ describe('storage explorer model', () => {
           },
           'xstate.done.actor.createFolder': async () => mkdir.resolve(undefined),
           'xstate.error.actor.createFolder': async (step) => mkdir.reject(errorOf(step)),
-          'item.rename': async () => {
-            fireEvent.click(within(files()).getByRole('button', { name: 'Rename or move cat.png' }))
+          'item.rename': async (step) => {
+            fireEvent.click(within(files()).getByRole('button', { name: `Rename or move ${step.event.name}` }))
           },
           'rename.edit': async (step) => {
             fireEvent.change(within(dialog('Rename or move file')).getByLabelText('New path'), { target: { value: step.event.to } })
@@ -452,8 +482,8 @@ describe('storage explorer model', () => {
           },
           'xstate.done.actor.removeObjects': async () => remove.resolve(undefined),
           'xstate.error.actor.removeObjects': async (step) => remove.reject(errorOf(step)),
-          'url.open': async () => {
-            fireEvent.click(within(files()).getByRole('button', { name: 'Get URL of cat.png' }))
+          'url.open': async (step) => {
+            fireEvent.click(within(files()).getByRole('button', { name: `Get URL of ${step.event.name}` }))
           },
           'url.expiry': async (step) => {
             fireEvent.change(within(dialog('Get URL')).getByLabelText('Expires in'), { target: { value: String(step.event.seconds) } })
@@ -465,6 +495,7 @@ describe('storage explorer model', () => {
             fireEvent.click(within(dialog('Get URL')).getByRole('button', { name: 'Done' }))
           },
           'xstate.done.actor.signUrl': async () => sign.resolve(SIGNED),
+
           'xstate.error.actor.signUrl': async (step) => sign.reject(errorOf(step)),
           'settings.open': async () => {
             fireEvent.click(screen.getByRole('button', { name: 'Bucket settings' }))

@@ -14,24 +14,26 @@ async function refOf(page: Page, name: string) {
   return project!.ref
 }
 
-test('a bucket made on the Storage page takes two files dropped on it, previews the image, signs a URL that opens, and deletes both', async ({ page, context }) => {
-  test.setTimeout(120_000)
-  await signIn(page)
-  const ref = await refOf(page, 'Acme Storefront')
-  const bucket = `e2e-files-${Date.now().toString(36)}`
-
-  // Create a private bucket on the bucket list.
+/** Creates a private bucket on the bucket list and opens it from there: an empty folder. */
+async function openNewBucket(page: Page, ref: string, bucket: string) {
   await page.goto(`/project/${ref}/storage/buckets`)
   await page.getByRole('button', { name: 'New bucket' }).click({ timeout: 30_000 })
   const create = page.getByRole('dialog', { name: 'Create bucket' })
   await create.getByLabel('Name').fill(bucket)
   await create.getByRole('button', { name: 'Create bucket' }).click()
   await expect(create).toBeHidden()
-
-  // Open it: an empty folder with its breadcrumbs.
   await page.getByRole('link', { name: bucket }).click()
   await expect(page).toHaveURL(new RegExp(`/project/${ref}/storage/buckets/${bucket}$`))
   await expect(page.getByText('This folder is empty.', { exact: false })).toBeVisible({ timeout: 20_000 })
+}
+
+test('a bucket made on the Storage page takes two files dropped on it, previews the image, signs a URL that opens, and deletes both', async ({ page, context }) => {
+  test.setTimeout(120_000)
+  await signIn(page)
+  const ref = await refOf(page, 'Acme Storefront')
+  const bucket = `e2e-files-${Date.now().toString(36)}`
+
+  await openNewBucket(page, ref, bucket)
   await expect(page.getByRole('navigation', { name: 'Folder path' }).getByText(bucket)).toBeVisible()
   await expectAccessible(page, 'Empty bucket', page.getByText('This folder is empty.', { exact: false }))
 
@@ -59,12 +61,12 @@ test('a bucket made on the Storage page takes two files dropped on it, previews 
   }
   await expect(uploads.getByText('Uploaded')).toHaveCount(2)
   const files = page.getByRole('table', { name: 'Files' })
-  await expect(files.getByRole('button', { name: 'pixel.png' })).toBeVisible()
-  await expect(files.getByRole('button', { name: 'notes.json' })).toBeVisible()
-  await expectAccessible(page, 'Bucket with two files and their uploads', files.getByRole('button', { name: 'notes.json' }))
+  await expect(files.getByRole('button', { name: 'pixel.png', exact: true })).toBeVisible()
+  await expect(files.getByRole('button', { name: 'notes.json', exact: true })).toBeVisible()
+  await expectAccessible(page, 'Bucket with two files and their uploads', files.getByRole('button', { name: 'notes.json', exact: true }))
 
   // The image's details: its size and type, and the picture itself.
-  await files.getByRole('button', { name: 'pixel.png' }).click()
+  await files.getByRole('button', { name: 'pixel.png', exact: true }).click()
   const details = page.getByRole('complementary', { name: 'File details' })
   const image = details.getByRole('img', { name: 'Preview of pixel.png' })
   await expect(image).toBeVisible()
@@ -73,7 +75,7 @@ test('a bucket made on the Storage page takes two files dropped on it, previews 
   await expectAccessible(page, 'File details with an image preview', image)
 
   // The JSON file previews as text.
-  await files.getByRole('button', { name: 'notes.json' }).click()
+  await files.getByRole('button', { name: 'notes.json', exact: true }).click()
   await expect(details.getByLabel('Contents of notes.json')).toContainText('"hello": "storage"')
 
   // A signed URL of the image, for a day, opens in a new tab.
@@ -90,20 +92,43 @@ test('a bucket made on the Storage page takes two files dropped on it, previews 
   expect(opened?.headers()['content-type']).toBe('image/png')
   expect((await opened!.body()).toString('base64')).toBe(PNG_BASE64)
   await tab.close()
-  await getUrl.getByRole('button', { name: 'Done' }).click()
+  await getUrl.getByRole('button', { name: 'Done', exact: true }).click()
   await expect(getUrl).toBeHidden()
 
   // Delete both at once.
-  await page.getByRole('complementary', { name: 'File details' }).getByRole('button', { name: 'Close' }).click()
+  await page.getByRole('complementary', { name: 'File details' }).getByRole('button', { name: 'Close', exact: true }).click()
   await files.getByLabel('Select pixel.png').check()
   await files.getByLabel('Select notes.json').check()
   await page.getByRole('button', { name: 'Delete 2 selected' }).click()
   const confirm = page.getByRole('dialog', { name: 'Delete files' })
   await expect(confirm.getByText('these 2 entries', { exact: false })).toBeVisible()
   await expectAccessible(page, 'Delete two files', confirm.getByText('these 2 entries', { exact: false }))
-  await confirm.getByRole('button', { name: 'Delete' }).click()
+  await confirm.getByRole('button', { name: 'Delete', exact: true }).click()
   await expect(confirm).toBeHidden()
   await expect(page.getByText('This folder is empty.', { exact: false })).toBeVisible()
   // The signed URL no longer finds the object.
   expect((await page.request.get(signed)).status()).toBe(404)
+})
+
+test('a file over 6 MB chosen with Upload files goes up through the resumable endpoint, its bar moving chunk by chunk', async ({ page }) => {
+  test.setTimeout(120_000)
+  await signIn(page)
+  const ref = await refOf(page, 'Acme Storefront')
+  const bucket = `e2e-large-${Date.now().toString(36)}`
+  await openNewBucket(page, ref, bucket)
+
+  const resumable: string[] = []
+  page.on('request', (request) => {
+    if (request.url().includes(`/p/${ref}/storage/v1/upload/resumable`)) resumable.push(request.method())
+  })
+  const size = 7 * 1024 * 1024 + 123
+  await page.getByLabel('Upload files').setInputFiles({ name: 'large.bin', mimeType: 'application/octet-stream', buffer: Buffer.alloc(size, 7) })
+  const bar = page.getByRole('region', { name: 'Uploads' }).getByRole('progressbar', { name: 'Upload of large.bin' })
+  await expect(bar).toHaveAttribute('value', '100', { timeout: 60_000 })
+  // Created with its first chunk, then the rest sent with PATCH (the platform's 6 MB chunks).
+  expect(resumable[0]).toBe('POST')
+  expect(resumable).toContain('PATCH')
+  const files = page.getByRole('table', { name: 'Files' })
+  await expect(files.getByRole('button', { name: 'large.bin', exact: true })).toBeVisible()
+  await expect(files.getByRole('row', { name: /large\.bin/ })).toContainText('7 MB')
 })

@@ -228,7 +228,7 @@ function Row({ actor, item, folder, selected }: { actor: StorageExplorerActorRef
   const canDelete = useSelector(actor, (snapshot) => snapshot.can({ type: 'item.delete', name: item.name }))
   const canUrl = useSelector(actor, (snapshot) => snapshot.can({ type: 'url.open', name: item.name }))
   return (
-    <tr aria-selected={selected}>
+    <tr>
       <td className="px-3 py-2">
         <input
           type="checkbox"
