@@ -39,6 +39,7 @@ export const LIVE_LOGIC: AppLogic = {
   tableEditor: preloadable(() => import('../api/live/tableEditor').then((m) => m.liveTableEditorMachine)),
   databaseTables: preloadable(() => import('../api/live/databaseTables').then((m) => m.liveDatabaseTablesMachine)),
   storageBuckets: preloadable(() => import('../api/live/storage').then((m) => m.liveStorageBucketsMachine)),
+  storageExplorer: preloadable(() => import('../api/live/storageObjects').then((m) => m.liveStorageExplorerMachine)),
   authUsers: preloadable(() => import('../api/live/projectAuth').then((m) => m.liveAuthUsersMachine)),
   authEmails: preloadable(() => import('../api/live/projectAuth').then((m) => m.liveAuthEmailsMachine)),
   authSettings: preloadable(() => import('../api/live/projectAuth').then((m) => m.liveAuthSettingsMachine)),

@@ -7,7 +7,7 @@
  */
 import type * as z from 'zod/mini'
 
-export type ApiBase = 'platform' | 'v1' | 'dev'
+export type ApiBase = 'platform' | 'v1' | 'dev' | 'storage'
 export type HttpMethod = 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE'
 
 export interface Endpoint<

@@ -213,6 +213,17 @@ export const PROJECT_ROUTES: ProjectRoute[] = [
     nav: { id: 'storage', label: 'Storage', group: 'product', icon: 'storage', feature: 'storage', permission: 'project_storage:all' },
   },
   {
+    // A bucket's files; its side menu is the Storage menu, with Buckets as the entry it belongs under.
+    path: '/storage/buckets/:bucket',
+    section: 'storage/buckets/:bucket',
+    title: 'Storage',
+    product: 'storage',
+    side: 'storage',
+    gate: true,
+    page: lazyPage(() => import('../project/storage/StorageExplorerPage').then((m) => m.StorageExplorerPage), (logic) => [logic.storageExplorer]),
+    command: false,
+  },
+  {
     path: '/functions',
     section: 'functions',
     title: 'Edge Functions',

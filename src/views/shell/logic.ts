@@ -31,6 +31,7 @@ import type { functionCreateMachine } from '../../../machines/functionCreate.mac
 import type { functionDetailMachine } from '../../../machines/functionDetail.machine'
 import type { functionSecretsMachine } from '../../../machines/functionSecrets.machine'
 import type { functionTestMachine } from '../../../machines/functionTest.machine'
+import type { storageExplorerMachine } from '../../../machines/storageExplorer.machine'
 import type { authUsersMachine } from '../../../machines/authUsers.machine'
 import type { authEmailsMachine } from '../../../machines/authEmails.machine'
 import type { authSettingsMachine } from '../../../machines/authSettings.machine'
@@ -83,6 +84,7 @@ export interface AppLogic {
   databaseTables: Loader<typeof databaseTablesMachine>
   // The project's products and 'Generate types', loaded with their screens.
   storageBuckets: Loader<typeof storageBucketsMachine>
+  storageExplorer: Loader<typeof storageExplorerMachine>
   authUsers: Loader<typeof authUsersMachine>
   authEmails: Loader<typeof authEmailsMachine>
   authSettings: Loader<typeof authSettingsMachine>

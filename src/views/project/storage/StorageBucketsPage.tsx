@@ -1,6 +1,8 @@
 import { useSelector } from '@xstate/react'
 import { useId, type FormEvent } from 'react'
+import { Link } from 'wouter'
 import type { ActorRefFrom } from 'xstate'
+import { href } from '../../../href'
 import { BUCKETS_MAX_RETRIES } from '../../../../machines/bucketRetries'
 import {
   SIZE_UNITS,
@@ -77,6 +79,7 @@ export function StorageBuckets({ actor }: { actor: StorageBucketsActorRef }) {
 }
 
 function BucketList({ actor, buckets }: { actor: StorageBucketsActorRef; buckets: Bucket[] }) {
+  const ref = useSelector(actor, (snapshot) => snapshot.context.ref)
   const canDelete = useSelector(actor, (snapshot) => snapshot.can({ type: 'bucket.delete', id: '' }))
   if (buckets.length === 0) {
     return (
@@ -101,7 +104,11 @@ function BucketList({ actor, buckets }: { actor: StorageBucketsActorRef; buckets
           <tbody className="divide-y divide-neutral-100 dark:divide-neutral-800">
             {buckets.map((bucket) => (
               <tr key={bucket.id}>
-                <th scope="row" className="px-5 py-3 text-left font-mono font-medium">{bucket.name}</th>
+                <th scope="row" className="px-5 py-3 text-left font-mono font-medium">
+                  <Link href={href.project(ref, `storage/buckets/${encodeURIComponent(bucket.id)}`)} className="text-emerald-800 underline dark:text-emerald-400">
+                    {bucket.name}
+                  </Link>
+                </th>
                 <td className="px-3 py-3">
                   <span
                     className={cx(

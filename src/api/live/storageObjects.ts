@@ -1,0 +1,76 @@
+/**
+ * The live actors of a bucket's file browser: the project's storage API behind the gateway (calls/storageObjects),
+ * and one upload per file with its progress reported to its machine as bytes leave.
+ */
+import { fromCallback, fromPromise } from 'xstate'
+import { storageExplorerMachine, type Connection, type DeleteEntry, type Preview } from '../../../machines/storageExplorer.machine'
+import { storageUploadMachine, type UploadEvent, type UploadTarget } from '../../../machines/storageUpload.machine'
+import type { BucketSettingsBody } from '../../contracts/storageObjects'
+import {
+  connectStorage,
+  createFolder,
+  getBucket,
+  listFolder,
+  moveObject,
+  objectInfo,
+  readTextStart,
+  removeObjects,
+  signUrl,
+  updateBucket,
+  uploadFile,
+} from '../calls/storageObjects'
+
+type Signal = { signal: AbortSignal }
+
+/** How much of a text file the preview shows. */
+const TEXT_PREVIEW_BYTES = 64 * 1024
+/** How long the preview's (and download's) signed URL lives. */
+const PREVIEW_URL_SECONDS = 10 * 60
+
+const isText = (type: string) => type.startsWith('text/') || /^application\/(json|xml|javascript)\b/.test(type) || type.endsWith('+json') || type.endsWith('+xml')
+
+export const liveStorageUploadMachine = storageUploadMachine.provide({
+  actors: {
+    sendFile: fromCallback<UploadEvent, UploadTarget>(({ input, sendBack }) => {
+      return uploadFile(input.connection, input.bucket, input.path, input.file, {
+        progress: ({ loaded, total }) => sendBack({ type: 'upload.progressed', loaded, total }),
+        done: () => sendBack({ type: 'upload.finished' }),
+        failed: (error) => sendBack({ type: 'upload.failed', message: error.message }),
+      })
+    }),
+  },
+})
+
+export const liveStorageExplorerMachine = storageExplorerMachine.provide({
+  actors: {
+    connectStorage: fromPromise(async ({ input, signal }: Signal & { input: { ref: string; bucketId: string } }) => {
+      const connection = await connectStorage(input.ref, { signal })
+      return { connection, bucket: await getBucket(connection, input.bucketId, { signal }) }
+    }),
+    listFolder: fromPromise(({ input, signal }: Signal & { input: { connection: Connection; bucket: string; path: string; search: string } }) =>
+      listFolder(input.connection, input.bucket, input.path, input.search, { signal }),
+    ),
+    loadPreview: fromPromise(async ({ input, signal }: Signal & { input: { connection: Connection; bucket: string; path: string } }): Promise<Preview> => {
+      const info = await objectInfo(input.connection, input.bucket, input.path, { signal })
+      const url = await signUrl(input.connection, input.bucket, input.path, PREVIEW_URL_SECONDS, { signal })
+      const text = isText(info.content_type) ? await readTextStart(input.connection, input.bucket, input.path, TEXT_PREVIEW_BYTES, { signal }) : null
+      return { info, url, text }
+    }),
+    createFolder: fromPromise(async ({ input, signal }: Signal & { input: { connection: Connection; bucket: string; path: string } }) => {
+      await createFolder(input.connection, input.bucket, input.path, { signal })
+    }),
+    moveObject: fromPromise(async ({ input, signal }: Signal & { input: { connection: Connection; bucket: string; from: string; to: string } }) => {
+      await moveObject(input.connection, input.bucket, input.from, input.to, { signal })
+    }),
+    removeObjects: fromPromise(async ({ input, signal }: Signal & { input: { connection: Connection; bucket: string; entries: DeleteEntry[] } }) => {
+      await removeObjects(input.connection, input.bucket, input.entries, { signal })
+    }),
+    signUrl: fromPromise(({ input, signal }: Signal & { input: { connection: Connection; bucket: string; path: string; expiresIn: number } }) =>
+      signUrl(input.connection, input.bucket, input.path, input.expiresIn, { signal }),
+    ),
+    updateBucket: fromPromise(async ({ input, signal }: Signal & { input: { connection: Connection; bucket: string; body: BucketSettingsBody } }) => {
+      await updateBucket(input.connection, input.bucket, input.body, { signal })
+    }),
+    storageUpload: liveStorageUploadMachine,
+  },
+})

@@ -1,0 +1,131 @@
+/**
+ * A bucket's file browser through the real app and its real calls, on a fake platform and a fake storage API behind
+ * the gateway: what the calls send (the service key, the folder's prefix, the names to delete), what the page shows,
+ * and storage's own error messages shown as the service words them.
+ */
+import { screen, waitFor, within } from '@testing-library/react'
+import userEvent from '@testing-library/user-event'
+import { afterEach, describe, expect, it, vi } from 'vitest'
+import { NO_SERVICE_KEY } from '../../src/api/calls/storageObjects'
+import { REF } from '../fixtures'
+import { RECEIPTS } from '../fixtures.storage'
+import { fakePlatform, renderApp } from '../fakePlatform'
+
+const json = (body: unknown, status = 200) => new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } })
+const STORAGE = `/p/${REF}/storage/v1`
+const SERVICE_KEY = 'service-role-key'
+
+const item = (name: string, size: number | null, mimetype = 'text/plain') => ({
+  name,
+  id: size === null ? null : `id-${name}`,
+  updated_at: size === null ? null : '2026-11-20T10:00:00.000Z',
+  created_at: size === null ? null : '2026-11-20T10:00:00.000Z',
+  last_accessed_at: null,
+  metadata: size === null ? null : { size, mimetype },
+})
+
+interface Seen {
+  method: string
+  path: string
+  body?: unknown
+  apikey: string | null
+  range: string | null
+}
+
+/** The fake platform plus the key info and a storage API over one bucket, `receipts`, whose answers a test may replace. */
+function storageApi(answers: { list?: (body: { prefix: string; search: string }) => Response; apiKey?: string | null } = {}) {
+  const platform = fakePlatform()
+  const seen: Seen[] = []
+  vi.stubGlobal('fetch', async (input: Request) => {
+    const url = new URL(input.url, 'http://localhost')
+    if (url.pathname === `/platform/props/project/${REF}/api`) {
+      const key = answers.apiKey === undefined ? SERVICE_KEY : answers.apiKey
+      return json({ autoApiService: { protocol: 'http', endpoint: `localhost/p/${REF}`, defaultApiKey: 'anon-key', ...(key ? { serviceApiKey: key } : {}) } })
+    }
+    if (!url.pathname.startsWith(STORAGE)) return platform.fetch(input)
+    const path = url.pathname.slice(STORAGE.length)
+    const text = input.method === 'GET' ? '' : await input.clone().text()
+    const body = text === '' ? undefined : JSON.parse(text)
+    seen.push({ method: input.method, path, body, apikey: input.headers.get('apikey'), range: input.headers.get('range') })
+    if (path === '/bucket/receipts') return json(RECEIPTS)
+    if (path === '/object/list/receipts') {
+      if (answers.list) return answers.list(body)
+      return json(body.prefix === '' ? [item('2026', null), item('total.txt', 11)] : [item('march.txt', 5)])
+    }
+    if (path === '/object/info/receipts/total.txt') {
+      return json({ id: 'id-total', name: 'total.txt', bucket_id: 'receipts', size: 11, content_type: 'text/plain', last_modified: '2026-11-20T10:00:00.000Z', created_at: null, updated_at: null })
+    }
+    if (path === '/object/sign/receipts/total.txt') return json({ signedURL: '/object/sign/receipts/total.txt?token=abc' })
+    if (path === '/object/receipts/total.txt') return new Response('forty-two €', { status: 206 })
+    if (path === '/object/receipts' && input.method === 'DELETE') return json([{ name: 'total.txt', bucket_id: 'receipts' }])
+    return json({ statusCode: '404', error: 'not_found', message: `No route ${input.method} ${path}` }, 404)
+  })
+  return { seen }
+}
+
+afterEach(() => vi.unstubAllGlobals())
+
+describe('a bucket’s files', () => {
+  it('lists the root with the service key, opens a folder and comes back by its breadcrumb', async () => {
+    const { seen } = storageApi()
+    renderApp(`/project/${REF}/storage/buckets/receipts`)
+    const files = await screen.findByRole('table', { name: 'Files' })
+    expect(within(files).getByRole('button', { name: '2026/' })).toBeInTheDocument()
+    expect(within(files).getByRole('button', { name: 'total.txt' })).toBeInTheDocument()
+    expect(screen.getByText('Private bucket · application/pdf, image/* · 50 MB')).toBeInTheDocument()
+    expect(seen.find((call) => call.path === '/object/list/receipts')).toMatchObject({
+      method: 'POST',
+      apikey: SERVICE_KEY,
+      body: { prefix: '', limit: 10_000, offset: 0, sortBy: { column: 'name', order: 'asc' }, search: '' },
+    })
+
+    await userEvent.click(within(files).getByRole('button', { name: '2026/' }))
+    expect(await screen.findByRole('button', { name: 'march.txt' })).toBeInTheDocument()
+    expect(seen.filter((call) => call.path === '/object/list/receipts').at(-1)?.body).toMatchObject({ prefix: '2026/' })
+    const crumbs = screen.getByRole('navigation', { name: 'Folder path' })
+    expect(within(crumbs).getByText('2026')).toHaveAttribute('aria-current', 'page')
+
+    await userEvent.click(within(crumbs).getByRole('button', { name: 'receipts' }))
+    expect(await screen.findByRole('button', { name: 'total.txt' })).toBeInTheDocument()
+  })
+
+  it("shows a text file's details and the start of its contents (a Range request), and a download link", async () => {
+    const { seen } = storageApi()
+    renderApp(`/project/${REF}/storage/buckets/receipts`)
+    await userEvent.click(await screen.findByRole('button', { name: 'total.txt' }))
+    const details = screen.getByRole('complementary', { name: 'File details' })
+    expect(await within(details).findByLabelText('Contents of total.txt')).toHaveTextContent('forty-two €')
+    expect(within(details).getByText('11 bytes')).toBeInTheDocument()
+    expect(within(details).getByRole('link', { name: 'Download' })).toHaveAttribute(
+      'href',
+      `http://localhost${STORAGE}/object/sign/receipts/total.txt?token=abc&download=total.txt`,
+    )
+    expect(seen.find((call) => call.path === '/object/receipts/total.txt')?.range).toBe('bytes=0-65535')
+  })
+
+  it('deletes a file after a confirmation, naming it to the service', async () => {
+    const { seen } = storageApi()
+    renderApp(`/project/${REF}/storage/buckets/receipts`)
+    await userEvent.click(await screen.findByRole('button', { name: 'Delete total.txt' }))
+    const confirm = await screen.findByRole('dialog', { name: 'Delete files' })
+    await userEvent.click(within(confirm).getByRole('button', { name: 'Delete' }))
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull())
+    expect(seen.find((call) => call.method === 'DELETE')).toMatchObject({ path: '/object/receipts', body: { prefixes: ['total.txt'] } })
+  })
+
+  it("shows storage's own message when a folder cannot be listed", async () => {
+    storageApi({ list: () => json({ statusCode: '400', error: 'InvalidKey', message: 'Invalid key: "a\\\\b" (backslashes are not allowed)' }, 400) })
+    renderApp(`/project/${REF}/storage/buckets/receipts`)
+    const alert = await screen.findByRole('alert')
+    expect(within(alert).getByRole('heading')).toHaveTextContent('Failed to list the folder')
+    expect(alert).toHaveTextContent('Invalid key: "a\\\\b" (backslashes are not allowed)')
+  })
+
+  it('tells a member without the service key why the files cannot be browsed', async () => {
+    storageApi({ apiKey: null })
+    renderApp(`/project/${REF}/storage/buckets/receipts`)
+    const alert = await screen.findByRole('alert')
+    expect(within(alert).getByRole('heading')).toHaveTextContent('Failed to open the bucket')
+    expect(alert).toHaveTextContent(NO_SERVICE_KEY)
+  })
+})
