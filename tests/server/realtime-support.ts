@@ -62,7 +62,7 @@ export async function startRealtimeServer(projectName = 'Recipe Box', config: Co
     async close() {
       for (const c of clients) await c.removeAllChannels().catch(() => {})
       for (const c of clients) c.realtime.disconnect()
-      server.closeAllConnections?.()
+      ;(server as import("node:http").Server).closeAllConnections()
       await new Promise<void>((resolve) => server.close(() => resolve()))
       await s.close()
     },
