@@ -35,6 +35,8 @@ export interface ChangeSubscription {
 
 interface TableInfo {
   columns: { name: string; type: string }[]
+  /** Columns a row can be written back with (not generated). */
+  writable: string[]
   rls: boolean
 }
 
@@ -176,15 +178,15 @@ export class ChangeFeed {
     const known = this.tables.get(key)
     if (known && !fresh) return known
     const info = await this.gateway.transaction({ role: 'postgres', readOnly: true }, async (tx) => {
-      const { rows } = await tx.query<{ name: string; type: string; rls: boolean }>(
-        `select a.attname as name, t.typname as type, c.relrowsecurity as rls
+      const { rows } = await tx.query<{ name: string; type: string; rls: boolean; generated: boolean }>(
+        `select a.attname as name, t.typname as type, c.relrowsecurity as rls, a.attgenerated <> '' as generated
          from pg_catalog.pg_class c join pg_catalog.pg_namespace n on n.oid = c.relnamespace
          join pg_catalog.pg_attribute a on a.attrelid = c.oid and a.attnum > 0 and not a.attisdropped
          join pg_catalog.pg_type t on t.oid = a.atttypid
          where n.nspname = $1 and c.relname = $2 order by a.attnum`,
         [schema, table],
       )
-      return { columns: rows.map(({ name, type }) => ({ name, type })), rls: rows[0]?.rls ?? false }
+      return { columns: rows.map(({ name, type }) => ({ name, type })), writable: rows.filter((r) => !r.generated).map((r) => r.name), rls: rows[0]?.rls ?? false }
     })
     this.tables.set(key, info)
     return info
@@ -227,7 +229,7 @@ export class ChangeFeed {
       if (change.type === 'DELETE') return Promise.resolve(true)
       const key = `${caller.role}\n${JSON.stringify(caller.claims)}`
       let v = verdicts.get(key)
-      if (!v) verdicts.set(key, (v = this.visible(change, caller)))
+      if (!v) verdicts.set(key, (v = this.visible(change, caller, info!)))
       return v
     }
     let sent = 0
@@ -249,24 +251,59 @@ export class ChangeFeed {
     this.project.hub.options.onMessages?.(this.gateway.project.id, sent)
   }
 
-  /** Whether the caller may SELECT the changed row now: as its role, with its claims, so RLS decides. */
-  private async visible(change: Change, caller: Caller): Promise<boolean> {
+  /**
+   * Whether the caller may SELECT the changed row as it was committed: as its role, with its claims, so RLS decides.
+   * A table without row level security needs only the SELECT right. Otherwise the policies are checked on the row
+   * in the table when it is still as the change left it; when a later change already moved or removed it, on the
+   * committed row written back in a transaction that is rolled back (so a later update or delete never hides an
+   * earlier change, nor shows it to someone the row then belonged to).
+   */
+  private async visible(change: Change, caller: Caller, info: TableInfo): Promise<boolean> {
     const rel = `${quoteIdent(change.schema)}.${quoteIdent(change.table)}`
     const keys = Object.keys(change.keys ?? {})
+    const row = JSON.stringify(change.record)
     const where = keys.length
       ? keys.map((k) => `t.${quoteIdent(k)} = (jsonb_populate_record(null::${rel}, $1::jsonb)).${quoteIdent(k)}`).join(' and ')
       : `to_jsonb(t) = $1::jsonb`
-    try {
-      return await this.gateway.transaction({ role: caller.role, claims: caller.claims, readOnly: true }, async (tx) => {
-        const { rows } = await tx.query<{ seen: boolean }>(`select exists (select 1 from ${rel} t where ${where}) as seen`, [
-          JSON.stringify(keys.length ? change.keys : change.record),
-        ])
-        return rows[0]?.seen === true
-      })
-    } catch (err) {
+    const seenAs = `select exists (select 1 from ${rel} t where ${where}) as seen`
+    const keyJson = JSON.stringify(keys.length ? change.keys : change.record)
+    const denied = (err: unknown) => {
       // No SELECT right on the table (42501), a policy that fails: the row is not for this caller.
       if ((err as { code?: string }).code && (err as { code?: string }).code !== 'database_unavailable') return false
       throw err
     }
+    if (!info.rls || caller.role === 'service_role') {
+      return this.gateway
+        .transaction({ role: caller.role, claims: caller.claims, readOnly: true }, async (tx) => {
+          const { rows } = await tx.query<{ ok: boolean }>(`select has_table_privilege(current_user, $1, 'SELECT') as ok`, [rel])
+          return rows[0]?.ok === true
+        })
+        .catch(denied)
+    }
+    const asCommitted = await this.gateway.transaction({ role: 'postgres', readOnly: true }, async (tx) => {
+      const { rows } = await tx.query<{ same: boolean }>(`select to_jsonb(t) = $2::jsonb as same from ${rel} t where ${where}`, [keyJson, row])
+      return rows.length === 1 && rows[0].same
+    })
+    if (asCommitted) {
+      return this.gateway
+        .transaction({ role: caller.role, claims: caller.claims, readOnly: true }, async (tx) => (await tx.query<{ seen: boolean }>(seenAs, [keyJson])).rows[0]?.seen === true)
+        .catch(denied)
+    }
+    const cols = info.writable.map(quoteIdent).join(', ')
+    let seen = false
+    await this.gateway
+      .transaction({ role: 'postgres', claims: caller.claims }, async (tx) => {
+        await tx.query(`delete from ${rel} t where ${where}`, [keyJson])
+        await tx.query(`insert into ${rel} (${cols}) overriding system value select ${cols} from jsonb_populate_record(null::${rel}, $1::jsonb)`, [row])
+        await tx.query(`select set_config('role', $1, true)`, [caller.role])
+        seen = (await tx.query<{ seen: boolean }>(seenAs, [keyJson])).rows[0]?.seen === true
+        throw new RolledBack()
+      })
+      .catch((err: unknown) => {
+        if (!(err instanceof RolledBack)) return denied(err)
+      })
+    return seen
   }
 }
+
+class RolledBack extends Error {}
