@@ -134,6 +134,8 @@ export class Hub {
     const socket = new Socket(ws, project, caller, vsn, this.options)
     project.sockets.add(socket)
     this.options.onConnections?.(project.gateway.project.id, project.sockets.size)
+    // A frame past the largest size, a broken frame: ws closes the socket itself (1009, 1002) after this.
+    ws.on('error', () => {})
     ws.on('close', () => {
       socket.closed()
       project.sockets.delete(socket)
