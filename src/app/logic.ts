@@ -40,6 +40,7 @@ export const LIVE_LOGIC: AppLogic = {
   databaseTables: preloadable(() => import('../api/live/databaseTables').then((m) => m.liveDatabaseTablesMachine)),
   storageBuckets: preloadable(() => import('../api/live/storage').then((m) => m.liveStorageBucketsMachine)),
   edgeFunctions: preloadable(() => import('../api/live/functions').then((m) => m.liveEdgeFunctionsMachine)),
+  realtimeInspector: preloadable(() => import('../api/live/realtimeInspector').then((m) => m.liveRealtimeInspectorMachine)),
   typeGeneration: preloadable(() => import('../api/live/typeGeneration').then((m) => m.liveTypeGenerationMachine)),
   apiDocs: preloadable(() => import('../api/live/apiDocs').then((m) => m.liveApiDocsMachine)),
   githubIntegrations: preloadable(() => import('../api/live/githubIntegrations').then((m) => m.liveGitHubIntegrationsMachine)),

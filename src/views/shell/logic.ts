@@ -26,6 +26,7 @@ import type { newProjectMachine } from '../../../machines/newProject.machine'
 import type { sqlEditorMachine } from '../../../machines/sqlEditor.machine'
 import type { tableEditorMachine } from '../../../machines/tableEditor.machine'
 import type { edgeFunctionsMachine } from '../../../machines/edgeFunctions.machine'
+import type { realtimeInspectorMachine } from '../../../machines/realtimeInspector.machine'
 import type { storageBucketsMachine } from '../../../machines/storageBuckets.machine'
 import type { typeGenerationMachine } from '../../../machines/typeGeneration.machine'
 import type { apiDocsMachine } from '../../../machines/apiDocs.machine'
@@ -77,6 +78,7 @@ export interface AppLogic {
   // The project's products and 'Generate types', loaded with their screens.
   storageBuckets: Loader<typeof storageBucketsMachine>
   edgeFunctions: Loader<typeof edgeFunctionsMachine>
+  realtimeInspector: Loader<typeof realtimeInspectorMachine>
   typeGeneration: Loader<typeof typeGenerationMachine>
   // The API docs panel (dialog and /api page), loaded when first opened.
   apiDocs: Loader<typeof apiDocsMachine>

@@ -19,19 +19,8 @@ import { quoteIdent } from '../../core/sql'
 import type { ProjectDatabases } from '../../projectdb/types'
 import { REALTIME_CHANGES_CHANNEL } from '../../projectdb/realtimeSchema'
 import { FilterError, matches, parseFilter, type Filter } from './filters'
-import type { Member, ProjectRealtime } from './hub'
+import type { ChangeFeedLike, ChangeSubscription, ChannelMember, FeedProject } from './types'
 import { ensureRealtimeSchema } from './schema'
-
-export interface ChangeSubscription {
-  id: number
-  /** What the join's reply echoes (realtime-js matches it against what it asked for). */
-  echo: { id: number; event: string; schema: string; table?: string; filter?: string }
-  event: string
-  schema: string
-  table: string | undefined
-  filter: Filter | undefined
-  cancel(): void
-}
 
 interface TableInfo {
   columns: { name: string; type: string }[]
@@ -58,7 +47,7 @@ const unableToSubscribe = (w: Record<string, unknown>, why: string) =>
     `Unable to subscribe to changes with given parameters. ${why} [event: ${String(w.event)}, schema: ${String(w.schema)}, table: ${String(w.table ?? '*')}, filters: [${w.filter ? String(w.filter).slice(0, 200) : ''}]]`,
   )
 
-export class ChangeFeed {
+export class ChangeFeed implements ChangeFeedLike {
   private unlisten?: Promise<(() => Promise<void>) | undefined>
   private readonly tables = new Map<string, TableInfo>()
   private queue: Promise<void> = Promise.resolve()
@@ -68,7 +57,7 @@ export class ChangeFeed {
   dropped = 0
 
   constructor(
-    private readonly project: ProjectRealtime,
+    private readonly project: FeedProject,
     private readonly projectDbs: Pick<ProjectDatabases, 'listen'>,
   ) {}
 
@@ -199,7 +188,7 @@ export class ChangeFeed {
     } catch {
       return
     }
-    const targets: { member: Member; ids: number[] }[] = []
+    const targets: { member: ChannelMember; ids: number[] }[] = []
     let info: TableInfo | undefined
     for (const members of this.project.topics.values()) {
       for (const member of members) {
@@ -248,7 +237,7 @@ export class ChangeFeed {
       if (change.type !== 'INSERT') data.old_record = old
       if (member.socket.send({ join_ref: member.joinRef, ref: null, topic: member.topic, event: 'postgres_changes', payload: { ids, data } })) sent++
     }
-    this.project.hub.options.onMessages?.(this.gateway.project.id, sent)
+    this.project.counted(sent)
   }
 
   /**

@@ -17,7 +17,7 @@ import { randomUUID } from 'node:crypto'
 import type { WebSocket } from 'ws'
 import type { RealtimeConfig } from '../../../contracts/realtime'
 import { GatewayRefusal, identify, type Caller } from '../../gateway'
-import type { ChangeFeed, ChangeSubscription } from './changes'
+import type { ChangeFeedLike as ChangeFeed, ChangeSubscription, FeedProject } from './types'
 import { decode, encode, reply, type Frame, type Vsn } from './protocol'
 import { canUsePrivateChannel } from './rls'
 import type { GatewayContext } from '../../gateway'
@@ -55,7 +55,7 @@ export interface Member {
 }
 
 /** One project's sockets and topics on this process. */
-export class ProjectRealtime {
+export class ProjectRealtime implements FeedProject {
   readonly sockets = new Set<Socket>()
   /** Members by routing key (`private:` + topic for private channels, so they never mix with public ones). */
   readonly topics = new Map<string, Set<Member>>()
@@ -71,6 +71,10 @@ export class ProjectRealtime {
 
   get ref() {
     return this.gateway.project.ref
+  }
+
+  counted(messages: number) {
+    this.hub.options.onMessages?.(this.gateway.project.id, messages)
   }
 
   /** One more client event this second; false when the project's events per second are spent. */
