@@ -44,6 +44,7 @@ import { statusPollOnNode, type NodeRoute } from './features/projects/statusPoll
 import { restProduct, restRoutes } from './features/rest/routes'
 import { authProduct } from './features/auth/routes'
 import { authConfigRoutes } from './features/auth/config'
+import { authDashboardRoutes } from './features/auth/dashboard'
 import { gatewayRoutes } from './gateway'
 import { projectCors } from './gateway/cors'
 import { createRealtime } from './features/realtime/routes'
@@ -203,10 +204,12 @@ export async function createApp(options: CreateAppOptions): Promise<PlatformServ
   app.route('/', orgSettingsRoutes(deps))
   app.route('/', aiSettingsRoutes(deps))
   app.route('/', restRoutes(deps))
-  app.route('/', gatewayRoutes(deps, usageMeter, [restProduct(deps), authProduct(deps), storageProduct(deps), functionsProduct(deps, functionRuntime), realtime.product]))
+  const gateway = gatewayRoutes(deps, usageMeter, [restProduct(deps), authProduct(deps), storageProduct(deps), functionsProduct(deps, functionRuntime), realtime.product])
+  app.route('/', gateway)
   app.route('/', realtime.routes)
   app.route('/', settingsRoutes(deps))
   app.route('/', authConfigRoutes(deps))
+  app.route('/', authDashboardRoutes(deps, (path, init) => gateway.request(path, init)))
   app.route('/', supportRoutes(deps))
   app.route('/', branchingRoutes(deps))
   if (config.devControls) {

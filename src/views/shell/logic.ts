@@ -28,6 +28,9 @@ import type { tableEditorMachine } from '../../../machines/tableEditor.machine'
 import type { edgeFunctionsMachine } from '../../../machines/edgeFunctions.machine'
 import type { realtimeInspectorMachine } from '../../../machines/realtimeInspector.machine'
 import type { storageBucketsMachine } from '../../../machines/storageBuckets.machine'
+import type { authUsersMachine } from '../../../machines/authUsers.machine'
+import type { authEmailsMachine } from '../../../machines/authEmails.machine'
+import type { authSettingsMachine } from '../../../machines/authSettings.machine'
 import type { typeGenerationMachine } from '../../../machines/typeGeneration.machine'
 import type { apiDocsMachine } from '../../../machines/apiDocs.machine'
 import type { githubIntegrationsMachine } from '../../../machines/githubIntegrations.machine'
@@ -77,6 +80,9 @@ export interface AppLogic {
   databaseTables: Loader<typeof databaseTablesMachine>
   // The project's products and 'Generate types', loaded with their screens.
   storageBuckets: Loader<typeof storageBucketsMachine>
+  authUsers: Loader<typeof authUsersMachine>
+  authEmails: Loader<typeof authEmailsMachine>
+  authSettings: Loader<typeof authSettingsMachine>
   edgeFunctions: Loader<typeof edgeFunctionsMachine>
   realtimeInspector: Loader<typeof realtimeInspectorMachine>
   typeGeneration: Loader<typeof typeGenerationMachine>
