@@ -122,7 +122,7 @@ describe('the project route table', () => {
       'auth/emails': ['authEmails'],
       'storage/buckets': ['storageBuckets'],
       functions: ['edgeFunctions'],
-      'realtime/inspector': [],
+      'realtime/inspector': ['realtimeInspector'],
       reports: ['projectReports'],
       'logs/explorer': ['projectLogs'],
       api: ['apiDocs'],
