@@ -48,6 +48,7 @@ export const LIVE_LOGIC: AppLogic = {
   functionTest: preloadable(() => import('../api/live/functionRuntime').then((m) => m.liveFunctionTestMachine)),
   functionCreate: preloadable(() => import('../api/live/functionRuntime').then((m) => m.liveFunctionCreateMachine)),
   functionSecrets: preloadable(() => import('../api/live/functionRuntime').then((m) => m.liveFunctionSecretsMachine)),
+  realtimeInspector: preloadable(() => import('../api/live/realtimeInspector').then((m) => m.liveRealtimeInspectorMachine)),
   typeGeneration: preloadable(() => import('../api/live/typeGeneration').then((m) => m.liveTypeGenerationMachine)),
   apiDocs: preloadable(() => import('../api/live/apiDocs').then((m) => m.liveApiDocsMachine)),
   githubIntegrations: preloadable(() => import('../api/live/githubIntegrations').then((m) => m.liveGitHubIntegrationsMachine)),

@@ -4,6 +4,8 @@
  * on this app's lifecycle, and mounts every feature's routes behind the app-wide defences. It composes; the
  * features (src/server/features/*) hold their routes, their SQL and their transitions.
  */
+import type { IncomingMessage } from 'node:http'
+import type { Duplex } from 'node:stream'
 import { Hono, type MiddlewareHandler } from 'hono'
 import { systemClock, type Clock, type ServerConfig } from './config'
 import { addedLatency, logRequests, notFound, onError } from './core/defences'
@@ -46,6 +48,7 @@ import { authConfigRoutes } from './features/auth/config'
 import { authDashboardRoutes } from './features/auth/dashboard'
 import { gatewayRoutes } from './gateway'
 import { projectCors } from './gateway/cors'
+import { createRealtime } from './features/realtime/routes'
 import { storageRoutes } from './features/storage/routes'
 import { storageProduct } from './features/storage/service'
 import { settingsDevRoutes, settingsRoutes } from './features/settings/routes'
@@ -79,6 +82,8 @@ export interface PlatformServer {
    * poll: features/projects/statusPoll.ts); start.ts puts them in front of the app. `app.request` never uses them.
    */
   nodeRoutes: NodeRoute[]
+  /** The Node server's 'upgrade' listener: WebSockets (each project's realtime) served through the app. */
+  upgrade: (req: IncomingMessage, socket: Duplex, head: Buffer) => void
   /** Stops the engine and closes the project databases. The caller owns the Db and closes it. */
   close(): Promise<void>
 }
@@ -169,6 +174,7 @@ export async function createApp(options: CreateAppOptions): Promise<PlatformServ
   // What each project's REST endpoint serves, counted in memory and written to the store periodically and on close.
   const usageMeter = createUsageMeter({ db, clock, projectDbs, flushMs: config.usageFlushMs, logLimit: REQUEST_LOG_LIMIT })
   const functionRuntime = createFunctionRuntime(deps)
+  const realtime = createRealtime(deps)
   const app = new Hono<AppEnv>()
   const middlewares = appMiddlewares(deps)
 
@@ -200,8 +206,9 @@ export async function createApp(options: CreateAppOptions): Promise<PlatformServ
   app.route('/', orgSettingsRoutes(deps))
   app.route('/', aiSettingsRoutes(deps))
   app.route('/', restRoutes(deps))
-  const gateway = gatewayRoutes(deps, usageMeter, [restProduct(deps), authProduct(deps), storageProduct(deps), functionsProduct(deps, functionRuntime)])
+  const gateway = gatewayRoutes(deps, usageMeter, [restProduct(deps), authProduct(deps), storageProduct(deps), functionsProduct(deps, functionRuntime), realtime.product])
   app.route('/', gateway)
+  app.route('/', realtime.routes)
   app.route('/', settingsRoutes(deps))
   app.route('/', authConfigRoutes(deps))
   app.route('/', authDashboardRoutes(deps, (path, init) => gateway.request(path, init)))
@@ -225,6 +232,7 @@ export async function createApp(options: CreateAppOptions): Promise<PlatformServ
     engine,
     lifecycle,
     nodeRoutes,
+    upgrade: realtime.upgradeHandler(app),
     listeningOn(url) {
       if (!config.publicUrl) deps.ownUrl.origin = new URL(url).origin
     },
@@ -232,6 +240,7 @@ export async function createApp(options: CreateAppOptions): Promise<PlatformServ
     functionRuntime,
     close: async () => {
       stopSweep()
+      await realtime.close()
       await engine.stop()
       await usageMeter.stop().catch((err: unknown) => console.error('usage meter: last flush failed:', (err as Error).message))
       await functionRuntime.close()

@@ -113,6 +113,11 @@ export interface ServerConfig {
    * Edge function runtime overrides (features/functions/runtime/supervisor.ts has the defaults): limits in ms and
    * bytes, and denoDir, Deno's module cache (default {dataDir}/functions/deno-cache).
    */
+  /**
+   * Realtime overrides (features/realtime/limits.ts has the defaults): how long a socket may stay silent before it is
+   * closed (a client that vanished without closing), and how many bytes may wait unsent to a slow reader.
+   */
+  realtime?: { idleTimeoutMs?: number; sendBufferBytes?: number }
   functions?: {
     wallClockMs?: number
     cpuMs?: number

@@ -63,12 +63,15 @@ export async function startServer(config: ServerConfig): Promise<RunningServer> 
  * The Node server of a platform app: the routes answered on Node's request when the app would answer the same
  * (app.ts nodeRoutes) first, then the app through @hono/node-server's listener (what its `serve` would make).
  */
-export function nodeServer(platform: Pick<PlatformServer, 'app' | 'nodeRoutes'>, hostname: string): Server {
+export function nodeServer(platform: Pick<PlatformServer, 'app' | 'nodeRoutes'> & Partial<Pick<PlatformServer, 'upgrade'>>, hostname: string): Server {
   const appListener = getRequestListener(platform.app.fetch, { hostname })
-  return createServer((req, res) => {
+  const server = createServer((req, res) => {
     for (const route of platform.nodeRoutes) if (route(req, res)) return
     void appListener(req, res)
   })
+  // WebSocket upgrades (each project's realtime socket) go through the app too.
+  if (platform.upgrade) server.on('upgrade', platform.upgrade)
+  return server
 }
 
 /**

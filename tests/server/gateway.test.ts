@@ -52,7 +52,8 @@ beforeAll(async () => {
   }
   const deps = { db: s.db, config: s.config, clock: s.clock, lifecycle: s.lifecycle, latency: { ms: 0 }, ownUrl: initialOwnUrl(s.config), projectDbs: s.projectDbs }
   const linked = { ...probe('linked', 'required'), keyless: (method: string, path: string) => method === 'GET' && path === '/verify' }
-  app = gatewayRoutes(deps, meter, [probe('open', 'optional'), probe('closed', 'required'), linked])
+  const socket = { ...probe('socket', 'required'), keyInQuery: true }
+  app = gatewayRoutes(deps, meter, [probe('open', 'optional'), probe('closed', 'required'), linked, socket])
 }, 120_000)
 
 afterAll(async () => {
@@ -135,5 +136,16 @@ describe('the gateway', () => {
     const res = await call(`/p/${ref}/closed/v1/x?apikey=abc`)
     expect(res.status).toBe(401)
     expect(res.samples.map((x) => [x.status, x.bytes])).toEqual([[401, Buffer.byteLength(JSON.stringify({ refused: 'no_key' }))]])
+  })
+
+  it('takes the key from the apikey query parameter only for a product that asks for it, and verifies it as any key', async () => {
+    const q = (key: string) => `?apikey=${encodeURIComponent(key)}&vsn=2.0.0`
+    expect(await call(`/p/${ref}/socket/v1/websocket${q(keys.anon)}`)).toMatchObject({ status: 200, body: { caller: 'anon', db: { role: 'anon' } }, passes: 1 })
+    expect(await call(`/p/${ref}/closed/v1/websocket${q(keys.anon)}`)).toMatchObject({ status: 401, body: { refused: 'no_key' }, passes: 0 })
+    const forged = await sign({ role: 'service_role', ref }, 'not-the-secret-not-the-secret-not-the-secret')
+    expect(await call(`/p/${ref}/socket/v1/websocket${q(forged)}`)).toMatchObject({ status: 401, body: { refused: 'invalid_token' }, passes: 0 })
+    // The header wins over the query: a good key in the URL does not rescue a bad one in the header.
+    expect(await call(`/p/${ref}/socket/v1/websocket${q(keys.anon)}`, { apikey: forged })).toMatchObject({ status: 401, body: { refused: 'invalid_token' } })
+    expect(await call(`/p/${ref}/socket/v1/websocket${q(keys.service)}`)).toMatchObject({ status: 200, body: { caller: 'service_role' } })
   })
 })

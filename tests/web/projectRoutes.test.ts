@@ -135,7 +135,7 @@ describe('the project route table', () => {
       'functions/secrets': ['functionSecrets'],
       'functions/new': ['functionCreate'],
       'functions/{slug}': ['functionDetail', 'functionTest'],
-      'realtime/inspector': [],
+      'realtime/inspector': ['realtimeInspector'],
       reports: ['projectReports'],
       'logs/explorer': ['projectLogs'],
       api: ['apiDocs'],

@@ -19,6 +19,7 @@ import m017 from './migrations/017_verified_emails_token_expiry'
 import m018 from './migrations/018_transition_claims'
 import m019 from './migrations/019_project_auth'
 import m021 from './migrations/021_function_runtime'
+import m022 from './migrations/022_realtime'
 
 /** Ordered; never edit an applied one, add the next. */
 export const migrations: { id: string; sql: string }[] = [
@@ -42,6 +43,7 @@ export const migrations: { id: string; sql: string }[] = [
   { id: '018_transition_claims', sql: m018 },
   { id: '019_project_auth', sql: m019 },
   { id: '021_function_runtime', sql: m021 },
+  { id: '022_realtime', sql: m022 },
 ]
 
 /** Arbitrary constant: serialises concurrent starts of several processes on one database. */

@@ -70,6 +70,20 @@ async function verify(token: string, secret: Uint8Array, ref: string): Promise<J
   return payload
 }
 
+/**
+ * The credentials a request carries: the `apikey` and `Authorization` headers and, for a product that takes it there
+ * (`keyInQuery`), the `apikey` query parameter. A browser cannot set headers on a WebSocket upgrade, so realtime-js
+ * sends its key in the URL; the header wins when both are sent. The key is still verified as any other (identify).
+ */
+export function credentialsOf(
+  header: (name: string) => string | undefined,
+  url: URL,
+  keyInQuery = false,
+): { apikey?: string; authorization?: string } {
+  const apikey = header('apikey') ?? (keyInQuery ? (url.searchParams.get('apikey') ?? undefined) : undefined)
+  return { apikey, authorization: header('authorization') }
+}
+
 const BEARER = /^Bearer\s+(\S+)\s*$/i
 
 /**

@@ -14,9 +14,9 @@ import type { Deps } from '../core/deps'
 import { baseUrl, type AppEnv } from '../core/http'
 import type { UsageMeter } from '../core/meter'
 import type { ProjectTx, TransactionOptions } from '../projectdb/types'
-import { GatewayRefusal, identify, type Caller } from './identity'
+import { credentialsOf, GatewayRefusal, identify, type Caller } from './identity'
 
-export { GatewayRefusal, type Caller, type RefusalReason } from './identity'
+export { credentialsOf, GatewayRefusal, identify, type Caller, type RefusalReason } from './identity'
 
 export interface GatewayProject {
   id: number
@@ -54,6 +54,8 @@ export interface Product {
    * browser that has no key to send), by method and path relative to the product's base ('/verify').
    */
   keyless?: (method: string, path: string) => boolean
+  /** Also take the key from the `apikey` query parameter (a WebSocket upgrade, which a browser sends with no headers). */
+  keyInQuery?: boolean
   /** The gateway's refusal in the product's own error shape. */
   refuse(c: Context, refusal: GatewayRefusal): Response | Promise<Response>
 }
@@ -110,7 +112,7 @@ function gate(deps: Deps, meter: UsageMeter | undefined, product: Product): Midd
       let caller: Caller | undefined
       try {
         caller = await identify(
-          { apikey: c.req.header('apikey'), authorization: c.req.header('authorization') },
+          credentialsOf((name) => c.req.header(name), new URL(c.req.url), product.keyInQuery),
           jwtSecret,
           ref,
           product.keys === 'optional' || (product.keyless?.(c.req.method, c.req.path.slice(`/p/${ref}/${product.name}/v1`.length)) ?? false),

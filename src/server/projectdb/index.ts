@@ -118,6 +118,7 @@ export function createProjectDatabases(
       await engine.drop(ref)
     },
     openRefs: () => engine.openRefs(),
+    listen: (ref, channel, onPayload) => engine.listen(ref, channel, onPayload),
     prepare: () => engine.prepare(),
     closeAll: () => engine.closeAll(),
     serverVersion: () => engineVersionIn(store),

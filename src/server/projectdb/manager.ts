@@ -43,6 +43,8 @@ export interface Backend {
   timeoutSql?(ms: number): string
   /** Extra time the manager waits past the time-out before killing the session (the server's own time-out first). */
   readonly killGraceMs: number
+  /** NOTIFY on `channel` of a project's database (ProjectDatabases.listen). */
+  listen?(ref: string, channel: string, onPayload: (payload: string) => void): Promise<() => Promise<void>>
   /** Releases what the engine holds besides sessions (admin connections). */
   end(): Promise<void>
 }
@@ -135,6 +137,11 @@ export class DatabaseManager implements ProjectDatabases {
 
   prepare(): Promise<void> {
     return this.backend.prepare()
+  }
+
+  listen(ref: string, channel: string, onPayload: (payload: string) => void): Promise<() => Promise<void>> {
+    if (!this.backend.listen) throw new ProjectDbError('this engine cannot listen for notifications', { code: 'database_unavailable' })
+    return this.backend.listen(ref, channel, onPayload)
   }
 
   async create(ref: string, opts: { schemaSql?: string; tenant?: string } = {}): Promise<void> {

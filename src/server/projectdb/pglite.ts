@@ -15,7 +15,11 @@ import { restrictDataDir } from '../db/pglite'
 import { repoRoot } from '../config'
 import type { Backend, Session } from './manager'
 import { toProjectDbError } from './manager'
+import { REALTIME_CHANGES_CHANNEL } from './realtimeSchema'
 import { PGLITE_LOCKDOWN_SQL, TEMPLATE_HASH, TEMPLATE_SQL } from './template'
+
+/** The channels an open project database listens on from the start, for whoever asks (listen). */
+const NOTIFY_CHANNELS = [REALTIME_CHANGES_CHANNEL]
 import { ProjectDbError, type ProjectQueryResult } from './types'
 
 const WORKER_URL = new URL('./worker.mjs', import.meta.url)
@@ -28,7 +32,9 @@ export const pgliteVersion = (
 
 interface WorkerReply {
   id?: number
-  type?: 'ready' | 'failed' | 'done'
+  type?: 'ready' | 'failed' | 'done' | 'notify'
+  channel?: string
+  payload?: string
   result?: unknown
   error?: { message: string; code?: string; position?: number; detail?: string; hint?: string }
   version?: string
@@ -76,8 +82,10 @@ class ProcessSession implements Session {
     private readonly child: ChildProcess,
     private readonly dir: string,
     lost: () => void,
+    notify?: (channel: string, payload: string) => void,
   ) {
     child.on('message', (msg: WorkerReply) => {
+      if (msg.type === 'notify') return notify?.(msg.channel ?? '', msg.payload ?? '')
       if (msg.id === undefined) return
       const p = this.pending.get(msg.id)
       if (!p) return
@@ -96,9 +104,10 @@ class ProcessSession implements Session {
     child.on('exit', () => fail('the project database is closed'))
   }
 
-  static start(dir: string, lost: () => void = () => {}): Promise<ProcessSession> {
+  static start(dir: string, lost: () => void = () => {}, notify?: (channel: string, payload: string) => void): Promise<ProcessSession> {
     return new Promise((resolve, reject) => {
-      const child = fork(WORKER_PATH, [JSON.stringify({ dir, mode: 'serve', lockdown: PGLITE_LOCKDOWN_SQL })], {
+      const listen = notify ? NOTIFY_CHANNELS : []
+      const child = fork(WORKER_PATH, [JSON.stringify({ dir, mode: 'serve', lockdown: PGLITE_LOCKDOWN_SQL, listen })], {
         execArgv: projectProcessArgs(dir),
         env: {},
         serialization: 'advanced',
@@ -107,7 +116,7 @@ class ProcessSession implements Session {
       const onMessage = (msg: WorkerReply) => {
         if (msg.type === 'ready') {
           cleanup()
-          resolve(new ProcessSession(child, dir, lost))
+          resolve(new ProcessSession(child, dir, lost, notify))
         } else if (msg.type === 'failed') {
           cleanup()
           void stopChild(child)
@@ -225,6 +234,11 @@ export function pgliteBackend(opts: PgliteOptions): Backend {
   const templateDir = path.join(cacheDir, PGLITE_TEMPLATE_FOLDER)
   const dirOf = (ref: string) => path.join(root, ref)
   let template: Promise<{ dir: string; serverVersion: string }> | undefined
+  /** Who listens to which channel of which project's database (the open process of a project hands them over). */
+  const listeners = new Map<string, Set<{ channel: string; onPayload: (payload: string) => void }>>()
+  const notifyOf = (ref: string) => (channel: string, payload: string) => {
+    for (const l of listeners.get(ref) ?? []) if (l.channel === channel) l.onPayload(payload)
+  }
 
   async function prepareTemplate(): Promise<{ dir: string; serverVersion: string }> {
     const info = path.join(templateDir, TEMPLATE_INFO)
@@ -327,7 +341,18 @@ export function pgliteBackend(opts: PgliteOptions): Backend {
       // start) gets the template's back.
       const { dir } = await ensureTemplate()
       for (const conf of CONF_FILES) await copyFile(path.join(dir, conf), path.join(dirOf(ref), conf))
-      return ProcessSession.start(dirOf(ref), lost)
+      return ProcessSession.start(dirOf(ref), lost, notifyOf(ref))
+    },
+    async listen(ref, channel, onPayload) {
+      if (!NOTIFY_CHANNELS.includes(channel)) throw unavailable(`a project database does not listen on ${channel}`)
+      const entry = { channel, onPayload }
+      let set = listeners.get(ref)
+      if (!set) listeners.set(ref, (set = new Set()))
+      set.add(entry)
+      return async () => {
+        set.delete(entry)
+        if (set.size === 0 && listeners.get(ref) === set) listeners.delete(ref)
+      }
     },
     async exists(ref) {
       return existsSync(path.join(dirOf(ref), 'PG_VERSION'))

@@ -178,6 +178,13 @@ begin
   if to_regclass('storage.objects') is not null then
     alter table storage.objects owner to ${owner};
   end if;
+  -- The project adds its tables to its realtime publication and writes the policies of realtime.messages.
+  if to_regclass('realtime.messages') is not null then
+    alter table realtime.messages owner to ${owner};
+    alter publication supabase_realtime owner to ${owner};
+    alter function realtime.authorization_probe(text, text) owner to ${owner};
+    alter function realtime.capture_change() owner to ${owner};
+  end if;
 end
 $$;
 `
@@ -390,6 +397,73 @@ export function postgresBackend(databaseUrl: string): Backend {
     }
   }
 
+  /**
+   * One dedicated connection per listened database (as the project's own role: LISTEN needs no right), shared by its
+   * listeners and ended with the last; a lost connection is made again while anyone listens.
+   */
+  const listening = new Map<string, { client: Promise<pg.Client | undefined>; listeners: Set<(channel: string, payload: string) => void>; channels: Set<string> }>()
+  function listenOn(ref: string, channel: string, onPayload: (payload: string) => void): Promise<() => Promise<void>> {
+    const database = nameOf(ref)
+    let entry = listening.get(database)
+    const connect = async (): Promise<pg.Client | undefined> => {
+      const { key, superuser } = await ensureReady()
+      const login = await assertRole(ref, key, superuser, { database, password: false })
+      const url = new URL(urlFor(databaseUrl, database))
+      url.username = encodeURIComponent(login.role)
+      url.password = encodeURIComponent(login.password)
+      const client = new pg.Client({ connectionString: url.toString() })
+      client.on('error', () => {})
+      client.on('notification', (n) => {
+        for (const l of listening.get(database)?.listeners ?? []) l(n.channel, n.payload ?? '')
+      })
+      client.on('end', () => {
+        const current = listening.get(database)
+        if (!current || current.listeners.size === 0) return
+        setTimeout(() => {
+          if (listening.get(database) !== current || current.listeners.size === 0) return
+          current.client = connect().catch((err: unknown) => {
+            console.error(`projectdb: listening on ${ref} again failed: ${(err as Error).message}`)
+            return undefined
+          })
+        }, 1_000).unref()
+      })
+      await client.connect()
+      for (const ch of listening.get(database)?.channels ?? [channel]) await client.query(`listen ${ident(ch)}`)
+      return client
+    }
+    if (!entry) {
+      entry = { client: Promise.resolve(undefined), listeners: new Set(), channels: new Set([channel]) }
+      listening.set(database, entry)
+      entry.client = connect()
+    } else if (!entry.channels.has(channel)) {
+      entry.channels.add(channel)
+      const e = entry
+      entry.client = e.client.then(async (c) => {
+        await c?.query(`listen ${ident(channel)}`)
+        return c
+      })
+    }
+    const current = entry
+    const listener = (ch: string, payload: string) => {
+      if (ch === channel) onPayload(payload)
+    }
+    current.listeners.add(listener)
+    return current.client.then(
+      () => async () => {
+        current.listeners.delete(listener)
+        if (current.listeners.size === 0 && listening.get(database) === current) {
+          listening.delete(database)
+          await (await current.client.catch(() => undefined))?.end().catch(() => {})
+        }
+      },
+      (err: unknown) => {
+        current.listeners.delete(listener)
+        if (current.listeners.size === 0 && listening.get(database) === current) listening.delete(database)
+        throw err
+      },
+    )
+  }
+
   return {
     kind: 'postgres',
     killGraceMs: 1_000,
@@ -418,6 +492,9 @@ export function postgresBackend(databaseUrl: string): Backend {
         client = await connect()
       }
       return new ClientSession(client, lost)
+    },
+    async listen(ref, channel, onPayload) {
+      return listenOn(ref, channel, onPayload)
     },
     exists: (ref) => dbExists(nameOf(ref)),
     prepare: async () => {
@@ -462,6 +539,11 @@ export function postgresBackend(databaseUrl: string): Backend {
       const { rows } = await admin.query<{ server_version: string }>('show server_version')
       return rows[0].server_version.split(' ')[0]
     },
-    end: () => admin.end(),
+    end: async () => {
+      const clients = [...listening.values()].map((e) => e.client)
+      listening.clear()
+      for (const c of clients) await (await c.catch(() => undefined))?.end().catch(() => {})
+      await admin.end()
+    },
   }
 }

@@ -5,6 +5,7 @@
  */
 import { createHash } from 'node:crypto'
 import { AUTH_SCHEMA_SQL } from './authSchema'
+import { REALTIME_SCHEMA_SQL } from './realtimeSchema'
 import { STORAGE_SCHEMA_SQL } from './storageSchema'
 
 /** Roles are cluster-wide on Postgres: created when missing (another server on the cluster may have made them). */
@@ -52,7 +53,8 @@ comment on table storage.buckets is 'Storage buckets of the project.';
 grant all on storage.buckets to service_role;
 alter default privileges in schema storage grant all on tables to service_role;
 ${AUTH_SCHEMA_SQL}
-${STORAGE_SCHEMA_SQL}`
+${STORAGE_SCHEMA_SQL}
+${REALTIME_SCHEMA_SQL}`
 
 export const TEMPLATE_SQL = ROLES_SQL + DATABASE_SQL
 

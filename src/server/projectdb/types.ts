@@ -107,6 +107,13 @@ export interface ProjectDatabases {
   prepare?(): Promise<void>
   /** Closes every open database (server shutdown). */
   closeAll(): Promise<void>
+  /**
+   * Calls `onPayload` with each NOTIFY on `channel` of the project's database, from any session, once its
+   * transaction commits (the realtime service's change capture). Listening does not open the database: PGlite's
+   * process listens whenever it is open, and notifications only happen while it is; on PostgreSQL one dedicated
+   * connection per listened database. The returned function stops listening.
+   */
+  listen?(ref: string, channel: string, onPayload: (payload: string) => void): Promise<() => Promise<void>>
   /** The engine's `server_version` ('18.6' on PGlite, '15.x' on PostgreSQL 15): new projects' db_version. */
   serverVersion?(): Promise<string>
 }

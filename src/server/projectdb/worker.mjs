@@ -12,6 +12,8 @@
  *  - 'initdb': creates a new cluster in `dir`, runs the `system` statements (ALTER SYSTEM), `sql` and then
  *    `lockdown` on it, closes it and answers { type: 'done', version }.
  * The thread that owns it sends one message at a time (a project's queries are serialised there).
+ * A served database LISTENs, as soon as it is open and before any query, on the channels of `listen` and hands each
+ * notification over as { type: 'notify', channel, payload } (the realtime service's change capture).
  */
 import fs from 'node:fs'
 import { parentPort as threadPort, workerData as threadData } from 'node:worker_threads'
@@ -114,6 +116,9 @@ async function serve() {
   } catch (err) {
     parentPort.postMessage({ type: 'failed', error: errorData(err) })
     return
+  }
+  for (const channel of workerData.listen ?? []) {
+    await pg.listen(channel, (payload) => parentPort.postMessage({ type: 'notify', channel, payload }))
   }
   parentPort.on('message', async (msg) => {
     try {

@@ -282,7 +282,7 @@ export const PROJECT_ROUTES: ProjectRoute[] = [
     side: 'realtime',
     menuLabel: 'Inspector',
     gate: true,
-    page: lazyPage(() => plainPages().then((m) => m.RealtimeInspectorPage)),
+    page: lazyPage(() => import('../project/realtime/RealtimeInspectorPage').then((m) => m.RealtimeInspectorPage), (logic) => [logic.realtimeInspector]),
     nav: { id: 'realtime', label: 'Realtime', group: 'product', icon: 'realtime', feature: 'realtime', permission: 'realtime:all' },
   },
   {

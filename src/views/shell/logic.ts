@@ -26,6 +26,7 @@ import type { newProjectMachine } from '../../../machines/newProject.machine'
 import type { sqlEditorMachine } from '../../../machines/sqlEditor.machine'
 import type { tableEditorMachine } from '../../../machines/tableEditor.machine'
 import type { edgeFunctionsMachine } from '../../../machines/edgeFunctions.machine'
+import type { realtimeInspectorMachine } from '../../../machines/realtimeInspector.machine'
 import type { storageBucketsMachine } from '../../../machines/storageBuckets.machine'
 import type { functionCreateMachine } from '../../../machines/functionCreate.machine'
 import type { functionDetailMachine } from '../../../machines/functionDetail.machine'
@@ -94,6 +95,7 @@ export interface AppLogic {
   functionTest: Loader<typeof functionTestMachine>
   functionCreate: Loader<typeof functionCreateMachine>
   functionSecrets: Loader<typeof functionSecretsMachine>
+  realtimeInspector: Loader<typeof realtimeInspectorMachine>
   typeGeneration: Loader<typeof typeGenerationMachine>
   // The API docs panel (dialog and /api page), loaded when first opened.
   apiDocs: Loader<typeof apiDocsMachine>

@@ -75,7 +75,20 @@ async function measuredUsage(db: Queryable, period: Period): Promise<Partial<Rec
        and a.period between date_trunc('month', $3::date)::date and $4::date`,
     [period.organizationId, period.projectId, period.startDay, period.endDay],
   )
-  return { EGRESS: bytes.egress / BYTES_PER_GB, DATABASE_SIZE: bytes.size / BYTES_PER_GB, MONTHLY_ACTIVE_USERS: Number(rows[0].mau) }
+  // Realtime: the messages its service carried in the period, and the most sockets open at once on any day of it.
+  const realtime = await db.query<{ messages: number; peak: number }>(
+    `select coalesce(sum(r.messages), 0)::float8 as messages, coalesce(max(r.peak_connections), 0)::float8 as peak
+     from realtime_usage_daily r join projects p on p.id = r.project_id
+     where p.organization_id = $1 and ($2::int is null or p.id = $2) and r.day between $3::date and $4::date`,
+    [period.organizationId, period.projectId, period.startDay, period.endDay],
+  )
+  return {
+    EGRESS: bytes.egress / BYTES_PER_GB,
+    DATABASE_SIZE: bytes.size / BYTES_PER_GB,
+    MONTHLY_ACTIVE_USERS: Number(rows[0].mau),
+    REALTIME_MESSAGE_COUNT: Number(realtime.rows[0].messages),
+    REALTIME_PEAK_CONNECTIONS: Number(realtime.rows[0].peak),
+  }
 }
 
 /** Bytes of the objects the period's projects keep on disk now (egress of the storage API is metered at the gateway). */

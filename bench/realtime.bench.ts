@@ -1,0 +1,167 @@
+/**
+ * The realtime service of a project (/p/{ref}/realtime/v1) on a running server (PGlite store):
+ *  - latency from COMMIT to a subscriber's callback, p50/p99, with 1, 100 and 1,000 subscribers of one table on one
+ *    process (SUBSCRIBERS overrides the list): an INSERT through the Management API's SQL, its commit time taken when
+ *    the answer arrives, less the round trip measured before (so the figure is an upper bound of COMMIT → callback);
+ *  - broadcast messages per second through one process: one sender, one receiver, BROADCASTS messages with ack;
+ *  - memory per idle connection: the server's RSS before and after opening IDLE sockets, divided;
+ *  - the status API's p99 (GET /platform/projects/{ref}/status) while the subscribers receive changes.
+ * `npx tsx bench/realtime.bench.ts` — SUBSCRIBERS (default 1,100,1000), CHANGES (default 50), BROADCASTS (default
+ * 2000), IDLE (default 500).
+ */
+import { readFileSync } from 'node:fs'
+import WebSocket from 'ws'
+import { demoProjectKeys, ownerCookie, removeDir, startServer } from './support'
+
+const SUBSCRIBERS = (process.env.SUBSCRIBERS ?? '1,100,1000').split(',').map(Number)
+const CHANGES = Number(process.env.CHANGES ?? 50)
+const BROADCASTS = Number(process.env.BROADCASTS ?? 2000)
+const IDLE = Number(process.env.IDLE ?? 500)
+
+const rssMb = (pid: number) => {
+  const line = readFileSync(`/proc/${pid}/status`, 'utf8').split('\n').find((l) => l.startsWith('VmRSS:'))
+  return Number(line?.replace(/\D+/g, '') ?? 0) / 1024
+}
+const pct = (values: number[], p: number) => {
+  const sorted = [...values].sort((a, b) => a - b)
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? Number.NaN
+}
+
+/** A socket speaking serializer 1.0.0 (JSON objects) to the project's realtime service. */
+async function socket(url: string, onFrame: (frame: { topic: string; event: string; payload: Record<string, unknown>; ref: string | null }) => void) {
+  const ws = new WebSocket(url)
+  ws.on('message', (data) => onFrame(JSON.parse(String(data))))
+  await new Promise<void>((resolve, reject) => {
+    ws.once('open', () => resolve())
+    ws.once('error', reject)
+  })
+  return ws
+}
+
+const server = await startServer({ PROJECT_DB_QUERY_TIMEOUT_MS: '600000' })
+const pid = server.process.pid!
+try {
+  const { ref, service } = await demoProjectKeys(server.url)
+  const cookie = await ownerCookie(server.url)
+  const sql = async (query: string) => {
+    const res = await fetch(`${server.url}/platform/projects/${ref}/database/query`, {
+      method: 'POST',
+      headers: { cookie, 'content-type': 'application/json', origin: server.url },
+      body: JSON.stringify({ query }),
+    })
+    if (!res.ok) throw new Error(`sql: ${res.status} ${await res.text()}`)
+  }
+  await sql(`create table public.bench_changes (id bigint generated always as identity primary key, sent double precision not null)`)
+  await sql(`alter publication supabase_realtime add table public.bench_changes`)
+  const wsUrl = `${server.url.replace('http', 'ws')}/p/${ref}/realtime/v1/websocket?apikey=${service}&vsn=1.0.0`
+
+  // The round trip of the SQL call alone, so it can be taken off.
+  const trips: number[] = []
+  for (let i = 0; i < 10; i++) {
+    const t = performance.now()
+    await sql(`select 1`)
+    trips.push(performance.now() - t)
+  }
+  const trip = pct(trips, 50)
+
+  console.log('\nCOMMIT → callback (ms, the SQL round trip taken off), status API p99 meanwhile')
+  for (const n of SUBSCRIBERS) {
+    const sockets: WebSocket[] = []
+    const arrivals = new Map<number, number[]>()
+    for (let i = 0; i < n; i++) {
+      let joined: () => void = () => {}
+      const ready = new Promise<void>((r) => (joined = r))
+      const ws = await socket(wsUrl, (f) => {
+        if (f.event === 'phx_reply' && f.ref === 'j') joined()
+        if (f.event === 'postgres_changes') {
+          const id = Number((f.payload.data as { record: { id: number } }).record.id)
+          const list = arrivals.get(id) ?? []
+          list.push(performance.now())
+          arrivals.set(id, list)
+        }
+      })
+      ws.send(JSON.stringify({ topic: `realtime:bench-${i}`, event: 'phx_join', ref: 'j', join_ref: 'j', payload: { config: { postgres_changes: [{ event: 'INSERT', schema: 'public', table: 'bench_changes' }] } } }))
+      await ready
+      sockets.push(ws)
+    }
+    const latencies: number[] = []
+    const statusTimes: number[] = []
+    let polling = true
+    const poller = (async () => {
+      while (polling) {
+        const t = performance.now()
+        await fetch(`${server.url}/platform/projects/${ref}/status`, { headers: { cookie } })
+        statusTimes.push(performance.now() - t)
+        await new Promise((r) => setTimeout(r, 50))
+      }
+    })()
+    for (let c = 0; c < CHANGES; c++) {
+      const res = await fetch(`${server.url}/v1/projects/${ref}/database/query`, {
+        method: 'POST',
+        headers: { cookie, 'content-type': 'application/json', origin: server.url },
+        body: JSON.stringify({ query: `insert into public.bench_changes (sent) values (0) returning id` }),
+      })
+      const committed = performance.now() - trip / 2
+      const [{ id }] = (await res.json()) as { id: number }[]
+      const deadline = Date.now() + 10_000
+      while ((arrivals.get(Number(id))?.length ?? 0) < n && Date.now() < deadline) await new Promise((r) => setTimeout(r, 2))
+      for (const at of arrivals.get(Number(id)) ?? []) latencies.push(Math.max(0, at - committed))
+    }
+    polling = false
+    await poller
+    const delivered = latencies.length / (CHANGES * n)
+    console.log(
+      `  ${String(n).padStart(5)} subscribers: p50 ${pct(latencies, 50).toFixed(1)} ms, p99 ${pct(latencies, 99).toFixed(1)} ms, ` +
+        `delivered ${(delivered * 100).toFixed(1)}% · status p99 ${pct(statusTimes, 99).toFixed(1)} ms`,
+    )
+    for (const ws of sockets) ws.close()
+    await new Promise((r) => setTimeout(r, 500))
+  }
+
+  // Broadcast throughput: one sender with ack, one receiver.
+  let received = 0
+  let joinedReceiver: () => void = () => {}
+  const receiverReady = new Promise<void>((r) => (joinedReceiver = r))
+  const receiver = await socket(wsUrl, (f) => {
+    if (f.event === 'phx_reply' && f.ref === 'j') joinedReceiver()
+    if (f.event === 'broadcast') received++
+  })
+  receiver.send(JSON.stringify({ topic: 'realtime:bench-broadcast', event: 'phx_join', ref: 'j', join_ref: 'j', payload: { config: {} } }))
+  await receiverReady
+  await fetch(`${server.url}/v1/projects/${ref}/config/realtime`, {
+    method: 'PATCH',
+    headers: { cookie, 'content-type': 'application/json', origin: server.url },
+    body: JSON.stringify({ max_events_per_second: 50_000 }),
+  })
+  let acked = 0
+  let joinedSender: () => void = () => {}
+  const senderReady = new Promise<void>((r) => (joinedSender = r))
+  const sender = await socket(wsUrl, (f) => {
+    if (f.event === 'phx_reply' && f.ref === 'j') joinedSender()
+    else if (f.event === 'phx_reply') acked++
+  })
+  sender.send(JSON.stringify({ topic: 'realtime:bench-broadcast', event: 'phx_join', ref: 'j', join_ref: 'j', payload: { config: { broadcast: { ack: true } } } }))
+  await senderReady
+  const started = performance.now()
+  for (let i = 0; i < BROADCASTS; i++) {
+    sender.send(JSON.stringify({ topic: 'realtime:bench-broadcast', event: 'broadcast', ref: `b${i}`, join_ref: 'j', payload: { type: 'broadcast', event: 'tick', payload: { i } } }))
+  }
+  while ((received < BROADCASTS || acked < BROADCASTS) && performance.now() - started < 60_000) await new Promise((r) => setTimeout(r, 5))
+  const seconds = (performance.now() - started) / 1000
+  console.log(`\nbroadcast: ${BROADCASTS} messages in ${seconds.toFixed(2)} s = ${Math.round(received / seconds)} messages/s received (${acked} acked)`)
+  sender.close()
+  receiver.close()
+
+  // Memory per idle connection.
+  await new Promise((r) => setTimeout(r, 1_000))
+  const before = rssMb(pid)
+  const idle: WebSocket[] = []
+  for (let i = 0; i < IDLE; i++) idle.push(await socket(wsUrl, () => {}))
+  await new Promise((r) => setTimeout(r, 1_000))
+  const after = rssMb(pid)
+  console.log(`\nidle connections: ${IDLE} sockets, RSS ${before.toFixed(0)} → ${after.toFixed(0)} MB = ${(((after - before) * 1024) / IDLE).toFixed(1)} KB each`)
+  for (const ws of idle) ws.close()
+} finally {
+  await server.stop()
+  removeDir(server.dataDir)
+}

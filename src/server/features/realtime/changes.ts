@@ -1,0 +1,298 @@
+/**
+ * postgres_changes of one project on this process. Change capture is triggers + NOTIFY on both stores:
+ *  - PGlite has no logical replication at all (one single-user session, no walsender), so triggers are its only way;
+ *    its process LISTENs and hands each notification over (projectdb/pglite.ts);
+ *  - on PostgreSQL, logical decoding would need a replication slot per project database (a superuser or a
+ *    REPLICATION role, `wal_level = logical`, and a slot that holds WAL while nobody reads it), where triggers need
+ *    nothing the project role lacks: one dedicated listening connection per project database (projectdb/postgres.ts).
+ *    NOTIFY also reaches every platform process listening on that database, so a change made through one process
+ *    reaches subscribers on all of them.
+ * NOTIFY is sent at COMMIT (a rolled-back change is never announced) in commit order.
+ * The trigger (`realtime.capture_change`, schema realtime) is put on a table when a subscriber asks for it, and
+ * announces a change only while the table is in the `supabase_realtime` publication. Each change is delivered only to
+ * subscribers whose role may SELECT that row: checked in the project database as the subscriber (its role and
+ * claims, so RLS policies decide). A delete is not checked (the row is gone), as on the platform; of a table under row
+ * level security its old record then carries only the primary key.
+ */
+import type { Caller } from '../../gateway'
+import { quoteIdent } from '../../core/sql'
+import type { ProjectDatabases } from '../../projectdb/types'
+import { REALTIME_CHANGES_CHANNEL } from '../../projectdb/realtimeSchema'
+import { FilterError, matches, parseFilter, type Filter } from './filters'
+import type { ChangeFeedLike, ChangeSubscription, ChannelMember, FeedProject } from './types'
+import { ensureRealtimeSchema } from './schema'
+
+interface TableInfo {
+  columns: { name: string; type: string }[]
+  /** Columns a row can be written back with (not generated). */
+  writable: string[]
+  rls: boolean
+}
+
+interface Change {
+  schema: string
+  table: string
+  type: 'INSERT' | 'UPDATE' | 'DELETE'
+  commit_timestamp: string
+  record: Record<string, unknown> | null
+  old_record: Record<string, unknown> | null
+  keys: Record<string, unknown>
+  errors: string[] | null
+}
+
+let nextId = 1
+
+const unableToSubscribe = (w: Record<string, unknown>, why: string) =>
+  new Error(
+    `Unable to subscribe to changes with given parameters. ${why} [event: ${String(w.event)}, schema: ${String(w.schema)}, table: ${String(w.table ?? '*')}, filters: [${w.filter ? String(w.filter).slice(0, 200) : ''}]]`,
+  )
+
+export class ChangeFeed implements ChangeFeedLike {
+  private unlisten?: Promise<(() => Promise<void>) | undefined>
+  private readonly tables = new Map<string, TableInfo>()
+  private queue: Promise<void> = Promise.resolve()
+  private pending = 0
+  /** Changes waiting to be delivered past which new ones are dropped (a burst the subscribers cannot follow). */
+  static readonly MAX_PENDING = 10_000
+  dropped = 0
+
+  constructor(
+    private readonly project: FeedProject,
+    private readonly projectDbs: Pick<ProjectDatabases, 'listen'>,
+  ) {}
+
+  private get gateway() {
+    return this.project.gateway
+  }
+
+  /** Checks a join's postgres_changes, puts the capture trigger on their tables, and starts listening. */
+  async subscribe(wanted: Record<string, unknown>[]): Promise<ChangeSubscription[]> {
+    await ensureRealtimeSchema(this.gateway)
+    const subs: ChangeSubscription[] = []
+    for (const w of wanted) {
+      const schema = String(w.schema)
+      const table = typeof w.table === 'string' && w.table !== '' && w.table !== '*' ? w.table : undefined
+      if (w.table !== undefined && w.table !== null && typeof w.table !== 'string') throw unableToSubscribe(w, 'table must be a string.')
+      if (w.filter !== undefined && w.filter !== null && typeof w.filter !== 'string') throw unableToSubscribe(w, 'filter must be a string.')
+      const filterText = typeof w.filter === 'string' && w.filter !== '' ? w.filter : undefined
+      let filter: Filter | undefined
+      if (filterText) {
+        if (!table) throw unableToSubscribe(w, 'A filter needs a table.')
+        try {
+          filter = parseFilter(filterText)
+        } catch (err) {
+          if (err instanceof FilterError) throw unableToSubscribe(w, err.message)
+          throw err
+        }
+      }
+      const relations = await this.gateway.transaction({ role: 'postgres' }, async (tx) => {
+        const { rows } = await tx.query<{ schema: string; table: string }>(
+          `select n.nspname as schema, c.relname as table from pg_catalog.pg_class c join pg_catalog.pg_namespace n on n.oid = c.relnamespace
+           where c.relkind in ('r', 'p') and ($1 = '*' or n.nspname = $1) and ($2::text is null or c.relname = $2)
+             and n.nspname not in ('pg_catalog', 'information_schema', 'realtime')
+             and ($2::text is not null or exists (select from pg_catalog.pg_publication_tables pt where pt.pubname = 'supabase_realtime' and pt.schemaname = n.nspname and pt.tablename = c.relname))`,
+          [schema, table ?? null],
+        )
+        return rows
+      })
+      if (table && relations.length === 0) throw unableToSubscribe(w, `No table ${schema}.${table}.`)
+      if (filter && table) {
+        const info = await this.tableInfo(schema, table)
+        if (!info.columns.some((c) => c.name === filter.column)) throw unableToSubscribe(w, `No column ${JSON.stringify(filter.column.slice(0, 64))} in ${schema}.${table}.`)
+      }
+      for (const r of relations) await this.installTrigger(r.schema, r.table)
+      const id = nextId++
+      const event = String(w.event)
+      subs.push({
+        id,
+        echo: { id, event, schema, ...(typeof w.table === 'string' ? { table: w.table } : {}), ...(filterText ? { filter: filterText } : {}) },
+        event: event.toUpperCase(),
+        schema,
+        table,
+        filter,
+        cancel: () => {},
+      })
+    }
+    await this.listen()
+    return subs
+  }
+
+  private async installTrigger(schema: string, table: string) {
+    const rel = `${quoteIdent(schema)}.${quoteIdent(table)}`
+    try {
+      await this.gateway.transaction({ role: 'postgres' }, (tx) =>
+        tx.query(
+          `create or replace trigger supabase_realtime_capture after insert or update or delete on ${rel} for each row execute function realtime.capture_change()`,
+        ),
+      )
+    } catch (err) {
+      // A table the project's role does not own (the platform's own): its changes cannot be captured.
+      if ((err as { code?: string }).code !== '42501') throw err
+    }
+  }
+
+  private listen(): Promise<unknown> {
+    this.unlisten ??= (async () => {
+      if (!this.projectDbs.listen) return undefined
+      return this.projectDbs.listen(this.project.ref, REALTIME_CHANGES_CHANNEL, (payload) => this.enqueue(payload))
+    })().catch((err: unknown) => {
+      this.unlisten = undefined
+      throw err
+    })
+    return this.unlisten
+  }
+
+  async stop(): Promise<void> {
+    const un = await this.unlisten?.catch(() => undefined)
+    this.unlisten = undefined
+    await un?.()
+  }
+
+  private enqueue(payload: string) {
+    if (this.pending >= ChangeFeed.MAX_PENDING) {
+      this.dropped++
+      return
+    }
+    this.pending++
+    this.queue = this.queue
+      .then(() => this.deliver(payload))
+      .catch((err: unknown) => console.error(`realtime: a change of ${this.project.ref} was not delivered: ${(err as Error).message}`))
+      .finally(() => {
+        this.pending--
+      })
+  }
+
+  private async tableInfo(schema: string, table: string, fresh = false): Promise<TableInfo> {
+    const key = `${schema}.${table}`
+    const known = this.tables.get(key)
+    if (known && !fresh) return known
+    const info = await this.gateway.transaction({ role: 'postgres', readOnly: true }, async (tx) => {
+      const { rows } = await tx.query<{ name: string; type: string; rls: boolean; generated: boolean }>(
+        `select a.attname as name, t.typname as type, c.relrowsecurity as rls, a.attgenerated <> '' as generated
+         from pg_catalog.pg_class c join pg_catalog.pg_namespace n on n.oid = c.relnamespace
+         join pg_catalog.pg_attribute a on a.attrelid = c.oid and a.attnum > 0 and not a.attisdropped
+         join pg_catalog.pg_type t on t.oid = a.atttypid
+         where n.nspname = $1 and c.relname = $2 order by a.attnum`,
+        [schema, table],
+      )
+      return { columns: rows.map(({ name, type }) => ({ name, type })), writable: rows.filter((r) => !r.generated).map((r) => r.name), rls: rows[0]?.rls ?? false }
+    })
+    this.tables.set(key, info)
+    return info
+  }
+
+  private async deliver(text: string) {
+    let change: Change
+    try {
+      change = JSON.parse(text) as Change
+    } catch {
+      return
+    }
+    const targets: { member: ChannelMember; ids: number[] }[] = []
+    let info: TableInfo | undefined
+    for (const members of this.project.topics.values()) {
+      for (const member of members) {
+        const ids: number[] = []
+        for (const s of member.postgresChanges) {
+          if (s.schema !== '*' && s.schema !== change.schema) continue
+          if (s.table && s.table !== change.table) continue
+          if (s.event !== '*' && s.event !== change.type) continue
+          if (s.filter) {
+            info ??= await this.tableInfo(change.schema, change.table)
+            const type = info.columns.find((c) => c.name === s.filter!.column)?.type ?? 'text'
+            const row = change.type === 'DELETE' ? change.old_record : change.record
+            if (!matches(s.filter, row, type)) continue
+          }
+          ids.push(s.id)
+        }
+        if (ids.length) targets.push({ member, ids })
+      }
+    }
+    if (targets.length === 0) return
+    info ??= await this.tableInfo(change.schema, change.table)
+    const names = Object.keys(change.record ?? change.old_record ?? {})
+    if (names.some((n) => !info!.columns.some((c) => c.name === n))) info = await this.tableInfo(change.schema, change.table, true)
+    // One check per distinct caller (role and claims) among the subscribers, not one per subscriber.
+    const verdicts = new Map<string, Promise<boolean>>()
+    const mayRead = (caller: Caller) => {
+      if (change.type === 'DELETE') return Promise.resolve(true)
+      const key = `${caller.role}\n${JSON.stringify(caller.claims)}`
+      let v = verdicts.get(key)
+      if (!v) verdicts.set(key, (v = this.visible(change, caller, info!)))
+      return v
+    }
+    let sent = 0
+    for (const { member, ids } of targets) {
+      if (!(await mayRead(member.caller))) continue
+      const old = change.type === 'DELETE' && info.rls && member.caller.role !== 'service_role' ? change.keys : change.old_record
+      const data: Record<string, unknown> = {
+        schema: change.schema,
+        table: change.table,
+        commit_timestamp: change.commit_timestamp,
+        type: change.type,
+        columns: info.columns,
+        errors: change.errors,
+      }
+      if (change.type !== 'DELETE') data.record = change.record
+      if (change.type !== 'INSERT') data.old_record = old
+      if (member.socket.send({ join_ref: member.joinRef, ref: null, topic: member.topic, event: 'postgres_changes', payload: { ids, data } })) sent++
+    }
+    this.project.counted(sent)
+  }
+
+  /**
+   * Whether the caller may SELECT the changed row as it was committed: as its role, with its claims, so RLS decides.
+   * A table without row level security needs only the SELECT right. Otherwise the policies are checked on the row
+   * in the table when it is still as the change left it; when a later change already moved or removed it, on the
+   * committed row written back in a transaction that is rolled back (so a later update or delete never hides an
+   * earlier change, nor shows it to someone the row then belonged to).
+   */
+  private async visible(change: Change, caller: Caller, info: TableInfo): Promise<boolean> {
+    const rel = `${quoteIdent(change.schema)}.${quoteIdent(change.table)}`
+    const keys = Object.keys(change.keys ?? {})
+    const row = JSON.stringify(change.record)
+    const where = keys.length
+      ? keys.map((k) => `t.${quoteIdent(k)} = (jsonb_populate_record(null::${rel}, $1::jsonb)).${quoteIdent(k)}`).join(' and ')
+      : `to_jsonb(t) = $1::jsonb`
+    const seenAs = `select exists (select 1 from ${rel} t where ${where}) as seen`
+    const keyJson = JSON.stringify(keys.length ? change.keys : change.record)
+    const denied = (err: unknown) => {
+      // No SELECT right on the table (42501), a policy that fails: the row is not for this caller.
+      if ((err as { code?: string }).code && (err as { code?: string }).code !== 'database_unavailable') return false
+      throw err
+    }
+    if (!info.rls || caller.role === 'service_role') {
+      return this.gateway
+        .transaction({ role: caller.role, claims: caller.claims, readOnly: true }, async (tx) => {
+          const { rows } = await tx.query<{ ok: boolean }>(`select has_table_privilege(current_user, $1, 'SELECT') as ok`, [rel])
+          return rows[0]?.ok === true
+        })
+        .catch(denied)
+    }
+    const asCommitted = await this.gateway.transaction({ role: 'postgres', readOnly: true }, async (tx) => {
+      const { rows } = await tx.query<{ same: boolean }>(`select to_jsonb(t) = $2::jsonb as same from ${rel} t where ${where}`, [keyJson, row])
+      return rows.length === 1 && rows[0].same
+    })
+    if (asCommitted) {
+      return this.gateway
+        .transaction({ role: caller.role, claims: caller.claims, readOnly: true }, async (tx) => (await tx.query<{ seen: boolean }>(seenAs, [keyJson])).rows[0]?.seen === true)
+        .catch(denied)
+    }
+    const cols = info.writable.map(quoteIdent).join(', ')
+    let seen = false
+    await this.gateway
+      .transaction({ role: 'postgres', claims: caller.claims }, async (tx) => {
+        await tx.query(`delete from ${rel} t where ${where}`, [keyJson])
+        await tx.query(`insert into ${rel} (${cols}) overriding system value select ${cols} from jsonb_populate_record(null::${rel}, $1::jsonb)`, [row])
+        await tx.query(`select set_config('role', $1, true)`, [caller.role])
+        seen = (await tx.query<{ seen: boolean }>(seenAs, [keyJson])).rows[0]?.seen === true
+        throw new RolledBack()
+      })
+      .catch((err: unknown) => {
+        if (!(err instanceof RolledBack)) return denied(err)
+      })
+    return seen
+  }
+}
+
+class RolledBack extends Error {}

@@ -1,0 +1,64 @@
+/**
+ * The realtime figures of the usage page, per project and UTC day: messages the service carried to clients
+ * (broadcasts, presence, database changes) and the most sockets open at once. Counted in memory as they happen and
+ * added to realtime_usage_daily every few seconds and on close, so a socket's frames never wait on the store.
+ */
+import type { Clock } from '../../config'
+import type { Db } from '../../db'
+
+export interface RealtimeUsage {
+  messages(projectId: number, count: number): void
+  connections(projectId: number, open: number): void
+  flush(): Promise<void>
+  stop(): Promise<void>
+}
+
+const FLUSH_MS = 5_000
+
+export function createRealtimeUsage(db: Db, clock: Clock): RealtimeUsage {
+  const pending = new Map<string, { projectId: number; day: string; messages: number; peak: number }>()
+  const entry = (projectId: number) => {
+    const day = clock.now().toISOString().slice(0, 10)
+    const key = `${projectId} ${day}`
+    let e = pending.get(key)
+    if (!e) pending.set(key, (e = { projectId, day, messages: 0, peak: 0 }))
+    return e
+  }
+  let flushing: Promise<void> = Promise.resolve()
+  const flush = () => {
+    flushing = flushing.then(async () => {
+      const batch = [...pending.values()]
+      pending.clear()
+      for (const e of batch) {
+        await db
+          .query(
+            `insert into realtime_usage_daily (project_id, day, messages, peak_connections) values ($1, $2, $3, $4)
+             on conflict (project_id, day) do update set messages = realtime_usage_daily.messages + excluded.messages,
+               peak_connections = greatest(realtime_usage_daily.peak_connections, excluded.peak_connections)`,
+            [e.projectId, e.day, e.messages, e.peak],
+          )
+          .catch((err: unknown) => {
+            // A project deleted meanwhile: its figures go with it.
+            if ((err as { code?: string }).code !== '23503') console.error(`realtime usage: not written: ${(err as Error).message}`)
+          })
+      }
+    })
+    return flushing
+  }
+  const timer = setInterval(() => void flush(), FLUSH_MS)
+  timer.unref()
+  return {
+    messages(projectId, count) {
+      if (count > 0) entry(projectId).messages += count
+    },
+    connections(projectId, open) {
+      const e = entry(projectId)
+      e.peak = Math.max(e.peak, open)
+    },
+    flush,
+    async stop() {
+      clearInterval(timer)
+      await flush()
+    },
+  }
+}
