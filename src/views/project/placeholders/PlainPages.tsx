@@ -1,6 +1,6 @@
 /**
  * Project pages with nothing behind them on the local platform yet: each says so in one line and links to what exists.
- * (Settings › Vault, scheduled backups, the Realtime inspector, GraphiQL.)
+ * (Settings › Vault, scheduled backups, GraphiQL.)
  */
 import { useSelector } from '@xstate/react'
 import { projectLink, selectProject } from '../../../../machines/projectStatus.machine'
@@ -32,15 +32,6 @@ export const PLAIN_PAGES = {
       { label: 'Database tables', section: 'database/tables' },
     ],
   },
-  'realtime/inspector': {
-    title: 'Realtime',
-    description: 'Messages on the project’s realtime channels, as they pass.',
-    line: 'The local platform has no realtime server yet: there are no channels to inspect. The project’s REST API and its docs are here:',
-    links: [
-      { label: 'API Docs', section: 'api' },
-      { label: 'Table Editor', section: 'editor' },
-    ],
-  },
   'api/graphiql': {
     title: 'GraphiQL',
     description: 'The project’s GraphQL API, explored in the browser.',
@@ -57,7 +48,6 @@ export type PlainSection = keyof typeof PLAIN_PAGES
 // One component per page, for the route table.
 export const VaultPage = () => <PlainProjectPage section="settings/vault" />
 export const ScheduledBackupsPage = () => <PlainProjectPage section="database/backups/scheduled" />
-export const RealtimeInspectorPage = () => <PlainProjectPage section="realtime/inspector" />
 export const GraphiqlPage = () => <PlainProjectPage section="api/graphiql" />
 
 function PlainProjectPage({ section }: { section: PlainSection }) {
