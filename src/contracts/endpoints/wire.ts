@@ -1,0 +1,10 @@
+import { endpoint } from '../endpoint'
+import { PgbouncerConfig, PoolerConfigList, UpdateDatabasePasswordBody, UpdateDatabasePasswordResponse } from '../wire'
+
+// A project's database over the wire protocol (src/contracts/wire.ts).
+export const updateDatabasePassword = /* @__PURE__ */ endpoint('PATCH', 'v1', '/projects/:ref/database/password', {
+  body: UpdateDatabasePasswordBody,
+  response: UpdateDatabasePasswordResponse,
+})
+export const getPoolerConfig = /* @__PURE__ */ endpoint('GET', 'v1', '/projects/:ref/config/database/pooler', { response: PoolerConfigList })
+export const getPgbouncerConfig = /* @__PURE__ */ endpoint('GET', 'v1', '/projects/:ref/config/database/pgbouncer', { response: PgbouncerConfig })

@@ -1,0 +1,46 @@
+/**
+ * A project's database over the wire protocol, in the Management API contract's shapes:
+ *   PATCH /v1/projects/{ref}/database/password       V1UpdatePasswordBody → V1UpdatePasswordResponse
+ *   GET   /v1/projects/{ref}/config/database/pooler   → SupavisorConfigResponse[] (the CLI reads connection_string)
+ *   GET   /v1/projects/{ref}/config/database/pgbouncer → V1PgbouncerConfigResponse
+ */
+import * as z from 'zod/mini'
+
+export const UpdateDatabasePasswordBody = z.object({
+  password: z.string().check(z.minLength(4, 'password must be at least 4 characters'), z.maxLength(1024, 'password must be at most 1024 characters')),
+})
+export type UpdateDatabasePasswordBody = z.infer<typeof UpdateDatabasePasswordBody>
+
+export const UpdateDatabasePasswordResponse = z.object({ message: z.string() })
+export type UpdateDatabasePasswordResponse = z.infer<typeof UpdateDatabasePasswordResponse>
+
+export const PoolerConfig = z.object({
+  identifier: z.string(),
+  database_type: z.enum(['PRIMARY', 'READ_REPLICA']),
+  is_using_scram_auth: z.boolean(),
+  db_user: z.string(),
+  db_host: z.string(),
+  db_port: z.number().check(z.int()),
+  db_name: z.string(),
+  connection_string: z.string(),
+  connectionString: z.string(),
+  default_pool_size: z.nullable(z.number().check(z.int())),
+  max_client_conn: z.nullable(z.number().check(z.int())),
+  pool_mode: z.enum(['transaction', 'session']),
+})
+export type PoolerConfig = z.infer<typeof PoolerConfig>
+export const PoolerConfigList = z.array(PoolerConfig)
+export type PoolerConfigList = z.infer<typeof PoolerConfigList>
+
+export const PgbouncerConfig = z.object({
+  default_pool_size: z.optional(z.number().check(z.int())),
+  ignore_startup_parameters: z.optional(z.string()),
+  max_client_conn: z.optional(z.number().check(z.int())),
+  pool_mode: z.optional(z.enum(['transaction', 'session', 'statement'])),
+  connection_string: z.optional(z.string()),
+  server_idle_timeout: z.optional(z.number().check(z.int())),
+  server_lifetime: z.optional(z.number().check(z.int())),
+  query_wait_timeout: z.optional(z.number().check(z.int())),
+  reserve_pool_size: z.optional(z.number().check(z.int())),
+})
+export type PgbouncerConfig = z.infer<typeof PgbouncerConfig>

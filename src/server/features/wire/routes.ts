@@ -1,0 +1,72 @@
+/**
+ * The Management API of a project's database connection, in the contract's shapes:
+ *   PATCH /v1/projects/{ref}/database/password         sets the password the Postgres port checks (projects:write);
+ *                                                      the old one stops working for every new connection at once
+ *   GET   /v1/projects/{ref}/config/database/pooler    the port as the platform's pooler (the CLI's connection string)
+ *   GET   /v1/projects/{ref}/config/database/pgbouncer the same as PgBouncer settings
+ * The connection string carries `[YOUR-PASSWORD]` where the password goes, as the platform's does: the password is
+ * kept only as a SCRAM verifier and cannot be shown.
+ */
+import { Hono } from 'hono'
+import * as endpoints from '../../../contracts/endpoints'
+import type { PgbouncerConfig, PoolerConfigList, UpdateDatabasePasswordResponse } from '../../../contracts/wire'
+import type { Deps } from '../../core/deps'
+import { at, baseUrl, errorJson, validate, type AppEnv } from '../../core/http'
+import { can } from '../../core/permissions'
+import { memberProject, refParam } from '../projects/access'
+import { wirePorts } from './server'
+import { setDatabasePassword } from '../../projectdb/password'
+
+export function wireRoutes(deps: Deps) {
+  const { db, clock, config, projectDbs } = deps
+  const app = new Hono<AppEnv>()
+  const project = memberProject(db)
+
+  /** Where clients reach the port: the platform's own host name, the port the listener took. */
+  const endpoint = () => ({ host: new URL(baseUrl(deps.ownUrl)).hostname, port: wirePorts.get(projectDbs) ?? config.wire.port })
+  const connectionString = (ref: string) => {
+    const { host, port } = endpoint()
+    return `postgresql://postgres.${ref}:[YOUR-PASSWORD]@${host}:${port}/postgres`
+  }
+
+  app.on(...at(endpoints.updateDatabasePassword), refParam, validate('json', endpoints.updateDatabasePassword.body), project, async (c) => {
+    if (!can(c.var.project.role, 'projects:write')) return errorJson(c, 403, "You do not have permission to reset this project's database password")
+    await setDatabasePassword(db, c.var.project.id, c.req.valid('json').password, clock.now())
+    return c.json({ message: 'Database password updated' } satisfies UpdateDatabasePasswordResponse)
+  })
+
+  app.on(...at(endpoints.getPoolerConfig), refParam, project, (c) => {
+    const { ref } = c.var.project
+    const { host, port } = endpoint()
+    const url = connectionString(ref)
+    return c.json([
+      {
+        identifier: ref,
+        database_type: 'PRIMARY',
+        is_using_scram_auth: true,
+        db_user: `postgres.${ref}`,
+        db_host: host,
+        db_port: port,
+        db_name: 'postgres',
+        connection_string: url,
+        connectionString: url,
+        default_pool_size: null,
+        max_client_conn: config.wire.maxClientsPerProject,
+        // A transaction holds the session (PGlite) or its own server connection (PostgreSQL) from BEGIN to its end.
+        pool_mode: projectDbs.kind === 'pglite' ? 'transaction' : 'session',
+      },
+    ] satisfies PoolerConfigList)
+  })
+
+  app.on(...at(endpoints.getPgbouncerConfig), refParam, project, (c) =>
+    c.json({
+      pool_mode: projectDbs.kind === 'pglite' ? 'transaction' : 'session',
+      max_client_conn: config.wire.maxClientsPerProject,
+      connection_string: connectionString(c.var.project.ref),
+      query_wait_timeout: Math.ceil(config.wire.queueWaitMs / 1000),
+      ignore_startup_parameters: 'extra_float_digits',
+    } satisfies PgbouncerConfig),
+  )
+
+  return app
+}
