@@ -97,3 +97,19 @@ export class FrameReader {
     return out
   }
 }
+
+/** Whether the backend's answer holds a FATAL (or PANIC) error: its session is over. */
+export function hasFatal(out: Uint8Array): boolean {
+  const view = Buffer.from(out.buffer, out.byteOffset, out.byteLength)
+  let at = 0
+  while (at + 5 <= view.length) {
+    const length = view.readInt32BE(at + 1)
+    if (length < 4) break
+    if (view[at] === 0x45) {
+      const fields = view.subarray(at + 5, at + 1 + length).toString('utf8').split('\0')
+      if (fields.some((f) => f === 'SFATAL' || f === 'SPANIC')) return true
+    }
+    at += 1 + length
+  }
+  return false
+}

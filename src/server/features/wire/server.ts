@@ -31,7 +31,7 @@ import { PostgresWireSession } from './session.postgres'
 export interface WireDeps {
   db: Db
   projectDbs: ProjectDatabases
-  config: Pick<ServerConfig, 'databaseUrl' | 'host' | 'wire'>
+  config: Pick<ServerConfig, 'databaseUrl' | 'host' | 'wire' | 'projectDb'>
 }
 
 /** The port each platform's Postgres listener took, by its project databases (the pooler settings show it). */
@@ -179,7 +179,12 @@ export async function startWireServer(deps: WireDeps): Promise<WireServer> {
     const session: ServedSession & { cancel(): void } =
       deps.projectDbs.kind === 'pglite'
         ? new PgliteWireSession({ ...common, projectDbs: deps.projectDbs, serverVersion: () => deps.projectDbs.serverVersion?.() ?? Promise.resolve('18') })
-        : new PostgresWireSession({ ...common, projectDbs: deps.projectDbs, databaseUrl: deps.config.databaseUrl! })
+        : new PostgresWireSession({
+            ...common,
+            projectDbs: deps.projectDbs,
+            databaseUrl: deps.config.databaseUrl!,
+            statementTimeoutMs: deps.config.projectDb.queryTimeoutMs,
+          })
     cancels.set(pid, { ref: project.ref, key, cancel: () => session.cancel() })
     sessions.add(session)
     try {

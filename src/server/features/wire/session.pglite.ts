@@ -14,6 +14,7 @@ import {
   copyFail,
   errorResponse,
   FrameReader,
+  hasFatal,
   parameterStatus,
   query,
   readyForQuery,
@@ -39,12 +40,38 @@ export interface WireSessionOptions {
   io: WireIo
 }
 
+/**
+ * COPY … FROM STDIN in a simple query. PGlite's backend cannot wait for input between two execProtocolRaw calls (it
+ * ends with exit(1) when it reads past what it was given), so the port answers CopyInResponse itself, gathers the
+ * client's data up to its CopyDone, and hands PGlite the query and all of its data in one call.
+ */
+const COPY_FROM_STDIN = /^\s*copy\b[\s\S]*\bfrom\s+stdin\b/i
+
 /** Messages after which the client waits for an answer. */
 const ANSWERED = new Set(['Q', 'S', 'H', 'c', 'f', 'F'])
 /** COPY data is passed on in pieces of about this size, not gathered whole. */
 const COPY_CHUNK_BYTES = 1024 * 1024
 
 class Ended extends Error {}
+
+/** The SQL of a Query message. */
+function queryText(bytes: Buffer): string {
+  return bytes.subarray(5, bytes.length - 1).toString('utf8')
+}
+
+/** The backend's messages without its CopyInResponse ('G'). */
+function withoutCopyInResponse(out: Uint8Array): Buffer {
+  const view = Buffer.from(out.buffer, out.byteOffset, out.byteLength)
+  const kept: Buffer[] = []
+  let at = 0
+  while (at + 5 <= view.length) {
+    const length = view.readInt32BE(at + 1)
+    const end = at + 1 + length
+    if (view[at] !== 0x47) kept.push(view.subarray(at, end))
+    at = end
+  }
+  return Buffer.concat(kept)
+}
 
 export class PgliteWireSession {
   private lease: RawLease | undefined
@@ -53,6 +80,8 @@ export class PgliteWireSession {
   private pendingBytes = 0
   private idleTimer: ReturnType<typeof setTimeout> | undefined
   private inFlight = false
+  /** A COPY FROM STDIN being gathered (see COPY_FROM_STDIN): its query and data so far. */
+  private copyIn: { bytes: Buffer[]; size: number } | undefined
   private cancelled = false
   private ended = false
 
@@ -93,6 +122,11 @@ export class PgliteWireSession {
         }
         for (const m of messages) {
           if (m.type === 'X') return
+          if (this.copyIn || (m.type === 'Q' && COPY_FROM_STDIN.test(queryText(m.bytes)))) {
+            await this.gatherCopy(m.type, m.bytes)
+            if (this.ended) return
+            continue
+          }
           this.pending.push(m.bytes)
           this.pendingBytes += m.bytes.length
           if (ANSWERED.has(m.type) || (m.type === 'd' && this.pendingBytes >= COPY_CHUNK_BYTES)) await this.send()
@@ -108,6 +142,39 @@ export class PgliteWireSession {
     }
   }
 
+  /** One message of a COPY FROM STDIN: the query starts it, CopyDone or CopyFail sends it all to PGlite. */
+  private async gatherCopy(type: string, bytes: Buffer): Promise<void> {
+    if (!this.copyIn) {
+      this.copyIn = { bytes: [bytes], size: bytes.length }
+      // Text format, columns unknown until PGlite reads the query: clients send rows as they are either way.
+      await this.o.io.write(Buffer.from([0x47, 0, 0, 0, 7, 0, 0, 0]))
+      return
+    }
+    if (type === 'H' || type === 'S') return
+    if (type !== 'd' && type !== 'c' && type !== 'f') {
+      this.copyIn = undefined
+      await this.o.io.write(
+        Buffer.concat([
+          errorResponse({ severity: 'ERROR', code: '08P01', message: `unexpected message type 0x${type.charCodeAt(0).toString(16)} during COPY from stdin` }),
+          readyForQuery(this.state === 'copy-in' ? 'I' : this.state),
+        ]),
+      )
+      return
+    }
+    this.copyIn.bytes.push(bytes)
+    this.copyIn.size += bytes.length
+    if (this.copyIn.size > this.o.settings.maxMessageBytes) {
+      this.copyIn = undefined
+      await this.fatal({ severity: 'FATAL', code: '54000', message: `COPY data past ${this.o.settings.maxMessageBytes} bytes: send it in smaller COPYs` })
+      return
+    }
+    if (type === 'd') return
+    const all = this.copyIn.bytes
+    this.copyIn = undefined
+    this.pending.push(...all)
+    await this.send(true)
+  }
+
   /** A CancelRequest: what runs now is stopped with the session (PGlite cannot cancel a statement). */
   cancel(): void {
     if (!this.inFlight || !this.lease) return
@@ -119,7 +186,8 @@ export class PgliteWireSession {
     void this.fatal({ severity: 'FATAL', code: '57P01', message: 'terminating connection due to administrator command' })
   }
 
-  private async send(): Promise<void> {
+  /** `gatheredCopy`: the answer's own CopyInResponse is dropped (the client had the port's). */
+  private async send(gatheredCopy = false): Promise<void> {
     const bytes = Buffer.concat(this.pending)
     this.pending = []
     this.pendingBytes = 0
@@ -182,7 +250,16 @@ export class PgliteWireSession {
       return
     }
     this.inFlight = false
-    await this.o.io.write(out)
+    if (hasFatal(out)) {
+      // PGlite's backend does not survive a FATAL (it exits): the session is ended, the next use opens it again.
+      this.lease.cancel()
+      this.lease.release()
+      this.lease = undefined
+      this.ended = true
+      await this.o.io.end(out)
+      return
+    }
+    await this.o.io.write(gatheredCopy ? withoutCopyInResponse(out) : out)
     this.state = sessionStateAfter(out) ?? this.state
     if (this.state === 'I' && sessionStateAfter(out) === 'I') {
       this.lease.release()

@@ -47,7 +47,9 @@ export class PostgresWireSession {
   private upstreamKey: { pid: number; key: number } | undefined
   private ended = false
 
-  constructor(private readonly o: WireSessionOptions & { projectDbs: ProjectDatabases; databaseUrl: string }) {}
+  constructor(
+    private readonly o: WireSessionOptions & { projectDbs: ProjectDatabases; databaseUrl: string; statementTimeoutMs: number },
+  ) {}
 
   async serve(): Promise<void> {
     const { io } = this.o
@@ -183,7 +185,17 @@ export class PostgresWireSession {
       socket.on('data', onData)
       socket.on('error', onError)
       socket.on('close', onClose)
-      socket.once('connect', () => socket.write(serialize.startup({ user: login.role, database: login.database, client_encoding: 'UTF8' })))
+      socket.once('connect', () =>
+        socket.write(
+          serialize.startup({
+            user: login.role,
+            database: login.database,
+            client_encoding: 'UTF8',
+            // The platform's query time-out, as on every other way in (the session may change its own).
+            options: `-c statement_timeout=${this.o.statementTimeoutMs}`,
+          }),
+        ),
+      )
     })
   }
 }
