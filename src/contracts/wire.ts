@@ -44,3 +44,15 @@ export const PgbouncerConfig = z.object({
   reserve_pool_size: z.optional(z.number().check(z.int())),
 })
 export type PgbouncerConfig = z.infer<typeof PgbouncerConfig>
+
+/** POST /v1/projects/{ref}/database/migrations: applied as the project owner and recorded as the CLI records one. */
+export const CreateMigrationBody = z.object({
+  query: z.string().check(z.minLength(1, 'query is required')),
+  name: z.optional(z.string().check(z.maxLength(256, 'name must be at most 256 characters'))),
+  rollback: z.optional(z.string()),
+})
+export type CreateMigrationBody = z.infer<typeof CreateMigrationBody>
+
+/** GET /v1/projects/{ref}/database/migrations: supabase_migrations.schema_migrations, oldest first. */
+export const MigrationList = z.array(z.object({ version: z.string().check(z.minLength(1)), name: z.optional(z.string()) }))
+export type MigrationList = z.infer<typeof MigrationList>

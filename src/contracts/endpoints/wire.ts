@@ -1,5 +1,12 @@
 import { endpoint } from '../endpoint'
-import { PgbouncerConfig, PoolerConfigList, UpdateDatabasePasswordBody, UpdateDatabasePasswordResponse } from '../wire'
+import {
+  CreateMigrationBody,
+  MigrationList,
+  PgbouncerConfig,
+  PoolerConfigList,
+  UpdateDatabasePasswordBody,
+  UpdateDatabasePasswordResponse,
+} from '../wire'
 
 // A project's database over the wire protocol (src/contracts/wire.ts).
 export const updateDatabasePassword = /* @__PURE__ */ endpoint('PATCH', 'v1', '/projects/:ref/database/password', {
@@ -8,3 +15,5 @@ export const updateDatabasePassword = /* @__PURE__ */ endpoint('PATCH', 'v1', '/
 })
 export const getPoolerConfig = /* @__PURE__ */ endpoint('GET', 'v1', '/projects/:ref/config/database/pooler', { response: PoolerConfigList })
 export const getPgbouncerConfig = /* @__PURE__ */ endpoint('GET', 'v1', '/projects/:ref/config/database/pgbouncer', { response: PgbouncerConfig })
+export const listMigrations = /* @__PURE__ */ endpoint('GET', 'v1', '/projects/:ref/database/migrations', { response: MigrationList })
+export const applyMigration = /* @__PURE__ */ endpoint('POST', 'v1', '/projects/:ref/database/migrations', { body: CreateMigrationBody })

@@ -5,15 +5,20 @@
  *   GET   /v1/projects/{ref}/config/database/pooler    the port as the platform's pooler (the CLI's connection string)
  *   GET   /v1/projects/{ref}/config/database/pgbouncer the same as PgBouncer settings
  * The connection string carries `[YOUR-PASSWORD]` where the password goes, as the platform's does: the password is
- * kept only as a SCRAM verifier and cannot be shown.
+ * kept only as a SCRAM verifier and cannot be shown. It says `sslmode=disable`: the port has no TLS.
  */
-import { Hono } from 'hono'
+import { Hono, type Context } from 'hono'
 import * as endpoints from '../../../contracts/endpoints'
 import type { PgbouncerConfig, PoolerConfigList, UpdateDatabasePasswordResponse } from '../../../contracts/wire'
 import type { Deps } from '../../core/deps'
 import { at, baseUrl, errorJson, validate, type AppEnv } from '../../core/http'
 import { can } from '../../core/permissions'
 import { memberProject, refParam } from '../projects/access'
+import type { MigrationList } from '../../../contracts/wire'
+import { ProjectDbError } from '../../projectdb/types'
+import { answerDatabaseFailure } from '../../core/domainErrors'
+import { DATABASE_UNAVAILABLE, refuseUnlessActive } from '../projects/access'
+import { applyMigration, listMigrations } from './migrations'
 import { wirePorts } from './server'
 import { setDatabasePassword } from '../../projectdb/password'
 
@@ -26,7 +31,8 @@ export function wireRoutes(deps: Deps) {
   const endpoint = () => ({ host: new URL(baseUrl(deps.ownUrl)).hostname, port: wirePorts.get(projectDbs) ?? config.wire.port })
   const connectionString = (ref: string) => {
     const { host, port } = endpoint()
-    return `postgresql://postgres.${ref}:[YOUR-PASSWORD]@${host}:${port}/postgres`
+    // The port declines TLS: saying so lets clients that refuse to fall back from TLS on their own (the CLI) connect.
+    return `postgresql://postgres.${ref}:[YOUR-PASSWORD]@${host}:${port}/postgres?sslmode=disable`
   }
 
   app.on(...at(endpoints.updateDatabasePassword), refParam, validate('json', endpoints.updateDatabasePassword.body), project, async (c) => {
@@ -67,6 +73,38 @@ export function wireRoutes(deps: Deps) {
       ignore_startup_parameters: 'extra_float_digits',
     } satisfies PgbouncerConfig),
   )
+
+  /** A Postgres error answers 400 with its message and SQLSTATE; an unavailable database as everywhere else. */
+  const failed = (c: Context, err: unknown) => {
+    if (!(err instanceof ProjectDbError)) throw err
+    if (/^[0-9A-Z]{5}$/.test(err.code)) return c.json({ message: err.message, code: err.code }, 400)
+    if (err.code === 'query_timeout') return errorJson(c, 408, err.message, 'query_timeout')
+    return answerDatabaseFailure(c, err, "The project's database is not available right now")
+  }
+
+  app.on(...at(endpoints.listMigrations), refParam, project, async (c) => {
+    const refused = refuseUnlessActive(c, DATABASE_UNAVAILABLE)
+    if (refused) return refused
+    try {
+      const list = await projectDbs.transaction(c.var.project.ref, { readOnly: true }, listMigrations)
+      return c.json(list satisfies MigrationList)
+    } catch (err) {
+      return failed(c, err)
+    }
+  })
+
+  app.on(...at(endpoints.applyMigration), refParam, validate('json', endpoints.applyMigration.body), project, async (c) => {
+    if (!can(c.var.project.role, 'projects:write')) return errorJson(c, 403, 'You do not have permission to apply migrations to this project')
+    const refused = refuseUnlessActive(c, DATABASE_UNAVAILABLE)
+    if (refused) return refused
+    const body = c.req.valid('json')
+    try {
+      await projectDbs.transaction(c.var.project.ref, {}, (tx) => applyMigration(tx, body, clock.now()))
+      return c.body(null, 200)
+    } catch (err) {
+      return failed(c, err)
+    }
+  })
 
   return app
 }
