@@ -42,6 +42,7 @@ import { statusPollOnNode, type NodeRoute } from './features/projects/statusPoll
 import { restProduct, restRoutes } from './features/rest/routes'
 import { authProduct } from './features/auth/routes'
 import { authConfigRoutes } from './features/auth/config'
+import { authDashboardRoutes } from './features/auth/dashboard'
 import { gatewayRoutes } from './gateway'
 import { projectCors } from './gateway/cors'
 import { storageRoutes } from './features/storage/routes'
@@ -198,9 +199,11 @@ export async function createApp(options: CreateAppOptions): Promise<PlatformServ
   app.route('/', orgSettingsRoutes(deps))
   app.route('/', aiSettingsRoutes(deps))
   app.route('/', restRoutes(deps))
-  app.route('/', gatewayRoutes(deps, usageMeter, [restProduct(deps), authProduct(deps), storageProduct(deps), functionsProduct(deps, functionRuntime)]))
+  const gateway = gatewayRoutes(deps, usageMeter, [restProduct(deps), authProduct(deps), storageProduct(deps), functionsProduct(deps, functionRuntime)])
+  app.route('/', gateway)
   app.route('/', settingsRoutes(deps))
   app.route('/', authConfigRoutes(deps))
+  app.route('/', authDashboardRoutes(deps, (path, init) => gateway.request(path, init)))
   app.route('/', supportRoutes(deps))
   app.route('/', branchingRoutes(deps))
   app.route('/', wireRoutes(deps))

@@ -20,7 +20,7 @@ function machineNames(logic: AppLogic, loaders: unknown[]) {
 
 describe('the project route table', () => {
   it('titles each page and names its product', () => {
-    const rows = ['', 'building', 'editor', 'sql/1', 'sql/new', 'database/tables', 'database/backups/scheduled', 'branches', 'auth/users', 'storage/buckets', 'functions', 'realtime/inspector', 'reports', 'logs/explorer', 'api', 'api/graphiql', 'settings', 'settings/general', 'settings/database', 'settings/api', 'settings/auth', 'settings/storage', 'settings/infrastructure', 'settings/addons', 'settings/vault', 'settings/integrations'].map(
+    const rows = ['', 'building', 'editor', 'sql/1', 'sql/new', 'database/tables', 'database/backups/scheduled', 'branches', 'auth/users', 'auth/emails', 'storage/buckets', 'functions', 'realtime/inspector', 'reports', 'logs/explorer', 'api', 'api/graphiql', 'settings', 'settings/general', 'settings/database', 'settings/api', 'settings/auth', 'settings/storage', 'settings/infrastructure', 'settings/addons', 'settings/vault', 'settings/integrations'].map(
       (section) => {
         const route = projectRouteOf(section, parser)
         return [section, route?.title, route?.product]
@@ -36,6 +36,7 @@ describe('the project route table', () => {
       ['database/backups/scheduled', 'Scheduled backups', 'database'],
       ['branches', 'Branches', 'branches'],
       ['auth/users', 'Authentication', 'auth'],
+      ['auth/emails', 'Authentication', 'auth'],
       ['storage/buckets', 'Storage', 'storage'],
       ['functions', 'Edge Functions', 'functions'],
       ['realtime/inspector', 'Realtime', 'realtime'],
@@ -80,7 +81,8 @@ describe('the project route table', () => {
       'database/tables': database,
       'database/backups/scheduled': database,
       branches: database,
-      'auth/users': 'Authentication: Users → auth/users',
+      'auth/users': 'Authentication: Users → auth/users, Emails → auth/emails',
+      'auth/emails': 'Authentication: Users → auth/users, Emails → auth/emails',
       'storage/buckets': 'Storage: Buckets → storage/buckets',
       functions: 'Edge Functions: Functions → functions',
       'realtime/inspector': 'Realtime: Inspector → realtime/inspector',
@@ -116,7 +118,8 @@ describe('the project route table', () => {
       'database/tables': ['databaseTables'],
       'database/backups/scheduled': [],
       branches: ['branchStatus'],
-      'auth/users': [],
+      'auth/users': ['authUsers'],
+      'auth/emails': ['authEmails'],
       'storage/buckets': ['storageBuckets'],
       functions: ['edgeFunctions'],
       'realtime/inspector': [],
@@ -127,7 +130,7 @@ describe('the project route table', () => {
       'settings/general': ['pauseProject', 'customDomain'],
       'settings/database': ['databaseSettings'],
       'settings/api': ['apiKeys', 'customDomain'],
-      'settings/auth': [],
+      'settings/auth': ['authSettings'],
       'settings/storage': ['storageBuckets'],
       'settings/infrastructure': ['upgradeAction'],
       'settings/addons': ['projectAddons'],
@@ -163,6 +166,7 @@ describe('the project route table', () => {
       'Scheduled backups',
       'Branches',
       'Authentication',
+      'Auth emails',
       'Storage',
       'Edge Functions',
       'Realtime',

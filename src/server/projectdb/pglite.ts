@@ -267,6 +267,48 @@ export function pgliteBackend(opts: PgliteOptions): Backend {
   }
   let cleared: Promise<void> | undefined
 
+  /**
+   * The template with `schemaSql` already run in it, made once per schema (cached beside the template, named by its
+   * hash): every project made with one demo schema starts from the same files, so making one is a copy rather than
+   * a database process started, the schema run and the process stopped. Built in a partial folder and renamed into
+   * place, as the template is.
+   */
+  const seeded = new Map<string, Promise<string>>()
+  async function prepareSeeded(templateDir: string, schemaSql: string): Promise<string> {
+    const folder = `${templateDir}-schema-${createHash('sha256').update(schemaSql).digest('hex').slice(0, 16)}`
+    const info = path.join(folder, TEMPLATE_INFO)
+    if (existsSync(info)) return folder
+    const partial = `${folder}.partial-${process.pid}-${randomBytes(4).toString('hex')}`
+    try {
+      await cp(templateDir, partial, { recursive: true })
+      await rm(path.join(partial, TEMPLATE_INFO), { force: true })
+      const session = await ProcessSession.start(partial)
+      try {
+        await session.exec(schemaSql)
+      } finally {
+        await session.close()
+      }
+      await writeFile(path.join(partial, TEMPLATE_INFO), JSON.stringify({ schema: true }))
+      await restrictDataDir(partial)
+      await rename(partial, folder).catch(async (err: NodeJS.ErrnoException) => {
+        if (!existsSync(info)) throw err
+      })
+    } finally {
+      await rm(partial, { recursive: true, force: true })
+    }
+    return folder
+  }
+  const seededTemplate = async (schemaSql: string): Promise<string> => {
+    const { dir } = await ensureTemplate()
+    let folder = seeded.get(schemaSql)
+    if (!folder) {
+      folder = prepareSeeded(dir, schemaSql)
+      seeded.set(schemaSql, folder)
+      folder.catch(() => seeded.delete(schemaSql))
+    }
+    return folder
+  }
+
   const ensureTemplate = () => {
     cleared ??= clearStalePartials()
     template ??= cleared.then(prepareTemplate).catch((err: unknown) => {
@@ -302,18 +344,11 @@ export function pgliteBackend(opts: PgliteOptions): Backend {
       for (const name of await readdir(root)) {
         if (name.startsWith(`.partial-${ref}-`)) await rm(path.join(root, name), { recursive: true, force: true })
       }
+      const source = schemaSql ? await seededTemplate(schemaSql) : dir
       const partial = path.join(root, `.partial-${ref}-${process.pid}-${randomBytes(4).toString('hex')}`)
       try {
-        await cp(dir, partial, { recursive: true })
+        await cp(source, partial, { recursive: true })
         await rm(path.join(partial, TEMPLATE_INFO), { force: true })
-        if (schemaSql) {
-          const session = await ProcessSession.start(partial)
-          try {
-            await session.exec(schemaSql)
-          } finally {
-            await session.close()
-          }
-        }
         await restrictDataDir(partial)
         await rm(dirOf(ref), { recursive: true, force: true }) // an incomplete folder without PG_VERSION
         await rename(partial, dirOf(ref))

@@ -102,6 +102,8 @@ const firstLoad = (Page: ComponentType<object>): RoutePage => ({ Page, lazy: fal
 // Pages that share a module share its chunk.
 const settingsPages = () => import('../project/settings/SettingsPages')
 const plainPages = () => import('../project/placeholders/PlainPages')
+const authPages = () => import('../project/auth/AuthUsersPage')
+const authEmailsPage = () => import('../project/auth/AuthEmailsPage')
 
 export const PROJECT_ROUTES: ProjectRoute[] = [
   {
@@ -185,8 +187,19 @@ export const PROJECT_ROUTES: ProjectRoute[] = [
     side: 'auth',
     menuLabel: 'Users',
     gate: true,
-    page: lazyPage(() => plainPages().then((m) => m.AuthUsersPage)),
+    page: lazyPage(() => authPages().then((m) => m.AuthUsersPage), (logic) => [logic.authUsers]),
     nav: { id: 'auth', label: 'Authentication', group: 'product', icon: 'auth', feature: 'auth', permission: 'project_auth:all' },
+  },
+  {
+    path: '/auth/emails',
+    section: 'auth/emails',
+    title: 'Authentication',
+    product: 'auth',
+    side: 'auth',
+    menuLabel: 'Emails',
+    gate: true,
+    page: lazyPage(() => authEmailsPage().then((m) => m.AuthEmailsPage), (logic) => [logic.authEmails]),
+    command: 'Auth emails',
   },
   {
     path: '/storage/buckets',
@@ -312,7 +325,7 @@ export const PROJECT_ROUTES: ProjectRoute[] = [
     side: 'settings',
     menuLabel: 'Authentication',
     gate: true,
-    page: lazyPage(() => plainPages().then((m) => m.AuthSettingsPage)),
+    page: lazyPage(() => import('../project/auth/AuthSettingsPage').then((m) => m.AuthSettingsPage), (logic) => [logic.authSettings]),
   },
   {
     path: '/settings/storage',

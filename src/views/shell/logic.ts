@@ -27,6 +27,9 @@ import type { sqlEditorMachine } from '../../../machines/sqlEditor.machine'
 import type { tableEditorMachine } from '../../../machines/tableEditor.machine'
 import type { edgeFunctionsMachine } from '../../../machines/edgeFunctions.machine'
 import type { storageBucketsMachine } from '../../../machines/storageBuckets.machine'
+import type { authUsersMachine } from '../../../machines/authUsers.machine'
+import type { authEmailsMachine } from '../../../machines/authEmails.machine'
+import type { authSettingsMachine } from '../../../machines/authSettings.machine'
 import type { typeGenerationMachine } from '../../../machines/typeGeneration.machine'
 import type { apiDocsMachine } from '../../../machines/apiDocs.machine'
 import type { githubIntegrationsMachine } from '../../../machines/githubIntegrations.machine'
@@ -76,6 +79,9 @@ export interface AppLogic {
   databaseTables: Loader<typeof databaseTablesMachine>
   // The project's products and 'Generate types', loaded with their screens.
   storageBuckets: Loader<typeof storageBucketsMachine>
+  authUsers: Loader<typeof authUsersMachine>
+  authEmails: Loader<typeof authEmailsMachine>
+  authSettings: Loader<typeof authSettingsMachine>
   edgeFunctions: Loader<typeof edgeFunctionsMachine>
   typeGeneration: Loader<typeof typeGenerationMachine>
   // The API docs panel (dialog and /api page), loaded when first opened.

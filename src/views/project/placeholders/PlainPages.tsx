@@ -1,6 +1,6 @@
 /**
  * Project pages with nothing behind them on the local platform yet: each says so in one line and links to what exists.
- * (Settings › Authentication and Vault, scheduled backups, Authentication › Users, the Realtime inspector, GraphiQL.)
+ * (Settings › Vault, scheduled backups, the Realtime inspector, GraphiQL.)
  */
 import { useSelector } from '@xstate/react'
 import { projectLink, selectProject } from '../../../../machines/projectStatus.machine'
@@ -17,12 +17,6 @@ interface PlainPage {
 }
 
 export const PLAIN_PAGES = {
-  'settings/auth': {
-    title: 'Auth settings',
-    description: 'Sign-in providers, e-mail templates and sessions of the project’s users.',
-    line: 'The local platform has no auth server yet: there are no auth settings to change. The JWT secret the project’s keys are signed with is in API settings.',
-    links: [{ label: 'API settings', section: 'settings/api' }],
-  },
   'settings/vault': {
     title: 'Vault',
     description: 'Secrets kept encrypted in the project’s database.',
@@ -36,16 +30,6 @@ export const PLAIN_PAGES = {
     links: [
       { label: 'Add-ons', section: 'settings/addons' },
       { label: 'Database tables', section: 'database/tables' },
-    ],
-  },
-  'auth/users': {
-    title: 'Users',
-    description: 'The people who sign in to the project’s apps.',
-    line: 'The local platform has no auth server yet, so this project has no auth users to list. Its tables, keys and API docs are here:',
-    links: [
-      { label: 'Table Editor', section: 'editor' },
-      { label: 'API settings', section: 'settings/api' },
-      { label: 'API Docs', section: 'api' },
     ],
   },
   'realtime/inspector': {
@@ -71,10 +55,8 @@ export const PLAIN_PAGES = {
 export type PlainSection = keyof typeof PLAIN_PAGES
 
 // One component per page, for the route table.
-export const AuthSettingsPage = () => <PlainProjectPage section="settings/auth" />
 export const VaultPage = () => <PlainProjectPage section="settings/vault" />
 export const ScheduledBackupsPage = () => <PlainProjectPage section="database/backups/scheduled" />
-export const AuthUsersPage = () => <PlainProjectPage section="auth/users" />
 export const RealtimeInspectorPage = () => <PlainProjectPage section="realtime/inspector" />
 export const GraphiqlPage = () => <PlainProjectPage section="api/graphiql" />
 

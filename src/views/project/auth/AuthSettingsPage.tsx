@@ -1,0 +1,120 @@
+import { useSelector } from '@xstate/react'
+import { useId, type FormEvent } from 'react'
+import type { ActorRefFrom } from 'xstate'
+import { selectAuthSettingsView, type AuthSettingsDraft, type authSettingsMachine } from '../../../../machines/authSettings.machine'
+import { Field, fieldAria } from '../../shell/Field'
+import { useAppLogic } from '../../shell/logic'
+import { Button, Card, ErrorPanel, InlineError, Loading, PageHeading, inputClass } from '../../shell/ui'
+import { PAGE_CLASS } from '../ProjectMachinePage'
+import { AuthMachinePage, Notice } from './AuthMachinePage'
+
+export type AuthSettingsActorRef = ActorRefFrom<typeof authSettingsMachine>
+
+const HEADING = { title: 'Auth settings', description: 'How the project’s users sign up and sign in, and where their e-mail links lead.' }
+
+/** /project/{ref}/settings/auth */
+export function AuthSettingsPage() {
+  const logic = useAppLogic()
+  return (
+    <AuthMachinePage
+      machine={logic.authSettings}
+      heading={HEADING}
+      loadingLabel="Loading auth settings…"
+      input={(ref, canManage) => ({ ref, canManage })}
+      render={(actor) => <AuthSettings actor={actor} />}
+    />
+  )
+}
+
+export function AuthSettings({ actor }: { actor: AuthSettingsActorRef }) {
+  const view = useSelector(actor, selectAuthSettingsView)
+  const canSave = useSelector(actor, (s) => s.can({ type: 'settings.save' }))
+  const canReset = useSelector(actor, (s) => s.can({ type: 'settings.reset' }))
+  const id = useId()
+  if (view.phase === 'loading') {
+    return (
+      <div className={PAGE_CLASS}>
+        <PageHeading {...HEADING} />
+        <Loading label="Loading auth settings…" />
+      </div>
+    )
+  }
+  if (view.phase === 'failed') {
+    return (
+      <div className={PAGE_CLASS}>
+        <PageHeading {...HEADING} />
+        <ErrorPanel title="Failed to load the auth settings" message={view.error} onRetry={() => actor.send({ type: 'settings.retry' })} />
+      </div>
+    )
+  }
+  const { draft, errors } = view
+  const readOnly = !view.canManage || view.saving
+  const edit = (change: Partial<AuthSettingsDraft>) => actor.send({ type: 'settings.edit', draft: change })
+  function submit(event: FormEvent) {
+    event.preventDefault()
+    actor.send({ type: 'settings.save' })
+  }
+  const toggle = (key: 'allowSignups' | 'confirmEmail', label: string, hint: string) => (
+    <div className="flex items-start justify-between gap-4">
+      <div>
+        <label htmlFor={`${id}-${key}`} className="text-sm font-medium">
+          {label}
+        </label>
+        <p id={`${id}-${key}-hint`} className="text-xs text-neutral-600 dark:text-neutral-300">
+          {hint}
+        </p>
+      </div>
+      <input
+        id={`${id}-${key}`}
+        type="checkbox"
+        role="switch"
+        aria-checked={draft[key]}
+        aria-describedby={`${id}-${key}-hint`}
+        className="mt-1 h-4 w-4 accent-emerald-600"
+        checked={draft[key]}
+        disabled={readOnly}
+        onChange={(event) => edit({ [key]: event.target.checked })}
+      />
+    </div>
+  )
+  return (
+    <div className={PAGE_CLASS}>
+      <PageHeading {...HEADING} />
+      {!view.canManage ? <p className="mb-4 text-sm text-neutral-600 dark:text-neutral-300">Your role can see the auth settings but not change them.</p> : null}
+      <form aria-label="Auth settings" onSubmit={submit} className="space-y-6">
+        <Card className="space-y-5 p-5">
+          <h2 className="text-base font-semibold">User signups</h2>
+          {toggle('allowSignups', 'Allow new users to sign up', 'If this is disabled, new users will not be able to sign up to your application.')}
+          {toggle('confirmEmail', 'Confirm email', 'Users will need to confirm their email address before signing in for the first time.')}
+          <Field id={`${id}-minpw`} label="Minimum password length" hint="Passwords shorter than this are refused (6 to 72 characters)." error={errors.minPasswordLength}>
+            <input {...fieldAria(`${id}-minpw`, { hint: true, error: errors.minPasswordLength })} inputMode="numeric" className={inputClass} value={draft.minPasswordLength} readOnly={readOnly} onChange={(e) => edit({ minPasswordLength: e.target.value })} />
+          </Field>
+          <Field id={`${id}-jwt`} label="JWT expiry limit" hint="How long access tokens are valid for, in seconds (at least 30, at most 604,800 — one week)." error={errors.jwtExpiry}>
+            <input {...fieldAria(`${id}-jwt`, { hint: true, error: errors.jwtExpiry })} inputMode="numeric" className={inputClass} value={draft.jwtExpiry} readOnly={readOnly} onChange={(e) => edit({ jwtExpiry: e.target.value })} />
+          </Field>
+        </Card>
+        <Card className="space-y-5 p-5">
+          <h2 className="text-base font-semibold">URL Configuration</h2>
+          <Field id={`${id}-site`} label="Site URL" hint="The default URL e-mail links send your users back to." error={errors.siteUrl}>
+            <input {...fieldAria(`${id}-site`, { hint: true, error: errors.siteUrl })} type="url" className={inputClass} value={draft.siteUrl} readOnly={readOnly} onChange={(e) => edit({ siteUrl: e.target.value })} />
+          </Field>
+          <Field id={`${id}-redirects`} label="Redirect URLs" hint="Other URLs a link may send users back to, one per line; * matches within a path segment, ** across segments." error={errors.redirectUrls}>
+            <textarea {...fieldAria(`${id}-redirects`, { hint: true, error: errors.redirectUrls })} rows={4} className={inputClass} value={draft.redirectUrls} readOnly={readOnly} onChange={(e) => edit({ redirectUrls: e.target.value })} />
+          </Field>
+        </Card>
+        {view.notice ? <Notice>{view.notice}</Notice> : null}
+        {view.error ? <InlineError>{view.error}</InlineError> : null}
+        {view.canManage ? (
+          <div className="flex justify-end gap-2">
+            <Button disabled={!canReset} onClick={() => actor.send({ type: 'settings.reset' })}>
+              Cancel
+            </Button>
+            <Button type="submit" variant="primary" disabled={!canSave}>
+              {view.saving ? 'Saving…' : 'Save'}
+            </Button>
+          </div>
+        ) : null}
+      </form>
+    </div>
+  )
+}

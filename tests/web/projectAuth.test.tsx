@@ -1,0 +1,108 @@
+/**
+ * The Authentication pages in the app: Settings › Authentication saved through config/auth, a member without
+ * project_auth:all seeing the users and settings read-only, and an answer that breaks its contract shown as an error.
+ */
+import { screen, waitFor, within } from '@testing-library/react'
+import userEvent from '@testing-library/user-event'
+import { afterEach, describe, expect, it, vi } from 'vitest'
+import type { AuthConfig } from '../../src/contracts/auth'
+import type { AuthUserPage } from '../../src/contracts/projectAuth'
+import { ALL_PERMISSIONS, ORGS, fakePlatform, renderApp } from '../fakePlatform'
+
+const REF = 'abcdefghijklmnopqrst'
+afterEach(() => vi.unstubAllGlobals())
+
+const json = (body: unknown, status = 200) => new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } })
+
+const CONFIG: AuthConfig = {
+  site_url: 'http://localhost:3000',
+  uri_allow_list: '',
+  disable_signup: false,
+  mailer_autoconfirm: false,
+  jwt_exp: 3600,
+  password_min_length: 6,
+  rate_limit_verify: 30,
+  rate_limit_token_refresh: 150,
+  rate_limit_otp: 30,
+  rate_limit_email_sent: 30,
+}
+const PAGE: AuthUserPage = {
+  total: 1,
+  users: [{ id: '00000000-0000-4000-8000-000000000001', email: 'ada@example.com', created_at: '2026-11-20T10:00:00Z', last_sign_in_at: null, app_metadata: { provider: 'email' }, user_metadata: {} }],
+}
+
+const READ_ONLY = ORGS.map((org) => ({
+  organization_id: org.id,
+  organization_slug: org.slug,
+  role: 'Read-only' as const,
+  permissions: ALL_PERMISSIONS.filter((p) => p !== 'project_auth:all' && p !== 'projects:write' && p !== 'service_api_keys:read'),
+}))
+
+/** The fake platform plus the auth routes (undefined: the fake platform's answer). */
+function platformWith(options: Parameters<typeof fakePlatform>[0], routes: (method: string, path: string, body: unknown) => Response | undefined) {
+  const platform = fakePlatform(options)
+  const calls: Array<{ method: string; path: string; body: unknown }> = []
+  vi.stubGlobal('fetch', async (input: RequestInfo | URL, init?: RequestInit) => {
+    const request = input instanceof Request ? input : new Request(new URL(String(input), 'http://localhost'), init)
+    const path = new URL(request.url, 'http://localhost').pathname
+    const text = request.method === 'GET' ? '' : await request.clone().text()
+    const body = text ? JSON.parse(text) : undefined
+    const answer = routes(request.method, path, body)
+    if (answer === undefined) return platform.fetch(request)
+    calls.push({ method: request.method, path, body })
+    return answer
+  })
+  return calls
+}
+
+describe('Settings › Authentication', () => {
+  it('saves sign-ups off through config/auth and says so', async () => {
+    let saved = CONFIG
+    const calls = platformWith({}, (method, path, body) => {
+      if (path !== `/v1/projects/${REF}/config/auth`) return undefined
+      if (method === 'PATCH') saved = { ...saved, ...(body as Partial<AuthConfig>) }
+      return json(saved)
+    })
+    renderApp(`/project/${REF}/settings/auth`)
+    const allow = await screen.findByRole('switch', { name: 'Allow new users to sign up' })
+    expect(allow).toBeChecked()
+    expect(screen.getByRole('button', { name: 'Save' })).toBeDisabled()
+    await userEvent.click(allow)
+    await userEvent.click(screen.getByRole('button', { name: 'Save' }))
+    expect(await screen.findByText('Auth settings saved')).toBeInTheDocument()
+    expect(calls.filter((c) => c.method === 'PATCH').map((c) => c.body)).toEqual([
+      { site_url: 'http://localhost:3000', uri_allow_list: '', disable_signup: true, mailer_autoconfirm: false, jwt_exp: 3600, password_min_length: 6 },
+    ])
+    expect(screen.getByRole('switch', { name: 'Allow new users to sign up' })).not.toBeChecked()
+  })
+
+  it('a member without project_auth:all sees the settings read-only', async () => {
+    platformWith({ permissions: READ_ONLY }, (_, path) => (path === `/v1/projects/${REF}/config/auth` ? json(CONFIG) : undefined))
+    renderApp(`/project/${REF}/settings/auth`)
+    expect(await screen.findByText('Your role can see the auth settings but not change them.')).toBeInTheDocument()
+    expect(screen.getByRole('switch', { name: 'Confirm email' })).toBeDisabled()
+    expect(screen.queryByRole('button', { name: 'Save' })).toBeNull()
+  })
+})
+
+describe('Authentication › Users', () => {
+  it('a member without project_auth:all sees the list and a user, with no Add user and no actions', async () => {
+    const calls = platformWith({ permissions: READ_ONLY }, (_, path) => (path === `/platform/auth/${REF}/users` ? json(PAGE) : undefined))
+    renderApp(`/project/${REF}/auth/users`)
+    const table = await screen.findByRole('table', { name: 'Users' })
+    expect(within(table).getByRole('rowheader', { name: 'ada@example.com' })).toBeInTheDocument()
+    expect(screen.getByText('Your role can see the users but not change them.')).toBeInTheDocument()
+    expect(screen.queryByRole('button', { name: 'Add user' })).toBeNull()
+    await userEvent.click(screen.getByRole('button', { name: 'View user ada@example.com' }))
+    const panel = await screen.findByRole('dialog', { name: 'User' })
+    expect(within(panel).queryByRole('button', { name: 'Send magic link' })).toBeNull()
+    expect(calls.every((c) => c.method === 'GET')).toBe(true)
+  })
+
+  it('an answer that breaks its contract is an error with a message, not a crash', async () => {
+    platformWith({}, (_, path) => (path === `/platform/auth/${REF}/users` ? json({ users: [{ email: 42 }], total: 1 }) : undefined))
+    renderApp(`/project/${REF}/auth/users`)
+    await waitFor(() => expect(screen.getByRole('alert')).toHaveTextContent('Failed to load users'))
+    expect(screen.getByRole('button', { name: 'Try again' })).toBeEnabled()
+  })
+})
