@@ -56,3 +56,39 @@ export type CreateMigrationBody = z.infer<typeof CreateMigrationBody>
 /** GET /v1/projects/{ref}/database/migrations: supabase_migrations.schema_migrations, oldest first. */
 export const MigrationList = z.array(z.object({ version: z.string().check(z.minLength(1)), name: z.optional(z.string()) }))
 export type MigrationList = z.infer<typeof MigrationList>
+
+/** GET /v1/projects/{ref}/ssl-enforcement: what the port enforces (it has no TLS: nothing). */
+export const SslEnforcement = z.object({ currentConfig: z.object({ database: z.boolean() }), appliedSuccessfully: z.boolean() })
+export type SslEnforcement = z.infer<typeof SslEnforcement>
+
+const Cidrs = z.object({ dbAllowedCidrs: z.optional(z.array(z.string())), dbAllowedCidrsV6: z.optional(z.array(z.string())) })
+/** GET /v1/projects/{ref}/network-restrictions: the addresses the port accepts. */
+export const NetworkRestrictions = z.object({
+  entitlement: z.enum(['disallowed', 'allowed']),
+  config: Cidrs,
+  old_config: z.optional(Cidrs),
+  status: z.enum(['stored', 'applied']),
+  updated_at: z.optional(z.string()),
+  applied_at: z.optional(z.string()),
+})
+export type NetworkRestrictions = z.infer<typeof NetworkRestrictions>
+
+/** GET /v1/projects/{ref}/database/backups: the platform takes no scheduled backups and has no PITR. */
+export const Backups = z.object({
+  region: z.string(),
+  walg_enabled: z.boolean(),
+  pitr_enabled: z.boolean(),
+  backups: z.array(
+    z.object({
+      id: z.number().check(z.int()),
+      is_physical_backup: z.boolean(),
+      status: z.enum(['COMPLETED', 'FAILED', 'PENDING', 'REMOVED', 'ARCHIVED', 'CANCELLED']),
+      inserted_at: z.string(),
+    }),
+  ),
+  physical_backup_data: z.object({
+    earliest_physical_backup_date_unix: z.optional(z.number().check(z.int())),
+    latest_physical_backup_date_unix: z.optional(z.number().check(z.int())),
+  }),
+})
+export type Backups = z.infer<typeof Backups>

@@ -119,6 +119,17 @@ describe('the CLI on the Postgres port', () => {
   }, 300_000)
 })
 
+describe('the CLI reads the database settings', () => {
+  it('ssl-enforcement, network-restrictions and backups answer what is true of the port', async () => {
+    const ssl = await cli(['ssl-enforcement', 'get', '--project-ref', ref, '--experimental'])
+    expect(`${ssl.stdout}${ssl.stderr}`).toContain("SSL is *NOT* being enforced")
+    const net = await cli(['network-restrictions', 'get', '--project-ref', ref, '--experimental'])
+    expect(net.stdout).toMatch(/0\.0\.0\.0\/0/)
+    const backups = await cli(['backups', 'list', '--project-ref', ref])
+    expect(backups.stdout).toMatch(/PITR/i)
+  }, 120_000)
+})
+
 describe('the Management API migrations', () => {
   it('applies a migration once, records it, and refuses bad input', async () => {
     const apply = (body: unknown) =>

@@ -4,6 +4,10 @@
  *                                                      the old one stops working for every new connection at once
  *   GET   /v1/projects/{ref}/config/database/pooler    the port as the platform's pooler (the CLI's connection string)
  *   GET   /v1/projects/{ref}/config/database/pgbouncer the same as PgBouncer settings
+ *   GET   /v1/projects/{ref}/database/migrations     the CLI's migration history; POST applies and records one
+ *   GET   /v1/projects/{ref}/ssl-enforcement          false: the port has no TLS
+ *   GET   /v1/projects/{ref}/network-restrictions     every address (no restrictions are kept yet)
+ *   GET   /v1/projects/{ref}/database/backups          none: the platform takes no scheduled backups and has no PITR
  * The connection string carries `[YOUR-PASSWORD]` where the password goes, as the platform's does: the password is
  * kept only as a SCRAM verifier and cannot be shown. It says `sslmode=disable`: the port has no TLS.
  */
@@ -14,7 +18,7 @@ import type { Deps } from '../../core/deps'
 import { at, baseUrl, errorJson, validate, type AppEnv } from '../../core/http'
 import { can } from '../../core/permissions'
 import { memberProject, refParam } from '../projects/access'
-import type { MigrationList } from '../../../contracts/wire'
+import type { Backups, MigrationList, NetworkRestrictions, SslEnforcement } from '../../../contracts/wire'
 import { ProjectDbError } from '../../projectdb/types'
 import { answerDatabaseFailure } from '../../core/domainErrors'
 import { DATABASE_UNAVAILABLE, refuseUnlessActive } from '../projects/access'
@@ -105,6 +109,17 @@ export function wireRoutes(deps: Deps) {
       return failed(c, err)
     }
   })
+
+  // What is true of the port: no TLS (so nothing to enforce), no address restrictions, no scheduled backups or PITR.
+  app.on(...at(endpoints.getSslEnforcement), refParam, project, (c) =>
+    c.json({ currentConfig: { database: false }, appliedSuccessfully: true } satisfies SslEnforcement),
+  )
+  app.on(...at(endpoints.getNetworkRestrictions), refParam, project, (c) =>
+    c.json({ entitlement: 'allowed', config: { dbAllowedCidrs: ['0.0.0.0/0'], dbAllowedCidrsV6: ['::/0'] }, status: 'applied' } satisfies NetworkRestrictions),
+  )
+  app.on(...at(endpoints.listBackups), refParam, project, (c) =>
+    c.json({ region: c.var.project.region, walg_enabled: false, pitr_enabled: false, backups: [], physical_backup_data: {} } satisfies Backups),
+  )
 
   return app
 }
