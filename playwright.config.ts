@@ -76,7 +76,8 @@ const server = (name: string, serverPort: number, env: Record<string, string>) =
   // together, on a machine that may be busy.
   timeout: 300_000,
   stdout: 'pipe' as const,
-  env: { PORT: String(serverPort), DATA_DIR: dataDir(name), DEV_CONTROLS: '1', ...env },
+  // DB_PORT=0: the servers start together, so each takes a free Postgres port instead of the one default.
+  env: { PORT: String(serverPort), DB_PORT: '0', DATA_DIR: dataDir(name), DEV_CONTROLS: '1', ...env },
 })
 
 export default defineConfig({

@@ -34,7 +34,8 @@ export async function startServer(
   const port = await freePort()
   // Node itself with tsx's loader: a wrapper process (npx) would not pass a stop signal on reliably.
   const child = spawn(process.execPath, ['--import', 'tsx', script], {
-    env: { ...process.env, PORT: String(port), DATA_DIR: dataDir, DEV_CONTROLS: '1', ...env },
+    // DB_PORT=0: a bench may run two servers at once; each takes a free Postgres port unless it names one.
+    env: { ...process.env, PORT: String(port), DB_PORT: '0', DATA_DIR: dataDir, DEV_CONTROLS: '1', ...env },
     stdio: ['ignore', 'ignore', 'inherit'],
   })
   const url = `http://127.0.0.1:${port}`

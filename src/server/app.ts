@@ -58,6 +58,7 @@ import { publicSessionRoutes, sessionRoutes } from './features/session/routes'
 import { upgradeDevRoutes, upgradeRoutes } from './features/upgrade/routes'
 import { registerUpgradeLifecycle } from './features/upgrade/transitions'
 import { usageDevRoutes, usageRoutes } from './features/usage/routes'
+import { wireRoutes } from './features/wire/routes'
 import { addDemoGitHub, addDemoStorageAndFunctions, assignDemoSchemas, creditDemoOwner, seedDemoData } from './seed'
 import { createUsageMeter } from './core/meter'
 import { REQUEST_LOG_LIMIT } from '../contracts/measured'
@@ -214,6 +215,7 @@ export async function createApp(options: CreateAppOptions): Promise<PlatformServ
   app.route('/', authDashboardRoutes(deps, (path, init) => gateway.request(path, init)))
   app.route('/', supportRoutes(deps))
   app.route('/', branchingRoutes(deps))
+  app.route('/', wireRoutes(deps))
   if (config.devControls) {
     for (const routes of [devRoutes, pauseDevRoutes, keysDevRoutes, upgradeDevRoutes, usageDevRoutes]) {
       app.route('/', routes(deps))

@@ -154,6 +154,21 @@ export interface ServerConfig {
    * 0: no cap.
    */
   restMaxRows: number
+  /** The Postgres port: every project's database over the wire protocol (features/wire). */
+  wire: {
+    /** DB_PORT: default 54322; 0 picks a free port (printed at start). */
+    port: number
+    /** WIRE_MAX_CLIENTS_PER_PROJECT: connections one project may hold at once; the next is refused (53300). */
+    maxClientsPerProject: number
+    /** WIRE_QUEUE_WAIT_MS (PGlite): longest wait for the project's one session while another client holds it. */
+    queueWaitMs: number
+    /** WIRE_IDLE_IN_TRANSACTION_MS (PGlite): a client idle this long inside a transaction is ended, its transaction rolled back. */
+    idleInTransactionMs: number
+    /** WIRE_STARTUP_TIMEOUT_MS: a connection that has not sent its start-up packet by then is closed. */
+    startupTimeoutMs: number
+    /** WIRE_MAX_MESSAGE_BYTES: the largest message a client may send after start-up. */
+    maxMessageBytes: number
+  }
 }
 
 /** scrypt parameters: N (CPU/memory cost, a power of 2), r (block size), p (parallelism). */
@@ -200,6 +215,12 @@ function accessTokenDays(env: Env): number {
   const days = int(env, 'ACCESS_TOKEN_DEFAULT_EXPIRY_DAYS', 90, 1)
   if (days > MAX_ACCESS_TOKEN_DAYS) throw new Error(`ACCESS_TOKEN_DEFAULT_EXPIRY_DAYS must be at most ${MAX_ACCESS_TOKEN_DAYS}, got ${days}`)
   return days
+}
+
+function port16(env: Env, name: string, fallback: number): number {
+  const port = int(env, name, fallback)
+  if (port > 65535) throw new Error(`${name} must be at most 65535, got ${port}`)
+  return port
 }
 
 export function loadConfig(env: Env = process.env): ServerConfig {
@@ -255,6 +276,14 @@ export function loadConfig(env: Env = process.env): ServerConfig {
     },
     usageFlushMs: int(env, 'USAGE_FLUSH_MS', 10_000),
     restMaxRows: int(env, 'REST_MAX_ROWS', 1_000),
+    wire: {
+      port: port16(env, 'DB_PORT', 54322),
+      maxClientsPerProject: int(env, 'WIRE_MAX_CLIENTS_PER_PROJECT', 60, 1),
+      queueWaitMs: int(env, 'WIRE_QUEUE_WAIT_MS', 10_000, 1),
+      idleInTransactionMs: int(env, 'WIRE_IDLE_IN_TRANSACTION_MS', 30_000, 1),
+      startupTimeoutMs: int(env, 'WIRE_STARTUP_TIMEOUT_MS', 10_000, 1),
+      maxMessageBytes: int(env, 'WIRE_MAX_MESSAGE_BYTES', 64 * 1024 * 1024, 1024),
+    },
   }
 }
 

@@ -11,12 +11,15 @@ import { ensureProjectDatabase } from './projectdb'
 import { createAccessToken } from './features/session/auth'
 import { openDb, type Db } from './db'
 import { DEMO_PASSWORD, demoAccounts } from './seed'
+import { startWireServer, type WireServer } from './features/wire/server'
 
 export interface RunningServer extends PlatformServer {
   db: Db
   config: ServerConfig
   url: string
   port: number
+  /** The Postgres port (DB_PORT). */
+  wire: WireServer
   stop(): Promise<void>
 }
 
@@ -38,6 +41,15 @@ export async function startServer(config: ServerConfig): Promise<RunningServer> 
   const host = config.host === '0.0.0.0' || config.host === '::' ? 'localhost' : config.host
   const url = `http://${host.includes(':') ? `[${host}]` : host}:${port}`
   platform.listeningOn(url)
+  let wire: WireServer
+  try {
+    wire = await startWireServer({ db, projectDbs: platform.projectDbs, config })
+  } catch (err) {
+    await new Promise<void>((resolve) => server.close(() => resolve()))
+    await platform.close()
+    await db.close()
+    throw new Error(`the Postgres port ${config.wire.port} could not be opened: ${(err as Error).message}`)
+  }
   platform.engine.start()
   void prepareProjectDatabases(platform, db)
 
@@ -48,8 +60,10 @@ export async function startServer(config: ServerConfig): Promise<RunningServer> 
     config,
     url,
     port,
+    wire,
     stop() {
       stopping ??= (async () => {
+        await wire.close()
         await new Promise<void>((resolve) => server.close(() => resolve()))
         await platform.close()
         await db.close()
@@ -157,6 +171,7 @@ export async function printBanner(server: RunningServer, label = 'Local platform
   const lines = [
     `${label} listening on ${server.url}`,
     `  store: ${config.databaseUrl ? 'PostgreSQL (DATABASE_URL)' : `PGlite in ${config.dataDir}`}`,
+    `  Postgres port (every project's database, user postgres.<ref>): ${server.wire.port}`,
     `  demo accounts, password ${DEMO_PASSWORD}:`,
     ...demoAccounts.map((a) => `    ${a.email.padEnd(24)} ${a.role}`),
   ]

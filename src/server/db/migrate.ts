@@ -18,6 +18,7 @@ import m016 from './migrations/016_branching'
 import m017 from './migrations/017_verified_emails_token_expiry'
 import m018 from './migrations/018_transition_claims'
 import m019 from './migrations/019_project_auth'
+import m020 from './migrations/020_database_password'
 import m021 from './migrations/021_function_runtime'
 import m022 from './migrations/022_realtime'
 
@@ -42,6 +43,7 @@ export const migrations: { id: string; sql: string }[] = [
   { id: '017_verified_emails_token_expiry', sql: m017 },
   { id: '018_transition_claims', sql: m018 },
   { id: '019_project_auth', sql: m019 },
+  { id: '020_database_password', sql: m020 },
   { id: '021_function_runtime', sql: m021 },
   { id: '022_realtime', sql: m022 },
 ]

@@ -16,7 +16,7 @@ import { postgresBackend } from './postgres'
 import { ProjectDbError, type ProjectDatabases } from './types'
 
 export { ProjectDbError } from './types'
-export type { DbRole, ProjectDatabases, ProjectQueryResult, ProjectTx, TransactionOptions } from './types'
+export type { DbRole, LeaseOptions, ProjectDatabases, ProjectQueryResult, ProjectTx, RawLease, TransactionOptions } from './types'
 
 /** PROJECT_DB_MAX_OPEN, PROJECT_DB_IDLE_MS, PROJECT_DB_QUERY_TIMEOUT_MS (see config.ts). */
 export type ProjectDbSettings = ServerConfig['projectDb']
@@ -93,24 +93,12 @@ export function createProjectDatabases(
     exists: (ref) => engine.exists(ref),
     async transaction(ref, opts, fn) {
       if (opts.platform) return engine.transaction(ref, opts, fn)
-      const { rows } = await store.query<ProjectState>(
-        `select p.id, p.status, pd.demo_schema, p.organization_id from projects p
-         left join project_databases pd on pd.project_id = p.id where p.ref = $1`,
-        [ref],
-      )
-      const project = rows[0]
-      if (!project) throw new ProjectDbError(`no project ${ref}`, { code: 'database_unavailable' })
-      if (project.status !== 'ACTIVE_HEALTHY') {
-        throw new ProjectDbError(`the project's database is not available while the project is ${project.status}`, {
-          code: 'database_unavailable',
-        })
-      }
-      const tenant = tenantOf(project)
-      if (!known.has(ref)) {
-        if (!(await engine.exists(ref))) await engine.create(ref, { schemaSql: demoSchemaSql(project.demo_schema), tenant })
-        known.add(ref)
-      }
+      const tenant = await usable(ref)
       return engine.transaction(ref, { ...opts, tenant }, fn)
+    },
+    async lease(ref, opts) {
+      const tenant = await usable(ref)
+      return engine.lease(ref, { ...opts, tenant })
     },
     close: (ref) => engine.close(ref),
     drop: async (ref) => {
@@ -122,5 +110,27 @@ export function createProjectDatabases(
     prepare: () => engine.prepare(),
     closeAll: () => engine.closeAll(),
     serverVersion: () => engineVersionIn(store),
+  }
+
+  /** The project's tenant once it is ACTIVE_HEALTHY and has its database; ProjectDbError otherwise. */
+  async function usable(ref: string): Promise<string> {
+    const { rows } = await store!.query<ProjectState>(
+      `select p.id, p.status, pd.demo_schema, p.organization_id from projects p
+       left join project_databases pd on pd.project_id = p.id where p.ref = $1`,
+      [ref],
+    )
+    const project = rows[0]
+    if (!project) throw new ProjectDbError(`no project ${ref}`, { code: 'database_unavailable' })
+    if (project.status !== 'ACTIVE_HEALTHY') {
+      throw new ProjectDbError(`the project's database is not available while the project is ${project.status}`, {
+        code: 'database_unavailable',
+      })
+    }
+    const tenant = tenantOf(project)
+    if (!known.has(ref)) {
+      if (!(await engine.exists(ref))) await engine.create(ref, { schemaSql: demoSchemaSql(project.demo_schema), tenant })
+      known.add(ref)
+    }
+    return tenant!
   }
 }

@@ -15,7 +15,15 @@
  *  - a caller that would wait for a slot longer than `slotWaitMs` is refused with 'database_busy' (and a retry
  *    time) instead of stalling; the platform's own work (`platform`) waits as long as it takes.
  */
-import { ProjectDbError, type ProjectDatabases, type ProjectQueryResult, type ProjectTx, type TransactionOptions } from './types'
+import {
+  ProjectDbError,
+  type LeaseOptions,
+  type ProjectDatabases,
+  type ProjectQueryResult,
+  type ProjectTx,
+  type RawLease,
+  type TransactionOptions,
+} from './types'
 
 /** One open connection to one project's database. */
 export interface Session {
@@ -25,6 +33,8 @@ export interface Session {
   close(): Promise<void>
   /** Stops it at once (a statement past its time-out); whatever it was doing is rolled back. */
   kill(): Promise<void>
+  /** Wire-protocol bytes in, the backend's bytes out (PGlite's execProtocolRaw): the Postgres port's clients. */
+  raw?(bytes: Uint8Array): Promise<Uint8Array>
 }
 
 export interface Backend {
@@ -65,7 +75,12 @@ interface OpenDb {
   lastUsed: number
   busy: number
   tenant: string
+  /** The Postgres port's client that used the session last (undefined: the platform's own transactions). */
+  lastOwner?: object
 }
+
+/** What a client of the Postgres port may have left in the one session: gone before anyone else uses it. */
+const DISCARD_SESSION = 'discard all'
 
 /** A caller waiting for a slot: woken whenever one may have come free. */
 interface Waiter {
@@ -183,6 +198,88 @@ export class DatabaseManager implements ProjectDatabases {
       if (open) await this.closeOpen(open)
       await this.closing.get(ref)
       await this.backend.drop(ref)
+    })
+  }
+
+  /**
+   * Lends the project's session to a client of the Postgres port, in the project's turn like a transaction; refused
+   * with 'database_busy' when the turn does not come within `waitMs` (another client holds a transaction open).
+   */
+  lease(ref: string, opts: LeaseOptions): Promise<RawLease> {
+    checkRef(ref)
+    return new Promise<RawLease>((resolve, reject) => {
+      let gaveUp = false
+      const timer = setTimeout(() => {
+        gaveUp = true
+        reject(
+          new ProjectDbError(`another session of this project held its database for more than ${opts.waitMs} ms`, {
+            code: 'database_busy',
+            retryAfterSeconds: 1,
+          }),
+        )
+      }, opts.waitMs)
+      void this.serial(ref, async () => {
+        if (gaveUp) return
+        let open: OpenDb
+        try {
+          open = await this.acquire(ref, { tenant: opts.tenant })
+        } catch (err) {
+          clearTimeout(timer)
+          reject(err)
+          return
+        }
+        let released!: () => void
+        const done = new Promise<void>((r) => (released = r))
+        try {
+          const { session } = open
+          if (!session.raw) throw new ProjectDbError('this engine has no wire-protocol session', { code: 'database_unavailable' })
+          if (gaveUp) return
+          if (open.lastOwner !== opts.owner) {
+            await session.exec(`${DISCARD_SESSION};${opts.prelude ? ` ${opts.prelude}` : ''}`)
+            open.lastOwner = opts.owner
+          }
+          clearTimeout(timer)
+          if (gaveUp) return
+          const raw = session.raw.bind(session)
+          const timeoutMs = this.opts.queryTimeoutMs
+          let over = false
+          resolve({
+            raw: async (bytes) => {
+              if (over) throw new ProjectDbError('the lease is over', { code: 'transaction_closed' })
+              let killer: ReturnType<typeof setTimeout> | undefined
+              const stopped = new Promise<never>((_, rej) => {
+                killer = setTimeout(() => {
+                  rej(new ProjectDbError(`the statement ran past its time-out of ${timeoutMs} ms and was stopped`, { code: 'query_timeout' }))
+                  void this.closeOpen(open, 'kill')
+                }, timeoutMs)
+              })
+              stopped.catch(() => {})
+              try {
+                return await Promise.race([raw(bytes), stopped])
+              } catch (err) {
+                throw toProjectDbError(err)
+              } finally {
+                clearTimeout(killer)
+              }
+            },
+            cancel: () => {
+              if (!over) void this.closeOpen(open, 'kill')
+            },
+            release: () => {
+              over = true
+              released()
+            },
+          })
+          await done
+        } catch (err) {
+          clearTimeout(timer)
+          if (!gaveUp) reject(toProjectDbError(err))
+        } finally {
+          open.busy--
+          open.lastUsed = Date.now()
+          this.wake()
+        }
+      })
     })
   }
 
@@ -405,6 +502,10 @@ export class DatabaseManager implements ProjectDatabases {
       },
     }
     try {
+      if (open.lastOwner) {
+        await guard(session.exec(DISCARD_SESSION))
+        open.lastOwner = undefined
+      }
       const role = opts.role ?? 'postgres'
       let begin = opts.readOnly ? 'begin read only;' : 'begin;'
       if (role !== 'postgres') begin += ` set local role ${role};`

@@ -143,12 +143,12 @@ class ProcessSession implements Session {
     })
   }
 
-  private call<T>(op: 'query' | 'exec' | 'close', sql?: string, params?: unknown[]): Promise<T> {
+  private call<T>(op: 'query' | 'exec' | 'raw' | 'close', sql?: string, params?: unknown[], bytes?: Uint8Array): Promise<T> {
     if (this.gone) return Promise.reject(this.gone)
     const id = this.nextId++
     return new Promise<T>((resolve, reject) => {
       this.pending.set(id, { resolve: resolve as (v: unknown) => void, reject })
-      this.child.send({ id, op, sql, params }, (err) => {
+      this.child.send({ id, op, sql, params, bytes }, (err) => {
         if (!err) return
         this.pending.delete(id)
         reject(this.gone ?? unavailable(`the project database stopped: ${err.message}`))
@@ -162,6 +162,10 @@ class ProcessSession implements Session {
 
   exec(sql: string): Promise<ProjectQueryResult[]> {
     return this.call('exec', sql)
+  }
+
+  async raw(bytes: Uint8Array): Promise<Uint8Array> {
+    return new Uint8Array(await this.call<Uint8Array>('raw', undefined, undefined, bytes))
   }
 
   async close(): Promise<void> {

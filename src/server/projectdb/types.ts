@@ -116,4 +116,23 @@ export interface ProjectDatabases {
   listen?(ref: string, channel: string, onPayload: (payload: string) => void): Promise<() => Promise<void>>
   /** The engine's `server_version` ('18.6' on PGlite, '15.x' on PostgreSQL 15): new projects' db_version. */
   serverVersion?(): Promise<string>
+  /**
+   * PGlite: lends the project's one session to a client of the Postgres port until it releases it (manager.ts).
+   * The platform's wrapper (index.ts) refuses a project that is not ACTIVE_HEALTHY, as `transaction` does.
+   */
+  lease?(ref: string, opts: LeaseOptions): Promise<RawLease>
+}
+
+/** See manager.ts. */
+export interface RawLease {
+  raw(bytes: Uint8Array): Promise<Uint8Array>
+  /** Stops what runs now by ending the session (PGlite cannot cancel a statement): its state is gone. */
+  cancel(): void
+  release(): void
+}
+export interface LeaseOptions {
+  owner: object
+  prelude?: string
+  waitMs: number
+  tenant?: string
 }

@@ -5,7 +5,7 @@
  * tsx, vitest and node without a TypeScript loader.
  *
  * workerData: { dir, mode: 'serve' | 'initdb', sql?, system?, lockdown }
- *  - 'serve': opens the data folder `dir` and answers { id, op: 'query' | 'exec' | 'close', sql, params } messages
+ *  - 'serve': opens the data folder `dir` and answers { id, op: 'query' | 'exec' | 'raw' | 'close', sql, params, bytes } messages
  *    one at a time with { id, result } or { id, error }. Its session must be no superuser: a folder made before the
  *    template was locked down gets `lockdown` first (then is opened again), and a folder whose session is still a
  *    superuser after that is refused;
@@ -127,6 +127,10 @@ async function serve() {
       } else if (msg.op === 'exec') {
         const results = await pg.exec(msg.sql)
         parentPort.postMessage({ id: msg.id, result: results.map(resultData) })
+      } else if (msg.op === 'raw') {
+        // Wire-protocol bytes of a client of the Postgres port (features/wire), answered with the backend's bytes.
+        const out = await pg.execProtocolRaw(new Uint8Array(msg.bytes))
+        parentPort.postMessage({ id: msg.id, result: out })
       } else if (msg.op === 'close') {
         await pg.close()
         parentPort.postMessage({ id: msg.id, result: null })

@@ -4,6 +4,7 @@
  * served by the REST feature, rest/routes.ts); the Management API's create (POST /v1/projects), refused with 409
  * past the free project limit or the organization's disk cap.
  */
+import { setDatabasePassword } from '../../projectdb/password'
 import { Hono } from 'hono'
 import type { V1CreatedProject } from '../../../contracts/database'
 import * as endpoints from '../../../contracts/endpoints'
@@ -64,8 +65,8 @@ export function projectRoutes(deps: Deps) {
   app.on(...at(endpoints.v1GetProject), project, (c) => c.json(toV1Project(c.var.project, hostOf())))
 
   // Creates a project that comes up through the lifecycle: COMING_UP now, its own database and ACTIVE_HEALTHY after
-  // LIFECYCLE_COMING_UP_MS (src/server/projectdb/lifecycle.ts). db_pass is accepted and not kept: nothing
-  // signs in to a project database with a password here.
+  // LIFECYCLE_COMING_UP_MS (src/server/projectdb/lifecycle.ts). db_pass becomes the database password of the
+  // Postgres port, kept only as its SCRAM verifier.
   app.on(...at(endpoints.createProject), validate('json', endpoints.createProject.body), async (c) => {
     const body = c.req.valid('json')
     const account = c.get('account')
@@ -100,6 +101,7 @@ export function projectRoutes(deps: Deps) {
         now,
         createdBy: account.id,
       })
+      if (body.db_pass) await setDatabasePassword(tx, id, body.db_pass, now)
       await lifecycle.enterStatus(tx, id, 'COMING_UP', now)
       return { ok: true }
     })

@@ -1,0 +1,20 @@
+/** What a login to the Postgres port needs to know of a project (its password's verifier: projectdb/password.ts). */
+import type { Queryable } from '../../db'
+
+export interface WireProject {
+  id: number
+  ref: string
+  status: string
+  organization_id: number
+  verifier: string | null
+}
+
+export async function findWireProject(db: Queryable, ref: string): Promise<WireProject | undefined> {
+  const { rows } = await db.query<WireProject>(
+    `select p.id, p.ref, p.status, p.organization_id, pw.verifier
+       from projects p left join project_db_passwords pw on pw.project_id = p.id
+      where p.ref = $1`,
+    [ref],
+  )
+  return rows[0]
+}

@@ -1,0 +1,163 @@
+/**
+ * The official CLI (pinned, pointed at the test server by a profile file) against a project's database through the
+ * Postgres port: `link` reads the pooler's connection string, `migration new` + `db push` apply a migration once and
+ * record it where `migration list` and the Management API's migration history read it, `inspect db table-stats`
+ * answers from the database. The Management API's migrations endpoint applies and records one the same way.
+ */
+import { execFile } from 'node:child_process'
+import { mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises'
+import os from 'node:os'
+import path from 'node:path'
+import { promisify } from 'node:util'
+import pg from 'pg'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { repoRoot } from '../../src/server/config'
+import { startWireServer, type WireServer } from '../../src/server/features/wire/server'
+import { listenOnPort, OWNER, projectByName, startTestServer, type TestServer } from './helpers'
+
+const run = promisify(execFile)
+const PASSWORD = 'cli-db-password-1'
+
+let s: TestServer
+let wire: WireServer
+let origin: string
+let close: () => Promise<void>
+let ref: string
+let token: string
+let home: string
+let work: string
+
+const v1 = (p: string) => `${origin}/v1/projects/${ref}${p}`
+const bearer = () => ({ authorization: `Bearer ${token}` })
+
+/** Runs the CLI with `input` on its standard input (closed at once without: `migration new` reads a pipe to its end). */
+function cli(args: string[], input = '') {
+  const running = run(path.join(repoRoot, 'node_modules/@supabase/cli-linux-x64/bin/supabase'), [...args, '--profile', path.join(home, 'profile.yaml')], {
+    cwd: work,
+    env: {
+      PATH: process.env.PATH,
+      HOME: home,
+      SUPABASE_ACCESS_TOKEN: token,
+      SUPABASE_DB_PASSWORD: PASSWORD,
+      SUPABASE_TELEMETRY_DISABLED: '1',
+      DO_NOT_TRACK: '1',
+    },
+    timeout: 90_000,
+  })
+  running.child.stdin?.end(input)
+  return running
+}
+
+beforeAll(async () => {
+  s = await startTestServer()
+  ;({ origin, close } = await listenOnPort(s))
+  wire = await startWireServer({ db: s.db, projectDbs: s.projectDbs, config: { ...s.config, wire: { ...s.config.wire, port: 0 } } })
+  ref = (await projectByName(s, 'Recipe Box')).ref
+  const cookie = await s.signIn(OWNER)
+  const res = await s.request('/platform/profile/access-tokens', {
+    method: 'POST',
+    headers: { cookie, 'content-type': 'application/json' },
+    body: JSON.stringify({ name: 'cli' }),
+  })
+  token = ((await res.json()) as { token: string }).token
+  const reset = await fetch(v1('/database/password'), {
+    method: 'PATCH',
+    headers: { ...bearer(), 'content-type': 'application/json' },
+    body: JSON.stringify({ password: PASSWORD }),
+  })
+  expect(reset.status).toBe(200)
+  // The project's database is made on its first use (seconds on PGlite): before the CLI's 10 s connect time-out runs.
+  const warm = new pg.Client({ connectionString: `postgresql://postgres.${ref}:${PASSWORD}@127.0.0.1:${wire.port}/postgres` })
+  await warm.connect()
+  await warm.query('select 1')
+  await warm.end()
+  home = await mkdtemp(path.join(os.tmpdir(), 'kp-wire-cli-'))
+  work = path.join(home, 'app')
+  await mkdir(work, { recursive: true })
+  await writeFile(
+    path.join(home, 'profile.yaml'),
+    `name: local\napi_url: ${origin}\ndashboard_url: ${origin}\nproject_host: localhost\npooler_host: localhost\n`,
+  )
+}, 120_000)
+
+afterAll(async () => {
+  await wire?.close()
+  await close?.()
+  await s?.close()
+  if (home) await rm(home, { recursive: true, force: true })
+})
+
+describe('the CLI on the Postgres port', () => {
+  it('links, pushes a new migration once, lists it, and inspects the tables', async () => {
+    await cli(['init'])
+    const linked = await cli(['link', '--project-ref', ref])
+    expect(`${linked.stdout}${linked.stderr}`).toMatch(/Finished supabase link/)
+
+    await cli(['migration', 'new', 'create_gadgets'], 'create table public.gadgets (id bigint primary key, label text);\n')
+    const [file] = await readdir(path.join(work, 'supabase/migrations'))
+    const version = file.split('_')[0]
+
+    // The connection string the pooler endpoint hands out, with the password in its place. (Linked commands would
+    // reach the pooler's host on port 5432 only, which the CLI fixes; --db-url names the port.)
+    const [pooler] = (await (await fetch(v1('/config/database/pooler'), { headers: bearer() })).json()) as { connection_string: string }[]
+    const dbUrl = pooler.connection_string.replace('[YOUR-PASSWORD]', encodeURIComponent(PASSWORD))
+    expect(dbUrl).toBe(`postgresql://postgres.${ref}:${PASSWORD}@127.0.0.1:${wire.port}/postgres?sslmode=disable`)
+
+    const pushed = await cli(['db', 'push', '--yes', '--db-url', dbUrl])
+    expect(`${pushed.stdout}${pushed.stderr}`).toMatch(/Applying migration/)
+    const again = await cli(['db', 'push', '--yes', '--db-url', dbUrl])
+    expect(`${again.stdout}${again.stderr}`).toMatch(/Remote database is up to date/)
+
+    const listed = await cli(['migration', 'list', '--db-url', dbUrl])
+    expect(listed.stdout).toMatch(new RegExp(`\`?${version}\`?\\s*\\|\\s*\`?${version}\`?`))
+
+    const history = (await (await fetch(v1('/database/migrations'), { headers: bearer() })).json()) as { version: string; name?: string }[]
+    expect(history).toContainEqual({ version, name: 'create_gadgets' })
+
+    const stats = await cli(['inspect', 'db', 'table-stats', '--db-url', dbUrl])
+    expect(stats.stdout).toMatch(/gadgets/)
+  }, 300_000)
+})
+
+describe('the CLI reads the database settings', () => {
+  it('ssl-enforcement, network-restrictions and backups answer what is true of the port', async () => {
+    const ssl = await cli(['ssl-enforcement', 'get', '--project-ref', ref, '--experimental'])
+    expect(`${ssl.stdout}${ssl.stderr}`).toContain("SSL is *NOT* being enforced")
+    const net = await cli(['network-restrictions', 'get', '--project-ref', ref, '--experimental'])
+    expect(net.stdout).toMatch(/0\.0\.0\.0\/0/)
+    const backups = await cli(['backups', 'list', '--project-ref', ref])
+    expect(backups.stdout).toMatch(/PITR/i)
+  }, 120_000)
+})
+
+describe('the Management API migrations', () => {
+  it('applies a migration once, records it, and refuses bad input', async () => {
+    const apply = (body: unknown) =>
+      fetch(v1('/database/migrations'), { method: 'POST', headers: { ...bearer(), 'content-type': 'application/json' }, body: JSON.stringify(body) })
+    const res = await apply({ query: 'create table public.widgets (id bigint primary key);', name: 'create_widgets' })
+    expect(res.status).toBe(200)
+    const history = (await (await fetch(v1('/database/migrations'), { headers: bearer() })).json()) as { version: string; name?: string }[]
+    const entry = history.find((m) => m.name === 'create_widgets')!
+    expect(entry.version).toMatch(/^\d{14}$/)
+
+    const c = new pg.Client({ connectionString: `postgresql://postgres.${ref}:${PASSWORD}@127.0.0.1:${wire.port}/postgres` })
+    await c.connect()
+    try {
+      const { rows } = await c.query<{ statements: string[] }>(`select statements from supabase_migrations.schema_migrations where version = $1`, [entry.version])
+      expect(rows[0].statements).toEqual(['create table public.widgets (id bigint primary key);'])
+      expect((await c.query(`select to_regclass('public.widgets') is not null as made`)).rows).toEqual([{ made: true }])
+    } finally {
+      await c.end()
+    }
+
+    // A failing migration is not recorded and leaves nothing behind.
+    const failed = await apply({ query: 'create table public.half (id int); select * from nowhere;', name: 'broken' })
+    expect(failed.status).toBe(400)
+    expect(await failed.json()).toMatchObject({ message: expect.stringMatching(/nowhere/) })
+    const after = (await (await fetch(v1('/database/migrations'), { headers: bearer() })).json()) as { name?: string }[]
+    expect(after.map((m) => m.name)).not.toContain('broken')
+
+    expect((await apply({ query: '' })).status).toBe(400)
+    expect((await apply({ name: 'no query' })).status).toBe(400)
+  }, 60_000)
+})
