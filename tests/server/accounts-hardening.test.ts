@@ -239,7 +239,7 @@ describe('the development start reuses one demo token', () => {
     const log = vi.spyOn(console, 'log').mockImplementation(() => {})
     try {
       const config = { ...s.config, dataDir: path.join(dir, 'data'), devControls: true }
-      await printBanner({ db: s.db, config, url: 'http://127.0.0.1:1' } as unknown as RunningServer)
+      await printBanner({ db: s.db, config, url: 'http://127.0.0.1:1', wire: { port: 1 } } as unknown as RunningServer)
       const printed = log.mock.calls.map((call) => String(call[0])).join('\n')
       const match = /Bearer ((?:sbp|kpat)_[0-9a-f]{40})/.exec(printed)
       if (!match) throw new Error(`no token in the banner:\n${printed}`)

@@ -180,6 +180,7 @@ begin
   end if;
   -- The project adds its tables to its realtime publication and writes the policies of realtime.messages.
   if to_regclass('realtime.messages') is not null then
+    grant usage, create on schema realtime to ${owner};
     alter table realtime.messages owner to ${owner};
     alter publication supabase_realtime owner to ${owner};
     alter function realtime.authorization_probe(text, text) owner to ${owner};
