@@ -20,10 +20,12 @@ describe('migrations and demo seed', () => {
     // On Postgres a second pool is a second "process"; PGlite has one connection, so the same handle.
     const b = isPostgres ? await store.open() : a
     const config = testConfig()
-    await Promise.all([
+    const servers = await Promise.all([
       createApp({ db: a, config, clock: new FakeClock() }),
       createApp({ db: b, config, clock: new FakeClock() }),
     ])
+    // Closed at once: only what they wrote to the store is looked at, and their timers must not outlive the test.
+    await Promise.all(servers.map((server) => server.close()))
     const count = async (table: string) =>
       (await a.query<{ n: number }>(`select count(*)::int as n from ${table}`)).rows[0].n
     expect(await count('accounts')).toBe(3)

@@ -86,14 +86,18 @@ describe('resource warnings', () => {
 
   it('dev controls answer 404 when turned off', async () => {
     const off = await createApp({ db: s.db, config: testConfig({ devControls: false }), clock: new FakeClock() })
-    const p = await create()
-    for (const [path, body] of [
-      [`/dev/projects/${p.ref}/fail-next-upgrade`, { at_step: 2 }],
-      [`/dev/projects/${p.ref}/resource-warnings`, { resource: 'cpu_exhaustion', level: 'warning' }],
-      [`/dev/projects/${p.ref}/read-only`, { enabled: true }],
-      [`/dev/projects/${p.ref}/usage`, { metric: 'EGRESS', usage: 1 }],
-    ] as const) {
-      expect((await off.app.request(path, json(body))).status, path).toBe(404)
+    try {
+      const p = await create()
+      for (const [path, body] of [
+        [`/dev/projects/${p.ref}/fail-next-upgrade`, { at_step: 2 }],
+        [`/dev/projects/${p.ref}/resource-warnings`, { resource: 'cpu_exhaustion', level: 'warning' }],
+        [`/dev/projects/${p.ref}/read-only`, { enabled: true }],
+        [`/dev/projects/${p.ref}/usage`, { metric: 'EGRESS', usage: 1 }],
+      ] as const) {
+        expect((await off.app.request(path, json(body))).status, path).toBe(404)
+      }
+    } finally {
+      await off.close()
     }
   })
 })

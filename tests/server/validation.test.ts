@@ -112,11 +112,12 @@ describe('the dashboard', () => {
 describe('the built dashboard', () => {
   it('serves files from dist/ and falls back to index.html for client routes', async () => {
     const dist = mkdtempSync(path.join(os.tmpdir(), 'kp-dist-'))
+    let server: Awaited<ReturnType<typeof createApp>> | undefined
     try {
       mkdirSync(path.join(dist, 'assets'))
       writeFileSync(path.join(dist, 'index.html'), '<!doctype html><div id="root">spa</div>')
       writeFileSync(path.join(dist, 'assets', 'app.js'), 'console.log(1)')
-      const server = await createApp({ db: s.db, config: testConfig({ distDir: dist }), clock: new FakeClock() })
+      server = await createApp({ db: s.db, config: testConfig({ distDir: dist }), clock: new FakeClock() })
       const asset = await server.app.request('/assets/app.js')
       expect(asset.status).toBe(200)
       expect(await asset.text()).toBe('console.log(1)')
@@ -127,6 +128,7 @@ describe('the built dashboard', () => {
       expect(api.status).toBe(404)
       expect(await api.json()).toHaveProperty('message')
     } finally {
+      await server?.close()
       rmSync(dist, { recursive: true, force: true })
     }
   })
@@ -155,6 +157,8 @@ describe('errors', () => {
       expect(logged).not.toContain(cookie.split('=')[1])
     } finally {
       errors.mockRestore()
+      broken = false
+      await server.close()
     }
   })
 })
