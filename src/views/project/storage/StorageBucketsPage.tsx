@@ -5,18 +5,17 @@ import type { ActorRefFrom } from 'xstate'
 import { href } from '../../../href'
 import { BUCKETS_MAX_RETRIES } from '../../../../machines/bucketRetries'
 import {
-  SIZE_UNITS,
   mimeTypesLabel,
   selectStorageBucketsView,
   sizeLimitLabel,
   type BucketDraft,
   type DraftErrors,
-  type SizeUnit,
   type storageBucketsMachine,
 } from '../../../../machines/storageBuckets.machine'
 import type { Bucket } from '../../../contracts/storage'
 import { useAppLogic } from '../../shell/logic'
 import { Field, fieldAria } from '../../shell/Field'
+import { BucketLimitFields } from './BucketLimitFields'
 import { Modal } from '../../shell/Modal'
 import { Button, Card, ErrorPanel, Loading, PageHeading, cx, inputClass, InlineError } from '../../shell/ui'
 import { PAGE_CLASS, ProjectMachinePage } from '../ProjectMachinePage'
@@ -221,49 +220,7 @@ function BucketForm({
           </p>
         </div>
       </div>
-      <Field
-        id={`${id}-mime`}
-        label="Allowed MIME types"
-        hint="Comma-separated, like image/png, image/*. Leave empty to allow all types."
-        error={errors.mimeTypes}
-      >
-        <input
-          {...fieldAria(`${id}-mime`, { error: errors.mimeTypes, hint: true })}
-          className={inputClass}
-          value={draft.mimeTypes}
-          readOnly={submitting}
-          placeholder="All types"
-          autoComplete="off"
-          onChange={(event) => onEdit({ mimeTypes: event.target.value })}
-        />
-      </Field>
-      <Field id={`${id}-size`} label="File size limit" hint="Leave empty for no limit." error={errors.sizeLimit}>
-        <div className="flex gap-2">
-          <input
-            {...fieldAria(`${id}-size`, { error: errors.sizeLimit, hint: true })}
-            className={inputClass}
-            inputMode="decimal"
-            value={draft.sizeLimit}
-            readOnly={submitting}
-            placeholder="No limit"
-            autoComplete="off"
-            onChange={(event) => onEdit({ sizeLimit: event.target.value })}
-          />
-          <select
-            aria-label="Size unit"
-            className={cx(inputClass, 'w-28')}
-            value={draft.sizeUnit}
-            disabled={submitting}
-            onChange={(event) => onEdit({ sizeUnit: event.target.value as SizeUnit })}
-          >
-            {SIZE_UNITS.map((unit) => (
-              <option key={unit} value={unit}>
-                {unit}
-              </option>
-            ))}
-          </select>
-        </div>
-      </Field>
+      <BucketLimitFields id={id} draft={draft} errors={errors} busy={submitting} onEdit={onEdit} />
       {error ? (
         <InlineError>{error}</InlineError>
       ) : null}

@@ -11,11 +11,12 @@ import {
   type PanelView,
   type storageExplorerMachine,
 } from '../../../../machines/storageExplorer.machine'
-import { SIZE_UNITS, mimeTypesLabel, sizeLimitLabel, type SizeUnit } from '../../../../machines/storageBuckets.machine'
+import { mimeTypesLabel, sizeLimitLabel } from '../../../../machines/storageBuckets.machine'
 import { selectUploadView, type storageUploadMachine } from '../../../../machines/storageUpload.machine'
 import { FOLDER_PLACEHOLDER, type StorageListItem } from '../../../contracts/storageObjects'
 import { href } from '../../../href'
 import { Field, fieldAria } from '../../shell/Field'
+import { BucketLimitFields } from './BucketLimitFields'
 import { Modal } from '../../shell/Modal'
 import { useAppLogic } from '../../shell/logic'
 import { Button, Card, DataList, ErrorPanel, InlineError, Loading, PageHeading, cx, inputClass } from '../../shell/ui'
@@ -581,44 +582,7 @@ function SettingsForm({ actor, panel }: { actor: StorageExplorerActorRef; panel:
           Public bucket
         </label>
       </div>
-      <Field id={`${id}-mime`} label="Allowed MIME types" hint="Comma-separated, like image/png, image/*. Leave empty to allow all types." error={errors.mimeTypes}>
-        <input
-          {...fieldAria(`${id}-mime`, { error: errors.mimeTypes, hint: true })}
-          className={inputClass}
-          value={draft.mimeTypes}
-          readOnly={saving}
-          placeholder="All types"
-          autoComplete="off"
-          onChange={(event) => actor.send({ type: 'settings.edit', draft: { mimeTypes: event.target.value } })}
-        />
-      </Field>
-      <Field id={`${id}-size`} label="File size limit" hint="Leave empty for no limit." error={errors.sizeLimit}>
-        <div className="flex gap-2">
-          <input
-            {...fieldAria(`${id}-size`, { error: errors.sizeLimit, hint: true })}
-            className={inputClass}
-            inputMode="decimal"
-            value={draft.sizeLimit}
-            readOnly={saving}
-            placeholder="No limit"
-            autoComplete="off"
-            onChange={(event) => actor.send({ type: 'settings.edit', draft: { sizeLimit: event.target.value } })}
-          />
-          <select
-            aria-label="Size unit"
-            className={cx(inputClass, 'w-28')}
-            value={draft.sizeUnit}
-            disabled={saving}
-            onChange={(event) => actor.send({ type: 'settings.edit', draft: { sizeUnit: event.target.value as SizeUnit } })}
-          >
-            {SIZE_UNITS.map((unit) => (
-              <option key={unit} value={unit}>
-                {unit}
-              </option>
-            ))}
-          </select>
-        </div>
-      </Field>
+      <BucketLimitFields id={id} draft={draft} errors={errors} busy={saving} onEdit={(patch) => actor.send({ type: 'settings.edit', draft: patch })} />
       {panel.error ? <InlineError>{panel.error}</InlineError> : null}
       <div className="flex justify-end gap-2">
         <Button disabled={saving} onClick={() => actor.send({ type: 'settings.cancel' })}>
