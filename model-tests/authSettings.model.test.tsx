@@ -5,24 +5,14 @@ import { authSettingsMachine, draftOf, type AuthSettingsDraft } from '../machine
 import type { AuthConfig, UpdateAuthConfigBody } from '../src/contracts/auth'
 import { AuthSettings } from '../src/views/project/auth/AuthSettingsPage'
 import { REF } from '../tests/fixtures'
+import { AUTH_CONFIG } from '../tests/fixtures.projectAuth'
 import { describePath, errorOf, eventFor, keyByIncomingEdge, missingCoverage, modelOf, outputOf } from './harness'
 import { apiError, deferredActor, usePathClock } from './fakes'
 
 const ev = eventFor(authSettingsMachine)
 const REQUEST_TIMEOUT = 10_000
 
-const CONFIG: AuthConfig = {
-  site_url: 'http://localhost:3000',
-  uri_allow_list: 'http://localhost:3000/**,https://app.example.com/callback',
-  disable_signup: false,
-  mailer_autoconfirm: false,
-  jwt_exp: 3600,
-  password_min_length: 6,
-  rate_limit_verify: 30,
-  rate_limit_token_refresh: 150,
-  rate_limit_otp: 30,
-  rate_limit_email_sent: 30,
-}
+const CONFIG: AuthConfig = { ...AUTH_CONFIG, uri_allow_list: 'http://localhost:3000/**,https://app.example.com/callback' }
 /** What a person changes: sign-ups off and a shorter expiry; or an expiry that is not a number. */
 const CHANGE: Partial<AuthSettingsDraft> = { allowSignups: false, jwtExpiry: '120' }
 const INVALID: Partial<AuthSettingsDraft> = { jwtExpiry: 'soon' }

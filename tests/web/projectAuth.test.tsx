@@ -8,24 +8,13 @@ import { afterEach, describe, expect, it, vi } from 'vitest'
 import type { AuthConfig } from '../../src/contracts/auth'
 import type { AuthUserPage } from '../../src/contracts/projectAuth'
 import { ALL_PERMISSIONS, ORGS, fakePlatform, renderApp } from '../fakePlatform'
+import { AUTH_CONFIG } from '../fixtures.projectAuth'
 
 const REF = 'abcdefghijklmnopqrst'
 afterEach(() => vi.unstubAllGlobals())
 
 const json = (body: unknown, status = 200) => new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } })
 
-const CONFIG: AuthConfig = {
-  site_url: 'http://localhost:3000',
-  uri_allow_list: '',
-  disable_signup: false,
-  mailer_autoconfirm: false,
-  jwt_exp: 3600,
-  password_min_length: 6,
-  rate_limit_verify: 30,
-  rate_limit_token_refresh: 150,
-  rate_limit_otp: 30,
-  rate_limit_email_sent: 30,
-}
 const PAGE: AuthUserPage = {
   total: 1,
   users: [{ id: '00000000-0000-4000-8000-000000000001', email: 'ada@example.com', created_at: '2026-11-20T10:00:00Z', last_sign_in_at: null, app_metadata: { provider: 'email' }, user_metadata: {} }],
@@ -57,7 +46,7 @@ function platformWith(options: Parameters<typeof fakePlatform>[0], routes: (meth
 
 describe('Settings › Authentication', () => {
   it('saves sign-ups off through config/auth and says so', async () => {
-    let saved = CONFIG
+    let saved = AUTH_CONFIG
     const calls = platformWith({}, (method, path, body) => {
       if (path !== `/v1/projects/${REF}/config/auth`) return undefined
       if (method === 'PATCH') saved = { ...saved, ...(body as Partial<AuthConfig>) }
@@ -77,7 +66,7 @@ describe('Settings › Authentication', () => {
   })
 
   it('a member without project_auth:all sees the settings read-only', async () => {
-    platformWith({ permissions: READ_ONLY }, (_, path) => (path === `/v1/projects/${REF}/config/auth` ? json(CONFIG) : undefined))
+    platformWith({ permissions: READ_ONLY }, (_, path) => (path === `/v1/projects/${REF}/config/auth` ? json(AUTH_CONFIG) : undefined))
     renderApp(`/project/${REF}/settings/auth`)
     expect(await screen.findByText('Your role can see the auth settings but not change them.')).toBeInTheDocument()
     expect(screen.getByRole('switch', { name: 'Confirm email' })).toBeDisabled()
