@@ -39,22 +39,25 @@ import {
   storageErrorResponse,
   tooLarge,
 } from './errors'
+import { resumableUploads } from './resumable'
+import { checkBucketName, checkKey, decodePath, mimeAllowed, parseSizeLimit } from './paths'
 import {
+  deleteBucket,
   deleteObjects,
   emptyBucket,
   findBucket,
   findObject,
+  insertBucket,
+  listBuckets,
   listFolder,
   moveObject,
   putObject,
+  updateBucket,
   visibleNames,
   type BucketInfo,
   type ObjectMetadata,
   type ObjectRow,
-} from './objects'
-import { resumableUploads } from './resumable'
-import { checkBucketName, checkKey, decodePath, mimeAllowed, parseSizeLimit } from './paths'
-import { deleteBucket, insertBucket, listBuckets, updateBucket } from './store'
+} from './store'
 import type { Bucket } from '../../../contracts/storage'
 
 /** The largest object any bucket takes (a bucket's own limit may be lower). */
