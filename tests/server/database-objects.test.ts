@@ -142,7 +142,7 @@ describe('policies and row level security', () => {
       command: 'SELECT',
       roles: ['anon'],
       using: 'published',
-    } as const
+    } satisfies ObjectChangeInput
     expect(await preview(change)).toBe(
       `create policy "Enable read access for ""published"" rows ✓" on ${Q_TABLE}\n  as permissive\n  for select\n  to "anon"\n  using (published);`,
     )
@@ -168,7 +168,7 @@ describe('policies and row level security', () => {
   })
 
   it('a policy for every role names PUBLIC, not a role called "public"', async () => {
-    const change = { action: 'policy.create', schema: 'public', table: TABLE, name: 'all', command: 'ALL', using: 'true', check: 'true' } as const
+    const change = { action: 'policy.create', schema: 'public', table: TABLE, name: 'all', command: 'ALL', using: 'true', check: 'true' } satisfies ObjectChangeInput
     expect(await preview(change)).toContain('\n  to public\n')
     await apply(change)
     const table = (await list('policies', PolicyTableList)).find((t) => t.name === TABLE)
@@ -207,7 +207,7 @@ describe('functions and triggers', () => {
       orientation: 'ROW',
       function_schema: 'public',
       function_name: fn,
-    } as const
+    } satisfies ObjectChangeInput
     expect(await preview(create)).toBe(
       `create trigger "before insert or update"\n  before insert or update on ${Q_TABLE}\n  for each row\n  execute function "public"."stamp ""it"" ✎"();`,
     )
@@ -245,7 +245,7 @@ describe('functions and triggers', () => {
 
 describe('types, indexes, publications, extensions', () => {
   it('creates an enumerated type with labels that need quoting, then drops it', async () => {
-    const change = { action: 'type.create', schema: 'public', name: 'mood ☺', values: ["it's ok", 'happy', 'ünïcode'] } as const
+    const change = { action: 'type.create', schema: 'public', name: 'mood ☺', values: ["it's ok", 'happy', 'ünïcode'] } satisfies ObjectChangeInput
     expect(await preview(change)).toBe(`create type "public"."mood ☺" as enum ('it''s ok', 'happy', 'ünïcode');`)
     await apply(change)
     expect((await list('types', TypeList)).find((t) => t.name === 'mood ☺')).toMatchObject({ values: ["it's ok", 'happy', 'ünïcode'], comment: null })
