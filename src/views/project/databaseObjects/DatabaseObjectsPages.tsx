@@ -1,5 +1,5 @@
 import { useSelector } from '@xstate/react'
-import type { ReactNode } from 'react'
+import { useId, type ReactNode } from 'react'
 import type { ActorRefFrom } from 'xstate'
 import {
   selectDatabaseObjectsView, type databaseObjectsMachine, type ObjectData, type PolicyDraft,
@@ -346,7 +346,8 @@ function ObjectList({ data, schema, idle, send }: { data: ObjectData; schema: st
 }
 
 function PolicyCard({ table, idle, send }: { table: PolicyTable; idle: boolean; send: Send }) {
-  const headingId = `policies-${table.schema}-${table.name}`
+  // A table's name may hold spaces, which aria-labelledby would read as a list of ids.
+  const headingId = useId()
   const open = (draft: Omit<PolicyDraft, 'table'>) => send({ type: 'draft.open', draft: { ...draft, table: table.name } })
   return (
     <Card>
