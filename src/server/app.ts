@@ -21,7 +21,7 @@ import { publicVerificationRoutes, verificationRoutes } from './features/account
 import { registerBranchingLifecycle } from './features/branching/transitions'
 import { branchingRoutes } from './features/branching/routes'
 import { databaseRoutes } from './features/database/routes'
-import { databaseObjectRoutes } from './features/databaseObjects/routes'
+import { databaseObjectRoutes } from './features/database/objects/routes'
 import { devRoutes } from './features/dev/routes'
 import { functionRoutes } from './features/functions/routes'
 import { createFunctionRuntime, type FunctionRuntime } from './features/functions/runtime'

@@ -3,8 +3,8 @@
  * is quoted (quoteIdent), every enum label is a string literal; expressions, bodies and type names are SQL already
  * and go in as they are (they run as the project's own role, which may run any SQL of its own in the SQL Editor).
  */
-import type { ObjectChange } from '../../../contracts/databaseObjects'
-import { quoteIdent as q } from '../../core/sql'
+import type { ObjectChange } from '../../../../contracts/databaseObjects'
+import { quoteIdent as q } from '../../../core/sql'
 
 /** A description Postgres would refuse for a reason the person can fix in the form: said before anything runs. */
 export class ChangeRefused extends Error {

@@ -8,8 +8,8 @@
  */
 import type {
   ExtensionItem, FunctionItem, IndexItem, PolicyTable, PublicationItem, RoleItem, TriggerItem, TypeItem,
-} from '../../../contracts/databaseObjects'
-import type { ProjectTx } from '../../projectdb/types'
+} from '../../../../contracts/databaseObjects'
+import type { ProjectTx } from '../../../projectdb/types'
 
 /** Schemas that are Postgres's own: never listed. */
 const SYSTEM_SCHEMAS = `n.nspname not in ('pg_catalog', 'information_schema', 'pg_toast') and n.nspname !~ '^pg_(temp|toast_temp)_'`

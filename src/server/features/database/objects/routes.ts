@@ -12,15 +12,15 @@
  * project is not ACTIVE_HEALTHY).
  */
 import { Hono, type Context } from 'hono'
-import type { ChangeApplied, ChangePreview, ObjectChange, ObjectKind } from '../../../contracts/databaseObjects'
-import * as endpoints from '../../../contracts/endpoints/databaseObjects'
-import type { Deps } from '../../core/deps'
-import { at, errorJson, validate, type AppEnv } from '../../core/http'
-import { can } from '../../core/permissions'
-import type { ProjectTx } from '../../projectdb/types'
-import { DATABASE_UNAVAILABLE, memberProject, refParam, refuseUnlessActive, type MemberProjectEnv } from '../projects/access'
-import { failure } from '../database/routes'
-import { runProjectQuery } from '../database/run'
+import type { ChangeApplied, ChangePreview, ObjectChange, ObjectKind } from '../../../../contracts/databaseObjects'
+import * as endpoints from '../../../../contracts/endpoints/databaseObjects'
+import type { Deps } from '../../../core/deps'
+import { at, errorJson, validate, type AppEnv } from '../../../core/http'
+import { can } from '../../../core/permissions'
+import type { ProjectTx } from '../../../projectdb/types'
+import { DATABASE_UNAVAILABLE, memberProject, refParam, refuseUnlessActive, type MemberProjectEnv } from '../../projects/access'
+import { failure } from '../routes'
+import { runProjectQuery } from '../run'
 import { ChangeRefused, changeSql } from './sql'
 import {
   functionSignature, listExtensions, listFunctions, listIndexes, listPolicies, listPublications, listRoles, listSchemas,
