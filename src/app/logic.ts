@@ -38,6 +38,7 @@ export const LIVE_LOGIC: AppLogic = {
   sqlEditor: preloadable(() => import('../api/live/sqlEditor').then((m) => m.liveSqlEditorMachine)),
   tableEditor: preloadable(() => import('../api/live/tableEditor').then((m) => m.liveTableEditorMachine)),
   databaseTables: preloadable(() => import('../api/live/databaseTables').then((m) => m.liveDatabaseTablesMachine)),
+  databaseObjects: preloadable(() => import('../api/live/databaseObjects').then((m) => m.liveDatabaseObjectsMachine)),
   storageBuckets: preloadable(() => import('../api/live/storage').then((m) => m.liveStorageBucketsMachine)),
   storageExplorer: preloadable(() => import('../api/live/storageObjects').then((m) => m.liveStorageExplorerMachine)),
   authUsers: preloadable(() => import('../api/live/projectAuth').then((m) => m.liveAuthUsersMachine)),

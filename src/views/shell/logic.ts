@@ -22,6 +22,7 @@ import type { sessionMachine } from '../../../machines/session.machine'
 import type { themeMachine } from '../../../machines/theme.machine'
 import type { upgradeActionMachine } from '../../../machines/upgradeAction.machine'
 import type { databaseTablesMachine } from '../../../machines/databaseTables.machine'
+import type { databaseObjectsMachine } from '../../../machines/databaseObjects.machine'
 import type { newProjectMachine } from '../../../machines/newProject.machine'
 import type { sqlEditorMachine } from '../../../machines/sqlEditor.machine'
 import type { tableEditorMachine } from '../../../machines/tableEditor.machine'
@@ -83,6 +84,7 @@ export interface AppLogic {
   sqlEditor: Loader<typeof sqlEditorMachine>
   tableEditor: Loader<typeof tableEditorMachine>
   databaseTables: Loader<typeof databaseTablesMachine>
+  databaseObjects: Loader<typeof databaseObjectsMachine>
   // The project's products and 'Generate types', loaded with their screens.
   storageBuckets: Loader<typeof storageBucketsMachine>
   storageExplorer: Loader<typeof storageExplorerMachine>
