@@ -14,7 +14,7 @@ import { insertFunction } from '../../src/server/features/functions/store'
 import { upsertSecrets } from '../../src/server/features/functions/runtime/store'
 import { findProjectKeys } from '../../src/server/features/keys/store'
 import { startWireServer, type WireServer } from '../../src/server/features/wire/server'
-import { projectByName, startTestServer, type TestServer, listenOnPort } from './helpers'
+import { OWNER, READONLY, projectByName, startTestServer, type TestServer, listenOnPort } from './helpers'
 
 let s: TestServer
 let origin: string
@@ -186,6 +186,51 @@ describe('invoking a function', () => {
     } finally {
       await new Promise((r) => mailApi.close(r))
     }
+  }, 90_000)
+
+  it("gives the Test panel a user's token that the function sees as that user; refuses a bad id, an unknown user and a member who may not", async () => {
+    const created = await fetch(`${origin}/p/${project.ref}/auth/v1/admin/users`, {
+      method: 'POST',
+      headers: { apikey: keys.service, authorization: `Bearer ${keys.service}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ email: 'tester@example.com', password: 'tester-password-1', email_confirm: true }),
+    })
+    expect(created.status).toBe(200)
+    const userId = ((await created.json()) as { id: string }).id
+    const tokenFor = async (body: unknown, who = OWNER) =>
+      s.request(`/platform/projects/${project.ref}/functions/test-token`, {
+        method: 'POST',
+        headers: { cookie: await s.signIn(who), 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      })
+    const res = await tokenFor({ user_id: userId })
+    expect(res.status).toBe(200)
+    const token = (await res.json()) as { access_token: string; token_type: string; expires_in: number; user: unknown }
+    expect(token).toMatchObject({ token_type: 'bearer', expires_in: 600, user: { id: userId, email: 'tester@example.com' } })
+
+    await deploy(
+      'whoami',
+      `import { createClient } from 'npm:@supabase/supabase-js@2'
+      Deno.serve(async (req) => {
+        const supabase = createClient(Deno.env.get('SUPABASE_URL'), Deno.env.get('SUPABASE_ANON_KEY'), {
+          global: { headers: { Authorization: req.headers.get('Authorization') } },
+        })
+        const { data, error } = await supabase.auth.getUser()
+        return Response.json({ id: data.user?.id ?? null, email: data.user?.email ?? null, error: error?.message ?? null })
+      })`,
+      true,
+    )
+    const seen = await fetch(url('whoami'), { method: 'POST', headers: { apikey: keys.anon, authorization: `Bearer ${token.access_token}` } })
+    expect(seen.status).toBe(200)
+    expect(await seen.json()).toEqual({ id: userId, email: 'tester@example.com', error: null })
+
+    const bad = await tokenFor({ user_id: 'not-a-uuid' })
+    expect(bad.status).toBe(400)
+    expect(await bad.json()).toMatchObject({ message: expect.stringContaining('user_id must be a UUID') })
+    const unknown = await tokenFor({ user_id: '00000000-0000-4000-8000-000000000000' })
+    expect(unknown.status).toBe(404)
+    expect(await unknown.json()).toMatchObject({ message: 'No user with this id in the project' })
+    const readOnly = await tokenFor({ user_id: userId }, READONLY)
+    expect(readOnly.status).toBe(403)
   }, 90_000)
 
   it('narrows permissions: no files outside its bundle, no other env, no subprocess, no writes', async () => {
