@@ -88,6 +88,11 @@ describe("a function's page", () => {
     expect(await screen.findByText(`http://localhost/p/${REF}/functions/v1/hello-world`)).toBeInTheDocument()
     expect(screen.getByRole('heading', { level: 1, name: 'hello-world' })).toBeInTheDocument()
     expect(await screen.findByText('2 (of the last 5 log entries)')).toBeInTheDocument()
+    // The chart: both calls in the minute of the newest, one of them failed.
+    const chart = screen.getByRole('figure', { name: 'Invocations per minute' })
+    expect(within(chart).getByRole('img')).toHaveAccessibleName('Invocations per minute from 07:31 to 08:00 UTC: 2 calls, 1 failed, at most 2 in a minute')
+    const rows = within(within(chart).getByRole('table', { name: 'Invocations per minute (table)', hidden: true })).getAllByRole('row', { hidden: true })
+    expect(rows.map((row) => row.textContent)).toEqual(['Minute (UTC)AnsweredFailed', '08:0011'])
     const toggle = screen.getByRole('switch', { name: 'Enforce JWT verification' })
     expect(toggle).toHaveAttribute('aria-checked', 'true')
     await user.click(toggle)
