@@ -54,11 +54,15 @@ export const liveFunctionDetailMachine = functionDetailMachine.provide({
 export const liveFunctionTestMachine = functionTestMachine.provide({
   actors: {
     loadKeys: fromPromise(async ({ input, signal }: Signal & { input: { ref: string } }) => {
-      const { autoApiService } = await getProjectApiInfo(input.ref, { signal })
+      // The first page of users, newest first: enough to pick one to test as. Any member may list them, so the list
+      // is asked for beside the keys (not after them) and kept only for members who may act as a user.
+      const [{ autoApiService }, page] = await Promise.all([
+        getProjectApiInfo(input.ref, { signal }),
+        listAuthUsers(input.ref, { page: 1, perPage: TEST_USERS_SHOWN }, { signal }),
+      ])
       if (!autoApiService.defaultApiKey) throw new Error('The project has no API keys yet')
       const serviceKey = autoApiService.serviceApiKey ?? null
-      // The first page of users, newest first: enough to pick one to test as (only for members who may act as one).
-      const users = serviceKey ? (await listAuthUsers(input.ref, { page: 1, perPage: TEST_USERS_SHOWN }, { signal })).users : []
+      const users = serviceKey ? page.users : []
       return {
         projectUrl: projectUrlOf(autoApiService),
         anonKey: autoApiService.defaultApiKey,
