@@ -60,6 +60,7 @@ import { upgradeDevRoutes, upgradeRoutes } from './features/upgrade/routes'
 import { registerUpgradeLifecycle } from './features/upgrade/transitions'
 import { usageDevRoutes, usageRoutes } from './features/usage/routes'
 import { wireRoutes } from './features/wire/routes'
+import { wirePorts } from './features/wire/server'
 import { addDemoGitHub, addDemoStorageAndFunctions, assignDemoSchemas, creditDemoOwner, seedDemoData } from './seed'
 import { createUsageMeter } from './core/meter'
 import { REQUEST_LOG_LIMIT } from '../contracts/measured'
@@ -175,7 +176,7 @@ export async function createApp(options: CreateAppOptions): Promise<PlatformServ
   const deps: Deps = { db, config, clock, lifecycle, latency: { ms: 0 }, ownUrl: initialOwnUrl(config), projectDbs }
   // What each project's REST endpoint serves, counted in memory and written to the store periodically and on close.
   const usageMeter = createUsageMeter({ db, clock, projectDbs, flushMs: config.usageFlushMs, logLimit: REQUEST_LOG_LIMIT })
-  const functionRuntime = createFunctionRuntime(deps)
+  const functionRuntime = createFunctionRuntime(deps, { databasePort: () => wirePorts.get(projectDbs) })
   const realtime = createRealtime(deps)
   const app = new Hono<AppEnv>()
   const middlewares = appMiddlewares(deps)

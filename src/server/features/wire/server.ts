@@ -25,6 +25,7 @@ import type { ProjectDatabases } from '../../projectdb/types'
 import { CANCEL_REQUEST, errorResponse, GSSENC_REQUEST, MAX_STARTUP_BYTES, SSL_REQUEST, type PgErrorFields } from './messages'
 import { mockScramData, parseVerifier, proofHolds, type ScramData } from './scram'
 import { findWireProject, type WireProject } from './store'
+import { FUNCTIONS_DB_LOGIN, functionsDbVerifier } from '../../projectdb/password'
 import { PgliteWireSession } from './session.pglite'
 import { PostgresWireSession } from './session.postgres'
 
@@ -43,8 +44,11 @@ export interface WireServer {
   close(): Promise<void>
 }
 
-/** The roles a login may name besides the owner (`postgres`): what the project's API keys run as. */
-const LOGIN_ROLES = new Set(['postgres', 'anon', 'authenticated', 'service_role'])
+/**
+ * The roles a login may name besides the owner (`postgres`): what the project's API keys run as, and the functions'
+ * own login (the owner's rights, with a password of its own: their SUPABASE_DB_URL).
+ */
+const LOGIN_ROLES = new Set(['postgres', 'anon', 'authenticated', 'service_role', FUNCTIONS_DB_LOGIN])
 const USER = /^([a-z_]+)\.([a-z0-9_]{1,40})$/
 
 /** A refusal written as the Postgres error it is. */
@@ -74,6 +78,15 @@ export async function startWireServer(deps: WireDeps): Promise<WireServer> {
   const sessions = new Set<ServedSession>()
   const perProject = new Map<string, number>()
   const cancels = new Map<number, CancelTarget>()
+  /** The functions' verifier of each project with the secret it came from (deriving one costs a PBKDF2). */
+  const functionVerifiers = new Map<string, { secret: string; verifier: string }>()
+  const functionsVerifier = async (ref: string, secret: string): Promise<string> => {
+    const known = functionVerifiers.get(ref)
+    if (known?.secret === secret) return known.verifier
+    const verifier = await functionsDbVerifier(secret, ref)
+    functionVerifiers.set(ref, { secret, verifier })
+    return verifier
+  }
 
   const server = net.createServer((socket) => {
     sockets.add(socket)
@@ -141,7 +154,10 @@ export async function startWireServer(deps: WireDeps): Promise<WireServer> {
         }
         perProject.set(ref, open + 1)
         counted = ref
-        role = who
+        if (who === FUNCTIONS_DB_LOGIN) {
+          role = 'postgres'
+          project = { ...project, verifier: project.jwt_secret ? await functionsVerifier(ref, project.jwt_secret) : null }
+        } else role = who
         if (project.verifier) scram = parseVerifier(project.verifier)
       },
       onAuthenticated: async () => {
