@@ -37,7 +37,7 @@ export function NewProjectPage({ organization, newProject }: { organization: Org
   )
 }
 
-/** Name and region, then Create; once created, the new project's page (its building screen) takes over. */
+/** Name, database password and region, then Create; once created, the new project's page (its building screen) takes over. */
 export function NewProjectForm({ newProject }: { newProject: NewProjectActorRef }) {
   const view = useSelector(newProject, selectNewProjectView)
   const canCreate = useSelector(newProject, selectCanCreate)
@@ -60,6 +60,17 @@ export function NewProjectForm({ newProject }: { newProject: NewProjectActorRef 
             maxLength={256}
             autoComplete="off"
             onChange={(event) => newProject.send({ type: 'project.name', name: event.target.value })}
+          />
+        </Field>
+        <Field id="project-db-password" label="Database password" hint={view.passwordProblem ?? 'This password is strong enough. Keep it safe: it cannot be shown again.'}>
+          <input
+            {...fieldAria('project-db-password', { hint: true })}
+            type="password"
+            className={inputClass}
+            value={view.password}
+            disabled={view.creating}
+            autoComplete="new-password"
+            onChange={(event) => newProject.send({ type: 'project.password', password: event.target.value })}
           />
         </Field>
         <Field id="project-region" label="Region" hint="Where the project's database runs. It cannot be changed later.">
