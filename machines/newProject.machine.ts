@@ -8,10 +8,12 @@
  */
 import { assign, fromPromise, setup, type SnapshotFrom } from 'xstate'
 import { REGIONS, type V1CreatedProject } from '../src/contracts/database'
+import { passwordProblem } from './dbPassword'
 
 export type RegionCode = (typeof REGIONS)[number]
 export const DEFAULT_REGION: RegionCode = 'us-east-1'
 export { REGIONS }
+export { passwordProblem }
 
 export interface CreateProjectInput {
   organizationSlug: string
@@ -19,18 +21,6 @@ export interface CreateProjectInput {
   region: RegionCode
   /** The database password (the Postgres port's `postgres.<ref>` login); the platform keeps only its verifier. */
   dbPass: string
-}
-
-/** The least a database password must have: this long, and three of lower case, upper case, digits and symbols. */
-export const DB_PASSWORD_MIN_LENGTH = 12
-
-/** What the database password still lacks, in the words the form shows; null once it is strong enough. */
-export function passwordProblem(password: string): string | null {
-  if (password === '') return 'Enter a database password.'
-  const kinds = [/[a-z]/, /[A-Z]/, /[0-9]/, /[^A-Za-z0-9]/].filter((re) => re.test(password)).length
-  if (password.length < DB_PASSWORD_MIN_LENGTH) return `Use at least ${DB_PASSWORD_MIN_LENGTH} characters (${password.length} so far).`
-  if (kinds < 3) return 'Mix at least three of: lower case, upper case, digits and symbols.'
-  return null
 }
 
 interface Context {

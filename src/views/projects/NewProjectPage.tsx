@@ -3,6 +3,7 @@ import type { FormEvent } from 'react'
 import { Redirect } from 'wouter'
 import type { ActorRefFrom } from 'xstate'
 import { REGIONS, selectCanCreate, selectNewProjectView, type newProjectMachine, type RegionCode } from '../../../machines/newProject.machine'
+import { STRONG_PASSWORD_HINT } from '../../../machines/dbPassword'
 import { selectOrganizationView, type organizationMachine } from '../../../machines/organization.machine'
 import { Button, Card, ErrorPanel, PageHeading, TextLink, inputClass } from '../shell/ui'
 import { Field, fieldAria } from '../shell/Field'
@@ -62,7 +63,7 @@ export function NewProjectForm({ newProject }: { newProject: NewProjectActorRef 
             onChange={(event) => newProject.send({ type: 'project.name', name: event.target.value })}
           />
         </Field>
-        <Field id="project-db-password" label="Database password" hint={view.passwordProblem ?? 'This password is strong enough. Keep it safe: it cannot be shown again.'}>
+        <Field id="project-db-password" label="Database password" hint={view.passwordProblem ?? STRONG_PASSWORD_HINT}>
           <input
             {...fieldAria('project-db-password', { hint: true })}
             type="password"
