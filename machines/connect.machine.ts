@@ -144,7 +144,7 @@ export const connectMachine = setup({
             onError: 'idle',
           },
         },
-        copied: { after: { copiedFor: 'idle' }, on: { 'connect.copy': 'copying' } },
+        copied: { after: { copiedFor: 'idle' } },
       },
     },
   },

@@ -98,9 +98,6 @@ export function Connect({ actor }: { actor: ConnectActorRef }) {
               </div>
             </>
           ) : null}
-          <div className="flex justify-end">
-            <Button onClick={() => actor.send({ type: 'connect.close' })}>Close</Button>
-          </div>
         </div>
       </Modal>
     </>
