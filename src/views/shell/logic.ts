@@ -53,6 +53,7 @@ import type { projectReportsMachine } from '../../../machines/projectReports.mac
 import type { projectLogsMachine } from '../../../machines/projectLogs.machine'
 import type { customDomainMachine } from '../../../machines/customDomain.machine'
 import type { databaseSettingsMachine } from '../../../machines/databaseSettings.machine'
+import type { connectMachine } from '../../../machines/connect.machine'
 import type { projectAddonsMachine } from '../../../machines/projectAddons.machine'
 import type { supportTicketMachine } from '../../../machines/supportTicket.machine'
 import type { supportTicketsMachine } from '../../../machines/supportTickets.machine'
@@ -121,6 +122,8 @@ export interface AppLogic {
   customDomain: Loader<typeof customDomainMachine>
   projectAddons: Loader<typeof projectAddonsMachine>
   databaseSettings: Loader<typeof databaseSettingsMachine>
+  // The project home's 'Connect' dialog, loaded when it first opens.
+  connect: Loader<typeof connectMachine>
   supportTicket: Loader<typeof supportTicketMachine>
   supportTickets: Loader<typeof supportTicketsMachine>
   // The Branches page with its 'Enable database branching' modal (the child 'enablement'), loaded with the page.

@@ -12,8 +12,8 @@
  *    `execProtocolRaw`, in the project's turn; a client holds the session from its first message to the
  *    ReadyForQuery that says 'idle', so its transaction is never interleaved with anyone's statements;
  *  - PostgreSQL (session.postgres.ts): a proxy to the project's own database, logged in as the project's own role.
- * The project's status, its password and its connection count are checked at start-up; a refusal is the Postgres
- * error a client prints.
+ * The project's network restrictions, status, password and connection count are checked at start-up; a refusal is
+ * the Postgres error a client prints.
  */
 import net from 'node:net'
 import { randomInt } from 'node:crypto'
@@ -26,6 +26,7 @@ import { CANCEL_REQUEST, errorResponse, GSSENC_REQUEST, MAX_STARTUP_BYTES, SSL_R
 import { mockScramData, parseVerifier, proofHolds, type ScramData } from './scram'
 import { findWireProject, type WireProject } from './store'
 import { FUNCTIONS_DB_LOGIN, functionsDbVerifier } from '../../projectdb/password'
+import { addressAllowed } from './cidr'
 import { PgliteWireSession } from './session.pglite'
 import { PostgresWireSession } from './session.postgres'
 
@@ -144,6 +145,10 @@ export async function startWireServer(deps: WireDeps): Promise<WireServer> {
         project = await findWireProject(deps.db, ref)
         // Supavisor's words for a ref it does not know.
         if (!project) throw refusal('FATAL', 'XX000', 'Tenant or user not found')
+        // The project's network restrictions, before any password is looked at (Supavisor's words).
+        if (!addressAllowed(socket.remoteAddress, project.db_allowed_cidrs, project.db_allowed_cidrs_v6)) {
+          throw refusal('FATAL', '28000', `Address not in tenant allow_list: ${socket.remoteAddress}`)
+        }
         if (project.status === 'INACTIVE') throw refusal('FATAL', '57P03', 'project is paused', 'Restore the project from the dashboard to connect again')
         if (project.status !== 'ACTIVE_HEALTHY') {
           throw refusal('FATAL', '57P03', `project is not available while it is ${project.status}`)
