@@ -151,7 +151,7 @@ describe('rows', () => {
       { filters: JSON.stringify([{ column: 'id', operator: 'eq', value: 'one' }]) },
       { sort: JSON.stringify([{ column: 'ghost', ascending: true }]) },
       { limit: '5000' },
-    ]) {
+    ] as Record<string, string>[]) {
       const res = await rows(query)
       expect(res.status, JSON.stringify(query)).toBe(400)
       expect(typeof ((await res.json()) as { message: unknown }).message).toBe('string')
@@ -250,7 +250,7 @@ describe('changing a table from the form', () => {
 })
 
 describe('CSV', () => {
-  const importCsv = (table: string, body: string | Uint8Array, type = 'text/csv', cookie = owner) =>
+  const importCsv = (table: string, body: string | Uint8Array<ArrayBuffer>, type = 'text/csv', cookie = owner) =>
     s.request(`${base()}/${encodeURIComponent(table)}/import`, { method: 'POST', headers: { cookie, 'content-type': type }, body })
 
   it('imports a file whole, quoting and unicode included', async () => {
@@ -285,7 +285,7 @@ describe('CSV', () => {
     const unknown = await importCsv('people', 'id,nickname\n1,x\n')
     expect(unknown.status).toBe(400)
     expect(((await unknown.json()) as { message: string }).message).toMatch(/'nickname'/)
-    const latin1 = await importCsv('people', new Uint8Array([...Buffer.from('id,name\n30,Z'), 0xeb, 0x0a]))
+    const latin1 = await importCsv('people', new Uint8Array([...Buffer.from('id,name\n30,Z'), 0xeb, 0x0a]) as Uint8Array<ArrayBuffer>)
     expect(latin1.status).toBe(400)
     expect(((await latin1.json()) as { message: string }).message).toMatch(/not UTF-8/)
     const unclosed = await importCsv('people', 'id,name\n31,"open\n')
