@@ -86,7 +86,7 @@ export const tableFormMachine = setup({
     /** The SQL is shown; nothing has run. */
     reviewing: {
       on: {
-        'review.back': 'editing',
+        'review.back': { target: 'editing', actions: assign({ sql: null }) },
         'review.confirm': 'running',
       },
     },

@@ -35,7 +35,7 @@ interface Context {
   badRows: BadRow[]
 }
 
-type ImportEvent = { type: 'file.chosen'; file: Blob; name: string } | { type: 'upload.cancel' } | UploadReport
+export type ImportEvent = { type: 'file.chosen'; file: Blob; name: string } | { type: 'upload.cancel' } | UploadReport
 
 export const tableImportMachine = setup({
   types: {
