@@ -15,7 +15,10 @@ const ev = eventFor(tableGridMachine)
 const QUERY: GridQuery = { sort: [], filters: [], pageSize: 100, page: 0 }
 const FILTERED: GridQuery = { ...QUERY, filters: [{ column: 'name', operator: 'ilike', value: 'a%' }] }
 const PAGE: RowsPage = {
-  columns: [{ name: 'id', type: 'bigint' }, { name: 'name', type: 'text' }],
+  columns: [
+    { name: 'id', type: 'bigint', default_value: null, is_nullable: false, is_identity: true, enums: [] },
+    { name: 'name', type: 'text', default_value: null, is_nullable: true, is_identity: false, enums: [] },
+  ],
   rows: [{ id: 1, name: 'Ada' }, { id: 2, name: 'Bo' }],
   offset: 0,
   limit: 100,

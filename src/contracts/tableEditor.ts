@@ -13,7 +13,6 @@
  * Postgres's message. An update names the row's previous values: a row another tab changed meanwhile answers 409.
  */
 import * as z from 'zod/mini'
-import { QueryColumn } from './database'
 
 export const FILTER_OPERATORS = ['eq', 'neq', 'gt', 'gte', 'lt', 'lte', 'like', 'ilike', 'is', 'in'] as const
 export const FilterOperator = z.enum(FILTER_OPERATORS)
@@ -41,8 +40,19 @@ export const RowsQuery = z.object({
   filters: z.optional(z.string()),
 })
 
+/** A column as the grid edits it: its type, its default (shown when a row is inserted), nullability, enum labels. */
+export const GridColumn = z.object({
+  name: z.string(),
+  type: z.string(),
+  default_value: z.nullable(z.string()),
+  is_nullable: z.boolean(),
+  is_identity: z.boolean(),
+  enums: z.array(z.string()),
+})
+export type GridColumn = z.infer<typeof GridColumn>
+
 export const RowsPage = z.object({
-  columns: z.array(QueryColumn),
+  columns: z.array(GridColumn),
   rows: z.array(z.record(z.string(), z.unknown())),
   offset: z.number().check(z.int(), z.nonnegative()),
   limit: z.number().check(z.int(), z.positive()),

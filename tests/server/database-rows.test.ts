@@ -52,7 +52,8 @@ const DEFINITION: TableDefinition = {
 }
 
 beforeAll(async () => {
-  s = await startTestServer()
+  // 10 MB in a cell takes seconds on PGlite on a busy machine: a time-out well past it, so the test reads the cell's fate.
+  s = await startTestServer({ config: { projectDb: { queryTimeoutMs: 60_000 } } })
   const res = await s.request('/dev/projects', json({ organization_slug: 'demo-pro', name: 'Table Editor', status: 'COMING_UP' }))
   ref = ((await res.json()) as { ref: string }).ref
   s.clock.advance(s.config.lifecycle.comingUpMs)
@@ -123,6 +124,8 @@ describe('rows', () => {
     expect(sorted.rows.map((r) => r.id)).toEqual([1, 5])
     expect(sorted).toMatchObject({ total: 5, limit: 2, offset: 0, primary_keys: ['id'] })
     expect(sorted.columns.map((c) => c.name)).toEqual(['id', 'select', 'größe', 'done', 'meta', 'at'])
+    expect(sorted.columns[1]).toEqual({ name: 'select', type: 'text', default_value: "'none'::text", is_nullable: false, is_identity: false, enums: [] })
+    expect(sorted.columns[0]).toMatchObject({ is_identity: true })
     const page2 = await ok(await rows({ limit: '2', offset: '2' }), RowsPage)
     expect(page2.rows.map((r) => r.id)).toEqual([3, 4])
     const cases: [unknown[], number[]][] = [

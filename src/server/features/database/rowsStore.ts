@@ -32,6 +32,10 @@ export class EditorRefusal extends Error {
 export interface RelationColumn {
   name: string
   type: string
+  default_value: string | null
+  is_nullable: boolean
+  is_identity: boolean
+  enums: string[]
 }
 
 export interface Relation {
@@ -46,8 +50,11 @@ const RELATION_SQL = `select c.relname as name, c.relkind::text as relkind,
         cross join unnest(con.conkey) with ordinality k(num, i)
         join pg_attribute a on a.attrelid = con.conrelid and a.attnum = k.num
         where con.conrelid = c.oid and con.contype = 'p' order by k.i) as pk,
-  array(select json_build_object('name', a.attname, 'type', format_type(a.atttypid, a.atttypmod))
-        from pg_attribute a where a.attrelid = c.oid and a.attnum > 0 and not a.attisdropped order by a.attnum) as columns
+  array(select json_build_object('name', a.attname, 'type', format_type(a.atttypid, a.atttypmod),
+          'default_value', pg_get_expr(d.adbin, d.adrelid), 'is_nullable', not a.attnotnull, 'is_identity', a.attidentity <> '',
+          'enums', coalesce((select array_agg(e.enumlabel::text order by e.enumsortorder) from pg_enum e where e.enumtypid = a.atttypid), '{}'))
+        from pg_attribute a left join pg_attrdef d on d.adrelid = a.attrelid and d.adnum = a.attnum
+        where a.attrelid = c.oid and a.attnum > 0 and not a.attisdropped order by a.attnum) as columns
 from pg_class c
 where c.relnamespace = $1::regnamespace and c.relname = $2 and c.relkind in ('r', 'p', 'v', 'm', 'f')`
 
@@ -61,7 +68,14 @@ export async function relationOf(run: Runner, name: string): Promise<Relation> {
     name: String(row.name),
     kind: relkind === 'v' || relkind === 'm' || relkind === 'f' ? 'view' : 'table',
     primaryKey: (row.pk as string[]) ?? [],
-    columns: ((row.columns as RelationColumn[]) ?? []).map((c) => ({ name: String(c.name), type: String(c.type) })),
+    columns: ((row.columns as RelationColumn[]) ?? []).map((c) => ({
+      name: String(c.name),
+      type: String(c.type),
+      default_value: c.default_value === null ? null : String(c.default_value),
+      is_nullable: c.is_nullable === true,
+      is_identity: c.is_identity === true,
+      enums: Array.isArray(c.enums) ? c.enums.map(String) : [],
+    })),
   }
 }
 
