@@ -296,7 +296,7 @@ export type TableGridView =
       page: RowsPage
       query: GridQuery
       editable: boolean
-      busy: 'saving' | 'undoing' | 'inserting' | 'deleting' | null
+      busy: 'loading' | 'saving' | 'undoing' | 'inserting' | 'deleting' | null
       confirmDelete: number | null
       conflict: { message: string; current: Row | null } | null
       error: string | null
@@ -306,9 +306,10 @@ export type TableGridView =
 
 export function selectTableGridView(snapshot: TableGridSnapshot): TableGridView {
   const { page, error, query, deleting, current, lastEdit } = snapshot.context
-  if (snapshot.matches('loading') || page === null) return snapshot.matches('failed') ? { phase: 'failed', error: error ?? 'Failed to load rows' } : { phase: 'loading' }
   if (snapshot.matches('failed')) return { phase: 'failed', error: error ?? 'Failed to load rows' }
-  const busy = (['saving', 'undoing', 'inserting', 'deleting'] as const).find((state) => snapshot.matches(state)) ?? null
+  // A reload keeps the rows read before on screen (and what is open around them) until the new ones arrive.
+  if (page === null) return { phase: 'loading' }
+  const busy = (['loading', 'saving', 'undoing', 'inserting', 'deleting'] as const).find((state) => snapshot.matches(state)) ?? null
   return {
     phase: 'ready',
     page,

@@ -360,7 +360,7 @@ function Grid({ columns, rows, query, go, editable, selected, setSelected, keyOf
                         key={column.id}
                         role="gridcell"
                         tabIndex={0}
-                        aria-label={`${column.id}, row ${vr.index + 1}`}
+                        aria-label={`${column.id}, row ${vr.index + 1}: ${cellText(row[column.id])}`}
                         className="flex shrink-0 items-center overflow-hidden border-r border-neutral-100 px-2 font-mono text-xs dark:border-neutral-800"
                         style={{ width: column.getSize() }}
                         onDoubleClick={open}
