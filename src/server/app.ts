@@ -22,6 +22,7 @@ import { registerBranchingLifecycle } from './features/branching/transitions'
 import { branchingRoutes } from './features/branching/routes'
 import { databaseRoutes } from './features/database/routes'
 import { databaseObjectRoutes } from './features/database/objects/routes'
+import { tableEditorRoutes } from './features/database/rows'
 import { devRoutes } from './features/dev/routes'
 import { functionRoutes } from './features/functions/routes'
 import { createFunctionRuntime, type FunctionRuntime } from './features/functions/runtime'
@@ -201,6 +202,7 @@ export async function createApp(options: CreateAppOptions): Promise<PlatformServ
   app.route('/', usageRoutes(deps, usageMeter))
   app.route('/', databaseRoutes(deps))
   app.route('/', databaseObjectRoutes(deps))
+  app.route('/', tableEditorRoutes(deps))
   app.route('/', storageRoutes(deps))
   app.route('/', functionManageRoutes(deps, functionRuntime))
   app.route('/', functionFilesRoutes(deps))

@@ -138,6 +138,26 @@ export const PROJECT_ROUTES: ProjectRoute[] = [
     nav: { id: 'editor', label: 'Table Editor', group: 'tools', icon: 'table' },
   },
   {
+    path: '/editor/create',
+    section: 'editor/create',
+    title: 'Table Editor',
+    product: 'editor',
+    side: 'editor',
+    gate: true,
+    page: lazyPage(() => import('../project/tableEditor/TableFormPage').then((m) => m.TableFormPage), (logic) => [logic.tableForm]),
+    command: 'Create a new table',
+  },
+  {
+    path: '/editor/table/:table',
+    section: 'editor/table/:table',
+    title: 'Table Editor',
+    product: 'editor',
+    side: 'editor',
+    gate: true,
+    page: lazyPage(() => import('../project/tableEditor/TableGridPage').then((m) => m.TableGridPage), (logic) => [logic.tableGrid, logic.tableImport]),
+    command: false,
+  },
+  {
     // /sql/new is the production SQL editor; any /sql/{id} (the non-production build uses /sql/1) opens a snippet.
     path: /^\/sql\/(?<id>[\w-]+)\/?$/,
     section: sqlSection,

@@ -26,6 +26,9 @@ import type { databaseObjectsMachine } from '../../../machines/databaseObjects.m
 import type { newProjectMachine } from '../../../machines/newProject.machine'
 import type { sqlEditorMachine } from '../../../machines/sqlEditor.machine'
 import type { tableEditorMachine } from '../../../machines/tableEditor.machine'
+import type { tableGridMachine } from '../../../machines/tableGrid.machine'
+import type { tableFormMachine } from '../../../machines/tableForm.machine'
+import type { tableImportMachine } from '../../../machines/tableImport.machine'
 import type { edgeFunctionsMachine } from '../../../machines/edgeFunctions.machine'
 import type { realtimeInspectorMachine } from '../../../machines/realtimeInspector.machine'
 import type { storageBucketsMachine } from '../../../machines/storageBuckets.machine'
@@ -84,6 +87,9 @@ export interface AppLogic {
   // The project's database tools, loaded with their screens.
   sqlEditor: Loader<typeof sqlEditorMachine>
   tableEditor: Loader<typeof tableEditorMachine>
+  tableGrid: Loader<typeof tableGridMachine>
+  tableForm: Loader<typeof tableFormMachine>
+  tableImport: Loader<typeof tableImportMachine>
   databaseTables: Loader<typeof databaseTablesMachine>
   databaseObjects: Loader<typeof databaseObjectsMachine>
   // The project's products and 'Generate types', loaded with their screens.
