@@ -52,11 +52,17 @@ export const SELF_HOSTED_URL = `http://127.0.0.1:${port + 1}`
  * never seen by a walk running at the same time; within a group the files run in order, one after the other, as all
  * of them did on one server before. The groups are balanced by what their walks wait for (lifecycle timers, polling
  * beats, branch builds). The last group takes every spec file the others do not name: api-keys, database, github,
- * org-ai, usage, and self-hosted (which walks the self-hosted build's own server).
+ * org-ai, usage, auth, storage, functions, realtime, sql-editor, and self-hosted (which walks the self-hosted build's
+ * own server).
  */
 const GROUPS = [
   { name: 'cadence', port, lifecycle: EXACT_LIFECYCLE, files: ['building', 'pause-restore', 'upgrade-connect'] },
-  { name: 'walks-1', port: port + 2, lifecycle: FAST_LIFECYCLE, files: ['accounts', 'api-docs', 'branching', 'csp', 'project-screens'] },
+  {
+    name: 'walks-1',
+    port: port + 2,
+    lifecycle: FAST_LIFECYCLE,
+    files: ['accounts', 'api-docs', 'branching', 'csp', 'project-screens', 'connect', 'database-objects', 'table-editor'],
+  },
   { name: 'walks-2', port: port + 3, lifecycle: FAST_LIFECYCLE, files: [] as string[] },
 ]
 const named = GROUPS.flatMap((group) => group.files)
