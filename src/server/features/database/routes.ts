@@ -30,7 +30,7 @@ import { answerDatabaseFailure } from '../../core/domainErrors'
 const SQLSTATE = /^[0-9A-Z]{5}$/
 
 /** The answer to a failed query or an unavailable database. */
-function failure(c: Context, err: unknown, timeoutMs: number) {
+export function failure(c: Context, err: unknown, timeoutMs: number) {
   if (err instanceof QueryRefused) {
     const body: QueryError = { message: err.message }
     if (err.code) body.code = err.code
