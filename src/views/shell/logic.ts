@@ -24,6 +24,7 @@ import type { upgradeActionMachine } from '../../../machines/upgradeAction.machi
 import type { databaseTablesMachine } from '../../../machines/databaseTables.machine'
 import type { newProjectMachine } from '../../../machines/newProject.machine'
 import type { sqlEditorMachine } from '../../../machines/sqlEditor.machine'
+import type { sqlSnippetsMachine } from '../../../machines/sqlSnippets.machine'
 import type { tableEditorMachine } from '../../../machines/tableEditor.machine'
 import type { edgeFunctionsMachine } from '../../../machines/edgeFunctions.machine'
 import type { realtimeInspectorMachine } from '../../../machines/realtimeInspector.machine'
@@ -81,6 +82,7 @@ export interface AppLogic {
   apiKeys: Loader<typeof apiKeysMachine>
   // The project's database tools, loaded with their screens.
   sqlEditor: Loader<typeof sqlEditorMachine>
+  sqlSnippets: Loader<typeof sqlSnippetsMachine>
   tableEditor: Loader<typeof tableEditorMachine>
   databaseTables: Loader<typeof databaseTablesMachine>
   // The project's products and 'Generate types', loaded with their screens.
