@@ -85,6 +85,8 @@ export const sqlSnippetsMachine = setup({
     storeError: assign((_, params: { error: unknown }) => ({ error: messageOf(params.error) })),
   },
   guards: {
+    /** The snippet is on the list (a stale click on one just deleted does nothing). */
+    listed: ({ context }, params: { id: string }) => context.snippets.some((s) => s.id === params.id),
     named: (_, params: { name: string }) => params.name.trim() !== '',
   },
 }).createMachine({
@@ -109,18 +111,22 @@ export const sqlSnippetsMachine = setup({
           on: {
             'save.start': { target: 'naming', actions: assign({ error: null }) },
             'rename.start': {
+              guard: { type: 'listed', params: ({ event }) => ({ id: event.id }) },
               target: 'renaming',
               actions: assign({ target: ({ context, event }) => context.snippets.find((s) => s.id === event.id) ?? null, error: null }),
             },
             'delete.start': {
+              guard: { type: 'listed', params: ({ event }) => ({ id: event.id }) },
               target: 'confirmingDelete',
               actions: assign({ target: ({ context, event }) => context.snippets.find((s) => s.id === event.id) ?? null, error: null }),
             },
             'snippet.favourite': {
+              guard: { type: 'listed', params: ({ event }) => ({ id: event.id }) },
               target: 'updating',
               actions: assign({ target: ({ context, event }) => ({ ...context.snippets.find((s) => s.id === event.id)!, favorite: event.favorite }) }),
             },
             'snippet.update': {
+              guard: { type: 'listed', params: ({ event }) => ({ id: event.id }) },
               target: 'updating',
               actions: assign({
                 target: ({ context, event }) => ({ ...context.snippets.find((s) => s.id === event.id)!, content: { schema_version: '1.0', sql: event.sql } }),

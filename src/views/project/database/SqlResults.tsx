@@ -3,13 +3,14 @@
  * drawn ones) whose cells and rows copy on click, CSV and JSON export, a note when the row limit capped the answer;
  * or Explain's plan as a tree.
  */
-import { useVirtualizer } from '@tanstack/react-virtual'
+import { observeElementRect, useVirtualizer } from '@tanstack/react-virtual'
 import { useRef } from 'react'
 import type { PlanNode, SqlRunResult, StatementResult } from '../../../contracts/sqlEditor'
 import { Button, cx } from '../../shell/ui'
 import { cellText } from './ResultGrid'
 
 const ROW_HEIGHT = 28
+const UNMEASURED = { width: 1000, height: 448 }
 const plural = (n: number, word: string) => `${n.toLocaleString('en-US')} ${word}${n === 1 ? '' : 's'}`
 const formatDuration = (ms: number) => `${ms < 10 ? ms.toFixed(1) : Math.round(ms).toLocaleString('en-US')} ms`
 
@@ -85,8 +86,9 @@ function VirtualGrid({ result, onCopy }: { result: StatementResult; onCopy: (tex
     getScrollElement: () => box.current,
     estimateSize: () => ROW_HEIGHT,
     overscan: 10,
-    // Before the box is measured (and where nothing is laid out) a box's worth of rows is drawn.
-    initialRect: { width: 1000, height: 448 },
+    // Before the box is measured, and where nothing is laid out (a box of no height), a box's worth of rows is drawn.
+    initialRect: UNMEASURED,
+    observeElementRect: (instance, callback) => observeElementRect(instance, (rect) => callback(rect.height > 0 ? rect : UNMEASURED)),
   })
   const template = `4.5rem repeat(${result.columns.length}, minmax(10rem, 1fr))`
   const rowText = (row: Record<string, unknown>) => JSON.stringify(Object.fromEntries(result.columns.map((c) => [c.name, row[c.name] ?? null])))
