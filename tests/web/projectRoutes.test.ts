@@ -123,7 +123,7 @@ describe('the project route table', () => {
       '': 'first load',
       building: 'first load',
       editor: ['tableEditor'],
-      'sql/1': ['sqlEditor'],
+      'sql/1': ['sqlEditor', 'sqlSnippets'],
       'database/tables': ['databaseTables'],
       'database/backups/scheduled': [],
       branches: ['branchStatus'],
