@@ -1,16 +1,16 @@
-import { EditorView } from '@codemirror/view'
-import type { SqlRunResult } from '../../src/contracts/sqlEditor'
-import { CATALOG, RUN_RESULT } from '../fixtures.sqlEditor'
 /**
  * The database tools and 'Create a project' through the real app, on a fake platform: what a person sees (roles and
  * names) and the calls the pages make.
  */
+import { EditorView } from '@codemirror/view'
 import { act, screen, waitFor, within } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
+import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest'
 import { CREATED_PROJECT, ORDERS, TABLES, ordersPage } from '../fixtures.database'
 import { REF, makeProject } from '../fixtures'
 import { ALL_PERMISSIONS, ORGS, fakePlatform, renderApp, type PlatformOptions } from '../fakePlatform'
+import type { SqlRunResult } from '../../src/contracts/sqlEditor'
+import { CATALOG, RUN_RESULT } from '../fixtures.sqlEditor'
 
 const json = (body: unknown, status = 200) => new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } })
 
@@ -206,6 +206,11 @@ describe('Database › Tables', () => {
 })
 
 describe('Create a project', () => {
+  // The form's page is declared by the lazily loaded OtherRoutes module, so the setup's preload of lazy screens does
+  // not reach it: load its code here, as the setup does for the others, so the first test waits for the form and not
+  // for a cold module transform.
+  beforeAll(() => import('../../src/views/projects/NewProjectPage'))
+
   it('creates the project with a name and a region, then opens it on its building screen', async () => {
     const platform = databasePlatform()
     const { location } = renderApp('/new/demo-pro')
