@@ -1,7 +1,7 @@
 import { act, fireEvent, render, screen, within } from '@testing-library/react'
 import { EditorView } from '@codemirror/view'
 import { describe, expect, it, vi } from 'vitest'
-import { createActor, type AnyMachineSnapshot } from 'xstate'
+import { createActor, type AnyMachineSnapshot, type EventObject } from 'xstate'
 import { sqlEditorMachine, type RunInput, type SqlCatalog } from '../machines/sqlEditor.machine'
 import type { SqlRunResult } from '../src/contracts/sqlEditor'
 import { SqlEditor } from '../src/views/project/database/SqlEditorPage'
@@ -76,7 +76,7 @@ const modelOptions = {
     }
     return events
   },
-  serializeState: (snapshot, event) => {
+  serializeState: (snapshot: AnyMachineSnapshot, event: EventObject | undefined) => {
     const c = snapshot.context
     const facts = [queryOf(snapshot), c.role, c.userId ?? '', c.rowLimit, c.failure?.code ?? '', c.result?.plan ? 'plan' : '', c.selected, c.explain]
     return `${JSON.stringify(snapshot.value)}|${facts.join('|')}|${event && SELF_LOOPS.has(event.type) ? event.type : ''}`
