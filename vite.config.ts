@@ -71,6 +71,7 @@ export default defineConfig({
           environment: 'node',
           include: ['tests/server/**/*.test.ts'],
           env: { TEST_DB: 'pglite' },
+          globalSetup: ['tests/server/pglite.globalSetup.ts'],
           testTimeout: 30_000,
           hookTimeout: 60_000,
         },

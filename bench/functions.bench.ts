@@ -4,20 +4,27 @@
  *  - warm invocation p50/p99 over N sequential calls;
  *  - requests/s through a warm function (CONCURRENCY calls in flight) vs the same Deno.serve handler run straight by
  *    Deno on a port (the ratio is the bridge's cost);
- *  - memory (RSS) per warm worker, from /proc.
- * `npx tsx bench/functions.bench.ts` (N, default 500; COLD, default 5; CONCURRENCY, default 8; SECONDS, default 5).
+ *  - memory (RSS) per warm worker, from /proc;
+ *  - then, through a real platform server: the project status API's p50/p99 while runaway functions (an endless loop
+ *    and a memory hog, called again as soon as their limits end them) burn CPU and memory, beside a quiet reference
+ *    measured the same way by the same process just before (that the limits end them is tested in
+ *    tests/server/functions-runtime.test.ts; here they only need to keep running).
+ * `npx tsx bench/functions.bench.ts` (N, default 500; COLD, default 5; CONCURRENCY, default 8; SECONDS, default 5;
+ * STATUS_SECONDS, default 10).
  */
 import { spawn } from 'node:child_process'
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
 import os from 'node:os'
 import path from 'node:path'
 import { FunctionLogs } from '../src/server/features/functions/runtime/logs'
+import { demoProjectKeys, formatFigures, isHealthy, loadFigures, loadLine, removeDir, startServer, waitForIdle } from './support'
 import { denoBinary, FunctionSupervisor, type FunctionBundle } from '../src/server/features/functions/runtime/supervisor'
 
 const N = Number(process.env.N ?? 500)
 const COLD = Number(process.env.COLD ?? 5)
 const CONCURRENCY = Number(process.env.CONCURRENCY ?? 8)
 const SECONDS = Number(process.env.SECONDS ?? 5)
+const STATUS_SECONDS = Number(process.env.STATUS_SECONDS ?? 10)
 const HELLO = `Deno.serve(() => new Response(JSON.stringify({ message: 'Hello world!' }), { headers: { 'content-type': 'application/json' } }))`
 
 const dir = await mkdtemp(path.join(os.tmpdir(), 'kp-fn-bench-'))
@@ -82,4 +89,50 @@ try {
 } finally {
   await supervisor.close()
   await rm(dir, { recursive: true, force: true })
+}
+
+// The status API while functions run away, against the same API quiet.
+const server = await startServer()
+try {
+  // On a busy machine the start may take longer than startServer waits.
+  for (let tries = 0; !(await isHealthy(server.url)); tries++) {
+    if (tries > 240 || server.process.exitCode !== null) throw new Error('the platform server did not start')
+    await new Promise((r) => setTimeout(r, 500))
+  }
+  await waitForIdle(server.process.pid!)
+  const { ref, anon, cookie } = await demoProjectKeys(server.url)
+  const runaways = {
+    spinner: 'Deno.serve(() => { while (true) {} })',
+    hog: 'const keep = []\nDeno.serve(() => { while (true) keep.push(new Array(1e5).fill(Math.random())) })',
+  }
+  for (const [slug, body] of Object.entries(runaways)) {
+    const res = await fetch(`${server.url}/v1/projects/${ref}/functions`, {
+      method: 'POST',
+      headers: { cookie, 'content-type': 'application/json' },
+      body: JSON.stringify({ slug, name: slug, body, verify_jwt: false }),
+    })
+    if (res.status !== 201) throw new Error(`creating ${slug} answered ${res.status}: ${await res.text()}`)
+  }
+  const status = () => loadFigures({ url: `${server.url}/platform/projects/${ref}/status`, headers: { cookie }, connections: 4, duration: STATUS_SECONDS })
+  const quiet = await status()
+  let running = true
+  const ended: Record<string, number[]> = { spinner: [], hog: [] }
+  const burn = Object.keys(runaways).map(async (slug) => {
+    while (running) {
+      const res = await fetch(`${server.url}/p/${ref}/functions/v1/${slug}`, { headers: { apikey: anon } })
+      await res.arrayBuffer()
+      ended[slug].push(res.status)
+    }
+  })
+  const busy = await status()
+  running = false
+  await Promise.all(burn)
+  const summary = (xs: number[]) => `${xs.length} calls, ${xs.filter((x) => x === 546).length} ended with 546`
+  console.log(`status API, quiet: ${formatFigures(quiet)}`)
+  console.log(`status API, with an endless loop and a memory hog running: ${formatFigures(busy)} (p99 ${(busy.p99 / Math.max(1, quiet.p99)).toFixed(1)}x quiet)`)
+  console.log(`runaways meanwhile: endless loop ${summary(ended.spinner)}; memory hog ${summary(ended.hog)}`)
+  console.log(loadLine())
+} finally {
+  await server.stop()
+  removeDir(server.dataDir)
 }

@@ -3,8 +3,8 @@
  * (the ratio; the goal is at least 0.7), the same through the PGlite path (tps), the connect time's p50 (start-up +
  * SCRAM + the first ReadyForQuery) on each, and the status API's p99 while 200 clients run queries on the port.
  *
- * `npx tsx bench/wire.bench.ts` (WIRE_BENCH_SECONDS, default 20: pgbench's -T; 200 clients need
- * WIRE_MAX_CLIENTS_PER_PROJECT ≥ 200, set below).
+ * `npx tsx bench/wire.bench.ts` (WIRE_BENCH_SECONDS, default 20: pgbench's -T; the servers run with
+ * WIRE_MAX_CLIENTS_PER_PROJECT=200, so the flood's 201st client is refused and what it is told is printed).
  */
 import { execFile } from 'node:child_process'
 import { promisify } from 'node:util'
@@ -15,6 +15,8 @@ import { demoProjectKeys, formatFigures, freePort, killServer, loadFigures, load
 const run = promisify(execFile)
 const SECONDS = Number(process.env.WIRE_BENCH_SECONDS ?? 20)
 const PASSWORD = 'bench-wire-password'
+/** Clients of the flood, and the project's connection limit during the runs (so one more is refused). */
+const FLOOD = 200
 
 async function pgbench(url: string, extra: string[] = []): Promise<number> {
   const { stdout } = await run(path('pgbench'), ['-S', '-c', '8', '-j', '2', '-T', String(SECONDS), '-n', ...extra, url], {
@@ -56,7 +58,7 @@ async function prepared(server: RunningServer, wirePort: number): Promise<string
 
 async function throughPort(env: Record<string, string>, label: string): Promise<{ tps: number; connect: number }> {
   const wirePort = await freePort()
-  const server = await startServer({ DB_PORT: String(wirePort), WIRE_MAX_CLIENTS_PER_PROJECT: '250', ...env })
+  const server = await startServer({ DB_PORT: String(wirePort), WIRE_MAX_CLIENTS_PER_PROJECT: String(FLOOD), ...env })
   try {
     const url = await prepared(server, wirePort)
     const tps = await pgbench(url)
@@ -69,18 +71,29 @@ async function throughPort(env: Record<string, string>, label: string): Promise<
   }
 }
 
-/** The status API's p99 while 200 clients of the port each run queries in a loop. */
+/**
+ * The status API's p99 while 200 clients of the port (opened at once, the project's limit) each run queries in a
+ * loop, and what the 201st is told.
+ */
 async function statusDuringFlood(server: RunningServer, url: string): Promise<void> {
   const { ref, cookie } = await demoProjectKeys(server.url)
   let stop = false
   const clients = await Promise.all(
-    Array.from({ length: 200 }, async () => {
+    Array.from({ length: FLOOD }, async () => {
       const c = new pg.Client({ connectionString: url })
       c.on('error', () => {})
       await c.connect()
       return c
     }),
   )
+  const extra = new pg.Client({ connectionString: url })
+  extra.on('error', () => {})
+  const refused = await extra.connect().then(
+    () => 'connected (the limit did not hold)',
+    (err: Error & { code?: string }) => `refused ${err.code}: ${err.message}`,
+  )
+  await extra.end().catch(() => {})
+  console.log(`client ${FLOOD + 1} during the flood: ${refused}`)
   const loops = clients.map(async (c) => {
     while (!stop) await c.query('select count(*) from pgbench_accounts where aid < 100').catch(() => {})
   })
@@ -88,7 +101,7 @@ async function statusDuringFlood(server: RunningServer, url: string): Promise<vo
   stop = true
   await Promise.all(loops)
   await Promise.all(clients.map((c) => c.end().catch(() => {})))
-  console.log(`status API while 200 port clients run queries: ${formatFigures(figures)}`)
+  console.log(`status API while ${FLOOD} port clients run queries: ${formatFigures(figures)}`)
 }
 
 console.log(loadLine())

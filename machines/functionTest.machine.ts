@@ -1,8 +1,9 @@
 /**
  * The Test panel of a function's page: a request (method, path, headers, body) sent to the function through the
- * project's gateway with the anon or the service_role key, as a client would; it shows the answer (status, headers,
- * body) and how long it took. The project's URL and keys load first; a member who may not read the service_role key
- * sends with the anon key only.
+ * project's gateway with the anon or the service_role key, or as a user of the project's auth (the anon key plus that
+ * user's access token), as a client would; it shows the answer (status, headers, body) and how long it took. The
+ * project's URL, keys and users load first; a member who may not read the service_role key sends with the anon key
+ * only (acting as a user is what that key allows).
  * Invariants: any answer of the function is a result, whatever its status; only a request that got no answer (or
  * none within the platform's wall clock) is an error; what was typed survives every outcome.
  */
@@ -14,6 +15,13 @@ export interface ProjectKeys {
   anonKey: string
   /** Null for a member who may not read it. */
   serviceKey: string | null
+  /** The project's users one may test as (empty for a member without the service_role key). */
+  users: TestUser[]
+}
+
+export interface TestUser {
+  id: string
+  label: string
 }
 
 export interface TestDraft {
@@ -22,9 +30,11 @@ export interface TestDraft {
   headers: Array<[string, string]>
   body: string
   role: TestRole
+  /** The user a 'user' test is sent as. */
+  userId: string | null
 }
 
-export const EMPTY_TEST: TestDraft = { method: 'POST', path: '', headers: [['content-type', 'application/json']], body: '{"name":"Functions"}', role: 'anon' }
+export const EMPTY_TEST: TestDraft = { method: 'POST', path: '', headers: [['content-type', 'application/json']], body: '{"name":"Functions"}', role: 'anon', userId: null }
 
 interface Context {
   ref: string
@@ -52,6 +62,8 @@ export function testDraftProblem(draft: TestDraft, keys: ProjectKeys | null): st
   if (draft.path !== '' && !/^[/?]/.test(draft.path)) return 'The path starts with / or ?'
   if (draft.path.includes('..')) return 'The path may not contain ..'
   if (draft.role === 'service_role' && !keys?.serviceKey) return 'You may not use the service_role key of this project'
+  if (draft.role === 'user' && !keys?.serviceKey) return 'You may not test as a user of this project'
+  if (draft.role === 'user' && !keys?.users.some((u) => u.id === draft.userId)) return 'Choose a user'
   return null
 }
 
@@ -120,6 +132,7 @@ export const functionTestMachine = setup({
             id: 'invokeFunction',
             src: 'invokeFunction',
             input: ({ context }) => ({
+              ref: context.ref,
               projectUrl: context.keys?.projectUrl ?? '',
               slug: context.slug,
               method: context.draft.method,
@@ -127,6 +140,7 @@ export const functionTestMachine = setup({
               headers: context.draft.headers,
               body: context.draft.body,
               apiKey: (context.draft.role === 'service_role' ? context.keys?.serviceKey : context.keys?.anonKey) ?? '',
+              ...(context.draft.role === 'user' && context.draft.userId ? { userId: context.draft.userId } : {}),
             }),
             onDone: { target: 'idle', actions: assign(({ event }) => ({ result: event.output, error: null })) },
             onError: { target: 'idle', actions: assign(({ event }) => ({ result: null, error: messageOf(event.error, 'The request failed') })) },
@@ -141,11 +155,20 @@ export const functionTestMachine = setup({
 export type FunctionTestView =
   | { phase: 'loading' }
   | { phase: 'failed'; error: string }
-  | { phase: 'ready'; draft: TestDraft; problem: string | null; serviceAllowed: boolean; sending: boolean; result: FunctionTestResult | null; error: string | null }
+  | {
+      phase: 'ready'
+      draft: TestDraft
+      problem: string | null
+      serviceAllowed: boolean
+      users: TestUser[]
+      sending: boolean
+      result: FunctionTestResult | null
+      error: string | null
+    }
 
 export function selectFunctionTestView(snapshot: SnapshotFrom<typeof functionTestMachine>): FunctionTestView {
   const { keys, loadError, draft, result, error } = snapshot.context
   if (snapshot.matches('loading')) return { phase: 'loading' }
   if (snapshot.matches('failed') || keys === null) return { phase: 'failed', error: loadError ?? "Failed to load the project's keys" }
-  return { phase: 'ready', draft, problem: testDraftProblem(draft, keys), serviceAllowed: keys.serviceKey !== null, sending: snapshot.matches({ ready: 'sending' }), result, error }
+  return { phase: 'ready', draft, problem: testDraftProblem(draft, keys), serviceAllowed: keys.serviceKey !== null, users: keys.users, sending: snapshot.matches({ ready: 'sending' }), result, error }
 }

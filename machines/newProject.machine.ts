@@ -1,5 +1,6 @@
 /**
- * Create a project in an organization (/new/{slug}): a name and a region, then Create. The server decides who may
+ * Create a project in an organization (/new/{slug}): a name, a database password strong enough (passwordProblem: the
+ * rule the form shows while it is not met), and a region, then Create. The server decides who may
  * create (a Read-only member gets 403, said plainly); any other refusal shows the server's message. On success the
  * project list is asked to load again and the page opens the new project, whose building screen takes over.
  * Invariants: what was typed survives every failure; one create at a time; a create unanswered after createTimeout
@@ -7,20 +8,25 @@
  */
 import { assign, fromPromise, setup, type SnapshotFrom } from 'xstate'
 import { REGIONS, type V1CreatedProject } from '../src/contracts/database'
+import { passwordProblem } from './dbPassword'
 
 export type RegionCode = (typeof REGIONS)[number]
 export const DEFAULT_REGION: RegionCode = 'us-east-1'
 export { REGIONS }
+export { passwordProblem }
 
 export interface CreateProjectInput {
   organizationSlug: string
   name: string
   region: RegionCode
+  /** The database password (the Postgres port's `postgres.<ref>` login); the platform keeps only its verifier. */
+  dbPass: string
 }
 
 interface Context {
   slug: string
   name: string
+  password: string
   region: RegionCode
   created: V1CreatedProject | null
   error: string | null
@@ -28,6 +34,7 @@ interface Context {
 
 type NewProjectEvent =
   | { type: 'project.name'; name: string }
+  | { type: 'project.password'; password: string }
   | { type: 'project.region'; region: RegionCode }
   | { type: 'project.create' }
 
@@ -58,7 +65,7 @@ export const newProjectMachine = setup({
     storeError: assign((_, params: { error: string }) => ({ error: params.error })),
   },
   guards: {
-    hasName: ({ context }) => context.name.trim() !== '',
+    isComplete: ({ context }) => context.name.trim() !== '' && passwordProblem(context.password) === null,
     isRegion: (_, params: { region: string }) => (REGIONS as readonly string[]).includes(params.region),
   },
   delays: {
@@ -66,24 +73,25 @@ export const newProjectMachine = setup({
   },
 }).createMachine({
   id: 'newProject',
-  context: ({ input }) => ({ slug: input.slug, name: '', region: DEFAULT_REGION, created: null, error: null }),
+  context: ({ input }) => ({ slug: input.slug, name: '', password: '', region: DEFAULT_REGION, created: null, error: null }),
   initial: 'editing',
   states: {
     editing: {
       on: {
         'project.name': { actions: assign({ name: ({ event }) => event.name }) },
+        'project.password': { actions: assign({ password: ({ event }) => event.password }) },
         'project.region': {
           guard: { type: 'isRegion', params: ({ event }) => ({ region: event.region }) },
           actions: assign({ region: ({ event }) => event.region }),
         },
-        'project.create': { guard: 'hasName', target: 'creating', actions: assign({ error: null }) },
+        'project.create': { guard: 'isComplete', target: 'creating', actions: assign({ error: null }) },
       },
     },
     creating: {
       invoke: {
         id: 'createProject',
         src: 'createProject',
-        input: ({ context }) => ({ organizationSlug: context.slug, name: context.name.trim(), region: context.region }),
+        input: ({ context }) => ({ organizationSlug: context.slug, name: context.name.trim(), region: context.region, dbPass: context.password }),
         onDone: { target: 'created', actions: assign({ created: ({ event }) => event.output }) },
         onError: { target: 'editing', actions: { type: 'storeError', params: ({ event }) => ({ error: createErrorOf(event.error) }) } },
       },
@@ -107,13 +115,13 @@ export const newProjectMachine = setup({
 })
 
 type NewProjectView =
-  | { phase: 'editing'; name: string; region: RegionCode; creating: boolean; error: string | null }
+  | { phase: 'editing'; name: string; password: string; passwordProblem: string | null; region: RegionCode; creating: boolean; error: string | null }
   | { phase: 'created'; ref: string; name: string }
 
 export function selectNewProjectView(snapshot: SnapshotFrom<typeof newProjectMachine>): NewProjectView {
-  const { name, region, created, error } = snapshot.context
+  const { name, password, region, created, error } = snapshot.context
   if (snapshot.matches('created') && created) return { phase: 'created', ref: created.ref, name: created.name }
-  return { phase: 'editing', name, region, creating: snapshot.matches('creating'), error }
+  return { phase: 'editing', name, password, passwordProblem: passwordProblem(password), region, creating: snapshot.matches('creating'), error }
 }
 
 export const selectCanCreate = (snapshot: SnapshotFrom<typeof newProjectMachine>) => snapshot.can({ type: 'project.create' })

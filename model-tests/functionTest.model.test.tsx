@@ -5,7 +5,7 @@ import { EMPTY_TEST, functionTestMachine, type ProjectKeys } from '../machines/f
 import type { FunctionTestRequest, FunctionTestResult } from '../src/contracts/functionRuntime'
 import { FunctionTestPanel } from '../src/views/project/functions/FunctionTestPanel'
 import { REF } from '../tests/fixtures'
-import { DEVELOPER_KEYS, OWNER_KEYS, TEST_RESULT } from '../tests/fixtures.functionRuntime'
+import { DEVELOPER_KEYS, OWNER_KEYS, TEST_RESULT, TEST_USER } from '../tests/fixtures.functionRuntime'
 import { describePath, errorOf, eventFor, keyByIncomingEdge, missingCoverage, modelOf, outputOf, sendEdge } from './harness'
 import { apiError, deferredActor, usePathClock } from './fakes'
 
@@ -38,8 +38,11 @@ const model = modelOf(functionTestMachine, {
           ev({ type: 'test.header.add' }),
           ev({ type: 'test.header.remove', index: 0 }),
           ev({ type: 'test.edit', draft: { role: 'service_role' } }),
+          ev({ type: 'test.edit', draft: { role: 'user' } }),
         ]
       }
+      // As a user: none chosen yet (the send is refused), then one.
+      if (draft.role === 'user' && draft.userId === null) return [ev({ type: 'test.edit', draft: { userId: TEST_USER.id } })]
       if (draft.headers.length === 2 && draft.headers[1][0] === '') return [ev({ type: 'test.header.change', index: 1, name: 'x-trace', value: 'abc' })]
       return [ev({ type: 'test.send' })]
     }
@@ -93,7 +96,13 @@ describe('function Test panel model', () => {
             })
             expect(screen.queryByLabelText(`Header ${draft.headers.length + 1} name`)).toBeNull()
             expect(screen.getByLabelText('Request body')).toHaveProperty('disabled', draft.method === 'GET')
-            const invalid = draft.path.includes('..') || (draft.role === 'service_role' && !loaded?.serviceKey)
+            expect(screen.getByRole('option', { name: loaded?.serviceKey ? 'A user' : 'A user (not allowed to you)' })).toHaveProperty('disabled', loaded?.serviceKey === null)
+            if (draft.role === 'user') {
+              expect(screen.getByLabelText('User')).toHaveValue(draft.userId ?? '')
+              expect(screen.getByRole('option', { name: TEST_USER.label })).toBeInTheDocument()
+            } else expect(screen.queryByLabelText('User')).toBeNull()
+            if (draft.role === 'user' && draft.userId === null) expect(screen.getByText('Choose a user', { selector: 'p' })).toBeInTheDocument()
+            const invalid = draft.path.includes('..') || (draft.role === 'service_role' && !loaded?.serviceKey) || (draft.role === 'user' && draft.userId === null)
             expect(screen.getByRole('button', { name: 'Send request' })).toHaveProperty('disabled', invalid)
             if (draft.path.includes('..')) expect(screen.getByText('The path may not contain ..')).toBeInTheDocument()
             if (result) {
@@ -109,6 +118,7 @@ describe('function Test panel model', () => {
             const { draft, keys: loaded } = contextOf(snapshot)
             expect(screen.getByRole('button', { name: 'Sending…' })).toBeDisabled()
             expect(invoke.pending.at(-1)?.input).toEqual({
+              ref: REF,
               projectUrl: loaded!.projectUrl,
               slug: SLUG,
               method: draft.method,
@@ -116,6 +126,7 @@ describe('function Test panel model', () => {
               headers: draft.headers,
               body: draft.body,
               apiKey: draft.role === 'service_role' ? loaded!.serviceKey : loaded!.anonKey,
+              ...(draft.role === 'user' ? { userId: draft.userId } : {}),
             })
           },
         },
@@ -128,6 +139,7 @@ describe('function Test panel model', () => {
             if (event.draft.method !== undefined) fireEvent.change(screen.getByLabelText('Method'), { target: { value: event.draft.method } })
             if (event.draft.path !== undefined) fireEvent.change(screen.getByLabelText('Path after the function'), { target: { value: event.draft.path } })
             if (event.draft.role !== undefined) fireEvent.change(screen.getByLabelText('Role'), { target: { value: event.draft.role } })
+            if (event.draft.userId !== undefined) fireEvent.change(screen.getByLabelText('User'), { target: { value: event.draft.userId ?? '' } })
           },
           'test.header.add': () => fireEvent.click(screen.getByRole('button', { name: 'Add header' })),
           'test.header.change': ({ event }) => {

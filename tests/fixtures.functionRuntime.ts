@@ -44,8 +44,9 @@ export const SECRETS: SecretList = [
   { name: 'STRIPE_KEY', value: 'b'.repeat(64), updated_at: '2026-11-25T11:00:00.000Z' },
 ]
 
-export const OWNER_KEYS: ProjectKeys = { projectUrl: PROJECT_URL, anonKey: 'anon.jwt.key', serviceKey: 'service.jwt.key' }
-export const DEVELOPER_KEYS: ProjectKeys = { ...OWNER_KEYS, serviceKey: null }
+export const TEST_USER = { id: '5b0c1d2e-3f40-4a51-8b62-7c83d94ea5f6', label: 'ada@example.com' }
+export const OWNER_KEYS: ProjectKeys = { projectUrl: PROJECT_URL, anonKey: 'anon.jwt.key', serviceKey: 'service.jwt.key', users: [TEST_USER] }
+export const DEVELOPER_KEYS: ProjectKeys = { ...OWNER_KEYS, serviceKey: null, users: [] }
 
 export const TEST_RESULT: FunctionTestResult = {
   status: 200,

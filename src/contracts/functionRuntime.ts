@@ -1,6 +1,8 @@
 /**
  * What a function's page reads beyond the Management API's shapes (./functions.ts):
  *   GET /platform/projects/{ref}/functions/{slug}/files → FunctionFiles (the deployed version's files, as stored)
+ *   POST /platform/projects/{ref}/functions/test-token TestTokenBody → TestToken (a user's access token for the Test
+ *        panel, for members who may read the service_role key: it lets them act as that user)
  * and the Test panel's answer, read from the function's own response through the project's gateway
  * (`{project url}/functions/v1/{slug}`), which is whatever the function sends: status, headers and body as text.
  */
@@ -20,12 +22,13 @@ export type FunctionFiles = z.infer<typeof FunctionFiles>
 export const TEST_METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const
 export type TestMethod = (typeof TEST_METHODS)[number]
 
-/** The key a test is sent with: the project's anon key or its service_role key. */
-export const TestRole = z.enum(['anon', 'service_role'])
+/** Who a test is sent as: the project's anon key, its service_role key, or a user of the project's auth. */
+export const TestRole = z.enum(['anon', 'service_role', 'user'])
 export type TestRole = z.infer<typeof TestRole>
 
 /** One request of the Test panel, as sent. */
 export interface FunctionTestRequest {
+  ref: string
   /** The project's URL (`{protocol}://{endpoint}`). */
   projectUrl: string
   slug: string
@@ -35,7 +38,21 @@ export interface FunctionTestRequest {
   headers: Array<[string, string]>
   body: string
   apiKey: string
+  /** As a user of the project's auth: their access token is the bearer (the anon key stays the apikey). */
+  userId?: string
 }
+
+export const TestTokenBody = z.object({ user_id: z.string().check(z.regex(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i, 'user_id must be a UUID')) })
+export type TestTokenBody = z.infer<typeof TestTokenBody>
+
+/** An access token as the project's auth service signs one for the user (without a session: it cannot be refreshed). */
+export const TestToken = z.object({
+  access_token: z.string().check(z.minLength(1)),
+  token_type: z.literal('bearer'),
+  expires_in: z.number().check(z.int(), z.gt(0)),
+  user: z.object({ id: z.string(), email: z.nullable(z.string()) }),
+})
+export type TestToken = z.infer<typeof TestToken>
 
 /** The function's answer as the Test panel shows it; the duration is measured by the dashboard. */
 export const FunctionTestResult = z.object({

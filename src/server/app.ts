@@ -21,6 +21,8 @@ import { publicVerificationRoutes, verificationRoutes } from './features/account
 import { registerBranchingLifecycle } from './features/branching/transitions'
 import { branchingRoutes } from './features/branching/routes'
 import { databaseRoutes } from './features/database/routes'
+import { databaseObjectRoutes } from './features/database/objects/routes'
+import { tableEditorRoutes } from './features/database/rows'
 import { devRoutes } from './features/dev/routes'
 import { functionRoutes } from './features/functions/routes'
 import { createFunctionRuntime, type FunctionRuntime } from './features/functions/runtime'
@@ -61,6 +63,7 @@ import { upgradeDevRoutes, upgradeRoutes } from './features/upgrade/routes'
 import { registerUpgradeLifecycle } from './features/upgrade/transitions'
 import { usageDevRoutes, usageRoutes } from './features/usage/routes'
 import { wireRoutes } from './features/wire/routes'
+import { wirePorts } from './features/wire/server'
 import { addDemoGitHub, addDemoStorageAndFunctions, assignDemoSchemas, creditDemoOwner, seedDemoData } from './seed'
 import { createUsageMeter } from './core/meter'
 import { REQUEST_LOG_LIMIT } from '../contracts/measured'
@@ -176,7 +179,7 @@ export async function createApp(options: CreateAppOptions): Promise<PlatformServ
   const deps: Deps = { db, config, clock, lifecycle, latency: { ms: 0 }, ownUrl: initialOwnUrl(config), projectDbs }
   // What each project's REST endpoint serves, counted in memory and written to the store periodically and on close.
   const usageMeter = createUsageMeter({ db, clock, projectDbs, flushMs: config.usageFlushMs, logLimit: REQUEST_LOG_LIMIT })
-  const functionRuntime = createFunctionRuntime(deps)
+  const functionRuntime = createFunctionRuntime(deps, { databasePort: () => wirePorts.get(projectDbs) })
   const realtime = createRealtime(deps)
   const app = new Hono<AppEnv>()
   const middlewares = appMiddlewares(deps)
@@ -200,6 +203,8 @@ export async function createApp(options: CreateAppOptions): Promise<PlatformServ
   app.route('/', keysRoutes(deps))
   app.route('/', usageRoutes(deps, usageMeter))
   app.route('/', databaseRoutes(deps))
+  app.route('/', databaseObjectRoutes(deps))
+  app.route('/', tableEditorRoutes(deps))
   app.route('/', storageRoutes(deps))
   app.route('/', functionManageRoutes(deps, functionRuntime))
   app.route('/', functionFilesRoutes(deps))

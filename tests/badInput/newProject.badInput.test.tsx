@@ -38,6 +38,7 @@ describe('Create a project under bad answers', () => {
       </Router>,
     )
     fireEvent.change(screen.getByRole('textbox', { name: 'Project name' }), { target: { value: 'Recipes' } })
+    fireEvent.change(screen.getByLabelText('Database password'), { target: { value: 'Kitchen-Drawer-42' } })
     fireEvent.change(screen.getByRole('combobox', { name: 'Region' }), { target: { value: 'sa-east-1' } })
     fireEvent.click(screen.getByRole('button', { name: 'Create new project' }))
     await act(() => vi.advanceTimersByTimeAsync(15_000))

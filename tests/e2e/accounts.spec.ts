@@ -53,6 +53,7 @@ test('a new person signs up, creates a project that comes up, invites the Develo
   await page.goto(`/new/${slug}`)
   const name = `Newcomer ${stamp}`
   await page.getByLabel('Project name').fill(name)
+  await page.getByLabel('Database password').fill('Kitchen-Drawer-42')
   await page.getByRole('button', { name: 'Create new project' }).click()
   await expect(page).toHaveURL(/\/project\/[a-z]{20}/)
   const ref = /\/project\/([a-z]{20})/.exec(page.url())![1]

@@ -81,6 +81,7 @@ test('a project created from /new/{slug} comes up through the building screen wi
   await page.goto('/new/demo-pro')
   const name = `E2E created ${Date.now().toString(36)}`
   await page.getByLabel('Project name').fill(name)
+  await page.getByLabel('Database password').fill('Kitchen-Drawer-42')
   await page.getByLabel('Region').selectOption('eu-west-2')
   await expectAccessible(page, 'new project', page.getByLabel('Region'))
   await page.getByRole('button', { name: 'Create new project' }).click()

@@ -38,7 +38,8 @@ test('a function deployed from a template answers the Test panel, shows its call
   // The Test panel: POST with the anon key; the answer's status, body and time.
   const panel = page.getByRole('region', { name: 'Test' })
   const send = panel.getByRole('button', { name: 'Send request' })
-  await expect(send).toBeEnabled()
+  // The panel loads the keys and the project's users: the first call to a fresh server's auth service opens its tables.
+  await expect(send).toBeEnabled({ timeout: 15_000 })
   await expectAccessible(page, 'function overview with the Test panel', send)
   await send.click()
   const response = panel.getByRole('region', { name: 'Response' })
@@ -94,4 +95,60 @@ test('Edge Function Secrets lists digests only, adds several at once and deletes
   await confirm.getByRole('button', { name: 'Delete secret' }).click()
   await expect(table.getByRole('rowheader', { name: 'E2E_FIRST' })).toHaveCount(0)
   await expect(table.getByRole('rowheader', { name: 'E2E_SECOND' })).toBeVisible()
+})
+
+test("the Test panel sends as a signed-in user the function sees; the overview charts the calls; the logs tail new calls while open", async ({ page }) => {
+  // A cold start for the new function.
+  test.setTimeout(120_000)
+  await signIn(page)
+  const ref = await refOf(page, 'Recipe Box')
+  const slug = `e2e-whoami-${Date.now().toString(36)}`
+  const email = `e2e-tester-${Date.now().toString(36)}@example.com`
+
+  // A user of the project's auth, and a function that answers who its caller is (the gateway has checked the JWT).
+  const created = await page.request.post(`/platform/auth/${ref}/users`, { data: { email, password: 'e2e-password-1', email_confirm: true } })
+  expect(created.status()).toBe(200)
+  const fn = await page.request.post(`/v1/projects/${ref}/functions`, {
+    data: {
+      slug,
+      name: slug,
+      verify_jwt: true,
+      body: `Deno.serve((req) => {
+  const token = (req.headers.get('authorization') ?? '').replace(/^Bearer /, '')
+  const claims = JSON.parse(atob(token.split('.')[1].replace(/-/g, '+').replace(/_/g, '/')))
+  console.log('caller ' + claims.role)
+  return Response.json({ role: claims.role, email: claims.email ?? null })
+})`,
+    },
+  })
+  expect(fn.status()).toBe(201)
+
+  // The Test panel as that user.
+  await page.goto(`/project/${ref}/functions/${slug}`)
+  const panel = page.getByRole('region', { name: 'Test' })
+  await panel.getByLabel('Role').selectOption('user')
+  const userSelect = panel.getByLabel('User')
+  await userSelect.selectOption({ label: email })
+  await expectAccessible(page, 'Test panel as a user', userSelect)
+  await panel.getByRole('button', { name: 'Send request' }).click()
+  const response = panel.getByRole('region', { name: 'Response' })
+  await expect(response.getByRole('status')).toHaveText(/^200 OK · \d+ ms$/, { timeout: 60_000 })
+  await expect(response.getByLabel('Response body')).toHaveText(JSON.stringify({ role: 'authenticated', email }))
+
+  // The overview's chart counts the call once the log has it.
+  const chart = page.getByRole('figure', { name: 'Invocations per minute' })
+  await expect(chart.getByRole('img')).toHaveAccessibleName(/: 1 calls, 0 failed/, { timeout: 10_000 })
+  await expectAccessible(page, 'function overview with the invocations chart', chart.getByRole('img'))
+
+  // The logs, left open: a call made elsewhere appears without a refresh.
+  await page.getByRole('navigation', { name: 'Function' }).getByRole('link', { name: 'Logs' }).click()
+  const entries = page.getByRole('table', { name: 'Log entries' })
+  await expect(entries.getByText(`POST | 200 | /${slug}`)).toHaveCount(1)
+  await expectAccessible(page, 'function logs tailing', entries.getByText(`POST | 200 | /${slug}`))
+  const api = await page.request.get(`/platform/props/project/${ref}/api`)
+  const anon = ((await api.json()) as { autoApiService: { defaultApiKey: string } }).autoApiService.defaultApiKey
+  const call = await page.request.get(`/p/${ref}/functions/v1/${slug}`, { headers: { apikey: anon, authorization: `Bearer ${anon}` } })
+  expect(await call.json()).toEqual({ role: 'anon', email: null })
+  await expect(entries.getByText(`GET | 200 | /${slug}`)).toBeVisible({ timeout: 10_000 })
+  await expect(entries.getByText('caller anon')).toBeVisible()
 })

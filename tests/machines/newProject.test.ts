@@ -33,19 +33,31 @@ function start() {
 
 usePathClock()
 
+const STRONG = 'Kitchen-Drawer-42'
+
 describe('new project machine', () => {
-  it('creates nothing until a name is given; sends the trimmed name, the slug and the region', async () => {
+  it('creates nothing until a name and a strong database password are given; sends the trimmed name, the slug, the region and the password', async () => {
     const { actor, creates, canCreate, view, refreshProjectList } = start()
-    expect(view()).toEqual({ phase: 'editing', name: '', region: 'us-east-1', creating: false, error: null })
+    expect(view()).toEqual({ phase: 'editing', name: '', password: '', passwordProblem: 'Enter a database password.', region: 'us-east-1', creating: false, error: null })
     expect(canCreate()).toBe(false)
     actor.send({ type: 'project.name', name: '   ' })
     actor.send({ type: 'project.create' })
     expect(creates).toHaveLength(0)
     actor.send({ type: 'project.name', name: '  Recipes ' })
     actor.send({ type: 'project.region', region: 'eu-west-1' })
+    expect(canCreate()).toBe(false)
+    actor.send({ type: 'project.password', password: 'short1A' })
+    expect(view()).toMatchObject({ passwordProblem: 'Use at least 12 characters (7 so far).' })
+    actor.send({ type: 'project.password', password: 'alllowercaseletters' })
+    expect(view()).toMatchObject({ passwordProblem: 'Mix at least three of: lower case, upper case, digits and symbols.' })
+    expect(canCreate()).toBe(false)
+    actor.send({ type: 'project.create' })
+    expect(creates).toHaveLength(0)
+    actor.send({ type: 'project.password', password: STRONG })
+    expect(view()).toMatchObject({ passwordProblem: null })
     expect(canCreate()).toBe(true)
     actor.send({ type: 'project.create' })
-    expect(creates[0].input).toEqual({ organizationSlug: 'demo-pro', name: 'Recipes', region: 'eu-west-1' })
+    expect(creates[0].input).toEqual({ organizationSlug: 'demo-pro', name: 'Recipes', region: 'eu-west-1', dbPass: STRONG })
     expect(view()).toMatchObject({ creating: true })
     expect(canCreate()).toBe(false)
     // Nothing changes the form while the create is out.
@@ -66,6 +78,7 @@ describe('new project machine', () => {
   it('a 403 says the person cannot create projects; the form keeps what was typed and may try again', async () => {
     const { actor, creates, view, canCreate } = start()
     actor.send({ type: 'project.name', name: 'Recipes' })
+    actor.send({ type: 'project.password', password: STRONG })
     actor.send({ type: 'project.region', region: 'ap-south-1' })
     actor.send({ type: 'project.create' })
     creates[0].reject(apiError('Your role does not allow this', 403))
@@ -73,6 +86,8 @@ describe('new project machine', () => {
     expect(view()).toEqual({
       phase: 'editing',
       name: 'Recipes',
+      password: STRONG,
+      passwordProblem: null,
       region: 'ap-south-1',
       creating: false,
       error: expect.stringContaining('You do not have permission to create projects in this organization'),
@@ -83,6 +98,7 @@ describe('new project machine', () => {
   it("another refusal shows the server's message", async () => {
     const { actor, creates, view } = start()
     actor.send({ type: 'project.name', name: 'Recipes' })
+    actor.send({ type: 'project.password', password: STRONG })
     actor.send({ type: 'project.create' })
     creates[0].reject(apiError('Name is required', 400))
     await vi.advanceTimersByTimeAsync(0)
@@ -94,6 +110,7 @@ describe('new project machine', () => {
   it('a create unanswered for 15 s is abandoned and says the project may exist', async () => {
     const { actor, creates, view, refreshProjectList } = start()
     actor.send({ type: 'project.name', name: 'Recipes' })
+    actor.send({ type: 'project.password', password: STRONG })
     actor.send({ type: 'project.create' })
     await vi.advanceTimersByTimeAsync(14_999)
     expect(view()).toMatchObject({ creating: true })

@@ -5,17 +5,21 @@
  * variables, bodies and answers stream, Deno's permissions are narrowed, and a function past a limit ends with 546
  * WORKER_LIMIT while the others keep answering.
  */
+import http from 'node:http'
+import type { AddressInfo } from 'node:net'
 import { createClient } from '@supabase/supabase-js'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import WebSocket from 'ws'
 import { insertFunction } from '../../src/server/features/functions/store'
 import { upsertSecrets } from '../../src/server/features/functions/runtime/store'
 import { findProjectKeys } from '../../src/server/features/keys/store'
-import { projectByName, startTestServer, type TestServer, listenOnPort } from './helpers'
+import { startWireServer, type WireServer } from '../../src/server/features/wire/server'
+import { OWNER, READONLY, projectByName, startTestServer, type TestServer, listenOnPort } from './helpers'
 
 let s: TestServer
 let origin: string
 let close: () => Promise<void>
+let wire: WireServer
 let project: { id: number; ref: string }
 let keys: { anon: string; service: string }
 
@@ -47,6 +51,8 @@ const url = (slug: string) => `${origin}/p/${project.ref}/functions/v1/${slug}`
 beforeAll(async () => {
   s = await startTestServer({ config: { functions: { wallClockMs: 4_000, cpuMs: 1_500, memoryMb: 64, maxRequestBytes: 1024 * 1024, maxResponseBytes: 1024 * 1024, maxOutputBytes: 256 * 1024 } } })
   ;({ origin, close } = await listenOnPort(s))
+  // The Postgres port the functions' SUPABASE_DB_URL points at.
+  wire = await startWireServer({ db: s.db, projectDbs: s.projectDbs, config: { ...s.config, wire: { ...s.config.wire, port: 0 } } })
   project = await projectByName(s, 'Recipe Box')
   const row = (await findProjectKeys(s.db, project.id))!
   keys = { anon: row.anon_key, service: row.service_role_key }
@@ -54,6 +60,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await close?.()
+  await wire?.close()
   await s?.close()
 })
 
@@ -105,6 +112,127 @@ describe('invoking a function', () => {
     expect(data).toMatchObject({ greeting: 'Hola' })
   }, 60_000)
 
+  it("reaches the project's own database through SUPABASE_DB_URL with npm:postgres, with the owner's rights", async () => {
+    // Row level security on and no policy: only the table's owner reads the row (anon through REST sees none).
+    await s.projectDbs.transaction(project.ref, {}, (tx) =>
+      tx.exec(`create table if not exists public.fn_db_probe (id int primary key, note text);
+               alter table public.fn_db_probe enable row level security;
+               insert into public.fn_db_probe values (1, 'owner only') on conflict do nothing;`),
+    )
+    await deploy(
+      'db-reader',
+      `import postgres from 'npm:postgres@3'
+      const sql = postgres(Deno.env.get('SUPABASE_DB_URL'), { max: 1 })
+      Deno.serve(async () => {
+        const rows = await sql\`select id, note from public.fn_db_probe order by id\`
+        return Response.json({ rows: rows.map((r) => ({ ...r })), url: Deno.env.get('SUPABASE_DB_URL').replace(/:[^:@/]+@/, ':***@') })
+      })`,
+    )
+    const res = await fetch(url('db-reader'))
+    expect(res.status).toBe(200)
+    expect(await res.json()).toEqual({
+      rows: [{ id: 1, note: 'owner only' }],
+      url: `postgresql://edge_functions.${project.ref}:***@127.0.0.1:${wire.port}/postgres?sslmode=disable`,
+    })
+    const asAnon = await fetch(`${origin}/p/${project.ref}/rest/v1/fn_db_probe?select=id`, { headers: { apikey: keys.anon } })
+    expect(await asAnon.json()).toEqual([])
+  }, 60_000)
+
+  it("runs the storefront demo's send-order-email, which imports supabase-js from npm, reads a customer and calls the mail API", async () => {
+    const storefront = await projectByName(s, 'Acme Storefront')
+    const storefrontKeys = (await findProjectKeys(s.db, storefront.id))!
+    // Its database opens before the call, so opening it is not counted in the function's short wall clock here.
+    await s.projectDbs.transaction(storefront.ref, { readOnly: true }, (tx) => tx.query('select 1'))
+    const mails: { authorization: string | undefined; body: unknown }[] = []
+    const mailApi = http.createServer((req, res) => {
+      let body = ''
+      req.on('data', (c) => (body += c))
+      req.on('end', () => {
+        mails.push({ authorization: req.headers.authorization, body: JSON.parse(body) })
+        res.writeHead(202).end()
+      })
+    })
+    await new Promise<void>((r) => mailApi.listen(0, '127.0.0.1', r))
+    try {
+      const mailUrl = `http://127.0.0.1:${(mailApi.address() as AddressInfo).port}/send`
+      await upsertSecrets(s.db, storefront.id, [
+        { name: 'MAIL_API_URL', value: mailUrl },
+        { name: 'MAIL_API_KEY', value: 'mail-key-1' },
+        { name: 'MAIL_FROM', value: 'shop@example.com' },
+      ], new Date())
+      const webhook = (status: string, old: string) => ({
+        type: 'UPDATE',
+        record: { id: 2, customer_id: '6f1c2d4e-0b7a-4c1e-9a53-2f8e1d0c7b11', status },
+        old_record: { status: old },
+      })
+      const invoke = (payload: unknown) =>
+        fetch(`${origin}/p/${storefront.ref}/functions/v1/send-order-email`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${storefrontKeys.service_role_key}`, 'content-type': 'application/json' },
+          body: JSON.stringify(payload),
+        })
+      const paid = await invoke(webhook('paid', 'pending'))
+      expect(paid.status).toBe(200)
+      expect(await paid.json()).toEqual({ sent: true })
+      expect(mails).toEqual([
+        {
+          authorization: 'Bearer mail-key-1',
+          body: { from: 'shop@example.com', to: 'jo@example.com', subject: 'Order #2 is confirmed', text: 'Hi Jo Rivera, thank you for your order #2.' },
+        },
+      ])
+      const again = await invoke(webhook('paid', 'paid'))
+      expect(again.status).toBe(204)
+      expect(mails).toHaveLength(1)
+    } finally {
+      await new Promise((r) => mailApi.close(r))
+    }
+  }, 90_000)
+
+  it("gives the Test panel a user's token that the function sees as that user; refuses a bad id, an unknown user and a member who may not", async () => {
+    const created = await fetch(`${origin}/p/${project.ref}/auth/v1/admin/users`, {
+      method: 'POST',
+      headers: { apikey: keys.service, authorization: `Bearer ${keys.service}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ email: 'tester@example.com', password: 'tester-password-1', email_confirm: true }),
+    })
+    expect(created.status).toBe(200)
+    const userId = ((await created.json()) as { id: string }).id
+    const tokenFor = async (body: unknown, who = OWNER) =>
+      s.request(`/platform/projects/${project.ref}/functions/test-token`, {
+        method: 'POST',
+        headers: { cookie: await s.signIn(who), 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      })
+    const res = await tokenFor({ user_id: userId })
+    expect(res.status).toBe(200)
+    const token = (await res.json()) as { access_token: string; token_type: string; expires_in: number; user: unknown }
+    expect(token).toMatchObject({ token_type: 'bearer', expires_in: 600, user: { id: userId, email: 'tester@example.com' } })
+
+    await deploy(
+      'whoami',
+      `import { createClient } from 'npm:@supabase/supabase-js@2'
+      Deno.serve(async (req) => {
+        const supabase = createClient(Deno.env.get('SUPABASE_URL'), Deno.env.get('SUPABASE_ANON_KEY'), {
+          global: { headers: { Authorization: req.headers.get('Authorization') } },
+        })
+        const { data, error } = await supabase.auth.getUser()
+        return Response.json({ id: data.user?.id ?? null, email: data.user?.email ?? null, error: error?.message ?? null })
+      })`,
+      true,
+    )
+    const seen = await fetch(url('whoami'), { method: 'POST', headers: { apikey: keys.anon, authorization: `Bearer ${token.access_token}` } })
+    expect(seen.status).toBe(200)
+    expect(await seen.json()).toEqual({ id: userId, email: 'tester@example.com', error: null })
+
+    const bad = await tokenFor({ user_id: 'not-a-uuid' })
+    expect(bad.status).toBe(400)
+    expect(await bad.json()).toMatchObject({ message: expect.stringContaining('user_id must be a UUID') })
+    const unknown = await tokenFor({ user_id: '00000000-0000-4000-8000-000000000000' })
+    expect(unknown.status).toBe(404)
+    expect(await unknown.json()).toMatchObject({ message: 'No user with this id in the project' })
+    const readOnly = await tokenFor({ user_id: userId }, READONLY)
+    expect(readOnly.status).toBe(403)
+  }, 90_000)
+
   it('narrows permissions: no files outside its bundle, no other env, no subprocess, no writes', async () => {
     await deploy(
       'prober',
@@ -113,12 +241,14 @@ describe('invoking a function', () => {
         readEtc: await attempt(() => Deno.readTextFile('/etc/hostname')),
         readOwn: await attempt(() => Deno.readTextFile(new URL('./index.ts', import.meta.url))),
         envPath: await attempt(() => Deno.env.get('PATH')),
+        envDenoDir: await attempt(() => Deno.env.get('DENO_DIR')),
+        envUnset: Deno.env.get('PGHOST') ?? 'unset',
         run: await attempt(() => new Deno.Command('/bin/true').output()),
         write: await attempt(() => Deno.writeTextFile('/tmp/kp-fn-probe', 'x')),
       }))`,
     )
     const res = await fetch(url('prober'))
-    expect(await res.json()).toEqual({ readEtc: 'NotCapable', readOwn: 'allowed', envPath: 'NotCapable', run: 'NotCapable', write: 'NotCapable' })
+    expect(await res.json()).toEqual({ readEtc: 'NotCapable', readOwn: 'allowed', envPath: 'NotCapable', envDenoDir: 'NotCapable', envUnset: 'unset', run: 'NotCapable', write: 'NotCapable' })
   }, 60_000)
 
   it('streams the answer as it is written (server-sent events) and streams the request body in', async () => {

@@ -4,7 +4,7 @@
  * an in-memory PGlite (or a temp folder when a test restarts the server), or CREATE DATABASE on Postgres.
  */
 import { existsSync, readFileSync } from 'node:fs'
-import { mkdtemp, rename, rm, writeFile } from 'node:fs/promises'
+import { mkdtemp, rm } from 'node:fs/promises'
 import os from 'node:os'
 import path from 'node:path'
 import { PGlite } from '@electric-sql/pglite'
@@ -13,11 +13,22 @@ import { serve } from '@hono/node-server'
 import pg from 'pg'
 import { inject, vi } from 'vitest'
 import { createApp, type PlatformServer } from '../../src/server/app'
-import { loadConfig, repoRoot, type Clock, type ServerConfig } from '../../src/server/config'
+import type { ServerConfig } from '../../src/server/config'
 import type { Db } from '../../src/server/db'
 import { wrapPglite } from '../../src/server/db/pglite'
 import { openPostgres } from '../../src/server/db/postgres'
 import { projectDbPrefix } from '../../src/server/projectdb/postgres'
+import { snapshotKey, type StoreSnapshot } from './storeSnapshot'
+import { FakeClock, pgliteTemplate, testConfig, type ConfigOverrides } from './testConfig'
+
+export { FakeClock, pgliteTemplate, testConfig, type ConfigOverrides } from './testConfig'
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    /** The seeded store of this run (storeSnapshot.ts), from the project's global setup. */
+    storeSnapshot: StoreSnapshot
+  }
+}
 
 export const isPostgres = process.env.TEST_DB === 'postgres'
 export const DEMO_PASSWORD = 'demo1234'
@@ -25,30 +36,8 @@ export const OWNER = 'owner@example.com'
 export const DEVELOPER = 'developer@example.com'
 export const READONLY = 'readonly@example.com'
 
-const pgliteVersion = (
-  JSON.parse(readFileSync(path.join(repoRoot, 'node_modules/@electric-sql/pglite/package.json'), 'utf8')) as {
-    version: string
-  }
-).version
-
-/**
- * A new PGlite runs initdb (2–4 s); loading a dump of a fresh cluster takes under 1 s. The dump of an
- * empty cluster (no schema: the tests still run the migrations) is cached in the temp folder per version.
- */
-export async function pgliteTemplate(): Promise<Blob> {
-  const file = path.join(os.tmpdir(), `kp-pglite-template-${pgliteVersion}.tar.gz`)
-  if (existsSync(file)) return new Blob([readFileSync(file)])
-  const fresh = await PGlite.create()
-  const dump = await fresh.dumpDataDir('gzip')
-  await fresh.close()
-  const partial = `${file}.${process.pid}.partial`
-  await writeFile(partial, Buffer.from(await dump.arrayBuffer()))
-  await rename(partial, file) // atomic: parallel workers never read half a file
-  return dump
-}
-
-async function openTemplatedPglite(dataDir?: string): Promise<Db> {
-  const loadDataDir = await pgliteTemplate()
+async function openTemplatedPglite(dataDir?: string, snapshot?: StoreSnapshot): Promise<Db> {
+  const loadDataDir = snapshot?.file ? new Blob([readFileSync(snapshot.file)]) : await pgliteTemplate()
   if (dataDir && existsSync(dataDir)) return wrapPglite(await PGlite.create(dataDir))
   return wrapPglite(dataDir ? await PGlite.create(dataDir, { loadDataDir }) : await PGlite.create({ loadDataDir }))
 }
@@ -61,14 +50,18 @@ export interface TestStore {
   placement: { dataDir: string; databaseUrl?: string }
 }
 
-export async function createTestStore(opts: { durable?: boolean } = {}): Promise<TestStore> {
+/**
+ * A fresh store for one test file. `snapshot`: a copy of the run's seeded store instead of an empty one (what
+ * startTestServer passes when the file's settings match the seed's).
+ */
+export async function createTestStore(opts: { durable?: boolean; snapshot?: StoreSnapshot } = {}): Promise<TestStore> {
   if (isPostgres) {
     const baseUrl = inject('databaseUrl')
     if (!baseUrl) throw new Error('TEST_DB=postgres but no databaseUrl was provided by the global setup')
     const name = `kp_test_${process.pid}_${Math.random().toString(36).slice(2, 10)}`
     const admin = new pg.Client({ connectionString: baseUrl })
     await admin.connect()
-    await admin.query(`create database ${name}`)
+    await admin.query(opts.snapshot?.database ? `create database ${name} template ${opts.snapshot.database}` : `create database ${name}`)
     await admin.end()
     const url = new URL(baseUrl)
     url.pathname = `/${name}`
@@ -107,7 +100,7 @@ export async function createTestStore(opts: { durable?: boolean } = {}): Promise
       placement: { dataDir },
       async open() {
         if (db) throw new Error('an in-memory store cannot be reopened: use createTestStore({ durable: true })')
-        db = await openTemplatedPglite()
+        db = await openTemplatedPglite(undefined, opts.snapshot)
         return db
       },
       async destroy() {
@@ -121,7 +114,7 @@ export async function createTestStore(opts: { durable?: boolean } = {}): Promise
   return {
     placement: { dataDir: dir },
     async open() {
-      const db = await openTemplatedPglite(path.join(dir, 'data'))
+      const db = await openTemplatedPglite(path.join(dir, 'data'), opts.snapshot)
       opened.push(db)
       return db
     },
@@ -129,41 +122,6 @@ export async function createTestStore(opts: { durable?: boolean } = {}): Promise
       for (const db of opened) await db.close().catch(() => {})
       await rm(dir, { recursive: true, force: true })
     },
-  }
-}
-
-/** Time that moves only when a test says so. */
-export class FakeClock implements Clock {
-  constructor(public ms = Date.now()) {}
-  now(): Date {
-    return new Date(this.ms)
-  }
-  advance(ms: number): void {
-    this.ms += ms
-  }
-}
-
-/** Overrides of the test config; `lifecycle` merges into the defaults, so a test names only the durations it uses. */
-export type ConfigOverrides = Partial<Omit<ServerConfig, 'lifecycle' | 'projectDb'>> & {
-  lifecycle?: Partial<ServerConfig['lifecycle']>
-  projectDb?: Partial<ServerConfig['projectDb']>
-}
-
-export function testConfig(overrides: ConfigOverrides = {}): ServerConfig {
-  const base = loadConfig({})
-  return {
-    ...base,
-    devControls: true,
-    distDir: path.join(os.tmpdir(), 'kp-no-dist'),
-    // The OWASP cost (N=2^17, ~0.5 s and 128 MiB a hash) would make every sign-in of every test slow; tests that
-    // are about the cost set it themselves.
-    passwordHashCost: { N: 2 ** 14, r: 8, p: 1 },
-    // Project databases of an app made straight with createApp land in the temp folder, never in the repository;
-    // the template folder (one initdb) is shared by every test process.
-    dataDir: path.join(os.tmpdir(), `kp-test-data-${process.pid}`),
-    ...overrides,
-    lifecycle: { ...base.lifecycle, ...overrides.lifecycle },
-    projectDb: { ...base.projectDb, templateCacheDir: os.tmpdir(), ...overrides.projectDb },
   }
 }
 
@@ -182,9 +140,14 @@ export interface TestServer extends PlatformServer {
 export async function startTestServer(
   opts: { store?: TestStore; db?: Db; clock?: FakeClock; config?: ConfigOverrides } = {},
 ): Promise<TestServer> {
-  const store = opts.store ?? (await createTestStore())
+  // A file that brings nothing of its own and whose settings match the seed's starts from the run's seeded store,
+  // with the clock the seed had.
+  const snapshot = inject('storeSnapshot')
+  const fromSnapshot =
+    !opts.store && !opts.db && !opts.clock && snapshot && snapshotKey(testConfig(opts.config)) === snapshot.key ? snapshot : undefined
+  const store = opts.store ?? (await createTestStore({ snapshot: fromSnapshot }))
   const db = opts.db ?? (await store.open())
-  const clock = opts.clock ?? new FakeClock()
+  const clock = opts.clock ?? new FakeClock(fromSnapshot?.seededAt)
   const config = testConfig({ ...store.placement, ...opts.config })
   const server = await createApp({ db, config, clock })
   const request = (p: string, init?: RequestInit) => Promise.resolve(server.app.request(p, init))

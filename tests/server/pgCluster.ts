@@ -52,7 +52,7 @@ export async function startPgCluster(): Promise<PgCluster> {
       path.join(dataDir, 'pg_hba.conf'),
       ['local all all trust', 'host all postgres 127.0.0.1/32 trust', 'host all all 127.0.0.1/32 scram-sha-256', ''].join('\n'),
     )
-    const opts = [`-p ${port}`, `-k ${base}`, '-c listen_addresses=127.0.0.1', '-c fsync=off -c synchronous_commit=off -c full_page_writes=off', '-c max_connections=200'].join(' ')
+    const opts = [`-p ${port}`, `-k ${base}`, '-c listen_addresses=127.0.0.1', '-c fsync=off -c synchronous_commit=off -c full_page_writes=off', '-c max_connections=300'].join(' ')
     run('pg_ctl', ['-D', dataDir, '-o', opts, '-l', path.join(base, 'server.log'), '-w', '-t', '30', 'start'])
   } catch (err) {
     const e = err as { stderr?: Buffer; message: string }

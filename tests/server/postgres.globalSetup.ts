@@ -2,9 +2,12 @@
  * Global setup of the `server-postgres` vitest project: a real PostgreSQL server for the server tests.
  * DATABASE_URL set → used as is (each test file creates its own database on it).
  * Otherwise a throw-away cluster from Debian's PostgreSQL 15 binaries on a free port, deleted afterwards.
+ * Then the run's seeded store (storeSnapshot.ts), a database the test files copy.
  */
+import pg from 'pg'
 import type { TestProject } from 'vitest/node'
 import { hasPostgres, PG_BIN, startPgCluster } from './pgCluster'
+import { postgresSnapshot } from './storeSnapshot'
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -14,8 +17,16 @@ declare module 'vitest' {
 
 export default async function setup(project: TestProject): Promise<(() => Promise<void>) | void> {
   if (process.env.DATABASE_URL) {
-    project.provide('databaseUrl', process.env.DATABASE_URL)
-    return
+    const url = process.env.DATABASE_URL
+    project.provide('databaseUrl', url)
+    const snapshot = await postgresSnapshot(url)
+    project.provide('storeSnapshot', snapshot)
+    return async () => {
+      const admin = new pg.Client({ connectionString: url })
+      await admin.connect()
+      await admin.query(`drop database if exists ${snapshot.database} with (force)`)
+      await admin.end()
+    }
   }
   if (!hasPostgres()) {
     throw new Error(
@@ -27,5 +38,6 @@ export default async function setup(project: TestProject): Promise<(() => Promis
     throw new Error(`server-postgres: ${err.message}`)
   })
   project.provide('databaseUrl', cluster.url)
+  project.provide('storeSnapshot', await postgresSnapshot(cluster.url))
   return async () => cluster.stop()
 }

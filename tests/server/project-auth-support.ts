@@ -8,7 +8,8 @@ import { createClient, type SupabaseClient } from '@supabase/supabase-js'
 import WebSocket from 'ws'
 import { findProjectKeys } from '../../src/server/features/keys/store'
 import { readMailbox } from '../../src/server/features/auth/mail'
-import { saveAuthSettings, type AuthSettings } from '../../src/server/features/auth/settings'
+import type { AuthSettings } from '../../src/server/features/auth/settings'
+import { saveAuthSettings } from '../../src/server/features/auth/store'
 import { projectByName, startTestServer, type ConfigOverrides, type TestServer } from './helpers'
 
 export interface AuthTestServer {

@@ -2,7 +2,9 @@
  * The official CLI (pinned, pointed at the test server by a profile file) against a project's database through the
  * Postgres port: `link` reads the pooler's connection string, `migration new` + `db push` apply a migration once and
  * record it where `migration list` and the Management API's migration history read it, `inspect db table-stats`
- * answers from the database. The Management API's migrations endpoint applies and records one the same way.
+ * answers from the database. The Management API's migrations endpoint applies and records one the same way. The
+ * commands on the Management API: secrets set/list/unset, backups list, postgres-config get, network-restrictions
+ * get, ssl-enforcement get, gen types typescript and projects api-keys each exit 0 with what the platform has.
  */
 import { execFile } from 'node:child_process'
 import { mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises'
@@ -128,6 +130,43 @@ describe('the CLI reads the database settings', () => {
     const backups = await cli(['backups', 'list', '--project-ref', ref])
     expect(backups.stdout).toMatch(/PITR/i)
   }, 120_000)
+})
+
+describe('the CLI on the Management API', () => {
+  it('secrets set, list and unset: values never shown, a digest instead', async () => {
+    const set = await cli(['secrets', 'set', 'CLI_GREETING=hello-from-cli', 'CLI_OTHER=two', '--project-ref', ref])
+    expect(`${set.stdout}${set.stderr}`).toMatch(/Finished supabase secrets set/)
+    const listed = await cli(['secrets', 'list', '--project-ref', ref])
+    expect(listed.stdout).toMatch(/CLI_GREETING/)
+    expect(listed.stdout).toMatch(/CLI_OTHER/)
+    expect(listed.stdout).not.toContain('hello-from-cli')
+    // The digest the CLI shows is the SHA-256 of the value, as the platform's.
+    const { createHash } = await import('node:crypto')
+    expect(listed.stdout).toContain(createHash('sha256').update('hello-from-cli').digest('hex'))
+    const unset = await cli(['secrets', 'unset', 'CLI_GREETING', '--project-ref', ref, '--yes'])
+    expect(`${unset.stdout}${unset.stderr}`).toMatch(/Finished supabase secrets unset/)
+    const after = await cli(['secrets', 'list', '--project-ref', ref])
+    expect(after.stdout).not.toMatch(/CLI_GREETING/)
+    expect(after.stdout).toMatch(/CLI_OTHER/)
+  }, 120_000)
+
+  it('postgres-config get prints the settings the engine runs with', async () => {
+    const config = (await (await fetch(v1('/config/database/postgres'), { headers: bearer() })).json()) as { work_mem: string; max_connections: number }
+    const got = await cli(['postgres-config', 'get', '--project-ref', ref, '--experimental'])
+    expect(got.stdout).toMatch(new RegExp(`work_mem\\s*\\|\\s*${config.work_mem}`))
+    expect(got.stdout).toMatch(new RegExp(`max_connections\\s*\\|\\s*${config.max_connections}`))
+  }, 60_000)
+
+  it('gen types typescript reads the project database; projects api-keys prints its keys', async () => {
+    const types = await cli(['gen', 'types', 'typescript', '--project-id', ref])
+    expect(types.stdout).toMatch(/export type Database = \{/)
+    expect(types.stdout).toMatch(/recipes: \{/)
+    const keys = (await (await fetch(v1('/api-keys'), { headers: bearer() })).json()) as { name: string; api_key: string }[]
+    const anon = keys.find((k) => k.name === 'anon')!
+    const printed = await cli(['projects', 'api-keys', '--project-ref', ref])
+    expect(printed.stdout).toMatch(/anon/)
+    expect(printed.stdout).toContain(anon.api_key)
+  }, 60_000)
 })
 
 describe('the Management API migrations', () => {

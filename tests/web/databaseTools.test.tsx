@@ -220,11 +220,12 @@ describe('Create a project', () => {
     const create = screen.getByRole('button', { name: 'Create new project' })
     expect(create).toBeDisabled()
     await user.type(screen.getByRole('textbox', { name: 'Project name' }), 'Recipes')
+    await user.type(screen.getByLabelText('Database password'), 'Kitchen-Drawer-42')
     await user.selectOptions(screen.getByRole('combobox', { name: 'Region' }), 'eu-west-1')
     await user.click(create)
     await waitFor(() => expect(location.history?.at(-1)).toBe(`/project/${CREATED_PROJECT.ref}`))
     expect(platform.calls).toEqual([
-      { method: 'POST', path: '/v1/projects', search: '', body: { name: 'Recipes', organization_slug: 'demo-pro', region: 'eu-west-1' } },
+      { method: 'POST', path: '/v1/projects', search: '', body: { name: 'Recipes', organization_slug: 'demo-pro', region: 'eu-west-1', db_pass: 'Kitchen-Drawer-42' } },
     ])
     expect(await screen.findByRole('heading', { level: 1, name: 'Setting up project' })).toBeInTheDocument()
   })
@@ -234,6 +235,7 @@ describe('Create a project', () => {
     renderApp('/new/demo-pro')
     const user = userEvent.setup()
     await user.type(await screen.findByRole('textbox', { name: 'Project name' }), 'Recipes')
+    await user.type(screen.getByLabelText('Database password'), 'Kitchen-Drawer-42')
     await user.click(screen.getByRole('button', { name: 'Create new project' }))
     expect(await screen.findByRole('alert')).toHaveTextContent('You do not have permission to create projects in this organization')
     expect(screen.getByRole('textbox', { name: 'Project name' })).toHaveValue('Recipes')
@@ -245,6 +247,7 @@ describe('Create a project', () => {
     renderApp('/new/demo-pro')
     const user = userEvent.setup()
     await user.type(await screen.findByRole('textbox', { name: 'Project name' }), 'Recipes')
+    await user.type(screen.getByLabelText('Database password'), 'Kitchen-Drawer-42')
     await user.click(screen.getByRole('button', { name: 'Create new project' }))
     expect(await screen.findByRole('alert')).toHaveTextContent('Failed to create project: The free plan allows 2 active projects')
   })

@@ -8,7 +8,7 @@ import { screen, within } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { REF } from '../fixtures'
-import { HELLO_DETAIL, LOGS, SECRETS } from '../fixtures.functionRuntime'
+import { HELLO_DETAIL, LOGS, SECRETS, TEST_USER } from '../fixtures.functionRuntime'
 import { FUNCTIONS, HELLO_WORLD } from '../fixtures.storage'
 import { fakePlatform, renderApp } from '../fakePlatform'
 
@@ -25,7 +25,7 @@ interface Seen {
 const API_INFO = { autoApiService: { protocol: 'http', endpoint: `localhost/p/${REF}`, defaultApiKey: 'anon.jwt.key', serviceApiKey: null } }
 
 /** The fake platform plus the function pages' endpoints; every request to them is kept in `seen`. */
-function functionPlatform() {
+function functionPlatform(opts: { owner?: boolean } = {}) {
   const base = fakePlatform().fetch
   const seen: Seen[] = []
   let secrets = [...SECRETS]
@@ -46,7 +46,15 @@ function functionPlatform() {
       if (path === `${fn}/deploy`) return json({ ...HELLO_WORLD, version: 4 }, 201)
       if (/^\/platform\/projects\/[^/]+\/functions\/[^/]+\/files$/.test(path)) return json(HELLO_DETAIL.files)
       if (/^\/platform\/projects\/[^/]+\/functions\/[^/]+\/logs$/.test(path)) return json({ result: LOGS })
-      if (path === `/platform/props/project/${REF}/api`) return json(API_INFO)
+      if (path === `/platform/props/project/${REF}/api`) {
+        return json(opts.owner ? { autoApiService: { ...API_INFO.autoApiService, serviceApiKey: 'service.jwt.key' } } : API_INFO)
+      }
+      if (path === `/platform/auth/${REF}/users`) {
+        return json({ users: [{ id: TEST_USER.id, email: TEST_USER.label, app_metadata: {}, user_metadata: {} }], total: 1 })
+      }
+      if (path === `/platform/projects/${REF}/functions/test-token`) {
+        return json({ access_token: 'user.jwt.token', token_type: 'bearer', expires_in: 600, user: { id: TEST_USER.id, email: TEST_USER.label } })
+      }
       if (path === `/v1/projects/${REF}/secrets` && request.method === 'GET') return json(secrets)
       if (path === `/v1/projects/${REF}/secrets` && request.method === 'POST') {
         const added = JSON.parse(String(body)) as Array<{ name: string }>
@@ -80,6 +88,11 @@ describe("a function's page", () => {
     expect(await screen.findByText(`http://localhost/p/${REF}/functions/v1/hello-world`)).toBeInTheDocument()
     expect(screen.getByRole('heading', { level: 1, name: 'hello-world' })).toBeInTheDocument()
     expect(await screen.findByText('2 (of the last 5 log entries)')).toBeInTheDocument()
+    // The chart: both calls in the minute of the newest, one of them failed.
+    const chart = screen.getByRole('figure', { name: 'Invocations per minute' })
+    expect(within(chart).getByRole('img')).toHaveAccessibleName('Invocations per minute from 07:31 to 08:00 UTC: 2 calls, 1 failed, at most 2 in a minute')
+    const rows = within(within(chart).getByRole('table', { name: 'Invocations per minute (table)', hidden: true })).getAllByRole('row', { hidden: true })
+    expect(rows.map((row) => row.textContent)).toEqual(['Minute (UTC)AnsweredFailed', '08:0011'])
     const toggle = screen.getByRole('switch', { name: 'Enforce JWT verification' })
     expect(toggle).toHaveAttribute('aria-checked', 'true')
     await user.click(toggle)
@@ -152,6 +165,25 @@ describe("a function's page", () => {
     expect(call.headers.get('apikey')).toBe('anon.jwt.key')
     expect(call.headers.get('authorization')).toBe('Bearer anon.jwt.key')
     expect(call.body).toBe('{"name":"Functions"}')
+  })
+})
+
+describe('the Test panel as a user', () => {
+  it("sends the anon key as apikey and the chosen user's access token as the bearer", async () => {
+    const { seen } = functionPlatform({ owner: true })
+    const user = userEvent.setup()
+    renderApp(`/project/${REF}/functions/hello-world`)
+    const panel = within(await screen.findByRole('region', { name: 'Test' }))
+    await user.selectOptions(await panel.findByLabelText('Role'), 'user')
+    expect(panel.getByRole('button', { name: 'Send request' })).toBeDisabled()
+    await user.selectOptions(panel.getByLabelText('User'), TEST_USER.label)
+    await user.click(panel.getByRole('button', { name: 'Send request' }))
+    expect(within(await panel.findByRole('region', { name: 'Response' })).getByLabelText('Response body')).toHaveTextContent('{"message":"Hello Functions!"}')
+    const token = seen.find((r) => r.path === `/platform/projects/${REF}/functions/test-token`)!
+    expect(JSON.parse(String(token.body))).toEqual({ user_id: TEST_USER.id })
+    const call = seen.find((r) => r.path === `/p/${REF}/functions/v1/hello-world`)!
+    expect(call.headers.get('apikey')).toBe('anon.jwt.key')
+    expect(call.headers.get('authorization')).toBe('Bearer user.jwt.token')
   })
 })
 

@@ -20,7 +20,7 @@ function machineNames(logic: AppLogic, loaders: unknown[]) {
 
 describe('the project route table', () => {
   it('titles each page and names its product', () => {
-    const rows = ['', 'building', 'editor', 'sql/1', 'sql/new', 'database/tables', 'database/backups/scheduled', 'branches', 'auth/users', 'auth/emails', 'storage/buckets', 'functions', 'functions/secrets', 'functions/new', 'functions/hello-world', 'functions/hello-world/code', 'functions/hello-world/logs', 'realtime/inspector', 'reports', 'logs/explorer', 'api', 'api/graphiql', 'settings', 'settings/general', 'settings/database', 'settings/api', 'settings/auth', 'settings/storage', 'settings/infrastructure', 'settings/addons', 'settings/vault', 'settings/integrations'].map(
+    const rows = ['', 'building', 'editor', 'sql/1', 'sql/new', 'database/tables', 'database/functions', 'database/triggers', 'database/types', 'database/indexes', 'database/extensions', 'database/roles', 'database/publications', 'database/backups/scheduled', 'branches', 'auth/users', 'auth/policies', 'auth/emails', 'storage/buckets', 'functions', 'functions/secrets', 'functions/new', 'functions/hello-world', 'functions/hello-world/code', 'functions/hello-world/logs', 'realtime/inspector', 'reports', 'logs/explorer', 'api', 'api/graphiql', 'settings', 'settings/general', 'settings/database', 'settings/api', 'settings/auth', 'settings/storage', 'settings/infrastructure', 'settings/addons', 'settings/vault', 'settings/integrations'].map(
       (section) => {
         const route = projectRouteOf(section, parser)
         return [section, route?.title, route?.product]
@@ -33,9 +33,17 @@ describe('the project route table', () => {
       ['sql/1', 'SQL Editor', 'sql'],
       ['sql/new', 'SQL Editor', 'sql'],
       ['database/tables', 'Database', 'database'],
+      ['database/functions', 'Database Functions', 'database'],
+      ['database/triggers', 'Database Triggers', 'database'],
+      ['database/types', 'Enumerated Types', 'database'],
+      ['database/indexes', 'Database Indexes', 'database'],
+      ['database/extensions', 'Database Extensions', 'database'],
+      ['database/roles', 'Database Roles', 'database'],
+      ['database/publications', 'Database Publications', 'database'],
       ['database/backups/scheduled', 'Scheduled backups', 'database'],
       ['branches', 'Branches', 'branches'],
       ['auth/users', 'Authentication', 'auth'],
+      ['auth/policies', 'Policies', 'auth'],
       ['auth/emails', 'Authentication', 'auth'],
       ['storage/buckets', 'Storage', 'storage'],
       ['functions', 'Edge Functions', 'functions'],
@@ -75,7 +83,9 @@ describe('the project route table', () => {
         return [sectionOf(route, DEV), menu && `${menu.title}: ${menu.items.map((item) => `${item.label} → ${item.section}`).join(', ')}`]
       }),
     )
-    const database = 'Database: Tables → database/tables, Scheduled backups → database/backups/scheduled, Branches → branches'
+    const database =
+      'Database: Tables → database/tables, Functions → database/functions, Triggers → database/triggers, Enumerated Types → database/types, Indexes → database/indexes, Extensions → database/extensions, Roles → database/roles, Publications → database/publications, Scheduled backups → database/backups/scheduled, Branches → branches'
+    const auth = 'Authentication: Users → auth/users, Policies → auth/policies, Emails → auth/emails'
     const settings =
       'Project Settings: General → settings/general, Database → settings/database, API → settings/api, Authentication → settings/auth, Storage → settings/storage, Infrastructure → settings/infrastructure, Add-ons → settings/addons, Vault → settings/vault, Integrations → settings/integrations'
     expect(menus).toEqual({
@@ -84,10 +94,18 @@ describe('the project route table', () => {
       editor: 'Table Editor: Tables → editor',
       'sql/1': 'SQL Editor: New query → sql/1',
       'database/tables': database,
+      'database/functions': database,
+      'database/triggers': database,
+      'database/types': database,
+      'database/indexes': database,
+      'database/extensions': database,
+      'database/roles': database,
+      'database/publications': database,
       'database/backups/scheduled': database,
       branches: database,
-      'auth/users': 'Authentication: Users → auth/users, Emails → auth/emails',
-      'auth/emails': 'Authentication: Users → auth/users, Emails → auth/emails',
+      'auth/users': auth,
+      'auth/policies': auth,
+      'auth/emails': auth,
       'storage/buckets': 'Storage: Buckets → storage/buckets',
       'storage/buckets/:bucket': 'Storage: Buckets → storage/buckets',
       functions: 'Edge Functions: Functions → functions, Secrets → functions/secrets',
@@ -125,9 +143,17 @@ describe('the project route table', () => {
       editor: ['tableEditor'],
       'sql/1': ['sqlEditor', 'sqlSnippets'],
       'database/tables': ['databaseTables'],
+      'database/functions': ['databaseObjects'],
+      'database/triggers': ['databaseObjects'],
+      'database/types': ['databaseObjects'],
+      'database/indexes': ['databaseObjects'],
+      'database/extensions': ['databaseObjects'],
+      'database/roles': ['databaseObjects'],
+      'database/publications': ['databaseObjects'],
       'database/backups/scheduled': [],
       branches: ['branchStatus'],
       'auth/users': ['authUsers'],
+      'auth/policies': ['databaseObjects'],
       'auth/emails': ['authEmails'],
       'storage/buckets': ['storageBuckets'],
       'storage/buckets/:bucket': ['storageExplorer'],
@@ -176,9 +202,17 @@ describe('the project route table', () => {
       'SQL Editor',
       'Table Editor',
       'Database',
+      'Database Functions',
+      'Database Triggers',
+      'Enumerated Types',
+      'Database Indexes',
+      'Database Extensions',
+      'Database Roles',
+      'Database Publications',
       'Scheduled backups',
       'Branches',
       'Authentication',
+      'Policies',
       'Auth emails',
       'Storage',
       'Edge Functions',

@@ -43,16 +43,19 @@ export const createSecrets = (ref: string, secrets: z.input<typeof CreateSecrets
 export const deleteSecrets = (ref: string, names: string[], options?: CallOptions) => call(functionEndpoints.deleteSecrets, { ref }, { ...options, body: names })
 
 /**
- * Sends the Test panel's request to `{project url}/functions/v1/{slug}{path}` with the key as `apikey` and bearer,
+ * Sends the Test panel's request to `{project url}/functions/v1/{slug}{path}` with the key as `apikey` and bearer (or
+ * a user's access token as the bearer),
  * and reads the whole answer: whatever status the function (or the gateway) answers is a result, not a failure; only
  * a request that never got an answer throws.
  */
-export async function invokeFunction(request: FunctionTestRequest, options?: CallOptions): Promise<FunctionTestResult> {
+export const createTestToken = (ref: string, userId: string, options?: CallOptions) => call(endpoints.createTestToken, { ref }, { ...options, body: { user_id: userId } })
+
+export async function invokeFunction(request: FunctionTestRequest & { bearer?: string }, options?: CallOptions): Promise<FunctionTestResult> {
   const url = `${request.projectUrl.replace(/\/+$/, '')}/functions/v1/${encodeURIComponent(request.slug)}${request.path}`
   const headers = new Headers()
   for (const [name, value] of request.headers) if (name.trim() !== '') headers.append(name.trim(), value)
   headers.set('apikey', request.apiKey)
-  headers.set('authorization', `Bearer ${request.apiKey}`)
+  headers.set('authorization', `Bearer ${request.bearer ?? request.apiKey}`)
   const withBody = request.method !== 'GET' && request.body !== ''
   const started = performance.now()
   let response: Response

@@ -9,6 +9,7 @@ import { functionSecretsMachine, type SecretDraft } from '../../../machines/func
 import { functionTestMachine } from '../../../machines/functionTest.machine'
 import type { FunctionFile, FunctionTestRequest } from '../../contracts/functionRuntime'
 import { getProjectApiInfo } from '../calls/keys'
+import { listAuthUsers } from '../calls/projectAuth'
 import {
   createFunction,
   createSecrets,
@@ -18,6 +19,7 @@ import {
   getFunction,
   getFunctionFiles,
   getFunctionLogs,
+  createTestToken,
   invokeFunction,
   listSecrets,
   setVerifyJwt,
@@ -26,6 +28,7 @@ import {
 type Signal = { signal: AbortSignal }
 
 const projectUrlOf = (service: { protocol: string; endpoint: string }) => `${service.protocol}://${service.endpoint}`
+const TEST_USERS_SHOWN = 50
 
 export const liveFunctionDetailMachine = functionDetailMachine.provide({
   actors: {
@@ -51,11 +54,27 @@ export const liveFunctionDetailMachine = functionDetailMachine.provide({
 export const liveFunctionTestMachine = functionTestMachine.provide({
   actors: {
     loadKeys: fromPromise(async ({ input, signal }: Signal & { input: { ref: string } }) => {
-      const { autoApiService } = await getProjectApiInfo(input.ref, { signal })
+      // The first page of users, newest first: enough to pick one to test as. Any member may list them, so the list
+      // is asked for beside the keys (not after them) and kept only for members who may act as a user.
+      const [{ autoApiService }, page] = await Promise.all([
+        getProjectApiInfo(input.ref, { signal }),
+        listAuthUsers(input.ref, { page: 1, perPage: TEST_USERS_SHOWN }, { signal }),
+      ])
       if (!autoApiService.defaultApiKey) throw new Error('The project has no API keys yet')
-      return { projectUrl: projectUrlOf(autoApiService), anonKey: autoApiService.defaultApiKey, serviceKey: autoApiService.serviceApiKey ?? null }
+      const serviceKey = autoApiService.serviceApiKey ?? null
+      const users = serviceKey ? page.users : []
+      return {
+        projectUrl: projectUrlOf(autoApiService),
+        anonKey: autoApiService.defaultApiKey,
+        serviceKey,
+        users: users.map((u) => ({ id: u.id, label: u.email || u.phone || u.id })),
+      }
     }),
-    invokeFunction: fromPromise(({ input, signal }: Signal & { input: FunctionTestRequest }) => invokeFunction(input, { signal })),
+    invokeFunction: fromPromise(async ({ input, signal }: Signal & { input: FunctionTestRequest }) => {
+      if (!input.userId) return invokeFunction(input, { signal })
+      const { access_token } = await createTestToken(input.ref, input.userId, { signal })
+      return invokeFunction({ ...input, bearer: access_token }, { signal })
+    }),
   },
 })
 

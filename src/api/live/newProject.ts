@@ -8,7 +8,7 @@ type Signal = { signal: AbortSignal }
 export const liveNewProjectMachine = newProjectMachine.provide({
   actors: {
     createProject: fromPromise(({ input, signal }: Signal & { input: CreateProjectInput }) =>
-      createProject({ name: input.name, organization_slug: input.organizationSlug, region: input.region }, { signal }),
+      createProject({ name: input.name, organization_slug: input.organizationSlug, region: input.region, db_pass: input.dbPass }, { signal }),
     ),
   },
 })

@@ -7,6 +7,7 @@ import { customDomainMachine } from '../../../machines/customDomain.machine'
 import { databaseSettingsMachine } from '../../../machines/databaseSettings.machine'
 import { projectAddonsMachine, type AddonChange } from '../../../machines/projectAddons.machine'
 import * as calls from '../calls/settings'
+import { resetDatabasePassword } from '../calls/wire'
 
 type Signal = { signal: AbortSignal }
 
@@ -19,6 +20,9 @@ export const liveCustomDomainMachine = customDomainMachine.provide({
 export const liveDatabaseSettingsMachine = databaseSettingsMachine.provide({
   actors: {
     fetchDatabaseConnection: fromPromise(({ input, signal }: Signal & { input: { ref: string } }) => calls.getDatabaseConnection(input.ref, { signal })),
+    resetDatabasePassword: fromPromise(({ input, signal }: Signal & { input: { ref: string; password: string } }) =>
+      resetDatabasePassword(input.ref, input.password, { signal }),
+    ),
   },
 })
 

@@ -146,6 +146,9 @@ export const GIT_BODY_CEILING = 1024 * 1024 * 1024
  * this one). A `streamed` route counts its body itself while it streams it on (and answers 413 past its own,
  * smaller limit): here only a declared Content-Length over `maxBytes` is refused, so the body is never buffered.
  */
+/** The Table Editor's CSV import: a text/csv body, streamed. */
+const TABLE_EDITOR_IMPORT = /^\/platform\/projects\/[^/]+\/table-editor\/tables\/[^/]+\/import$/
+
 export const LARGE_BODY_ROUTES: ReadonlyArray<{ method: string; path: RegExp; maxBytes: number; streamed?: true; why: string }> = [
   {
     method: 'POST',
@@ -178,6 +181,21 @@ export const LARGE_BODY_ROUTES: ReadonlyArray<{ method: string; path: RegExp; ma
       "a stored file (or a resumable upload's chunk) is legitimately gigabytes: the storage service (features/storage) streams it to disk, " +
       "counting, and refuses it past the bucket's limit with a 413, where buffering it here would hold a whole file in memory",
   })),
+  ...['POST', 'PATCH'].map((method) => ({
+    method,
+    path: /^\/platform\/projects\/[^/]+\/table-editor\/tables\/[^/]+\/rows$/,
+    maxBytes: 24 * 1024 * 1024,
+    why: "the Table Editor's row insert or update: a text or JSON cell is legitimately megabytes (10 MB of text)",
+  })),
+  {
+    method: 'POST',
+    path: TABLE_EDITOR_IMPORT,
+    maxBytes: 100 * 1024 * 1024,
+    streamed: true,
+    why:
+      "a CSV imported into a table is legitimately tens of megabytes: the Table Editor (features/database/rows.ts) parses " +
+      'it as it streams, counting, and refuses it past the same limit with a 413',
+  },
   {
     method: 'POST',
     path: /^\/v1\/projects\/[^/]+\/functions\/deploy$/,
@@ -265,6 +283,8 @@ const mediaTypeOf = (c: Context) => (c.req.header('content-type') ?? '').split('
 export const jsonOrNoBody: MiddlewareHandler<AppEnv> = async (c, next) => {
   if (!WRITE_METHODS.has(c.req.method) || !isApiPath(c.req.path) || JSON_MEDIA_TYPE.test(mediaTypeOf(c))) return next()
   if (OWN_MEDIA_TYPES.test(c.req.path) || FUNCTION_DEPLOY.test(c.req.path)) return next()
+  // text/csv is not a type a cross-site form or no-cors fetch can send, so it cannot ride on the cookie either.
+  if (TABLE_EDITOR_IMPORT.test(c.req.path) && mediaTypeOf(c).toLowerCase() === 'text/csv') return next()
   if (!hasBody(c)) return next()
   // Already capped by limitBodies; Hono caches the text, so a route can still read it.
   if ((await c.req.text()) === '') return next()

@@ -84,6 +84,11 @@ export function openPostgres(connectionString: string, max = 10): Db {
       await client.end().catch(() => {})
       throw err
     }
+    // Closed while it connected: close() did not see this connection, so it is ended here, not kept open.
+    if (closing) {
+      await client.end().catch(() => {})
+      return
+    }
     dedicated = client
   }
 
@@ -133,6 +138,7 @@ export function openPostgres(connectionString: string, max = 10): Db {
     async close() {
       closing = true
       if (retry) clearTimeout(retry)
+      await connecting?.catch(() => {})
       const client = dedicated
       dedicated = undefined
       await client?.end().catch(() => {})

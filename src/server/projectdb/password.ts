@@ -12,8 +12,7 @@ const pbkdf2Async = promisify(pbkdf2)
 /** PostgreSQL's default (scram_iterations). */
 export const SCRAM_ITERATIONS = 4096
 
-export async function scramVerifier(password: string): Promise<string> {
-  const salt = randomBytes(16)
+export async function scramVerifier(password: string, salt: Buffer = randomBytes(16)): Promise<string> {
   const salted = await pbkdf2Async(password.normalize('NFKC'), salt, SCRAM_ITERATIONS, 32, 'sha256')
   const clientKey = createHmac('sha256', salted).update('Client Key').digest()
   const storedKey = createHash('sha256').update(clientKey).digest()
@@ -29,4 +28,22 @@ export async function setDatabasePassword(db: Queryable, projectId: number, pass
      on conflict (project_id) do update set verifier = excluded.verifier, updated_at = excluded.updated_at`,
     [projectId, verifier, now.toISOString()],
   )
+}
+
+/**
+ * The login name and password a project's edge functions reach its database with (their SUPABASE_DB_URL): the
+ * project owner's rights, under a name of its own so the password the port checks is not the one a person sets.
+ * The password is derived from the project's JWT secret, so it needs no storage of its own, is never shown, and
+ * changes when the secret is rotated (the functions' workers restart with the new one).
+ */
+export const FUNCTIONS_DB_LOGIN = 'edge_functions'
+
+export function functionsDbPassword(jwtSecret: string, ref: string): string {
+  return createHmac('sha256', jwtSecret).update(`functions-database\0${ref}`).digest('base64url')
+}
+
+/** The SCRAM verifier of that password; its salt is derived too, so the same secret always gives the same one. */
+export async function functionsDbVerifier(jwtSecret: string, ref: string): Promise<string> {
+  const salt = createHmac('sha256', jwtSecret).update(`functions-database-salt\0${ref}`).digest().subarray(0, 16)
+  return scramVerifier(functionsDbPassword(jwtSecret, ref), salt)
 }

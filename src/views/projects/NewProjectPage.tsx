@@ -3,6 +3,7 @@ import type { FormEvent } from 'react'
 import { Redirect } from 'wouter'
 import type { ActorRefFrom } from 'xstate'
 import { REGIONS, selectCanCreate, selectNewProjectView, type newProjectMachine, type RegionCode } from '../../../machines/newProject.machine'
+import { STRONG_PASSWORD_HINT } from '../../../machines/dbPassword'
 import { selectOrganizationView, type organizationMachine } from '../../../machines/organization.machine'
 import { Button, Card, ErrorPanel, PageHeading, TextLink, inputClass } from '../shell/ui'
 import { Field, fieldAria } from '../shell/Field'
@@ -37,7 +38,7 @@ export function NewProjectPage({ organization, newProject }: { organization: Org
   )
 }
 
-/** Name and region, then Create; once created, the new project's page (its building screen) takes over. */
+/** Name, database password and region, then Create; once created, the new project's page (its building screen) takes over. */
 export function NewProjectForm({ newProject }: { newProject: NewProjectActorRef }) {
   const view = useSelector(newProject, selectNewProjectView)
   const canCreate = useSelector(newProject, selectCanCreate)
@@ -60,6 +61,17 @@ export function NewProjectForm({ newProject }: { newProject: NewProjectActorRef 
             maxLength={256}
             autoComplete="off"
             onChange={(event) => newProject.send({ type: 'project.name', name: event.target.value })}
+          />
+        </Field>
+        <Field id="project-db-password" label="Database password" hint={view.passwordProblem ?? STRONG_PASSWORD_HINT}>
+          <input
+            {...fieldAria('project-db-password', { hint: true })}
+            type="password"
+            className={inputClass}
+            value={view.password}
+            disabled={view.creating}
+            autoComplete="new-password"
+            onChange={(event) => newProject.send({ type: 'project.password', password: event.target.value })}
           />
         </Field>
         <Field id="project-region" label="Region" hint="Where the project's database runs. It cannot be changed later.">

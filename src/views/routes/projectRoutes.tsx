@@ -104,6 +104,7 @@ const settingsPages = () => import('../project/settings/SettingsPages')
 const plainPages = () => import('../project/placeholders/PlainPages')
 const authPages = () => import('../project/auth/AuthUsersPage')
 const authEmailsPage = () => import('../project/auth/AuthEmailsPage')
+const databaseObjectPages = () => import('../project/databaseObjects/DatabaseObjectsPages')
 
 export const PROJECT_ROUTES: ProjectRoute[] = [
   {
@@ -137,6 +138,26 @@ export const PROJECT_ROUTES: ProjectRoute[] = [
     nav: { id: 'editor', label: 'Table Editor', group: 'tools', icon: 'table' },
   },
   {
+    path: '/editor/create',
+    section: 'editor/create',
+    title: 'Table Editor',
+    product: 'editor',
+    side: 'editor',
+    gate: true,
+    page: lazyPage(() => import('../project/tableEditor/TableFormPage').then((m) => m.TableFormPage), (logic) => [logic.tableForm]),
+    command: 'Create a new table',
+  },
+  {
+    path: '/editor/table/:table',
+    section: 'editor/table/:table',
+    title: 'Table Editor',
+    product: 'editor',
+    side: 'editor',
+    gate: true,
+    page: lazyPage(() => import('../project/tableEditor/TableGridPage').then((m) => m.TableGridPage), (logic) => [logic.tableGrid, logic.tableImport]),
+    command: false,
+  },
+  {
     // /sql/new is the production SQL editor; any /sql/{id} (the non-production build uses /sql/1) opens a snippet.
     path: /^\/sql\/(?<id>[\w-]+)\/?$/,
     section: sqlSection,
@@ -158,6 +179,76 @@ export const PROJECT_ROUTES: ProjectRoute[] = [
     gate: true,
     page: lazyPage(() => import('../project/database/DatabaseTablesPage').then((m) => m.DatabaseTablesPage), (logic) => [logic.databaseTables]),
     nav: { id: 'database', label: 'Database', group: 'tools', icon: 'database' },
+  },
+  {
+    path: '/database/functions',
+    section: 'database/functions',
+    title: 'Database Functions',
+    product: 'database',
+    side: 'database',
+    menuLabel: 'Functions',
+    gate: true,
+    page: lazyPage(() => databaseObjectPages().then((m) => m.FunctionsPage), (logic) => [logic.databaseObjects]),
+  },
+  {
+    path: '/database/triggers',
+    section: 'database/triggers',
+    title: 'Database Triggers',
+    product: 'database',
+    side: 'database',
+    menuLabel: 'Triggers',
+    gate: true,
+    page: lazyPage(() => databaseObjectPages().then((m) => m.TriggersPage), (logic) => [logic.databaseObjects]),
+  },
+  {
+    path: '/database/types',
+    section: 'database/types',
+    title: 'Enumerated Types',
+    product: 'database',
+    side: 'database',
+    menuLabel: 'Enumerated Types',
+    gate: true,
+    page: lazyPage(() => databaseObjectPages().then((m) => m.TypesPage), (logic) => [logic.databaseObjects]),
+  },
+  {
+    path: '/database/indexes',
+    section: 'database/indexes',
+    title: 'Database Indexes',
+    product: 'database',
+    side: 'database',
+    menuLabel: 'Indexes',
+    gate: true,
+    page: lazyPage(() => databaseObjectPages().then((m) => m.IndexesPage), (logic) => [logic.databaseObjects]),
+  },
+  {
+    path: '/database/extensions',
+    section: 'database/extensions',
+    title: 'Database Extensions',
+    product: 'database',
+    side: 'database',
+    menuLabel: 'Extensions',
+    gate: true,
+    page: lazyPage(() => databaseObjectPages().then((m) => m.ExtensionsPage), (logic) => [logic.databaseObjects]),
+  },
+  {
+    path: '/database/roles',
+    section: 'database/roles',
+    title: 'Database Roles',
+    product: 'database',
+    side: 'database',
+    menuLabel: 'Roles',
+    gate: true,
+    page: lazyPage(() => databaseObjectPages().then((m) => m.RolesPage), (logic) => [logic.databaseObjects]),
+  },
+  {
+    path: '/database/publications',
+    section: 'database/publications',
+    title: 'Database Publications',
+    product: 'database',
+    side: 'database',
+    menuLabel: 'Publications',
+    gate: true,
+    page: lazyPage(() => databaseObjectPages().then((m) => m.PublicationsPage), (logic) => [logic.databaseObjects]),
   },
   {
     path: '/database/backups/scheduled',
@@ -189,6 +280,16 @@ export const PROJECT_ROUTES: ProjectRoute[] = [
     gate: true,
     page: lazyPage(() => authPages().then((m) => m.AuthUsersPage), (logic) => [logic.authUsers]),
     nav: { id: 'auth', label: 'Authentication', group: 'product', icon: 'auth', feature: 'auth', permission: 'project_auth:all' },
+  },
+  {
+    path: '/auth/policies',
+    section: 'auth/policies',
+    title: 'Policies',
+    product: 'auth',
+    side: 'auth',
+    menuLabel: 'Policies',
+    gate: true,
+    page: lazyPage(() => databaseObjectPages().then((m) => m.PoliciesPage), (logic) => [logic.databaseObjects]),
   },
   {
     path: '/auth/emails',

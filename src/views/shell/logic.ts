@@ -22,10 +22,14 @@ import type { sessionMachine } from '../../../machines/session.machine'
 import type { themeMachine } from '../../../machines/theme.machine'
 import type { upgradeActionMachine } from '../../../machines/upgradeAction.machine'
 import type { databaseTablesMachine } from '../../../machines/databaseTables.machine'
+import type { databaseObjectsMachine } from '../../../machines/databaseObjects.machine'
 import type { newProjectMachine } from '../../../machines/newProject.machine'
 import type { sqlEditorMachine } from '../../../machines/sqlEditor.machine'
 import type { sqlSnippetsMachine } from '../../../machines/sqlSnippets.machine'
 import type { tableEditorMachine } from '../../../machines/tableEditor.machine'
+import type { tableGridMachine } from '../../../machines/tableGrid.machine'
+import type { tableFormMachine } from '../../../machines/tableForm.machine'
+import type { tableImportMachine } from '../../../machines/tableImport.machine'
 import type { edgeFunctionsMachine } from '../../../machines/edgeFunctions.machine'
 import type { realtimeInspectorMachine } from '../../../machines/realtimeInspector.machine'
 import type { storageBucketsMachine } from '../../../machines/storageBuckets.machine'
@@ -53,6 +57,7 @@ import type { projectReportsMachine } from '../../../machines/projectReports.mac
 import type { projectLogsMachine } from '../../../machines/projectLogs.machine'
 import type { customDomainMachine } from '../../../machines/customDomain.machine'
 import type { databaseSettingsMachine } from '../../../machines/databaseSettings.machine'
+import type { connectMachine } from '../../../machines/connect.machine'
 import type { projectAddonsMachine } from '../../../machines/projectAddons.machine'
 import type { supportTicketMachine } from '../../../machines/supportTicket.machine'
 import type { supportTicketsMachine } from '../../../machines/supportTickets.machine'
@@ -84,7 +89,11 @@ export interface AppLogic {
   sqlEditor: Loader<typeof sqlEditorMachine>
   sqlSnippets: Loader<typeof sqlSnippetsMachine>
   tableEditor: Loader<typeof tableEditorMachine>
+  tableGrid: Loader<typeof tableGridMachine>
+  tableForm: Loader<typeof tableFormMachine>
+  tableImport: Loader<typeof tableImportMachine>
   databaseTables: Loader<typeof databaseTablesMachine>
+  databaseObjects: Loader<typeof databaseObjectsMachine>
   // The project's products and 'Generate types', loaded with their screens.
   storageBuckets: Loader<typeof storageBucketsMachine>
   storageExplorer: Loader<typeof storageExplorerMachine>
@@ -121,6 +130,8 @@ export interface AppLogic {
   customDomain: Loader<typeof customDomainMachine>
   projectAddons: Loader<typeof projectAddonsMachine>
   databaseSettings: Loader<typeof databaseSettingsMachine>
+  // The project home's 'Connect' dialog, loaded when it first opens.
+  connect: Loader<typeof connectMachine>
   supportTicket: Loader<typeof supportTicketMachine>
   supportTickets: Loader<typeof supportTicketsMachine>
   // The Branches page with its 'Enable database branching' modal (the child 'enablement'), loaded with the page.

@@ -13,8 +13,9 @@ import { can } from '../../core/permissions'
 import { memberProject, refParam } from '../projects/access'
 import { AUTH_CONFIG_BASE } from './configDefaults'
 import { readMailbox } from './mail'
-import { loadAuthSettings, saveAuthSettings, type AuthSettings } from './settings'
-import { REFRESH_REUSE_GRACE_MS } from './routes'
+import { REFRESH_REUSE_GRACE_MS } from './grants'
+import type { AuthSettings } from './settings'
+import { loadAuthSettings, saveAuthSettings } from './store'
 
 export function authConfigJson(settings: AuthSettings): AuthConfig {
   return {

@@ -5,6 +5,7 @@
  */
 import nodemailer, { type Transporter } from 'nodemailer'
 import type { Queryable } from '../../db'
+import { keepMail, listMail, type MailboxMessage } from './store'
 
 export const MAILBOX_KEEP = 200
 
@@ -30,34 +31,10 @@ export async function sendMail(db: Queryable, projectId: number, mail: Mail): Pr
     await transport.sendMail({ from: process.env.SMTP_FROM ?? 'noreply@localhost', to: mail.to, subject: mail.subject, text: mail.body })
     return
   }
-  await db.query(
-    `insert into project_auth_mailbox (project_id, recipient, subject, body, link, kind) values ($1, $2, $3, $4, $5, $6)`,
-    [projectId, mail.to, mail.subject, mail.body, mail.link, mail.kind],
-  )
-  await db.query(
-    `delete from project_auth_mailbox where project_id = $1 and id <= (
-       select id from project_auth_mailbox where project_id = $1 order by id desc offset $2 limit 1)`,
-    [projectId, MAILBOX_KEEP],
-  )
+  await keepMail(db, projectId, mail, MAILBOX_KEEP)
 }
 
-export interface MailboxMessage {
-  id: number
-  recipient: string
-  subject: string
-  body: string
-  link: string | null
-  kind: string
-  sent_at: string
-}
-
-export async function readMailbox(db: Queryable, projectId: number, limit = MAILBOX_KEEP): Promise<MailboxMessage[]> {
-  const { rows } = await db.query<MailboxMessage & { id: string | number; sent_at: Date | string }>(
-    `select id, recipient, subject, body, link, kind, sent_at from project_auth_mailbox where project_id = $1 order by id desc limit $2`,
-    [projectId, limit],
-  )
-  return rows.map((r) => ({ ...r, id: Number(r.id), sent_at: new Date(r.sent_at).toISOString() }))
-}
+export const readMailbox = (db: Queryable, projectId: number, limit = MAILBOX_KEEP): Promise<MailboxMessage[]> => listMail(db, projectId, limit)
 
 const SUBJECTS: Record<Mail['kind'], string> = {
   confirmation: 'Confirm Your Signup',

@@ -1,9 +1,7 @@
 /**
- * A project's auth settings, kept in the platform's store (project_auth_settings; no row: the defaults). Read on
- * every request, so a saved change applies at once.
+ * A project's auth settings, kept in the platform's store (project_auth_settings; no row: the defaults; store.ts
+ * reads and writes them). Read on every request, so a saved change applies at once.
  */
-import type { Queryable } from '../../db'
-
 export interface AuthSettings {
   site_url: string
   /** Allowed redirect URLs, comma-separated, each possibly with `*` / `**` wildcards, as the platform stores them. */
@@ -32,28 +30,6 @@ export const AUTH_DEFAULTS: AuthSettings = {
 }
 
 export const SETTING_COLUMNS = Object.keys(AUTH_DEFAULTS) as (keyof AuthSettings)[]
-
-export async function loadAuthSettings(db: Queryable, projectId: number): Promise<AuthSettings> {
-  const { rows } = await db.query<AuthSettings>(
-    `select ${SETTING_COLUMNS.join(', ')} from project_auth_settings where project_id = $1`,
-    [projectId],
-  )
-  return rows[0] ?? { ...AUTH_DEFAULTS }
-}
-
-/** Writes the given settings (the others keep their value). */
-export async function saveAuthSettings(db: Queryable, projectId: number, patch: Partial<AuthSettings>): Promise<AuthSettings> {
-  const current = await loadAuthSettings(db, projectId)
-  const next = { ...current, ...patch }
-  const cols = SETTING_COLUMNS
-  await db.query(
-    `insert into project_auth_settings (project_id, ${cols.join(', ')}, updated_at)
-     values ($1, ${cols.map((_, i) => `$${i + 2}`).join(', ')}, now())
-     on conflict (project_id) do update set ${cols.map((col) => `${col} = excluded.${col}`).join(', ')}, updated_at = now()`,
-    [projectId, ...cols.map((col) => next[col])],
-  )
-  return next
-}
 
 function wildcard(pattern: string): RegExp {
   const escaped = pattern.replace(/[.+?^${}()|[\]\\]/g, '\\$&').replace(/\*\*/g, '\u0000').replace(/\*/g, '[^/]*').replace(/\u0000/g, '.*')

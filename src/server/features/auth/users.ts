@@ -1,11 +1,12 @@
 /**
- * The auth service's reads and writes of schema auth in a project's database, and the JSON shapes it answers with
- * (a user, a session) as the platform's auth service writes them.
+ * The auth service's users as it checks and answers them: e-mail and password rules, password hashes, one-time
+ * codes and refresh tokens, and the JSON of a user as the platform's auth service writes it.
  */
-import { createHash, randomBytes, randomInt, randomUUID, timingSafeEqual } from 'node:crypto'
+import { createHash, randomBytes, randomInt, timingSafeEqual } from 'node:crypto'
 import bcrypt from 'bcryptjs'
 import type { ProjectTx } from '../../projectdb/types'
 import { authError } from './errors'
+import { identitiesOf, type IdentityRow, type UserRow } from './store'
 
 /** bcrypt's cost as the platform hashes passwords. */
 export const BCRYPT_COST = 10
@@ -13,50 +14,6 @@ export const BCRYPT_COST = 10
 export const MAX_PASSWORD_BYTES = 72
 /** How long an e-mailed link or code stays valid. */
 export const OTP_TTL_MS = 60 * 60_000
-
-export interface UserRow {
-  id: string
-  aud: string | null
-  role: string | null
-  email: string | null
-  encrypted_password: string | null
-  email_confirmed_at: Date | string | null
-  invited_at: Date | string | null
-  confirmation_sent_at: Date | string | null
-  recovery_sent_at: Date | string | null
-  email_change: string | null
-  email_change_sent_at: Date | string | null
-  last_sign_in_at: Date | string | null
-  raw_app_meta_data: Record<string, unknown> | null
-  raw_user_meta_data: Record<string, unknown> | null
-  created_at: Date | string | null
-  updated_at: Date | string | null
-  phone: string | null
-  phone_confirmed_at: Date | string | null
-  confirmed_at: Date | string | null
-  banned_until: Date | string | null
-  is_anonymous: boolean
-  confirmation_token: string | null
-  recovery_token: string | null
-  email_change_token_new: string | null
-}
-
-export const USER_COLUMNS = `id, aud, role, email, encrypted_password, email_confirmed_at, invited_at, confirmation_sent_at,
-  recovery_sent_at, email_change, email_change_sent_at, last_sign_in_at, raw_app_meta_data, raw_user_meta_data, created_at,
-  updated_at, phone, phone_confirmed_at, confirmed_at, banned_until, is_anonymous, confirmation_token, recovery_token,
-  email_change_token_new`
-
-interface IdentityRow {
-  id: string
-  provider_id: string
-  user_id: string
-  identity_data: Record<string, unknown>
-  provider: string
-  last_sign_in_at: Date | string | null
-  created_at: Date | string | null
-  updated_at: Date | string | null
-  email: string | null
-}
 
 const iso = (v: Date | string | null | undefined): string | undefined => (v == null ? undefined : new Date(v).toISOString())
 
@@ -149,53 +106,7 @@ export function userJson(u: UserRow, identities: IdentityRow[]) {
 }
 export type UserJson = ReturnType<typeof userJson>
 
-export async function userById(tx: ProjectTx, id: string): Promise<UserRow | undefined> {
-  const { rows } = await tx.query<UserRow>(`select ${USER_COLUMNS} from auth.users where id = $1 and deleted_at is null`, [id])
-  return rows[0]
-}
-
-export async function userByEmail(tx: ProjectTx, email: string): Promise<UserRow | undefined> {
-  const { rows } = await tx.query<UserRow>(
-    `select ${USER_COLUMNS} from auth.users where lower(email) = $1 and is_sso_user = false and deleted_at is null`,
-    [email],
-  )
-  return rows[0]
-}
-
+/** The user as the service answers it, with its identities. */
 export async function withIdentities(tx: ProjectTx, u: UserRow): Promise<UserJson> {
-  const { rows } = await tx.query<IdentityRow>(`select * from auth.identities where user_id = $1 order by created_at`, [u.id])
-  return userJson(u, rows)
-}
-
-/** A new e-mail user and its identity. */
-export async function insertUser(
-  tx: ProjectTx,
-  opts: { email: string; passwordHash: string | null; confirmedAt: Date | null; userMeta?: Record<string, unknown>; appMeta?: Record<string, unknown>; invitedAt?: Date | null; now: Date },
-): Promise<UserRow> {
-  const id = randomUUID()
-  const appMeta = { provider: 'email', providers: ['email'], ...opts.appMeta }
-  await tx.query(
-    `insert into auth.users (instance_id, id, aud, role, email, encrypted_password, email_confirmed_at, invited_at,
-       raw_app_meta_data, raw_user_meta_data, created_at, updated_at, is_sso_user, is_anonymous)
-     values ('00000000-0000-0000-0000-000000000000', $1, 'authenticated', 'authenticated', $2, $3, $4, $5, $6, $7, $8, $8, false, false)`,
-    [id, opts.email, opts.passwordHash, opts.confirmedAt, opts.invitedAt ?? null, JSON.stringify(appMeta), JSON.stringify(opts.userMeta ?? {}), opts.now],
-  )
-  await tx.query(
-    `insert into auth.identities (provider_id, user_id, identity_data, provider, created_at, updated_at)
-     values ($1, $2, $3, 'email', $4, $4)`,
-    [id, id, JSON.stringify({ sub: id, email: opts.email, email_verified: opts.confirmedAt !== null, phone_verified: false }), opts.now],
-  )
-  return (await userById(tx, id))!
-}
-
-export async function audit(tx: ProjectTx, action: string, actor: { id: string; email?: string | null } | null, ip: string | undefined, now: Date, traits: Record<string, unknown> = {}) {
-  await tx.query(
-    `insert into auth.audit_log_entries (instance_id, id, payload, created_at, ip_address) values ('00000000-0000-0000-0000-000000000000', $1, $2, $3, $4)`,
-    [
-      randomUUID(),
-      JSON.stringify({ action, actor_id: actor?.id ?? '00000000-0000-0000-0000-000000000000', actor_username: actor?.email ?? '', log_type: 'account', traits }),
-      now,
-      (ip ?? '').slice(0, 64),
-    ],
-  )
+  return userJson(u, await identitiesOf(tx, u.id))
 }

@@ -15,12 +15,12 @@
  * level security its old record then carries only the primary key.
  */
 import type { Caller } from '../../gateway'
-import { quoteIdent } from '../../core/sql'
 import type { ProjectDatabases } from '../../projectdb/types'
 import { REALTIME_CHANGES_CHANNEL } from '../../projectdb/realtimeSchema'
 import { FilterError, matches, parseFilter, type Filter } from './filters'
 import type { ChangeFeedLike, ChangeSubscription, ChannelMember, FeedProject } from './types'
 import { ensureRealtimeSchema } from './schema'
+import { ChangedRow, installCaptureTrigger, subscribedTables, tableColumns } from './store'
 
 interface TableInfo {
   columns: { name: string; type: string }[]
@@ -85,16 +85,7 @@ export class ChangeFeed implements ChangeFeedLike {
           throw err
         }
       }
-      const relations = await this.gateway.transaction({ role: 'postgres' }, async (tx) => {
-        const { rows } = await tx.query<{ schema: string; table: string }>(
-          `select n.nspname as schema, c.relname as table from pg_catalog.pg_class c join pg_catalog.pg_namespace n on n.oid = c.relnamespace
-           where c.relkind in ('r', 'p') and ($1 = '*' or n.nspname = $1) and ($2::text is null or c.relname = $2)
-             and n.nspname not in ('pg_catalog', 'information_schema', 'realtime')
-             and ($2::text is not null or exists (select from pg_catalog.pg_publication_tables pt where pt.pubname = 'supabase_realtime' and pt.schemaname = n.nspname and pt.tablename = c.relname))`,
-          [schema, table ?? null],
-        )
-        return rows
-      })
+      const relations = await this.gateway.transaction({ role: 'postgres' }, (tx) => subscribedTables(tx, schema, table ?? null))
       if (table && relations.length === 0) throw unableToSubscribe(w, `No table ${schema}.${table}.`)
       if (filter && table) {
         const info = await this.tableInfo(schema, table)
@@ -118,13 +109,8 @@ export class ChangeFeed implements ChangeFeedLike {
   }
 
   private async installTrigger(schema: string, table: string) {
-    const rel = `${quoteIdent(schema)}.${quoteIdent(table)}`
     try {
-      await this.gateway.transaction({ role: 'postgres' }, (tx) =>
-        tx.query(
-          `create or replace trigger supabase_realtime_capture after insert or update or delete on ${rel} for each row execute function realtime.capture_change()`,
-        ),
-      )
+      await this.gateway.transaction({ role: 'postgres' }, (tx) => installCaptureTrigger(tx, schema, table))
     } catch (err) {
       // A table the project's role does not own (the platform's own): its changes cannot be captured.
       if ((err as { code?: string }).code !== '42501') throw err
@@ -167,14 +153,7 @@ export class ChangeFeed implements ChangeFeedLike {
     const known = this.tables.get(key)
     if (known && !fresh) return known
     const info = await this.gateway.transaction({ role: 'postgres', readOnly: true }, async (tx) => {
-      const { rows } = await tx.query<{ name: string; type: string; rls: boolean; generated: boolean }>(
-        `select a.attname as name, t.typname as type, c.relrowsecurity as rls, a.attgenerated <> '' as generated
-         from pg_catalog.pg_class c join pg_catalog.pg_namespace n on n.oid = c.relnamespace
-         join pg_catalog.pg_attribute a on a.attrelid = c.oid and a.attnum > 0 and not a.attisdropped
-         join pg_catalog.pg_type t on t.oid = a.atttypid
-         where n.nspname = $1 and c.relname = $2 order by a.attnum`,
-        [schema, table],
-      )
+      const rows = await tableColumns(tx, schema, table)
       return { columns: rows.map(({ name, type }) => ({ name, type })), writable: rows.filter((r) => !r.generated).map((r) => r.name), rls: rows[0]?.rls ?? false }
     })
     this.tables.set(key, info)
@@ -248,44 +227,23 @@ export class ChangeFeed implements ChangeFeedLike {
    * earlier change, nor shows it to someone the row then belonged to).
    */
   private async visible(change: Change, caller: Caller, info: TableInfo): Promise<boolean> {
-    const rel = `${quoteIdent(change.schema)}.${quoteIdent(change.table)}`
-    const keys = Object.keys(change.keys ?? {})
-    const row = JSON.stringify(change.record)
-    const where = keys.length
-      ? keys.map((k) => `t.${quoteIdent(k)} = (jsonb_populate_record(null::${rel}, $1::jsonb)).${quoteIdent(k)}`).join(' and ')
-      : `to_jsonb(t) = $1::jsonb`
-    const seenAs = `select exists (select 1 from ${rel} t where ${where}) as seen`
-    const keyJson = JSON.stringify(keys.length ? change.keys : change.record)
+    const changed = new ChangedRow(change.schema, change.table, change.keys, change.record)
     const denied = (err: unknown) => {
       // No SELECT right on the table (42501), a policy that fails: the row is not for this caller.
       if ((err as { code?: string }).code && (err as { code?: string }).code !== 'database_unavailable') return false
       throw err
     }
     if (!info.rls || caller.role === 'service_role') {
-      return this.gateway
-        .transaction({ role: caller.role, claims: caller.claims, readOnly: true }, async (tx) => {
-          const { rows } = await tx.query<{ ok: boolean }>(`select has_table_privilege(current_user, $1, 'SELECT') as ok`, [rel])
-          return rows[0]?.ok === true
-        })
-        .catch(denied)
+      return this.gateway.transaction({ role: caller.role, claims: caller.claims, readOnly: true }, (tx) => changed.selectable(tx)).catch(denied)
     }
-    const asCommitted = await this.gateway.transaction({ role: 'postgres', readOnly: true }, async (tx) => {
-      const { rows } = await tx.query<{ same: boolean }>(`select to_jsonb(t) = $2::jsonb as same from ${rel} t where ${where}`, [keyJson, row])
-      return rows.length === 1 && rows[0].same
-    })
+    const asCommitted = await this.gateway.transaction({ role: 'postgres', readOnly: true }, (tx) => changed.asCommitted(tx))
     if (asCommitted) {
-      return this.gateway
-        .transaction({ role: caller.role, claims: caller.claims, readOnly: true }, async (tx) => (await tx.query<{ seen: boolean }>(seenAs, [keyJson])).rows[0]?.seen === true)
-        .catch(denied)
+      return this.gateway.transaction({ role: caller.role, claims: caller.claims, readOnly: true }, (tx) => changed.seen(tx)).catch(denied)
     }
-    const cols = info.writable.map(quoteIdent).join(', ')
     let seen = false
     await this.gateway
       .transaction({ role: 'postgres', claims: caller.claims }, async (tx) => {
-        await tx.query(`delete from ${rel} t where ${where}`, [keyJson])
-        await tx.query(`insert into ${rel} (${cols}) overriding system value select ${cols} from jsonb_populate_record(null::${rel}, $1::jsonb)`, [row])
-        await tx.query(`select set_config('role', $1, true)`, [caller.role])
-        seen = (await tx.query<{ seen: boolean }>(seenAs, [keyJson])).rows[0]?.seen === true
+        seen = await changed.seenAfterReplay(tx, info.writable, caller.role)
         throw new RolledBack()
       })
       .catch((err: unknown) => {

@@ -6,6 +6,7 @@
  * Both run in transactions that are always rolled back, so no probe row is ever kept.
  */
 import type { Caller, GatewayContext } from '../../gateway'
+import { topicReadable, writeTopicProbe } from './store'
 
 class RolledBack extends Error {
   constructor(readonly result: boolean) {
@@ -28,16 +29,10 @@ async function probe(gateway: GatewayContext, role: 'postgres' | Caller['role'],
 }
 
 export async function canUsePrivateChannel(gateway: GatewayContext, caller: Caller, topic: string): Promise<{ read: boolean; write: boolean }> {
-  const read = await probe(gateway, 'postgres', caller.claims, async (tx) => {
-    const { rows } = await tx.query<{ id: string }>(`select realtime.authorization_probe($1, 'broadcast')::text as id`, [topic])
-    await tx.query(`select set_config('realtime.topic', $1, true), set_config('role', $2, true)`, [topic, caller.role])
-    const seen = await tx.query<{ seen: boolean }>(`select exists (select 1 from realtime.messages where id = $1::uuid) as seen`, [rows[0].id])
-    return seen.rows[0].seen
-  })
+  const read = await probe(gateway, 'postgres', caller.claims, (tx) => topicReadable(tx, topic, caller.role))
   if (!read) return { read, write: false }
   const write = await probe(gateway, caller.role, caller.claims, async (tx) => {
-    await tx.query(`select set_config('realtime.topic', $1, true)`, [topic])
-    await tx.query(`insert into realtime.messages (topic, extension, private) values ($1, 'broadcast', true)`, [topic])
+    await writeTopicProbe(tx, topic)
     return true
   })
   return { read, write }

@@ -5,6 +5,7 @@
  */
 import type { Clock } from '../../config'
 import type { Db } from '../../db'
+import { addDailyUsage } from './store'
 
 export interface RealtimeUsage {
   messages(projectId: number, count: number): void
@@ -30,17 +31,10 @@ export function createRealtimeUsage(db: Db, clock: Clock): RealtimeUsage {
       const batch = [...pending.values()]
       pending.clear()
       for (const e of batch) {
-        await db
-          .query(
-            `insert into realtime_usage_daily (project_id, day, messages, peak_connections) values ($1, $2, $3, $4)
-             on conflict (project_id, day) do update set messages = realtime_usage_daily.messages + excluded.messages,
-               peak_connections = greatest(realtime_usage_daily.peak_connections, excluded.peak_connections)`,
-            [e.projectId, e.day, e.messages, e.peak],
-          )
-          .catch((err: unknown) => {
-            // A project deleted meanwhile: its figures go with it.
-            if ((err as { code?: string }).code !== '23503') console.error(`realtime usage: not written: ${(err as Error).message}`)
-          })
+        await addDailyUsage(db, e).catch((err: unknown) => {
+          // A project deleted meanwhile: its figures go with it.
+          if ((err as { code?: string }).code !== '23503') console.error(`realtime usage: not written: ${(err as Error).message}`)
+        })
       }
     })
     return flushing

@@ -54,6 +54,8 @@ export interface RestContext {
   document: DocumentTarget
   /** The most rows a read answers (REST_MAX_ROWS, PostgREST's db-max-rows); undefined or 0: no cap. */
   maxRows?: number
+  /** The schemas exposed (PostgREST's db-schemas); undefined: public. Only public can be served. */
+  schemas?: string[]
 }
 
 const JSON_TYPE = 'application/json; charset=utf-8'
@@ -65,7 +67,7 @@ export function errorResponse(err: RestError): RestResponse {
 
 export async function handleRest(req: RestRequest, ctx: RestContext): Promise<RestResponse> {
   try {
-    checkProfile(req)
+    checkProfile(req, ctx.schemas ?? ['public'])
     if (req.target.kind === 'root') return await root(req, ctx)
     if (req.target.kind === 'rpc') return await rpc(req, ctx, req.target.name)
     return await relation(req, ctx, req.target.name)
@@ -74,13 +76,17 @@ export async function handleRest(req: RestRequest, ctx: RestContext): Promise<Re
   }
 }
 
-/** Only schema public is exposed (Accept-Profile on reads, Content-Profile on writes). */
-function checkProfile(req: RestRequest): void {
+/**
+ * Only schema public is served, and only while it is exposed (Accept-Profile on reads, Content-Profile on writes;
+ * without one, the first exposed schema, as PostgREST).
+ */
+function checkProfile(req: RestRequest, schemas: string[]): void {
   const read = req.method === 'GET' || req.method === 'HEAD'
   const profile = req.headers(read ? 'accept-profile' : 'content-profile')
-  if (profile !== undefined && profile.trim() !== 'public') {
-    throw new RestError(406, 'PGRST106', 'The schema must be one of the following: public', {
-      details: `The ${read ? 'Accept' : 'Content'}-Profile header asked for "${profile}"`,
+  const asked = profile?.trim() ?? schemas[0]
+  if (asked !== 'public' || !schemas.includes('public')) {
+    throw new RestError(406, 'PGRST106', `The schema must be one of the following: ${schemas.join(', ')}`, {
+      details: profile === undefined ? 'No schema is exposed' : `The ${read ? 'Accept' : 'Content'}-Profile header asked for "${profile}"`,
     })
   }
 }

@@ -54,7 +54,20 @@ function send(res: RestResponse) {
 }
 
 /** The REST API as a product of the gateway. */
-export function restProduct(deps: Pick<Deps, 'ownUrl' | 'config'>): Product {
+/**
+ * The project's REST settings (the Management API's PATCH /v1/projects/{ref}/postgrest writes them): the schemas
+ * served and the row cap; without a row, schema public and REST_MAX_ROWS.
+ */
+async function restSettings(deps: Pick<Deps, 'db' | 'config'>, projectId: number): Promise<{ schemas: string[]; maxRows: number }> {
+  const { rows } = await deps.db.query<{ db_schema: string; max_rows: number }>(
+    'select db_schema, max_rows from project_postgrest_config where project_id = $1',
+    [projectId],
+  )
+  if (!rows[0]) return { schemas: ['public'], maxRows: deps.config.restMaxRows }
+  return { schemas: rows[0].db_schema.split(',').filter(Boolean), maxRows: rows[0].max_rows }
+}
+
+export function restProduct(deps: Pick<Deps, 'ownUrl' | 'config' | 'db'>): Product {
   const app = new Hono<GatewayEnv>()
 
   const serve = (target: (c: Context<GatewayEnv>) => RestTarget) => async (c: Context<GatewayEnv>) => {
@@ -66,6 +79,7 @@ export function restProduct(deps: Pick<Deps, 'ownUrl' | 'config'>): Product {
     }
     const url = new URL(c.req.url)
     try {
+      const settings = await restSettings(deps, gateway.project.id)
       return measured(
         await handleRest(
           {
@@ -80,7 +94,8 @@ export function restProduct(deps: Pick<Deps, 'ownUrl' | 'config'>): Product {
             claims: caller.claims,
             transaction: gateway.transaction,
             document: documentTarget(deps, gateway.project.ref),
-            maxRows: deps.config.restMaxRows,
+            maxRows: settings.maxRows,
+            schemas: settings.schemas,
           },
         ),
       )

@@ -37,6 +37,24 @@ export class DiskObjects {
     return path.join(this.projectDir(ref), 'tmp')
   }
 
+  /** Renames a finished file (same disk) to be the file of `version`. */
+  private async place(ref: string, version: string, file: string) {
+    const final = this.file(ref, version)
+    await fs.mkdir(path.dirname(final), { recursive: true })
+    await fs.rename(file, final)
+  }
+
+  /** Fills the temporary file `tmp`, then places it as `version`; when either fails, nothing is left behind. */
+  private async fillThenPlace(ref: string, version: string, tmp: string, fill: () => Promise<unknown>) {
+    try {
+      await fill()
+      await this.place(ref, version, tmp)
+    } catch (err) {
+      await fs.rm(tmp, { force: true })
+      throw err
+    }
+  }
+
   /** Streams `source` into a new version; throws 413 (nothing left behind) past `limit` bytes. */
   async write(ref: string, source: Readable, limit: number): Promise<Written> {
     const version = randomUUID()
@@ -56,15 +74,7 @@ export class DiskObjects {
     // a temporary file was seen to outlive the rm below (about 1 in 1,200 refusals on a loaded machine), i.e. it was
     // created after the cleanup. With the file existing first, the rm always finds it.
     const handle = await fs.open(tmp, 'wx')
-    try {
-      await pipeline(source, counter, handle.createWriteStream())
-      const final = this.file(ref, version)
-      await fs.mkdir(path.dirname(final), { recursive: true })
-      await fs.rename(tmp, final)
-    } catch (err) {
-      await fs.rm(tmp, { force: true })
-      throw err
-    }
+    await this.fillThenPlace(ref, version, tmp, () => pipeline(source, counter, handle.createWriteStream()))
     return { version, size, etag: `"${hash.digest('hex')}"` }
   }
 
@@ -77,9 +87,7 @@ export class DiskObjects {
       hash.update(chunk as Buffer)
     }
     const version = randomUUID()
-    const final = this.file(ref, version)
-    await fs.mkdir(path.dirname(final), { recursive: true })
-    await fs.rename(file, final)
+    await this.place(ref, version, file)
     return { version, size, etag: `"${hash.digest('hex')}"` }
   }
 
@@ -93,15 +101,7 @@ export class DiskObjects {
     const version = randomUUID()
     const tmp = path.join(this.tmpDir(ref), `${version}.part`)
     await fs.mkdir(this.tmpDir(ref), { recursive: true })
-    try {
-      await fs.copyFile(this.file(ref, from), tmp)
-      const final = this.file(ref, version)
-      await fs.mkdir(path.dirname(final), { recursive: true })
-      await fs.rename(tmp, final)
-    } catch (err) {
-      await fs.rm(tmp, { force: true })
-      throw err
-    }
+    await this.fillThenPlace(ref, version, tmp, () => fs.copyFile(this.file(ref, from), tmp))
     return version
   }
 

@@ -20,7 +20,7 @@ import { at, errorJson, validate, type AppEnv } from '../../core/http'
 import { can } from '../../core/permissions'
 import { DATABASE_UNAVAILABLE, memberProject, refParam, refuseUnlessActive, type MemberProjectEnv } from '../projects/access'
 import { ProjectDbError, type ProjectTx } from '../../projectdb/types'
-import { deleteBucket, insertBucket, listBuckets } from './store'
+import { deleteBucket, insertBucket, listBuckets, storageEnabled } from './store'
 import { answerDatabaseFailure } from '../../core/domainErrors'
 
 const BucketParam = z.object({ ref: ProjectRef, id: z.string().min(1, 'Bucket id is required').max(100) })
@@ -35,8 +35,7 @@ export function storageRoutes({ db, projectDbs }: Deps) {
     if (!can(role, 'project_storage:all')) {
       return errorJson(c, 403, "You need the project_storage:all permission to use this project's storage")
     }
-    const { rows } = await db.query<{ storage_enabled: boolean }>('select storage_enabled from projects where id = $1', [id])
-    if (!rows[0]?.storage_enabled) return errorJson(c, 404, `Tenant config for ${ref} not found`)
+    if (!(await storageEnabled(db, id))) return errorJson(c, 404, `Tenant config for ${ref} not found`)
     return refuseUnlessActive(c, DATABASE_UNAVAILABLE)
   }
 

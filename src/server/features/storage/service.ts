@@ -14,250 +14,46 @@
  * claims, so the project's row level security policies decide; a bucket's settings (public, size limit, MIME
  * types) are read as service_role, as the platform's service reads them. Bytes are on disk (disk.ts), streamed both
  * ways. Keys are optional at the gateway for the public and signed routes; every other route refuses a request
- * without one here. Errors are `{ statusCode, error, message }` (errors.ts).
+ * without one here. Errors are `{ statusCode, error, message }` (errors.ts). The bucket routes are buckets.ts; what
+ * is read from a request and written in an answer (paths, bodies, uploads, ranges) is request.ts.
  */
-import { Readable } from 'node:stream'
-import type { IncomingMessage } from 'node:http'
 import { storageRoot } from '../../core/storageDisk'
-import busboy from 'busboy'
 import { Hono, type Context } from 'hono'
 import { errors as joseErrors, jwtVerify, SignJWT } from 'jose'
-import * as z from 'zod'
 import type { Deps } from '../../core/deps'
 import type { Caller, GatewayContext, GatewayEnv, Product } from '../../gateway'
 import type { DbRole, ProjectTx } from '../../projectdb/types'
-import { DiskObjects, type Written } from './disk'
-import {
-  answerError,
-  bucketNotFound,
-  duplicate,
-  invalidRequest,
-  noCaller,
-  objectNotFound,
-  refuse,
-  StorageError,
-  storageErrorResponse,
-  tooLarge,
-} from './errors'
-import {
-  deleteObjects,
-  emptyBucket,
-  findBucket,
-  findObject,
-  listFolder,
-  moveObject,
-  putObject,
-  visibleNames,
-  type BucketInfo,
-  type ObjectMetadata,
-  type ObjectRow,
-} from './objects'
+import { bucketAnswer } from './buckets'
+import { DiskObjects } from './disk'
+import { answerError, bucketNotFound, invalidRequest, noCaller, objectNotFound, refuse, StorageError, storageErrorResponse, tooLarge } from './errors'
 import { resumableUploads } from './resumable'
-import { checkBucketName, checkKey, decodePath, mimeAllowed, parseSizeLimit } from './paths'
-import { deleteBucket, insertBucket, listBuckets, updateBucket } from './store'
-import type { Bucket } from '../../../contracts/storage'
+import { checkKey, decodePath, mimeAllowed } from './paths'
+import {
+  cacheControlOf,
+  CopyBody,
+  DEFAULT_MIME,
+  json,
+  jsonBody,
+  ListBody,
+  MoveBody,
+  receive,
+  RemoveBody,
+  serveObject,
+  SignBody,
+  SignManyBody,
+  tailOf,
+  target,
+  userMetadataOf,
+  type Received,
+  type Target,
+} from './request'
+import { deleteObjects, findBucket, findObject, listFolder, moveObject, putObject, visibleNames, type BucketInfo, type ObjectMetadata } from './store'
 
 /** The largest object any bucket takes (a bucket's own limit may be lower). */
 export const GLOBAL_FILE_SIZE_LIMIT = 5 * 1024 ** 3
 /** How long a signed upload URL stays valid (the platform's two hours). */
 const UPLOAD_URL_SECONDS = 2 * 60 * 60
-const DEFAULT_MIME = 'application/octet-stream'
-
-const BASE = /^\/p\/[^/]+\/storage\/v1/
-
 export { storageRoot }
-
-interface Target {
-  bucket: string
-  key: string
-}
-
-/** `{bucket}/{key}` of a path tail (percent-encoded as sent); the key checked. */
-function target(tail: string): Target {
-  const slash = tail.indexOf('/')
-  if (slash <= 0) throw invalidRequest('The path must name a bucket and an object: {bucket}/{path}')
-  const bucket = decodePath(tail.slice(0, slash))
-  const key = decodePath(tail.slice(slash + 1))
-  return { bucket, key: checkKey(key) }
-}
-
-const json = (body: unknown, status = 200) =>
-  new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json; charset=utf-8' } })
-
-async function jsonBody<T>(c: Context, schema: z.ZodType<T>): Promise<T> {
-  let raw: unknown
-  let text = ''
-  try {
-    text = await c.req.text()
-    raw = text === '' ? {} : JSON.parse(text)
-  } catch {
-    throw invalidRequest('The body is not valid JSON')
-  }
-  // Postgres cannot hold U+0000 in text: refused here rather than met as a database error.
-  if (text.includes('\u0000') || /\\u0000/i.test(text)) throw invalidRequest('The body contains a NUL character (\\u0000), which no field accepts')
-  const parsed = schema.safeParse(raw)
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0]
-    throw invalidRequest(`body${issue.path.length ? `/${issue.path.join('/')}` : ''} ${issue.message}`)
-  }
-  return parsed.data
-}
-
-/** The request's body as a Node stream: the socket itself when served by Node, else the web stream. */
-function bodyStream(c: Context): Readable {
-  const incoming = (c.env as { incoming?: IncomingMessage } | undefined)?.incoming
-  if (incoming) return incoming
-  const body = c.req.raw.body
-  return body ? Readable.fromWeb(body as import('node:stream/web').ReadableStream) : Readable.from([])
-}
-
-const cacheControlOf = (value: string | undefined) => {
-  if (!value) return 'no-cache'
-  return /^\d+$/.test(value.trim()) ? `max-age=${value.trim()}` : value
-}
-
-export interface Received {
-  written: Written
-  mime: string
-  cacheControl: string
-  userMetadata: Record<string, unknown> | null
-}
-
-function userMetadataOf(raw: string | undefined, base64: boolean): Record<string, unknown> | null {
-  if (!raw) return null
-  try {
-    const parsed: unknown = JSON.parse(base64 ? Buffer.from(raw, 'base64').toString('utf8') : raw)
-    if (parsed && typeof parsed === 'object' && !Array.isArray(parsed)) return parsed as Record<string, unknown>
-  } catch {
-    // fall through
-  }
-  throw invalidRequest('metadata is not a JSON object')
-}
-
-/** Receives an upload's bytes (raw or the one file of a multipart form) into a new version on disk. */
-async function receive(c: Context, disk: DiskObjects, ref: string, limit: number): Promise<Received> {
-  const declared = Number(c.req.header('content-length') ?? Number.NaN)
-  // A declared length past the limit is refused before a byte is read (a form's envelope adds a little, hence >).
-  if (Number.isFinite(declared) && declared > limit + 64 * 1024) throw tooLarge()
-  const contentType = c.req.header('content-type') ?? ''
-  const source = bodyStream(c)
-  if (!/^multipart\/form-data/i.test(contentType)) {
-    if (Number.isFinite(declared) && declared > limit) throw tooLarge()
-    const written = await disk.write(ref, source, limit)
-    return {
-      written,
-      mime: contentType || DEFAULT_MIME,
-      cacheControl: cacheControlOf(c.req.header('cache-control')),
-      userMetadata: userMetadataOf(c.req.header('x-metadata'), true),
-    }
-  }
-  return new Promise<Received>((resolve, reject) => {
-    let bb: busboy.Busboy
-    try {
-      bb = busboy({ headers: { 'content-type': contentType }, limits: { files: 1, fields: 20, fieldSize: 64 * 1024 } })
-    } catch {
-      return reject(invalidRequest('The multipart form has no boundary'))
-    }
-    const fields: Record<string, string> = {}
-    let file: Promise<Received> | undefined
-    const fail = (err: unknown) => {
-      source.unpipe(bb)
-      reject(err)
-    }
-    bb.on('field', (name, value) => {
-      fields[name] = value
-    })
-    bb.on('file', (_name, stream, info) => {
-      if (file) return void stream.resume()
-      file = disk.write(ref, stream, limit).then((written) => ({
-        written,
-        mime: fields.contentType || info.mimeType || DEFAULT_MIME,
-        cacheControl: cacheControlOf(fields.cacheControl),
-        userMetadata: userMetadataOf(fields.metadata, false),
-      }))
-      file.catch(fail)
-    })
-    bb.on('error', () => fail(invalidRequest('The multipart form could not be read')))
-    bb.on('close', () => {
-      if (!file) return reject(invalidRequest('The multipart form has no file'))
-      file.then(resolve, reject)
-    })
-    source.on('error', fail)
-    source.pipe(bb)
-  })
-}
-
-/** A `Range: bytes=…` header against a size: the inclusive range, undefined for the whole, 'bad' when unsatisfiable. */
-function parseRange(header: string | undefined, size: number): { start: number; end: number } | undefined | 'bad' {
-  if (!header) return undefined
-  const m = /^bytes=(\d*)-(\d*)$/.exec(header.trim())
-  if (!m || (m[1] === '' && m[2] === '')) return undefined
-  let start: number
-  let end: number
-  if (m[1] === '') {
-    const suffix = Number(m[2])
-    if (suffix === 0) return 'bad'
-    start = Math.max(0, size - suffix)
-    end = size - 1
-  } else {
-    start = Number(m[1])
-    end = m[2] === '' ? size - 1 : Math.min(Number(m[2]), size - 1)
-  }
-  if (start >= size || end < start) return 'bad'
-  return { start, end }
-}
-
-function objectHeaders(row: ObjectRow, size: number): Record<string, string> {
-  const m = row.metadata
-  return {
-    'content-type': m.mimetype || DEFAULT_MIME,
-    'cache-control': m.cacheControl || 'no-cache',
-    etag: m.eTag,
-    'last-modified': new Date(m.lastModified || row.updated_at).toUTCString(),
-    'accept-ranges': 'bytes',
-    'content-length': String(size),
-  }
-}
-
-const ListBody = z.object({
-  prefix: z.string().max(1024).default(''),
-  limit: z.number().int().min(1).max(10_000).default(100),
-  offset: z.number().int().min(0).default(0),
-  sortBy: z
-    .object({
-      column: z.enum(['name', 'created_at', 'updated_at', 'last_accessed_at']).default('name'),
-      order: z.string().toLowerCase().pipe(z.enum(['asc', 'desc'])).default('asc'),
-    })
-    .default({ column: 'name', order: 'asc' }),
-  search: z.string().max(1024).default(''),
-})
-
-const MoveBody = z.object({
-  bucketId: z.string().min(1),
-  sourceKey: z.string().min(1),
-  destinationKey: z.string().min(1),
-  destinationBucket: z.string().min(1).optional(),
-})
-
-const CopyBody = MoveBody.extend({ copyMetadata: z.boolean().optional(), metadata: z.record(z.string(), z.unknown()).optional() })
-
-const RemoveBody = z.object({ prefixes: z.array(z.string().min(1)).min(1).max(1000) })
-const SignBody = z.object({ expiresIn: z.number().int().min(1).max(10 * 365 * 24 * 3600) })
-const SignManyBody = SignBody.extend({ paths: z.array(z.string().min(1)).min(1).max(1000) })
-
-const MimeTypes = z.array(z.string().regex(/^[\w.+-]+\/[\w.+*-]+$/, 'is not a MIME type')).nullable().optional()
-const CreateBucketBody = z.object({
-  id: z.string().optional(),
-  name: z.string(),
-  public: z.boolean().optional(),
-  file_size_limit: z.union([z.number(), z.string()]).nullable().optional(),
-  allowed_mime_types: MimeTypes,
-})
-const UpdateBucketBody = z.object({
-  public: z.boolean().optional(),
-  file_size_limit: z.union([z.number(), z.string()]).nullable().optional(),
-  allowed_mime_types: MimeTypes,
-})
 
 /** The storage service as a product of the gateway. */
 export function storageProduct(deps: Pick<Deps, 'config' | 'clock'>, disk = new DiskObjects(storageRoot(deps.config.dataDir))): Product {
@@ -296,31 +92,6 @@ export function storageProduct(deps: Pick<Deps, 'config' | 'clock'>, disk = new 
     }
     if (payload.url !== url) throw new StorageError(400, 'InvalidSignature', 'The url do not match the signature')
     return payload
-  }
-
-  /** Serves an object's bytes (GET) or headers (HEAD), with Range. */
-  async function serve(c: Context<GatewayEnv>, row: ObjectRow | undefined, ref: string): Promise<Response> {
-    if (!row) throw objectNotFound()
-    const size = await disk.size(ref, row.version)
-    if (size === undefined) throw objectNotFound()
-    const headers = objectHeaders(row, size)
-    const download = c.req.query('download')
-    if (download !== undefined) {
-      const name = download || row.name.split('/').pop() || 'download'
-      headers['content-disposition'] = `attachment; filename*=UTF-8''${encodeURIComponent(name)}`
-    }
-    const range = parseRange(c.req.header('range'), size)
-    if (range === 'bad') {
-      return storageErrorResponse(416, 'InvalidRange', 'The requested range is not satisfiable', { 'content-range': `bytes */${size}` })
-    }
-    const status = range ? 206 : 200
-    if (range) {
-      headers['content-range'] = `bytes ${range.start}-${range.end}/${size}`
-      headers['content-length'] = String(range.end - range.start + 1)
-    }
-    if (c.req.method === 'HEAD' || size === 0) return new Response(null, { status, headers })
-    const stream = disk.read(ref, row.version, range)
-    return new Response(Readable.toWeb(stream) as ReadableStream, { status, headers })
   }
 
   /** Stores an upload and writes its row in `write` (the caller's transaction, or service_role's for a signed URL). */
@@ -438,16 +209,6 @@ export function storageProduct(deps: Pick<Deps, 'config' | 'clock'>, disk = new 
     },
   })
 
-  /**
-   * The path after the product's base as the client sent it: Node's raw request line when served by Node, since the
-   * URL of the web Request has its `..` and `%2e%2e` segments resolved away (a key with them is refused, not folded).
-   */
-  const tailOf = (c: Context) => {
-    const raw = (c.env as { incoming?: IncomingMessage } | undefined)?.incoming?.url
-    const pathname = raw !== undefined && raw.startsWith('/') ? raw.split('?')[0] : new URL(c.req.url).pathname
-    return pathname.replace(BASE, '')
-  }
-
   // One dispatcher over the raw path: keys are percent-encoded by the client and may hold anything a URL can carry,
   // so the path is cut here rather than by route patterns that would decode it first.
   app.all('*', async (c) => {
@@ -458,54 +219,8 @@ export function storageProduct(deps: Pick<Deps, 'config' | 'clock'>, disk = new 
     const rest = (prefix: string) => (tail.startsWith(prefix) ? tail.slice(prefix.length) : undefined)
     let m: string | undefined
     try {
-      // Buckets
-      if (tail === '/bucket' || tail === '/bucket/') {
-        if (method === 'GET') return json(await asCaller(g, listBuckets))
-        if (method === 'POST') {
-          const body = await jsonBody(c, CreateBucketBody)
-          const name = checkBucketName(body.id ?? body.name)
-          const limit = parseSizeLimit(body.file_size_limit)
-          const made = await asCaller(g, (tx) =>
-            insertBucket(tx, { name, public: body.public ?? false, file_size_limit: limit, allowed_mime_types: body.allowed_mime_types ?? null }),
-          )
-          if (!made) throw duplicate()
-          return json({ name })
-        }
-      }
-      if ((m = rest('/bucket/')) !== undefined) {
-        const empty = m.endsWith('/empty')
-        const id = decodePath(empty ? m.slice(0, -'/empty'.length) : m)
-        if (empty && method === 'POST') {
-          const versions = await asCaller(g, async (tx) => {
-            if (!(await findBucket(tx, id))) throw bucketNotFound()
-            return emptyBucket(tx, id)
-          })
-          await disk.remove(ref, versions)
-          return json({ message: 'Successfully emptied' })
-        }
-        if (!empty && method === 'GET') {
-          const found = (await asCaller(g, listBuckets)).find((b: Bucket) => b.id === id)
-          if (!found) throw bucketNotFound()
-          return json(found)
-        }
-        if (!empty && method === 'PUT') {
-          const body = await jsonBody(c, UpdateBucketBody)
-          const changes = {
-            public: body.public,
-            file_size_limit: body.file_size_limit === undefined ? undefined : parseSizeLimit(body.file_size_limit),
-            allowed_mime_types: body.allowed_mime_types,
-          }
-          const changed = await asCaller(g, (tx) => updateBucket(tx, id, changes))
-          if (!changed) throw bucketNotFound()
-          return json({ message: 'Successfully updated' })
-        }
-        if (!empty && method === 'DELETE') {
-          const gone = await asCaller(g, (tx) => deleteBucket(tx, id))
-          if (gone === 'not_empty') throw new StorageError(409, 'InvalidRequest', 'The bucket you tried to delete is not empty')
-          if (gone === 'missing') throw bucketNotFound()
-          return json({ message: 'Successfully deleted' })
-        }
-      }
+      const buckets = await bucketAnswer(c, tail, (fn) => asCaller(g, fn), disk)
+      if (buckets) return buckets
 
       // Resumable uploads (TUS): the library answers in the protocol's terms; our refusals keep storage's shape.
       if (tail === '/upload/resumable' || tail.startsWith('/upload/resumable/')) {
@@ -521,7 +236,7 @@ export function storageProduct(deps: Pick<Deps, 'config' | 'clock'>, disk = new 
           if (!bucket?.public) throw bucketNotFound()
           return findObject(tx, t.bucket, t.key)
         })
-        return await serve(c, row, ref)
+        return await serveObject(c, disk, row, ref)
       }
       if ((m = rest('/object/list/')) !== undefined && method === 'POST') {
         const bucket = decodePath(m.replace(/\/$/, ''))
@@ -589,7 +304,7 @@ export function storageProduct(deps: Pick<Deps, 'config' | 'clock'>, disk = new 
         if (method === 'GET' || method === 'HEAD') {
           const t = target(m)
           await verifyToken(g, c.req.query('token'), `${t.bucket}/${t.key}`)
-          return await serve(c, await asService(g, (tx) => findObject(tx, t.bucket, t.key)), ref)
+          return await serveObject(c, disk, await asService(g, (tx) => findObject(tx, t.bucket, t.key)), ref)
         }
         if (method === 'POST' && !m.replace(/\/$/, '').includes('/')) {
           const bucket = decodePath(m.replace(/\/$/, ''))
@@ -644,7 +359,7 @@ export function storageProduct(deps: Pick<Deps, 'config' | 'clock'>, disk = new 
         }
         const t = target(m.replace(/^authenticated\//, method === 'GET' || method === 'HEAD' ? '' : 'authenticated/'))
         if (method === 'GET' || method === 'HEAD') {
-          return await serve(c, await asCaller(g, (tx) => findObject(tx, t.bucket, t.key)), ref)
+          return await serveObject(c, disk, await asCaller(g, (tx) => findObject(tx, t.bucket, t.key)), ref)
         }
         if (method === 'POST' || method === 'PUT') {
           const who = caller(g)

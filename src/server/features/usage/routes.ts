@@ -35,7 +35,9 @@ import {
   findWarning,
   listMemberWarnings,
   measuredBytes,
+  monthlyActiveUsers,
   projectRefsOf,
+  realtimeFigures,
   requestLog,
   setAddedUsage,
   upsertWarning,
@@ -68,26 +70,14 @@ function usageRecords(plan: PlanId, usage: Partial<Record<UsageMetric, number>>)
 /** What the meter measured in the period: EGRESS and DATABASE_SIZE in GB. */
 async function measuredUsage(db: Queryable, period: Period): Promise<Partial<Record<UsageMetric, number>>> {
   const bytes = await measuredBytes(db, period)
-  // Monthly active users: the project auth services' users who signed in or refreshed in a month of the period.
-  const { rows } = await db.query<{ mau: number }>(
-    `select count(distinct (a.project_id, a.user_id))::float8 as mau from project_auth_active_users a join projects p on p.id = a.project_id
-     where p.organization_id = $1 and ($2::int is null or p.id = $2)
-       and a.period between date_trunc('month', $3::date)::date and $4::date`,
-    [period.organizationId, period.projectId, period.startDay, period.endDay],
-  )
-  // Realtime: the messages its service carried in the period, and the most sockets open at once on any day of it.
-  const realtime = await db.query<{ messages: number; peak: number }>(
-    `select coalesce(sum(r.messages), 0)::float8 as messages, coalesce(max(r.peak_connections), 0)::float8 as peak
-     from realtime_usage_daily r join projects p on p.id = r.project_id
-     where p.organization_id = $1 and ($2::int is null or p.id = $2) and r.day between $3::date and $4::date`,
-    [period.organizationId, period.projectId, period.startDay, period.endDay],
-  )
+  const mau = await monthlyActiveUsers(db, period)
+  const realtime = await realtimeFigures(db, period)
   return {
     EGRESS: bytes.egress / BYTES_PER_GB,
     DATABASE_SIZE: bytes.size / BYTES_PER_GB,
-    MONTHLY_ACTIVE_USERS: Number(rows[0].mau),
-    REALTIME_MESSAGE_COUNT: Number(realtime.rows[0].messages),
-    REALTIME_PEAK_CONNECTIONS: Number(realtime.rows[0].peak),
+    MONTHLY_ACTIVE_USERS: mau,
+    REALTIME_MESSAGE_COUNT: realtime.messages,
+    REALTIME_PEAK_CONNECTIONS: realtime.peak,
   }
 }
 

@@ -158,3 +158,25 @@ export async function projectRefsOf(db: Queryable, organizationId: number, proje
   ])
   return rows
 }
+
+/** Monthly active users: the project auth services' users who signed in or refreshed in a month of the period. */
+export async function monthlyActiveUsers(db: Queryable, period: Period): Promise<number> {
+  const { rows } = await db.query<{ mau: number }>(
+    `select count(distinct (a.project_id, a.user_id))::float8 as mau from project_auth_active_users a join projects p on p.id = a.project_id
+     where p.organization_id = $1 and ($2::int is null or p.id = $2)
+       and a.period between date_trunc('month', $3::date)::date and $4::date`,
+    [period.organizationId, period.projectId, period.startDay, period.endDay],
+  )
+  return Number(rows[0].mau)
+}
+
+/** Realtime: the messages its service carried in the period, and the most sockets open at once on any day of it. */
+export async function realtimeFigures(db: Queryable, period: Period): Promise<{ messages: number; peak: number }> {
+  const { rows } = await db.query<{ messages: number; peak: number }>(
+    `select coalesce(sum(r.messages), 0)::float8 as messages, coalesce(max(r.peak_connections), 0)::float8 as peak
+     from realtime_usage_daily r join projects p on p.id = r.project_id
+     where p.organization_id = $1 and ($2::int is null or p.id = $2) and r.day between $3::date and $4::date`,
+    [period.organizationId, period.projectId, period.startDay, period.endDay],
+  )
+  return { messages: Number(rows[0].messages), peak: Number(rows[0].peak) }
+}

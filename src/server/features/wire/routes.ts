@@ -6,8 +6,9 @@
  *   GET   /v1/projects/{ref}/config/database/pgbouncer the same as PgBouncer settings
  *   GET   /v1/projects/{ref}/database/migrations     the CLI's migration history; POST applies and records one
  *   GET   /v1/projects/{ref}/ssl-enforcement          false: the port has no TLS
- *   GET   /v1/projects/{ref}/network-restrictions     every address (no restrictions are kept yet)
  *   GET   /v1/projects/{ref}/database/backups          none: the platform takes no scheduled backups and has no PITR
+ * The other settings (network restrictions, SSL enforcement, Postgres settings, read-only mode, health, REST's
+ * settings): settingsRoutes.ts.
  * The connection string carries `[YOUR-PASSWORD]` where the password goes, as the platform's does: the password is
  * kept only as a SCRAM verifier and cannot be shown. It says `sslmode=disable`: the port has no TLS.
  */
@@ -18,12 +19,13 @@ import type { Deps } from '../../core/deps'
 import { at, baseUrl, errorJson, validate, type AppEnv } from '../../core/http'
 import { can } from '../../core/permissions'
 import { memberProject, refParam } from '../projects/access'
-import type { Backups, MigrationList, NetworkRestrictions, SslEnforcement } from '../../../contracts/wire'
+import type { Backups, MigrationList, SslEnforcement } from '../../../contracts/wire'
 import { ProjectDbError } from '../../projectdb/types'
 import { answerDatabaseFailure } from '../../core/domainErrors'
 import { DATABASE_UNAVAILABLE, refuseUnlessActive } from '../projects/access'
 import { applyMigration, listMigrations } from './migrations'
 import { wirePorts } from './server'
+import { settingsRoutes } from './settingsRoutes'
 import { setDatabasePassword } from '../../projectdb/password'
 
 export function wireRoutes(deps: Deps) {
@@ -110,16 +112,14 @@ export function wireRoutes(deps: Deps) {
     }
   })
 
-  // What is true of the port: no TLS (so nothing to enforce), no address restrictions, no scheduled backups or PITR.
+  // What is true of the port: no TLS (so nothing to enforce); of the platform: no scheduled backups or PITR.
   app.on(...at(endpoints.getSslEnforcement), refParam, project, (c) =>
     c.json({ currentConfig: { database: false }, appliedSuccessfully: true } satisfies SslEnforcement),
-  )
-  app.on(...at(endpoints.getNetworkRestrictions), refParam, project, (c) =>
-    c.json({ entitlement: 'allowed', config: { dbAllowedCidrs: ['0.0.0.0/0'], dbAllowedCidrsV6: ['::/0'] }, status: 'applied' } satisfies NetworkRestrictions),
   )
   app.on(...at(endpoints.listBackups), refParam, project, (c) =>
     c.json({ region: c.var.project.region, walg_enabled: false, pitr_enabled: false, backups: [], physical_backup_data: {} } satisfies Backups),
   )
 
+  app.route('/', settingsRoutes(deps))
   return app
 }

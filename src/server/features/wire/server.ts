@@ -12,8 +12,8 @@
  *    `execProtocolRaw`, in the project's turn; a client holds the session from its first message to the
  *    ReadyForQuery that says 'idle', so its transaction is never interleaved with anyone's statements;
  *  - PostgreSQL (session.postgres.ts): a proxy to the project's own database, logged in as the project's own role.
- * The project's status, its password and its connection count are checked at start-up; a refusal is the Postgres
- * error a client prints.
+ * The project's network restrictions, status, password and connection count are checked at start-up; a refusal is
+ * the Postgres error a client prints.
  */
 import net from 'node:net'
 import { randomInt } from 'node:crypto'
@@ -25,6 +25,8 @@ import type { ProjectDatabases } from '../../projectdb/types'
 import { CANCEL_REQUEST, errorResponse, GSSENC_REQUEST, MAX_STARTUP_BYTES, SSL_REQUEST, type PgErrorFields } from './messages'
 import { mockScramData, parseVerifier, proofHolds, type ScramData } from './scram'
 import { findWireProject, type WireProject } from './store'
+import { FUNCTIONS_DB_LOGIN, functionsDbVerifier } from '../../projectdb/password'
+import { addressAllowed } from './cidr'
 import { PgliteWireSession } from './session.pglite'
 import { PostgresWireSession } from './session.postgres'
 
@@ -43,8 +45,11 @@ export interface WireServer {
   close(): Promise<void>
 }
 
-/** The roles a login may name besides the owner (`postgres`): what the project's API keys run as. */
-const LOGIN_ROLES = new Set(['postgres', 'anon', 'authenticated', 'service_role'])
+/**
+ * The roles a login may name besides the owner (`postgres`): what the project's API keys run as, and the functions'
+ * own login (the owner's rights, with a password of its own: their SUPABASE_DB_URL).
+ */
+const LOGIN_ROLES = new Set(['postgres', 'anon', 'authenticated', 'service_role', FUNCTIONS_DB_LOGIN])
 const USER = /^([a-z_]+)\.([a-z0-9_]{1,40})$/
 
 /** A refusal written as the Postgres error it is. */
@@ -74,6 +79,15 @@ export async function startWireServer(deps: WireDeps): Promise<WireServer> {
   const sessions = new Set<ServedSession>()
   const perProject = new Map<string, number>()
   const cancels = new Map<number, CancelTarget>()
+  /** The functions' verifier of each project with the secret it came from (deriving one costs a PBKDF2). */
+  const functionVerifiers = new Map<string, { secret: string; verifier: string }>()
+  const functionsVerifier = async (ref: string, secret: string): Promise<string> => {
+    const known = functionVerifiers.get(ref)
+    if (known?.secret === secret) return known.verifier
+    const verifier = await functionsDbVerifier(secret, ref)
+    functionVerifiers.set(ref, { secret, verifier })
+    return verifier
+  }
 
   const server = net.createServer((socket) => {
     sockets.add(socket)
@@ -131,6 +145,10 @@ export async function startWireServer(deps: WireDeps): Promise<WireServer> {
         project = await findWireProject(deps.db, ref)
         // Supavisor's words for a ref it does not know.
         if (!project) throw refusal('FATAL', 'XX000', 'Tenant or user not found')
+        // The project's network restrictions, before any password is looked at (Supavisor's words).
+        if (!addressAllowed(socket.remoteAddress, project.db_allowed_cidrs, project.db_allowed_cidrs_v6)) {
+          throw refusal('FATAL', '28000', `Address not in tenant allow_list: ${socket.remoteAddress}`)
+        }
         if (project.status === 'INACTIVE') throw refusal('FATAL', '57P03', 'project is paused', 'Restore the project from the dashboard to connect again')
         if (project.status !== 'ACTIVE_HEALTHY') {
           throw refusal('FATAL', '57P03', `project is not available while it is ${project.status}`)
@@ -141,7 +159,10 @@ export async function startWireServer(deps: WireDeps): Promise<WireServer> {
         }
         perProject.set(ref, open + 1)
         counted = ref
-        role = who
+        if (who === FUNCTIONS_DB_LOGIN) {
+          role = 'postgres'
+          project = { ...project, verifier: project.jwt_secret ? await functionsVerifier(ref, project.jwt_secret) : null }
+        } else role = who
         if (project.verifier) scram = parseVerifier(project.verifier)
       },
       onAuthenticated: async () => {

@@ -1,4 +1,7 @@
-/** What a login to the Postgres port needs to know of a project (its password's verifier: projectdb/password.ts). */
+/**
+ * What a login to the Postgres port needs to know of a project (its password's verifier: projectdb/password.ts; the
+ * addresses it accepts), and the database settings the Management API keeps per project.
+ */
 import type { Queryable } from '../../db'
 
 export interface WireProject {
@@ -7,14 +10,84 @@ export interface WireProject {
   status: string
   organization_id: number
   verifier: string | null
+  /** For the functions' login, whose password derives from it (projectdb/password.ts). */
+  jwt_secret: string | null
+  /** null: no restrictions were ever set (every address is accepted). */
+  db_allowed_cidrs: string[] | null
+  db_allowed_cidrs_v6: string[] | null
 }
 
 export async function findWireProject(db: Queryable, ref: string): Promise<WireProject | undefined> {
   const { rows } = await db.query<WireProject>(
-    `select p.id, p.ref, p.status, p.organization_id, pw.verifier
-       from projects p left join project_db_passwords pw on pw.project_id = p.id
+    `select p.id, p.ref, p.status, p.organization_id, pw.verifier, k.jwt_secret, nr.db_allowed_cidrs, nr.db_allowed_cidrs_v6
+       from projects p
+       left join project_db_passwords pw on pw.project_id = p.id
+       left join project_api_keys k on k.project_id = p.id
+       left join project_network_restrictions nr on nr.project_id = p.id
       where p.ref = $1`,
     [ref],
   )
   return rows[0]
+}
+
+export interface RestrictionsRow {
+  db_allowed_cidrs: string[]
+  db_allowed_cidrs_v6: string[]
+  old_db_allowed_cidrs: string[] | null
+  old_db_allowed_cidrs_v6: string[] | null
+  updated_at: Date | string
+  applied_at: Date | string
+}
+
+export async function findRestrictions(db: Queryable, projectId: number): Promise<RestrictionsRow | undefined> {
+  const { rows } = await db.query<RestrictionsRow>(
+    `select db_allowed_cidrs, db_allowed_cidrs_v6, old_db_allowed_cidrs, old_db_allowed_cidrs_v6, updated_at, applied_at
+       from project_network_restrictions where project_id = $1`,
+    [projectId],
+  )
+  return rows[0]
+}
+
+/**
+ * Replaces the allowed lists, keeping the lists they replace as the old config (the first time: every address). The port reads them at each start-up,
+ * so they are applied as soon as they are stored.
+ */
+export async function saveRestrictions(db: Queryable, projectId: number, v4: string[], v6: string[], now: Date): Promise<RestrictionsRow> {
+  const { rows } = await db.query<RestrictionsRow>(
+    `insert into project_network_restrictions as nr
+       (project_id, db_allowed_cidrs, db_allowed_cidrs_v6, old_db_allowed_cidrs, old_db_allowed_cidrs_v6, updated_at, applied_at)
+     values ($1, $2, $3, array['0.0.0.0/0'], array['::/0'], $4, $4)
+     on conflict (project_id) do update set
+       old_db_allowed_cidrs = nr.db_allowed_cidrs, old_db_allowed_cidrs_v6 = nr.db_allowed_cidrs_v6,
+       db_allowed_cidrs = excluded.db_allowed_cidrs, db_allowed_cidrs_v6 = excluded.db_allowed_cidrs_v6,
+       updated_at = excluded.updated_at, applied_at = excluded.applied_at
+     returning db_allowed_cidrs, db_allowed_cidrs_v6, old_db_allowed_cidrs, old_db_allowed_cidrs_v6, updated_at, applied_at`,
+    [projectId, v4, v6, now.toISOString()],
+  )
+  return rows[0]
+}
+
+export interface PostgrestRow {
+  db_schema: string
+  max_rows: number
+}
+
+/** The project's REST settings, undefined when never changed (the defaults apply). */
+export async function findPostgrestConfig(db: Queryable, projectId: number): Promise<PostgrestRow | undefined> {
+  const { rows } = await db.query<PostgrestRow>('select db_schema, max_rows from project_postgrest_config where project_id = $1', [projectId])
+  return rows[0]
+}
+
+export async function savePostgrestConfig(db: Queryable, projectId: number, row: PostgrestRow, now: Date): Promise<void> {
+  await db.query(
+    `insert into project_postgrest_config (project_id, db_schema, max_rows, updated_at) values ($1, $2, $3, $4)
+     on conflict (project_id) do update set db_schema = excluded.db_schema, max_rows = excluded.max_rows, updated_at = excluded.updated_at`,
+    [projectId, row.db_schema, row.max_rows, now.toISOString()],
+  )
+}
+
+/** The platform's read-only mode of the project (features/usage sets it with the resource warnings). */
+export async function readOnlyModeOf(db: Queryable, projectId: number): Promise<boolean> {
+  const { rows } = await db.query<{ enabled: boolean }>('select is_readonly_mode_enabled as enabled from project_resource_warnings where project_id = $1', [projectId])
+  return rows[0]?.enabled ?? false
 }

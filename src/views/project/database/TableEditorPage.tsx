@@ -4,6 +4,7 @@ import { Link, useSearch } from 'wouter'
 import type { ActorRefFrom } from 'xstate'
 import { selectProject } from '../../../../machines/projectStatus.machine'
 import { selectTableEditorView, selectionOf, tableEditorHref, type TableSelection, type tableEditorMachine } from '../../../../machines/tableEditor.machine'
+import { href as paths } from '../../../href'
 import { useLoaded } from '../../shell/lazy'
 import { useAppLogic, type AppLogic } from '../../shell/logic'
 import { Button, ErrorPanel, Loading, PageHeading, cx } from '../../shell/ui'
@@ -18,7 +19,11 @@ export function TableEditorPage() {
   const project = useSelector(useProjectActor(), selectProject)
   return (
     <div className="mx-auto w-full max-w-7xl px-6 py-8">
-      <PageHeading title="Table Editor" description="The tables of schema public and their rows." />
+      <PageHeading
+        title="Table Editor"
+        description="The tables of schema public and their rows."
+        actions={project ? <Link href={paths.project(project.ref, 'editor/create')} className="text-sm text-emerald-800 underline dark:text-emerald-400">New table</Link> : null}
+      />
       {project ? (
         <Suspense fallback={<Loading label="Loading tables…" />}>
           <TableEditorHost key={project.ref} machine={logic.tableEditor} projectRef={project.ref} />
@@ -85,7 +90,12 @@ export function TableEditor({ actor, projectRef }: { actor: TableEditorActorRef;
           </p>
         ) : null}
         {content.kind === 'loading' || content.kind === 'failed' || content.kind === 'rows' ? (
-          <h2 className="font-mono text-lg font-semibold">{content.table.name}</h2>
+          <div className="flex flex-wrap items-center gap-3">
+            <h2 className="font-mono text-lg font-semibold">{content.table.name}</h2>
+            <Link href={`${paths.project(projectRef, `editor/table/${encodeURIComponent(content.table.name)}`)}`} className="text-sm text-emerald-800 underline dark:text-emerald-400">
+              Edit rows
+            </Link>
+          </div>
         ) : null}
         {content.kind === 'loading' ? <Loading label="Loading rows…" /> : null}
         {content.kind === 'failed' ? (

@@ -9,11 +9,13 @@ import {
   selectFunctionCodeView,
   selectFunctionDetailView,
   selectFunctionLogsView,
+  selectInvocationChart,
   type functionDetailMachine,
   type LogEntry,
   type LogLevelFilter,
 } from '../../../../machines/functionDetail.machine'
 import { href } from '../../../href'
+import { InvocationsChart } from './InvocationsChart'
 import { SettingSwitch } from '../../shell/SettingSwitch'
 import { Button, Card, DataList, ErrorPanel, InlineError, Loading, PageHeading, cx, inputClass } from '../../shell/ui'
 import { Link, Redirect } from 'wouter'
@@ -74,6 +76,7 @@ export function FunctionDetail({ actor, tab, aside }: { actor: FunctionDetailAct
 export function FunctionOverview({ actor, aside }: { actor: FunctionDetailActorRef; aside?: ReactNode }) {
   const view = useSelector(actor, selectFunctionDetailView)
   const logs = useSelector(actor, selectFunctionLogsView)
+  const chart = useSelector(actor, selectInvocationChart)
   if (view.phase !== 'ready') return null
   const { fn } = view
   const verifyJwt = fn.verify_jwt !== false
@@ -112,6 +115,9 @@ export function FunctionOverview({ actor, aside }: { actor: FunctionDetailActorR
             ['Last invocation', last ? `${formatTime(last.timestamp)} · ${last.status ?? '—'} · ${last.duration_ms ?? '—'} ms` : 'None yet'],
           ]}
         />
+        <div className="border-t border-neutral-200 px-5 py-4 dark:border-neutral-800">
+          <InvocationsChart buckets={chart} />
+        </div>
       </Card>
       {aside}
       <Card>

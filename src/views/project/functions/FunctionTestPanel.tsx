@@ -10,7 +10,7 @@ export type FunctionTestActorRef = ActorRefFrom<typeof functionTestMachine>
 
 export function FunctionTestPanel({ actor }: { actor: FunctionTestActorRef }) {
   const view = useSelector(actor, selectFunctionTestView)
-  const ids = { method: useId(), path: useId(), role: useId(), body: useId(), headers: useId() }
+  const ids = { method: useId(), path: useId(), role: useId(), user: useId(), body: useId(), headers: useId() }
   return (
     <Card>
       <section aria-labelledby={ids.headers}>
@@ -45,9 +45,28 @@ export function FunctionTestPanel({ actor }: { actor: FunctionTestActorRef }) {
                   <option value="service_role" disabled={!view.serviceAllowed}>
                     {view.serviceAllowed ? 'service_role' : 'service_role (not allowed to you)'}
                   </option>
+                  <option value="user" disabled={!view.serviceAllowed}>
+                    {view.serviceAllowed ? 'A user' : 'A user (not allowed to you)'}
+                  </option>
                 </select>
               </div>
             </div>
+            {view.draft.role === 'user' ? (
+              <div className="space-y-1">
+                <label htmlFor={ids.user} className="block text-sm font-medium">User</label>
+                <select id={ids.user} className={inputClass} value={view.draft.userId ?? ''} onChange={(e) => actor.send({ type: 'test.edit', draft: { userId: e.target.value || null } })}>
+                  <option value="">Choose a user</option>
+                  {view.users.map((u) => (
+                    <option key={u.id} value={u.id}>
+                      {u.label}
+                    </option>
+                  ))}
+                </select>
+                <p className="text-xs text-neutral-600 dark:text-neutral-300">
+                  {view.users.length === 0 ? 'The project has no users yet: add one under Authentication.' : "The request carries this user's access token, as a signed-in client's would."}
+                </p>
+              </div>
+            ) : null}
             <fieldset className="space-y-2">
               <legend className="text-sm font-medium">Headers</legend>
               {view.draft.headers.map(([name, value], index) => (

@@ -6,6 +6,7 @@ import { useBuildFlags } from '../../shell/contexts'
 import { useProjectActor } from '../../shell/projectActor'
 import { PageHeading } from '../../shell/ui'
 import { ProjectFacts, ProjectFactsHeading } from '../../shell/ProjectFacts'
+import { ConnectButton } from './ConnectDialog'
 
 /** /project/{ref}/building once the project is up (the gate shows the building screen while it comes up): its facts. */
 export function ProjectReadyPage() {
@@ -25,7 +26,11 @@ export function ProjectHome() {
   ]
   return (
     <div className="mx-auto w-full max-w-4xl px-6 py-8">
-      <PageHeading title={project.name} description={<>Project <span className="font-mono">{project.ref}</span></>} />
+      <PageHeading
+        title={project.name}
+        description={<>Project <span className="font-mono">{project.ref}</span></>}
+        actions={<ConnectButton projectRef={project.ref} />}
+      />
       <ProjectFacts project={project} />
       <h2 className="mt-8 mb-3 text-sm font-semibold text-neutral-500">Get started</h2>
       <ul className="grid gap-3 sm:grid-cols-2">

@@ -5,7 +5,9 @@
 import { useSelector } from '@xstate/react'
 import { useSearchParams } from 'wouter'
 import type { ActorRefFrom } from 'xstate'
-import { selectDatabaseSettingsView, type databaseSettingsMachine } from '../../../../machines/databaseSettings.machine'
+import { selectCanSavePassword, selectDatabaseSettingsView, type databaseSettingsMachine, type PasswordResetView } from '../../../../machines/databaseSettings.machine'
+import { STRONG_PASSWORD_HINT } from '../../../../machines/dbPassword'
+import { Field, fieldAria } from '../../shell/Field'
 import { selectProjectAddonsView, type projectAddonsMachine } from '../../../../machines/projectAddons.machine'
 import { selectOrganizationBySlug } from '../../../../machines/projectList.machine'
 import { projectLink, selectProject } from '../../../../machines/projectStatus.machine'
@@ -15,7 +17,7 @@ import { href } from '../../../href'
 import { Modal } from '../../shell/Modal'
 import { useProjectListActor, useShell } from '../../shell/contexts'
 import { useAppLogic } from '../../shell/logic'
-import { Button, Card, DataList, ErrorPanel, Loading, PageHeading, TextLink, cx } from '../../shell/ui'
+import { Button, Card, DataList, ErrorPanel, Loading, PageHeading, TextLink, cx, inputClass } from '../../shell/ui'
 import { ProjectMachinePage } from '../ProjectMachinePage'
 import { useProjectActor } from '../../shell/projectActor'
 
@@ -206,6 +208,7 @@ export function DatabaseSettings({ actor }: { actor: DatabaseSettingsActorRef })
               />
             </section>
           </Card>
+          <DatabasePasswordSection actor={actor} reset={view.reset} />
           <p className="text-sm text-neutral-600 dark:text-neutral-300">
             {view.connection.engine === 'pglite'
               ? 'This project database is embedded in the platform: reach it through the '
@@ -218,6 +221,67 @@ export function DatabaseSettings({ actor }: { actor: DatabaseSettingsActorRef })
         </>
       ) : null}
     </div>
+  )
+}
+
+/** The database password: reset it in a dialog (the platform keeps only its verifier, so it is never shown). */
+function DatabasePasswordSection({ actor, reset }: { actor: DatabaseSettingsActorRef; reset: PasswordResetView }) {
+  const canSave = useSelector(actor, selectCanSavePassword)
+  return (
+    <Card>
+      <section aria-labelledby="db-password-heading" className="flex flex-wrap items-center justify-between gap-4 px-5 py-4">
+        <div className="space-y-1">
+          <h2 id="db-password-heading" className="font-semibold">
+            Database password
+          </h2>
+          <p className="text-sm text-neutral-600 dark:text-neutral-300">
+            The password of <span className="font-mono">postgres</span> on the project&apos;s Postgres port. It cannot be shown: reset it if you lost it.
+          </p>
+          {reset.notice ? (
+            <p role="status" className="text-sm text-green-800 dark:text-green-300">
+              {reset.notice}
+            </p>
+          ) : null}
+        </div>
+        <Button onClick={() => actor.send({ type: 'password.open' })}>Reset database password</Button>
+      </section>
+      <Modal open={reset.open} onClose={() => actor.send({ type: 'password.cancel' })} title="Reset database password">
+        <form
+          className="space-y-4"
+          aria-label="Reset database password"
+          onSubmit={(event) => {
+            event.preventDefault()
+            actor.send({ type: 'password.save' })
+          }}
+        >
+          <Field id="reset-db-password" label="New password" hint={reset.problem ?? STRONG_PASSWORD_HINT}>
+            <input
+              {...fieldAria('reset-db-password', { hint: true })}
+              type="password"
+              className={inputClass}
+              value={reset.password}
+              disabled={reset.saving}
+              autoComplete="new-password"
+              onChange={(event) => actor.send({ type: 'password.change', password: event.target.value })}
+            />
+          </Field>
+          <p className="text-sm text-neutral-600 dark:text-neutral-300">Clients using the old password are refused from their next connection.</p>
+          {reset.error ? (
+            <p role="alert" className="text-sm text-red-600 dark:text-red-400">
+              {reset.error}
+            </p>
+          ) : null}
+          <div className="flex justify-end gap-3">
+            <Button type="button" onClick={() => actor.send({ type: 'password.cancel' })} disabled={reset.saving}>
+              Cancel
+            </Button>
+            <Button type="submit" variant="primary" disabled={!canSave}>
+              {reset.saving ? 'Resetting password…' : 'Reset password'}
+            </Button>
+          </div>
+        </form>
+      </Modal>
+    </Card>
   )
 }
 

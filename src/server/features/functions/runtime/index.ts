@@ -1,10 +1,12 @@
 /**
  * The edge function runtime of one platform server: the supervisor of the Deno workers, the functions' logs, and how
  * a function's stored version becomes a bundle with its environment (the project's secrets plus SUPABASE_URL,
- * SUPABASE_ANON_KEY and SUPABASE_SERVICE_ROLE_KEY).
+ * SUPABASE_ANON_KEY, SUPABASE_SERVICE_ROLE_KEY and SUPABASE_DB_URL: the project's database through the platform's
+ * Postgres port, as the functions' own login with the owner's rights).
  */
 import path from 'node:path'
 import type { Deps } from '../../../core/deps'
+import { FUNCTIONS_DB_LOGIN, functionsDbPassword } from '../../../projectdb/password'
 import { FunctionLogs } from './logs'
 import { functionFiles, projectApiKeys, secretValues, type RunnableFunction } from './store'
 import { FunctionSupervisor, type FunctionBundle, type FunctionLimits } from './supervisor'
@@ -12,11 +14,18 @@ import { FunctionSupervisor, type FunctionBundle, type FunctionLimits } from './
 export interface FunctionRuntime {
   supervisor: FunctionSupervisor
   logs: FunctionLogs
-  bundleFor(projectId: number, projectUrl: string, fn: RunnableFunction): Promise<FunctionBundle>
+  bundleFor(projectId: number, ref: string, projectUrl: string, fn: RunnableFunction): Promise<FunctionBundle>
   close(): Promise<void>
 }
 
-export function createFunctionRuntime(deps: Pick<Deps, 'db' | 'config'>, limits?: Partial<FunctionLimits>): FunctionRuntime {
+export interface RuntimeOptions {
+  limits?: Partial<FunctionLimits>
+  /** The port the platform's Postgres listener took (it may start after the runtime); else the configured one. */
+  databasePort?: () => number | undefined
+}
+
+export function createFunctionRuntime(deps: Pick<Deps, 'db' | 'config'>, opts: RuntimeOptions = {}): FunctionRuntime {
+  const { limits } = opts
   const { db, config } = deps
   const logs = new FunctionLogs()
   const supervisor = new FunctionSupervisor({
@@ -25,10 +34,17 @@ export function createFunctionRuntime(deps: Pick<Deps, 'db' | 'config'>, limits?
     limits: { ...config.functions, ...limits },
     logs,
   })
+  /** On the platform's own host, as the pooler settings give it (`sslmode=disable`: the port has no TLS). */
+  const databaseUrl = (projectUrl: string, ref: string, jwtSecret: string) => {
+    const host = new URL(projectUrl).hostname
+    const port = opts.databasePort?.() ?? config.wire.port
+    const user = `${FUNCTIONS_DB_LOGIN}.${ref}`
+    return `postgresql://${user}:${functionsDbPassword(jwtSecret, ref)}@${host}:${port}/postgres?sslmode=disable`
+  }
   return {
     supervisor,
     logs,
-    async bundleFor(projectId, projectUrl, fn) {
+    async bundleFor(projectId, ref, projectUrl, fn) {
       const [files, secrets, keys] = await Promise.all([functionFiles(db, fn.id), secretValues(db, projectId), projectApiKeys(db, projectId)])
       return {
         functionId: fn.id,
@@ -39,6 +55,7 @@ export function createFunctionRuntime(deps: Pick<Deps, 'db' | 'config'>, limits?
           ...secrets,
           SUPABASE_URL: projectUrl,
           ...(keys ? { SUPABASE_ANON_KEY: keys.anon_key, SUPABASE_SERVICE_ROLE_KEY: keys.service_role_key } : {}),
+          ...(keys ? { SUPABASE_DB_URL: databaseUrl(projectUrl, ref, keys.jwt_secret) } : {}),
         },
       }
     },

@@ -33,7 +33,7 @@ export function functionsProduct(deps: Pick<Deps, 'db'>, runtime: FunctionRuntim
     const base = `/p/${gateway.project.ref}/functions/v1`
     const rest = url.pathname.startsWith(base) ? url.pathname.slice(base.length) : `/${slug}`
     const pathAndQuery = `${rest}${url.search}`
-    const bundle = await runtime.bundleFor(gateway.project.id, gateway.projectUrl, fn)
+    const bundle = await runtime.bundleFor(gateway.project.id, gateway.project.ref, gateway.projectUrl, fn)
     const res = await runtime.supervisor.invoke(bundle, {
       method: c.req.method,
       pathAndQuery,

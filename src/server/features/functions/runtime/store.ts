@@ -62,10 +62,16 @@ export async function secretRows(db: Queryable, projectId: number): Promise<{ na
   return rows
 }
 
-/** The project's anon and service_role keys, given to its functions as SUPABASE_ANON_KEY / SUPABASE_SERVICE_ROLE_KEY. */
-export async function projectApiKeys(db: Queryable, projectId: number): Promise<{ anon_key: string; service_role_key: string } | undefined> {
-  const { rows } = await db.query<{ anon_key: string; service_role_key: string }>(
-    'select anon_key, service_role_key from project_api_keys where project_id = $1',
+/**
+ * The project's anon and service_role keys, given to its functions as SUPABASE_ANON_KEY / SUPABASE_SERVICE_ROLE_KEY,
+ * and the JWT secret their database password derives from.
+ */
+export async function projectApiKeys(
+  db: Queryable,
+  projectId: number,
+): Promise<{ anon_key: string; service_role_key: string; jwt_secret: string } | undefined> {
+  const { rows } = await db.query<{ anon_key: string; service_role_key: string; jwt_secret: string }>(
+    'select anon_key, service_role_key, jwt_secret from project_api_keys where project_id = $1',
     [projectId],
   )
   return rows[0]

@@ -2,7 +2,9 @@
  * Runs each deployed function version in a Deno process of its own and hands it requests.
  *  - Permissions are narrowed to what a function may do: network yes; env only the names it is given (the project's
  *    secrets and the SUPABASE_* values); reading only its own bundle folder; no writes, subprocesses, FFI or system
- *    information (anything not allowed is denied: `--no-prompt`). The process environment holds only those names.
+ *    information (anything not allowed is denied: `--no-prompt`). The process environment holds those names and the
+ *    runtime's own settings, which are denied by name: any other name reads as unset, as on the platform (npm
+ *    packages probe PG*, NODE_* … and must not fail on a name they may not read).
  *  - Bridge: the process serves the function's handler on a loopback port it picks (bootstrap.ts) and answers only
  *    requests carrying its one-time token; bodies stream both ways.
  *  - A worker stays warm for `idleMs` after its last request and is reused; a new version (or new secrets) gets a new
@@ -100,6 +102,20 @@ export function denoBinary(): string {
     // not installed for this platform
   }
   return 'deno'
+}
+
+/**
+ * How the machine reaches the registries (its certificate authorities, proxies, npm registry), passed on so Deno can
+ * fetch a function's npm: imports where the platform itself can: the function cannot read them (denied by name). Deno trusts the system's authorities besides its own only when told.
+ */
+const FETCH_SETTINGS = ['SSL_CERT_FILE', 'SSL_CERT_DIR', 'DENO_CERT', 'HTTPS_PROXY', 'HTTP_PROXY', 'NO_PROXY', 'NPM_CONFIG_REGISTRY']
+function fetchSettings(): Record<string, string> {
+  const out: Record<string, string> = { DENO_TLS_CA_STORE: process.env.DENO_TLS_CA_STORE ?? 'mozilla,system' }
+  for (const name of FETCH_SETTINGS) {
+    const value = process.env[name] ?? process.env[name.toLowerCase()]
+    if (value !== undefined) out[name] = value
+  }
+  return out
 }
 
 /** Answers up to this size with a Content-Length are relayed whole. */
@@ -287,7 +303,11 @@ export class FunctionSupervisor {
     }
     await mkdir(dir, { recursive: true })
     await writeFile(path.join(dir, BOOTSTRAP_FILE), BOOTSTRAP_SOURCE)
-    const names = Object.keys(bundle.env)
+    const env: Record<string, string> = { ...bundle.env }
+    const runtimeEnv: Record<string, string> = { ...fetchSettings(), DENO_DIR: this.opts.denoDir, NO_COLOR: '1', DENO_NO_UPDATE_CHECK: '1' }
+    for (const [name, value] of Object.entries(runtimeEnv)) if (!(name in env)) env[name] = value
+    // Deno sets these two itself (its Node shim's folder on PATH).
+    const denied = [...Object.keys(runtimeEnv), 'PATH', 'DENO_NODE_SHIM_ACTIVE'].filter((name) => !(name in bundle.env))
     const args = [
       'run',
       '--quiet',
@@ -299,12 +319,12 @@ export class FunctionSupervisor {
       '--unstable-no-legacy-abort',
       '--allow-net',
       `--allow-read=${dir}`,
-      ...(names.length > 0 ? [`--allow-env=${names.join(',')}`] : []),
+      '--allow-env',
+      `--deny-env=${denied.join(',')}`,
       `--v8-flags=--max-old-space-size=${this.limits.memoryMb}`,
       path.join(dir, BOOTSTRAP_FILE),
     ]
     const entry = new URL(`file://${path.resolve(dir, bundle.entrypoint)}`).href
-    const env = { ...bundle.env, DENO_DIR: this.opts.denoDir, NO_COLOR: '1', DENO_NO_UPDATE_CHECK: '1' }
     const worker = new Worker(key, bundle.functionId, args, entry, env, this.opts.logs, this.limits.bootMs, this.deno)
     worker.proc.once('exit', (code, signal) => {
       worker.dead = true
@@ -344,6 +364,8 @@ export class FunctionSupervisor {
         this.opts.logs.add(bundle.functionId, { kind: 'boot', level: 'error', event_message: `Boot failed: ${(err as Error).message}` })
         throw new BootError((err as Error).message)
       }
+      // What starting cost (loading and compiling its imports) is not the first request's CPU time.
+      worker.lastCpu = await worker.cpuMs()
       this.opts.logs.add(bundle.functionId, { kind: 'boot', level: 'info', event_message: `Booted (${Math.round(performance.now() - started)} ms)` })
     } else {
       await worker.ready.catch((err: Error) => {

@@ -1,0 +1,325 @@
+/**
+ * Table Editor grid: a table's rows as the URL's query names them (sort, filters, page size, page), edited in place.
+ * A cell edit, an inserted row, deleted rows (after confirmation) and the undo of the last edit are each one write;
+ * one write at a time, and the grid waits for it. Invariants: an edit sends the value the cell held when it was read,
+ * so a row another tab changed meanwhile is refused by the platform and shown as a conflict, never overwritten; only
+ * the last saved edit can be undone, and undoing it is itself checked the same way; a request unanswered after
+ * requestTimeout is abandoned and reported.
+ */
+import { assign, fromPromise, setup, type SnapshotFrom } from 'xstate'
+import type { RowFilter, RowSort, RowsPage, WrittenRow, DeletedRows } from '../src/contracts/tableEditor'
+
+export type Row = Record<string, unknown>
+
+/** What the URL holds of a grid: its sort, filters, page size and 0-based page. */
+export interface GridQuery {
+  sort: RowSort[]
+  filters: RowFilter[]
+  pageSize: number
+  page: number
+}
+
+export interface RowsRequest {
+  ref: string
+  table: string
+  query: GridQuery
+}
+
+export interface CellEdit {
+  key: Row
+  column: string
+  /** What the cell held when the grid read it. */
+  before: unknown
+  after: unknown
+}
+
+export interface UpdateRequest {
+  ref: string
+  table: string
+  key: Row
+  previous: Row
+  values: Row
+}
+
+interface Context {
+  ref: string
+  table: string
+  query: GridQuery
+  page: RowsPage | null
+  /** The last saved edit, which undo reverses. */
+  lastEdit: CellEdit | null
+  /** The write under way or refused. */
+  pending: CellEdit | null
+  deleting: Row[]
+  error: string | null
+  /** What the row holds now, after a conflict. */
+  current: Row | null
+}
+
+type GridEvent =
+  | { type: 'query.changed'; query: GridQuery }
+  | { type: 'rows.retry' }
+  | { type: 'cell.save'; edit: CellEdit }
+  | { type: 'row.insert'; values: Row }
+  | { type: 'rows.delete'; keys: Row[] }
+  | { type: 'delete.confirm' }
+  | { type: 'delete.cancel' }
+  | { type: 'edit.undo' }
+  | { type: 'conflict.reload' }
+  | { type: 'error.dismiss' }
+
+const messageOf = (error: unknown, fallback: string) => (error instanceof Error && error.message ? error.message : fallback)
+const statusOf = (error: unknown) => (error as { status?: number | null } | null)?.status ?? null
+const currentOf = (error: unknown): Row | null => {
+  const body = (error as { body?: { current?: unknown } } | null)?.body
+  return body && typeof body.current === 'object' && body.current !== null ? (body.current as Row) : null
+}
+
+const sameKey = (row: Row, key: Row) => Object.entries(key).every(([name, value]) => row[name] === value)
+
+export const updateOf = (ref: string, table: string, edit: CellEdit): UpdateRequest => ({
+  ref,
+  table,
+  key: edit.key,
+  previous: { [edit.column]: edit.before },
+  values: { [edit.column]: edit.after },
+})
+
+export const tableGridMachine = setup({
+  types: {
+    input: {} as { ref: string; table: string; query: GridQuery },
+    context: {} as Context,
+    events: {} as GridEvent,
+    children: {} as { getRows: 'getRows'; updateRow: 'updateRow'; insertRow: 'insertRow'; deleteRows: 'deleteRows' },
+  },
+  actors: {
+    getRows: fromPromise<RowsPage, RowsRequest>(async () => {
+      throw new Error('getRows not provided')
+    }),
+    updateRow: fromPromise<WrittenRow, UpdateRequest>(async () => {
+      throw new Error('updateRow not provided')
+    }),
+    insertRow: fromPromise<WrittenRow, { ref: string; table: string; values: Row }>(async () => {
+      throw new Error('insertRow not provided')
+    }),
+    deleteRows: fromPromise<DeletedRows, { ref: string; table: string; keys: Row[] }>(async () => {
+      throw new Error('deleteRows not provided')
+    }),
+  },
+  actions: {
+    storeError: assign((_, params: { error: string }) => ({ error: params.error })),
+    /** The saved row replaces the one the grid shows. */
+    storeRow: assign(({ context }, params: { row: Row; key: Row }) => ({
+      page: context.page ? { ...context.page, rows: context.page.rows.map((r) => (sameKey(r, params.key) ? params.row : r)) } : null,
+      error: null,
+    })),
+  },
+  guards: {
+    isConflict: (_, params: { error: unknown }) => statusOf(params.error) === 409,
+    canUndo: ({ context }) => context.lastEdit !== null,
+    hasKeys: ({ context }) => (context.page?.primary_keys.length ?? 0) > 0,
+  },
+  delays: {
+    requestTimeout: 15_000,
+  },
+}).createMachine({
+  id: 'tableGrid',
+  context: ({ input }) => ({
+    ref: input.ref,
+    table: input.table,
+    query: input.query,
+    page: null,
+    lastEdit: null,
+    pending: null,
+    deleting: [],
+    error: null,
+    current: null,
+  }),
+  initial: 'loading',
+  states: {
+    loading: {
+      invoke: {
+        id: 'getRows',
+        src: 'getRows',
+        input: ({ context }) => ({ ref: context.ref, table: context.table, query: context.query }),
+        onDone: { target: 'idle', actions: assign({ page: ({ event }) => event.output, error: null }) },
+        onError: { target: 'failed', actions: { type: 'storeError', params: ({ event }) => ({ error: messageOf(event.error, 'Failed to load rows') }) } },
+      },
+      after: { requestTimeout: { target: 'failed', actions: { type: 'storeError', params: { error: 'The request timed out' } } } },
+      on: { 'query.changed': { target: 'loading', reenter: true, actions: assign({ query: ({ event }) => event.query }) } },
+    },
+    failed: {
+      on: {
+        'rows.retry': 'loading',
+        'query.changed': { target: 'loading', actions: assign({ query: ({ event }) => event.query }) },
+      },
+    },
+    idle: {
+      on: {
+        'query.changed': { target: 'loading', actions: assign({ query: ({ event }) => event.query, lastEdit: null }) },
+        'cell.save': { guard: 'hasKeys', target: 'saving', actions: assign({ pending: ({ event }) => event.edit, error: null }) },
+        'row.insert': { guard: 'hasKeys', target: 'inserting' },
+        'rows.delete': { guard: 'hasKeys', target: 'confirmingDelete', actions: assign({ deleting: ({ event }) => event.keys }) },
+        'edit.undo': {
+          guard: 'canUndo',
+          target: 'undoing',
+          // Undo is the last edit the other way round: from what it wrote back to what it replaced.
+          actions: assign({ pending: ({ context }) => (context.lastEdit ? { ...context.lastEdit, before: context.lastEdit.after, after: context.lastEdit.before } : null) }),
+        },
+      },
+    },
+    saving: {
+      invoke: {
+        id: 'updateRow',
+        src: 'updateRow',
+        input: ({ context }) => updateOf(context.ref, context.table, context.pending!),
+        onDone: {
+          target: 'idle',
+          actions: [
+            { type: 'storeRow', params: ({ context, event }) => ({ row: event.output.row, key: context.pending!.key }) },
+            assign({ lastEdit: ({ context }) => context.pending, pending: null }),
+          ],
+        },
+        onError: [
+          {
+            guard: { type: 'isConflict', params: ({ event }) => ({ error: event.error }) },
+            target: 'conflict',
+            actions: assign({ error: ({ event }) => messageOf(event.error, 'The row was changed meanwhile'), current: ({ event }) => currentOf(event.error) }),
+          },
+          { target: 'writeFailed', actions: { type: 'storeError', params: ({ event }) => ({ error: messageOf(event.error, 'The change was not saved') }) } },
+        ],
+      },
+      after: { requestTimeout: { target: 'writeFailed', actions: { type: 'storeError', params: { error: 'The request timed out' } } } },
+    },
+    undoing: {
+      invoke: {
+        id: 'updateRow',
+        src: 'updateRow',
+        input: ({ context }) => updateOf(context.ref, context.table, context.pending!),
+        onDone: {
+          target: 'idle',
+          actions: [
+            { type: 'storeRow', params: ({ context, event }) => ({ row: event.output.row, key: context.pending!.key }) },
+            assign({ lastEdit: null, pending: null }),
+          ],
+        },
+        onError: [
+          {
+            guard: { type: 'isConflict', params: ({ event }) => ({ error: event.error }) },
+            target: 'conflict',
+            actions: assign({ error: ({ event }) => messageOf(event.error, 'The row was changed meanwhile'), current: ({ event }) => currentOf(event.error), lastEdit: null }),
+          },
+          { target: 'writeFailed', actions: { type: 'storeError', params: ({ event }) => ({ error: messageOf(event.error, 'The undo was not saved') }) } },
+        ],
+      },
+      after: { requestTimeout: { target: 'writeFailed', actions: { type: 'storeError', params: { error: 'The request timed out' } } } },
+    },
+    /** The row changed since it was read: nothing was written; the person reloads or goes back to the grid. */
+    conflict: {
+      on: {
+        'conflict.reload': { target: 'loading', actions: assign({ pending: null, current: null, error: null }) },
+        'error.dismiss': { target: 'idle', actions: assign({ pending: null, current: null, error: null }) },
+      },
+    },
+    writeFailed: {
+      on: { 'error.dismiss': { target: 'idle', actions: assign({ pending: null, error: null }) } },
+    },
+    inserting: {
+      invoke: {
+        id: 'insertRow',
+        src: 'insertRow',
+        input: ({ context, event }) => ({ ref: context.ref, table: context.table, values: event.type === 'row.insert' ? event.values : {} }),
+        // The new row's place in the sort is the database's to say: the page is read again.
+        onDone: { target: 'loading', actions: assign({ lastEdit: null }) },
+        onError: { target: 'writeFailed', actions: { type: 'storeError', params: ({ event }) => ({ error: messageOf(event.error, 'The row was not inserted') }) } },
+      },
+      after: { requestTimeout: { target: 'writeFailed', actions: { type: 'storeError', params: { error: 'The request timed out' } } } },
+    },
+    confirmingDelete: {
+      on: {
+        'delete.confirm': 'deleting',
+        'delete.cancel': { target: 'idle', actions: assign({ deleting: [] }) },
+      },
+    },
+    deleting: {
+      invoke: {
+        id: 'deleteRows',
+        src: 'deleteRows',
+        input: ({ context }) => ({ ref: context.ref, table: context.table, keys: context.deleting }),
+        onDone: { target: 'loading', actions: assign({ deleting: [], lastEdit: null }) },
+        onError: { target: 'writeFailed', actions: [assign({ deleting: [] }), { type: 'storeError', params: ({ event }) => ({ error: messageOf(event.error, 'The rows were not deleted') }) }] },
+      },
+      after: { requestTimeout: { target: 'writeFailed', actions: { type: 'storeError', params: { error: 'The request timed out' } } } },
+    },
+  },
+})
+
+type TableGridSnapshot = SnapshotFrom<typeof tableGridMachine>
+
+/** The query a URL's search names: `?sort=[…]&filters=[…]&size=500&page=2` (pages count from 1 in the URL). */
+export function gridQueryOf(search: string): GridQuery {
+  const params = new URLSearchParams(search)
+  const list = <T>(name: string): T[] => {
+    try {
+      const value = JSON.parse(params.get(name) ?? '[]') as unknown
+      return Array.isArray(value) ? (value as T[]) : []
+    } catch {
+      return []
+    }
+  }
+  const size = Number(params.get('size') ?? '100')
+  const page = Number(params.get('page') ?? '1')
+  return {
+    sort: list<RowSort>('sort'),
+    filters: list<RowFilter>('filters'),
+    pageSize: [100, 500, 1000].includes(size) ? size : 100,
+    page: Number.isInteger(page) && page >= 1 ? page - 1 : 0,
+  }
+}
+
+/** The search of a query, the inverse of gridQueryOf (defaults left out). */
+export function gridSearchOf(query: GridQuery): string {
+  const params = new URLSearchParams()
+  if (query.sort.length > 0) params.set('sort', JSON.stringify(query.sort))
+  if (query.filters.length > 0) params.set('filters', JSON.stringify(query.filters))
+  if (query.pageSize !== 100) params.set('size', String(query.pageSize))
+  if (query.page > 0) params.set('page', String(query.page + 1))
+  const text = params.toString()
+  return text === '' ? '' : `?${text}`
+}
+
+export type TableGridView =
+  | { phase: 'loading' }
+  | { phase: 'failed'; error: string }
+  | {
+      phase: 'ready'
+      page: RowsPage
+      query: GridQuery
+      editable: boolean
+      busy: 'loading' | 'saving' | 'undoing' | 'inserting' | 'deleting' | null
+      confirmDelete: number | null
+      conflict: { message: string; current: Row | null } | null
+      error: string | null
+      canUndo: boolean
+      pageCount: number
+    }
+
+export function selectTableGridView(snapshot: TableGridSnapshot): TableGridView {
+  const { page, error, query, deleting, current, lastEdit } = snapshot.context
+  if (snapshot.matches('failed')) return { phase: 'failed', error: error ?? 'Failed to load rows' }
+  // A reload keeps the rows read before on screen (and what is open around them) until the new ones arrive.
+  if (page === null) return { phase: 'loading' }
+  const busy = (['loading', 'saving', 'undoing', 'inserting', 'deleting'] as const).find((state) => snapshot.matches(state)) ?? null
+  return {
+    phase: 'ready',
+    page,
+    query,
+    editable: page.primary_keys.length > 0,
+    busy,
+    confirmDelete: snapshot.matches('confirmingDelete') ? deleting.length : null,
+    conflict: snapshot.matches('conflict') ? { message: error ?? 'The row was changed meanwhile', current } : null,
+    error: snapshot.matches('writeFailed') ? error : null,
+    canUndo: lastEdit !== null && snapshot.matches('idle'),
+    pageCount: Math.max(1, Math.ceil(page.total / query.pageSize)),
+  }
+}

@@ -1,0 +1,83 @@
+/**
+ * A platform store already migrated and seeded with the demo data, made once per test run by the global setup and
+ * copied by each test file that starts a server with the default settings: the migrations and the seed are the same
+ * for every such file, and on PGlite they cost more than the rest of a short file.
+ *
+ * The seed writes its clock's time (creation dates, the due times of demo projects that are coming up or pausing), so
+ * a file that starts from the snapshot gets a FakeClock set to the time the snapshot was seeded: its store and its
+ * clock agree as they do for a freshly seeded one. That time lies at most one run in the past, well inside every
+ * lifetime the server gives a token (an hour at the least), which is where real time still meets the clock.
+ *
+ * Only the settings the migrations and the seed read make a store differ (the lifecycle durations a demo project's
+ * entry schedules, the password hash cost): a file whose settings differ there starts from an empty store as before.
+ */
+import { createHash } from 'node:crypto'
+import { mkdtemp, rm, writeFile } from 'node:fs/promises'
+import os from 'node:os'
+import path from 'node:path'
+import { PGlite } from '@electric-sql/pglite'
+import pg from 'pg'
+import { createApp } from '../../src/server/app'
+import type { ServerConfig } from '../../src/server/config'
+import type { Db } from '../../src/server/db'
+import { wrapPglite } from '../../src/server/db/pglite'
+import { openPostgres } from '../../src/server/db/postgres'
+import { FakeClock, pgliteTemplate, testConfig } from './testConfig'
+
+export interface StoreSnapshot {
+  /** The settings the snapshot was seeded with (snapshotKey). */
+  key: string
+  /** The seed's clock time, in ms: the FakeClock of a file that starts from it. */
+  seededAt: number
+  /** PGlite: a gzipped dump of the data folder. */
+  file?: string
+  /** PostgreSQL: a database to copy with CREATE DATABASE … TEMPLATE. */
+  database?: string
+}
+
+/** What the migrations and the seed read from the settings. */
+export function snapshotKey(config: ServerConfig): string {
+  return createHash('sha256')
+    .update(JSON.stringify({ lifecycle: config.lifecycle, passwordHashCost: config.passwordHashCost }))
+    .digest('hex')
+}
+
+async function seed(open: () => Promise<Db>, dataDir: string, databaseUrl?: string) {
+  const clock = new FakeClock()
+  const config = testConfig({ dataDir, ...(databaseUrl ? { databaseUrl } : {}) })
+  const db = await open()
+  const server = await createApp({ db, config, clock })
+  await server.close()
+  return { db, clock, config }
+}
+
+/** PGlite: seeds an in-memory store and writes its data folder to `dir`. */
+export async function pgliteSnapshot(dir: string): Promise<StoreSnapshot> {
+  const dataDir = await mkdtemp(path.join(os.tmpdir(), 'kp-snapshot-'))
+  try {
+    const pglite = await PGlite.create({ loadDataDir: await pgliteTemplate() })
+    const { clock, config } = await seed(async () => wrapPglite(pglite), dataDir)
+    const file = path.join(dir, 'store.tar.gz')
+    const dump = await pglite.dumpDataDir('gzip')
+    await writeFile(file, Buffer.from(await dump.arrayBuffer()))
+    await pglite.close()
+    return { key: snapshotKey(config), seededAt: clock.ms, file }
+  } finally {
+    await rm(dataDir, { recursive: true, force: true })
+  }
+}
+
+/** PostgreSQL: seeds a database on the test server, left without connections so that it can be copied. */
+export async function postgresSnapshot(baseUrl: string): Promise<StoreSnapshot> {
+  const database = `kp_snapshot_${process.pid}`
+  const admin = new pg.Client({ connectionString: baseUrl })
+  await admin.connect()
+  await admin.query(`drop database if exists ${database} with (force)`)
+  await admin.query(`create database ${database}`)
+  await admin.end()
+  const url = new URL(baseUrl)
+  url.pathname = `/${database}`
+  const { db, clock, config } = await seed(async () => openPostgres(url.toString(), 2), path.join(os.tmpdir(), 'kp-unused'), url.toString())
+  await db.close()
+  return { key: snapshotKey(config), seededAt: clock.ms, database }
+}
