@@ -1,13 +1,17 @@
 /**
- * SQL Editor: one query per project, kept as it is typed (persistQuery, the browser's storage) and read back when
- * the editor opens (loadSavedQuery), so a reload loses nothing. Run sends the whole text; the answer (columns, rows,
- * row count, time, whether it ran read-only) or the Postgres error (message, SQLSTATE, 1-based position in the text
- * that ran) replaces the previous outcome.
+ * SQL Editor: one query per project, kept as it is typed (persistQuery, the browser's storage) and read back when the
+ * editor opens (loadSavedQuery). Run sends the selection or the statement under the cursor (the view says which text);
+ * each statement's result, capped at the row limit, or the Postgres error replaces the previous outcome. Explain asks
+ * for the plan of one statement instead. A destructive statement (drop, truncate, delete/update without where) waits
+ * for a confirmation first. A run goes as the owner, anon, or a chosen user (`authenticated` needs one).
+ * The catalog (schemas, tables, columns, functions, the users to run as) is read for completion beside the editor,
+ * and read again after a run that changed the schema.
  * Invariants: a run, its failure or its time-out never changes the text; one run at a time; a run unanswered after
  * queryTimeout is abandoned (leaving `running` aborts its request) and reported as timed out.
  */
-import { assign, fromPromise, setup, type SnapshotFrom } from 'xstate'
-import type { QueryResult } from '../src/contracts/database'
+import { formatDialect, postgresql } from 'sql-formatter'
+import { assign, emit, fromPromise, raise, setup, type SnapshotFrom } from 'xstate'
+import { ROW_LIMIT_DEFAULT, type SqlCompletions, type SqlRunResult, type SqlRunRole, type SqlUsers, type StatementResult } from '../src/contracts/sqlEditor'
 
 /** A failed run as the editor shows it: the Postgres error's fields when the server sent them. */
 export interface QueryFailure {
@@ -19,16 +23,53 @@ export interface QueryFailure {
   hint?: string
 }
 
+export interface SqlCatalog {
+  completions: SqlCompletions
+  users: SqlUsers['users']
+}
+
+export interface RunInput {
+  ref: string
+  query: string
+  role: SqlRunRole
+  userId: string | null
+  rowLimit: number
+  explain: boolean
+}
+
 interface Context {
   ref: string
   query: string
   /** The text of the last run (the error's position points into it, whatever was typed since). */
   ran: string
-  result: QueryResult | null
+  explain: boolean
+  role: SqlRunRole
+  userId: string | null
+  rowLimit: number
+  result: SqlRunResult | null
   failure: QueryFailure | null
+  /** The result on screen when a run answered several. */
+  selected: number
+  /** The destructive statement a confirmation waits for. */
+  destructive: string | null
+  catalog: SqlCatalog | null
 }
 
-type SqlEditorEvent = { type: 'query.change'; query: string } | { type: 'query.run' }
+type SqlEditorEvent =
+  | { type: 'query.change'; query: string }
+  | { type: 'query.format' }
+  | { type: 'query.run'; text: string }
+  | { type: 'query.explain'; text: string }
+  | { type: 'run.confirm' }
+  | { type: 'run.cancel' }
+  | { type: 'role.change'; role: SqlRunRole }
+  | { type: 'user.change'; userId: string | null }
+  | { type: 'rowLimit.change'; rowLimit: number }
+  | { type: 'result.select'; index: number }
+  | { type: 'result.copy'; text: string }
+  | { type: 'result.export'; format: 'csv' | 'json' }
+  | { type: 'catalog.retry' }
+  | { type: 'catalog.refresh' }
 
 const QUERY_TIMEOUT_MS = 20_000
 
@@ -48,36 +89,117 @@ export function failureOf(error: unknown): QueryFailure {
   }
 }
 
-export const sqlEditorMachine = setup({
+/** The script's text with comments and quoted text blanked (same length), so words are found only in code. */
+function codeOnly(text: string): string {
+  return text.replace(/--[^\n]*|\/\*[\s\S]*?\*\/|'(?:[^']|'')*'|"(?:[^"]|"")*"|\$([A-Za-z_]*)\$[\s\S]*?\$\1\$/g, (m) => ' '.repeat(m.length))
+}
+
+/** The statements of a script with their offsets (cut at `;` outside quotes, comments and dollar quotes). */
+export function statementsOf(text: string): Array<{ from: number; to: number; text: string }> {
+  const code = codeOnly(text)
+  const out: Array<{ from: number; to: number; text: string }> = []
+  let from = 0
+  for (let i = 0; i <= code.length; i += 1) {
+    if (i === code.length || code[i] === ';') {
+      const piece = text.slice(from, i)
+      if (piece.trim() !== '') out.push({ from, to: i, text: piece.trim() })
+      from = i + 1
+    }
+  }
+  return out
+}
+
+/** The statement the cursor is in (or just after), or the whole text when it has none. */
+export function statementAt(text: string, cursor: number): string {
+  const statements = statementsOf(text)
+  const found = statements.find((s) => cursor >= s.from && cursor <= s.to + 1) ?? statements.findLast((s) => s.to < cursor)
+  return found?.text ?? text
+}
+
+/**
+ * The first statement that destroys data without a filter, as the platform asks before it runs one: DROP, TRUNCATE,
+ * or DELETE/UPDATE without WHERE. Null when there is none.
+ */
+export function destructiveStatement(text: string): string | null {
+  for (const statement of statementsOf(text)) {
+    const code = codeOnly(statement.text).toLowerCase().trim()
+    if (/^(drop|truncate)\b/.test(code)) return statement.text
+    if (/^(with\b[\s\S]*\b)?(delete|update)\b/.test(code) && !/\bwhere\b/.test(code)) return statement.text
+  }
+  return null
+}
+
+const SCHEMA_COMMAND = /^(CREATE|ALTER|DROP|COMMENT|GRANT|REVOKE|TRUNCATE)\b/
+
+/** A result as CSV (RFC 4180: every field quoted when it holds a comma, quote or line break). */
+export function csvOf(result: StatementResult): string {
+  const field = (value: unknown) => {
+    const text = value === null || value === undefined ? '' : typeof value === 'object' ? JSON.stringify(value) : String(value)
+    return /[",\r\n]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text
+  }
+  const lines = [result.columns.map((c) => field(c.name)).join(',')]
+  for (const row of result.rows) lines.push(result.columns.map((c) => field(row[c.name])).join(','))
+  return `${lines.join('\r\n')}\r\n`
+}
+
+export const jsonOf = (result: StatementResult) => JSON.stringify(result.rows, null, 2)
+
+const sqlEditorSetup = setup({
   types: {
     input: {} as { ref: string },
     context: {} as Context,
     events: {} as SqlEditorEvent,
-    children: {} as { loadSavedQuery: 'loadSavedQuery'; runQuery: 'runQuery' },
+    children: {} as { loadSavedQuery: 'loadSavedQuery'; runSql: 'runSql'; loadCatalog: 'loadCatalog' },
+    /** A run ended (answered or failed): the history has a new entry. */
+    emitted: {} as { type: 'ran' },
   },
   actors: {
     loadSavedQuery: fromPromise<string | null, { ref: string }>(async () => {
       throw new Error('loadSavedQuery not provided')
     }),
-    runQuery: fromPromise<QueryResult, { ref: string; query: string }>(async () => {
-      throw new Error('runQuery not provided')
+    runSql: fromPromise<SqlRunResult, RunInput>(async () => {
+      throw new Error('runSql not provided')
+    }),
+    loadCatalog: fromPromise<SqlCatalog, { ref: string }>(async () => {
+      throw new Error('loadCatalog not provided')
     }),
   },
   actions: {
     /** Provided by the app: remembers the text for this project (the browser's storage). */
     persistQuery: (_, _params: { ref: string; query: string }) => {},
+    /** Provided by the app: puts text on the clipboard. */
+    copyText: (_, _params: { text: string }) => {},
+    /** Provided by the app: saves a file. */
+    download: (_, _params: { filename: string; mediaType: string; text: string }) => {},
     storeQuery: assign((_, params: { query: string }) => ({ query: params.query })),
     storeFailure: assign((_, params: { failure: QueryFailure }) => ({ failure: params.failure, result: null })),
   },
   guards: {
-    hasQuery: ({ context }) => context.query.trim() !== '',
+    canRun: ({ context }, params: { text: string }) => params.text.trim() !== '' && (context.role !== 'authenticated' || context.userId !== null),
+    isDestructive: (_, params: { text: string }) => destructiveStatement(params.text) !== null,
+    changedSchema: (_, params: { result: SqlRunResult }) => params.result.results.some((r) => SCHEMA_COMMAND.test(r.command)),
   },
   delays: {
     queryTimeout: QUERY_TIMEOUT_MS,
   },
-}).createMachine({
+})
+
+export const sqlEditorMachine = sqlEditorSetup.createMachine({
   id: 'sqlEditor',
-  context: ({ input }) => ({ ref: input.ref, query: '', ran: '', result: null, failure: null }),
+  context: ({ input }) => ({
+    ref: input.ref,
+    query: '',
+    ran: '',
+    explain: false,
+    role: 'postgres',
+    userId: null,
+    rowLimit: ROW_LIMIT_DEFAULT,
+    result: null,
+    failure: null,
+    selected: 0,
+    destructive: null,
+    catalog: null,
+  }),
   initial: 'loading',
   states: {
     loading: {
@@ -91,7 +213,7 @@ export const sqlEditorMachine = setup({
       },
     },
     editing: {
-      initial: 'idle',
+      type: 'parallel',
       on: {
         'query.change': {
           actions: [
@@ -99,40 +221,145 @@ export const sqlEditorMachine = setup({
             { type: 'persistQuery', params: ({ context, event }) => ({ ref: context.ref, query: event.query }) },
           ],
         },
+        'query.format': {
+          guard: ({ context }) => context.query.trim() !== '',
+          actions: [
+            assign({ query: ({ context }) => formatDialect(context.query, { dialect: postgresql, keywordCase: 'lower' }) }),
+            { type: 'persistQuery', params: ({ context }) => ({ ref: context.ref, query: context.query }) },
+          ],
+        },
+        'role.change': { actions: assign({ role: ({ event }) => event.role }) },
+        'user.change': { actions: assign({ userId: ({ event }) => event.userId }) },
+        'rowLimit.change': { actions: assign({ rowLimit: ({ event }) => event.rowLimit }) },
+        'result.select': { actions: assign({ selected: ({ event }) => event.index }) },
+        'result.copy': { actions: { type: 'copyText', params: ({ event }) => ({ text: event.text }) } },
+        'result.export': {
+          guard: ({ context }) => (context.result?.results[context.selected]?.columns.length ?? 0) > 0,
+          actions: {
+            type: 'download',
+            params: ({ context, event }) => {
+              const result = context.result!.results[context.selected]
+              return event.format === 'csv'
+                ? { filename: 'results.csv', mediaType: 'text/csv', text: csvOf(result) }
+                : { filename: 'results.json', mediaType: 'application/json', text: jsonOf(result) }
+            },
+          },
+        },
       },
       states: {
-        idle: {
-          on: { 'query.run': { guard: 'hasQuery', target: 'running' } },
-        },
-        running: {
-          entry: assign({ ran: ({ context }) => context.query }),
-          invoke: {
-            id: 'runQuery',
-            src: 'runQuery',
-            input: ({ context }) => ({ ref: context.ref, query: context.ran }),
-            onDone: { target: 'succeeded', actions: assign({ result: ({ event }) => event.output, failure: null }) },
-            onError: { target: 'failed', actions: { type: 'storeFailure', params: ({ event }) => ({ failure: failureOf(event.error) }) } },
-          },
-          after: {
-            queryTimeout: {
-              target: 'failed',
-              actions: {
-                type: 'storeFailure',
-                params: {
-                  failure: {
-                    message: `The query did not answer within ${QUERY_TIMEOUT_MS / 1_000} s and was abandoned. Your query is still in the editor: run it again or make it faster.`,
-                    code: 'client_timeout',
+        run: {
+          initial: 'idle',
+          states: {
+            idle: {
+              on: {
+                // A destructive statement waits for its confirmation (confirming passes straight on otherwise).
+                'query.run': {
+                  guard: { type: 'canRun', params: ({ event }) => ({ text: event.text }) },
+                  target: 'confirming',
+                  actions: assign({ ran: ({ event }) => event.text, explain: false, destructive: ({ event }) => destructiveStatement(event.text) }),
+                },
+                'query.explain': {
+                  guard: { type: 'canRun', params: ({ event }) => ({ text: event.text }) },
+                  target: 'running',
+                  actions: assign({ ran: ({ event }) => event.text, explain: true, destructive: null }),
+                },
+              },
+            },
+            confirming: {
+              always: { guard: ({ context }) => context.destructive === null, target: 'running' },
+              on: {
+                'run.confirm': 'running',
+                'run.cancel': { target: 'idle', actions: assign({ destructive: null, result: null, failure: null }) },
+              },
+            },
+            running: {
+              invoke: {
+                id: 'runSql',
+                src: 'runSql',
+                input: ({ context }) => ({
+                  ref: context.ref,
+                  query: context.ran,
+                  role: context.role,
+                  userId: context.role === 'authenticated' ? context.userId : null,
+                  rowLimit: context.rowLimit,
+                  explain: context.explain,
+                }),
+                onDone: [
+                  {
+                    guard: { type: 'changedSchema', params: ({ event }) => ({ result: event.output }) },
+                    target: 'succeeded',
+                    actions: [assign({ result: ({ event }) => event.output, failure: null, selected: 0, destructive: null }), raise({ type: 'catalog.refresh' }), emit({ type: 'ran' })],
                   },
+                  { target: 'succeeded', actions: [assign({ result: ({ event }) => event.output, failure: null, selected: 0, destructive: null }), emit({ type: 'ran' })] },
+                ],
+                onError: {
+                  target: 'failed',
+                  actions: [{ type: 'storeFailure', params: ({ event }) => ({ failure: failureOf(event.error) }) }, assign({ destructive: null }), emit({ type: 'ran' })],
+                },
+              },
+              after: {
+                queryTimeout: {
+                  target: 'failed',
+                  actions: {
+                    type: 'storeFailure',
+                    params: {
+                      failure: {
+                        message: `The query did not answer within ${QUERY_TIMEOUT_MS / 1_000} s and was abandoned. Your query is still in the editor: run it again or make it faster.`,
+                        code: 'client_timeout',
+                      },
+                    },
+                  },
+                },
+              },
+            },
+            succeeded: {
+              on: {
+                // A destructive statement waits for its confirmation (confirming passes straight on otherwise).
+                'query.run': {
+                  guard: { type: 'canRun', params: ({ event }) => ({ text: event.text }) },
+                  target: 'confirming',
+                  actions: assign({ ran: ({ event }) => event.text, explain: false, destructive: ({ event }) => destructiveStatement(event.text) }),
+                },
+                'query.explain': {
+                  guard: { type: 'canRun', params: ({ event }) => ({ text: event.text }) },
+                  target: 'running',
+                  actions: assign({ ran: ({ event }) => event.text, explain: true, destructive: null }),
+                },
+              },
+            },
+            failed: {
+              on: {
+                // A destructive statement waits for its confirmation (confirming passes straight on otherwise).
+                'query.run': {
+                  guard: { type: 'canRun', params: ({ event }) => ({ text: event.text }) },
+                  target: 'confirming',
+                  actions: assign({ ran: ({ event }) => event.text, explain: false, destructive: ({ event }) => destructiveStatement(event.text) }),
+                },
+                'query.explain': {
+                  guard: { type: 'canRun', params: ({ event }) => ({ text: event.text }) },
+                  target: 'running',
+                  actions: assign({ ran: ({ event }) => event.text, explain: true, destructive: null }),
                 },
               },
             },
           },
         },
-        succeeded: {
-          on: { 'query.run': { guard: 'hasQuery', target: 'running' } },
-        },
-        failed: {
-          on: { 'query.run': { guard: 'hasQuery', target: 'running' } },
+        catalog: {
+          initial: 'loading',
+          states: {
+            loading: {
+              invoke: {
+                id: 'loadCatalog',
+                src: 'loadCatalog',
+                input: ({ context }) => ({ ref: context.ref }),
+                onDone: { target: 'ready', actions: assign({ catalog: ({ event }) => event.output }) },
+                // Completion then offers the keywords only; the editor works as before.
+                onError: 'unavailable',
+              },
+            },
+            ready: { on: { 'catalog.refresh': 'loading' } },
+            unavailable: { on: { 'catalog.retry': 'loading', 'catalog.refresh': 'loading' } },
+          },
         },
       },
     },
@@ -155,22 +382,38 @@ export function locate(text: string, position: number): { line: number; column: 
 
 export type SqlOutcome =
   | { kind: 'none' }
-  | { kind: 'running' }
-  | { kind: 'result'; result: QueryResult }
+  | { kind: 'confirming'; statement: string }
+  | { kind: 'running'; explain: boolean }
+  | { kind: 'result'; run: SqlRunResult; selected: number }
+  | { kind: 'plan'; run: SqlRunResult }
   | { kind: 'error'; failure: QueryFailure; at: { line: number; column: number; text: string } | null }
 
-type SqlEditorView = { phase: 'loading' } | { phase: 'ready'; query: string; outcome: SqlOutcome }
-
-export function selectSqlEditorView(snapshot: SqlEditorSnapshot): SqlEditorView {
-  const { query, ran, result, failure } = snapshot.context
-  if (snapshot.matches('loading')) return { phase: 'loading' }
-  let outcome: SqlOutcome = { kind: 'none' }
-  if (snapshot.matches({ editing: 'running' })) outcome = { kind: 'running' }
-  else if (snapshot.matches({ editing: 'succeeded' }) && result) outcome = { kind: 'result', result }
-  else if (snapshot.matches({ editing: 'failed' }) && failure) {
-    outcome = { kind: 'error', failure, at: failure.position === undefined ? null : locate(ran, failure.position) }
-  }
-  return { phase: 'ready', query, outcome }
+export interface SqlEditorView {
+  phase: 'loading' | 'ready'
+  query: string
+  role: SqlRunRole
+  userId: string | null
+  rowLimit: number
+  outcome: SqlOutcome
+  catalog: SqlCatalog | null
+  catalogState: 'loading' | 'ready' | 'unavailable'
 }
 
-export const selectCanRun = (snapshot: SqlEditorSnapshot) => snapshot.can({ type: 'query.run' })
+export function selectSqlEditorView(snapshot: SqlEditorSnapshot): SqlEditorView {
+  const { query, ran, result, failure, role, userId, rowLimit, catalog, selected, destructive, explain } = snapshot.context
+  const base = { query, role, userId, rowLimit, catalog }
+  if (snapshot.matches('loading')) return { ...base, phase: 'loading', outcome: { kind: 'none' }, catalogState: 'loading' }
+  let outcome: SqlOutcome = { kind: 'none' }
+  if (snapshot.matches({ editing: { run: 'confirming' } }) && destructive) outcome = { kind: 'confirming', statement: destructive }
+  else if (snapshot.matches({ editing: { run: 'running' } })) outcome = { kind: 'running', explain }
+  else if (snapshot.matches({ editing: { run: 'succeeded' } }) && result) {
+    outcome = result.plan ? { kind: 'plan', run: result } : { kind: 'result', run: result, selected: Math.min(selected, Math.max(result.results.length - 1, 0)) }
+  } else if (snapshot.matches({ editing: { run: 'failed' } }) && failure) {
+    outcome = { kind: 'error', failure, at: failure.position === undefined ? null : locate(ran, failure.position) }
+  }
+  const catalogState = snapshot.matches({ editing: { catalog: 'ready' } }) ? 'ready' : snapshot.matches({ editing: { catalog: 'unavailable' } }) ? 'unavailable' : 'loading'
+  return { ...base, phase: 'ready', outcome, catalogState }
+}
+
+/** Whether Run would start a run of `text` now. */
+export const selectCanRun = (snapshot: SqlEditorSnapshot) => snapshot.can({ type: 'query.run', text: snapshot.context.query })

@@ -1,12 +1,13 @@
 import { act, fireEvent, render, screen, within } from '@testing-library/react'
+import { EditorView } from '@codemirror/view'
 import { describe, expect, it, vi } from 'vitest'
-import { createActor, type AnyMachineSnapshot } from 'xstate'
-import { sqlEditorMachine } from '../machines/sqlEditor.machine'
-import type { QueryResult } from '../src/contracts/database'
+import { createActor, type AnyMachineSnapshot, type EventObject } from 'xstate'
+import { sqlEditorMachine, type RunInput, type SqlCatalog } from '../machines/sqlEditor.machine'
+import type { SqlRunResult } from '../src/contracts/sqlEditor'
 import { SqlEditor } from '../src/views/project/database/SqlEditorPage'
 import { REF } from '../tests/fixtures'
-import { SELECT_RESULT } from '../tests/fixtures.database'
-import { describePath, errorOf, eventFor, keyByIncomingEdge, missingCoverage, modelOf, outputOf } from './harness'
+import { CATALOG, PLAN_RESULT, RUN_RESULT } from '../tests/fixtures.sqlEditor'
+import { describePath, errorOf, eventFor, missingCoverage, modelOf, outputOf, type ModelEvent } from './harness'
 import { deferredActor, usePathClock } from './fakes'
 
 /** The model's events, typed by the machine. */
@@ -14,44 +15,140 @@ const ev = eventFor(sqlEditorMachine)
 
 const SAVED = 'select 1 as n,\n  doc from t'
 const TYPED = 'select 2;\nselec 3;'
+const DROP = 'drop table customers'
 /** What the live actor throws for a 400 QueryError: the Postgres fields on the Error. */
 const SYNTAX_ERROR = Object.assign(new Error('syntax error at or near "selec"'), { code: '42601', position: 11, hint: 'Check the spelling' })
 const QUERY_TIMEOUT = 20_000
+/** Events that leave the state as it was: the key keeps their type, so a path takes each of them. */
+const SELF_LOOPS = new Set(['rowLimit.change', 'result.select', 'result.copy', 'result.export', 'query.format', 'catalog.refresh'])
 
-const queryOf = (snapshot: AnyMachineSnapshot) => snapshot.context.query
-const failureOf = (snapshot: AnyMachineSnapshot) => snapshot.context.failure
+const queryOf = (snapshot: AnyMachineSnapshot) => snapshot.context.query as string
+const atRest = (s: AnyMachineSnapshot) => ['idle', 'succeeded', 'failed'].some((r) => s.matches({ editing: { run: r } }))
 
-const model = modelOf(sqlEditorMachine, {
+/** What the model offers in each state; the paths below may take only these. */
+const modelOptions = {
   input: { ref: REF },
-  events: (snapshot) => {
+  events: (snapshot: AnyMachineSnapshot): Array<ModelEvent<typeof sqlEditorMachine>> => {
     if (snapshot.matches('loading')) {
       return [
         { type: 'xstate.done.actor.loadSavedQuery', output: SAVED },
         { type: 'xstate.error.actor.loadSavedQuery', error: new Error('SecurityError: storage refused') },
       ]
     }
-    const change = queryOf(snapshot) === TYPED ? [] : [ev({ type: 'query.change', query: TYPED })]
-    const run = queryOf(snapshot).trim() === '' ? [] : [ev({ type: 'query.run' })]
-    if (snapshot.matches({ editing: 'running' })) {
+    const events = []
+    const query = queryOf(snapshot)
+    const runIdle = snapshot.matches({ editing: { run: 'idle' } })
+    const catalogLoading = snapshot.matches({ editing: { catalog: 'loading' } })
+    if (catalogLoading && (runIdle || snapshot.matches({ editing: { run: 'succeeded' } }))) {
+      events.push(
+        ev({ type: 'xstate.done.actor.loadCatalog', output: CATALOG }),
+        ev({ type: 'xstate.error.actor.loadCatalog', error: new Error('Request timed out') }),
+      )
+    }
+    if (catalogLoading) return events
+    if (snapshot.matches({ editing: { catalog: 'unavailable' } }) && runIdle) events.push(ev({ type: 'catalog.retry' }), ev({ type: 'catalog.refresh' }))
+    // A run that changed the schema raises it; sent here too, so a path takes it as a step of its own.
+    if (snapshot.matches({ editing: { catalog: 'ready' } }) && runIdle && queryOf(snapshot) === SAVED) events.push(ev({ type: 'catalog.refresh' }))
+    if (snapshot.matches({ editing: { run: 'running' } })) {
+      const explain = snapshot.context.explain as boolean
       return [
-        { type: 'xstate.done.actor.runQuery', output: SELECT_RESULT },
-        { type: 'xstate.error.actor.runQuery', error: SYNTAX_ERROR },
-        { type: 'xstate.after.queryTimeout.sqlEditor.editing.running' },
+        ...events,
+        { type: 'xstate.done.actor.runSql', output: explain ? PLAN_RESULT : RUN_RESULT },
+        { type: 'xstate.error.actor.runSql', error: SYNTAX_ERROR },
+        { type: 'xstate.after.queryTimeout.sqlEditor.editing.run.running' },
       ]
     }
-    return [...change, ...run]
+    if (snapshot.matches({ editing: { run: 'confirming' } })) return [...events, ev({ type: 'run.confirm' }), ev({ type: 'run.cancel' })]
+    if (runIdle && snapshot.matches({ editing: { catalog: 'ready' } })) {
+      if (query !== TYPED && query !== DROP) events.push(ev({ type: 'query.change', query: TYPED }))
+      if (query === SAVED) events.push(ev({ type: 'query.change', query: DROP }), ev({ type: 'query.format' }))
+      if (snapshot.context.role === 'postgres') events.push(ev({ type: 'role.change', role: 'authenticated' }))
+      if (snapshot.context.role === 'authenticated' && snapshot.context.userId === null) events.push(ev({ type: 'user.change', userId: CATALOG.users[0].id }))
+      if (snapshot.context.rowLimit === 1000 && query === TYPED && snapshot.context.role === 'postgres') events.push(ev({ type: 'rowLimit.change', rowLimit: 100 }))
+    }
+    if (snapshot.matches({ editing: { run: 'succeeded' } }) && snapshot.context.result && !snapshot.context.result.plan && snapshot.context.selected === 0 && snapshot.matches({ editing: { catalog: 'ready' } })) {
+      events.push(ev({ type: 'result.select', index: 1 }), ev({ type: 'result.copy', text: 'ada@example.com' }), ev({ type: 'result.export', format: 'csv' }))
+    }
+    if (atRest(snapshot) && snapshot.context.role === 'postgres' && snapshot.context.rowLimit === 1000) {
+      events.push(ev({ type: 'query.run', text: query }))
+      // Explain takes the statement at the cursor, which stays at the start of the text.
+      if (query === SAVED || query === TYPED) events.push(ev({ type: 'query.explain', text: query === SAVED ? SAVED : 'select 2' }))
+    }
+    return events
   },
-  serializeState: (snapshot, event, previous) =>
-    keyByIncomingEdge(
-      snapshot,
-      event,
-      // Which failure is on screen is part of the state: a time-out and a Postgres error read differently.
-      `${JSON.stringify(previous?.value ?? null)}|${queryOf(snapshot)}|${failureOf(snapshot)?.code ?? ''}`,
-    ),
-})
-const paths = model.getShortestPaths()
+  serializeState: (snapshot: AnyMachineSnapshot, event: EventObject | undefined) => {
+    const c = snapshot.context
+    const facts = [queryOf(snapshot), c.role, c.userId ?? '', c.rowLimit, c.failure?.code ?? '', c.result?.plan ? 'plan' : '', c.selected, c.explain]
+    return `${JSON.stringify(snapshot.value)}|${facts.join('|')}|${event && SELF_LOOPS.has(event.type) ? event.type : ''}`
+  },
+}
+const model = modelOf(sqlEditorMachine, modelOptions)
+
+const savedLoaded = ev({ type: 'xstate.done.actor.loadSavedQuery', output: SAVED })
+const catalogRead = ev({ type: 'xstate.done.actor.loadCatalog', output: CATALOG })
+const catalogFailed = ev({ type: 'xstate.error.actor.loadCatalog', error: new Error('Request timed out') })
+const runAnswered = ev({ type: 'xstate.done.actor.runSql', output: RUN_RESULT })
+const planAnswered = ev({ type: 'xstate.done.actor.runSql', output: PLAN_RESULT })
+const runFailed = ev({ type: 'xstate.error.actor.runSql', error: SYNTAX_ERROR })
+const timedOut = ev({ type: 'xstate.after.queryTimeout.sqlEditor.editing.run.running' })
+const run = (text: string) => ev({ type: 'query.run', text })
+const explain = (text: string) => ev({ type: 'query.explain', text })
+
+/**
+ * A few short paths that between them reach every state and transition (the first test checks it), each one a story
+ * a person lives through; every event of a path must be one the model offers in that state.
+ */
+const paths = [
+  // Nothing remembered, the schema unreadable twice; a run fails, the next times out, the one after answers (only it:
+  // the abandoned run's request was aborted) and changes the schema, so the catalog is read again.
+  [
+    ev({ type: 'xstate.error.actor.loadSavedQuery', error: new Error('SecurityError: storage refused') }),
+    catalogFailed,
+    ev({ type: 'catalog.retry' }),
+    catalogFailed,
+    ev({ type: 'catalog.refresh' }),
+    catalogRead,
+    ev({ type: 'query.change', query: TYPED }),
+    run(TYPED),
+    runFailed,
+    run(TYPED),
+    timedOut,
+    run(TYPED),
+    runAnswered,
+    catalogRead,
+    ev({ type: 'result.copy', text: 'ada@example.com' }),
+    ev({ type: 'result.export', format: 'csv' }),
+    ev({ type: 'result.select', index: 1 }),
+  ],
+  // The remembered query: the catalog read again by hand, its plan asked for (failing once), then run after the plan.
+  [savedLoaded, catalogRead, ev({ type: 'catalog.refresh' }), catalogRead, explain(SAVED), runFailed, explain(SAVED), planAnswered, run(SAVED), runAnswered],
+  // A destructive statement: cancelled once, then confirmed.
+  [savedLoaded, catalogRead, ev({ type: 'query.change', query: DROP }), run(DROP), ev({ type: 'run.cancel' }), run(DROP), ev({ type: 'run.confirm' }), runAnswered],
+  // After an answer, the plan of the statement at the cursor.
+  [savedLoaded, catalogRead, ev({ type: 'query.change', query: TYPED }), run(TYPED), runAnswered, catalogRead, explain('select 2'), planAnswered],
+  // Format, a smaller row limit, and a run as a chosen user.
+  [
+    savedLoaded,
+    catalogRead,
+    ev({ type: 'query.format' }),
+    ev({ type: 'query.change', query: TYPED }),
+    ev({ type: 'rowLimit.change', rowLimit: 100 }),
+    ev({ type: 'role.change', role: 'authenticated' }),
+    ev({ type: 'user.change', userId: CATALOG.users[0].id }),
+  ],
+].flatMap((events) =>
+  // getPathsFromEvents walks from a snapshot made without the model's input; it starts from the one made with it.
+  model.getPathsFromEvents(events, { ...modelOptions, fromState: createActor(sqlEditorMachine, { input: { ref: REF } }).getSnapshot() }),
+)
 
 const runPath = usePathClock()
+
+function editorView(): EditorView {
+  const content = screen.getByRole('textbox', { name: 'SQL query' })
+  const view = EditorView.findFromDOM(content)
+  if (!view) throw new Error('no editor')
+  return view
+}
 
 describe('SQL editor model', () => {
   it('the paths reach every state and every transition', () => {
@@ -61,22 +158,28 @@ describe('SQL editor model', () => {
   for (const path of paths) {
     it(describePath(path), async () => {
       const load = deferredActor<string | null, { ref: string }>('loadSavedQuery')
-      const run = deferredActor<QueryResult, { ref: string; query: string }>('runQuery')
+      const run = deferredActor<SqlRunResult, RunInput>('runSql')
+      const catalog = deferredActor<SqlCatalog, { ref: string }>('loadCatalog')
       const persisted: Array<{ ref: string; query: string }> = []
+      const copied: string[] = []
+      const downloads: Array<{ filename: string; text: string }> = []
       const actor = createActor(
         sqlEditorMachine.provide({
-          actors: { loadSavedQuery: load.logic, runQuery: run.logic },
-          actions: { persistQuery: (_, params) => persisted.push(params) },
+          actors: { loadSavedQuery: load.logic, runSql: run.logic, loadCatalog: catalog.logic },
+          actions: {
+            persistQuery: (_, params) => persisted.push(params),
+            copyText: (_, params) => copied.push(params.text),
+            download: (_, params) => downloads.push(params),
+          },
         }),
         { input: { ref: REF } },
       ).start()
       runPath(actor)
       render(<SqlEditor actor={actor} canWrite />)
-      const editor = () => screen.getByRole('textbox', { name: 'SQL query' })
       const results = () => within(screen.getByRole('region', { name: 'Results' }))
       const runButton = () => screen.getByRole('button', { name: /^(Run|Running…)$/ })
-      /** Whatever happens, the editor shows the text the person typed (or that was remembered). */
-      const textKept = (snapshot: AnyMachineSnapshot) => expect(editor()).toHaveValue(queryOf(snapshot))
+      /** Whatever happens, the editor shows the text the person typed (or that was remembered, or formatted). */
+      const textKept = (snapshot: AnyMachineSnapshot) => expect(editorView().state.doc.toString()).toBe(queryOf(snapshot))
 
       await path.test({
         states: {
@@ -84,62 +187,131 @@ describe('SQL editor model', () => {
             expect(screen.getByRole('status')).toHaveTextContent('Loading query…')
             expect(load.pending.at(-1)?.input).toEqual({ ref: REF })
           },
-          'editing.idle': (snapshot) => {
+          'editing.catalog.loading': () => {
+            expect(screen.getByText('Reading the schema for completion…')).toBeInTheDocument()
+            expect(catalog.pending.at(-1)?.input).toEqual({ ref: REF })
+          },
+          'editing.catalog.unavailable': () => {
+            expect(screen.getByText(/Completion offers keywords only/)).toBeInTheDocument()
+          },
+          'editing.catalog.ready': () => {
+            expect(screen.queryByText(/Completion offers keywords only|Reading the schema/)).toBeNull()
+          },
+          'editing.run.idle': (snapshot) => {
             textKept(snapshot)
             expect(results().getByText('Run a query to see its results here.')).toBeInTheDocument()
-            if (queryOf(snapshot).trim() === '') expect(runButton()).toBeDisabled()
-            else expect(runButton()).toBeEnabled()
+            if (snapshot.context.role === 'authenticated' && snapshot.context.userId === null) expect(runButton()).toBeDisabled()
+            else if (queryOf(snapshot).trim() !== '') expect(runButton()).toBeEnabled()
           },
-          'editing.running': (snapshot) => {
+          'editing.run.confirming': () => {
+            const dialog = screen.getByRole('dialog', { name: 'Run a destructive query?' })
+            expect(dialog).toHaveTextContent(DROP)
+            // No run started: an earlier run abandoned by its time-out is aborted, never answered.
+            expect(run.pending.filter((p) => !p.signal.aborted)).toHaveLength(0)
+          },
+          'editing.run.running': (snapshot) => {
             textKept(snapshot)
-            expect(runButton()).toHaveTextContent('Running…')
-            expect(runButton()).toBeDisabled()
-            expect(results().getByRole('status')).toHaveTextContent('Running query…')
-            expect(run.pending.at(-1)?.input).toEqual({ ref: REF, query: queryOf(snapshot) })
+            expect(results().getByRole('status')).toHaveTextContent(snapshot.context.explain ? 'Explaining query…' : 'Running query…')
+            expect(run.pending.at(-1)?.input).toMatchObject({ ref: REF, query: snapshot.context.ran, explain: snapshot.context.explain, rowLimit: snapshot.context.rowLimit })
+            expect(screen.queryByRole('dialog')).toBeNull()
           },
-          'editing.succeeded': (snapshot) => {
-            textKept(snapshot)
-            expect(runButton()).toBeEnabled()
-            const grid = results().getByRole('table', { name: 'Query results' })
-            expect(within(grid).getAllByRole('row')).toHaveLength(SELECT_RESULT.rows.length + 1)
-            expect(results().getByRole('status')).toHaveTextContent('2 rows')
-            expect(results().queryByRole('alert')).toBeNull()
-          },
-          'editing.failed': (snapshot) => {
+          'editing.run.succeeded': (snapshot) => {
             textKept(snapshot)
             expect(runButton()).toBeEnabled()
+            if (snapshot.context.result?.plan) {
+              const tree = results().getByRole('tree', { name: 'Query plan' })
+              expect(within(tree).getAllByRole('treeitem').map((i) => i.getAttribute('aria-level'))).toEqual(['1', '2'])
+              expect(tree).toHaveTextContent('Seq Scan')
+              return
+            }
+            expect(results().getAllByRole('tab').map((t) => t.getAttribute('aria-selected'))).toEqual(snapshot.context.selected === 0 ? ['true', 'false'] : ['false', 'true'])
+            if (snapshot.context.selected === 0) {
+              const grid = results().getByRole('table', { name: 'Query results' })
+              expect(within(grid).getAllByRole('row')).toHaveLength(RUN_RESULT.results[0].rows.length + 1)
+              expect(within(grid).getByRole('button', { name: 'ada@example.com' })).toBeInTheDocument()
+              expect(results().getByText('2 rows')).toBeInTheDocument()
+            } else {
+              expect(results().getByText('Success. No rows returned.')).toBeInTheDocument()
+            }
+          },
+          'editing.run.failed': (snapshot) => {
+            textKept(snapshot)
             const alert = results().getByRole('alert')
-            if (failureOf(snapshot)?.code === 'client_timeout') {
+            if (snapshot.context.failure?.code === 'client_timeout') {
               expect(alert).toHaveTextContent('did not answer within 20 s')
-              expect(alert).not.toHaveTextContent('Line')
             } else {
               expect(alert).toHaveTextContent('ERROR: 42601: syntax error at or near "selec"')
-              // Position 11 of the text that ran.
-              const ran = snapshot.context.ran
-              const line = ran.slice(0, 10).split('\n').length
-              expect(alert).toHaveTextContent(`Line ${line}, column ${ran.slice(0, 10).split('\n').at(-1)!.length + 1}`)
               expect(alert).toHaveTextContent('Hint: Check the spelling')
             }
-            expect(results().queryByRole('table')).toBeNull()
           },
         },
         events: {
           'xstate.done.actor.loadSavedQuery': async (step) => load.resolve(outputOf<string>(step)),
           'xstate.error.actor.loadSavedQuery': async (step) => load.reject(errorOf(step)),
+          'xstate.done.actor.loadCatalog': async (step) => catalog.resolve(outputOf<SqlCatalog>(step)),
+          'xstate.error.actor.loadCatalog': async (step) => catalog.reject(errorOf(step)),
+          'catalog.retry': async () => {
+            await act(async () => actor.send({ type: 'catalog.retry' }))
+          },
+          'catalog.refresh': async () => {
+            await act(async () => actor.send({ type: 'catalog.refresh' }))
+          },
           'query.change': async (step) => {
             const { query } = step.event
-            fireEvent.change(editor(), { target: { value: query } })
+            const view = editorView()
+            await act(async () => view.dispatch({ changes: { from: 0, to: view.state.doc.length, insert: query } }))
             expect(persisted.at(-1)).toEqual({ ref: REF, query })
           },
-          'query.run': async () => {
-            // The keyboard after a failure, the button otherwise: both run the query.
-            if (screen.queryByRole('alert')) fireEvent.keyDown(editor(), { key: 'Enter', ctrlKey: true })
-            else fireEvent.click(runButton())
+          'query.format': async () => {
+            fireEvent.click(screen.getByRole('button', { name: 'Format' }))
+            expect(editorView().state.doc.toString()).toBe('select\n  1 as n,\n  doc\nfrom\n  t')
           },
-          'xstate.done.actor.runQuery': async (step) => run.resolve(outputOf<QueryResult>(step)),
-          'xstate.error.actor.runQuery': async (step) => run.reject(errorOf(step)),
-          'xstate.after.queryTimeout.sqlEditor.editing.running': async () => {
+          'role.change': async (step) => {
+            fireEvent.change(screen.getByRole('combobox', { name: 'Run as role' }), { target: { value: step.event.role } })
+          },
+          'user.change': async (step) => {
+            fireEvent.change(screen.getByRole('combobox', { name: 'User to run as' }), { target: { value: step.event.userId } })
+          },
+          'rowLimit.change': async (step) => {
+            fireEvent.change(screen.getByRole('combobox', { name: 'Row limit' }), { target: { value: String(step.event.rowLimit) } })
+          },
+          'query.run': async () => {
+            fireEvent.click(runButton())
+          },
+          'query.explain': async () => {
+            fireEvent.click(screen.getByRole('button', { name: 'Explain' }))
+          },
+          'run.confirm': async () => {
+            fireEvent.click(screen.getByRole('button', { name: 'Run this query' }))
+          },
+          'run.cancel': async () => {
+            fireEvent.click(screen.getByRole('button', { name: 'Cancel' }))
+          },
+          'result.select': async () => {
+            fireEvent.click(screen.getByRole('tab', { name: '2. CREATE TABLE' }))
+          },
+          'result.copy': async () => {
+            fireEvent.click(screen.getByRole('button', { name: 'ada@example.com' }))
+            expect(copied.at(-1)).toBe('ada@example.com')
+          },
+          'result.export': async () => {
+            fireEvent.click(screen.getByRole('button', { name: 'Export CSV' }))
+            expect(downloads.at(-1)).toEqual({ filename: 'results.csv', mediaType: 'text/csv', text: 'id,email\r\n1,ada@example.com\r\n2,\r\n' })
+          },
+          // The run the machine waits for is the latest: one abandoned at its time-out stays unsettled (its request
+          // aborted), so settling the oldest would answer the abandoned run and leave the new one running.
+          'xstate.done.actor.runSql': async (step) => {
+            const latest = run.runs.at(-1)!
+            await act(async () => latest.resolve(outputOf<SqlRunResult>(step)))
+          },
+          'xstate.error.actor.runSql': async (step) => {
+            const latest = run.runs.at(-1)!
+            await act(async () => latest.reject(errorOf(step)))
+          },
+          'xstate.after.queryTimeout.sqlEditor.editing.run.running': async () => {
             await act(() => vi.advanceTimersByTimeAsync(QUERY_TIMEOUT))
+            // Leaving `running` aborted the abandoned run's request.
+            expect(run.runs.at(-1)!.signal.aborted).toBe(true)
           },
         },
       })

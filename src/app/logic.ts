@@ -36,6 +36,7 @@ export const LIVE_LOGIC: AppLogic = {
   upgradeAction: preloadable(() => import('../api/live/upgrade').then((m) => m.liveUpgradeActionMachine)),
   apiKeys: preloadable(() => import('../api/live/apiKeys').then((m) => m.liveApiKeysMachine)),
   sqlEditor: preloadable(() => import('../api/live/sqlEditor').then((m) => m.liveSqlEditorMachine)),
+  sqlSnippets: preloadable(() => import('../api/live/sqlSnippets').then((m) => m.liveSqlSnippetsMachine)),
   tableEditor: preloadable(() => import('../api/live/tableEditor').then((m) => m.liveTableEditorMachine)),
   tableGrid: preloadable(() => import('../api/live/tableEditorGrid').then((m) => m.liveTableGridMachine)),
   tableForm: preloadable(() => import('../api/live/tableEditorGrid').then((m) => m.liveTableFormMachine)),

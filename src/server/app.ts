@@ -55,6 +55,8 @@ import { storageRoutes } from './features/storage/routes'
 import { storageProduct } from './features/storage/service'
 import { settingsDevRoutes, settingsRoutes } from './features/settings/routes'
 import { supportRoutes } from './features/support/routes'
+import { snippetRoutes } from './features/snippets/routes'
+import { sqlEditorRoutes } from './features/database/sqlEditor'
 import { refuseCrossSite, requireApiAuth, requireSession, startSessionSweep } from './features/session/auth'
 import { publicSessionRoutes, sessionRoutes } from './features/session/routes'
 import { upgradeDevRoutes, upgradeRoutes } from './features/upgrade/routes'
@@ -219,6 +221,8 @@ export async function createApp(options: CreateAppOptions): Promise<PlatformServ
   app.route('/', authConfigRoutes(deps))
   app.route('/', authDashboardRoutes(deps, (path, init) => gateway.request(path, init)))
   app.route('/', supportRoutes(deps))
+  app.route('/', snippetRoutes(deps))
+  app.route('/', sqlEditorRoutes(deps))
   app.route('/', branchingRoutes(deps))
   app.route('/', wireRoutes(deps))
   if (config.devControls) {

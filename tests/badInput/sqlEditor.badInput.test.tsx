@@ -1,13 +1,18 @@
+import { EditorView } from '@codemirror/view'
 import { act, fireEvent, render, screen, within } from '@testing-library/react'
 import { beforeEach, describe, expect, it, vi } from 'vitest'
 import { createActor } from 'xstate'
 import { liveSqlEditorMachine } from '../../src/api/live/sqlEditor'
 import { SqlEditor } from '../../src/views/project/database/SqlEditorPage'
 import { REF } from '../fixtures'
-import { SELECT_RESULT } from '../fixtures.database'
+import type { SqlRunResult } from '../../src/contracts/sqlEditor'
+import { RUN_RESULT } from '../fixtures.sqlEditor'
 import { BAD_ANSWERS, json, noAnswer, stubFetch, useFakeClock, type Answer } from '../fakePlatform'
 
-const QUERY_PATH = /^\/platform\/projects\/[a-z]{20}\/database\/query$/
+const QUERY_PATH = /^\/platform\/projects\/[a-z]{20}\/sql\/run$/
+/** One SELECT's answer: no schema change, so the catalog is not read again. */
+const SELECT_RESULT: SqlRunResult = { ...RUN_RESULT, results: [RUN_RESULT.results[0]] }
+const editorText = () => EditorView.findFromDOM(screen.getByRole('textbox', { name: 'SQL query' }))!.state.doc.toString()
 const TYPED = 'select id,\n  email from customers'
 
 useFakeClock(0)
@@ -19,7 +24,8 @@ async function typeAndRun(answers: Answer[]) {
   const actor = createActor(liveSqlEditorMachine, { input: { ref: REF } }).start()
   render(<SqlEditor actor={actor} canWrite />)
   await act(() => vi.advanceTimersByTimeAsync(0))
-  fireEvent.change(screen.getByRole('textbox', { name: 'SQL query' }), { target: { value: TYPED } })
+  const editor = EditorView.findFromDOM(screen.getByRole('textbox', { name: 'SQL query' }))!
+  await act(async () => editor.dispatch({ changes: { from: 0, to: editor.state.doc.length, insert: TYPED } }))
   fireEvent.click(screen.getByRole('button', { name: 'Run' }))
   return { actor, fetch, results: () => within(screen.getByRole('region', { name: 'Results' })) }
 }
@@ -29,15 +35,15 @@ const cases: Array<[string, Answer, RegExp]> = [
     name,
     answer,
     {
-      'a body that is not JSON': /Malformed response from \/platform\/projects\/[a-z]{20}\/database\/query: not JSON/,
+      'a body that is not JSON': /Malformed response from \/platform\/projects\/[a-z]{20}\/sql\/run: not JSON/,
       'a 500': /Internal server error/,
       'a 500 that is not JSON': /Request failed with status 500/,
       'a network failure': /Unable to reach the server/,
       'a time-out': /did not answer within 20 s/,
     }[name]!,
   ]),
-  ['an answer without its columns', json({ ...SELECT_RESULT, columns: undefined }), /Malformed response from \/platform\/projects\/[a-z]{20}\/database\/query at columns/],
-  ['an answer whose row count is negative', json({ ...SELECT_RESULT, rowCount: -1 }), /Malformed response .* at rowCount/],
+  ['an answer without its results', json({ ...SELECT_RESULT, results: undefined }), /Malformed response from \/platform\/projects\/[a-z]{20}\/sql\/run at results/],
+  ['an answer whose row count is negative', json({ ...SELECT_RESULT, results: [{ ...SELECT_RESULT.results[0], rowCount: -1 }] }), /Malformed response .* at results\.0\.rowCount/],
   ['a 400 whose position is not a number', json({ message: 'syntax error at end of input', position: 'end' }, 400), /syntax error at end of input/],
   ['a 503: the database is not available', json({ message: "The project's database is not available right now", code: 'database_unavailable' }, 503), /ERROR: database_unavailable: The project's database is not available right now/],
 ]
@@ -48,10 +54,10 @@ describe('SQL Editor under bad answers', () => {
     await act(() => vi.advanceTimersByTimeAsync(20_000))
     expect(results().getByRole('alert')).toHaveTextContent(message)
     expect(results().getByRole('alert')).not.toHaveTextContent('Line')
-    expect(screen.getByRole('textbox', { name: 'SQL query' })).toHaveValue(TYPED)
+    expect(editorText()).toBe(TYPED)
     expect(localStorage.getItem(`supabase-sql-editor:${REF}`)).toBe(TYPED)
     // Run again: the platform answers this time.
-    fireEvent.keyDown(screen.getByRole('textbox', { name: 'SQL query' }), { key: 'Enter', metaKey: true })
+    fireEvent.click(screen.getByRole('button', { name: 'Run' }))
     await act(() => vi.advanceTimersByTimeAsync(0))
     expect(results().getByRole('table', { name: 'Query results' })).toBeInTheDocument()
     expect(fetch.calls).toHaveLength(2)
@@ -74,7 +80,7 @@ describe('SQL Editor under bad answers', () => {
     const { actor, results } = await typeAndRun([json({ message, code: 'query_timeout' }, 408)])
     await act(() => vi.advanceTimersByTimeAsync(0))
     expect(results().getByRole('alert')).toHaveTextContent(`ERROR: query_timeout: ${message}`)
-    expect(screen.getByRole('textbox', { name: 'SQL query' })).toHaveValue(TYPED)
+    expect(editorText()).toBe(TYPED)
     actor.stop()
   })
 
@@ -94,7 +100,7 @@ describe('SQL Editor under bad answers', () => {
       throw new DOMException('QuotaExceededError')
     })
     const { actor, results } = await typeAndRun([noAnswer])
-    expect(screen.getByRole('textbox', { name: 'SQL query' })).toHaveValue(TYPED)
+    expect(editorText()).toBe(TYPED)
     expect(results().getByRole('status')).toHaveTextContent('Running query…')
     setItem.mockRestore()
     actor.stop()

@@ -1,43 +1,39 @@
 import { describe, expect, it, vi } from 'vitest'
 import { createActor } from 'xstate'
-import { failureOf, locate, selectCanRun, selectSqlEditorView, sqlEditorMachine } from '../../machines/sqlEditor.machine'
-import type { QueryResult } from '../../src/contracts/database'
+import { csvOf, destructiveStatement, failureOf, locate, selectCanRun, selectSqlEditorView, sqlEditorMachine, statementAt, statementsOf, type RunInput, type SqlCatalog } from '../../machines/sqlEditor.machine'
+import type { SqlRunResult } from '../../src/contracts/sqlEditor'
 import { deferredActor, scriptedEndpoint, usePathClock } from '../../model-tests/fakes'
+import { CATALOG, RUN_RESULT } from '../fixtures.sqlEditor'
 
 const REF = 'abcdefghijklmnopqrst'
-const RESULT: QueryResult = {
-  columns: [{ name: 'n', type: 'integer' }],
-  rows: [{ n: 1 }],
-  rowCount: 1,
-  command: 'SELECT',
-  durationMs: 1.5,
-  readOnly: false,
-}
 
 function start(saved: string | null | Error = null) {
-  const run = deferredActor<QueryResult, { ref: string; query: string }>('runQuery')
+  const run = deferredActor<SqlRunResult, RunInput>('runSql')
   const persisted: Array<{ ref: string; query: string }> = []
+  const ran: number[] = []
   const actor = createActor(
     sqlEditorMachine.provide({
       actors: {
         loadSavedQuery: scriptedEndpoint<string | null, { ref: string }>([], saved).actor,
-        runQuery: run.logic,
+        loadCatalog: scriptedEndpoint<SqlCatalog, { ref: string }>([], CATALOG).actor,
+        runSql: run.logic,
       },
       actions: { persistQuery: (_, params) => persisted.push(params) },
     }),
     { input: { ref: REF } },
   ).start()
-  return { actor, runs: run.runs, persisted, view: () => selectSqlEditorView(actor.getSnapshot()) }
+  actor.on('ran', () => ran.push(1))
+  return { actor, runs: run.runs, persisted, ran, view: () => selectSqlEditorView(actor.getSnapshot()) }
 }
 
 usePathClock()
 
 describe('SQL editor machine', () => {
-  it('opens with the query remembered for the project', async () => {
+  it('opens with the query remembered for the project, and reads the catalog for completion', async () => {
     const { actor, view } = start('select 42;')
-    expect(view()).toEqual({ phase: 'loading' })
+    expect(view().phase).toBe('loading')
     await vi.advanceTimersByTimeAsync(0)
-    expect(view()).toEqual({ phase: 'ready', query: 'select 42;', outcome: { kind: 'none' } })
+    expect(view()).toMatchObject({ phase: 'ready', query: 'select 42;', outcome: { kind: 'none' }, catalog: CATALOG, catalogState: 'ready' })
     expect(selectCanRun(actor.getSnapshot())).toBe(true)
   })
 
@@ -48,106 +44,100 @@ describe('SQL editor machine', () => {
       expect(view()).toMatchObject({ phase: 'ready', query: '' })
       actor.send({ type: 'query.change', query: '  \n ' })
       expect(selectCanRun(actor.getSnapshot())).toBe(false)
-      actor.send({ type: 'query.run' })
+      actor.send({ type: 'query.run', text: '  ' })
       expect(runs).toHaveLength(0)
       actor.stop()
     }
   })
 
-  it('remembers every change of the text for its project', async () => {
-    const { actor, persisted } = start()
+  it('runs the text it is given with the role, user and row limit chosen; authenticated waits for a user', async () => {
+    const { actor, runs, ran } = start('select 1')
     await vi.advanceTimersByTimeAsync(0)
-    actor.send({ type: 'query.change', query: 's' })
-    actor.send({ type: 'query.change', query: 'select 1' })
-    expect(persisted).toEqual([
-      { ref: REF, query: 's' },
-      { ref: REF, query: 'select 1' },
-    ])
-  })
-
-  it('runs the text, one run at a time, and shows the answer; typing during the run keeps the new text', async () => {
-    const { actor, runs, view } = start('select 1 as n')
-    await vi.advanceTimersByTimeAsync(0)
-    actor.send({ type: 'query.run' })
-    expect(runs.map((run) => run.input)).toEqual([{ ref: REF, query: 'select 1 as n' }])
-    expect(view()).toMatchObject({ outcome: { kind: 'running' } })
-    expect(selectCanRun(actor.getSnapshot())).toBe(false)
-    actor.send({ type: 'query.run' })
+    actor.send({ type: 'role.change', role: 'authenticated' })
+    actor.send({ type: 'query.run', text: 'select 1' })
+    expect(runs).toHaveLength(0)
+    actor.send({ type: 'user.change', userId: CATALOG.users[0].id })
+    actor.send({ type: 'rowLimit.change', rowLimit: 100 })
+    actor.send({ type: 'query.run', text: 'select 1' })
+    expect(runs[0].input).toEqual({ ref: REF, query: 'select 1', role: 'authenticated', userId: CATALOG.users[0].id, rowLimit: 100, explain: false })
+    // One run at a time.
+    actor.send({ type: 'query.run', text: 'select 2' })
     expect(runs).toHaveLength(1)
-    actor.send({ type: 'query.change', query: 'select 1 as n; -- edited' })
-    runs[0].resolve(RESULT)
+    runs[0].resolve(RUN_RESULT)
     await vi.advanceTimersByTimeAsync(0)
-    expect(view()).toEqual({ phase: 'ready', query: 'select 1 as n; -- edited', outcome: { kind: 'result', result: RESULT } })
+    expect(ran).toEqual([1])
   })
 
-  it('a failed run shows the Postgres error at its line and column of the text that ran, even once edited', async () => {
-    const { actor, runs, view } = start('select 1;\nselec 2;')
+  it('asks before a destructive statement, and runs nothing when cancelled', async () => {
+    const { actor, runs, view } = start('')
     await vi.advanceTimersByTimeAsync(0)
-    actor.send({ type: 'query.run' })
-    actor.send({ type: 'query.change', query: 'something else entirely' })
-    runs[0].reject(Object.assign(new Error('syntax error at or near "selec"'), { code: '42601', position: 11 }))
-    await vi.advanceTimersByTimeAsync(0)
-    expect(view()).toEqual({
-      phase: 'ready',
-      query: 'something else entirely',
-      outcome: {
-        kind: 'error',
-        failure: { message: 'syntax error at or near "selec"', code: '42601', position: 11, detail: undefined, hint: undefined },
-        at: { line: 2, column: 1, text: 'selec 2;' },
-      },
-    })
-    // Running again replaces the error with the new answer.
-    actor.send({ type: 'query.run' })
-    expect(runs[1].input.query).toBe('something else entirely')
-    runs[1].resolve(RESULT)
-    await vi.advanceTimersByTimeAsync(0)
-    expect(view()).toMatchObject({ outcome: { kind: 'result' } })
+    actor.send({ type: 'query.run', text: 'select 1; delete from orders' })
+    expect(view().outcome).toEqual({ kind: 'confirming', statement: 'delete from orders' })
+    actor.send({ type: 'run.cancel' })
+    expect(runs).toHaveLength(0)
+    actor.send({ type: 'query.run', text: 'truncate orders' })
+    actor.send({ type: 'run.confirm' })
+    expect(runs[0].input.query).toBe('truncate orders')
   })
 
-  it('a run unanswered for 20 s is abandoned (its request aborted) and reported; the text stays', async () => {
+  it('reads the catalog again after a run that changed the schema', async () => {
+    const { actor, runs, view } = start('')
+    await vi.advanceTimersByTimeAsync(0)
+    actor.send({ type: 'query.run', text: 'create table t (x int)' })
+    runs[0].resolve(RUN_RESULT)
+    await vi.advanceTimersByTimeAsync(0)
+    expect(view().outcome.kind).toBe('result')
+    expect(view().catalogState).toBe('ready')
+    actor.send({ type: 'query.explain', text: 'select 1' })
+    expect(runs[1].input.explain).toBe(true)
+  })
+
+  it('abandons a run past the time-out and says so, keeping the text', async () => {
     const { actor, runs, view } = start('select pg_sleep(60)')
     await vi.advanceTimersByTimeAsync(0)
-    actor.send({ type: 'query.run' })
-    await vi.advanceTimersByTimeAsync(19_999)
-    expect(view()).toMatchObject({ outcome: { kind: 'running' } })
-    expect(runs[0].signal.aborted).toBe(false)
-    await vi.advanceTimersByTimeAsync(1)
+    actor.send({ type: 'query.run', text: 'select pg_sleep(60)' })
+    await vi.advanceTimersByTimeAsync(20_000)
     expect(runs[0].signal.aborted).toBe(true)
-    expect(view()).toMatchObject({ query: 'select pg_sleep(60)', outcome: { kind: 'error', at: null } })
-    const outcome = view()
-    expect(outcome.phase === 'ready' && outcome.outcome.kind === 'error' && outcome.outcome.failure.message).toMatch(/did not answer within 20 s/)
-    expect(selectCanRun(actor.getSnapshot())).toBe(true)
+    expect(view()).toMatchObject({ query: 'select pg_sleep(60)', outcome: { kind: 'error', failure: { code: 'client_timeout' } } })
   })
 
-  it('a failure without Postgres fields shows its message alone', async () => {
-    const { actor, runs, view } = start('select 1')
+  it('formats the text with the PostgreSQL formatter and remembers it', async () => {
+    const { actor, persisted } = start('SELECT a,b FROM t WHERE a=1')
     await vi.advanceTimersByTimeAsync(0)
-    actor.send({ type: 'query.run' })
-    runs[0].reject(Object.assign(new Error('Malformed response from /platform/projects/x/database/query'), { status: 200 }))
-    await vi.advanceTimersByTimeAsync(0)
-    expect(view()).toMatchObject({ outcome: { kind: 'error', failure: { message: 'Malformed response from /platform/projects/x/database/query' }, at: null } })
+    actor.send({ type: 'query.format' })
+    expect(actor.getSnapshot().context.query).toBe('select\n  a,\n  b\nfrom\n  t\nwhere\n  a = 1')
+    expect(persisted.at(-1)?.query).toBe('select\n  a,\n  b\nfrom\n  t\nwhere\n  a = 1')
   })
 })
 
-describe('failureOf and locate', () => {
-  it('keeps only well-formed Postgres fields', () => {
-    expect(failureOf(Object.assign(new Error('boom'), { code: 42, position: -1, detail: '', hint: 'try this' }))).toEqual({
-      message: 'boom',
-      code: undefined,
-      position: undefined,
-      detail: undefined,
-      hint: 'try this',
-    })
-    expect(failureOf('not an error')).toEqual({ message: 'The query failed' })
+describe('the text around a run', () => {
+  it('finds destructive statements as the platform does, ignoring strings and comments', () => {
+    expect(destructiveStatement('drop table x')).toBe('drop table x')
+    expect(destructiveStatement('  TRUNCATE orders;')).toBe('TRUNCATE orders')
+    expect(destructiveStatement('delete from orders')).toBe('delete from orders')
+    expect(destructiveStatement('update orders set paid = true')).toBe('update orders set paid = true')
+    expect(destructiveStatement('delete from orders where id = 1')).toBeNull()
+    expect(destructiveStatement("update t set note = 'where' ")).toBe("update t set note = 'where'")
+    expect(destructiveStatement('select 1 -- drop table x')).toBeNull()
+    expect(destructiveStatement("select 'drop table x'; select $$; drop table y$$")).toBeNull()
   })
 
-  it('counts lines and columns from 1, in characters (code points) as Postgres does', () => {
-    expect(locate('select x', 8)).toEqual({ line: 1, column: 8, text: 'select x' })
-    expect(locate('a\nbb\nccc', 7)).toEqual({ line: 3, column: 2, text: 'ccc' })
-    // '😀' is one character to Postgres, two UTF-16 units to JavaScript.
-    expect(locate("select '😀', y", 13)).toEqual({ line: 1, column: 13, text: "select '😀', y" })
-    expect(locate('abc', 4)).toEqual({ line: 1, column: 4, text: 'abc' })
-    expect(locate('abc', 5)).toBeNull()
-    expect(locate('abc', 0)).toBeNull()
+  it('cuts statements outside quotes and picks the one at the cursor', () => {
+    const text = "select ';' as a;\nselect 2;\n\nselect 3"
+    expect(statementsOf(text).map((s) => s.text)).toEqual(["select ';' as a", 'select 2', 'select 3'])
+    expect(statementAt(text, 0)).toBe("select ';' as a")
+    expect(statementAt(text, text.indexOf('select 2') + 3)).toBe('select 2')
+    expect(statementAt(text, text.length)).toBe('select 3')
+  })
+
+  it('writes CSV with quoted fields and JSON values', () => {
+    expect(csvOf({ columns: [{ name: 'a', type: 'text' }, { name: 'b', type: 'jsonb' }], rows: [{ a: 'x,"y"', b: { k: 1 } }, { a: null, b: null }], rowCount: 2, command: 'SELECT', capped: false })).toBe(
+      'a,b\r\n"x,""y""","{""k"":1}"\r\n,\r\n',
+    )
+  })
+
+  it('reads failures and positions', () => {
+    expect(failureOf(Object.assign(new Error('bad'), { code: '42601', position: 3 }))).toEqual({ message: 'bad', code: '42601', position: 3, detail: undefined, hint: undefined })
+    expect(locate('select\n  x', 10)).toEqual({ line: 2, column: 3, text: '  x' })
   })
 })

@@ -1,11 +1,11 @@
 /**
- * The live actors of the SQL Editor: the query call, and the text remembered per project in the browser's storage
- * (this device only), so a reload keeps what was typed.
+ * The live actors of the SQL Editor: runs, the completion catalog, the text remembered per project in the browser's
+ * storage (this device only, so a reload keeps what was typed), the clipboard and file downloads of results.
  */
 import { fromPromise } from 'xstate'
-import { sqlEditorMachine } from '../../../machines/sqlEditor.machine'
+import { sqlEditorMachine, type RunInput } from '../../../machines/sqlEditor.machine'
 import { QueryError } from '../../contracts/database'
-import { runQuery } from '../calls/database'
+import { getSqlCompletions, getSqlUsers, runSql } from '../calls/sqlEditor'
 
 type Signal = { signal: AbortSignal }
 
@@ -30,15 +30,46 @@ function withQueryFields(error: unknown): unknown {
   return parsed.success ? Object.assign(new Error(parsed.data.message), parsed.data) : error
 }
 
+/** Saves text as a file: a Blob behind an object URL, clicked through a detached anchor, released on the next task. */
+function saveAsFile(filename: string, mediaType: string, text: string) {
+  const url = URL.createObjectURL(new Blob([text], { type: `${mediaType};charset=utf-8` }))
+  const anchor = document.createElement('a')
+  anchor.href = url
+  anchor.download = filename
+  anchor.rel = 'noopener'
+  anchor.style.display = 'none'
+  document.body.append(anchor)
+  try {
+    anchor.click()
+  } finally {
+    anchor.remove()
+    setTimeout(() => URL.revokeObjectURL(url), 0)
+  }
+}
+
 export const liveSqlEditorMachine = sqlEditorMachine.provide({
   actors: {
     loadSavedQuery: fromPromise(async ({ input }: { input: { ref: string } }) => storage()?.getItem(keyOf(input.ref)) ?? null),
-    runQuery: fromPromise(async ({ input, signal }: Signal & { input: { ref: string; query: string } }) => {
+    runSql: fromPromise(async ({ input, signal }: Signal & { input: RunInput }) => {
       try {
-        return await runQuery(input.ref, { query: input.query }, { signal })
+        return await runSql(
+          input.ref,
+          {
+            query: input.query,
+            role: input.role,
+            ...(input.role === 'authenticated' && input.userId ? { user_id: input.userId } : {}),
+            row_limit: input.rowLimit,
+            ...(input.explain ? { explain: true } : {}),
+          },
+          { signal },
+        )
       } catch (error) {
         throw withQueryFields(error)
       }
+    }),
+    loadCatalog: fromPromise(async ({ input, signal }: Signal & { input: { ref: string } }) => {
+      const [completions, users] = await Promise.all([getSqlCompletions(input.ref, { signal }), getSqlUsers(input.ref, { signal })])
+      return { completions, users: users.users }
     }),
   },
   actions: {
@@ -50,5 +81,10 @@ export const liveSqlEditorMachine = sqlEditorMachine.provide({
         // nothing to do: the editor still holds the text
       }
     },
+    // A refused clipboard (no permission, insecure origin) leaves the value on screen to copy by hand.
+    copyText: (_, params) => {
+      void navigator.clipboard?.writeText(params.text).catch(() => undefined)
+    },
+    download: (_, params) => saveAsFile(params.filename, params.mediaType, params.text),
   },
 })

@@ -21,6 +21,7 @@ import m019 from './migrations/019_project_auth'
 import m020 from './migrations/020_database_password'
 import m021 from './migrations/021_function_runtime'
 import m022 from './migrations/022_realtime'
+import m023 from './migrations/023_snippets'
 import m026 from './migrations/026_database_settings'
 
 /** Ordered; never edit an applied one, add the next. */
@@ -47,6 +48,7 @@ export const migrations: { id: string; sql: string }[] = [
   { id: '020_database_password', sql: m020 },
   { id: '021_function_runtime', sql: m021 },
   { id: '022_realtime', sql: m022 },
+  { id: '023_snippets', sql: m023 },
   { id: '026_database_settings', sql: m026 },
 ]
 

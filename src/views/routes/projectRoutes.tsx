@@ -166,7 +166,7 @@ export const PROJECT_ROUTES: ProjectRoute[] = [
     side: 'sql',
     menuLabel: 'New query',
     gate: true,
-    page: lazyPage(() => import('../project/database/SqlEditorPage').then((m) => m.SqlEditorPage), (logic) => [logic.sqlEditor]),
+    page: lazyPage(() => import('../project/database/SqlEditorPage').then((m) => m.SqlEditorPage), (logic) => [logic.sqlEditor, logic.sqlSnippets]),
     nav: { id: 'sql', label: 'SQL Editor', group: 'tools', icon: 'sql' },
   },
   {

@@ -25,6 +25,7 @@ import type { databaseTablesMachine } from '../../../machines/databaseTables.mac
 import type { databaseObjectsMachine } from '../../../machines/databaseObjects.machine'
 import type { newProjectMachine } from '../../../machines/newProject.machine'
 import type { sqlEditorMachine } from '../../../machines/sqlEditor.machine'
+import type { sqlSnippetsMachine } from '../../../machines/sqlSnippets.machine'
 import type { tableEditorMachine } from '../../../machines/tableEditor.machine'
 import type { tableGridMachine } from '../../../machines/tableGrid.machine'
 import type { tableFormMachine } from '../../../machines/tableForm.machine'
@@ -86,6 +87,7 @@ export interface AppLogic {
   apiKeys: Loader<typeof apiKeysMachine>
   // The project's database tools, loaded with their screens.
   sqlEditor: Loader<typeof sqlEditorMachine>
+  sqlSnippets: Loader<typeof sqlSnippetsMachine>
   tableEditor: Loader<typeof tableEditorMachine>
   tableGrid: Loader<typeof tableGridMachine>
   tableForm: Loader<typeof tableFormMachine>

@@ -28,7 +28,7 @@
  * it), so SET TRANSACTION READ WRITE fails; COMMIT inside DO or a procedure fails in a transaction block.
  */
 import type { QueryColumn } from '../../../contracts/database'
-import { ProjectDbError, type ProjectDatabases, type ProjectQueryResult, type ProjectTx } from '../../projectdb/types'
+import { ProjectDbError, type DbRole, type ProjectDatabases, type ProjectQueryResult, type ProjectTx } from '../../projectdb/types'
 import { charLength, splitStatements, type Statement } from '../../projectdb/statements'
 import { decimalColumnNames, plainRow, rowFromJson } from './values'
 
@@ -106,8 +106,10 @@ async function guardOf(tx: ProjectTx, readOnly: boolean): Promise<Guard> {
 
 const ROW = 'kp$row'
 const WRAP_HEAD = 'with "kp$q" as ('
-const wrap = (text: string) =>
-  `${WRAP_HEAD}${text}\n) select "kp$t".*, "kp$r"."${ROW}" from (select row_to_json("kp$q")::text as "${ROW}" from "kp$q") "kp$r" ` +
+// With a row limit, only that many rows become JSON (a writing WITH query still runs to its end, as Postgres runs one).
+const wrap = (text: string, limit?: number) =>
+  `${WRAP_HEAD}${text}\n) select "kp$t".*, "kp$r"."${ROW}" from (select row_to_json("kp$q")::text as "${ROW}" from "kp$q"` +
+  `${limit === undefined ? '' : ` limit ${Math.floor(limit)}`}) "kp$r" ` +
   `left join (select * from "kp$q" limit 0) "kp$t" on true`
 
 /** Type names of builtin types (oids below 16384 are the same in every database of a major version). */
@@ -158,12 +160,12 @@ interface LastResult {
   rowCount: number
 }
 
-/** The last statement, its rows read as Postgres's JSON when it allows. */
-async function runLast(tx: ProjectTx, last: Statement, parameters: unknown[] | undefined): Promise<LastResult> {
+/** The last statement, its rows read as Postgres's JSON when it allows (at most `limit` rows, when given). */
+async function runLast(tx: ProjectTx, last: Statement, parameters: unknown[] | undefined, limit?: number): Promise<LastResult> {
   if (last.wrappable) {
     const textLength = charLength(last.text)
     const result = await inScript(
-      () => tx.query(wrap(last.text), parameters),
+      () => tx.query(wrap(last.text, limit), parameters),
       (p) => (p > WRAP_HEAD.length && p <= WRAP_HEAD.length + textLength ? last.start + p - WRAP_HEAD.length : undefined),
     )
     const fields = result.fields.slice(0, -1)
@@ -172,7 +174,8 @@ async function runLast(tx: ProjectTx, last: Statement, parameters: unknown[] | u
     return { fields, rows, rowCount: rows.length }
   }
   const result = await inScript(() => tx.query(last.text, parameters), (p) => last.start + p)
-  return lastOf(result)
+  const read = lastOf(result)
+  return limit === undefined || read.rows.length <= limit ? read : { ...read, rows: read.rows.slice(0, limit), rowCount: limit }
 }
 
 function lastOf(result: ProjectQueryResult | undefined): LastResult {
@@ -184,13 +187,28 @@ function lastOf(result: ProjectQueryResult | undefined): LastResult {
 export interface RunQueryOptions {
   parameters?: unknown[]
   readOnly: boolean
+  /**
+   * The role the script runs as (default the project owner) and, for an API role, the request.jwt.claims it runs
+   * with: the transaction REST runs a request in, so row level security decides as it does there.
+   */
+  role?: DbRole
+  claims?: Record<string, unknown>
 }
 
-/** Runs a script (or one statement with parameters) in one transaction. Throws ProjectDbError or QueryRefused. */
-export async function runProjectQuery(dbs: ProjectDatabases, ref: string, sql: string, opts: RunQueryOptions): Promise<QueryRun> {
+/** One statement's answer in a script run statement by statement. */
+export interface StatementRun {
+  columns: QueryColumn[]
+  rows: Record<string, unknown>[]
+  rowCount: number
+  command: string
+  /** More rows than the row limit: `rows` holds the first `rowLimit`. */
+  capped: boolean
+}
+
+/** The statements of a script the runner accepts, or QueryRefused. */
+async function acceptedStatements(sql: string, parameters: unknown[] | undefined): Promise<Statement[]> {
   const split = await splitStatements(sql)
   if (!split.ok) throw new QueryRefused(split.error.message, { code: split.error.code, position: split.error.position })
-  const parameters = opts.parameters && opts.parameters.length > 0 ? opts.parameters : undefined
   if (parameters && split.statements.length > 1) {
     throw new QueryRefused('A query with parameters must be a single statement')
   }
@@ -203,16 +221,24 @@ export async function runProjectQuery(dbs: ProjectDatabases, ref: string, sql: s
   if (split.statements.some((s) => s.serverCopy)) {
     throw new QueryRefused('COPY to or from a file or program on the database server is not allowed')
   }
+  return split.statements
+}
+
+const txOptions = (opts: RunQueryOptions) => ({ role: opts.role ?? ('postgres' as const), claims: opts.claims, readOnly: opts.readOnly })
+
+/** Runs a script (or one statement with parameters) in one transaction. Throws ProjectDbError or QueryRefused. */
+export async function runProjectQuery(dbs: ProjectDatabases, ref: string, sql: string, opts: RunQueryOptions): Promise<QueryRun> {
+  const parameters = opts.parameters && opts.parameters.length > 0 ? opts.parameters : undefined
+  const statements = await acceptedStatements(sql, parameters)
 
   const started = performance.now()
-  const result = await dbs.transaction(ref, { role: 'postgres', readOnly: opts.readOnly }, async (tx) => {
+  const result = await dbs.transaction(ref, txOptions(opts), async (tx) => {
     const guard = await guardOf(tx, opts.readOnly)
     let last: LastResult
     let command = ''
-    if (split.statements.length === 0) {
+    if (statements.length === 0) {
       last = { fields: [], rows: [], rowCount: 0 }
     } else {
-      const statements = split.statements
       const final = statements[statements.length - 1]
       for (const statement of statements.slice(0, -1)) {
         await inScript(() => tx.query(statement.text), (p) => statement.start + p)
@@ -227,4 +253,40 @@ export async function runProjectQuery(dbs: ProjectDatabases, ref: string, sql: s
     return { columns, rows: last.rows, rowCount: last.rowCount, command }
   })
   return { ...result, durationMs: Math.round((performance.now() - started) * 100) / 100, readOnly: opts.readOnly }
+}
+
+/**
+ * Runs a script as runProjectQuery does (one transaction, the same guards, the same refusals), and answers every
+ * statement's result, each read as the last one is and capped at `rowLimit` rows (one more is read to tell a capped
+ * answer). Throws ProjectDbError or QueryRefused.
+ */
+export async function runProjectScript(
+  dbs: ProjectDatabases,
+  ref: string,
+  sql: string,
+  opts: RunQueryOptions & { rowLimit: number },
+): Promise<{ results: StatementRun[]; durationMs: number; readOnly: boolean }> {
+  const statements = await acceptedStatements(sql, undefined)
+  const started = performance.now()
+  const results = await dbs.transaction(ref, txOptions(opts), async (tx) => {
+    const guard = await guardOf(tx, opts.readOnly)
+    const runs: Array<{ statement: Statement; read: LastResult }> = []
+    for (const statement of statements) {
+      runs.push({ statement, read: await runLast(tx, statement, undefined, opts.rowLimit + 1) })
+      await guard.check(statement)
+    }
+    const names = await typeNames(tx, runs.flatMap((r) => r.read.fields.map((f) => f.dataTypeID)))
+    return runs.map(({ statement, read }): StatementRun => {
+      const capped = read.rows.length > opts.rowLimit
+      const rows = capped ? read.rows.slice(0, opts.rowLimit) : read.rows
+      return {
+        columns: read.fields.map((f) => ({ name: f.name, type: names.get(f.dataTypeID) ?? String(f.dataTypeID) })),
+        rows,
+        rowCount: capped ? rows.length : read.rowCount,
+        command: statement.command,
+        capped,
+      }
+    })
+  })
+  return { results, durationMs: Math.round((performance.now() - started) * 100) / 100, readOnly: opts.readOnly }
 }

@@ -1,24 +1,24 @@
 import { useActorRef, useSelector } from '@xstate/react'
-import { Suspense, type KeyboardEvent } from 'react'
+import type { EditorView } from '@codemirror/view'
+import { Suspense, useEffect, useRef } from 'react'
 import { useLocation } from 'wouter'
 import type { ActorRefFrom } from 'xstate'
 import { selectProject } from '../../../../machines/projectStatus.machine'
 import { selectOrgPermissions } from '../../../../machines/session.machine'
 import { selectCanRun, selectSqlEditorView, type sqlEditorMachine, type SqlOutcome } from '../../../../machines/sqlEditor.machine'
-import type { QueryResult } from '../../../contracts/database'
+import { ROW_LIMIT_CHOICES, SqlRunRole } from '../../../contracts/sqlEditor'
 import { useShell } from '../../shell/contexts'
 import { useLoaded } from '../../shell/lazy'
 import { useAppLogic, type AppLogic } from '../../shell/logic'
-import { Button, Loading, PageHeading, TextLink } from '../../shell/ui'
-import { Field } from '../../shell/Field'
+import { Modal } from '../../shell/Modal'
+import { Button, Loading, PageHeading, TextLink, inputClass } from '../../shell/ui'
 import { href } from '../../../href'
 import { useProjectActor } from '../../shell/projectActor'
-import { ResultGrid } from './ResultGrid'
+import { SqlCodeEditor, selectionOr, textToRun } from './SqlCodeEditor'
+import { PlanTree, SqlResults } from './SqlResults'
+import { SqlSnippetsPanel } from './SqlSnippetsPanel'
 
 export type SqlEditorActorRef = ActorRefFrom<typeof sqlEditorMachine>
-
-/** Rows drawn at most; the count says how many the query returned. */
-const MAX_ROWS_SHOWN = 1_000
 
 /** /project/{ref}/sql/new (/sql/1 in the non-production build): one editor per project. */
 export function SqlEditorPage() {
@@ -28,7 +28,7 @@ export function SqlEditorPage() {
   const permissions = useSelector(session, selectOrgPermissions(project?.organization_slug ?? null))
   const [path] = useLocation()
   return (
-    <div className="mx-auto w-full max-w-6xl px-6 py-8">
+    <div className="mx-auto w-full max-w-7xl px-6 py-8">
       <PageHeading
         title="SQL Editor"
         description="Run SQL on the project's database."
@@ -36,70 +36,136 @@ export function SqlEditorPage() {
       />
       {project ? (
         <Suspense fallback={<Loading label="Loading query…" />}>
-          <SqlEditorHost key={project.ref} machine={logic.sqlEditor} projectRef={project.ref} canWrite={permissions.includes('projects:write')} />
+          <SqlEditorHost key={project.ref} machine={logic.sqlEditor} snippetsMachine={logic.sqlSnippets} projectRef={project.ref} canWrite={permissions.includes('projects:write')} />
         </Suspense>
       ) : null}
     </div>
   )
 }
 
-function SqlEditorHost({ machine, projectRef, canWrite }: { machine: AppLogic['sqlEditor']; projectRef: string; canWrite: boolean }) {
+function SqlEditorHost({ machine, snippetsMachine, projectRef, canWrite }: { machine: AppLogic['sqlEditor']; snippetsMachine: AppLogic['sqlSnippets']; projectRef: string; canWrite: boolean }) {
   const actor = useActorRef(useLoaded(machine), { input: { ref: projectRef } })
-  return <SqlEditor actor={actor} canWrite={canWrite} />
+  const snippets = useActorRef(useLoaded(snippetsMachine), { input: { ref: projectRef } })
+  const query = useSelector(actor, (s) => s.context.query)
+  // Each run adds to the history: the panel reads it again.
+  useEffect(() => actor.on('ran', () => snippets.send({ type: 'history.refresh' })).unsubscribe, [actor, snippets])
+  return (
+    <div className="grid gap-6 lg:grid-cols-[16rem_minmax(0,1fr)]">
+      <aside aria-label="Saved queries and history">
+        <SqlSnippetsPanel actor={snippets} query={query} onOpen={(sql) => actor.send({ type: 'query.change', query: sql })} />
+      </aside>
+      <SqlEditor actor={actor} canWrite={canWrite} />
+    </div>
+  )
 }
 
-/** The editor, Run, and the outcome of the last run. `canWrite`: the role may change data (a notice says otherwise). */
+const ROLE_LABELS: Record<SqlRunRole, string> = { postgres: 'postgres (owner)', anon: 'anon', authenticated: 'authenticated (a user)' }
+
+/** The editor, its toolbar (run, explain, format, role, row limit) and the outcome of the last run. */
 export function SqlEditor({ actor, canWrite }: { actor: SqlEditorActorRef; canWrite: boolean }) {
   const view = useSelector(actor, selectSqlEditorView)
   const canRun = useSelector(actor, selectCanRun)
+  const editorRef = useRef<EditorView | null>(null)
   if (view.phase === 'loading') return <Loading label="Loading query…" />
-
-  function onKeyDown(event: KeyboardEvent<HTMLTextAreaElement>) {
-    if (event.key === 'Enter' && (event.ctrlKey || event.metaKey)) {
-      event.preventDefault()
-      actor.send({ type: 'query.run' })
-    }
-  }
+  const running = view.outcome.kind === 'running'
+  const users = view.catalog?.users ?? []
 
   return (
-    <div className="space-y-4">
+    <div className="min-w-0 space-y-4">
       {canWrite ? null : (
         <p className="rounded-md border border-amber-300 bg-amber-50 px-4 py-2 text-sm text-amber-900 dark:border-amber-800 dark:bg-amber-950/40 dark:text-amber-200">
           Your role in this organization is read-only: your queries run in a read-only transaction.
         </p>
       )}
-      <Field id="sql-query" label="SQL query">
-        <textarea
-          id="sql-query"
-          value={view.query}
-          onChange={(event) => actor.send({ type: 'query.change', query: event.target.value })}
-          onKeyDown={onKeyDown}
-          spellCheck={false}
-          rows={12}
-          placeholder="select * from your_table limit 10;"
-          className="block w-full resize-y rounded-md border border-neutral-300 bg-white px-3 py-2 font-mono text-sm text-neutral-900 shadow-xs focus:border-emerald-500 focus:ring-2 focus:ring-emerald-500/30 focus:outline-none dark:border-neutral-700 dark:bg-neutral-950 dark:text-neutral-100"
-        />
-      </Field>
-      <div className="flex items-center gap-3">
-        <Button variant="primary" disabled={!canRun} onClick={() => actor.send({ type: 'query.run' })} aria-keyshortcuts="Control+Enter Meta+Enter">
-          {view.outcome.kind === 'running' ? 'Running…' : 'Run'}
+      <div className="flex flex-wrap items-end gap-3">
+        <label className="space-y-1 text-xs font-medium">
+          <span className="block">Run as role</span>
+          <select value={view.role} onChange={(e) => actor.send({ type: 'role.change', role: SqlRunRole.parse(e.target.value) })} className={`${inputClass} py-1`}>
+            {SqlRunRole.options.map((role) => (
+              <option key={role} value={role}>
+                {ROLE_LABELS[role]}
+              </option>
+            ))}
+          </select>
+        </label>
+        {view.role === 'authenticated' ? (
+          <label className="space-y-1 text-xs font-medium">
+            <span className="block">User to run as</span>
+            <select value={view.userId ?? ''} onChange={(e) => actor.send({ type: 'user.change', userId: e.target.value === '' ? null : e.target.value })} className={`${inputClass} py-1`}>
+              <option value="">{users.length === 0 ? 'No users in this project' : 'Choose a user'}</option>
+              {users.map((user) => (
+                <option key={user.id} value={user.id}>
+                  {user.email ?? user.id}
+                </option>
+              ))}
+            </select>
+          </label>
+        ) : null}
+        <label className="space-y-1 text-xs font-medium">
+          <span className="block">Row limit</span>
+          <select value={view.rowLimit} onChange={(e) => actor.send({ type: 'rowLimit.change', rowLimit: Number(e.target.value) })} className={`${inputClass} py-1`}>
+            {ROW_LIMIT_CHOICES.map((n) => (
+              <option key={n} value={n}>
+                {n.toLocaleString('en-US')} rows
+              </option>
+            ))}
+          </select>
+        </label>
+        <span className="text-xs text-neutral-600 dark:text-neutral-400" role="status" aria-live="polite">
+          {view.catalogState === 'loading' ? 'Reading the schema for completion…' : view.catalogState === 'unavailable' ? 'Completion offers keywords only: the schema could not be read.' : ''}
+        </span>
+      </div>
+      <SqlCodeEditor
+        editorRef={editorRef}
+        value={view.query}
+        catalog={view.catalog}
+        onChange={(query) => actor.send({ type: 'query.change', query })}
+        onRun={(text) => actor.send({ type: 'query.run', text })}
+      />
+      <div className="flex flex-wrap items-center gap-3">
+        <Button variant="primary" disabled={!canRun} onClick={() => actor.send({ type: 'query.run', text: selectionOr(editorRef.current, view.query) })} aria-keyshortcuts="Control+Enter Meta+Enter">
+          {running ? 'Running…' : 'Run'}
         </Button>
-        <span className="text-xs text-neutral-500 dark:text-neutral-400">Ctrl+Enter (⌘+Enter) runs the query</span>
+        <Button disabled={!canRun} onClick={() => actor.send({ type: 'query.explain', text: editorRef.current ? textToRun(editorRef.current) : view.query })}>
+          Explain
+        </Button>
+        <Button disabled={view.query.trim() === ''} onClick={() => actor.send({ type: 'query.format' })}>
+          Format
+        </Button>
+        <span className="text-xs text-neutral-600 dark:text-neutral-400">Ctrl+Enter (⌘+Enter) runs the selection or the statement at the cursor</span>
       </div>
       <section aria-label="Results" className="space-y-3">
-        <Outcome outcome={view.outcome} />
+        <Outcome outcome={view.outcome} actor={actor} />
       </section>
+      <Modal open={view.outcome.kind === 'confirming'} onClose={() => actor.send({ type: 'run.cancel' })} title="Run a destructive query?">
+        <p className="text-sm">This query can remove data or objects, and nothing undoes it:</p>
+        <pre className="mt-2 max-h-40 overflow-auto rounded bg-neutral-100 p-2 font-mono text-xs text-neutral-900 dark:bg-neutral-900 dark:text-neutral-100">{view.outcome.kind === 'confirming' ? view.outcome.statement : ''}</pre>
+        <div className="mt-4 flex justify-end gap-2">
+          <Button onClick={() => actor.send({ type: 'run.cancel' })}>Cancel</Button>
+          <Button variant="danger" onClick={() => actor.send({ type: 'run.confirm' })}>
+            Run this query
+          </Button>
+        </div>
+      </Modal>
     </div>
   )
 }
 
-const plural = (n: number, word: string) => `${n.toLocaleString('en-US')} ${word}${n === 1 ? '' : 's'}`
-const formatDuration = (ms: number) => `${ms < 10 ? ms.toFixed(1) : Math.round(ms).toLocaleString('en-US')} ms`
-
-function Outcome({ outcome }: { outcome: SqlOutcome }) {
-  if (outcome.kind === 'none') return <p className="text-sm text-neutral-500 dark:text-neutral-400">Run a query to see its results here.</p>
-  if (outcome.kind === 'running') return <Loading label="Running query…" />
-  if (outcome.kind === 'result') return <ResultView result={outcome.result} />
+function Outcome({ outcome, actor }: { outcome: SqlOutcome; actor: SqlEditorActorRef }) {
+  if (outcome.kind === 'none' || outcome.kind === 'confirming') return <p className="text-sm text-neutral-600 dark:text-neutral-300">Run a query to see its results here.</p>
+  if (outcome.kind === 'running') return <Loading label={outcome.explain ? 'Explaining query…' : 'Running query…'} />
+  if (outcome.kind === 'plan') return outcome.run.plan ? <PlanTree plan={outcome.run.plan} /> : null
+  if (outcome.kind === 'result') {
+    return (
+      <SqlResults
+        run={outcome.run}
+        selected={outcome.selected}
+        onSelect={(index) => actor.send({ type: 'result.select', index })}
+        onCopy={(text) => actor.send({ type: 'result.copy', text })}
+        onExport={(format) => actor.send({ type: 'result.export', format })}
+      />
+    )
+  }
   const { failure, at } = outcome
   return (
     <div role="alert" className="space-y-2 rounded-lg border border-red-300 bg-red-50 p-4 text-sm text-red-800 dark:border-red-900 dark:bg-red-950/40 dark:text-red-300">
@@ -131,35 +197,4 @@ function caretAt(line: string, column: number) {
     .slice(0, column - 1)
     .map((char) => (char === '\t' ? '\t' : ' '))
     .join('')}^`
-}
-
-function ResultView({ result }: { result: QueryResult }) {
-  const shown = result.rows.slice(0, MAX_ROWS_SHOWN)
-  return (
-    <>
-      <p role="status" className="flex flex-wrap items-center gap-3 text-sm text-neutral-600 dark:text-neutral-300">
-        <span>
-          {result.columns.length === 0 && result.command !== 'SELECT'
-            ? `${result.command}: ${plural(result.rowCount, 'row')} affected`
-            : plural(result.rowCount, 'row')}
-        </span>
-        <span>{formatDuration(result.durationMs)}</span>
-        {result.readOnly ? (
-          <span className="rounded-full bg-amber-100 px-2 py-0.5 text-xs font-medium text-amber-900 dark:bg-amber-900/40 dark:text-amber-200">Ran read-only</span>
-        ) : null}
-      </p>
-      {result.columns.length === 0 ? (
-        <p className="text-sm text-neutral-500 dark:text-neutral-400">Success. No rows returned.</p>
-      ) : (
-        <>
-          <ResultGrid label="Query results" columns={result.columns} rows={shown} />
-          {result.rows.length > shown.length ? (
-            <p className="text-xs text-neutral-500">
-              Showing the first {shown.length.toLocaleString('en-US')} of {plural(result.rows.length, 'row')}.
-            </p>
-          ) : null}
-        </>
-      )}
-    </>
-  )
 }

@@ -3,7 +3,7 @@
  * and a client, with a Copy button. Renders the connect machine's state and sends its events.
  */
 import { useActorRef, useSelector } from '@xstate/react'
-import { Suspense } from 'react'
+import { Suspense, useEffect } from 'react'
 import type { ActorRefFrom } from 'xstate'
 import {
   CLIENT_LABELS,
@@ -23,17 +23,21 @@ import { Button, ErrorPanel, Loading, inputClass } from '../../shell/ui'
 
 export type ConnectActorRef = ActorRefFrom<typeof connectMachine>
 
-/** The button, once the dialog's machine has loaded (a disabled one until then). */
-export function ConnectButton({ projectRef }: { projectRef: string }) {
+/** The button, once the dialog's machine has loaded (a disabled one until then); ConnectButton.tsx loads this module. */
+export default function ConnectButton({ projectRef, openAtOnce = false }: { projectRef: string; openAtOnce?: boolean }) {
   return (
     <Suspense fallback={<Button disabled>Connect</Button>}>
-      <ConnectHost key={projectRef} projectRef={projectRef} />
+      <ConnectHost key={projectRef} projectRef={projectRef} openAtOnce={openAtOnce} />
     </Suspense>
   )
 }
 
-function ConnectHost({ projectRef }: { projectRef: string }) {
+function ConnectHost({ projectRef, openAtOnce }: { projectRef: string; openAtOnce: boolean }) {
   const actor = useActorRef(useLoaded(useAppLogic().connect), { input: { ref: projectRef } })
+  // Loaded by a click on the stand-in button (ConnectButton.tsx): that click opens the dialog.
+  useEffect(() => {
+    if (openAtOnce) actor.send({ type: 'connect.open' })
+  }, [actor, openAtOnce])
   return <Connect actor={actor} />
 }
 

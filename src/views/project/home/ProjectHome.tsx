@@ -6,7 +6,7 @@ import { useBuildFlags } from '../../shell/contexts'
 import { useProjectActor } from '../../shell/projectActor'
 import { PageHeading } from '../../shell/ui'
 import { ProjectFacts, ProjectFactsHeading } from '../../shell/ProjectFacts'
-import { ConnectButton } from './ConnectDialog'
+import { ConnectButton } from './ConnectButton'
 
 /** /project/{ref}/building once the project is up (the gate shows the building screen while it comes up): its facts. */
 export function ProjectReadyPage() {
