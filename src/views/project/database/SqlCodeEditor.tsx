@@ -84,6 +84,14 @@ export function SqlCodeEditor({ editorRef, value, catalog, onChange, onRun }: Pr
           keymap.of([...completionKeymap, ...defaultKeymap, ...historyKeymap]),
           EditorView.lineWrapping,
           EditorView.contentAttributes.of({ 'aria-label': 'SQL query', 'aria-keyshortcuts': 'Control+Enter Meta+Enter' }),
+          // Typed text with non-breaking spaces (what a browser inserts in an editable element whose white-space
+          // style did not apply) goes in with plain spaces: Postgres would read them as part of a name.
+          EditorView.inputHandler.of((view, from, to, text) => {
+            if (!text.includes('\u00a0')) return false
+            const insert = text.replace(/\u00a0/g, ' ')
+            view.dispatch({ changes: { from, to, insert }, selection: { anchor: from + insert.length }, userEvent: 'input.type' })
+            return true
+          }),
           EditorView.updateListener.of((update) => {
             if (update.docChanged && !update.transactions.some((t) => t.annotation(fromMachine))) {
               handlers.current.onChange(update.state.doc.toString())
