@@ -18,6 +18,7 @@ import type { GatewayEnv, GatewayRefusal, Product, RefusalReason } from '../../g
 import { memberProject } from '../projects/access'
 import { errorResponse, handleRest, type RestResponse, type RestTarget } from './api'
 import { introspect } from './catalog'
+import { restSettings } from './store'
 import { RestError } from './errors'
 import { buildOpenApi, type DocumentTarget, type OpenApiDocument } from './openapi'
 import { databaseFailureStatus } from '../../core/domainErrors'
@@ -54,19 +55,6 @@ function send(res: RestResponse) {
 }
 
 /** The REST API as a product of the gateway. */
-/**
- * The project's REST settings (the Management API's PATCH /v1/projects/{ref}/postgrest writes them): the schemas
- * served and the row cap; without a row, schema public and REST_MAX_ROWS.
- */
-async function restSettings(deps: Pick<Deps, 'db' | 'config'>, projectId: number): Promise<{ schemas: string[]; maxRows: number }> {
-  const { rows } = await deps.db.query<{ db_schema: string; max_rows: number }>(
-    'select db_schema, max_rows from project_postgrest_config where project_id = $1',
-    [projectId],
-  )
-  if (!rows[0]) return { schemas: ['public'], maxRows: deps.config.restMaxRows }
-  return { schemas: rows[0].db_schema.split(',').filter(Boolean), maxRows: rows[0].max_rows }
-}
-
 export function restProduct(deps: Pick<Deps, 'ownUrl' | 'config' | 'db'>): Product {
   const app = new Hono<GatewayEnv>()
 
