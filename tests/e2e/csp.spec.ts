@@ -34,5 +34,9 @@ test('the dashboard works under the Content-Security-Policy, with no violation o
     await expect(page.locator('#root')).not.toBeEmpty()
     await expect(page.getByRole('heading').first()).toBeVisible()
   }
+  // The SQL Editor's code editor adds a style element: the document's nonce must let it in.
+  await page.goto(`/project/${project.ref}/sql/new`)
+  await page.getByRole('textbox', { name: 'SQL query' }).pressSequentially('select 1')
+  await expect(page.getByRole('textbox', { name: 'SQL query' })).toHaveText('select 1')
   expect(violations).toEqual([])
 })

@@ -1,6 +1,8 @@
 import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
+import type { AddressInfo } from 'node:net'
+import { serve } from '@hono/node-server'
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { Organization, OrganizationList, Subscription } from '../../src/contracts/organizations'
 import { Project, ProjectList, ProjectStatusResponse } from '../../src/contracts/projects'
@@ -128,6 +130,48 @@ describe('the built dashboard', () => {
       expect(api.status).toBe(404)
       expect(await api.json()).toHaveProperty('message')
     } finally {
+      await server?.close()
+      rmSync(dist, { recursive: true, force: true })
+    }
+  })
+
+  it('gives each document a style nonce of its own, in its policy and in a meta element; other answers have none', async () => {
+    const dist = mkdtempSync(path.join(os.tmpdir(), 'kp-dist-'))
+    let server: Awaited<ReturnType<typeof createApp>> | undefined
+    let listening: ReturnType<typeof serve> | undefined
+    try {
+      mkdirSync(path.join(dist, 'assets'))
+      writeFileSync(path.join(dist, 'index.html'), '<!doctype html><html><head><title>t</title></head><body><div id="root"></div></body></html>')
+      writeFileSync(path.join(dist, 'assets', 'app.js'), 'console.log(1)')
+      server = await createApp({ db: s.db, config: testConfig({ distDir: dist }), clock: new FakeClock() })
+      const app = server.app
+      listening = await new Promise<ReturnType<typeof serve>>((resolve) => {
+        const srv = serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' }, () => resolve(srv))
+      })
+      const origin = `http://127.0.0.1:${(listening.address() as AddressInfo).port}`
+      // Both paths: a web Request through the app, and Node's, where the guards' headers are set before the route.
+      const get = [(p: string) => app.request(p), (p: string) => fetch(`${origin}${p}`)]
+      for (const [i, request] of get.entries()) {
+        const nonces: string[] = []
+        for (const p of ['/', '/index.html', '/project/abcdefghijklmnopqrst/sql/new']) {
+          const res = await request(p)
+          const csp = res.headers.get('content-security-policy') ?? ''
+          const meta = /<meta name="csp-nonce" content="([^"]+)">/.exec(await res.text())?.[1]
+          expect(meta, `${i} ${p}`).toMatch(/^[A-Za-z0-9+/]{22}==$/)
+          expect(csp, `${i} ${p}`).toContain(`style-src 'self' 'nonce-${meta}'`)
+          expect(csp, `${i} ${p}`).toContain("script-src 'self';")
+          expect(csp, `${i} ${p}`).not.toContain('unsafe-inline')
+          nonces.push(meta!)
+        }
+        expect(new Set(nonces).size, `${i}`).toBe(3)
+        for (const p of ['/assets/app.js', '/platform/health']) {
+          const csp = (await request(p)).headers.get('content-security-policy') ?? ''
+          expect(csp, `${i} ${p}`).toContain("style-src 'self';")
+          expect(csp, `${i} ${p}`).not.toContain('nonce-')
+        }
+      }
+    } finally {
+      await new Promise<void>((resolve) => (listening ? listening.close(() => resolve()) : resolve()))
       await server?.close()
       rmSync(dist, { recursive: true, force: true })
     }

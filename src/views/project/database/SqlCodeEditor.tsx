@@ -83,6 +83,9 @@ export function SqlCodeEditor({ editorRef, value, catalog, onChange, onRun }: Pr
           Prec.highest(keymap.of([{ key: 'Mod-Enter', preventDefault: true, run: (v) => (handlers.current.onRun(textToRun(v)), true) }])),
           keymap.of([...completionKeymap, ...defaultKeymap, ...historyKeymap]),
           EditorView.lineWrapping,
+          // The editor adds its styles in a style element: the served page's Content-Security-Policy lets it in by
+          // the document's nonce (none in development, which has no policy).
+          EditorView.cspNonce.of(document.querySelector('meta[name="csp-nonce"]')?.getAttribute('content') ?? ''),
           EditorView.contentAttributes.of({ 'aria-label': 'SQL query', 'aria-keyshortcuts': 'Control+Enter Meta+Enter' }),
           // Typed text with non-breaking spaces (what a browser inserts in an editable element whose white-space
           // style did not apply) goes in with plain spaces: Postgres would read them as part of a name.
