@@ -5,8 +5,9 @@
  *
  * The seed writes its clock's time (creation dates, the due times of demo projects that are coming up or pausing), so
  * a file that starts from the snapshot gets a FakeClock set to the time the snapshot was seeded: its store and its
- * clock agree as they do for a freshly seeded one. That time lies at most one run in the past, well inside every
- * lifetime the server gives a token (an hour at the least), which is where real time still meets the clock.
+ * clock agree as they do for a freshly seeded one. That time lies at most one run in the past. Where real time still
+ * meets the clock (the gateway reads a token's expiry against real time, the server signs it with its clock), a token
+ * must outlive that: an auth session's hour does; a file whose server signs shorter ones brings a clock of its own.
  *
  * Only the settings the migrations and the seed read make a store differ (the lifecycle durations a demo project's
  * entry schedules, the password hash cost): a file whose settings differ there starts from an empty store as before.
