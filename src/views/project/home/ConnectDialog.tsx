@@ -34,9 +34,18 @@ export default function ConnectButton({ projectRef, openAtOnce = false }: { proj
 
 function ConnectHost({ projectRef, openAtOnce }: { projectRef: string; openAtOnce: boolean }) {
   const actor = useActorRef(useLoaded(useAppLogic().connect), { input: { ref: projectRef } })
-  // Loaded by a click on the stand-in button (ConnectButton.tsx): that click opens the dialog.
+  // Loaded by a click on the stand-in button (ConnectButton.tsx): that click opens the dialog. Sent once the mount
+  // has settled: under StrictMode an effect runs, is cleaned up and runs again at once, and the actor is restarted in
+  // between, which would read the settings a second time for one opening.
   useEffect(() => {
-    if (openAtOnce) actor.send({ type: 'connect.open' })
+    if (!openAtOnce) return
+    let mounted = true
+    void Promise.resolve().then(() => {
+      if (mounted) actor.send({ type: 'connect.open' })
+    })
+    return () => {
+      mounted = false
+    }
   }, [actor, openAtOnce])
   return <Connect actor={actor} />
 }
