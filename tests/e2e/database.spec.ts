@@ -26,8 +26,10 @@ test('a table made in the SQL Editor shows in the Table Editor and the Database 
   )
   await page.getByRole('button', { name: 'Run' }).click()
   const results = page.getByRole('table', { name: 'Query results' })
-  // The first query opens the project's database (a worker, and the demo schema on first use): give it time.
-  await expect(results.getByText('written in the SQL Editor')).toBeVisible({ timeout: 20_000 })
+  // The first query opens the project's database (a worker, and the demo schema on first use): give it time. Each
+  // statement has its result tab; the select's holds the row.
+  await page.getByRole('tab', { name: '3. SELECT' }).click({ timeout: 20_000 })
+  await expect(results.getByText('written in the SQL Editor')).toBeVisible()
   await expect(page.getByRole('status').filter({ hasText: '1 row' })).toBeVisible()
   await expectAccessible(page, 'SQL Editor with results', results.getByText('written in the SQL Editor'))
 
