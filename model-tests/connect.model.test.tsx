@@ -5,6 +5,7 @@ import { connectionSnippet, connectMachine, METHOD_NOTES } from '../machines/con
 import type { PoolerConfig } from '../src/contracts/wire'
 import { Connect } from '../src/views/project/home/ConnectDialog'
 import { REF } from '../tests/fixtures'
+import { POOLER } from '../tests/fixtures.wire'
 import { describePath, errorOf, eventFor, keyByIncomingEdge, missingCoverage, modelOf, outputOf } from './harness'
 import { deferredActor, usePathClock } from './fakes'
 
@@ -12,20 +13,6 @@ const REQUEST_TIMEOUT = 10_000
 const COPIED_FOR = 2_000
 const ev = eventFor(connectMachine)
 
-const POOLER: PoolerConfig = {
-  identifier: REF,
-  database_type: 'PRIMARY',
-  is_using_scram_auth: true,
-  db_user: `postgres.${REF}`,
-  db_host: '127.0.0.1',
-  db_port: 54322,
-  db_name: 'postgres',
-  connection_string: `postgresql://postgres.${REF}:[YOUR-PASSWORD]@127.0.0.1:54322/postgres?sslmode=disable`,
-  connectionString: `postgresql://postgres.${REF}:[YOUR-PASSWORD]@127.0.0.1:54322/postgres?sslmode=disable`,
-  default_pool_size: null,
-  max_client_conn: 200,
-  pool_mode: 'transaction',
-}
 
 const model = modelOf(connectMachine, {
   input: { ref: REF },

@@ -5,27 +5,12 @@
 import { screen, within } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import type { PoolerConfig } from '../../src/contracts/wire'
 import { REF } from '../fixtures'
+import { POOLER, POOLER_URI as URI } from '../fixtures.wire'
 import { fakePlatform, renderApp } from '../fakePlatform'
 
 const json = (body: unknown, status = 200) => new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } })
 
-const URI = `postgresql://postgres.${REF}:[YOUR-PASSWORD]@127.0.0.1:54322/postgres?sslmode=disable`
-const POOLER: PoolerConfig = {
-  identifier: REF,
-  database_type: 'PRIMARY',
-  is_using_scram_auth: true,
-  db_user: `postgres.${REF}`,
-  db_host: '127.0.0.1',
-  db_port: 54322,
-  db_name: 'postgres',
-  connection_string: URI,
-  connectionString: URI,
-  default_pool_size: null,
-  max_client_conn: 200,
-  pool_mode: 'transaction',
-}
 
 afterEach(() => vi.unstubAllGlobals())
 
