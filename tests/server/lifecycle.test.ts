@@ -76,13 +76,14 @@ describe('COMING_UP → ACTIVE_HEALTHY', () => {
     expect(await status(s, p.ref, cookie)).toBe('ACTIVE_HEALTHY')
   })
 
-  it('the running engine applies due transitions on its own', async () => {
+  // Coming up opens the project's database, seconds of work under load: the wait is for that, not a speed claim.
+  it('the running engine applies due transitions on its own', { timeout: 90_000 }, async () => {
     const p = await devCreate(s, { organization_slug: 'demo-free', status: 'COMING_UP' })
     s.engine.start()
     try {
       s.clock.advance(COMING_UP_MS)
       await vi.waitFor(async () => expect(await status(s, p.ref, cookie)).toBe('ACTIVE_HEALTHY'), {
-        timeout: 5_000,
+        timeout: 60_000,
         interval: 20,
       })
     } finally {
