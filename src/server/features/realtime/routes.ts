@@ -76,7 +76,7 @@ export function createRealtime(deps: Deps): Realtime {
       onMessages: (projectId, n) => usage.messages(projectId, n),
       onConnections: (projectId, open) => usage.connections(projectId, open),
     },
-    (project) => new ChangeFeed(project, deps.projectDbs),
+    (project) => new ChangeFeed(project, deps.projectDbs, deps.config.realtime?.newTablesRescanMs),
   )
   const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_FRAME_BYTES, perMessageDeflate: false })
   const configs = new Map<number, { at: number; config: Promise<RealtimeConfig> }>()
