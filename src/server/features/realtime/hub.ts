@@ -9,8 +9,9 @@
  *    it write (rls.ts). Presence keeps each topic's tracked metas, and sends `presence_state` on join and
  *    `presence_diff` on track, untrack and leave.
  *  - postgres_changes subscriptions are checked at join and served by changes.ts.
- *  - Limits (limits.ts): sockets per project, channels per socket, events per second per project (over: an error
- *    reply, the socket kept), payload size, and a bounded send buffer per socket (a reader that does not keep up is
+ *  - Limits (limits.ts): sockets per project, channels per socket, events, joins and presence events per second per
+ *    project, keys of a presence object (over: an error reply on the channel, the socket kept), payload size, and a
+ *    bounded send buffer per socket (a reader that does not keep up is
  *    closed rather than buffered without end). A socket silent past the idle time-out is closed.
  */
 import { randomUUID } from 'node:crypto'
@@ -60,7 +61,7 @@ export class ProjectRealtime implements FeedProject {
   /** Members by routing key (`private:` + topic for private channels, so they never mix with public ones). */
   readonly topics = new Map<string, Set<Member>>()
   readonly presence = new Map<string, Map<string, PresenceEntry[]>>()
-  private eventWindow = { second: 0, count: 0 }
+  private readonly windows = { events: new RateWindow(), joins: new RateWindow(), presence: new RateWindow() }
   feed?: ChangeFeed
 
   constructor(
@@ -79,11 +80,17 @@ export class ProjectRealtime implements FeedProject {
 
   /** One more client event this second; false when the project's events per second are spent. */
   takeEvent(): boolean {
-    const second = Math.floor(Date.now() / 1000)
-    if (this.eventWindow.second !== second) this.eventWindow = { second, count: 0 }
-    if (this.eventWindow.count >= (this.config.max_events_per_second ?? Number.POSITIVE_INFINITY)) return false
-    this.eventWindow.count++
-    return true
+    return this.windows.events.take(this.config.max_events_per_second)
+  }
+
+  /** One more channel join this second; false when the project's joins per second are spent. */
+  takeJoin(): boolean {
+    return this.windows.joins.take(this.config.max_joins_per_second)
+  }
+
+  /** One more presence event (track, untrack) this second; false when the project's are spent. */
+  takePresence(): boolean {
+    return this.windows.presence.take(this.config.max_presence_events_per_second)
   }
 
   members(key: string): Set<Member> {
@@ -99,6 +106,22 @@ export class ProjectRealtime implements FeedProject {
     }
     this.hub.options.onMessages?.(this.gateway.project.id, sent)
     return sent
+  }
+}
+
+/** A count per wall-clock second (a new second starts from zero), against a limit that may change meanwhile. */
+class RateWindow {
+  private second = 0
+  private count = 0
+  take(limit: number | null | undefined): boolean {
+    const second = Math.floor(Date.now() / 1000)
+    if (this.second !== second) {
+      this.second = second
+      this.count = 0
+    }
+    if (this.count >= (limit ?? Number.POSITIVE_INFINITY)) return false
+    this.count++
+    return true
   }
 }
 
@@ -269,6 +292,9 @@ export class Socket {
     const config = this.project.config
     if (config.suspend) return this.error(frame, 'RealtimeDisabledForTenant: Realtime is disabled for this project')
     if (!topic.startsWith('realtime:') || topic.length > 255) return this.error(frame, 'unmatched topic')
+    if (!this.project.takeJoin()) {
+      return this.error(frame, `ClientJoinRateLimitReached: Too many joins per second (the project allows ${config.max_joins_per_second})`)
+    }
     const existing = this.members.get(topic)
     if (existing) this.leave(existing)
     if (this.members.size >= (config.max_channels_per_client ?? Number.POSITIVE_INFINITY)) {
@@ -406,12 +432,17 @@ export class Socket {
   private pushPresence(member: Member, frame: Frame) {
     if (!member.presenceEnabled) return this.error(frame, 'Presence is not enabled on this channel')
     if (this.payloadTooLarge(frame)) return
-    if (!this.project.takeEvent()) return this.error(frame, `TooManyEventsPerSecond: the project allows ${this.project.config.max_events_per_second} events per second`)
+    if (!this.project.takePresence()) {
+      return this.error(frame, `PresenceRateLimitReached: Too many presence messages per second (the project allows ${this.project.config.max_presence_events_per_second})`)
+    }
     if (!member.canWrite) return this.error(frame, 'Unauthorized: You do not have permissions to write to this Channel topic')
     const p = frame.payload as { event?: unknown; payload?: unknown }
     const key = routeKey(member.topic, member.private)
     if (p.event === 'track') {
       const meta = p.payload && typeof p.payload === 'object' && !Array.isArray(p.payload) ? (p.payload as Record<string, unknown>) : {}
+      const keys = Object.keys(meta).length
+      const maxKeys = this.project.config.max_presence_keys_per_object ?? Number.POSITIVE_INFINITY
+      if (keys > maxKeys) return this.error(frame, `PresenceKeysLimitReached: A presence object has ${keys} keys, the project allows ${maxKeys}`)
       this.track(member, key, meta)
       return void this.send(reply(frame, 'ok'))
     }
