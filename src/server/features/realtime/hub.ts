@@ -9,6 +9,8 @@
  *    it write (rls.ts). Presence keeps each topic's tracked metas, and sends `presence_state` on join and
  *    `presence_diff` on track, untrack and leave.
  *  - postgres_changes subscriptions are checked at join and served by changes.ts.
+ *  - With several processes on one PostgreSQL store, broadcasts and presence diffs go to the other processes too
+ *    (relay.ts); a process whose client joins a topic asks the others for their presence there.
  *  - Limits (limits.ts): sockets per project, channels per socket, events, joins and presence events per second per
  *    project, keys of a presence object (over: an error reply on the channel, the socket kept), payload size, and a
  *    bounded send buffer per socket (a reader that does not keep up is
@@ -20,6 +22,7 @@ import type { RealtimeConfig } from '../../../contracts/realtime'
 import { GatewayRefusal, identify, type Caller } from '../../gateway'
 import type { ChangeFeedLike as ChangeFeed, ChangeSubscription, FeedProject } from './types'
 import { decode, encode, reply, type Frame, type Vsn } from './protocol'
+import type { PresenceDiff, Relay, RelayMessage } from './relay'
 import { canUsePrivateChannel } from './rls'
 import type { GatewayContext } from '../../gateway'
 
@@ -61,6 +64,10 @@ export class ProjectRealtime implements FeedProject {
   /** Members by routing key (`private:` + topic for private channels, so they never mix with public ones). */
   readonly topics = new Map<string, Set<Member>>()
   readonly presence = new Map<string, Map<string, PresenceEntry[]>>()
+  /** Presence tracked on other processes, by routing key, presence key, then the process's id: metas with phx_ref. */
+  readonly remotePresence = new Map<string, Map<string, { origin: string; meta: Record<string, unknown> }[]>>()
+  /** Routing keys whose presence this process asked the others for (while it has members there). */
+  readonly askedPresence = new Set<string>()
   private readonly windows = { events: new RateWindow(), joins: new RateWindow(), presence: new RateWindow() }
   feed?: ChangeFeed
 
@@ -97,8 +104,12 @@ export class ProjectRealtime implements FeedProject {
     return this.topics.get(key) ?? new Set()
   }
 
-  /** Sends a broadcast to a topic's members (not `except`), as the client sees it; counts the messages. */
-  broadcast(key: string, topic: string, inner: Record<string, unknown>, except?: Member): number {
+  /**
+   * Sends a broadcast to a topic's members (not `except`), as the client sees it; counts the messages. One that
+   * started on this process goes to the other processes too.
+   */
+  broadcast(key: string, topic: string, inner: Record<string, unknown>, except?: Member, relayed = false): number {
+    if (!relayed) this.hub.relay?.publish({ kind: 'broadcast', ref: this.ref, key, topic, inner })
     let sent = 0
     for (const m of this.members(key)) {
       if (m === except) continue
@@ -125,11 +136,41 @@ class RateWindow {
   }
 }
 
+/** The presence of a topic on this process, as presence_state sends it (local members only). */
+function localPresence(project: ProjectRealtime, key: string): PresenceDiff['joins'] {
+  const out: PresenceDiff['joins'] = {}
+  for (const [k, entries] of project.presence.get(key) ?? []) out[k] = { metas: entries.map((e) => ({ ...e.meta, phx_ref: e.ref })) }
+  return out
+}
+
+/** Applies another process's presence diff to what this one knows of it, and tells the topic's members here. */
+function applyRemotePresence(project: ProjectRealtime, key: string, origin: string, diff: PresenceDiff) {
+  const members = project.members(key)
+  if (members.size === 0) return
+  let topic = project.remotePresence.get(key)
+  if (!topic) project.remotePresence.set(key, (topic = new Map()))
+  for (const [k, { metas }] of Object.entries(diff.leaves)) {
+    const gone = new Set(metas.map((m) => m.phx_ref))
+    const left = (topic.get(k) ?? []).filter((e) => !(e.origin === origin && gone.has(e.meta.phx_ref)))
+    if (left.length) topic.set(k, left)
+    else topic.delete(k)
+  }
+  for (const [k, { metas }] of Object.entries(diff.joins)) topic.set(k, [...(topic.get(k) ?? []), ...metas.map((meta) => ({ origin, meta }))])
+  let sent = 0
+  for (const m of members) {
+    if (!m.presenceEnabled) continue
+    if (m.socket.send({ join_ref: m.joinRef, ref: null, topic: m.topic, event: 'presence_diff', payload: diff })) sent++
+  }
+  project.counted(sent)
+}
+
 const routeKey = (topic: string, isPrivate: boolean) => (isPrivate ? `private:${topic}` : topic)
 
 /** The realtime service of this process. */
 export class Hub {
   readonly projects = new Map<string, ProjectRealtime>()
+  /** The other processes of the store (PostgreSQL), when there can be any. */
+  relay?: Relay
 
   constructor(
     readonly options: HubOptions,
@@ -172,6 +213,33 @@ export class Hub {
       }
     })
     return socket
+  }
+
+  /** A broadcast from outside any socket (the HTTP API): to this process's members and the other processes. */
+  broadcastFrom(ref: string, key: string, topic: string, inner: Record<string, unknown>) {
+    const project = this.projects.get(ref)
+    if (project) project.broadcast(key, topic, inner)
+    else this.relay?.publish({ kind: 'broadcast', ref, key, topic, inner })
+  }
+
+  /** What another process sent (relay.ts). */
+  fromRelay(m: RelayMessage, from: string) {
+    const project = this.projects.get(m.ref)
+    if (!project) return
+    switch (m.kind) {
+      case 'broadcast':
+        return void project.broadcast(m.key, m.topic, m.inner, undefined, true)
+      case 'presence_diff':
+        return applyRemotePresence(project, m.key, from, m.diff)
+      case 'presence_request': {
+        const state = localPresence(project, m.key)
+        if (Object.keys(state).length) this.relay?.publish({ kind: 'presence_state', ref: m.ref, key: m.key, to: from, state })
+        return
+      }
+      case 'presence_state':
+        if (m.to === this.relay?.origin) applyRemotePresence(project, m.key, from, { joins: m.state, leaves: {} })
+        return
+    }
   }
 
   /** Closes every socket (the server stops). */
@@ -369,6 +437,10 @@ export class Socket {
     }
     if (member.presenceEnabled) {
       this.send({ join_ref: member.joinRef, ref: null, topic, event: 'presence_state', payload: this.presenceState(key) })
+      if (this.project.hub.relay && !this.project.askedPresence.has(key)) {
+        this.project.askedPresence.add(key)
+        this.project.hub.relay.publish({ kind: 'presence_request', ref: this.project.ref, key })
+      }
     }
   }
 
@@ -409,7 +481,12 @@ export class Socket {
     const key = routeKey(member.topic, member.private)
     const set = this.project.topics.get(key)
     set?.delete(member)
-    if (set && set.size === 0) this.project.topics.delete(key)
+    if (set && set.size === 0) {
+      this.project.topics.delete(key)
+      // Nobody here follows the topic: what the other processes track there is asked again on the next join.
+      this.project.askedPresence.delete(key)
+      this.project.remotePresence.delete(key)
+    }
     for (const s of member.postgresChanges) s.cancel()
     this.untrack(member, key)
   }
@@ -424,8 +501,8 @@ export class Socket {
   }
 
   private presenceState(key: string): Record<string, { metas: Record<string, unknown>[] }> {
-    const out: Record<string, { metas: Record<string, unknown>[] }> = {}
-    for (const [k, entries] of this.project.presence.get(key) ?? []) out[k] = { metas: entries.map((e) => ({ ...e.meta, phx_ref: e.ref })) }
+    const out = localPresence(this.project, key)
+    for (const [k, entries] of this.project.remotePresence.get(key) ?? []) out[k] = { metas: [...(out[k]?.metas ?? []), ...entries.map((e) => e.meta)] }
     return out
   }
 
@@ -480,7 +557,8 @@ export class Socket {
     this.presenceDiff(key, { joins: {}, leaves: { [member.presenceKey]: { metas: gone.map((e) => ({ ...e.meta, phx_ref: e.ref })) } } })
   }
 
-  private presenceDiff(key: string, diff: Record<string, unknown>) {
+  private presenceDiff(key: string, diff: PresenceDiff) {
+    this.project.hub.relay?.publish({ kind: 'presence_diff', ref: this.project.ref, key, diff })
     let sent = 0
     for (const m of this.project.members(key)) {
       if (!m.presenceEnabled) continue
