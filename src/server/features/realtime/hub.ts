@@ -68,7 +68,7 @@ export class ProjectRealtime implements FeedProject {
   readonly remotePresence = new Map<string, Map<string, { origin: string; meta: Record<string, unknown> }[]>>()
   /** Routing keys whose presence this process asked the others for (while it has members there). */
   readonly askedPresence = new Set<string>()
-  private readonly windows = { events: new RateWindow(), joins: new RateWindow(), presence: new RateWindow() }
+  private windows = { events: new RateWindow(), joins: new RateWindow(), presence: new RateWindow() }
   feed?: ChangeFeed
 
   constructor(
@@ -83,6 +83,12 @@ export class ProjectRealtime implements FeedProject {
 
   counted(messages: number) {
     this.hub.options.onMessages?.(this.gateway.project.id, messages)
+  }
+
+  /** New limits saved: they apply from now, each per-second count starting again. */
+  limitsChanged(config: RealtimeConfig) {
+    this.config = config
+    this.windows = { events: new RateWindow(), joins: new RateWindow(), presence: new RateWindow() }
   }
 
   /** One more client event this second; false when the project's events per second are spent. */

@@ -176,7 +176,7 @@ export function createRealtime(deps: Deps): Realtime {
     await saveRealtimeConfig(db, c.var.project.id, c.req.valid('json'))
     configs.delete(c.var.project.id)
     const open = hub.projects.get(c.var.project.ref)
-    if (open) open.config = await configOf(c.var.project.id)
+    if (open) open.limitsChanged(await configOf(c.var.project.id))
     return c.body(null, 204)
   })
   routes.on(...at(endpoints.listRealtimeChannels), member, async (c) => {
