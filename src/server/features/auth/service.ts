@@ -91,7 +91,7 @@ export type AuthService = ReturnType<typeof authService>
 
 export function authService(deps: Pick<Deps, 'db' | 'clock' | 'config'>) {
   const { db, clock, config } = deps
-  const throttle = new AuthThrottle(clock)
+  const throttle = new AuthThrottle(db, clock)
 
   /** The client's address as the throttle counts it. */
   const address = (c: C) => clientAddress(c, config.trustProxy) ?? 'local'
@@ -193,7 +193,7 @@ export function authService(deps: Pick<Deps, 'db' | 'clock' | 'config'>) {
    * project URL and goes through GET /verify, which then sends the browser to `redirectTo` (or the Site URL).
    */
   async function mailToken(c: C, t: ProjectTx, settings: AuthSettings, user: UserRow, kind: Mail['kind'], redirectTo: string | undefined, to = user.email ?? '') {
-    throttle.take(`email:${c.var.gateway.project.id}`, settings.rate_limit_email_sent, HOUR, 'over_email_send_rate_limit')
+    await throttle.take(c.var.gateway.project.id, 'email', settings.rate_limit_email_sent, HOUR, 'over_email_send_rate_limit')
     const { hash, otp, link } = await setToken(c, t, settings, user, kind, redirectTo, to)
     await sendMail(db, c.var.gateway.project.id, composeMail(kind, to, link, otp))
     return hash

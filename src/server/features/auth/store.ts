@@ -393,3 +393,39 @@ export async function listMail(db: Queryable, projectId: number, limit: number):
   )
   return rows.map((r) => ({ ...r, id: Number(r.id), sent_at: new Date(r.sent_at).toISOString() }))
 }
+
+// ---- the platform store: rate limit counters -----------------------------------------------------------------------
+
+/**
+ * Counts one hit on the project's `key` in one atomic upsert: a window that started at or before `windowStart` has
+ * ended, and the hit starts a new one at `now`. The count and the start of the window it fell in.
+ */
+export async function countHit(db: Queryable, projectId: number, key: string, now: Date, windowStart: Date): Promise<{ hits: number; windowStartedAt: Date }> {
+  const { rows } = await db.query<{ hits: number; window_started_at: Date | string }>(
+    `insert into project_auth_rate_limits as r (project_id, key, hits, window_started_at) values ($1, $2, 1, $3)
+     on conflict (project_id, key) do update set
+       hits = case when r.window_started_at <= $4 then 1 else r.hits + 1 end,
+       window_started_at = case when r.window_started_at <= $4 then excluded.window_started_at else r.window_started_at end
+     returning hits, window_started_at`,
+    [projectId, key, now.toISOString(), windowStart.toISOString()],
+  )
+  return { hits: Number(rows[0].hits), windowStartedAt: new Date(rows[0].window_started_at) }
+}
+
+/** The hits of the project's `key` in a window that started after `windowStart` (0 when it ended). */
+export async function hitsOf(db: Queryable, projectId: number, key: string, windowStart: Date): Promise<number> {
+  const { rows } = await db.query<{ hits: number }>(
+    `select hits from project_auth_rate_limits where project_id = $1 and key = $2 and window_started_at > $3`,
+    [projectId, key, windowStart.toISOString()],
+  )
+  return rows.length ? Number(rows[0].hits) : 0
+}
+
+export async function clearHits(db: Queryable, projectId: number, key: string): Promise<void> {
+  await db.query(`delete from project_auth_rate_limits where project_id = $1 and key = $2`, [projectId, key])
+}
+
+/** Drops the counters of every window that started at or before `before`. */
+export async function sweepHits(db: Queryable, before: Date): Promise<void> {
+  await db.query(`delete from project_auth_rate_limits where window_started_at <= $1`, [before.toISOString()])
+}
