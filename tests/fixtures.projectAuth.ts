@@ -13,4 +13,5 @@ export const AUTH_CONFIG: AuthConfig = {
   rate_limit_token_refresh: 150,
   rate_limit_otp: 30,
   rate_limit_email_sent: 30,
+  password_hibp_enabled: false,
 }

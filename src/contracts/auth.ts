@@ -21,6 +21,7 @@ export const AuthConfig = z.looseObject({
   rate_limit_token_refresh: z.nullable(z.number()),
   rate_limit_otp: z.nullable(z.number()),
   rate_limit_email_sent: z.nullable(z.number()),
+  password_hibp_enabled: z.nullable(z.boolean()),
 })
 export type AuthConfig = z.infer<typeof AuthConfig>
 
@@ -38,6 +39,7 @@ export const UpdateAuthConfigBody = z.strictObject({
   rate_limit_token_refresh: z.optional(positive),
   rate_limit_otp: z.optional(positive),
   rate_limit_email_sent: z.optional(positive),
+  password_hibp_enabled: z.optional(z.boolean()),
 })
 export type UpdateAuthConfigBody = z.infer<typeof UpdateAuthConfigBody>
 

@@ -61,6 +61,47 @@ describe('GET/PATCH /v1/projects/{ref}/config/auth', () => {
     expect(got).toMatchObject({ disable_signup: false, mailer_autoconfirm: true, jwt_exp: 120, password_min_length: 10 })
   })
 
+  it('the leaked-password rule, once on, refuses a common breached password on sign-up, password change and admin create', async () => {
+    expect((await patch({ mailer_autoconfirm: true, password_min_length: 6 })).status).toBe(200)
+    // Off (the default): a common password is only as weak as its length says.
+    const off = await env.client().auth.signUp({ email: 'leaky-off@example.com', password: 'password123' })
+    expect(off.error).toBeNull()
+
+    const on = await patch({ password_hibp_enabled: true })
+    expect(on.status).toBe(200)
+    expect(AuthConfig.parse(await on.json())).toMatchObject({ password_hibp_enabled: true })
+    const expectPwned = (error: unknown) => {
+      expect(error).toMatchObject({ status: 422, code: 'weak_password', reasons: ['pwned'] })
+    }
+    expectPwned((await env.client().auth.signUp({ email: 'leaky@example.com', password: 'password123' })).error)
+    expectPwned((await env.client().auth.signUp({ email: 'leaky@example.com', password: 'Qwerty123' })).error)
+    const raw = await fetch(`${env.url}/auth/v1/signup`, {
+      method: 'POST',
+      headers: { apikey: env.keys.anon, 'content-type': 'application/json' },
+      body: JSON.stringify({ email: 'leaky@example.com', password: 'iloveyou' }),
+    })
+    expect(raw.status).toBe(422)
+    expect(await raw.json()).toEqual({
+      code: 422,
+      error_code: 'weak_password',
+      msg: 'Password is known to be weak and easy to guess, please choose a different one.',
+      weak_password: { reasons: ['pwned'] },
+    })
+
+    const user = env.client()
+    expect((await user.auth.signUp({ email: 'leaky@example.com', password: 'a long unusual phrase' })).error).toBeNull()
+    expectPwned((await user.auth.updateUser({ password: 'letmein123' })).error)
+    expect((await user.auth.updateUser({ password: 'another unusual phrase' })).error).toBeNull()
+
+    const admin = env.client(env.keys.service).auth.admin
+    expectPwned((await admin.createUser({ email: 'leaky-admin@example.com', password: 'football', email_confirm: true })).error)
+    expect((await admin.createUser({ email: 'leaky-admin@example.com', password: 'a third unusual phrase', email_confirm: true })).error).toBeNull()
+    // Nothing was written by the refusals: the refused sign-up's address was free for the accepted one, and the
+    // password that stands is the one accepted.
+    expect((await env.client().auth.signInWithPassword({ email: 'leaky@example.com', password: 'another unusual phrase' })).error).toBeNull()
+    expect((await patch({ password_hibp_enabled: false })).status).toBe(200)
+  })
+
   it('refuses bad values and fields it does not obey with 400, and read-only members with 403; nothing changes', async () => {
     const before = await (await env.s.request(configPath(), { headers: { cookie: owner } })).json()
     for (const body of [{ jwt_exp: -1 }, { jwt_exp: 10 ** 9 }, { password_min_length: 3 }, { site_url: 'not a url' }, { site_url: 'https://a.com,https://b.com' }, { rate_limit_otp: 0 }, { external_github_enabled: true }, { disable_signup: 'yes' }]) {

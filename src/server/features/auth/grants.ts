@@ -28,7 +28,7 @@ export function grantRoutes(app: Hono<GatewayEnv>, s: AuthService) {
     if (b.phone !== undefined && b.email === undefined) throw authError(400, 'phone_provider_disabled', 'Phone signups are disabled')
     if (settings.disable_signup) throw authError(422, 'signup_disabled', 'Signups not allowed for this instance')
     const email = normaliseEmail(b.email)
-    const password = checkPassword(b.password, settings.password_min_length)
+    const password = checkPassword(b.password, settings)
     const data = optionalObject(b.data, 'data')
     await throttle.take(c.var.gateway.project.id, `verify:${s.address(c)}`, settings.rate_limit_verify)
     const redirectTo = c.req.query('redirect_to')

@@ -14,6 +14,8 @@ export interface AuthSettings {
   rate_limit_token_refresh: number
   rate_limit_otp: number
   rate_limit_email_sent: number
+  /** Refuse passwords found in breaches (leaked.ts says which). */
+  password_hibp_enabled: boolean
 }
 
 export const AUTH_DEFAULTS: AuthSettings = {
@@ -27,6 +29,7 @@ export const AUTH_DEFAULTS: AuthSettings = {
   rate_limit_token_refresh: 150,
   rate_limit_otp: 30,
   rate_limit_email_sent: 30,
+  password_hibp_enabled: false,
 }
 
 export const SETTING_COLUMNS = Object.keys(AUTH_DEFAULTS) as (keyof AuthSettings)[]
