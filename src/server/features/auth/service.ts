@@ -12,7 +12,6 @@ import type { ProjectTx } from '../../projectdb/types'
 import { clientAddress } from '../session/throttle'
 import { authError, noAuthorization, notAdmin, otpInvalid } from './errors'
 import { composeMail, sendMail, type Mail } from './mail'
-import { ensureAuthSchema } from './schema'
 import { redirectTarget, type AuthSettings } from './settings'
 import * as store from './store'
 import { AuthThrottle, HOUR } from './throttle'
@@ -99,11 +98,11 @@ export function authService(deps: Pick<Deps, 'db' | 'clock' | 'config'>) {
   const ip = (c: C) => clientAddress(c, config.trustProxy)
   const settingsOf = (c: C) => store.loadAuthSettings(db, c.var.gateway.project.id)
 
-  /** A transaction on the project's database as its owner, schema auth made first when it predates the template. */
-  async function tx<T>(c: C, fn: (tx: ProjectTx) => Promise<T>): Promise<T> {
-    await ensureAuthSchema(c.var.gateway)
-    return c.var.gateway.transaction({ role: 'postgres' }, fn)
-  }
+  /**
+   * A transaction on the project's database as its owner (a database that predates schema auth got it when its
+   * engine opened it: projectdb/upgrades.ts).
+   */
+  const tx = <T>(c: C, fn: (tx: ProjectTx) => Promise<T>): Promise<T> => c.var.gateway.transaction({ role: 'postgres' }, fn)
 
   async function recordActive(projectId: number, userId: string) {
     const now = clock.now()

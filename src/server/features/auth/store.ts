@@ -58,12 +58,6 @@ export interface IdentityRow {
 /** The columns that hold a user's one-time tokens (a link's hash), each with the time it was sent. */
 export type TokenColumn = 'confirmation_token' | 'recovery_token' | 'email_change_token_new'
 
-/** Whether the project's database has schema auth as the service needs it (its newest table is there). */
-export async function authSchemaPresent(tx: ProjectTx): Promise<boolean> {
-  const { rows } = await tx.query<{ t: string | null }>(`select to_regclass('auth.flow_state')::text as t`)
-  return Boolean(rows[0]?.t)
-}
-
 // ---- users ---------------------------------------------------------------------------------------------------------
 
 export async function userById(tx: ProjectTx, id: string): Promise<UserRow | undefined> {
