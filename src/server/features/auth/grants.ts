@@ -9,6 +9,7 @@ import type { Hono } from 'hono'
 import type { GatewayEnv } from '../../gateway'
 import { authError, invalidCredentials, type AuthApiError } from './errors'
 import { body, fingerprint, optionalObject, optionalString, secretOf, type AuthService, type C, type Session } from './service'
+import { phoneFlows } from './phone'
 import type { AuthSettings } from './settings'
 import * as store from './store'
 import { FAILED_SIGN_INS_PER_EMAIL } from './throttle'
@@ -21,11 +22,16 @@ const AUTH_CODE_TTL_MS = 5 * 60_000
 
 export function grantRoutes(app: Hono<GatewayEnv>, s: AuthService) {
   const { clock, throttle } = s
+  const phone = phoneFlows(s)
 
   app.post('/signup', async (c) => {
     const settings = await s.settingsOf(c)
     const b = await body(c)
-    if (b.phone !== undefined && b.email === undefined) throw authError(400, 'phone_provider_disabled', 'Phone signups are disabled')
+    if (b.phone !== undefined && b.email === undefined) {
+      const outcome = await phone.signUp(c, b, settings)
+      if ('session' in outcome) return c.json(await s.sessionJson(c, outcome.session, 'password', settings))
+      return c.json(await s.tx(c, (t) => withIdentities(t, outcome.user)))
+    }
     if (settings.disable_signup) throw authError(422, 'signup_disabled', 'Signups not allowed for this instance')
     const email = normaliseEmail(b.email)
     const password = checkPassword(b.password, settings)
@@ -69,7 +75,7 @@ export function grantRoutes(app: Hono<GatewayEnv>, s: AuthService) {
   })
 
   async function passwordGrant(c: C, b: Record<string, unknown>, settings: AuthSettings): Promise<Session> {
-    if (b.phone !== undefined && b.email === undefined) throw authError(400, 'phone_provider_disabled', 'Phone logins are disabled')
+    if (b.phone !== undefined && b.email === undefined) return phone.passwordGrant(c, b, settings)
     const email = normaliseEmail(b.email)
     if (typeof b.password !== 'string' || b.password.length === 0) throw authError(400, 'validation_failed', 'Password is required')
     await throttle.take(c.var.gateway.project.id, `verify:${s.address(c)}`, settings.rate_limit_verify)

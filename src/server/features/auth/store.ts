@@ -164,6 +164,38 @@ export async function deleteUser(tx: ProjectTx, id: string) {
   await tx.query(`delete from auth.users where id = $1`, [id])
 }
 
+// ---- phone users ---------------------------------------------------------------------------------------------------
+
+export async function userByPhone(tx: ProjectTx, phone: string): Promise<UserRow | undefined> {
+  const { rows } = await tx.query<UserRow>(`select ${USER_COLUMNS} from auth.users where phone = $1 and deleted_at is null`, [phone])
+  return rows[0]
+}
+
+/** A new phone user and its identity. */
+export async function insertPhoneUser(
+  tx: ProjectTx,
+  opts: { phone: string; passwordHash: string | null; confirmedAt: Date | null; userMeta?: Record<string, unknown>; now: Date },
+): Promise<UserRow> {
+  const id = randomUUID()
+  await tx.query(
+    `insert into auth.users (instance_id, id, aud, role, phone, encrypted_password, phone_confirmed_at,
+       raw_app_meta_data, raw_user_meta_data, created_at, updated_at, is_sso_user, is_anonymous)
+     values ('${INSTANCE}', $1, 'authenticated', 'authenticated', $2, $3, $4, $5, $6, $7, $7, false, false)`,
+    [id, opts.phone, opts.passwordHash, opts.confirmedAt, JSON.stringify({ provider: 'phone', providers: ['phone'] }), JSON.stringify(opts.userMeta ?? {}), opts.now],
+  )
+  await tx.query(
+    `insert into auth.identities (provider_id, user_id, identity_data, provider, created_at, updated_at)
+     values ($1, $2, $3, 'phone', $4, $4)`,
+    [id, id, JSON.stringify({ sub: id, phone: opts.phone, email_verified: false, phone_verified: opts.confirmedAt !== null }), opts.now],
+  )
+  return (await userById(tx, id))!
+}
+
+/** Uses up a text message's code in `column`: the phone is confirmed by it. */
+export async function usePhoneToken(tx: ProjectTx, id: string, column: 'confirmation_token' | 'recovery_token', now: Date) {
+  await tx.query(`update auth.users set ${column} = '', phone_confirmed_at = coalesce(phone_confirmed_at, $2), updated_at = $2 where id = $1`, [id, now])
+}
+
 // ---- one-time tokens -----------------------------------------------------------------------------------------------
 
 /** Puts a link's hash on the user, with the time it was sent; an e-mail change also records the address asked for. */
@@ -364,14 +396,20 @@ export interface MailboxMessage {
   body: string
   link: string | null
   kind: string
+  channel: 'email' | 'sms'
   sent_at: string
 }
 
 /** Keeps a message in the project's local mailbox, and only the newest `keep` of them. */
-export async function keepMail(db: Queryable, projectId: number, mail: { to: string; subject: string; body: string; link: string | null; kind: string }, keep: number) {
+export async function keepMail(
+  db: Queryable,
+  projectId: number,
+  mail: { to: string; subject: string; body: string; link: string | null; kind: string; channel?: 'email' | 'sms' },
+  keep: number,
+) {
   await db.query(
-    `insert into project_auth_mailbox (project_id, recipient, subject, body, link, kind) values ($1, $2, $3, $4, $5, $6)`,
-    [projectId, mail.to, mail.subject, mail.body, mail.link, mail.kind],
+    `insert into project_auth_mailbox (project_id, recipient, subject, body, link, kind, channel) values ($1, $2, $3, $4, $5, $6, $7)`,
+    [projectId, mail.to, mail.subject, mail.body, mail.link, mail.kind, mail.channel ?? 'email'],
   )
   await db.query(
     `delete from project_auth_mailbox where project_id = $1 and id <= (
@@ -382,7 +420,7 @@ export async function keepMail(db: Queryable, projectId: number, mail: { to: str
 
 export async function listMail(db: Queryable, projectId: number, limit: number): Promise<MailboxMessage[]> {
   const { rows } = await db.query<MailboxMessage & { id: string | number; sent_at: Date | string }>(
-    `select id, recipient, subject, body, link, kind, sent_at from project_auth_mailbox where project_id = $1 order by id desc limit $2`,
+    `select id, recipient, subject, body, link, kind, channel, sent_at from project_auth_mailbox where project_id = $1 order by id desc limit $2`,
     [projectId, limit],
   )
   return rows.map((r) => ({ ...r, id: Number(r.id), sent_at: new Date(r.sent_at).toISOString() }))
