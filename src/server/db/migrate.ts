@@ -22,6 +22,7 @@ import m020 from './migrations/020_database_password'
 import m021 from './migrations/021_function_runtime'
 import m022 from './migrations/022_realtime'
 import m023 from './migrations/023_snippets'
+import m024 from './migrations/024_project_auth_more'
 import m026 from './migrations/026_database_settings'
 import m027 from './migrations/027_realtime_presence_keys'
 
@@ -50,6 +51,7 @@ export const migrations: { id: string; sql: string }[] = [
   { id: '021_function_runtime', sql: m021 },
   { id: '022_realtime', sql: m022 },
   { id: '023_snippets', sql: m023 },
+  { id: '024_project_auth_more', sql: m024 },
   { id: '026_database_settings', sql: m026 },
   { id: '027_realtime_presence_keys', sql: m027 },
 ]
