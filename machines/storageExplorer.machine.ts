@@ -51,6 +51,8 @@ interface Context {
   uploads: Array<ActorRefFrom<typeof storageUploadMachine>>
   /** The entry the panel is about (a name in the open folder). */
   focus: string | null
+  /** Whether the entry being renamed is a folder (every object under it moves). */
+  focusIsFolder: boolean
   /** The text typed in the new folder or rename dialog. */
   draft: string
   panelError: string | null
@@ -111,6 +113,14 @@ export function nameProblem(name: string): string | null {
   return null
 }
 
+/** What is wrong with a rename's new path, or null: a name's rules, and a folder cannot move inside itself. */
+export function renameProblem(from: string, to: string, folder: boolean): string | null {
+  const problem = nameProblem(to)
+  if (problem) return problem
+  if (folder && `${to.trim()}/`.startsWith(`${from}/`)) return 'A folder cannot move inside itself'
+  return null
+}
+
 /** The settings dialog's fields for a bucket as it is. */
 export function draftOfBucket(bucket: Bucket): BucketDraft {
   const limit = bucket.file_size_limit
@@ -155,7 +165,7 @@ export const storageExplorerMachine = setup({
     createFolder: fromPromise<void, { connection: Connection; bucket: string; path: string }>(async () => {
       throw new Error('createFolder not provided')
     }),
-    moveObject: fromPromise<void, { connection: Connection; bucket: string; from: string; to: string }>(async () => {
+    moveObject: fromPromise<void, { connection: Connection; bucket: string; from: string; to: string; folder: boolean }>(async () => {
       throw new Error('moveObject not provided')
     }),
     removeObjects: fromPromise<void, { connection: Connection; bucket: string; entries: DeleteEntry[] }>(async () => {
@@ -176,7 +186,10 @@ export const storageExplorerMachine = setup({
   guards: {
     isPublic: ({ context }) => context.bucket?.public === true,
     isFolderNameValid: ({ context }) => nameProblem(context.draft) === null,
-    isRenameValid: ({ context }) => nameProblem(context.draft) === null && context.draft.trim() !== pathIn(context.path, context.focus ?? ''),
+    isRenameValid: ({ context }) => {
+      const from = pathIn(context.path, context.focus ?? '')
+      return renameProblem(from, context.draft, context.focusIsFolder) === null && context.draft.trim() !== from
+    },
     hasSelection: ({ context }) => context.selected.length > 0,
     isSettingsValid: ({ context }) => settingsBodyOf(context.settings).ok,
   },
@@ -198,6 +211,7 @@ export const storageExplorerMachine = setup({
     selected: [],
     uploads: [],
     focus: null,
+    focusIsFolder: false,
     draft: '',
     panelError: null,
     deleting: [],
@@ -230,7 +244,13 @@ export const storageExplorerMachine = setup({
               ...context.uploads,
               ...event.files.map((file) =>
                 spawn('storageUpload', {
-                  input: { connection: context.connection!, bucket: context.bucketId, path: pathIn(context.path, file.name), file },
+                  input: {
+                    connection: context.connection!,
+                    bucket: context.bucketId,
+                    path: pathIn(context.path, file.name),
+                    file,
+                    exists: context.items.some((item) => item.id !== null && item.name === file.name),
+                  },
                 }),
               ),
             ],
@@ -239,7 +259,7 @@ export const storageExplorerMachine = setup({
         'upload.stored': { actions: 'reloadFolder' },
         'uploads.clear': {
           actions: enqueueActions(({ context, enqueue }) => {
-            const running = context.uploads.filter((upload) => upload.getSnapshot().matches('uploading') || upload.getSnapshot().matches('failed'))
+            const running = context.uploads.filter((upload) => ['uploading', 'failed', 'conflict'].some((state) => upload.getSnapshot().matches(state as never)))
             for (const upload of context.uploads) if (!running.includes(upload)) enqueue.stopChild(upload)
             enqueue.assign({ uploads: running })
           }),
@@ -293,7 +313,7 @@ export const storageExplorerMachine = setup({
               on: {
                 'item.open': { target: 'details', actions: assign(({ event }) => ({ focus: event.name, panelError: null, preview: null })) },
                 'folder.new': { target: 'newFolder', actions: assign({ draft: '', panelError: null }) },
-                'item.rename': { target: 'renaming', actions: assign(({ context, event }) => ({ focus: event.name, draft: pathIn(context.path, event.name), panelError: null })) },
+                'item.rename': { target: 'renaming', actions: assign(({ context, event }) => ({ focus: event.name, focusIsFolder: entryOf(context, event.name).folder, draft: pathIn(context.path, event.name), panelError: null })) },
                 'item.delete': { target: 'deleting', actions: assign(({ context, event }) => ({ deleting: [entryOf(context, event.name)], panelError: null })) },
                 'selection.delete': { guard: 'hasSelection', target: 'deleting', actions: assign(({ context }) => ({ deleting: context.selected.map((name) => entryOf(context, name)), panelError: null })) },
                 'url.open': [
@@ -314,7 +334,7 @@ export const storageExplorerMachine = setup({
                 'details.close': { target: 'idle', actions: assign({ focus: null, preview: null }) },
                 'item.open': { target: 'details', reenter: true, actions: assign(({ event }) => ({ focus: event.name, panelError: null, preview: null })) },
                 'folder.new': { target: 'newFolder', actions: assign({ draft: '', panelError: null }) },
-                'item.rename': { target: 'renaming', actions: assign(({ context, event }) => ({ focus: event.name, draft: pathIn(context.path, event.name), panelError: null })) },
+                'item.rename': { target: 'renaming', actions: assign(({ context, event }) => ({ focus: event.name, focusIsFolder: entryOf(context, event.name).folder, draft: pathIn(context.path, event.name), panelError: null })) },
                 'item.delete': { target: 'deleting', actions: assign(({ context, event }) => ({ deleting: [entryOf(context, event.name)], panelError: null })) },
                 'url.open': [
                   {
@@ -375,9 +395,19 @@ export const storageExplorerMachine = setup({
                   invoke: {
                     id: 'moveObject',
                     src: 'moveObject',
-                    input: ({ context }) => ({ connection: context.connection!, bucket: context.bucketId, from: pathIn(context.path, context.focus ?? ''), to: context.draft.trim() }),
+                    input: ({ context }) => ({
+                      connection: context.connection!,
+                      bucket: context.bucketId,
+                      from: pathIn(context.path, context.focus ?? ''),
+                      to: context.draft.trim(),
+                      folder: context.focusIsFolder,
+                    }),
                     onDone: { target: '#storageExplorer.browsing.panel.idle', actions: 'reloadFolder' },
-                    onError: { target: 'editing', actions: { type: 'storePanelError', params: ({ event }) => ({ error: messageOf(event.error, 'Failed to move the file') }) } },
+                    onError: {
+                      target: 'editing',
+                      // A folder's move may have moved some objects before it failed: the list shows where each is.
+                      actions: [{ type: 'storePanelError', params: ({ context, event }) => ({ error: messageOf(event.error, context.focusIsFolder ? 'Failed to move the folder' : 'Failed to move the file') }) }, 'reloadFolder'],
+                    },
                   },
                 },
               },
@@ -473,7 +503,7 @@ export type PanelView =
   | { kind: 'none' }
   | { kind: 'details'; name: string; phase: 'loading' | 'ready' | 'failed'; preview: Preview | null; error: string | null }
   | { kind: 'newFolder'; draft: string; problem: string | null; submitting: boolean; error: string | null }
-  | { kind: 'rename'; name: string; draft: string; problem: string | null; submitting: boolean; error: string | null }
+  | { kind: 'rename'; name: string; folder: boolean; draft: string; problem: string | null; submitting: boolean; error: string | null }
   | { kind: 'delete'; entries: DeleteEntry[]; submitting: boolean; error: string | null }
   | { kind: 'url'; name: string; phase: 'choosing' | 'signing' | 'ready'; isPublic: boolean; expiry: number; url: string | null; error: string | null }
   | { kind: 'settings'; draft: BucketDraft; errors: DraftErrors; saving: boolean; error: string | null }
@@ -520,7 +550,10 @@ function panelOf(snapshot: ExplorerSnapshot): PanelView {
     return { kind: 'details', name: c.focus ?? '', phase: sub('details', 'loading') ? 'loading' : sub('details', 'failed') ? 'failed' : 'ready', preview: c.preview, error: c.panelError }
   }
   if (at('newFolder')) return { kind: 'newFolder', draft: c.draft, problem: nameProblem(c.draft), submitting: sub('newFolder', 'submitting'), error: c.panelError }
-  if (at('renaming')) return { kind: 'rename', name: c.focus ?? '', draft: c.draft, problem: nameProblem(c.draft), submitting: sub('renaming', 'submitting'), error: c.panelError }
+  if (at('renaming')) {
+    const problem = renameProblem(pathIn(c.path, c.focus ?? ''), c.draft, c.focusIsFolder)
+    return { kind: 'rename', name: c.focus ?? '', folder: c.focusIsFolder, draft: c.draft, problem, submitting: sub('renaming', 'submitting'), error: c.panelError }
+  }
   if (at('deleting')) return { kind: 'delete', entries: c.deleting, submitting: sub('deleting', 'submitting'), error: c.panelError }
   if (at('url')) {
     const phase = sub('url', 'choosing') ? 'choosing' : sub('url', 'signing') ? 'signing' : 'ready'

@@ -97,6 +97,7 @@ const model = modelOf(storageExplorerMachine.provide({ actors: { storageUpload: 
           ev({ type: 'item.open', name: 'cat.png' }),
           ev({ type: 'folder.new' }),
           ev({ type: 'item.rename', name: 'cat.png' }),
+          ev({ type: 'item.rename', name: 'docs' }),
           ev({ type: 'item.delete', name: 'docs' }),
           ev({ type: 'url.open', name: 'cat.png' }),
           ev({ type: 'settings.open' }),
@@ -135,7 +136,8 @@ const model = modelOf(storageExplorerMachine.provide({ actors: { storageUpload: 
       return [...edits.map((name) => ev({ type: 'folder.edit', name })), ev({ type: 'folder.submit' }), ev({ type: 'folder.cancel' })]
     }
     if (at(snapshot, 'browsing.panel.renaming.editing')) {
-      const edits = c.panelError === null && c.draft === c.focus ? [`old/${c.focus}`] : []
+      // A folder is also offered a move inside itself, which the dialog refuses.
+      const edits = c.panelError !== null ? [] : c.draft === c.focus ? (c.focusIsFolder ? ['docs/inner', 'old/docs'] : [`old/${c.focus}`]) : c.draft === 'docs/inner' ? ['old/docs'] : []
       return [...edits.map((to) => ev({ type: 'rename.edit', to })), ev({ type: 'rename.submit' }), ev({ type: 'rename.cancel' })]
     }
     if (at(snapshot, 'browsing.panel.deleting.confirming')) return [ev({ type: 'delete.confirm' }), ev({ type: 'delete.cancel' })]
@@ -196,6 +198,7 @@ const paths = model.getShortestPaths()
 const runPath = usePathClock()
 
 const dialog = (name: string) => screen.getByRole('dialog', { name })
+const renameDialog = () => screen.getByRole('dialog', { name: /^Rename or move (file|folder)$/ })
 
 describe('storage explorer model', () => {
   it('the paths reach every state and every transition', () => {
@@ -208,7 +211,7 @@ describe('storage explorer model', () => {
       const list = deferredActor<StorageListItem[], { connection: Connection; bucket: string; path: string; search: string }>('listFolder')
       const preview = deferredActor<Preview, { connection: Connection; bucket: string; path: string }>('loadPreview')
       const mkdir = deferredActor<void, { connection: Connection; bucket: string; path: string }>('createFolder')
-      const move = deferredActor<void, { connection: Connection; bucket: string; from: string; to: string }>('moveObject')
+      const move = deferredActor<void, { connection: Connection; bucket: string; from: string; to: string; folder: boolean }>('moveObject')
       const remove = deferredActor<void, { connection: Connection; bucket: string; entries: DeleteEntry[] }>('removeObjects')
       const sign = deferredActor<string, { connection: Connection; bucket: string; path: string; expiresIn: number }>('signUrl')
       const update = deferredActor<void, { connection: Connection; bucket: string; body: BucketSettingsBody }>('updateBucket')
@@ -329,16 +332,17 @@ describe('storage explorer model', () => {
           },
           'browsing.panel.renaming.editing': (snapshot) => {
             const c = contextOf(snapshot)
-            const form = within(dialog('Rename or move file'))
+            const form = within(dialog(c.focusIsFolder ? 'Rename or move folder' : 'Rename or move file'))
             expect(form.getByLabelText('New path')).toHaveValue(c.draft)
-            // Unchanged, the path is not a move yet.
-            expect(form.getByRole('button', { name: 'Move' })).toHaveProperty('disabled', c.draft === c.focus)
+            // Unchanged, the path is not a move yet; a folder cannot go inside itself.
+            expect(form.getByRole('button', { name: 'Move' })).toHaveProperty('disabled', c.draft === c.focus || c.draft === 'docs/inner')
+            if (c.draft === 'docs/inner') expect(form.getByText('A folder cannot move inside itself')).toBeInTheDocument()
             if (c.panelError) expect(form.getByRole('alert')).toHaveTextContent(c.panelError)
           },
           'browsing.panel.renaming.submitting': (snapshot) => {
-            const name = contextOf(snapshot).focus!
-            expect(within(dialog('Rename or move file')).getByRole('button', { name: 'Moving…' })).toBeDisabled()
-            expect(move.pending.map((run) => run.input)).toEqual([{ connection: CONNECTION, bucket: 'photos', from: name, to: `old/${name}` }])
+            const { focus: name, focusIsFolder } = contextOf(snapshot)
+            expect(within(renameDialog()).getByRole('button', { name: 'Moving…' })).toBeDisabled()
+            expect(move.pending.map((run) => run.input)).toEqual([{ connection: CONNECTION, bucket: 'photos', from: name, to: `old/${name}`, folder: focusIsFolder }])
           },
           'browsing.panel.deleting.confirming': (snapshot) => {
             const c = contextOf(snapshot)
@@ -429,7 +433,7 @@ describe('storage explorer model', () => {
             fireEvent.change(screen.getByLabelText('Upload files'), { target: { files: [UPLOAD] } })
           },
           'upload.stored': async () => {
-            expect(transfers.map((transfer) => transfer.input)).toEqual([{ connection: CONNECTION, bucket: 'photos', path: 'hello.txt', file: UPLOAD }])
+            expect(transfers.map((transfer) => transfer.input)).toEqual([{ connection: CONNECTION, bucket: 'photos', path: 'hello.txt', file: UPLOAD, upsert: false }])
             act(() => transfers[0].report({ type: 'upload.finished' }))
           },
           'uploads.clear': async () => {
@@ -461,13 +465,13 @@ describe('storage explorer model', () => {
             fireEvent.click(within(files()).getByRole('button', { name: `Rename or move ${step.event.name}` }))
           },
           'rename.edit': async (step) => {
-            fireEvent.change(within(dialog('Rename or move file')).getByLabelText('New path'), { target: { value: step.event.to } })
+            fireEvent.change(within(renameDialog()).getByLabelText('New path'), { target: { value: step.event.to } })
           },
           'rename.submit': async () => {
-            fireEvent.click(within(dialog('Rename or move file')).getByRole('button', { name: 'Move' }))
+            fireEvent.click(within(renameDialog()).getByRole('button', { name: 'Move' }))
           },
           'rename.cancel': async () => {
-            fireEvent.click(within(dialog('Rename or move file')).getByRole('button', { name: 'Cancel' }))
+            fireEvent.click(within(renameDialog()).getByRole('button', { name: 'Cancel' }))
           },
           'xstate.done.actor.moveObject': async () => move.resolve(undefined),
           'xstate.error.actor.moveObject': async (step) => move.reject(errorOf(step)),

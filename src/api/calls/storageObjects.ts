@@ -30,7 +30,7 @@ export interface StorageConnection {
 /** The message a member without the service_role key reads. */
 export const NO_SERVICE_KEY = "You need additional permissions to browse this project's files (the service_role key)"
 
-class StorageCallError extends Error {
+export class StorageCallError extends Error {
   constructor(
     message: string,
     readonly status: number | null,
@@ -140,6 +140,16 @@ async function namesUnder(conn: StorageConnection, bucket: string, folder: strin
   return names
 }
 
+/**
+ * Moves a folder: every object under `from` to the same place under `to`, one POST /object/move each (the service
+ * moves objects, not prefixes, as the platform's does). Stops at the first refusal, its message kept.
+ */
+export async function moveFolder(conn: StorageConnection, bucket: string, from: string, to: string, options?: CallOptions): Promise<number> {
+  const names = await namesUnder(conn, bucket, from, options)
+  for (const name of names) await moveObject(conn, bucket, name, `${to}${name.slice(from.length)}`, options)
+  return names.length
+}
+
 /** Deletes files and whole folders (every object under them); the answer counts the objects removed. */
 export async function removeObjects(conn: StorageConnection, bucket: string, entries: Array<{ path: string; folder: boolean }>, options?: CallOptions) {
   const names: string[] = []
@@ -195,7 +205,7 @@ export interface UploadProgress {
 }
 
 /**
- * Uploads one file to `path`, reporting progress; a file over 6 MB goes through the resumable (TUS) endpoint in
+ * Uploads one file to `path` (replacing an object of that name only with `upsert`), reporting progress; a file over 6 MB goes through the resumable (TUS) endpoint in
  * 6 MB chunks, as the platform asks. Returns a function that cancels the upload (nothing is stored then).
  */
 export function uploadFile(
@@ -203,6 +213,7 @@ export function uploadFile(
   bucket: string,
   path: string,
   file: Blob,
+  upsert: boolean,
   on: { progress: (p: UploadProgress) => void; done: () => void; failed: (error: Error) => void },
 ): () => void {
   const contentType = file.type || 'application/octet-stream'
@@ -211,7 +222,7 @@ export function uploadFile(
       endpoint: urlOf(conn, endpoints.resumableUpload, {}),
       chunkSize: RESUMABLE_THRESHOLD,
       retryDelays: [],
-      headers: { ...authHeaders(conn), 'x-upsert': 'false' },
+      headers: { ...authHeaders(conn), 'x-upsert': String(upsert) },
       metadata: { bucketName: bucket, objectName: path, contentType, cacheControl: '3600' },
       uploadDataDuringCreation: true,
       removeFingerprintOnSuccess: true,
@@ -227,6 +238,7 @@ export function uploadFile(
   for (const [name, value] of Object.entries(authHeaders(conn))) xhr.setRequestHeader(name, value)
   xhr.setRequestHeader('content-type', contentType)
   xhr.setRequestHeader('cache-control', '3600')
+  xhr.setRequestHeader('x-upsert', String(upsert))
   xhr.upload.onprogress = (event) => on.progress({ loaded: event.loaded, total: event.lengthComputable ? event.total : file.size })
   xhr.onload = () => {
     if (xhr.status >= 200 && xhr.status < 300) {

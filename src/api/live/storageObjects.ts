@@ -11,11 +11,13 @@ import {
   createFolder,
   getBucket,
   listFolder,
+  moveFolder,
   moveObject,
   objectInfo,
   readTextStart,
   removeObjects,
   signUrl,
+  StorageCallError,
   updateBucket,
   uploadFile,
 } from '../calls/storageObjects'
@@ -32,10 +34,11 @@ const isText = (type: string) => type.startsWith('text/') || /^application\/(jso
 export const liveStorageUploadMachine = storageUploadMachine.provide({
   actors: {
     sendFile: fromCallback<UploadEvent, UploadTarget>(({ input, sendBack }) => {
-      return uploadFile(input.connection, input.bucket, input.path, input.file, {
+      return uploadFile(input.connection, input.bucket, input.path, input.file, input.upsert, {
         progress: ({ loaded, total }) => sendBack({ type: 'upload.progressed', loaded, total }),
         done: () => sendBack({ type: 'upload.finished' }),
-        failed: (error) => sendBack({ type: 'upload.failed', message: error.message }),
+        // 409: the name is taken (the platform's 'The resource already exists'), which the person may overwrite.
+        failed: (error) => sendBack({ type: 'upload.failed', message: error.message, conflict: error instanceof StorageCallError && error.status === 409 }),
       })
     }),
   },
@@ -59,8 +62,9 @@ export const liveStorageExplorerMachine = storageExplorerMachine.provide({
     createFolder: fromPromise(async ({ input, signal }: Signal & { input: { connection: Connection; bucket: string; path: string } }) => {
       await createFolder(input.connection, input.bucket, input.path, { signal })
     }),
-    moveObject: fromPromise(async ({ input, signal }: Signal & { input: { connection: Connection; bucket: string; from: string; to: string } }) => {
-      await moveObject(input.connection, input.bucket, input.from, input.to, { signal })
+    moveObject: fromPromise(async ({ input, signal }: Signal & { input: { connection: Connection; bucket: string; from: string; to: string; folder: boolean } }) => {
+      if (input.folder) await moveFolder(input.connection, input.bucket, input.from, input.to, { signal })
+      else await moveObject(input.connection, input.bucket, input.from, input.to, { signal })
     }),
     removeObjects: fromPromise(async ({ input, signal }: Signal & { input: { connection: Connection; bucket: string; entries: DeleteEntry[] } }) => {
       await removeObjects(input.connection, input.bucket, input.entries, { signal })

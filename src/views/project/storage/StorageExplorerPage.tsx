@@ -256,15 +256,13 @@ function Row({ actor, item, folder, selected }: { actor: StorageExplorerActorRef
       <td className="px-3 py-2">{item.updated_at ? new Date(item.updated_at).toLocaleString() : '—'}</td>
       <td className="whitespace-nowrap px-3 py-2 text-right">
         {isFolder ? null : (
-          <>
-            <Button variant="ghost" aria-label={`Get URL of ${item.name}`} disabled={!canUrl} onClick={() => actor.send({ type: 'url.open', name: item.name })}>
-              Get URL
-            </Button>
-            <Button variant="ghost" aria-label={`Rename or move ${item.name}`} disabled={!canRename} onClick={() => actor.send({ type: 'item.rename', name: item.name })}>
-              Rename
-            </Button>
-          </>
+          <Button variant="ghost" aria-label={`Get URL of ${item.name}`} disabled={!canUrl} onClick={() => actor.send({ type: 'url.open', name: item.name })}>
+            Get URL
+          </Button>
         )}
+        <Button variant="ghost" aria-label={`Rename or move ${item.name}`} disabled={!canRename} onClick={() => actor.send({ type: 'item.rename', name: item.name })}>
+          Rename
+        </Button>
         <Button variant="ghost" aria-label={`Delete ${item.name}`} disabled={!canDelete} onClick={() => actor.send({ type: 'item.delete', name: item.name })}>
           Delete
         </Button>
@@ -361,7 +359,7 @@ function Uploads({ actor }: { actor: StorageExplorerActorRef }) {
   )
 }
 
-const UPLOAD_STATUS = { uploading: 'Uploading', failed: 'Failed', stored: 'Uploaded', cancelled: 'Cancelled' } as const
+const UPLOAD_STATUS = { conflict: 'Name taken', uploading: 'Uploading', failed: 'Failed', stored: 'Uploaded', cancelled: 'Cancelled' } as const
 
 export function UploadRow({ upload }: { upload: UploadActorRef }) {
   const view = useSelector(upload, selectUploadView)
@@ -376,7 +374,18 @@ export function UploadRow({ upload }: { upload: UploadActorRef }) {
       </div>
       <progress className="mt-1 w-full accent-emerald-600" max={100} value={view.percent} aria-label={`Upload of ${view.name}`} />
       {view.error ? <InlineError>{view.error}</InlineError> : null}
+      {view.phase === 'conflict' ? <p className="text-sm">A file named {view.name} already exists in this folder.</p> : null}
       <div className="flex justify-end gap-2">
+        {view.phase === 'conflict' ? (
+          <>
+            <Button variant="ghost" aria-label={`Skip upload of ${view.name}`} onClick={() => upload.send({ type: 'upload.cancel' })}>
+              Skip
+            </Button>
+            <Button aria-label={`Overwrite ${view.name}`} onClick={() => upload.send({ type: 'upload.overwrite' })}>
+              Overwrite
+            </Button>
+          </>
+        ) : null}
         {view.phase === 'uploading' ? (
           <Button variant="ghost" aria-label={`Cancel upload of ${view.name}`} onClick={() => upload.send({ type: 'upload.cancel' })}>
             Cancel
@@ -398,7 +407,7 @@ function Dialogs({ actor, panel }: { actor: StorageExplorerActorRef; panel: Pane
       <Modal open={panel.kind === 'newFolder'} onClose={() => actor.send({ type: 'folder.cancel' })} title="Create folder">
         {panel.kind === 'newFolder' ? <NewFolderForm actor={actor} panel={panel} /> : null}
       </Modal>
-      <Modal open={panel.kind === 'rename'} onClose={() => actor.send({ type: 'rename.cancel' })} title="Rename or move file">
+      <Modal open={panel.kind === 'rename'} onClose={() => actor.send({ type: 'rename.cancel' })} title={panel.kind === 'rename' && panel.folder ? 'Rename or move folder' : 'Rename or move file'}>
         {panel.kind === 'rename' ? <RenameForm actor={actor} panel={panel} /> : null}
       </Modal>
       <Modal open={panel.kind === 'delete'} onClose={() => actor.send({ type: 'delete.cancel' })} title="Delete files">
@@ -461,7 +470,12 @@ function RenameForm({ actor, panel }: { actor: StorageExplorerActorRef; panel: E
         actor.send({ type: 'rename.submit' })
       }}
     >
-      <Field id={`${id}-path`} label="New path" hint="The file's full path in the bucket: change a folder to move it." error={problem}>
+      <Field
+        id={`${id}-path`}
+        label="New path"
+        hint={panel.folder ? "The folder's full path in the bucket: everything in it moves along." : "The file's full path in the bucket: change a folder to move it."}
+        error={problem}
+      >
         <input
           {...fieldAria(`${id}-path`, { error: problem, hint: true })}
           className={inputClass}
