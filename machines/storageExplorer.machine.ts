@@ -1,20 +1,25 @@
 /**
  * Storage › a bucket's files: the storage API found (the project's URL and service key) with the bucket's settings,
  * then two regions side by side — `listing`, the current folder (opened by breadcrumbs or a folder, filtered by a
- * search), and `panel`, what the person is doing with it (a file's details and preview, a new folder, rename/move,
+ * search listed once the typing pauses), and `panel`, what the person is doing with it (a file's details and preview, a new folder, rename/move,
  * delete, 'Get URL', the bucket's settings). Uploads are child machines (storageUpload), one per file, spawned here.
+ * A member without the service key browses and downloads only: every change is guarded by `mayWrite`.
  * Invariants: a change that lands lists the folder again (`folder.reload`), and so does every stored upload, without
  * closing what the panel shows; a failed change keeps its dialog open with storage's message as it is; a read
  * unanswered after requestTimeout is abandoned (its signal aborted) and reported like a failure.
  */
-import { assign, enqueueActions, fromPromise, raise, setup, type ActorRefFrom, type SnapshotFrom } from 'xstate'
+import { and, assign, enqueueActions, fromPromise, raise, setup, type ActorRefFrom, type SnapshotFrom } from 'xstate'
 import type { Bucket } from '../src/contracts/storage'
 import { publicObjectUrl } from '../src/contracts/endpoints/storageObjects'
 import type { BucketSettingsBody, ObjectInfo, StorageListItem } from '../src/contracts/storageObjects'
 import { EMPTY_DRAFT, SIZE_UNITS, createBodyOf, type BucketDraft, type DraftErrors } from './storageBuckets.machine'
 import { storageUploadMachine, type UploadTarget } from './storageUpload.machine'
 
-export type Connection = UploadTarget['connection']
+/**
+ * The project's storage as the member reaches it: with the service key (every change offered), or without it
+ * (`key: null`: a member who may not read the key browses and downloads only, through the platform's reads).
+ */
+export type Connection = UploadTarget['connection'] | { url: string; key: null; ref: string }
 
 /** What the details panel shows of a file: its facts, a short-lived signed URL (preview, download), a text's start. */
 export interface Preview {
@@ -185,6 +190,7 @@ export const storageExplorerMachine = setup({
   },
   guards: {
     isPublic: ({ context }) => context.bucket?.public === true,
+    mayWrite: ({ context }) => context.connection !== null && context.connection.key !== null,
     isFolderNameValid: ({ context }) => nameProblem(context.draft) === null,
     isRenameValid: ({ context }) => {
       const from = pathIn(context.path, context.focus ?? '')
@@ -195,6 +201,8 @@ export const storageExplorerMachine = setup({
   },
   delays: {
     requestTimeout: 30_000,
+    // Typing in the search box lists the folder once the typing pauses, not once per key.
+    searchDebounce: 300,
   },
 }).createMachine({
   id: 'storageExplorer',
@@ -239,13 +247,15 @@ export const storageExplorerMachine = setup({
       type: 'parallel',
       on: {
         'files.add': {
+          guard: 'mayWrite',
           actions: assign(({ context, event, spawn }) => ({
             uploads: [
               ...context.uploads,
               ...event.files.map((file) =>
                 spawn('storageUpload', {
                   input: {
-                    connection: context.connection!,
+                    // mayWrite let only a connection with the key in.
+                    connection: { url: context.connection!.url, key: context.connection!.key ?? '' },
                     bucket: context.bucketId,
                     path: pathIn(context.path, file.name),
                     file,
@@ -271,9 +281,13 @@ export const storageExplorerMachine = setup({
           on: {
             'folder.open': { target: '.loading', actions: assign(({ event }) => ({ path: event.path, search: '', selected: [] })) },
             'folder.reload': { target: '.loading' },
-            'search.change': { target: '.loading', actions: assign(({ event }) => ({ search: event.text, selected: [] })) },
+            // Each key restarts the pause (re-entering `debouncing`); the list shown stays until the pause ends.
+            'search.change': { target: '.debouncing', reenter: true, actions: assign(({ event }) => ({ search: event.text, selected: [] })) },
           },
           states: {
+            debouncing: {
+              after: { searchDebounce: 'loading' },
+            },
             loading: {
               invoke: {
                 id: 'listFolder',
@@ -294,6 +308,7 @@ export const storageExplorerMachine = setup({
             ready: {
               on: {
                 'item.toggle': {
+                  guard: 'mayWrite',
                   actions: assign(({ context, event }) => ({
                     selected: context.selected.includes(event.name) ? context.selected.filter((n) => n !== event.name) : [...context.selected, event.name],
                   })),
@@ -312,10 +327,10 @@ export const storageExplorerMachine = setup({
             idle: {
               on: {
                 'item.open': { target: 'details', actions: assign(({ event }) => ({ focus: event.name, panelError: null, preview: null })) },
-                'folder.new': { target: 'newFolder', actions: assign({ draft: '', panelError: null }) },
-                'item.rename': { target: 'renaming', actions: assign(({ context, event }) => ({ focus: event.name, focusIsFolder: entryOf(context, event.name).folder, draft: pathIn(context.path, event.name), panelError: null })) },
-                'item.delete': { target: 'deleting', actions: assign(({ context, event }) => ({ deleting: [entryOf(context, event.name)], panelError: null })) },
-                'selection.delete': { guard: 'hasSelection', target: 'deleting', actions: assign(({ context }) => ({ deleting: context.selected.map((name) => entryOf(context, name)), panelError: null })) },
+                'folder.new': { guard: 'mayWrite', target: 'newFolder', actions: assign({ draft: '', panelError: null }) },
+                'item.rename': { guard: 'mayWrite', target: 'renaming', actions: assign(({ context, event }) => ({ focus: event.name, focusIsFolder: entryOf(context, event.name).folder, draft: pathIn(context.path, event.name), panelError: null })) },
+                'item.delete': { guard: 'mayWrite', target: 'deleting', actions: assign(({ context, event }) => ({ deleting: [entryOf(context, event.name)], panelError: null })) },
+                'selection.delete': { guard: and(['mayWrite', 'hasSelection']), target: 'deleting', actions: assign(({ context }) => ({ deleting: context.selected.map((name) => entryOf(context, name)), panelError: null })) },
                 'url.open': [
                   {
                     guard: 'isPublic',
@@ -324,7 +339,7 @@ export const storageExplorerMachine = setup({
                   },
                   { target: 'url.choosing', actions: assign(({ event }) => ({ focus: event.name, panelError: null, url: null, expiry: URL_EXPIRIES[0].seconds })) },
                 ],
-                'settings.open': { target: 'settings', actions: assign(({ context }) => ({ settings: draftOfBucket(context.bucket!), panelError: null })) },
+                'settings.open': { guard: 'mayWrite', target: 'settings', actions: assign(({ context }) => ({ settings: draftOfBucket(context.bucket!), panelError: null })) },
               },
             },
             details: {
@@ -333,9 +348,9 @@ export const storageExplorerMachine = setup({
               on: {
                 'details.close': { target: 'idle', actions: assign({ focus: null, preview: null }) },
                 'item.open': { target: 'details', reenter: true, actions: assign(({ event }) => ({ focus: event.name, panelError: null, preview: null })) },
-                'folder.new': { target: 'newFolder', actions: assign({ draft: '', panelError: null }) },
-                'item.rename': { target: 'renaming', actions: assign(({ context, event }) => ({ focus: event.name, focusIsFolder: entryOf(context, event.name).folder, draft: pathIn(context.path, event.name), panelError: null })) },
-                'item.delete': { target: 'deleting', actions: assign(({ context, event }) => ({ deleting: [entryOf(context, event.name)], panelError: null })) },
+                'folder.new': { guard: 'mayWrite', target: 'newFolder', actions: assign({ draft: '', panelError: null }) },
+                'item.rename': { guard: 'mayWrite', target: 'renaming', actions: assign(({ context, event }) => ({ focus: event.name, focusIsFolder: entryOf(context, event.name).folder, draft: pathIn(context.path, event.name), panelError: null })) },
+                'item.delete': { guard: 'mayWrite', target: 'deleting', actions: assign(({ context, event }) => ({ deleting: [entryOf(context, event.name)], panelError: null })) },
                 'url.open': [
                   {
                     guard: 'isPublic',
@@ -344,7 +359,7 @@ export const storageExplorerMachine = setup({
                   },
                   { target: 'url.choosing', actions: assign(({ event }) => ({ focus: event.name, panelError: null, url: null, expiry: URL_EXPIRIES[0].seconds })) },
                 ],
-                'settings.open': { target: 'settings', actions: assign(({ context }) => ({ settings: draftOfBucket(context.bucket!), panelError: null })) },
+                'settings.open': { guard: 'mayWrite', target: 'settings', actions: assign(({ context }) => ({ settings: draftOfBucket(context.bucket!), panelError: null })) },
               },
               states: {
                 loading: {
@@ -514,6 +529,8 @@ export type ExplorerView =
   | {
       phase: 'browsing'
       bucket: Bucket
+      /** Changes are offered (the member holds the service key); otherwise browse and download only. */
+      writable: boolean
       path: string
       /** The breadcrumbs: the bucket, then each folder of the path with the path that opens it. */
       crumbs: Array<{ label: string; path: string }>
@@ -533,6 +550,7 @@ export function selectExplorerView(snapshot: ExplorerSnapshot): ExplorerView {
   return {
     phase: 'browsing',
     bucket: c.bucket,
+    writable: c.connection !== null && c.connection.key !== null,
     path: c.path,
     crumbs,
     search: c.search,

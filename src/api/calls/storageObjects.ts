@@ -18,6 +18,7 @@ import {
   type StorageListItem,
 } from '../../contracts/storageObjects'
 import { getProjectApiInfo } from './keys'
+import { listBucketObjects, listBuckets, signBucketObject } from './storage'
 import type { CallOptions } from '../http'
 
 /** Where a project's storage API answers and the key it is called with. */
@@ -27,8 +28,12 @@ export interface StorageConnection {
   key: string
 }
 
-/** The message a member without the service_role key reads. */
-export const NO_SERVICE_KEY = "You need additional permissions to browse this project's files (the service_role key)"
+/**
+ * A member's view of a project's storage: with the service key (whoever may read it) every call goes to the storage
+ * API; without it (`key: null`, a Read-only member or a Developer) the member browses and downloads through the
+ * platform's own reads, and changes are not offered.
+ */
+export type MemberStorage = StorageConnection | { url: string; key: null; ref: string }
 
 export class StorageCallError extends Error {
   constructor(
@@ -40,13 +45,48 @@ export class StorageCallError extends Error {
   }
 }
 
-/** The storage API of a project, from its API key info. */
-export async function connectStorage(ref: string, options?: CallOptions): Promise<StorageConnection> {
+/** The storage API of a project, from its API key info: with the service key when the member may read it. */
+export async function connectStorage(ref: string, options?: CallOptions): Promise<MemberStorage> {
   const info = await getProjectApiInfo(ref, options)
   const key = info.autoApiService.serviceApiKey
-  if (!key) throw new StorageCallError(NO_SERVICE_KEY, 403)
   const base = `${info.autoApiService.protocol}://${info.autoApiService.endpoint}`.replace(/\/$/, '')
-  return { url: `${base}${STORAGE_PREFIX}`, key }
+  return key ? { url: `${base}${STORAGE_PREFIX}`, key } : { url: `${base}${STORAGE_PREFIX}`, key: null, ref }
+}
+
+/** A bucket as a member without the key reads it: from the platform's list of the project's buckets. */
+export async function memberBucket(ref: string, bucket: string, options?: CallOptions) {
+  const found = (await listBuckets(ref, options)).find((b) => b.id === bucket)
+  if (!found) throw new StorageCallError('Bucket not found', 404)
+  return found
+}
+
+/** One folder as `listFolder` lists it, through the platform's member read. */
+export function memberListFolder(ref: string, bucket: string, prefix: string, search: string, options?: CallOptions) {
+  return listBucketObjects(ref, bucket, { path: prefix === '' ? '' : `${prefix}/`, options: { limit: LIST_LIMIT, offset: 0, sortBy: { column: 'name', order: 'asc' }, search } }, options)
+}
+
+/** A signed URL of one object, absolute, through the platform's member read. */
+export async function memberSignUrl(ref: string, bucket: string, path: string, expiresIn: number, options?: CallOptions) {
+  return (await signBucketObject(ref, bucket, { path, expiresIn }, options)).signedUrl
+}
+
+/** What the preview shows of an object read through a signed URL: its headers (HEAD) and, for text, its start (Range). */
+export async function readSigned(url: string, textLimit: number | null, options?: CallOptions): Promise<{ size: number; contentType: string; lastModified: string | null; text: string | null }> {
+  let head: Response
+  try {
+    head = await fetch(new Request(url, { method: 'HEAD', signal: options?.signal }))
+  } catch {
+    if (options?.signal?.aborted) return new Promise<never>(() => {})
+    throw new StorageCallError('Unable to reach the storage API', null)
+  }
+  if (!head.ok) throw new StorageCallError(`Request failed with status ${head.status}`, head.status)
+  const contentType = head.headers.get('content-type') ?? 'application/octet-stream'
+  const modified = head.headers.get('last-modified')
+  const info = { size: Number(head.headers.get('content-length') ?? 0), contentType, lastModified: modified ? new Date(modified).toISOString() : null }
+  if (textLimit === null) return { ...info, text: null }
+  const part = await fetch(new Request(url, { signal: options?.signal, headers: { range: `bytes=0-${textLimit - 1}` } }))
+  if (!part.ok) throw new StorageCallError(`Request failed with status ${part.status}`, part.status)
+  return { ...info, text: await part.text() }
 }
 
 /** Where the storage API sits under a project's URL. */
