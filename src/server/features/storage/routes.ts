@@ -23,8 +23,7 @@ import { at, baseUrl, errorJson, validate, type AppEnv } from '../../core/http'
 import { can } from '../../core/permissions'
 import { DATABASE_UNAVAILABLE, memberProject, refParam, refuseUnlessActive, type MemberProjectEnv } from '../projects/access'
 import { ProjectDbError, type ProjectTx } from '../../projectdb/types'
-import { deleteBucket, findBucket, findObject, insertBucket, listBuckets, listFolder, storageEnabled } from './store'
-import { findProjectKeys } from '../keys/store'
+import { deleteBucket, findBucket, findObject, insertBucket, listBuckets, listFolder, projectJwtSecret, storageEnabled } from './store'
 import { StorageError } from './errors'
 import { checkKey } from './paths'
 import { signStorageToken } from './service'
@@ -115,7 +114,7 @@ export function storageRoutes({ db, projectDbs, clock, ownUrl }: Deps) {
     const done = await inProjectDb(c, (tx) => findObject(tx, id, key))
     if (!done.ok) return done.response
     if (!done.value) return errorJson(c, 404, `Object not found: the bucket '${id}' has no object '${key}'`)
-    const secret = (await findProjectKeys(db, c.var.project.id))?.jwt_secret
+    const secret = await projectJwtSecret(db, c.var.project.id)
     if (!secret) return errorJson(c, 503, 'The project has no JWT secret yet')
     const url = `${id}/${key}`
     const token = await signStorageToken(secret, { url }, body.expiresIn, clock.now())
