@@ -23,6 +23,7 @@ import m021 from './migrations/021_function_runtime'
 import m022 from './migrations/022_realtime'
 import m023 from './migrations/023_snippets'
 import m026 from './migrations/026_database_settings'
+import m027 from './migrations/027_realtime_presence_keys'
 
 /** Ordered; never edit an applied one, add the next. */
 export const migrations: { id: string; sql: string }[] = [
@@ -50,6 +51,7 @@ export const migrations: { id: string; sql: string }[] = [
   { id: '022_realtime', sql: m022 },
   { id: '023_snippets', sql: m023 },
   { id: '026_database_settings', sql: m026 },
+  { id: '027_realtime_presence_keys', sql: m027 },
 ]
 
 /** Arbitrary constant: serialises concurrent starts of several processes on one database. */
