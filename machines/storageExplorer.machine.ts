@@ -1,20 +1,25 @@
 /**
  * Storage › a bucket's files: the storage API found (the project's URL and service key) with the bucket's settings,
  * then two regions side by side — `listing`, the current folder (opened by breadcrumbs or a folder, filtered by a
- * search), and `panel`, what the person is doing with it (a file's details and preview, a new folder, rename/move,
+ * search listed once the typing pauses), and `panel`, what the person is doing with it (a file's details and preview, a new folder, rename/move,
  * delete, 'Get URL', the bucket's settings). Uploads are child machines (storageUpload), one per file, spawned here.
+ * A member without the service key browses and downloads only: every change is guarded by `mayWrite`.
  * Invariants: a change that lands lists the folder again (`folder.reload`), and so does every stored upload, without
  * closing what the panel shows; a failed change keeps its dialog open with storage's message as it is; a read
  * unanswered after requestTimeout is abandoned (its signal aborted) and reported like a failure.
  */
-import { assign, enqueueActions, fromPromise, raise, setup, type ActorRefFrom, type SnapshotFrom } from 'xstate'
+import { and, assign, enqueueActions, fromPromise, raise, setup, type ActorRefFrom, type SnapshotFrom } from 'xstate'
 import type { Bucket } from '../src/contracts/storage'
 import { publicObjectUrl } from '../src/contracts/endpoints/storageObjects'
 import type { BucketSettingsBody, ObjectInfo, StorageListItem } from '../src/contracts/storageObjects'
 import { EMPTY_DRAFT, SIZE_UNITS, createBodyOf, type BucketDraft, type DraftErrors } from './storageBuckets.machine'
 import { storageUploadMachine, type UploadTarget } from './storageUpload.machine'
 
-export type Connection = UploadTarget['connection']
+/**
+ * The project's storage as the member reaches it: with the service key (every change offered), or without it
+ * (`key: null`: a member who may not read the key browses and downloads only, through the platform's reads).
+ */
+export type Connection = UploadTarget['connection'] | { url: string; key: null; ref: string }
 
 /** What the details panel shows of a file: its facts, a short-lived signed URL (preview, download), a text's start. */
 export interface Preview {
@@ -51,6 +56,8 @@ interface Context {
   uploads: Array<ActorRefFrom<typeof storageUploadMachine>>
   /** The entry the panel is about (a name in the open folder). */
   focus: string | null
+  /** Whether the entry being renamed is a folder (every object under it moves). */
+  focusIsFolder: boolean
   /** The text typed in the new folder or rename dialog. */
   draft: string
   panelError: string | null
@@ -111,6 +118,14 @@ export function nameProblem(name: string): string | null {
   return null
 }
 
+/** What is wrong with a rename's new path, or null: a name's rules, and a folder cannot move inside itself. */
+export function renameProblem(from: string, to: string, folder: boolean): string | null {
+  const problem = nameProblem(to)
+  if (problem) return problem
+  if (folder && `${to.trim()}/`.startsWith(`${from}/`)) return 'A folder cannot move inside itself'
+  return null
+}
+
 /** The settings dialog's fields for a bucket as it is. */
 export function draftOfBucket(bucket: Bucket): BucketDraft {
   const limit = bucket.file_size_limit
@@ -155,7 +170,7 @@ export const storageExplorerMachine = setup({
     createFolder: fromPromise<void, { connection: Connection; bucket: string; path: string }>(async () => {
       throw new Error('createFolder not provided')
     }),
-    moveObject: fromPromise<void, { connection: Connection; bucket: string; from: string; to: string }>(async () => {
+    moveObject: fromPromise<void, { connection: Connection; bucket: string; from: string; to: string; folder: boolean }>(async () => {
       throw new Error('moveObject not provided')
     }),
     removeObjects: fromPromise<void, { connection: Connection; bucket: string; entries: DeleteEntry[] }>(async () => {
@@ -175,13 +190,19 @@ export const storageExplorerMachine = setup({
   },
   guards: {
     isPublic: ({ context }) => context.bucket?.public === true,
+    mayWrite: ({ context }) => context.connection !== null && context.connection.key !== null,
     isFolderNameValid: ({ context }) => nameProblem(context.draft) === null,
-    isRenameValid: ({ context }) => nameProblem(context.draft) === null && context.draft.trim() !== pathIn(context.path, context.focus ?? ''),
+    isRenameValid: ({ context }) => {
+      const from = pathIn(context.path, context.focus ?? '')
+      return renameProblem(from, context.draft, context.focusIsFolder) === null && context.draft.trim() !== from
+    },
     hasSelection: ({ context }) => context.selected.length > 0,
     isSettingsValid: ({ context }) => settingsBodyOf(context.settings).ok,
   },
   delays: {
     requestTimeout: 30_000,
+    // Typing in the search box lists the folder once the typing pauses, not once per key.
+    searchDebounce: 300,
   },
 }).createMachine({
   id: 'storageExplorer',
@@ -198,6 +219,7 @@ export const storageExplorerMachine = setup({
     selected: [],
     uploads: [],
     focus: null,
+    focusIsFolder: false,
     draft: '',
     panelError: null,
     deleting: [],
@@ -225,12 +247,20 @@ export const storageExplorerMachine = setup({
       type: 'parallel',
       on: {
         'files.add': {
+          guard: 'mayWrite',
           actions: assign(({ context, event, spawn }) => ({
             uploads: [
               ...context.uploads,
               ...event.files.map((file) =>
                 spawn('storageUpload', {
-                  input: { connection: context.connection!, bucket: context.bucketId, path: pathIn(context.path, file.name), file },
+                  input: {
+                    // mayWrite let only a connection with the key in.
+                    connection: { url: context.connection!.url, key: context.connection!.key ?? '' },
+                    bucket: context.bucketId,
+                    path: pathIn(context.path, file.name),
+                    file,
+                    exists: context.items.some((item) => item.id !== null && item.name === file.name),
+                  },
                 }),
               ),
             ],
@@ -239,7 +269,7 @@ export const storageExplorerMachine = setup({
         'upload.stored': { actions: 'reloadFolder' },
         'uploads.clear': {
           actions: enqueueActions(({ context, enqueue }) => {
-            const running = context.uploads.filter((upload) => upload.getSnapshot().matches('uploading') || upload.getSnapshot().matches('failed'))
+            const running = context.uploads.filter((upload) => ['uploading', 'failed', 'conflict'].some((state) => upload.getSnapshot().matches(state as never)))
             for (const upload of context.uploads) if (!running.includes(upload)) enqueue.stopChild(upload)
             enqueue.assign({ uploads: running })
           }),
@@ -251,9 +281,13 @@ export const storageExplorerMachine = setup({
           on: {
             'folder.open': { target: '.loading', actions: assign(({ event }) => ({ path: event.path, search: '', selected: [] })) },
             'folder.reload': { target: '.loading' },
-            'search.change': { target: '.loading', actions: assign(({ event }) => ({ search: event.text, selected: [] })) },
+            // Each key restarts the pause (re-entering `debouncing`); the list shown stays until the pause ends.
+            'search.change': { target: '.debouncing', reenter: true, actions: assign(({ event }) => ({ search: event.text, selected: [] })) },
           },
           states: {
+            debouncing: {
+              after: { searchDebounce: 'loading' },
+            },
             loading: {
               invoke: {
                 id: 'listFolder',
@@ -274,6 +308,7 @@ export const storageExplorerMachine = setup({
             ready: {
               on: {
                 'item.toggle': {
+                  guard: 'mayWrite',
                   actions: assign(({ context, event }) => ({
                     selected: context.selected.includes(event.name) ? context.selected.filter((n) => n !== event.name) : [...context.selected, event.name],
                   })),
@@ -292,10 +327,10 @@ export const storageExplorerMachine = setup({
             idle: {
               on: {
                 'item.open': { target: 'details', actions: assign(({ event }) => ({ focus: event.name, panelError: null, preview: null })) },
-                'folder.new': { target: 'newFolder', actions: assign({ draft: '', panelError: null }) },
-                'item.rename': { target: 'renaming', actions: assign(({ context, event }) => ({ focus: event.name, draft: pathIn(context.path, event.name), panelError: null })) },
-                'item.delete': { target: 'deleting', actions: assign(({ context, event }) => ({ deleting: [entryOf(context, event.name)], panelError: null })) },
-                'selection.delete': { guard: 'hasSelection', target: 'deleting', actions: assign(({ context }) => ({ deleting: context.selected.map((name) => entryOf(context, name)), panelError: null })) },
+                'folder.new': { guard: 'mayWrite', target: 'newFolder', actions: assign({ draft: '', panelError: null }) },
+                'item.rename': { guard: 'mayWrite', target: 'renaming', actions: assign(({ context, event }) => ({ focus: event.name, focusIsFolder: entryOf(context, event.name).folder, draft: pathIn(context.path, event.name), panelError: null })) },
+                'item.delete': { guard: 'mayWrite', target: 'deleting', actions: assign(({ context, event }) => ({ deleting: [entryOf(context, event.name)], panelError: null })) },
+                'selection.delete': { guard: and(['mayWrite', 'hasSelection']), target: 'deleting', actions: assign(({ context }) => ({ deleting: context.selected.map((name) => entryOf(context, name)), panelError: null })) },
                 'url.open': [
                   {
                     guard: 'isPublic',
@@ -304,7 +339,7 @@ export const storageExplorerMachine = setup({
                   },
                   { target: 'url.choosing', actions: assign(({ event }) => ({ focus: event.name, panelError: null, url: null, expiry: URL_EXPIRIES[0].seconds })) },
                 ],
-                'settings.open': { target: 'settings', actions: assign(({ context }) => ({ settings: draftOfBucket(context.bucket!), panelError: null })) },
+                'settings.open': { guard: 'mayWrite', target: 'settings', actions: assign(({ context }) => ({ settings: draftOfBucket(context.bucket!), panelError: null })) },
               },
             },
             details: {
@@ -313,9 +348,9 @@ export const storageExplorerMachine = setup({
               on: {
                 'details.close': { target: 'idle', actions: assign({ focus: null, preview: null }) },
                 'item.open': { target: 'details', reenter: true, actions: assign(({ event }) => ({ focus: event.name, panelError: null, preview: null })) },
-                'folder.new': { target: 'newFolder', actions: assign({ draft: '', panelError: null }) },
-                'item.rename': { target: 'renaming', actions: assign(({ context, event }) => ({ focus: event.name, draft: pathIn(context.path, event.name), panelError: null })) },
-                'item.delete': { target: 'deleting', actions: assign(({ context, event }) => ({ deleting: [entryOf(context, event.name)], panelError: null })) },
+                'folder.new': { guard: 'mayWrite', target: 'newFolder', actions: assign({ draft: '', panelError: null }) },
+                'item.rename': { guard: 'mayWrite', target: 'renaming', actions: assign(({ context, event }) => ({ focus: event.name, focusIsFolder: entryOf(context, event.name).folder, draft: pathIn(context.path, event.name), panelError: null })) },
+                'item.delete': { guard: 'mayWrite', target: 'deleting', actions: assign(({ context, event }) => ({ deleting: [entryOf(context, event.name)], panelError: null })) },
                 'url.open': [
                   {
                     guard: 'isPublic',
@@ -324,7 +359,7 @@ export const storageExplorerMachine = setup({
                   },
                   { target: 'url.choosing', actions: assign(({ event }) => ({ focus: event.name, panelError: null, url: null, expiry: URL_EXPIRIES[0].seconds })) },
                 ],
-                'settings.open': { target: 'settings', actions: assign(({ context }) => ({ settings: draftOfBucket(context.bucket!), panelError: null })) },
+                'settings.open': { guard: 'mayWrite', target: 'settings', actions: assign(({ context }) => ({ settings: draftOfBucket(context.bucket!), panelError: null })) },
               },
               states: {
                 loading: {
@@ -375,9 +410,19 @@ export const storageExplorerMachine = setup({
                   invoke: {
                     id: 'moveObject',
                     src: 'moveObject',
-                    input: ({ context }) => ({ connection: context.connection!, bucket: context.bucketId, from: pathIn(context.path, context.focus ?? ''), to: context.draft.trim() }),
+                    input: ({ context }) => ({
+                      connection: context.connection!,
+                      bucket: context.bucketId,
+                      from: pathIn(context.path, context.focus ?? ''),
+                      to: context.draft.trim(),
+                      folder: context.focusIsFolder,
+                    }),
                     onDone: { target: '#storageExplorer.browsing.panel.idle', actions: 'reloadFolder' },
-                    onError: { target: 'editing', actions: { type: 'storePanelError', params: ({ event }) => ({ error: messageOf(event.error, 'Failed to move the file') }) } },
+                    onError: {
+                      target: 'editing',
+                      // A folder's move may have moved some objects before it failed: the list shows where each is.
+                      actions: [{ type: 'storePanelError', params: ({ context, event }) => ({ error: messageOf(event.error, context.focusIsFolder ? 'Failed to move the folder' : 'Failed to move the file') }) }, 'reloadFolder'],
+                    },
                   },
                 },
               },
@@ -473,7 +518,7 @@ export type PanelView =
   | { kind: 'none' }
   | { kind: 'details'; name: string; phase: 'loading' | 'ready' | 'failed'; preview: Preview | null; error: string | null }
   | { kind: 'newFolder'; draft: string; problem: string | null; submitting: boolean; error: string | null }
-  | { kind: 'rename'; name: string; draft: string; problem: string | null; submitting: boolean; error: string | null }
+  | { kind: 'rename'; name: string; folder: boolean; draft: string; problem: string | null; submitting: boolean; error: string | null }
   | { kind: 'delete'; entries: DeleteEntry[]; submitting: boolean; error: string | null }
   | { kind: 'url'; name: string; phase: 'choosing' | 'signing' | 'ready'; isPublic: boolean; expiry: number; url: string | null; error: string | null }
   | { kind: 'settings'; draft: BucketDraft; errors: DraftErrors; saving: boolean; error: string | null }
@@ -484,6 +529,8 @@ export type ExplorerView =
   | {
       phase: 'browsing'
       bucket: Bucket
+      /** Changes are offered (the member holds the service key); otherwise browse and download only. */
+      writable: boolean
       path: string
       /** The breadcrumbs: the bucket, then each folder of the path with the path that opens it. */
       crumbs: Array<{ label: string; path: string }>
@@ -503,6 +550,7 @@ export function selectExplorerView(snapshot: ExplorerSnapshot): ExplorerView {
   return {
     phase: 'browsing',
     bucket: c.bucket,
+    writable: c.connection !== null && c.connection.key !== null,
     path: c.path,
     crumbs,
     search: c.search,
@@ -520,7 +568,10 @@ function panelOf(snapshot: ExplorerSnapshot): PanelView {
     return { kind: 'details', name: c.focus ?? '', phase: sub('details', 'loading') ? 'loading' : sub('details', 'failed') ? 'failed' : 'ready', preview: c.preview, error: c.panelError }
   }
   if (at('newFolder')) return { kind: 'newFolder', draft: c.draft, problem: nameProblem(c.draft), submitting: sub('newFolder', 'submitting'), error: c.panelError }
-  if (at('renaming')) return { kind: 'rename', name: c.focus ?? '', draft: c.draft, problem: nameProblem(c.draft), submitting: sub('renaming', 'submitting'), error: c.panelError }
+  if (at('renaming')) {
+    const problem = renameProblem(pathIn(c.path, c.focus ?? ''), c.draft, c.focusIsFolder)
+    return { kind: 'rename', name: c.focus ?? '', folder: c.focusIsFolder, draft: c.draft, problem, submitting: sub('renaming', 'submitting'), error: c.panelError }
+  }
   if (at('deleting')) return { kind: 'delete', entries: c.deleting, submitting: sub('deleting', 'submitting'), error: c.panelError }
   if (at('url')) {
     const phase = sub('url', 'choosing') ? 'choosing' : sub('url', 'signing') ? 'signing' : 'ready'

@@ -15,6 +15,9 @@ const ev = eventFor(storageExplorerMachine)
 const REQUEST_TIMEOUT = 30_000
 
 const CONNECTION: Connection = { url: `http://127.0.0.1:8787/p/${REF}/storage/v1`, key: 'service-role-key' }
+/** A member the platform does not give the service key: browse and download only. */
+const MEMBER: Connection = { url: CONNECTION.url, key: null, ref: REF }
+const SEARCH_DEBOUNCE = 300
 const PRIVATE: Bucket = createdBucket('photos', { public: false, allowed_mime_types: null, file_size_limit: null })
 const PUBLIC: Bucket = { ...PRIVATE, public: true }
 
@@ -51,9 +54,10 @@ const contextOf = (snapshot: Snapshot) => snapshot.context
 const at = (snapshot: Snapshot, key: string) => snapshot.matches(key as never)
 
 /** Whether the browser is as it first listed: the root, no search, nothing ticked, no uploads, a private bucket. */
+const writable = (snapshot: Snapshot) => contextOf(snapshot).connection?.key !== null
 const pristine = (snapshot: Snapshot) => {
   const c = contextOf(snapshot)
-  return c.path === '' && c.search === '' && c.selected.length === 0 && c.uploads.length === 0 && c.bucket?.public === false && c.items.length > 0
+  return writable(snapshot) && c.path === '' && c.search === '' && c.selected.length === 0 && c.uploads.length === 0 && c.bucket?.public === false && c.items.length > 0
 }
 
 const model = modelOf(storageExplorerMachine.provide({ actors: { storageUpload: storageUploadMachine.provide({ actors: { sendFile: fromCallback(() => {}) } }) } }), {
@@ -66,14 +70,16 @@ const model = modelOf(storageExplorerMachine.provide({ actors: { storageUpload: 
         : [
             { type: 'xstate.done.actor.connectStorage', output: { connection: CONNECTION, bucket: PRIVATE } },
             { type: 'xstate.done.actor.connectStorage', output: { connection: CONNECTION, bucket: PUBLIC } },
+            { type: 'xstate.done.actor.connectStorage', output: { connection: MEMBER, bucket: PRIVATE } },
             { type: 'xstate.error.actor.connectStorage', error: apiError("You need additional permissions to browse this project's files (the service_role key)", 403) },
             { type: 'xstate.after.requestTimeout.storageExplorer.connecting' },
           ]
     }
     if (snapshot.matches('failed')) return [ev({ type: 'explorer.retry' })]
+    if (at(snapshot, 'browsing.listing.debouncing')) return [{ type: 'xstate.after.searchDebounce.storageExplorer.browsing.listing.debouncing' }]
     if (at(snapshot, 'browsing.listing.loading')) {
       const output = c.path === 'docs' ? DOCS : c.search === 'cat' ? FOUND : ROOT
-      const first = c.items.length === 0 && c.listError === null
+      const first = c.items.length === 0 && c.listError === null && writable(snapshot)
       return [
         { type: 'xstate.done.actor.listFolder', output },
         ...(first && c.bucket?.public === false
@@ -86,6 +92,8 @@ const model = modelOf(storageExplorerMachine.provide({ actors: { storageUpload: 
     }
     if (at(snapshot, 'browsing.listing.failed')) return [ev({ type: 'listing.retry' })]
     if (at(snapshot, 'browsing.panel.idle')) {
+      // Without the key: open a file, get its URL; nothing else is offered.
+      if (!writable(snapshot)) return [ev({ type: 'item.open', name: 'cat.png' }), ev({ type: 'url.open', name: 'cat.png' })]
       if (c.bucket?.public) return [ev({ type: 'url.open', name: 'cat.png' }), ev({ type: 'item.open', name: 'cat.png' })]
       if (pristine(snapshot)) {
         return [
@@ -97,6 +105,7 @@ const model = modelOf(storageExplorerMachine.provide({ actors: { storageUpload: 
           ev({ type: 'item.open', name: 'cat.png' }),
           ev({ type: 'folder.new' }),
           ev({ type: 'item.rename', name: 'cat.png' }),
+          ev({ type: 'item.rename', name: 'docs' }),
           ev({ type: 'item.delete', name: 'docs' }),
           ev({ type: 'url.open', name: 'cat.png' }),
           ev({ type: 'settings.open' }),
@@ -118,7 +127,7 @@ const model = modelOf(storageExplorerMachine.provide({ actors: { storageUpload: 
     }
     if (at(snapshot, 'browsing.panel.details.ready') && c.focus === 'cat.png') {
       // Beside a file's details the rows still open another file or a dialog (for the other file, so each is its own edge).
-      if (c.bucket?.public) return [ev({ type: 'details.close' }), ev({ type: 'url.open', name: 'notes.txt' })]
+      if (c.bucket?.public || !writable(snapshot)) return [ev({ type: 'details.close' }), ev({ type: 'url.open', name: 'notes.txt' })]
       return [
         ev({ type: 'details.close' }),
         ev({ type: 'item.open', name: 'notes.txt' }),
@@ -135,7 +144,8 @@ const model = modelOf(storageExplorerMachine.provide({ actors: { storageUpload: 
       return [...edits.map((name) => ev({ type: 'folder.edit', name })), ev({ type: 'folder.submit' }), ev({ type: 'folder.cancel' })]
     }
     if (at(snapshot, 'browsing.panel.renaming.editing')) {
-      const edits = c.panelError === null && c.draft === c.focus ? [`old/${c.focus}`] : []
+      // A folder is also offered a move inside itself, which the dialog refuses.
+      const edits = c.panelError !== null ? [] : c.draft === c.focus ? (c.focusIsFolder ? ['docs/inner', 'old/docs'] : [`old/${c.focus}`]) : c.draft === 'docs/inner' ? ['old/docs'] : []
       return [...edits.map((to) => ev({ type: 'rename.edit', to })), ev({ type: 'rename.submit' }), ev({ type: 'rename.cancel' })]
     }
     if (at(snapshot, 'browsing.panel.deleting.confirming')) return [ev({ type: 'delete.confirm' }), ev({ type: 'delete.cancel' })]
@@ -173,6 +183,7 @@ const model = modelOf(storageExplorerMachine.provide({ actors: { storageUpload: 
       snapshot,
       event,
       JSON.stringify({
+        writable: c.connection?.key !== null,
         public: c.bucket?.public,
         path: c.path,
         search: c.search,
@@ -196,6 +207,7 @@ const paths = model.getShortestPaths()
 const runPath = usePathClock()
 
 const dialog = (name: string) => screen.getByRole('dialog', { name })
+const renameDialog = () => screen.getByRole('dialog', { name: /^Rename or move (file|folder)$/ })
 
 describe('storage explorer model', () => {
   it('the paths reach every state and every transition', () => {
@@ -208,7 +220,7 @@ describe('storage explorer model', () => {
       const list = deferredActor<StorageListItem[], { connection: Connection; bucket: string; path: string; search: string }>('listFolder')
       const preview = deferredActor<Preview, { connection: Connection; bucket: string; path: string }>('loadPreview')
       const mkdir = deferredActor<void, { connection: Connection; bucket: string; path: string }>('createFolder')
-      const move = deferredActor<void, { connection: Connection; bucket: string; from: string; to: string }>('moveObject')
+      const move = deferredActor<void, { connection: Connection; bucket: string; from: string; to: string; folder: boolean }>('moveObject')
       const remove = deferredActor<void, { connection: Connection; bucket: string; entries: DeleteEntry[] }>('removeObjects')
       const sign = deferredActor<string, { connection: Connection; bucket: string; path: string; expiresIn: number }>('signUrl')
       const update = deferredActor<void, { connection: Connection; bucket: string; body: BucketSettingsBody }>('updateBucket')
@@ -257,11 +269,24 @@ describe('storage explorer model', () => {
             const crumbs = within(screen.getByRole('navigation', { name: 'Folder path', hidden: true })).getAllByRole('listitem', { hidden: true })
             expect(crumbs.map((crumb) => crumb.textContent)).toEqual(c.path === '' ? ['photos'] : ['photos', '/docs'])
             expect(screen.getByLabelText('Search in this folder')).toHaveValue(c.search)
+            // Without the key nothing that changes files is on the page, and the page says why.
+            if (writable(snapshot)) expect(screen.queryByRole('note', { hidden: true })).toBeNull()
+            else {
+              expect(screen.getByRole('note', { hidden: true })).toHaveTextContent('You can browse and download these files.')
+              for (const name of ['New folder', 'Delete selected', 'Bucket settings']) expect(screen.queryByRole('button', { name, hidden: true })).toBeNull()
+              expect(screen.queryByLabelText('Upload files')).toBeNull()
+            }
+          },
+          'browsing.listing.debouncing': (snapshot) => {
+            // The typed text is in the box at once; the list shown stays until the pause ends, nothing is asked yet.
+            expect(screen.getByLabelText('Search in this folder')).toHaveValue(contextOf(snapshot).search)
+            expect(screen.queryByText('Loading folder…')).toBeNull()
+            expect(list.pending).toEqual([])
           },
           'browsing.listing.loading': (snapshot) => {
             const c = contextOf(snapshot)
             expect(screen.getByText('Loading folder…')).toBeInTheDocument()
-            expect(list.pending.map((run) => run.input)).toEqual([{ connection: CONNECTION, bucket: 'photos', path: c.path, search: c.search }])
+            expect(list.pending.map((run) => run.input)).toEqual([{ connection: c.connection, bucket: 'photos', path: c.path, search: c.search }])
           },
           'browsing.listing.failed': (snapshot) => {
             const alert = screen.getAllByRole('alert').find((node) => within(node).queryByText('Failed to list the folder'))!
@@ -273,15 +298,20 @@ describe('storage explorer model', () => {
             const shown = c.items.filter((item) => item.name !== '.emptyFolderPlaceholder')
             const rows = within(files()).getAllByRole('row', { hidden: true }).slice(1)
             expect(rows.map((row) => row.querySelector('th')!.textContent)).toEqual(shown.map((item) => (item.id === null ? `${item.name}/` : item.name)))
+            if (!writable(snapshot)) {
+              for (const item of shown) expect(within(files()).queryByLabelText(`Select ${item.name}`)).toBeNull()
+              expect(within(files()).queryByRole('button', { name: /^(Delete|Rename or move) /, hidden: true })).toBeNull()
+              return
+            }
             for (const item of shown) expect(within(files()).getByLabelText(`Select ${item.name}`)).toHaveProperty('checked', c.selected.includes(item.name))
             expect(screen.getByRole('button', { name: c.selected.length > 0 ? `Delete ${c.selected.length} selected` : 'Delete selected', hidden: true })).toHaveProperty(
               'disabled',
               c.selected.length === 0 || !at(snapshot, 'browsing.panel.idle'),
             )
           },
-          'browsing.panel.idle': () => {
+          'browsing.panel.idle': (snapshot) => {
             expect(screen.queryByRole('dialog')).toBeNull()
-            expect(screen.getByRole('button', { name: 'New folder' })).toBeEnabled()
+            if (writable(snapshot)) expect(screen.getByRole('button', { name: 'New folder' })).toBeEnabled()
             // The uploads as they run in this path (the walk's own never send a byte).
             const uploads = actor.getSnapshot().context.uploads
             if (uploads.length === 0) expect(screen.queryByRole('region', { name: 'Uploads' })).toBeNull()
@@ -296,7 +326,7 @@ describe('storage explorer model', () => {
             const panel = screen.getByRole('complementary', { name: 'File details' })
             expect(within(panel).getByRole('heading', { name })).toBeInTheDocument()
             expect(within(panel).getByText('Loading details…')).toBeInTheDocument()
-            expect(preview.pending.map((run) => run.input)).toEqual([{ connection: CONNECTION, bucket: 'photos', path: name }])
+            expect(preview.pending.map((run) => run.input)).toEqual([{ connection: contextOf(snapshot).connection, bucket: 'photos', path: name }])
           },
           'browsing.panel.details.ready': (snapshot) => {
             const name = contextOf(snapshot).focus!
@@ -329,16 +359,17 @@ describe('storage explorer model', () => {
           },
           'browsing.panel.renaming.editing': (snapshot) => {
             const c = contextOf(snapshot)
-            const form = within(dialog('Rename or move file'))
+            const form = within(dialog(c.focusIsFolder ? 'Rename or move folder' : 'Rename or move file'))
             expect(form.getByLabelText('New path')).toHaveValue(c.draft)
-            // Unchanged, the path is not a move yet.
-            expect(form.getByRole('button', { name: 'Move' })).toHaveProperty('disabled', c.draft === c.focus)
+            // Unchanged, the path is not a move yet; a folder cannot go inside itself.
+            expect(form.getByRole('button', { name: 'Move' })).toHaveProperty('disabled', c.draft === c.focus || c.draft === 'docs/inner')
+            if (c.draft === 'docs/inner') expect(form.getByText('A folder cannot move inside itself')).toBeInTheDocument()
             if (c.panelError) expect(form.getByRole('alert')).toHaveTextContent(c.panelError)
           },
           'browsing.panel.renaming.submitting': (snapshot) => {
-            const name = contextOf(snapshot).focus!
-            expect(within(dialog('Rename or move file')).getByRole('button', { name: 'Moving…' })).toBeDisabled()
-            expect(move.pending.map((run) => run.input)).toEqual([{ connection: CONNECTION, bucket: 'photos', from: name, to: `old/${name}` }])
+            const { focus: name, focusIsFolder } = contextOf(snapshot)
+            expect(within(renameDialog()).getByRole('button', { name: 'Moving…' })).toBeDisabled()
+            expect(move.pending.map((run) => run.input)).toEqual([{ connection: CONNECTION, bucket: 'photos', from: name, to: `old/${name}`, folder: focusIsFolder }])
           },
           'browsing.panel.deleting.confirming': (snapshot) => {
             const c = contextOf(snapshot)
@@ -361,7 +392,7 @@ describe('storage explorer model', () => {
           },
           'browsing.panel.url.signing': (snapshot) => {
             expect(within(dialog('Get URL')).getByRole('button', { name: 'Signing…' })).toBeDisabled()
-            expect(sign.pending.map((run) => run.input)).toEqual([{ connection: CONNECTION, bucket: 'photos', path: contextOf(snapshot).focus, expiresIn: contextOf(snapshot).expiry }])
+            expect(sign.pending.map((run) => run.input)).toEqual([{ connection: contextOf(snapshot).connection, bucket: 'photos', path: contextOf(snapshot).focus, expiresIn: contextOf(snapshot).expiry }])
           },
           'browsing.panel.url.ready': (snapshot) => {
             const form = within(dialog('Get URL'))
@@ -416,6 +447,9 @@ describe('storage explorer model', () => {
           'search.change': async (step) => {
             fireEvent.change(screen.getByLabelText('Search in this folder'), { target: { value: step.event.text } })
           },
+          'xstate.after.searchDebounce.storageExplorer.browsing.listing.debouncing': async () => {
+            await act(() => vi.advanceTimersByTimeAsync(SEARCH_DEBOUNCE))
+          },
           'item.toggle': async (step) => {
             fireEvent.click(within(files()).getByLabelText(`Select ${step.event.name}`))
           },
@@ -429,7 +463,7 @@ describe('storage explorer model', () => {
             fireEvent.change(screen.getByLabelText('Upload files'), { target: { files: [UPLOAD] } })
           },
           'upload.stored': async () => {
-            expect(transfers.map((transfer) => transfer.input)).toEqual([{ connection: CONNECTION, bucket: 'photos', path: 'hello.txt', file: UPLOAD }])
+            expect(transfers.map((transfer) => transfer.input)).toEqual([{ connection: CONNECTION, bucket: 'photos', path: 'hello.txt', file: UPLOAD, upsert: false }])
             act(() => transfers[0].report({ type: 'upload.finished' }))
           },
           'uploads.clear': async () => {
@@ -461,13 +495,13 @@ describe('storage explorer model', () => {
             fireEvent.click(within(files()).getByRole('button', { name: `Rename or move ${step.event.name}` }))
           },
           'rename.edit': async (step) => {
-            fireEvent.change(within(dialog('Rename or move file')).getByLabelText('New path'), { target: { value: step.event.to } })
+            fireEvent.change(within(renameDialog()).getByLabelText('New path'), { target: { value: step.event.to } })
           },
           'rename.submit': async () => {
-            fireEvent.click(within(dialog('Rename or move file')).getByRole('button', { name: 'Move' }))
+            fireEvent.click(within(renameDialog()).getByRole('button', { name: 'Move' }))
           },
           'rename.cancel': async () => {
-            fireEvent.click(within(dialog('Rename or move file')).getByRole('button', { name: 'Cancel' }))
+            fireEvent.click(within(renameDialog()).getByRole('button', { name: 'Cancel' }))
           },
           'xstate.done.actor.moveObject': async () => move.resolve(undefined),
           'xstate.error.actor.moveObject': async (step) => move.reject(errorOf(step)),

@@ -43,6 +43,7 @@ export const StorageListItem = z.object({
 })
 export type StorageListItem = z.infer<typeof StorageListItem>
 export const StorageList = z.array(StorageListItem)
+export type StorageList = z.infer<typeof StorageList>
 
 export const ListObjectsBody = z.object({
   prefix: z.string(),
@@ -99,3 +100,26 @@ export type RemoveObjectsBody = z.infer<typeof RemoveObjectsBody>
 
 export const SignObjectBody = z.object({ expiresIn: z.number().check(z.int(), z.positive()) })
 export type SignObjectBody = z.infer<typeof SignObjectBody>
+
+/**
+ * The platform's own object reads for a member (POST /platform/storage/{ref}/buckets/{id}/objects/list and /sign, as
+ * the platform's dashboard calls them): every member may browse and download; the bytes come from a signed URL.
+ */
+export const MemberListObjectsBody = z.object({
+  path: z.string().check(z.maxLength(1024)),
+  options: z.object({
+    limit: z.number().check(z.int(), z.minimum(1), z.maximum(10_000)),
+    offset: z.number().check(z.int(), z.nonnegative()),
+    sortBy: z.object({ column: z.enum(['name', 'created_at', 'updated_at', 'last_accessed_at']), order: z.enum(['asc', 'desc']) }),
+    search: z.string().check(z.maxLength(1024)),
+  }),
+})
+export type MemberListObjectsBody = z.infer<typeof MemberListObjectsBody>
+export const MemberSignObjectBody = z.object({
+  path: z.string().check(z.minLength(1), z.maxLength(1024)),
+  expiresIn: z.number().check(z.int(), z.positive(), z.maximum(10 * 365 * 24 * 3600)),
+})
+export type MemberSignObjectBody = z.infer<typeof MemberSignObjectBody>
+/** An absolute signed URL of the object, under the project's storage API. */
+export const MemberSignedUrl = z.object({ signedUrl: z.string().check(z.url()) })
+export type MemberSignedUrl = z.infer<typeof MemberSignedUrl>

@@ -28,6 +28,10 @@ export const V1ProjectWithDatabase = z.object({
 export type V1ProjectWithDatabase = z.infer<typeof V1ProjectWithDatabase>
 export const V1ProjectList = z.array(V1ProjectWithDatabase)
 
+/** DELETE /v1/projects/{ref}: V1ProjectRefResponse, the project that was deleted (its numeric id, ref and name). */
+export const V1ProjectRefResponse = z.object({ id: z.int(), ref: z.string().check(z.regex(/^[a-z]{20}$/)), name: z.string() })
+export type V1ProjectRefResponse = z.infer<typeof V1ProjectRefResponse>
+
 /** GET /v1/organizations: OrganizationResponseV1. `id` is deprecated in the contract ("use slug"): it carries the slug. */
 export const V1Organization = z.object({
   id: z.string(),

@@ -11,6 +11,7 @@ import { SignJWT } from 'jose'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import WebSocket from 'ws'
 import type { Bucket } from '../../src/contracts/storage'
+import { moveFolder } from '../../src/api/calls/storageObjects'
 import { findProjectKeys } from '../../src/server/features/keys/store'
 import { storageRoot } from '../../src/server/features/storage/service'
 import { bucketSnippets } from '../../src/views/project/apiDocs/snippets'
@@ -244,6 +245,25 @@ describe('objects', () => {
     const removed = await files.remove(['mv/to.txt', 'mv/copy.txt', 'mv/never.txt'])
     expect(removed.data?.map((f) => f.name).sort()).toEqual(['mv/copy.txt', 'mv/to.txt'])
     expect((await files.list('mv')).data).toEqual([])
+  })
+
+  it("moves a folder as the file browser does: every object under it, one /object/move each", async () => {
+    const files = admin.storage.from('files')
+    for (const name of ['trip/day1.txt', 'trip/photos/beach.txt', 'trip/photos/deep/shell.txt', 'tripod.txt']) {
+      expect((await files.upload(name, new Blob([`bytes of ${name}`], { type: 'text/plain' }))).error).toBeNull()
+    }
+    const moved = await moveFolder({ url: storageUrl(''), key: keys.service }, 'files', 'trip', 'archive/2026/trip')
+    expect(moved).toBe(3)
+    const names = async (prefix: string) => ((await files.list(prefix)).data ?? []).map((f) => f.name)
+    // The old folder is gone (a name merely starting with it stays), the new one holds everything, bytes and all.
+    expect(await names('trip')).toEqual([])
+    expect((await names('')).filter((n) => n.startsWith('trip'))).toEqual(['tripod.txt'])
+    expect(await names('archive/2026/trip')).toEqual(['photos', 'day1.txt'])
+    expect(await names('archive/2026/trip/photos')).toEqual(['deep', 'beach.txt'])
+    expect(await text((await files.download('archive/2026/trip/photos/deep/shell.txt')).data)).toBe('bytes of trip/photos/deep/shell.txt')
+    // A folder moved onto a taken name stops at the object that collides, with storage's message.
+    await files.upload('other/day1.txt', new Blob(['taken']))
+    await expect(moveFolder({ url: storageUrl(''), key: keys.service }, 'files', 'archive/2026/trip', 'other')).rejects.toThrow('The resource already exists')
   })
 
   it('signs URLs that expire and fit one path only; signs many; signed upload URLs upload once', async () => {

@@ -1,13 +1,15 @@
 /**
  * A project's objects through its lifecycle: pausing keeps every object (rows in the closed database, bytes on disk),
- * the storage API answers 503 in storage's shape while the project is paused, and a restore serves them again.
+ * the storage API answers 503 in storage's shape while the project is paused, and a restore serves them again;
+ * deleting the project removes every byte it stored.
  */
-import { readdir, rm } from 'node:fs/promises'
+import { existsSync } from 'node:fs'
+import { mkdir, readdir, rm, writeFile } from 'node:fs/promises'
 import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { findProjectKeys } from '../../src/server/features/keys/store'
 import { storageRoot } from '../../src/server/features/storage/service'
-import { json, OWNER, startTestServer, type TestServer } from './helpers'
+import { DEVELOPER, json, OWNER, startTestServer, type TestServer } from './helpers'
 
 const lifecycle = { goingDownMs: 3_000, pausingMs: 4_000, restoringMs: 8_000, tickMs: 10 }
 
@@ -72,5 +74,34 @@ describe('objects through pause and restore', () => {
     expect(await (await storage('/object/kept/folder/b.txt')).text()).toBe('bytes of folder/b.txt')
     const listed = await storage('/object/list/kept', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ prefix: '' }) })
     expect(((await listed.json()) as Array<{ name: string }>).map((f) => f.name)).toEqual(['folder', 'a.txt'])
+  })
+})
+
+describe('deleting the project', () => {
+  it("removes its objects' bytes and temporary files with its database and rows", async () => {
+    const made = await storage('/bucket', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ name: 'doomed' }) })
+    expect(made.status).toBe(200)
+    expect((await storage('/object/doomed/c.txt', { method: 'POST', headers: { 'content-type': 'text/plain' }, body: 'bytes of c' })).status).toBe(200)
+    const folder = path.join(storageRoot(s.config.dataDir), ref)
+    expect((await readdir(path.join(folder, 'objects'), { recursive: true })).filter((f) => f.includes('-')).length).toBeGreaterThan(0)
+    // What a crash mid-upload leaves behind goes too.
+    await mkdir(path.join(folder, 'tmp'), { recursive: true })
+    await writeFile(path.join(folder, 'tmp', 'left-by-a-crash.part'), 'half')
+
+    // A developer may not delete a project: nothing is removed.
+    const developer = await s.signIn(DEVELOPER)
+    const refused = await s.request(`/v1/projects/${ref}`, { method: 'DELETE', headers: { cookie: developer } })
+    expect(refused.status).toBe(403)
+    expect(existsSync(folder)).toBe(true)
+
+    const { id } = await projectByRef(ref)
+    const deleted = await s.request(`/v1/projects/${ref}`, { method: 'DELETE', headers: { cookie: owner } })
+    expect(deleted.status).toBe(200)
+    expect(await deleted.json()).toEqual({ id, ref, name: expect.any(String) })
+    expect(existsSync(folder)).toBe(false)
+    expect(await s.projectDbs.exists(ref)).toBe(false)
+    expect(await projectByRef(ref)).toBeUndefined()
+    expect((await s.request(`/v1/projects/${ref}`, { headers: { cookie: owner } })).status).toBe(404)
+    expect((await storage('/object/doomed/c.txt')).status).toBe(404)
   })
 })

@@ -1,10 +1,13 @@
 /**
  * Storage buckets (rows of storage.buckets in each project's own database) through /platform/storage/{ref}/buckets:
- * the demo's buckets, create and delete with the name rules, permissions per role, the project whose storage is not
- * configured ('Tenant config … not found'), a non-member, a paused project.
+ * the demo's buckets, create and delete with the name rules, permissions per role (every member reads: a Read-only
+ * member browses a bucket's files and downloads them through a signed URL; changes need project_storage:all), the
+ * project whose storage is not configured ('Tenant config … not found'), a non-member, a paused project.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { Bucket, BucketList, DeleteBucketResponse, isTenantConfigNotFound } from '../../src/contracts/storage'
+import { MemberSignedUrl, StorageList } from '../../src/contracts/storageObjects'
+import { findProjectKeys } from '../../src/server/features/keys/store'
 import { DEVELOPER, OWNER, READONLY, insertForeignOrganization, json, projectByName, startTestServer, type TestServer } from './helpers'
 
 let s: TestServer
@@ -162,12 +165,61 @@ describe('POST and DELETE /platform/storage/{ref}/buckets', () => {
 })
 
 describe('who may use buckets', () => {
-  it('a Read-only member gets 403 on reading, creating and deleting (project_storage:all)', async () => {
+  it('a Read-only member reads the buckets but gets 403 on creating and deleting (project_storage:all)', async () => {
     const message = "You need the project_storage:all permission to use this project's storage"
-    await expectError(await s.request(buckets(recipes), { headers: { cookie: readonly } }), 403, message)
+    expect((await list(recipes, readonly)).map((b) => b.id)).toEqual(['drafts', 'recipe-photos'])
     await expectError(await create(recipes, { name: 'sneaky' }, readonly), 403, message)
     await expectError(await remove(recipes, 'drafts', readonly), 403, message)
     expect((await list(recipes)).map((b) => b.id)).toEqual(['drafts', 'recipe-photos'])
+  })
+
+  it("a Read-only member browses a bucket's folders and downloads a file by a signed URL, but holds no key to change one", async () => {
+    const { rows } = await s.db.query<{ id: number }>('select id from projects where ref = $1', [recipes])
+    const keys = (await findProjectKeys(s.db, rows[0].id))!
+    const gateway = (p: string, key: string, init: RequestInit = {}) =>
+      s.request(`/p/${recipes}/storage/v1${p}`, { ...init, headers: { authorization: `Bearer ${key}`, ...(init.headers as Record<string, string>) } })
+    expect((await gateway('/object/drafts/menu/soup du jour.txt', keys.service_role_key, { method: 'POST', headers: { 'content-type': 'text/plain' }, body: 'lentils' })).status).toBe(200)
+    const objects = (id: string, body: unknown) => s.request(`${bucket(recipes, id)}/objects/list`, json(body, { cookie: readonly }))
+    const options = { limit: 100, offset: 0, sortBy: { column: 'name', order: 'asc' }, search: '' }
+
+    const root = await objects('drafts', { path: '', options })
+    expect(root.status).toBe(200)
+    expect(StorageList.parse(await root.json()).map((item) => [item.name, item.id === null])).toContainEqual(['menu', true])
+    const menu = StorageList.parse(await (await objects('drafts', { path: 'menu', options: { ...options, search: 'soup' } })).json())
+    expect(menu.map((item) => item.name)).toEqual(['soup du jour.txt'])
+
+    const signed = await s.request(`${bucket(recipes, 'drafts')}/objects/sign`, json({ path: 'menu/soup du jour.txt', expiresIn: 60 }, { cookie: readonly }))
+    expect(signed.status).toBe(200)
+    const { signedUrl } = MemberSignedUrl.parse(await signed.json())
+    const url = new URL(signedUrl)
+    expect(url.pathname).toBe(`/p/${recipes}/storage/v1/object/sign/drafts/menu/soup%20du%20jour.txt`)
+    const download = await s.request(`${url.pathname}${url.search}`, { headers: { range: 'bytes=0-3' } })
+    expect(download.status).toBe(206)
+    expect(await download.text()).toBe('lent')
+
+    // The platform gives a Read-only member the anon key only; with it, a change is refused by the service (no
+    // policy lets anon write), whatever the dashboard offers.
+    const api = (await (await s.request(`/platform/props/project/${recipes}/api`, { headers: { cookie: readonly } })).json()) as { autoApiService: { serviceApiKey?: string } }
+    expect(api.autoApiService.serviceApiKey).toBeUndefined()
+    const upload = await gateway('/object/drafts/menu/sneaky.txt', keys.anon_key, { method: 'POST', headers: { 'content-type': 'text/plain' }, body: 'x' })
+    expect(upload.status).toBe(403)
+    const move = await gateway('/object/move', keys.anon_key, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ bucketId: 'drafts', sourceKey: 'menu/soup du jour.txt', destinationKey: 'gone.txt' }) })
+    // anon sees no row to move (no policy): the object is not found for it.
+    expect(move.status).toBe(404)
+    const removed = await gateway('/object/drafts', keys.anon_key, { method: 'DELETE', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ prefixes: ['menu/soup du jour.txt'] }) })
+    expect(await removed.json()).toEqual([])
+    expect(StorageList.parse(await (await objects('drafts', { path: 'menu', options })).json()).map((item) => item.name)).toEqual(['soup du jour.txt'])
+    expect((await gateway('/object/drafts', keys.service_role_key, { method: 'DELETE', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ prefixes: ['menu/soup du jour.txt'] }) })).status).toBe(200)
+  })
+
+  it('refuses a bad object path (400), an unknown bucket or object (404) and a non-member (404) on the member reads', async () => {
+    const options = { limit: 100, offset: 0, sortBy: { column: 'name', order: 'asc' }, search: '' }
+    await expectError(await s.request(`${bucket(recipes, 'drafts')}/objects/sign`, json({ path: 'a/../b', expiresIn: 60 }, { cookie: readonly })), 400, /'\.' or '\.\.'/)
+    await expectError(await s.request(`${bucket(recipes, 'drafts')}/objects/sign`, json({ path: 'nope.txt', expiresIn: 60 }, { cookie: readonly })), 404, /no object 'nope.txt'/)
+    await expectError(await s.request(`${bucket(recipes, 'drafts')}/objects/sign`, json({ path: 'x', expiresIn: 0 }, { cookie: readonly })), 400, /expiresIn/)
+    await expectError(await s.request(`${bucket(recipes, 'nope')}/objects/list`, json({ path: '', options }, { cookie: readonly })), 404, "Bucket not found: this project has no bucket 'nope'")
+    await expectError(await s.request(`${bucket(recipes, 'drafts')}/objects/list`, json({ path: '' }, { cookie: readonly })), 400, /options/)
+    await expectError(await s.request(`${bucket(foreign, 'drafts')}/objects/list`, json({ path: '', options }, { cookie: owner })), 404, 'Project not found')
   })
 
   it('a person outside the organization gets 404 Project not found, as for an unknown ref; a bad ref 400', async () => {
@@ -194,8 +246,9 @@ describe('a project whose storage is not configured (Legacy Blog)', () => {
     }
   })
 
-  it('still answers 403 first to a Read-only member', async () => {
-    expect((await s.request(buckets(legacy), { headers: { cookie: readonly } })).status).toBe(403)
+  it('still answers 403 first to a Read-only member who tries a change', async () => {
+    expect((await create(legacy, { name: 'photos' }, readonly)).status).toBe(403)
+    expect((await s.request(buckets(legacy), { headers: { cookie: readonly } })).status).toBe(404)
   })
 })
 

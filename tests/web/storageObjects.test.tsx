@@ -6,7 +6,6 @@
 import { screen, waitFor, within } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import { NO_SERVICE_KEY } from '../../src/api/calls/storageObjects'
 import { REF } from '../fixtures'
 import { RECEIPTS } from '../fixtures.storage'
 import { fakePlatform, renderApp } from '../fakePlatform'
@@ -42,6 +41,15 @@ function storageApi(answers: { list?: (body: { prefix: string; search: string })
       const key = answers.apiKey === undefined ? SERVICE_KEY : answers.apiKey
       return json({ autoApiService: { protocol: 'http', endpoint: `localhost/p/${REF}`, defaultApiKey: 'anon-key', ...(key ? { serviceApiKey: key } : {}) } })
     }
+    // The platform's member reads (a member without the service key browses through them).
+    const member = `/platform/storage/${REF}/buckets`
+    if (url.pathname === member) return json([RECEIPTS])
+    if (url.pathname.startsWith(`${member}/receipts/objects/`)) {
+      const body = JSON.parse(await input.clone().text())
+      seen.push({ method: input.method, path: url.pathname, body, apikey: input.headers.get('apikey'), range: null })
+      if (url.pathname.endsWith('/list')) return json(body.path === '' ? [item('2026', null), item('total.txt', 11)] : [item('march.txt', 5)])
+      return json({ signedUrl: `http://localhost${STORAGE}/object/sign/receipts/${body.path}?token=member` })
+    }
     if (!url.pathname.startsWith(STORAGE)) return platform.fetch(input)
     const path = url.pathname.slice(STORAGE.length)
     const text = input.method === 'GET' ? '' : await input.clone().text()
@@ -55,8 +63,12 @@ function storageApi(answers: { list?: (body: { prefix: string; search: string })
     if (path === '/object/info/receipts/total.txt') {
       return json({ id: 'id-total', name: 'total.txt', bucket_id: 'receipts', size: 11, content_type: 'text/plain', last_modified: '2026-11-20T10:00:00.000Z', created_at: null, updated_at: null })
     }
-    if (path === '/object/sign/receipts/total.txt') return json({ signedURL: '/object/sign/receipts/total.txt?token=abc' })
+    if (path === '/object/sign/receipts/total.txt' && input.method === 'POST') return json({ signedURL: '/object/sign/receipts/total.txt?token=abc' })
     if (path === '/object/receipts/total.txt') return new Response('forty-two €', { status: 206 })
+    if (path === '/object/sign/receipts/total.txt' && input.method === 'HEAD') {
+      return new Response(null, { headers: { 'content-type': 'text/plain', 'content-length': '11', 'last-modified': 'Fri, 20 Nov 2026 10:00:00 GMT' } })
+    }
+    if (path === '/object/sign/receipts/total.txt' && input.method === 'GET') return new Response('forty-two €', { status: 206 })
     if (path === '/object/receipts' && input.method === 'DELETE') return json([{ name: 'total.txt', bucket_id: 'receipts' }])
     return json({ statusCode: '404', error: 'not_found', message: `No route ${input.method} ${path}` }, 404)
   })
@@ -113,6 +125,20 @@ describe('a bucket’s files', () => {
     expect(seen.find((call) => call.method === 'DELETE')).toMatchObject({ path: '/object/receipts', body: { prefixes: ['total.txt'] } })
   })
 
+  it('renders only the rows in view of a folder of 10,000 objects', async () => {
+    const many = Array.from({ length: 10_000 }, (_, i) => item(`file-${String(i).padStart(5, '0')}.txt`, i))
+    storageApi({ list: () => json(many) })
+    renderApp(`/project/${REF}/storage/buckets/receipts`)
+    const files = await screen.findByRole('table', { name: 'Files' })
+    expect(files).toHaveAttribute('aria-rowcount', '10001')
+    const rows = within(files).getAllByRole('row').slice(1)
+    expect(rows.length).toBeGreaterThan(5)
+    expect(rows.length).toBeLessThan(40)
+    expect(rows[0]).toHaveAttribute('aria-rowindex', '2')
+    expect(within(files).getByRole('button', { name: 'file-00000.txt' })).toBeInTheDocument()
+    expect(within(files).queryByRole('button', { name: 'file-09999.txt' })).toBeNull()
+  })
+
   it("shows storage's own message when a folder cannot be listed", async () => {
     storageApi({ list: () => json({ statusCode: '400', error: 'InvalidKey', message: 'Invalid key: "a\\\\b" (backslashes are not allowed)' }, 400) })
     renderApp(`/project/${REF}/storage/buckets/receipts`)
@@ -121,11 +147,28 @@ describe('a bucket’s files', () => {
     expect(alert).toHaveTextContent('Invalid key: "a\\\\b" (backslashes are not allowed)')
   })
 
-  it('tells a member without the service key why the files cannot be browsed', async () => {
-    storageApi({ apiKey: null })
+  it('lets a member without the service key browse, preview and download, offering no change', async () => {
+    const { seen } = storageApi({ apiKey: null })
     renderApp(`/project/${REF}/storage/buckets/receipts`)
-    const alert = await screen.findByRole('alert')
-    expect(within(alert).getByRole('heading')).toHaveTextContent('Failed to open the bucket')
-    expect(alert).toHaveTextContent(NO_SERVICE_KEY)
+    const files = await screen.findByRole('table', { name: 'Files' })
+    expect(screen.getByRole('note')).toHaveTextContent('You can browse and download these files.')
+    for (const name of ['Upload files', 'New folder', 'Delete selected', 'Bucket settings']) expect(screen.queryByRole('button', { name })).toBeNull()
+    expect(screen.queryByLabelText('Upload files')).toBeNull()
+    expect(within(files).queryByRole('button', { name: 'Delete total.txt' })).toBeNull()
+    expect(within(files).queryByRole('button', { name: 'Rename or move total.txt' })).toBeNull()
+    expect(within(files).queryByLabelText('Select total.txt')).toBeNull()
+    // Every read went through the platform, none to the storage API with a key.
+    expect(seen.find((call) => call.path === `/platform/storage/${REF}/buckets/receipts/objects/list`)?.body).toMatchObject({ path: '', options: { limit: 10_000, search: '' } })
+    expect(seen.filter((call) => call.path.startsWith('/object/list'))).toEqual([])
+
+    await userEvent.click(within(files).getByRole('button', { name: '2026/' }))
+    expect(await screen.findByRole('button', { name: 'march.txt' })).toBeInTheDocument()
+    await userEvent.click(within(screen.getByRole('navigation', { name: 'Folder path' })).getByRole('button', { name: 'receipts' }))
+    await userEvent.click(await screen.findByRole('button', { name: 'total.txt' }))
+    const details = screen.getByRole('complementary', { name: 'File details' })
+    expect(await within(details).findByLabelText('Contents of total.txt')).toHaveTextContent('forty-two €')
+    expect(within(details).getByText('11 bytes')).toBeInTheDocument()
+    expect(within(details).getByRole('link', { name: 'Download' })).toHaveAttribute('href', `http://localhost${STORAGE}/object/sign/receipts/total.txt?token=member&download=total.txt`)
+    expect(seen.find((call) => call.path === '/object/sign/receipts/total.txt' && call.method === 'GET')?.apikey).toBeNull()
   })
 })

@@ -18,6 +18,7 @@ import {
   type StorageListItem,
 } from '../../contracts/storageObjects'
 import { getProjectApiInfo } from './keys'
+import { listBucketObjects, listBuckets, signBucketObject } from './storage'
 import type { CallOptions } from '../http'
 
 /** Where a project's storage API answers and the key it is called with. */
@@ -27,10 +28,14 @@ export interface StorageConnection {
   key: string
 }
 
-/** The message a member without the service_role key reads. */
-export const NO_SERVICE_KEY = "You need additional permissions to browse this project's files (the service_role key)"
+/**
+ * A member's view of a project's storage: with the service key (whoever may read it) every call goes to the storage
+ * API; without it (`key: null`, a Read-only member or a Developer) the member browses and downloads through the
+ * platform's own reads, and changes are not offered.
+ */
+export type MemberStorage = StorageConnection | { url: string; key: null; ref: string }
 
-class StorageCallError extends Error {
+export class StorageCallError extends Error {
   constructor(
     message: string,
     readonly status: number | null,
@@ -40,13 +45,48 @@ class StorageCallError extends Error {
   }
 }
 
-/** The storage API of a project, from its API key info. */
-export async function connectStorage(ref: string, options?: CallOptions): Promise<StorageConnection> {
+/** The storage API of a project, from its API key info: with the service key when the member may read it. */
+export async function connectStorage(ref: string, options?: CallOptions): Promise<MemberStorage> {
   const info = await getProjectApiInfo(ref, options)
   const key = info.autoApiService.serviceApiKey
-  if (!key) throw new StorageCallError(NO_SERVICE_KEY, 403)
   const base = `${info.autoApiService.protocol}://${info.autoApiService.endpoint}`.replace(/\/$/, '')
-  return { url: `${base}${STORAGE_PREFIX}`, key }
+  return key ? { url: `${base}${STORAGE_PREFIX}`, key } : { url: `${base}${STORAGE_PREFIX}`, key: null, ref }
+}
+
+/** A bucket as a member without the key reads it: from the platform's list of the project's buckets. */
+export async function memberBucket(ref: string, bucket: string, options?: CallOptions) {
+  const found = (await listBuckets(ref, options)).find((b) => b.id === bucket)
+  if (!found) throw new StorageCallError('Bucket not found', 404)
+  return found
+}
+
+/** One folder as `listFolder` lists it, through the platform's member read. */
+export function memberListFolder(ref: string, bucket: string, prefix: string, search: string, options?: CallOptions) {
+  return listBucketObjects(ref, bucket, { path: prefix === '' ? '' : `${prefix}/`, options: { limit: LIST_LIMIT, offset: 0, sortBy: { column: 'name', order: 'asc' }, search } }, options)
+}
+
+/** A signed URL of one object, absolute, through the platform's member read. */
+export async function memberSignUrl(ref: string, bucket: string, path: string, expiresIn: number, options?: CallOptions) {
+  return (await signBucketObject(ref, bucket, { path, expiresIn }, options)).signedUrl
+}
+
+/** What the preview shows of an object read through a signed URL: its headers (HEAD) and, for text, its start (Range). */
+export async function readSigned(url: string, textLimit: number | null, options?: CallOptions): Promise<{ size: number; contentType: string; lastModified: string | null; text: string | null }> {
+  let head: Response
+  try {
+    head = await fetch(new Request(url, { method: 'HEAD', signal: options?.signal }))
+  } catch {
+    if (options?.signal?.aborted) return new Promise<never>(() => {})
+    throw new StorageCallError('Unable to reach the storage API', null)
+  }
+  if (!head.ok) throw new StorageCallError(`Request failed with status ${head.status}`, head.status)
+  const contentType = head.headers.get('content-type') ?? 'application/octet-stream'
+  const modified = head.headers.get('last-modified')
+  const info = { size: Number(head.headers.get('content-length') ?? 0), contentType, lastModified: modified ? new Date(modified).toISOString() : null }
+  if (textLimit === null) return { ...info, text: null }
+  const part = await fetch(new Request(url, { signal: options?.signal, headers: { range: `bytes=0-${textLimit - 1}` } }))
+  if (!part.ok) throw new StorageCallError(`Request failed with status ${part.status}`, part.status)
+  return { ...info, text: await part.text() }
 }
 
 /** Where the storage API sits under a project's URL. */
@@ -140,6 +180,16 @@ async function namesUnder(conn: StorageConnection, bucket: string, folder: strin
   return names
 }
 
+/**
+ * Moves a folder: every object under `from` to the same place under `to`, one POST /object/move each (the service
+ * moves objects, not prefixes, as the platform's does). Stops at the first refusal, its message kept.
+ */
+export async function moveFolder(conn: StorageConnection, bucket: string, from: string, to: string, options?: CallOptions): Promise<number> {
+  const names = await namesUnder(conn, bucket, from, options)
+  for (const name of names) await moveObject(conn, bucket, name, `${to}${name.slice(from.length)}`, options)
+  return names.length
+}
+
 /** Deletes files and whole folders (every object under them); the answer counts the objects removed. */
 export async function removeObjects(conn: StorageConnection, bucket: string, entries: Array<{ path: string; folder: boolean }>, options?: CallOptions) {
   const names: string[] = []
@@ -195,7 +245,7 @@ export interface UploadProgress {
 }
 
 /**
- * Uploads one file to `path`, reporting progress; a file over 6 MB goes through the resumable (TUS) endpoint in
+ * Uploads one file to `path` (replacing an object of that name only with `upsert`), reporting progress; a file over 6 MB goes through the resumable (TUS) endpoint in
  * 6 MB chunks, as the platform asks. Returns a function that cancels the upload (nothing is stored then).
  */
 export function uploadFile(
@@ -203,6 +253,7 @@ export function uploadFile(
   bucket: string,
   path: string,
   file: Blob,
+  upsert: boolean,
   on: { progress: (p: UploadProgress) => void; done: () => void; failed: (error: Error) => void },
 ): () => void {
   const contentType = file.type || 'application/octet-stream'
@@ -211,7 +262,7 @@ export function uploadFile(
       endpoint: urlOf(conn, endpoints.resumableUpload, {}),
       chunkSize: RESUMABLE_THRESHOLD,
       retryDelays: [],
-      headers: { ...authHeaders(conn), 'x-upsert': 'false' },
+      headers: { ...authHeaders(conn), 'x-upsert': String(upsert) },
       metadata: { bucketName: bucket, objectName: path, contentType, cacheControl: '3600' },
       uploadDataDuringCreation: true,
       removeFingerprintOnSuccess: true,
@@ -227,6 +278,7 @@ export function uploadFile(
   for (const [name, value] of Object.entries(authHeaders(conn))) xhr.setRequestHeader(name, value)
   xhr.setRequestHeader('content-type', contentType)
   xhr.setRequestHeader('cache-control', '3600')
+  xhr.setRequestHeader('x-upsert', String(upsert))
   xhr.upload.onprogress = (event) => on.progress({ loaded: event.loaded, total: event.lengthComputable ? event.total : file.size })
   xhr.onload = () => {
     if (xhr.status >= 200 && xhr.status < 300) {

@@ -2,16 +2,20 @@
  * Projects: the member's projects and one project (/platform, and the Management API's /v1 reads), its status,
  * its rename, and the health of its API server (the connecting screen's test; the REST schema it also reads is
  * served by the REST feature, rest/routes.ts); the Management API's create (POST /v1/projects), refused with 409
- * past the free project limit or the organization's disk cap.
+ * past the free project limit or the organization's disk cap, and its delete (DELETE /v1/projects/{ref}), which takes
+ * the project's branches, databases and stored objects with it.
  */
 import { setDatabasePassword } from '../../projectdb/password'
 import { Hono } from 'hono'
 import type { V1CreatedProject } from '../../../contracts/database'
+import type { V1ProjectRefResponse } from '../../../contracts/v1'
 import * as endpoints from '../../../contracts/endpoints'
 import type { Deps } from '../../core/deps'
 import { at, baseUrl, errorJson, validate, type AppEnv } from '../../core/http'
 import { can } from '../../core/permissions'
 import { newProjectRef } from '../../core/secrets'
+import { removeProjectStorage } from '../../core/storageDisk'
+import { cancelPendingTransitions } from '../../engine/lifecycle'
 import { findMemberOrganization } from '../organizations/access'
 import { memberProject, refParam } from './access'
 import { diskCapMessage, freeLimitMessage, lockFreeProjectCounts, membersAtFreeLimit, organizationDatabaseBytes } from './freeLimit'
@@ -63,6 +67,27 @@ export function projectRoutes(deps: Deps) {
   })
 
   app.on(...at(endpoints.v1GetProject), project, (c) => c.json(toV1Project(c.var.project, hostOf())))
+
+  // Owners and administrators delete a project. Its branches go first, each like the project: pending transitions
+  // cancelled, its database dropped and its stored objects' bytes removed, then its rows (settings, keys, … by
+  // cascade). The rows go last, so a crash half-way leaves a project that a second DELETE finishes.
+  app.on(...at(endpoints.v1DeleteProject), project, async (c) => {
+    const row = c.var.project
+    if (!can(row.role, 'organizations:write')) {
+      return errorJson(c, 403, 'Only the owners and administrators of its organization may delete a project')
+    }
+    const { rows: branches } = await db.query<{ id: number; ref: string }>(
+      'select p.id, p.ref from branches b join projects p on p.id = b.project_id where b.parent_project_id = $1',
+      [row.id],
+    )
+    for (const doomed of [...branches, { id: row.id, ref: row.ref }]) {
+      await db.transaction((tx) => cancelPendingTransitions(tx, doomed.id, clock.now()))
+      await deps.projectDbs.drop(doomed.ref)
+      await removeProjectStorage(config.dataDir, doomed.ref)
+      await db.query('delete from projects where id = $1', [doomed.id])
+    }
+    return c.json({ id: row.id, ref: row.ref, name: row.name } satisfies V1ProjectRefResponse)
+  })
 
   // Creates a project that comes up through the lifecycle: COMING_UP now, its own database and ACTIVE_HEALTHY after
   // LIFECYCLE_COMING_UP_MS (src/server/projectdb/lifecycle.ts). db_pass becomes the database password of the

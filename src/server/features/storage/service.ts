@@ -55,6 +55,12 @@ export const GLOBAL_FILE_SIZE_LIMIT = 5 * 1024 ** 3
 const UPLOAD_URL_SECONDS = 2 * 60 * 60
 export { storageRoot }
 
+/** A token of the storage service's signed URLs: HS256 with the project's JWT secret, expiring after `seconds`. */
+export function signStorageToken(secret: string, claims: Record<string, unknown>, seconds: number, now: Date) {
+  const iat = Math.floor(now.getTime() / 1000)
+  return new SignJWT(claims).setProtectedHeader({ alg: 'HS256', typ: 'JWT' }).setIssuedAt(iat).setExpirationTime(iat + seconds).sign(new TextEncoder().encode(secret))
+}
+
 /** The storage service as a product of the gateway. */
 export function storageProduct(deps: Pick<Deps, 'config' | 'clock'>, disk = new DiskObjects(storageRoot(deps.config.dataDir))): Product {
   const app = new Hono<GatewayEnv>()
@@ -76,8 +82,8 @@ export function storageProduct(deps: Pick<Deps, 'config' | 'clock'>, disk = new 
   }
 
   async function sign(g: GatewayContext, claims: Record<string, unknown>, seconds: number) {
-    const now = Math.floor(deps.clock.now().getTime() / 1000)
-    return new SignJWT(claims).setProtectedHeader({ alg: 'HS256', typ: 'JWT' }).setIssuedAt(now).setExpirationTime(now + seconds).sign(secretOf(g))
+    secretOf(g)
+    return signStorageToken(g.project.jwtSecret!, claims, seconds, deps.clock.now())
   }
 
   /** The claims of a signed URL's token, for this exact object; 400 otherwise. */

@@ -264,3 +264,9 @@ export async function storedBytes(tx: ProjectTx): Promise<number> {
   const { rows } = await tx.query<{ bytes: number }>(`select coalesce(sum((metadata->>'size')::bigint), 0)::double precision as bytes from storage.objects`)
   return Number(rows[0]?.bytes ?? 0)
 }
+
+/** The project's JWT secret in the platform's store, which signs its storage URLs (the gateway reads the same row). */
+export async function projectJwtSecret(db: Queryable, projectId: number): Promise<string | undefined> {
+  const { rows } = await db.query<{ jwt_secret: string | null }>('select jwt_secret from project_api_keys where project_id = $1', [projectId])
+  return rows[0]?.jwt_secret ?? undefined
+}

@@ -1,5 +1,6 @@
 import { useSelector } from '@xstate/react'
-import { useId, useState, type DragEvent, type FormEvent, type ReactNode } from 'react'
+import { observeElementRect, useVirtualizer } from '@tanstack/react-virtual'
+import { useId, useRef, useState, type DragEvent, type FormEvent, type ReactNode } from 'react'
 import { Link, useRoute } from 'wouter'
 import type { ActorRefFrom } from 'xstate'
 import {
@@ -62,7 +63,7 @@ export function StorageExplorer({ actor }: { actor: StorageExplorerActorRef }) {
         title={bucketId}
         description={DESCRIPTION}
         actions={
-          view.phase === 'browsing' ? (
+          view.phase === 'browsing' && view.writable ? (
             <Button disabled={!canSettings} onClick={() => actor.send({ type: 'settings.open' })}>
               Bucket settings
             </Button>
@@ -96,6 +97,11 @@ function Browser({ actor, view }: { actor: StorageExplorerActorRef; view: Browsi
       <p className="text-sm text-neutral-600 dark:text-neutral-400">
         {view.bucket.public ? 'Public bucket' : 'Private bucket'} · {mimeTypesLabel(view.bucket.allowed_mime_types)} · {sizeLimitLabel(view.bucket.file_size_limit)}
       </p>
+      {view.writable ? null : (
+        <p role="note" className="rounded-md border border-neutral-300 p-2 text-sm dark:border-neutral-700">
+          You can browse and download these files. Uploading, renaming and deleting need the service_role key (an Owner or Administrator).
+        </p>
+      )}
       <nav aria-label="Folder path">
         <ol className="flex flex-wrap items-center gap-1 text-sm">
           {view.crumbs.map((crumb, i) => (
@@ -131,45 +137,24 @@ function Browser({ actor, view }: { actor: StorageExplorerActorRef; view: Browsi
         <Button disabled={!canReload} onClick={() => actor.send({ type: 'folder.reload' })}>
           Refresh
         </Button>
-        <Button disabled={!canNewFolder} onClick={() => actor.send({ type: 'folder.new' })}>
-          New folder
-        </Button>
-        <label
-          htmlFor={`${inputId}-files`}
-          className={cx(
-            'inline-flex cursor-pointer items-center rounded-md border border-emerald-700 bg-emerald-50 px-3 py-1.5 text-sm font-medium text-emerald-900 focus-within:ring-2 focus-within:ring-emerald-600 dark:bg-emerald-950 dark:text-emerald-100',
-            !canAdd && 'pointer-events-none opacity-50',
-          )}
-        >
-          Upload files
-          <input
-            id={`${inputId}-files`}
-            type="file"
-            multiple
-            className="sr-only"
-            disabled={!canAdd}
-            onChange={(event) => {
-              const files = [...(event.target.files ?? [])]
-              event.target.value = ''
-              if (files.length > 0) actor.send({ type: 'files.add', files })
-            }}
-          />
-        </label>
-        {view.selected.length > 0 ? <Button onClick={() => actor.send({ type: 'selection.clear' })}>Clear selection</Button> : null}
-        <Button variant="danger" disabled={!canDeleteSelection} onClick={() => actor.send({ type: 'selection.delete' })}>
-          {view.selected.length > 0 ? `Delete ${view.selected.length} selected` : 'Delete selected'}
-        </Button>
+        {view.writable ? (
+          <WriteTools actor={actor} view={view} canAdd={canAdd} canNewFolder={canNewFolder} canDeleteSelection={canDeleteSelection} inputId={inputId} />
+        ) : null}
       </div>
       <div
         className={cx('grid gap-4 lg:grid-cols-[minmax(0,1fr)_20rem]', dragging && 'rounded-lg outline-dashed outline-2 outline-emerald-600')}
-        onDragOver={(event) => {
-          event.preventDefault()
-          setDragging(true)
-        }}
-        onDragLeave={() => setDragging(false)}
-        onDrop={drop}
-        aria-label="Drop files here to upload them to this folder"
-        role="region"
+        {...(view.writable
+          ? {
+              onDragOver: (event: DragEvent) => {
+                event.preventDefault()
+                setDragging(true)
+              },
+              onDragLeave: () => setDragging(false),
+              onDrop: drop,
+              'aria-label': 'Drop files here to upload them to this folder',
+              role: 'region',
+            }
+          : {})}
       >
         <Listing actor={actor} view={view} />
         <DetailsPanel actor={actor} panel={view.panel} />
@@ -177,6 +162,55 @@ function Browser({ actor, view }: { actor: StorageExplorerActorRef; view: Browsi
       <Uploads actor={actor} />
       <Dialogs actor={actor} panel={view.panel} />
     </div>
+  )
+}
+
+function WriteTools({
+  actor,
+  view,
+  canAdd,
+  canNewFolder,
+  canDeleteSelection,
+  inputId,
+}: {
+  actor: StorageExplorerActorRef
+  view: Browsing
+  canAdd: boolean
+  canNewFolder: boolean
+  canDeleteSelection: boolean
+  inputId: string
+}) {
+  return (
+    <>
+      <Button disabled={!canNewFolder} onClick={() => actor.send({ type: 'folder.new' })}>
+        New folder
+      </Button>
+      <label
+        htmlFor={`${inputId}-files`}
+        className={cx(
+          'inline-flex cursor-pointer items-center rounded-md border border-emerald-700 bg-emerald-50 px-3 py-1.5 text-sm font-medium text-emerald-900 focus-within:ring-2 focus-within:ring-emerald-600 dark:bg-emerald-950 dark:text-emerald-100',
+          !canAdd && 'pointer-events-none opacity-50',
+        )}
+      >
+        Upload files
+        <input
+          id={`${inputId}-files`}
+          type="file"
+          multiple
+          className="sr-only"
+          disabled={!canAdd}
+          onChange={(event) => {
+            const files = [...(event.target.files ?? [])]
+            event.target.value = ''
+            if (files.length > 0) actor.send({ type: 'files.add', files })
+          }}
+        />
+      </label>
+      {view.selected.length > 0 ? <Button onClick={() => actor.send({ type: 'selection.clear' })}>Clear selection</Button> : null}
+      <Button variant="danger" disabled={!canDeleteSelection} onClick={() => actor.send({ type: 'selection.delete' })}>
+        {view.selected.length > 0 ? `Delete ${view.selected.length} selected` : 'Delete selected'}
+      </Button>
+    </>
   )
 }
 
@@ -188,16 +222,42 @@ function Listing({ actor, view }: { actor: StorageExplorerActorRef; view: Browsi
   if (items.length === 0) {
     return (
       <p className="rounded-lg border border-dashed border-neutral-300 p-8 text-center text-sm text-neutral-600 dark:border-neutral-700 dark:text-neutral-400">
-        {view.search ? `Nothing in this folder matches '${view.search}'.` : 'This folder is empty. Drop files here or use Upload files.'}
+        {view.search ? `Nothing in this folder matches '${view.search}'.` : view.writable ? 'This folder is empty. Drop files here or use Upload files.' : 'This folder is empty.'}
       </p>
     )
   }
+  return <FileTable actor={actor} view={view} items={items} />
+}
+
+/** A row's height in px (py-2 around a ghost button), given rather than measured: rendering reads no layout. */
+const ROW_HEIGHT = 41
+/** Before the box is measured, and where nothing is laid out (a box of no height), a box's worth of rows is drawn. */
+const UNMEASURED = { width: 1000, height: 512 }
+
+/**
+ * The folder's entries, virtualised: only the rows in view (and a few beyond) are in the document, with spacer rows
+ * standing for the rest, so a folder of 10,000 objects scrolls as one of ten.
+ */
+function FileTable({ actor, view, items }: { actor: StorageExplorerActorRef; view: Browsing; items: StorageListItem[] }) {
+  const box = useRef<HTMLDivElement>(null)
+  const rows = useVirtualizer({
+    count: items.length,
+    getScrollElement: () => box.current,
+    estimateSize: () => ROW_HEIGHT,
+    getItemKey: (index) => items[index].name,
+    overscan: 10,
+    initialRect: UNMEASURED,
+    observeElementRect: (instance, callback) => observeElementRect(instance, (rect) => callback(rect.height > 0 ? rect : UNMEASURED)),
+  })
+  const shown = rows.getVirtualItems()
+  const before = shown[0]?.start ?? 0
+  const after = rows.getTotalSize() - (shown.at(-1)?.end ?? 0)
   return (
     <Card>
-      <div className="max-h-[32rem] overflow-auto">
-        <table aria-label="Files" className="min-w-full text-sm">
-          <thead className="sticky top-0 border-b border-neutral-200 bg-white text-left text-xs text-neutral-600 dark:border-neutral-800 dark:bg-neutral-900 dark:text-neutral-400">
-            <tr>
+      <div ref={box} className="max-h-[32rem] overflow-auto">
+        <table aria-label="Files" aria-rowcount={items.length + 1} className="min-w-full text-sm">
+          <thead className="sticky top-0 z-10 border-b border-neutral-200 bg-white text-left text-xs text-neutral-600 dark:border-neutral-800 dark:bg-neutral-900 dark:text-neutral-400">
+            <tr aria-rowindex={1}>
               <th scope="col" className="px-3 py-2">
                 <span className="sr-only">Selected</span>
               </th>
@@ -211,9 +271,22 @@ function Listing({ actor, view }: { actor: StorageExplorerActorRef; view: Browsi
             </tr>
           </thead>
           <tbody className="divide-y divide-neutral-100 dark:divide-neutral-800">
-            {items.map((item) => (
-              <Row key={item.name} actor={actor} item={item} folder={view.path} selected={view.selected.includes(item.name)} />
-            ))}
+            {before > 0 ? <tr aria-hidden="true" style={{ height: before }} /> : null}
+            {shown.map((row) => {
+              const item = items[row.index]
+              return (
+                <Row
+                  key={item.name}
+                  actor={actor}
+                  item={item}
+                  index={row.index}
+                  folder={view.path}
+                  selected={view.selected.includes(item.name)}
+                  writable={view.writable}
+                />
+              )
+            })}
+            {after > 0 ? <tr aria-hidden="true" style={{ height: after }} /> : null}
           </tbody>
         </table>
       </div>
@@ -221,7 +294,21 @@ function Listing({ actor, view }: { actor: StorageExplorerActorRef; view: Browsi
   )
 }
 
-function Row({ actor, item, folder, selected }: { actor: StorageExplorerActorRef; item: StorageListItem; folder: string; selected: boolean }) {
+function Row({
+  actor,
+  item,
+  index,
+  folder,
+  selected,
+  writable,
+}: {
+  actor: StorageExplorerActorRef
+  item: StorageListItem
+  index: number
+  folder: string
+  selected: boolean
+  writable: boolean
+}) {
   const isFolder = item.id === null
   const canToggle = useSelector(actor, (snapshot) => snapshot.can({ type: 'item.toggle', name: item.name }))
   const canOpen = useSelector(actor, (snapshot) => snapshot.can({ type: 'item.open', name: item.name }))
@@ -229,18 +316,20 @@ function Row({ actor, item, folder, selected }: { actor: StorageExplorerActorRef
   const canDelete = useSelector(actor, (snapshot) => snapshot.can({ type: 'item.delete', name: item.name }))
   const canUrl = useSelector(actor, (snapshot) => snapshot.can({ type: 'url.open', name: item.name }))
   return (
-    <tr>
+    <tr aria-rowindex={index + 2} style={{ height: ROW_HEIGHT }}>
       <td className="px-3 py-2">
-        <input
-          type="checkbox"
-          className="h-4 w-4 accent-emerald-600"
-          aria-label={`Select ${item.name}`}
-          checked={selected}
-          disabled={!canToggle}
-          onChange={() => actor.send({ type: 'item.toggle', name: item.name })}
-        />
+        {writable ? (
+          <input
+            type="checkbox"
+            className="h-4 w-4 accent-emerald-600"
+            aria-label={`Select ${item.name}`}
+            checked={selected}
+            disabled={!canToggle}
+            onChange={() => actor.send({ type: 'item.toggle', name: item.name })}
+          />
+        ) : null}
       </td>
-      <th scope="row" className="px-3 py-2 text-left font-normal">
+      <th scope="row" className="whitespace-nowrap px-3 py-2 text-left font-normal">
         {isFolder ? (
           <button type="button" className="font-medium text-emerald-800 underline dark:text-emerald-400" onClick={() => actor.send({ type: 'folder.open', path: folder === '' ? item.name : `${folder}/${item.name}` })}>
             {item.name}/
@@ -256,18 +345,20 @@ function Row({ actor, item, folder, selected }: { actor: StorageExplorerActorRef
       <td className="px-3 py-2">{item.updated_at ? new Date(item.updated_at).toLocaleString() : '—'}</td>
       <td className="whitespace-nowrap px-3 py-2 text-right">
         {isFolder ? null : (
+          <Button variant="ghost" aria-label={`Get URL of ${item.name}`} disabled={!canUrl} onClick={() => actor.send({ type: 'url.open', name: item.name })}>
+            Get URL
+          </Button>
+        )}
+        {writable ? (
           <>
-            <Button variant="ghost" aria-label={`Get URL of ${item.name}`} disabled={!canUrl} onClick={() => actor.send({ type: 'url.open', name: item.name })}>
-              Get URL
-            </Button>
             <Button variant="ghost" aria-label={`Rename or move ${item.name}`} disabled={!canRename} onClick={() => actor.send({ type: 'item.rename', name: item.name })}>
               Rename
             </Button>
+            <Button variant="ghost" aria-label={`Delete ${item.name}`} disabled={!canDelete} onClick={() => actor.send({ type: 'item.delete', name: item.name })}>
+              Delete
+            </Button>
           </>
-        )}
-        <Button variant="ghost" aria-label={`Delete ${item.name}`} disabled={!canDelete} onClick={() => actor.send({ type: 'item.delete', name: item.name })}>
-          Delete
-        </Button>
+        ) : null}
       </td>
     </tr>
   )
@@ -361,7 +452,7 @@ function Uploads({ actor }: { actor: StorageExplorerActorRef }) {
   )
 }
 
-const UPLOAD_STATUS = { uploading: 'Uploading', failed: 'Failed', stored: 'Uploaded', cancelled: 'Cancelled' } as const
+const UPLOAD_STATUS = { conflict: 'Name taken', uploading: 'Uploading', failed: 'Failed', stored: 'Uploaded', cancelled: 'Cancelled' } as const
 
 export function UploadRow({ upload }: { upload: UploadActorRef }) {
   const view = useSelector(upload, selectUploadView)
@@ -376,7 +467,18 @@ export function UploadRow({ upload }: { upload: UploadActorRef }) {
       </div>
       <progress className="mt-1 w-full accent-emerald-600" max={100} value={view.percent} aria-label={`Upload of ${view.name}`} />
       {view.error ? <InlineError>{view.error}</InlineError> : null}
+      {view.phase === 'conflict' ? <p className="text-sm">A file named {view.name} already exists in this folder.</p> : null}
       <div className="flex justify-end gap-2">
+        {view.phase === 'conflict' ? (
+          <>
+            <Button variant="ghost" aria-label={`Skip upload of ${view.name}`} onClick={() => upload.send({ type: 'upload.cancel' })}>
+              Skip
+            </Button>
+            <Button aria-label={`Overwrite ${view.name}`} onClick={() => upload.send({ type: 'upload.overwrite' })}>
+              Overwrite
+            </Button>
+          </>
+        ) : null}
         {view.phase === 'uploading' ? (
           <Button variant="ghost" aria-label={`Cancel upload of ${view.name}`} onClick={() => upload.send({ type: 'upload.cancel' })}>
             Cancel
@@ -398,7 +500,7 @@ function Dialogs({ actor, panel }: { actor: StorageExplorerActorRef; panel: Pane
       <Modal open={panel.kind === 'newFolder'} onClose={() => actor.send({ type: 'folder.cancel' })} title="Create folder">
         {panel.kind === 'newFolder' ? <NewFolderForm actor={actor} panel={panel} /> : null}
       </Modal>
-      <Modal open={panel.kind === 'rename'} onClose={() => actor.send({ type: 'rename.cancel' })} title="Rename or move file">
+      <Modal open={panel.kind === 'rename'} onClose={() => actor.send({ type: 'rename.cancel' })} title={panel.kind === 'rename' && panel.folder ? 'Rename or move folder' : 'Rename or move file'}>
         {panel.kind === 'rename' ? <RenameForm actor={actor} panel={panel} /> : null}
       </Modal>
       <Modal open={panel.kind === 'delete'} onClose={() => actor.send({ type: 'delete.cancel' })} title="Delete files">
@@ -461,7 +563,12 @@ function RenameForm({ actor, panel }: { actor: StorageExplorerActorRef; panel: E
         actor.send({ type: 'rename.submit' })
       }}
     >
-      <Field id={`${id}-path`} label="New path" hint="The file's full path in the bucket: change a folder to move it." error={problem}>
+      <Field
+        id={`${id}-path`}
+        label="New path"
+        hint={panel.folder ? "The folder's full path in the bucket: everything in it moves along." : "The file's full path in the bucket: change a folder to move it."}
+        error={problem}
+      >
         <input
           {...fieldAria(`${id}-path`, { error: problem, hint: true })}
           className={inputClass}
