@@ -1,7 +1,8 @@
 /**
  * One page of the Database section's objects (functions, triggers, enumerated types, indexes, extensions, roles,
  * publications) or the Policies page: the catalog's list for one schema, and every change to it shown as SQL before
- * it runs. A change comes straight from the list (drop, enable, disable) or from a form (a policy from a template);
+ * it runs. A change comes straight from the list (drop, enable, disable) or from a form (a policy from a template, a
+ * new function, trigger or enumerated type);
  * its SQL is asked of the server (previewing), shown until confirmed (confirming), run (applying), and the list read
  * again. Cancelling or a refused preview goes back to where the change came from, the form's draft kept.
  * Invariant: nothing runs that was not shown first; the SQL shown is the SQL the server runs for the same change.
@@ -32,6 +33,48 @@ export interface PolicyDraft {
   editing: string | null
 }
 
+/** The form of a new function: its arguments as typed ('a integer, b text'), its body as SQL or PL/pgSQL. */
+export interface FunctionDraft {
+  form: 'function'
+  name: string
+  arguments: string
+  return_type: string
+  language: 'sql' | 'plpgsql'
+  definition: string
+  security_definer: boolean
+}
+
+/** The form of a new trigger on a table of the page's schema, calling a trigger function. */
+export interface TriggerDraft {
+  form: 'trigger'
+  name: string
+  table: string
+  timing: 'BEFORE' | 'AFTER'
+  events: Array<'INSERT' | 'UPDATE' | 'DELETE' | 'TRUNCATE'>
+  orientation: 'ROW' | 'STATEMENT'
+  function_schema: string
+  function_name: string
+}
+
+/** The form of a new enumerated type: its values one a line. */
+export interface TypeDraft {
+  form: 'type'
+  name: string
+  values: string
+}
+
+export type CreateDraft = FunctionDraft | TriggerDraft | TypeDraft
+/** What a form holds: a policy (made or edited) or a new object. */
+export type ObjectDraft = PolicyDraft | CreateDraft
+
+export const BLANK_DRAFTS: { [K in CreateDraft['form']]: Extract<CreateDraft, { form: K }> } = {
+  function: { form: 'function', name: '', arguments: '', return_type: 'void', language: 'plpgsql', definition: 'begin\n\nend;', security_definer: false },
+  trigger: { form: 'trigger', name: '', table: '', timing: 'BEFORE', events: ['INSERT'], orientation: 'ROW', function_schema: 'public', function_name: '' },
+  type: { form: 'type', name: '', values: '' },
+}
+
+export const isCreateDraft = (draft: ObjectDraft): draft is CreateDraft => 'form' in draft
+
 interface Context {
   ref: string
   kind: ObjectKind
@@ -39,7 +82,7 @@ interface Context {
   schemas: string[]
   data: ObjectData | null
   error: string | null
-  draft: PolicyDraft | null
+  draft: ObjectDraft | null
   change: ObjectChangeInput | null
   sql: string | null
   changeError: string | null
@@ -52,8 +95,8 @@ type DatabaseObjectsEvent =
   | { type: 'objects.refresh' }
   | { type: 'schema.select'; schema: string }
   | { type: 'change.request'; change: ObjectChangeInput }
-  | { type: 'draft.open'; draft: PolicyDraft }
-  | { type: 'draft.edit'; patch: Partial<PolicyDraft> }
+  | { type: 'draft.open'; draft: ObjectDraft }
+  | { type: 'draft.edit'; patch: Partial<PolicyDraft> | Partial<Omit<FunctionDraft, 'form'>> | Partial<Omit<TriggerDraft, 'form'>> | Partial<Omit<TypeDraft, 'form'>> }
   | { type: 'draft.submit' }
   | { type: 'draft.close' }
   | { type: 'change.confirm' }
@@ -61,8 +104,39 @@ type DatabaseObjectsEvent =
 
 const messageOf = (error: unknown, fallback: string) => (error instanceof Error && error.message ? error.message : fallback)
 
-/** The change a policy form describes: a new policy, or the edit of one. */
-export function changeOfDraft(schema: string, draft: PolicyDraft): ObjectChangeInput {
+/**
+ * The arguments of a function as typed ('a integer, b text[]'): each a name and a type. Empty pieces are dropped; a
+ * piece without a type keeps an empty type, which the platform refuses with its message.
+ */
+export function argumentsOf(text: string): Array<{ name: string; type: string }> {
+  return text
+    .split(',')
+    .map((piece) => piece.trim())
+    .filter(Boolean)
+    .map((piece) => {
+      const space = piece.search(/\s/)
+      return space === -1 ? { name: piece, type: '' } : { name: piece.slice(0, space), type: piece.slice(space).trim() }
+    })
+}
+
+/** The change a form describes: a new policy or the edit of one, or a new function, trigger or enumerated type. */
+export function changeOfDraft(schema: string, draft: ObjectDraft): ObjectChangeInput {
+  if (isCreateDraft(draft)) {
+    switch (draft.form) {
+      case 'function':
+        return {
+          action: 'function.create', schema, name: draft.name, arguments: argumentsOf(draft.arguments), return_type: draft.return_type,
+          language: draft.language, definition: draft.definition, security_definer: draft.security_definer,
+        }
+      case 'trigger':
+        return {
+          action: 'trigger.create', schema, table: draft.table, name: draft.name, timing: draft.timing, events: draft.events,
+          orientation: draft.orientation, function_schema: draft.function_schema, function_name: draft.function_name,
+        }
+      case 'type':
+        return { action: 'type.create', schema, name: draft.name, values: draft.values.split('\n').map((v) => v.trim()).filter(Boolean) }
+    }
+  }
   const roles = draft.roles.split(',').map((r) => r.trim()).filter(Boolean)
   const using = draft.using.trim() || undefined
   const check = draft.check.trim() || undefined
@@ -143,7 +217,8 @@ export const databaseObjectsMachine = setup({
     },
     editing: {
       on: {
-        'draft.edit': { actions: assign(({ context, event }) => ({ draft: context.draft ? { ...context.draft, ...event.patch } : null })) },
+        // A patch holds fields of the open form's kind (the view edits the form it shows).
+        'draft.edit': { actions: assign(({ context, event }) => ({ draft: context.draft ? ({ ...context.draft, ...event.patch } as ObjectDraft) : null })) },
         'draft.submit': {
           target: 'previewing',
           actions: { type: 'storeChange', params: ({ context }) => ({ change: changeOfDraft(context.schema, context.draft!) }) },
@@ -205,7 +280,7 @@ export type DatabaseObjectsView =
       idle: boolean
       notice: string | null
       changeError: string | null
-      draft: PolicyDraft | null
+      draft: ObjectDraft | null
       /** The SQL to confirm, while a change waits for it or runs. */
       confirm: { sql: string; running: boolean } | null
       previewing: boolean

@@ -173,6 +173,7 @@ const sqlEditorSetup = setup({
     download: (_, _params: { filename: string; mediaType: string; text: string }) => {},
     storeQuery: assign((_, params: { query: string }) => ({ query: params.query })),
     storeFailure: assign((_, params: { failure: QueryFailure }) => ({ failure: params.failure, result: null })),
+    storeResult: assign((_, params: { result: SqlRunResult }) => ({ result: params.result, failure: null, selected: 0, destructive: null })),
   },
   guards: {
     canRun: ({ context }, params: { text: string }) => params.text.trim() !== '' && (context.role !== 'authenticated' || context.userId !== null),
@@ -248,9 +249,11 @@ export const sqlEditorMachine = sqlEditorSetup.createMachine({
       },
       states: {
         run: {
-          initial: 'idle',
+          initial: 'settled',
           states: {
-            idle: {
+            /** No run under way: the last outcome (none, an answer, a failure) stays on screen until the next run. */
+            settled: {
+              initial: 'idle',
               on: {
                 // A destructive statement waits for its confirmation (confirming passes straight on otherwise).
                 'query.run': {
@@ -258,18 +261,20 @@ export const sqlEditorMachine = sqlEditorSetup.createMachine({
                   target: 'confirming',
                   actions: assign({ ran: ({ event }) => event.text, explain: false, destructive: ({ event }) => destructiveStatement(event.text) }),
                 },
+                // Explain only reads the plan: nothing to confirm.
                 'query.explain': {
                   guard: { type: 'canRun', params: ({ event }) => ({ text: event.text }) },
                   target: 'running',
                   actions: assign({ ran: ({ event }) => event.text, explain: true, destructive: null }),
                 },
               },
+              states: { idle: {}, succeeded: {}, failed: {} },
             },
             confirming: {
               always: { guard: ({ context }) => context.destructive === null, target: 'running' },
               on: {
                 'run.confirm': 'running',
-                'run.cancel': { target: 'idle', actions: assign({ destructive: null, result: null, failure: null }) },
+                'run.cancel': { target: 'settled.idle', actions: assign({ destructive: null, result: null, failure: null }) },
               },
             },
             running: {
@@ -287,19 +292,19 @@ export const sqlEditorMachine = sqlEditorSetup.createMachine({
                 onDone: [
                   {
                     guard: { type: 'changedSchema', params: ({ event }) => ({ result: event.output }) },
-                    target: 'succeeded',
-                    actions: [assign({ result: ({ event }) => event.output, failure: null, selected: 0, destructive: null }), raise({ type: 'catalog.refresh' }), emit({ type: 'ran' })],
+                    target: 'settled.succeeded',
+                    actions: [{ type: 'storeResult', params: ({ event }) => ({ result: event.output }) }, raise({ type: 'catalog.refresh' }), emit({ type: 'ran' })],
                   },
-                  { target: 'succeeded', actions: [assign({ result: ({ event }) => event.output, failure: null, selected: 0, destructive: null }), emit({ type: 'ran' })] },
+                  { target: 'settled.succeeded', actions: [{ type: 'storeResult', params: ({ event }) => ({ result: event.output }) }, emit({ type: 'ran' })] },
                 ],
                 onError: {
-                  target: 'failed',
+                  target: 'settled.failed',
                   actions: [{ type: 'storeFailure', params: ({ event }) => ({ failure: failureOf(event.error) }) }, assign({ destructive: null }), emit({ type: 'ran' })],
                 },
               },
               after: {
                 queryTimeout: {
-                  target: 'failed',
+                  target: 'settled.failed',
                   actions: {
                     type: 'storeFailure',
                     params: {
@@ -309,36 +314,6 @@ export const sqlEditorMachine = sqlEditorSetup.createMachine({
                       },
                     },
                   },
-                },
-              },
-            },
-            succeeded: {
-              on: {
-                // A destructive statement waits for its confirmation (confirming passes straight on otherwise).
-                'query.run': {
-                  guard: { type: 'canRun', params: ({ event }) => ({ text: event.text }) },
-                  target: 'confirming',
-                  actions: assign({ ran: ({ event }) => event.text, explain: false, destructive: ({ event }) => destructiveStatement(event.text) }),
-                },
-                'query.explain': {
-                  guard: { type: 'canRun', params: ({ event }) => ({ text: event.text }) },
-                  target: 'running',
-                  actions: assign({ ran: ({ event }) => event.text, explain: true, destructive: null }),
-                },
-              },
-            },
-            failed: {
-              on: {
-                // A destructive statement waits for its confirmation (confirming passes straight on otherwise).
-                'query.run': {
-                  guard: { type: 'canRun', params: ({ event }) => ({ text: event.text }) },
-                  target: 'confirming',
-                  actions: assign({ ran: ({ event }) => event.text, explain: false, destructive: ({ event }) => destructiveStatement(event.text) }),
-                },
-                'query.explain': {
-                  guard: { type: 'canRun', params: ({ event }) => ({ text: event.text }) },
-                  target: 'running',
-                  actions: assign({ ran: ({ event }) => event.text, explain: true, destructive: null }),
                 },
               },
             },
@@ -406,9 +381,9 @@ export function selectSqlEditorView(snapshot: SqlEditorSnapshot): SqlEditorView 
   let outcome: SqlOutcome = { kind: 'none' }
   if (snapshot.matches({ editing: { run: 'confirming' } }) && destructive) outcome = { kind: 'confirming', statement: destructive }
   else if (snapshot.matches({ editing: { run: 'running' } })) outcome = { kind: 'running', explain }
-  else if (snapshot.matches({ editing: { run: 'succeeded' } }) && result) {
+  else if (snapshot.matches({ editing: { run: { settled: 'succeeded' } } }) && result) {
     outcome = result.plan ? { kind: 'plan', run: result } : { kind: 'result', run: result, selected: Math.min(selected, Math.max(result.results.length - 1, 0)) }
-  } else if (snapshot.matches({ editing: { run: 'failed' } }) && failure) {
+  } else if (snapshot.matches({ editing: { run: { settled: 'failed' } } }) && failure) {
     outcome = { kind: 'error', failure, at: failure.position === undefined ? null : locate(ran, failure.position) }
   }
   const catalogState = snapshot.matches({ editing: { catalog: 'ready' } }) ? 'ready' : snapshot.matches({ editing: { catalog: 'unavailable' } }) ? 'unavailable' : 'loading'

@@ -1,11 +1,13 @@
 /**
- * Table Editor form: a table made or changed from a description (name, comment, RLS, columns, foreign keys). The
- * SQL it will run is asked of the platform and shown before anything runs; only a confirmation runs it.
+ * Table Editor form: a table made or changed from a description (name, comment, RLS, columns, foreign keys). The form
+ * opens once it has read what a foreign key may reference (the picker's schemas, tables and columns) and, to change a
+ * table, the table as the catalog has it (add, rename, drop columns; change a type, default or nullability).
+ * The SQL it will run is asked of the platform and shown before anything runs; only a confirmation runs it.
  * Invariants: what runs is the definition the person reviewed (editing after a preview goes back to editing, and a
  * new preview is needed); a failed preview or run keeps the definition and says why.
  */
 import { assign, fromPromise, setup, type SnapshotFrom } from 'xstate'
-import type { TableDefinition, TableDefinitionAnswer } from '../src/contracts/tableEditor'
+import type { TableDefinition, TableDefinitionAnswer, TableReferences } from '../src/contracts/tableEditor'
 
 export interface DefinitionRequest {
   ref: string
@@ -15,15 +17,23 @@ export interface DefinitionRequest {
   run: boolean
 }
 
+export interface FormData {
+  /** The table as the catalog has it; null for a new table (the input's definition is the start). */
+  definition: TableDefinition | null
+  references: TableReferences['tables']
+}
+
 interface Context {
   ref: string
   table: string | null
   definition: TableDefinition
+  references: TableReferences['tables']
   sql: string | null
   error: string | null
 }
 
 type FormEvent =
+  | { type: 'form.retry' }
   | { type: 'definition.changed'; definition: TableDefinition }
   | { type: 'preview.request' }
   | { type: 'review.back' }
@@ -47,9 +57,12 @@ export const tableFormMachine = setup({
     input: {} as { ref: string; table: string | null; definition: TableDefinition },
     context: {} as Context,
     events: {} as FormEvent,
-    children: {} as { previewTable: 'previewTable'; runTable: 'runTable' },
+    children: {} as { loadForm: 'loadForm'; previewTable: 'previewTable'; runTable: 'runTable' },
   },
   actors: {
+    loadForm: fromPromise<FormData, { ref: string; table: string | null }>(async () => {
+      throw new Error('loadForm not provided')
+    }),
     previewTable: fromPromise<TableDefinitionAnswer, DefinitionRequest>(async () => {
       throw new Error('previewTable not provided')
     }),
@@ -65,9 +78,22 @@ export const tableFormMachine = setup({
   },
 }).createMachine({
   id: 'tableForm',
-  context: ({ input }) => ({ ref: input.ref, table: input.table, definition: input.definition, sql: null, error: null }),
-  initial: 'editing',
+  context: ({ input }) => ({ ref: input.ref, table: input.table, definition: input.definition, references: [], sql: null, error: null }),
+  initial: 'loading',
   states: {
+    loading: {
+      invoke: {
+        id: 'loadForm',
+        src: 'loadForm',
+        input: ({ context }) => ({ ref: context.ref, table: context.table }),
+        onDone: {
+          target: 'editing',
+          actions: assign(({ context, event }) => ({ definition: event.output.definition ?? context.definition, references: event.output.references, error: null })),
+        },
+        onError: { target: 'loadFailed', actions: { type: 'storeError', params: ({ event }) => ({ error: messageOf(event.error, 'The form could not be read') }) } },
+      },
+    },
+    loadFailed: { on: { 'form.retry': 'loading' } },
     editing: {
       on: {
         'definition.changed': { actions: assign({ definition: ({ event }) => event.definition, sql: null }) },
@@ -106,20 +132,33 @@ export const tableFormMachine = setup({
 type TableFormSnapshot = SnapshotFrom<typeof tableFormMachine>
 
 export type TableFormView = {
-  step: 'editing' | 'previewing' | 'reviewing' | 'running' | 'done'
+  step: 'loading' | 'loadFailed' | 'editing' | 'previewing' | 'reviewing' | 'running' | 'done'
+  /** The table changed, or null when a new one is made. */
+  table: string | null
   definition: TableDefinition
+  references: TableReferences['tables']
   sql: string | null
   error: string | null
   canPreview: boolean
 }
 
 export function selectTableFormView(snapshot: TableFormSnapshot): TableFormView {
-  const step = (['previewing', 'reviewing', 'running', 'done'] as const).find((s) => snapshot.matches(s)) ?? 'editing'
+  const step = (['loading', 'loadFailed', 'previewing', 'reviewing', 'running', 'done'] as const).find((s) => snapshot.matches(s)) ?? 'editing'
   return {
     step,
+    table: snapshot.context.table,
     definition: snapshot.context.definition,
+    references: snapshot.context.references,
     sql: snapshot.context.sql,
     error: snapshot.context.error,
     canPreview: snapshot.can({ type: 'preview.request' }),
   }
+}
+
+/** The foreign-key picker's choices: the schemas, the tables of the chosen schema, the columns a key may point at. */
+export function referenceChoices(references: TableReferences['tables'], schema: string, table: string) {
+  const schemas = [...new Set(references.map((t) => t.schema))]
+  const tables = references.filter((t) => t.schema === schema).map((t) => t.name)
+  const columns = references.find((t) => t.schema === schema && t.name === table)?.columns.filter((c) => c.unique).map((c) => c.name) ?? []
+  return { schemas, tables, columns }
 }

@@ -85,6 +85,58 @@ export const updateOf = (ref: string, table: string, edit: CellEdit): UpdateRequ
   values: { [edit.column]: edit.after },
 })
 
+const errorParams = (fallback: string) => ({ event }: { event: { error: unknown } }) => ({ error: messageOf(event.error, fallback) })
+
+/**
+ * A write, the one shape every write of the grid has: its actor invoked (one at a time), its answer taking `done`, a
+ * failure (or a `conflicts` guard's refusal first, when given) and a time-out resting in `writeFailed` with the
+ * message `failure`; `failed` runs before the message is stored.
+ */
+function write<TSrc extends 'updateRow' | 'insertRow' | 'deleteRows', TInput, TDone, TConflict extends object = never, TFailed extends object = never>(names: {
+  src: TSrc
+  input: TInput
+  done: TDone
+  failure: string
+  conflict?: TConflict
+  failed?: TFailed
+}) {
+  const store = { type: 'storeError' as const, params: errorParams(names.failure) }
+  const failed = { target: 'writeFailed' as const, actions: names.failed ? [names.failed, store] : [store] }
+  return {
+    invoke: {
+      id: names.src,
+      src: names.src,
+      input: names.input,
+      onDone: names.done,
+      onError: names.conflict ? [names.conflict, failed] : [failed],
+    },
+    after: { requestTimeout: { target: 'writeFailed' as const, actions: { type: 'storeError' as const, params: { error: 'The request timed out' } } } },
+  }
+}
+
+/**
+ * A cell's edit or its undo: the same update by primary key, checked against what the cell held. A saved edit becomes
+ * the one undo reverses; a saved undo leaves nothing to undo, and so does an undo refused by a conflict.
+ */
+const editWrite = ({ undo }: { undo: boolean }) =>
+  write({
+    src: 'updateRow',
+    input: ({ context }: { context: Context }) => updateOf(context.ref, context.table, context.pending!),
+    done: {
+      target: 'idle' as const,
+      actions: [
+        { type: 'storeRow' as const, params: ({ context, event }: { context: Context; event: { output: WrittenRow } }) => ({ row: event.output.row, key: context.pending!.key }) },
+        { type: 'settleEdit' as const, params: { undo } },
+      ],
+    },
+    failure: undo ? 'The undo was not saved' : 'The change was not saved',
+    conflict: {
+      guard: { type: 'isConflict' as const, params: ({ event }: { event: { error: unknown } }) => ({ error: event.error }) },
+      target: 'conflict' as const,
+      actions: { type: 'storeConflict' as const, params: ({ event }: { event: { error: unknown } }) => ({ error: event.error, undo }) },
+    },
+  })
+
 export const tableGridMachine = setup({
   types: {
     input: {} as { ref: string; table: string; query: GridQuery },
@@ -113,6 +165,16 @@ export const tableGridMachine = setup({
       page: context.page ? { ...context.page, rows: context.page.rows.map((r) => (sameKey(r, params.key) ? params.row : r)) } : null,
       error: null,
     })),
+    /** A saved edit is the one undo reverses; a saved undo leaves nothing to undo. */
+    settleEdit: assign(({ context }, params: { undo: boolean }) => ({ lastEdit: params.undo ? null : context.pending, pending: null })),
+    /** The row as it is now, shown beside the refusal; a refused undo leaves nothing to undo. */
+    storeConflict: assign(({ context }, params: { error: unknown; undo: boolean }) => ({
+      error: messageOf(params.error, 'The row was changed meanwhile'),
+      current: currentOf(params.error),
+      lastEdit: params.undo ? null : context.lastEdit,
+    })),
+    forgetEdit: assign({ lastEdit: null }),
+    forgetDeleting: assign({ deleting: [] }),
   },
   guards: {
     isConflict: (_, params: { error: unknown }) => statusOf(params.error) === 409,
@@ -168,52 +230,8 @@ export const tableGridMachine = setup({
         },
       },
     },
-    saving: {
-      invoke: {
-        id: 'updateRow',
-        src: 'updateRow',
-        input: ({ context }) => updateOf(context.ref, context.table, context.pending!),
-        onDone: {
-          target: 'idle',
-          actions: [
-            { type: 'storeRow', params: ({ context, event }) => ({ row: event.output.row, key: context.pending!.key }) },
-            assign({ lastEdit: ({ context }) => context.pending, pending: null }),
-          ],
-        },
-        onError: [
-          {
-            guard: { type: 'isConflict', params: ({ event }) => ({ error: event.error }) },
-            target: 'conflict',
-            actions: assign({ error: ({ event }) => messageOf(event.error, 'The row was changed meanwhile'), current: ({ event }) => currentOf(event.error) }),
-          },
-          { target: 'writeFailed', actions: { type: 'storeError', params: ({ event }) => ({ error: messageOf(event.error, 'The change was not saved') }) } },
-        ],
-      },
-      after: { requestTimeout: { target: 'writeFailed', actions: { type: 'storeError', params: { error: 'The request timed out' } } } },
-    },
-    undoing: {
-      invoke: {
-        id: 'updateRow',
-        src: 'updateRow',
-        input: ({ context }) => updateOf(context.ref, context.table, context.pending!),
-        onDone: {
-          target: 'idle',
-          actions: [
-            { type: 'storeRow', params: ({ context, event }) => ({ row: event.output.row, key: context.pending!.key }) },
-            assign({ lastEdit: null, pending: null }),
-          ],
-        },
-        onError: [
-          {
-            guard: { type: 'isConflict', params: ({ event }) => ({ error: event.error }) },
-            target: 'conflict',
-            actions: assign({ error: ({ event }) => messageOf(event.error, 'The row was changed meanwhile'), current: ({ event }) => currentOf(event.error), lastEdit: null }),
-          },
-          { target: 'writeFailed', actions: { type: 'storeError', params: ({ event }) => ({ error: messageOf(event.error, 'The undo was not saved') }) } },
-        ],
-      },
-      after: { requestTimeout: { target: 'writeFailed', actions: { type: 'storeError', params: { error: 'The request timed out' } } } },
-    },
+    saving: editWrite({ undo: false }),
+    undoing: editWrite({ undo: true }),
     /** The row changed since it was read: nothing was written; the person reloads or goes back to the grid. */
     conflict: {
       on: {
@@ -224,33 +242,26 @@ export const tableGridMachine = setup({
     writeFailed: {
       on: { 'error.dismiss': { target: 'idle', actions: assign({ pending: null, error: null }) } },
     },
-    inserting: {
-      invoke: {
-        id: 'insertRow',
-        src: 'insertRow',
-        input: ({ context, event }) => ({ ref: context.ref, table: context.table, values: event.type === 'row.insert' ? event.values : {} }),
-        // The new row's place in the sort is the database's to say: the page is read again.
-        onDone: { target: 'loading', actions: assign({ lastEdit: null }) },
-        onError: { target: 'writeFailed', actions: { type: 'storeError', params: ({ event }) => ({ error: messageOf(event.error, 'The row was not inserted') }) } },
-      },
-      after: { requestTimeout: { target: 'writeFailed', actions: { type: 'storeError', params: { error: 'The request timed out' } } } },
-    },
+    inserting: write({
+      src: 'insertRow',
+      input: ({ context, event }: { context: Context; event: GridEvent }) => ({ ref: context.ref, table: context.table, values: event.type === 'row.insert' ? event.values : {} }),
+      // The new row's place in the sort is the database's to say: the page is read again.
+      done: { target: 'loading' as const, actions: { type: 'forgetEdit' as const } },
+      failure: 'The row was not inserted',
+    }),
     confirmingDelete: {
       on: {
         'delete.confirm': 'deleting',
         'delete.cancel': { target: 'idle', actions: assign({ deleting: [] }) },
       },
     },
-    deleting: {
-      invoke: {
-        id: 'deleteRows',
-        src: 'deleteRows',
-        input: ({ context }) => ({ ref: context.ref, table: context.table, keys: context.deleting }),
-        onDone: { target: 'loading', actions: assign({ deleting: [], lastEdit: null }) },
-        onError: { target: 'writeFailed', actions: [assign({ deleting: [] }), { type: 'storeError', params: ({ event }) => ({ error: messageOf(event.error, 'The rows were not deleted') }) }] },
-      },
-      after: { requestTimeout: { target: 'writeFailed', actions: { type: 'storeError', params: { error: 'The request timed out' } } } },
-    },
+    deleting: write({
+      src: 'deleteRows',
+      input: ({ context }: { context: Context }) => ({ ref: context.ref, table: context.table, keys: context.deleting }),
+      done: { target: 'loading' as const, actions: [{ type: 'forgetDeleting' as const }, { type: 'forgetEdit' as const }] },
+      failure: 'The rows were not deleted',
+      failed: { type: 'forgetDeleting' as const },
+    }),
   },
 })
 

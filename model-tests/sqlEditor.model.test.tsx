@@ -23,7 +23,7 @@ const QUERY_TIMEOUT = 20_000
 const SELF_LOOPS = new Set(['rowLimit.change', 'result.select', 'result.copy', 'result.export', 'query.format', 'catalog.refresh'])
 
 const queryOf = (snapshot: AnyMachineSnapshot) => snapshot.context.query as string
-const atRest = (s: AnyMachineSnapshot) => ['idle', 'succeeded', 'failed'].some((r) => s.matches({ editing: { run: r } }))
+const atRest = (s: AnyMachineSnapshot) => ['idle', 'succeeded', 'failed'].some((r) => s.matches({ editing: { run: { settled: r } } }))
 
 /** What the model offers in each state; the paths below may take only these. */
 const modelOptions = {
@@ -37,9 +37,9 @@ const modelOptions = {
     }
     const events = []
     const query = queryOf(snapshot)
-    const runIdle = snapshot.matches({ editing: { run: 'idle' } })
+    const runIdle = snapshot.matches({ editing: { run: { settled: 'idle' } } })
     const catalogLoading = snapshot.matches({ editing: { catalog: 'loading' } })
-    if (catalogLoading && (runIdle || snapshot.matches({ editing: { run: 'succeeded' } }))) {
+    if (catalogLoading && (runIdle || snapshot.matches({ editing: { run: { settled: 'succeeded' } } }))) {
       events.push(
         ev({ type: 'xstate.done.actor.loadCatalog', output: CATALOG }),
         ev({ type: 'xstate.error.actor.loadCatalog', error: new Error('Request timed out') }),
@@ -66,7 +66,7 @@ const modelOptions = {
       if (snapshot.context.role === 'authenticated' && snapshot.context.userId === null) events.push(ev({ type: 'user.change', userId: CATALOG.users[0].id }))
       if (snapshot.context.rowLimit === 1000 && query === TYPED && snapshot.context.role === 'postgres') events.push(ev({ type: 'rowLimit.change', rowLimit: 100 }))
     }
-    if (snapshot.matches({ editing: { run: 'succeeded' } }) && snapshot.context.result && !snapshot.context.result.plan && snapshot.context.selected === 0 && snapshot.matches({ editing: { catalog: 'ready' } })) {
+    if (snapshot.matches({ editing: { run: { settled: 'succeeded' } } }) && snapshot.context.result && !snapshot.context.result.plan && snapshot.context.selected === 0 && snapshot.matches({ editing: { catalog: 'ready' } })) {
       events.push(ev({ type: 'result.select', index: 1 }), ev({ type: 'result.copy', text: 'ada@example.com' }), ev({ type: 'result.export', format: 'csv' }))
     }
     if (atRest(snapshot) && snapshot.context.role === 'postgres' && snapshot.context.rowLimit === 1000) {
@@ -197,7 +197,7 @@ describe('SQL editor model', () => {
           'editing.catalog.ready': () => {
             expect(screen.queryByText(/Completion offers keywords only|Reading the schema/)).toBeNull()
           },
-          'editing.run.idle': (snapshot) => {
+          'editing.run.settled.idle': (snapshot) => {
             textKept(snapshot)
             expect(results().getByText('Run a query to see its results here.')).toBeInTheDocument()
             if (snapshot.context.role === 'authenticated' && snapshot.context.userId === null) expect(runButton()).toBeDisabled()
@@ -215,7 +215,7 @@ describe('SQL editor model', () => {
             expect(run.pending.at(-1)?.input).toMatchObject({ ref: REF, query: snapshot.context.ran, explain: snapshot.context.explain, rowLimit: snapshot.context.rowLimit })
             expect(screen.queryByRole('dialog')).toBeNull()
           },
-          'editing.run.succeeded': (snapshot) => {
+          'editing.run.settled.succeeded': (snapshot) => {
             textKept(snapshot)
             expect(runButton()).toBeEnabled()
             if (snapshot.context.result?.plan) {
@@ -234,7 +234,7 @@ describe('SQL editor model', () => {
               expect(results().getByText('Success. No rows returned.')).toBeInTheDocument()
             }
           },
-          'editing.run.failed': (snapshot) => {
+          'editing.run.settled.failed': (snapshot) => {
             textKept(snapshot)
             const alert = results().getByRole('alert')
             if (snapshot.context.failure?.code === 'client_timeout') {

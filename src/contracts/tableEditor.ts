@@ -5,7 +5,9 @@
  *   POST   …/rows   InsertRowBody → WrittenRow        PATCH …/rows UpdateRowBody → WrittenRow
  *   DELETE …/rows   DeleteRowsBody → DeletedRows
  *   POST   /platform/projects/{ref}/table-editor/tables          TableDefinitionBody → TableDefinitionAnswer
+ *   GET    /platform/projects/{ref}/table-editor/tables/{table}  → TableDefinition (the table as the catalog has it)
  *   PATCH  /platform/projects/{ref}/table-editor/tables/{table}  TableDefinitionBody → TableDefinitionAnswer
+ *   GET    /platform/projects/{ref}/table-editor/references      → TableReferences (what a foreign key may point at)
  *   POST   …/tables/{table}/import   text/csv (header row of column names) → ImportAnswer, or 400 ImportFailure
  *   GET    …/tables/{table}/export   → text/csv
  * `sort` and `filters` are JSON in the query string. Values travel as JSON and are read by Postgres for the column's
@@ -113,6 +115,7 @@ export const ForeignKeyDefinition = z.object({
   /** Present for an existing constraint (kept as it is); a new one has none. */
   name: z.optional(z.string()),
   columns: z.array(z.string()).check(z.minLength(1)),
+  referenced_schema: z._default(z.string().check(z.minLength(1), z.maxLength(63)), 'public'),
   referenced_table: z.string().check(z.minLength(1)),
   referenced_columns: z.array(z.string()).check(z.minLength(1)),
   on_delete: z._default(ForeignKeyAction, 'no action'),
@@ -128,6 +131,18 @@ export const TableDefinition = z.object({
   foreign_keys: z._default(z.array(ForeignKeyDefinition), []),
 })
 export type TableDefinition = z.input<typeof TableDefinition>
+
+/** The project's tables a foreign key may reference, each with its columns; `unique` marks a primary key or unique one. */
+export const TableReferences = z.object({
+  tables: z.array(
+    z.object({
+      schema: z.string(),
+      name: z.string(),
+      columns: z.array(z.object({ name: z.string(), type: z.string(), unique: z.boolean() })),
+    }),
+  ),
+})
+export type TableReferences = z.infer<typeof TableReferences>
 
 /** `run: false` answers the SQL only; `run: true` runs it (in one transaction) and answers it too. */
 export const TableDefinitionBody = z.object({ definition: TableDefinition, run: z._default(z.boolean(), false) })

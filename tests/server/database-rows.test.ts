@@ -6,7 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { QueryResult } from '../../src/contracts/database'
-import { DeletedRows, ImportAnswer, ImportFailure, RowConflict, RowsPage, TableDefinitionAnswer, WrittenRow, type TableDefinition } from '../../src/contracts/tableEditor'
+import { DeletedRows, ImportAnswer, ImportFailure, RowConflict, RowsPage, TableDefinition, TableDefinitionAnswer, TableReferences, WrittenRow } from '../../src/contracts/tableEditor'
 import { OWNER, READONLY, json, startTestServer, type TestServer } from './helpers'
 
 let s: TestServer
@@ -249,6 +249,47 @@ describe('changing a table from the form', () => {
     expect((await ok(await send('GET', `${base()}/order%20items/rows`), RowsPage)).total).toBe(0)
     const again = await ok(await send('PATCH', `${base()}/order%20items`, { definition: { ...definition, name: 'order items', columns: definition.columns.map((c) => ({ ...c, original_name: c.original_name === 'user' ? 'who "wrote"' : c.original_name ?? c.name })), foreign_keys: [] } }), TableDefinitionAnswer)
     expect(again.sql).toMatch(/drop constraint/)
+  })
+
+  it('reads the table as the alter form starts from it, lists what a foreign key may reference, and drops a column and a default', async () => {
+    await sql(`create schema "ref 'schema"; create table "ref 'schema"."pärents" (code text primary key, label text, tag text unique);
+      create table kids (id int primary key, parent text default 'x' not null, note text)`)
+    const refs = await ok(await send('GET', `/platform/projects/${ref}/table-editor/references`), TableReferences)
+    const parents = refs.tables.find((t) => t.schema === "ref 'schema" && t.name === 'pärents')
+    expect(parents?.columns).toEqual([
+      { name: 'code', type: 'text', unique: true },
+      { name: 'label', type: 'text', unique: false },
+      { name: 'tag', type: 'text', unique: true },
+    ])
+    expect(refs.tables.some((t) => t.schema === 'pg_catalog' || t.schema === 'information_schema')).toBe(false)
+
+    const current = await ok(await send('GET', `${base()}/kids`), TableDefinition)
+    expect(current.columns.map((c) => [c.original_name, c.type, c.default, c.nullable, c.primary_key])).toEqual([
+      ['id', 'integer', '', false, true],
+      ['parent', 'text', "'x'::text", false, false],
+      ['note', 'text', '', true, false],
+    ])
+    // The form's changes: the default dropped, nullable again, a column dropped, a foreign key into another schema.
+    const definition: TableDefinition = {
+      ...current,
+      columns: current.columns.filter((c) => c.name !== 'note').map((c) => (c.name === 'parent' ? { ...c, default: '', nullable: true } : c)),
+      foreign_keys: [{ columns: ['parent'], referenced_schema: "ref 'schema", referenced_table: 'pärents', referenced_columns: ['code'], on_delete: 'set null' }],
+    }
+    const preview = await ok(await send('PATCH', `${base()}/kids`, { definition }), TableDefinitionAnswer)
+    expect(preview.sql.split('\n')).toEqual([
+      'alter table "public"."kids" drop column "note";',
+      'alter table "public"."kids" alter column "parent" drop default;',
+      'alter table "public"."kids" alter column "parent" drop not null;',
+      'alter table "public"."kids" add foreign key ("parent") references "ref \'schema"."pärents" ("code") on delete set null on update no action;',
+    ])
+    await ok(await send('PATCH', `${base()}/kids`, { definition, run: true }), TableDefinitionAnswer)
+    const after = await ok(await send('GET', `${base()}/kids`), TableDefinition)
+    expect(after.foreign_keys).toEqual([expect.objectContaining({ referenced_schema: "ref 'schema", referenced_table: 'pärents', referenced_columns: ['code'], on_delete: 'set null' })])
+    // A key into a row that is not there is the database's refusal, as a clear 400.
+    const orphan = await send('POST', `${base()}/kids/rows`, { values: { id: 1, parent: 'nope' } })
+    expect(orphan.status).toBe(400)
+    expect(((await orphan.json()) as { message: string }).message).toMatch(/foreign key/)
+    expect((await send('GET', `${base()}/no%20such`)).status).toBe(404)
   })
 })
 

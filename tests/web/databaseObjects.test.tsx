@@ -123,6 +123,72 @@ describe('the Database section object pages', () => {
     await waitFor(() => expect(platform.calls.filter((c) => c.path.endsWith('/extensions')).length).toBe(readsBefore + 1))
   })
 
+  it.each([
+    [
+      'functions',
+      'New function',
+      async (form: HTMLElement, user: ReturnType<typeof userEvent.setup>) => {
+        await user.type(within(form).getByLabelText('Name'), 'add "two"')
+        await user.type(within(form).getByLabelText('Arguments'), 'a integer,  "select" text[[]')
+        await user.clear(within(form).getByLabelText('Return type'))
+        await user.type(within(form).getByLabelText('Return type'), 'integer')
+        await user.selectOptions(within(form).getByLabelText('Language'), 'sql')
+        await user.clear(within(form).getByLabelText('Definition'))
+        await user.type(within(form).getByLabelText('Definition'), 'select a + 2')
+        await user.click(within(form).getByLabelText(/Security definer/))
+      },
+      {
+        action: 'function.create', schema: 'public', name: 'add "two"', arguments: [{ name: 'a', type: 'integer' }, { name: '"select"', type: 'text[]' }],
+        return_type: 'integer', language: 'sql', definition: 'select a + 2', security_definer: true,
+      },
+    ],
+    [
+      'triggers',
+      'New trigger',
+      async (form: HTMLElement, user: ReturnType<typeof userEvent.setup>) => {
+        await user.type(within(form).getByLabelText('Name'), 'stamp ü')
+        await user.type(within(form).getByLabelText('Table'), 'notes')
+        await user.selectOptions(within(form).getByLabelText('Timing'), 'AFTER')
+        await user.click(within(form).getByRole('checkbox', { name: 'UPDATE' }))
+        await user.click(within(form).getByRole('checkbox', { name: 'INSERT' }))
+        await user.click(within(form).getByRole('checkbox', { name: 'DELETE' }))
+        await user.selectOptions(within(form).getByLabelText('Orientation'), 'STATEMENT')
+        await user.type(within(form).getByLabelText('Function name'), 'touch')
+      },
+      {
+        action: 'trigger.create', schema: 'public', table: 'notes', name: 'stamp ü', timing: 'AFTER', events: ['UPDATE', 'DELETE'],
+        orientation: 'STATEMENT', function_schema: 'public', function_name: 'touch',
+      },
+    ],
+    [
+      'types',
+      'New enumerated type',
+      async (form: HTMLElement, user: ReturnType<typeof userEvent.setup>) => {
+        await user.type(within(form).getByLabelText('Name'), 'mood ☺')
+        await user.type(within(form).getByLabelText('Values'), "it's ok{enter}{enter}  happy ")
+      },
+      { action: 'type.create', schema: 'public', name: 'mood ☺', values: ["it's ok", 'happy'] },
+    ],
+  ] as const)('/database/%s makes a new one from its form, the SQL shown before it runs', async (kind, title, fill, change) => {
+    const platform = objectsPlatform()
+    renderApp(`/project/${REF}/database/${kind}`)
+    await screen.findByRole('combobox', { name: 'Schema' })
+    const user = userEvent.setup()
+    await user.click(screen.getByRole('button', { name: title }))
+    const dialog = await screen.findByRole('dialog', { name: title })
+    const form = within(dialog).getByRole('form', { name: title })
+    await fill(form, user)
+    // Nothing is asked of the platform while the form is filled in.
+    expect(platform.calls.filter((c) => c.method === 'POST')).toEqual([])
+    await user.click(within(form).getByRole('button', { name: 'Review the SQL' }))
+    expect(await screen.findByRole('dialog', { name: 'Review the SQL' })).toBeInTheDocument()
+    expect(platform.calls.filter((c) => c.method === 'POST')).toEqual([
+      { method: 'POST', path: `/platform/projects/${REF}/database/objects/preview`, search: '', body: change },
+    ])
+    await user.click(screen.getByRole('button', { name: 'Run this SQL' }))
+    await waitFor(() => expect(platform.calls.filter((c) => c.path.endsWith('/apply')).map((c) => c.body)).toEqual([change]))
+  }, 30_000)
+
   it('/auth/policies shows each table with its RLS state and policies', async () => {
     objectsPlatform()
     renderApp(`/project/${REF}/auth/policies`)

@@ -28,6 +28,8 @@ export const updateRow = (ref: string, table: string, body: { key: Row; previous
 export const deleteRows = (ref: string, table: string, keys: Row[], options?: CallOptions) => call(endpoints.deleteRows, { ref, table }, { ...options, body: { keys } })
 export const createTable = (ref: string, definition: TableDefinition, run: boolean, options?: CallOptions) =>
   call(endpoints.createTable, { ref }, { ...options, body: { definition, run } })
+export const getTableDefinition = (ref: string, table: string, options?: CallOptions) => call(endpoints.getTableDefinition, { ref, table }, options)
+export const getTableReferences = (ref: string, options?: CallOptions) => call(endpoints.getTableReferences, { ref }, options)
 export const alterTable = (ref: string, table: string, definition: TableDefinition, run: boolean, options?: CallOptions) =>
   call(endpoints.alterTable, { ref, table }, { ...options, body: { definition, run } })
 

@@ -6,6 +6,7 @@ import { fromPromise } from 'xstate'
 import { sqlEditorMachine, type RunInput } from '../../../machines/sqlEditor.machine'
 import { QueryError } from '../../contracts/database'
 import { getSqlCompletions, getSqlUsers, runSql } from '../calls/sqlEditor'
+import { saveAsFile } from './saveFile'
 
 type Signal = { signal: AbortSignal }
 
@@ -28,23 +29,6 @@ function withQueryFields(error: unknown): unknown {
   if (!(error instanceof Error) || !('body' in error)) return error
   const parsed = QueryError.safeParse(error.body)
   return parsed.success ? Object.assign(new Error(parsed.data.message), parsed.data) : error
-}
-
-/** Saves text as a file: a Blob behind an object URL, clicked through a detached anchor, released on the next task. */
-function saveAsFile(filename: string, mediaType: string, text: string) {
-  const url = URL.createObjectURL(new Blob([text], { type: `${mediaType};charset=utf-8` }))
-  const anchor = document.createElement('a')
-  anchor.href = url
-  anchor.download = filename
-  anchor.rel = 'noopener'
-  anchor.style.display = 'none'
-  document.body.append(anchor)
-  try {
-    anchor.click()
-  } finally {
-    anchor.remove()
-    setTimeout(() => URL.revokeObjectURL(url), 0)
-  }
 }
 
 export const liveSqlEditorMachine = sqlEditorMachine.provide({
@@ -85,6 +69,6 @@ export const liveSqlEditorMachine = sqlEditorMachine.provide({
     copyText: (_, params) => {
       void navigator.clipboard?.writeText(params.text).catch(() => undefined)
     },
-    download: (_, params) => saveAsFile(params.filename, params.mediaType, params.text),
+    download: (_, params) => saveAsFile({ fileName: params.filename, mediaType: params.mediaType, content: params.text }),
   },
 })

@@ -1,9 +1,9 @@
 /** The live actors of the Table Editor's grid, form and CSV import. */
 import { fromCallback, fromPromise } from 'xstate'
-import { tableFormMachine, type DefinitionRequest } from '../../../machines/tableForm.machine'
+import { tableFormMachine, type DefinitionRequest, type FormData } from '../../../machines/tableForm.machine'
 import { tableGridMachine, type RowsRequest, type UpdateRequest, type Row } from '../../../machines/tableGrid.machine'
 import { tableImportMachine, type ImportEvent, type UploadRequest } from '../../../machines/tableImport.machine'
-import { alterTable, createTable, deleteRows, getRows, insertRow, updateRow, uploadCsv } from '../calls/tableEditor'
+import { alterTable, createTable, deleteRows, getRows, getTableDefinition, getTableReferences, insertRow, updateRow, uploadCsv } from '../calls/tableEditor'
 
 type Signal = { signal: AbortSignal }
 
@@ -24,7 +24,17 @@ const definitionCall = ({ input, signal }: Signal & { input: DefinitionRequest }
   input.table === null ? createTable(input.ref, input.definition, input.run, { signal }) : alterTable(input.ref, input.table, input.definition, input.run, { signal })
 
 export const liveTableFormMachine = tableFormMachine.provide({
-  actors: { previewTable: fromPromise(definitionCall), runTable: fromPromise(definitionCall) },
+  actors: {
+    loadForm: fromPromise(async ({ input, signal }: Signal & { input: { ref: string; table: string | null } }): Promise<FormData> => {
+      const [definition, references] = await Promise.all([
+        input.table === null ? null : getTableDefinition(input.ref, input.table, { signal }),
+        getTableReferences(input.ref, { signal }),
+      ])
+      return { definition, references: references.tables }
+    }),
+    previewTable: fromPromise(definitionCall),
+    runTable: fromPromise(definitionCall),
+  },
 })
 
 export const liveTableImportMachine = tableImportMachine.provide({

@@ -148,6 +148,16 @@ export const PROJECT_ROUTES: ProjectRoute[] = [
     command: 'Create a new table',
   },
   {
+    path: '/editor/table/:table/edit',
+    section: 'editor/table/:table/edit',
+    title: 'Table Editor',
+    product: 'editor',
+    side: 'editor',
+    gate: true,
+    page: lazyPage(() => import('../project/tableEditor/TableFormPage').then((m) => m.TableAlterPage), (logic) => [logic.tableForm]),
+    command: false,
+  },
+  {
     path: '/editor/table/:table',
     section: 'editor/table/:table',
     title: 'Table Editor',

@@ -34,7 +34,7 @@ import { failure } from './routes'
 import { runProjectQuery } from './run'
 import {
   EditorRefusal, alterTableSql, countSql, createTableSql, currentTable, deleteSql, importBatchSql, insertSql, pageSql,
-  relationOf, rowByKeySql, selectionOf, updateSql, type Relation, type Runner,
+  relationOf, rowByKeySql, selectionOf, tableReferences, updateSql, type Relation, type Runner,
 } from './rowsStore'
 
 const TableParam = z.object({ ref: ProjectRef, table: z.string().min(1, 'table is required').max(256) })
@@ -179,6 +179,27 @@ export function tableEditorRoutes(deps: Deps) {
       const sql = await createTableSql(definition)
       if (confirmed) await runnerOf(c)(sql, [], false)
       return c.json({ sql, ran: confirmed } satisfies TableDefinitionAnswer, confirmed ? 201 : 200)
+    } catch (err) {
+      return answer(c, err)
+    }
+  })
+
+  // The alter form starts from the table as the catalog has it (its columns keep their names as `original_name`).
+  app.on(...at(endpoints.getTableDefinition), validate('param', TableParam), project, async (c) => {
+    const refused = gate(c, false)
+    if (refused) return refused
+    try {
+      return c.json((await currentTable(runnerOf(c), c.req.valid('param').table)).definition)
+    } catch (err) {
+      return answer(c, err)
+    }
+  })
+
+  app.on(...at(endpoints.getTableReferences), refParam, project, async (c) => {
+    const refused = gate(c, false)
+    if (refused) return refused
+    try {
+      return c.json(await tableReferences(runnerOf(c)))
     } catch (err) {
       return answer(c, err)
     }

@@ -8,7 +8,7 @@
  * runs there as one script, in one transaction.
  */
 import type { QueryRun } from './run'
-import type { ColumnDefinition, ForeignKeyDefinition, RowFilter, RowSort, TableDefinition } from '../../../contracts/tableEditor'
+import type { ColumnDefinition, ForeignKeyDefinition, RowFilter, RowSort, TableDefinition, TableReferences } from '../../../contracts/tableEditor'
 import { quoteIdent } from '../../core/sql'
 import { splitStatements } from '../../projectdb/statements'
 
@@ -296,7 +296,7 @@ const ACTION = (a: string | undefined) => (a ?? 'no action')
 
 function foreignKeySql(fk: ForeignKeyDefinition): string {
   return (
-    `foreign key (${fk.columns.map(quoteIdent).join(', ')}) references ${quoteIdent(SCHEMA)}.${quoteIdent(fk.referenced_table)} ` +
+    `foreign key (${fk.columns.map(quoteIdent).join(', ')}) references ${quoteIdent(fk.referenced_schema ?? SCHEMA)}.${quoteIdent(fk.referenced_table)} ` +
     `(${fk.referenced_columns.map(quoteIdent).join(', ')}) on delete ${ACTION(fk.on_delete)} on update ${ACTION(fk.on_update)}`
   )
 }
@@ -332,7 +332,7 @@ const CURRENT_SQL = `select c.relname as name, coalesce(obj_description(c.oid, '
           'unique_name', (select u.conname from pg_constraint u where u.conrelid = c.oid and u.contype = 'u' and u.conkey = array[a.attnum]::int2[] limit 1))
         from pg_attribute a left join pg_attrdef d on d.adrelid = a.attrelid and d.adnum = a.attnum
         where a.attrelid = c.oid and a.attnum > 0 and not a.attisdropped order by a.attnum) as columns,
-  array(select json_build_object('name', f.conname, 'referenced_table', rc.relname,
+  array(select json_build_object('name', f.conname, 'referenced_schema', (select nspname from pg_namespace where oid = rc.relnamespace), 'referenced_table', rc.relname,
           'columns', array(select a.attname from unnest(f.conkey) with ordinality k(n, i) join pg_attribute a on a.attrelid = f.conrelid and a.attnum = k.n order by k.i),
           'referenced_columns', array(select a.attname from unnest(f.confkey) with ordinality k(n, i) join pg_attribute a on a.attrelid = f.confrelid and a.attnum = k.n order by k.i),
           'on_delete', f.confdeltype, 'on_update', f.confupdtype)
@@ -368,6 +368,7 @@ export async function currentTable(run: Runner, name: string): Promise<CurrentTa
       foreign_keys: (row.fks as Array<Record<string, unknown>>).map((f) => ({
         name: String(f.name),
         columns: f.columns as string[],
+        referenced_schema: String(f.referenced_schema),
         referenced_table: String(f.referenced_table),
         referenced_columns: f.referenced_columns as string[],
         on_delete: ACTIONS[String(f.on_delete)] ?? 'no action',
@@ -433,4 +434,26 @@ export async function alterTableSql(current: CurrentTable, def: TableDefinition)
   const rls = def.rls_enabled !== false
   if (rls !== was.rls_enabled) out.push(`alter table ${target} ${rls ? 'enable' : 'disable'} row level security;`)
   return out.join('\n')
+}
+
+const REFERENCES_SQL = `select n.nspname as schema, c.relname as name,
+  json_agg(json_build_object('name', a.attname, 'type', format_type(a.atttypid, a.atttypmod),
+    'unique', exists(select 1 from pg_constraint k where k.conrelid = c.oid and k.contype in ('p', 'u') and k.conkey = array[a.attnum]::int2[]))
+    order by a.attnum) as columns
+from pg_class c join pg_namespace n on n.oid = c.relnamespace
+  join pg_attribute a on a.attrelid = c.oid and a.attnum > 0 and not a.attisdropped
+where c.relkind in ('r', 'p') and n.nspname not in ('pg_catalog', 'information_schema')
+  and n.nspname not like 'pg\\_toast%' and n.nspname not like 'pg\\_temp%' and has_table_privilege(c.oid, 'references')
+group by n.nspname, c.relname order by 1, 2 limit 5000`
+
+/** The tables a foreign key may point at (those the owner may reference), with the columns that can be its target. */
+export async function tableReferences(run: Runner): Promise<TableReferences> {
+  const { rows } = await run(REFERENCES_SQL, [], true)
+  return {
+    tables: rows.map((r) => ({
+      schema: String(r.schema),
+      name: String(r.name),
+      columns: (typeof r.columns === 'string' ? JSON.parse(r.columns) : r.columns) as TableReferences['tables'][number]['columns'],
+    })),
+  }
 }

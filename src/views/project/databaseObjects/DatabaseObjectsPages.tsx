@@ -2,7 +2,8 @@ import { useSelector } from '@xstate/react'
 import { useId, type ReactNode } from 'react'
 import type { ActorRefFrom } from 'xstate'
 import {
-  selectDatabaseObjectsView, type databaseObjectsMachine, type ObjectData, type PolicyDraft,
+  BLANK_DRAFTS, isCreateDraft, selectDatabaseObjectsView, type CreateDraft, type databaseObjectsMachine, type FunctionDraft, type ObjectData,
+  type ObjectDraft, type PolicyDraft, type TriggerDraft,
 } from '../../../../machines/databaseObjects.machine'
 import { BLANK_POLICY, POLICY_TEMPLATES } from '../../../../machines/policyTemplates'
 import { POLICY_COMMANDS, type ObjectChangeInput, type ObjectKind, type PolicyTable } from '../../../contracts/databaseObjects'
@@ -90,15 +91,22 @@ export function DatabaseObjects({ actor }: { actor: DatabaseObjectsActorRef }) {
         <div className="space-y-4">
           {view.notice ? <p role="status" className="text-sm text-emerald-800 dark:text-emerald-300">Done: {view.notice}</p> : null}
           {view.changeError && !view.draft && !view.confirm ? <InlineError>{view.changeError}</InlineError> : null}
+          {CREATES[kind] ? (
+            <Button disabled={!view.idle} onClick={() => send({ type: 'draft.open', draft: BLANK_DRAFTS[CREATES[kind]!] })}>
+              {FORM_TITLES[CREATES[kind]!]}
+            </Button>
+          ) : null}
           <ObjectList data={view.data} schema={view.schema} idle={view.idle} send={send} />
           <Modal
             open={view.draft !== null || view.confirm !== null}
             onClose={() => send(view.confirm ? { type: 'change.cancel' } : { type: 'draft.close' })}
-            title={view.confirm ? 'Review the SQL' : view.draft?.editing ? 'Edit policy' : 'New policy'}
+            title={view.confirm ? 'Review the SQL' : formTitle(view.draft)}
             size="lg"
           >
             {view.confirm ? (
               <ConfirmSql sql={view.confirm.sql} running={view.confirm.running} error={view.changeError} send={send} />
+            ) : view.draft && isCreateDraft(view.draft) ? (
+              <CreateForm draft={view.draft} schema={view.schema} busy={view.previewing} error={view.changeError} send={send} />
             ) : view.draft ? (
               <PolicyForm draft={view.draft} busy={view.previewing} error={view.changeError} send={send} />
             ) : null}
@@ -106,6 +114,131 @@ export function DatabaseObjects({ actor }: { actor: DatabaseObjectsActorRef }) {
         </div>
       ) : null}
     </div>
+  )
+}
+
+/** The pages whose objects can be made from a form, and the form each opens. */
+const CREATES: Partial<Record<ObjectKind, CreateDraft['form']>> = { functions: 'function', triggers: 'trigger', types: 'type' }
+const FORM_TITLES: Record<CreateDraft['form'], string> = { function: 'New function', trigger: 'New trigger', type: 'New enumerated type' }
+
+function formTitle(draft: ObjectDraft | null) {
+  if (draft === null) return ''
+  if (isCreateDraft(draft)) return FORM_TITLES[draft.form]
+  return draft.editing ? 'Edit policy' : 'New policy'
+}
+
+const TRIGGER_EVENTS = ['INSERT', 'UPDATE', 'DELETE', 'TRUNCATE'] as const
+
+/** A new function, trigger or enumerated type in the page's schema: each field sent to the machine as typed. */
+function CreateForm({ draft, schema, busy, error, send }: { draft: CreateDraft; schema: string; busy: boolean; error: string | null; send: Send }) {
+  const text: TextField = (label, value, patch, options = {}) => (
+    <TextInput label={label} value={value} onChange={(v) => send({ type: 'draft.edit', patch: patch(v) })} {...options} />
+  )
+  return (
+    <form
+      aria-label={FORM_TITLES[draft.form]}
+      className="space-y-3"
+      onSubmit={(e) => {
+        e.preventDefault()
+        send({ type: 'draft.submit' })
+      }}
+    >
+      <p className="text-sm">Schema <span className="font-mono font-medium">{schema}</span></p>
+      {text('Name', draft.name, (name) => ({ name }), { mono: true })}
+      {draft.form === 'function' ? <FunctionFields draft={draft} text={text} send={send} /> : null}
+      {draft.form === 'trigger' ? <TriggerFields draft={draft} text={text} send={send} /> : null}
+      {draft.form === 'type' ? text('Values', draft.values, (values) => ({ values }), { rows: 4, hint: 'One value a line, in their order.' }) : null}
+      {error ? <InlineError>{error}</InlineError> : null}
+      <div className="flex justify-end gap-2">
+        <Button disabled={busy} onClick={() => send({ type: 'draft.close' })}>Cancel</Button>
+        <Button type="submit" variant="primary" disabled={busy}>{busy ? 'Preparing the SQL…' : 'Review the SQL'}</Button>
+      </div>
+    </form>
+  )
+}
+
+/** A labelled text field, its hint tied to it as its description. */
+function TextInput({ label, value, onChange, mono, rows, hint }: { label: string; value: string; onChange: (v: string) => void; mono?: boolean; rows?: number; hint?: string }) {
+  const hintId = useId()
+  const described = hint ? { 'aria-describedby': hintId } : {}
+  return (
+    <div>
+      <label className="block text-sm">
+        <span className="mb-1 block text-sm text-neutral-600 dark:text-neutral-300">{label}</span>
+        {rows ? (
+          <textarea className={`${inputClass} font-mono`} rows={rows} value={value} onChange={(e) => onChange(e.target.value)} {...described} />
+        ) : (
+          <input className={`${inputClass}${mono ? ' font-mono' : ''}`} value={value} onChange={(e) => onChange(e.target.value)} {...described} />
+        )}
+      </label>
+      {hint ? <p id={hintId} className="mt-1 text-xs text-neutral-600 dark:text-neutral-400">{hint}</p> : null}
+    </div>
+  )
+}
+
+type Patch = Extract<Parameters<Send>[0], { type: 'draft.edit' }>['patch']
+/** A labelled text field whose typing becomes the form's patch. */
+type TextField = (label: string, value: string, patch: (v: string) => Patch, options?: { mono?: boolean; rows?: number; hint?: string }) => ReactNode
+
+function FunctionFields({ draft, text, send }: { draft: FunctionDraft; text: TextField; send: Send }) {
+  return (
+    <>
+      {text('Arguments', draft.arguments, (v) => ({ arguments: v }), { mono: true, hint: 'Name and type, separated by commas: a integer, b text' })}
+      {text('Return type', draft.return_type, (return_type) => ({ return_type }), { mono: true })}
+      <label className="block text-sm">
+        <span className="mb-1 block text-sm text-neutral-600 dark:text-neutral-300">Language</span>
+        <select className={inputClass} value={draft.language} onChange={(e) => send({ type: 'draft.edit', patch: { language: e.target.value as FunctionDraft['language'] } })}>
+          <option value="plpgsql">plpgsql</option>
+          <option value="sql">sql</option>
+        </select>
+      </label>
+      {text('Definition', draft.definition, (definition) => ({ definition }), { rows: 6 })}
+      <label className="flex items-center gap-2 text-sm">
+        <input type="checkbox" checked={draft.security_definer} onChange={(e) => send({ type: 'draft.edit', patch: { security_definer: e.target.checked } })} />
+        Security definer (runs with the rights of its owner)
+      </label>
+    </>
+  )
+}
+
+function TriggerFields({ draft, text, send }: { draft: TriggerDraft; text: TextField; send: Send }) {
+  return (
+    <>
+      {text('Table', draft.table, (table) => ({ table }), { mono: true })}
+      <label className="block text-sm">
+        <span className="mb-1 block text-sm text-neutral-600 dark:text-neutral-300">Timing</span>
+        <select className={inputClass} value={draft.timing} onChange={(e) => send({ type: 'draft.edit', patch: { timing: e.target.value as TriggerDraft['timing'] } })}>
+          <option value="BEFORE">Before the event</option>
+          <option value="AFTER">After the event</option>
+        </select>
+      </label>
+      <fieldset className="text-sm">
+        <legend className="mb-1 text-neutral-600 dark:text-neutral-300">Events</legend>
+        <div className="flex flex-wrap gap-3">
+          {TRIGGER_EVENTS.map((event) => (
+            <label key={event} className="flex items-center gap-1">
+              <input
+                type="checkbox"
+                checked={draft.events.includes(event)}
+                onChange={(e) =>
+                  send({ type: 'draft.edit', patch: { events: e.target.checked ? TRIGGER_EVENTS.filter((x) => x === event || draft.events.includes(x)) : draft.events.filter((x) => x !== event) } })
+                }
+              />
+              {event}
+            </label>
+          ))}
+        </div>
+      </fieldset>
+      <label className="block text-sm">
+        <span className="mb-1 block text-sm text-neutral-600 dark:text-neutral-300">Orientation</span>
+        <select className={inputClass} value={draft.orientation} onChange={(e) => send({ type: 'draft.edit', patch: { orientation: e.target.value as TriggerDraft['orientation'] } })}>
+          <option value="ROW">For each row</option>
+          <option value="STATEMENT">For each statement</option>
+        </select>
+      </label>
+      {text('Function schema', draft.function_schema, (function_schema) => ({ function_schema }), { mono: true })}
+      {text('Function name', draft.function_name, (function_name) => ({ function_name }), { mono: true, hint: 'A function returning trigger.' })}
+    </>
   )
 }
 

@@ -1,15 +1,18 @@
 /**
  * /project/{ref}/editor/create: a new table from a form — name, description, row level security (on by default),
- * columns with type, default, nullability, unique, primary key and identity, foreign keys with their actions. The
- * SQL it will run is shown first; only 'Run' runs it, and then the new table's grid opens.
+ * columns with type, default, nullability, unique, primary key and identity, foreign keys with their actions (the
+ * referenced schema, table and column picked from what the database has). /project/{ref}/editor/table/{table}/edit:
+ * the same form on the table as it is (add, rename or drop columns, change a type, default or nullability). The
+ * SQL it will run is shown first; only 'Run' runs it, and then the table's grid opens.
  */
 import { useSelector } from '@xstate/react'
-import { Redirect } from 'wouter'
+import { Redirect, useRoute } from 'wouter'
 import type { ActorRefFrom } from 'xstate'
-import { NEW_TABLE, selectTableFormView, type tableFormMachine } from '../../../../machines/tableForm.machine'
+import { NEW_TABLE, referenceChoices, selectTableFormView, type tableFormMachine } from '../../../../machines/tableForm.machine'
 import { FOREIGN_KEY_ACTIONS, type ColumnDefinition, type ForeignKeyDefinition, type TableDefinition } from '../../../contracts/tableEditor'
 import { useAppLogic } from '../../shell/logic'
-import { Button, InlineError, PageHeading, inputClass } from '../../shell/ui'
+import { useDocumentTitle } from '../../shell/useDocumentTitle'
+import { Button, ErrorPanel, InlineError, Loading, PageHeading, inputClass } from '../../shell/ui'
 import { PAGE_CLASS, ProjectMachinePage } from '../ProjectMachinePage'
 import { tableGridHref } from './TableGridPage'
 
@@ -31,9 +34,46 @@ export function TableFormPage() {
   )
 }
 
+const ALTER_DESCRIPTION = 'Change the table: the SQL is shown before it runs.'
+
+export function TableAlterPage() {
+  const logic = useAppLogic()
+  const [, params] = useRoute<{ ref: string; table: string }>('/project/:ref/editor/table/:table/edit')
+  const table = params?.table ? decodeURIComponent(params.table) : ''
+  useDocumentTitle(table === '' ? null : `${table} | Table Editor`)
+  return (
+    <ProjectMachinePage
+      key={table}
+      machine={logic.tableForm}
+      heading={{ title: `Edit table ${table}`, description: ALTER_DESCRIPTION }}
+      loadingLabel="Loading the form…"
+      input={(ref) => ({ ref, table, definition: { ...NEW_TABLE, name: table, columns: [] } })}
+      render={(actor) => <TableForm actor={actor} />}
+    />
+  )
+}
+
 export function TableForm({ actor }: { actor: FormActorRef }) {
   const view = useSelector(actor, selectTableFormView)
   const ref = useSelector(actor, (s) => s.context.ref)
+  const title = view.table === null ? 'Create a new table' : `Edit table ${view.table}`
+  const heading = <PageHeading title={title} description={view.table === null ? DESCRIPTION : ALTER_DESCRIPTION} />
+  if (view.step === 'loading') {
+    return (
+      <div className={PAGE_CLASS}>
+        {heading}
+        <Loading label="Loading the form…" />
+      </div>
+    )
+  }
+  if (view.step === 'loadFailed') {
+    return (
+      <div className={PAGE_CLASS}>
+        {heading}
+        <ErrorPanel title="Failed to load the form" message={view.error ?? ''} onRetry={() => actor.send({ type: 'form.retry' })} />
+      </div>
+    )
+  }
   const def = view.definition
   const change = (next: Partial<TableDefinition>) => actor.send({ type: 'definition.changed', definition: { ...def, ...next } })
   const columns = def.columns
@@ -44,9 +84,9 @@ export function TableForm({ actor }: { actor: FormActorRef }) {
   const editing = view.step === 'editing'
   return (
     <div className={PAGE_CLASS}>
-      <PageHeading title="Create a new table" description={DESCRIPTION} />
+      {heading}
       <form
-        aria-label="New table"
+        aria-label={view.table === null ? 'New table' : `Table ${view.table}`}
         className="space-y-4"
         onSubmit={(e) => {
           e.preventDefault()
@@ -131,14 +171,12 @@ export function TableForm({ actor }: { actor: FormActorRef }) {
                   ))}
                 </select>
               </label>
-              <label>
-                References table
-                <input className={inputClass} value={fk.referenced_table} onChange={(e) => setFk(i, { referenced_table: e.target.value })} />
-              </label>
-              <label>
-                Column
-                <input className={inputClass} value={fk.referenced_columns[0] ?? ''} onChange={(e) => setFk(i, { referenced_columns: [e.target.value] })} />
-              </label>
+              <ReferencePicker
+                index={i}
+                references={view.references}
+                fk={fk}
+                onChange={(next) => setFk(i, next)}
+              />
               <label>
                 On delete
                 <select className={inputClass} value={fk.on_delete ?? 'no action'} onChange={(e) => setFk(i, { on_delete: e.target.value as ForeignKeyDefinition['on_delete'] })}>
@@ -158,7 +196,7 @@ export function TableForm({ actor }: { actor: FormActorRef }) {
               <Button onClick={() => change({ foreign_keys: fks.filter((_, j) => j !== i) })}>Remove foreign key</Button>
             </div>
           ))}
-          <Button onClick={() => change({ foreign_keys: [...fks, { columns: [columns[0]?.name ?? ''], referenced_table: '', referenced_columns: ['id'] }] })}>
+          <Button onClick={() => change({ foreign_keys: [...fks, { columns: [columns[0]?.name ?? ''], referenced_schema: 'public', referenced_table: '', referenced_columns: [] }] })}>
             Add foreign key
           </Button>
         </fieldset>
@@ -184,5 +222,71 @@ export function TableForm({ actor }: { actor: FormActorRef }) {
         </section>
       ) : null}
     </div>
+  )
+}
+
+/**
+ * The referenced schema, table and column of a foreign key, each a choice among what the database has: a table of
+ * the chosen schema, a primary-key or unique column of the chosen table (what Postgres accepts as a key's target).
+ */
+function ReferencePicker({
+  index,
+  references,
+  fk,
+  onChange,
+}: {
+  index: number
+  references: Parameters<typeof referenceChoices>[0]
+  fk: ForeignKeyDefinition
+  onChange: (next: Partial<ForeignKeyDefinition>) => void
+}) {
+  const schema = fk.referenced_schema ?? 'public'
+  const choices = referenceChoices(references, schema, fk.referenced_table)
+  const n = index + 1
+  return (
+    <>
+      <label>
+        References schema
+        <select
+          aria-label={`Foreign key ${n} referenced schema`}
+          className={inputClass}
+          value={schema}
+          onChange={(e) => onChange({ referenced_schema: e.target.value, referenced_table: '', referenced_columns: [] })}
+        >
+          {(choices.schemas.includes(schema) ? choices.schemas : [schema, ...choices.schemas]).map((name) => (
+            <option key={name}>{name}</option>
+          ))}
+        </select>
+      </label>
+      <label>
+        References table
+        <select
+          aria-label={`Foreign key ${n} referenced table`}
+          className={inputClass}
+          value={fk.referenced_table}
+          onChange={(e) => onChange({ referenced_table: e.target.value, referenced_columns: [] })}
+        >
+          <option value="">Choose a table</option>
+          {choices.tables.map((name) => (
+            <option key={name}>{name}</option>
+          ))}
+        </select>
+      </label>
+      <label>
+        References column
+        <select
+          aria-label={`Foreign key ${n} referenced column`}
+          className={inputClass}
+          value={fk.referenced_columns[0] ?? ''}
+          disabled={fk.referenced_table === ''}
+          onChange={(e) => onChange({ referenced_columns: [e.target.value] })}
+        >
+          <option value="">Choose a column</option>
+          {choices.columns.map((name) => (
+            <option key={name}>{name}</option>
+          ))}
+        </select>
+      </label>
+    </>
   )
 }

@@ -68,6 +68,10 @@ export function TableGrid({ actor, importMachine }: { actor: TableGridActorRef; 
       <p className="mb-2 text-sm">
         <Link href={href.tableEditor(ref, null)} className="text-emerald-800 underline dark:text-emerald-400">
           All tables
+        </Link>{' '}
+        ·{' '}
+        <Link href={href.project(ref, `editor/table/${encodeURIComponent(table)}/edit`)} className="text-emerald-800 underline dark:text-emerald-400">
+          Edit table
         </Link>
       </p>
       <PageHeading title={table} description="Rows of the table: edit a cell in place, insert, delete, import and export." />
