@@ -132,7 +132,10 @@ describe('SSL enforcement', () => {
 })
 
 describe('Postgres settings', () => {
-  it('are read from the engine; a change it cannot make is refused naming the setting', async () => {
+  const put = (body: unknown) => v1('/config/database/postgres', { method: 'PUT', body })
+  const message = async (res: Response) => ((await res.json()) as { message: string }).message
+
+  it('are read from the engine; the ones a database takes are set on it and seen by a new connection', async () => {
     const res = await v1('/config/database/postgres')
     expect(res.status).toBe(200)
     const config = PostgresConfig.parse(await res.json())
@@ -149,17 +152,68 @@ describe('Postgres settings', () => {
       await c.end()
     }
 
-    const same = await v1('/config/database/postgres', { method: 'PUT', body: { work_mem: config.work_mem } })
+    // The whole config sent back (as the CLI does) changes nothing.
+    const same = await put(config)
     expect(same.status).toBe(200)
     expect(PostgresConfig.parse(await same.json())).toEqual(config)
-    const changed = await v1('/config/database/postgres', { method: 'PUT', body: { work_mem: '64MB', max_connections: config.max_connections! + 1 } })
-    expect(changed.status).toBe(400)
-    const message = ((await changed.json()) as { message: string }).message
-    expect(message).toMatch(/cannot change them: /)
-    expect(message).toContain(`work_mem (is "${config.work_mem}")`)
-    expect(message).toContain(`max_connections (is ${config.max_connections})`)
-    expect((await v1('/config/database/postgres', { method: 'PUT', body: { not_a_setting: 1 } })).status).toBe(400)
-    expect((await v1('/config/database/postgres', { method: 'PUT', body: { statement_timeout: 'soon' } })).status).toBe(400)
+
+    const postgres = s.projectDbs.kind === 'postgres'
+    // Units as Postgres reads them; the answer prints them as SHOW does.
+    const asked = postgres
+      ? { work_mem: '65536kB', statement_timeout: '90000ms', max_parallel_workers_per_gather: 1 }
+      : { work_mem: '65536kB', maintenance_work_mem: '0.03125GB' }
+    const expected = postgres
+      ? { work_mem: '64MB', statement_timeout: '90s', max_parallel_workers_per_gather: 1 }
+      : { work_mem: '64MB', maintenance_work_mem: '32MB' }
+    const changed = await put(asked)
+    expect(changed.status).toBe(200)
+    expect(PostgresConfig.parse(await changed.json())).toMatchObject(expected)
+    expect(PostgresConfig.parse(await (await v1('/config/database/postgres')).json())).toMatchObject(expected)
+
+    const fresh = new pg.Client({ host: '127.0.0.1', port: wire4.port, user: `postgres.${ref}`, password: PASSWORD, database: 'postgres' })
+    await fresh.connect()
+    try {
+      for (const [name, value] of Object.entries(expected)) {
+        expect(((await fresh.query(`show ${name}`)).rows[0] as Record<string, string>)[name]).toBe(String(value))
+      }
+      if (postgres) {
+        // Set by the platform on a database the project's role does not own: it cannot undo it.
+        await expect(fresh.query("do $$ begin execute format('alter database %I reset work_mem', current_database()); end $$")).rejects.toMatchObject({
+          code: '42501',
+        })
+      }
+    } finally {
+      await fresh.end()
+    }
+  }, 60_000)
+
+  it('refuses what the engine cannot change, values outside the platform’s ranges, and members who may not', async () => {
+    const config = PostgresConfig.parse(await (await v1('/config/database/postgres')).json())
+    const serverWide = await put({ work_mem: '8MB', max_connections: config.max_connections! + 1 })
+    expect(serverWide.status).toBe(400)
+    const text = await message(serverWide)
+    expect(text).toMatch(/cannot be changed on this platform/)
+    expect(text).toContain(`max_connections (`)
+    expect(text).toContain(`is ${config.max_connections})`)
+    // Nothing of a refused body is applied.
+    expect(PostgresConfig.parse(await (await v1('/config/database/postgres')).json()).work_mem).toBe(config.work_mem)
+    if (s.projectDbs.kind === 'pglite') {
+      const timeout = await put({ statement_timeout: '90s' })
+      expect(timeout.status).toBe(400)
+      expect(await message(timeout)).toMatch(/statement_timeout \(PGlite cannot interrupt a statement/)
+    } else {
+      const zero = await put({ statement_timeout: '0' })
+      expect(zero.status).toBe(400)
+      expect(await message(zero)).toBe('statement_timeout must be from 1ms to 1h on this platform (asked "0")')
+    }
+    const big = await put({ work_mem: '2GB' })
+    expect(big.status).toBe(400)
+    expect(await message(big)).toBe('work_mem must be from 64kB to 1GB on this platform (asked "2GB")')
+    expect(await message(await put({ work_mem: '12 parsecs' }))).toMatch(/work_mem: unknown unit "parsecs"/)
+    expect((await put({ session_replication_role: 'replica' })).status).toBe(400)
+    expect((await put({ not_a_setting: 1 })).status).toBe(400)
+    expect((await put({ statement_timeout: 'soon' })).status).toBe(400)
+    expect((await put({})).status).toBe(200)
     expect((await v1('/config/database/postgres', { method: 'PUT', body: {}, as: readonly })).status).toBe(403)
   }, 30_000)
 })

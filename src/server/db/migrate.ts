@@ -23,6 +23,7 @@ import m021 from './migrations/021_function_runtime'
 import m022 from './migrations/022_realtime'
 import m023 from './migrations/023_snippets'
 import m026 from './migrations/026_database_settings'
+import m028 from './migrations/028_postgres_settings'
 
 /** Ordered; never edit an applied one, add the next. */
 export const migrations: { id: string; sql: string }[] = [
@@ -50,6 +51,7 @@ export const migrations: { id: string; sql: string }[] = [
   { id: '022_realtime', sql: m022 },
   { id: '023_snippets', sql: m023 },
   { id: '026_database_settings', sql: m026 },
+  { id: '028_postgres_settings', sql: m028 },
 ]
 
 /** Arbitrary constant: serialises concurrent starts of several processes on one database. */

@@ -204,7 +204,8 @@ export async function startWireServer(deps: WireDeps): Promise<WireServer> {
             ...common,
             projectDbs: deps.projectDbs,
             databaseUrl: deps.config.databaseUrl!,
-            statementTimeoutMs: deps.config.projectDb.queryTimeoutMs,
+            // The project's own statement time-out is its database's setting, which a start-up option would override.
+            statementTimeoutMs: project.statement_timeout ? undefined : deps.config.projectDb.queryTimeoutMs,
           })
     cancels.set(pid, { ref: project.ref, key, cancel: () => session.cancel() })
     sessions.add(session)

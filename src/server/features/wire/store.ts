@@ -15,15 +15,19 @@ export interface WireProject {
   /** null: no restrictions were ever set (every address is accepted). */
   db_allowed_cidrs: string[] | null
   db_allowed_cidrs_v6: string[] | null
+  /** The statement time-out the project set for its database (null: the platform's query time-out applies). */
+  statement_timeout: string | null
 }
 
 export async function findWireProject(db: Queryable, ref: string): Promise<WireProject | undefined> {
   const { rows } = await db.query<WireProject>(
-    `select p.id, p.ref, p.status, p.organization_id, pw.verifier, k.jwt_secret, nr.db_allowed_cidrs, nr.db_allowed_cidrs_v6
+    `select p.id, p.ref, p.status, p.organization_id, pw.verifier, k.jwt_secret, nr.db_allowed_cidrs, nr.db_allowed_cidrs_v6,
+            ps.settings ->> 'statement_timeout' as statement_timeout
        from projects p
        left join project_db_passwords pw on pw.project_id = p.id
        left join project_api_keys k on k.project_id = p.id
        left join project_network_restrictions nr on nr.project_id = p.id
+       left join project_postgres_settings ps on ps.project_id = p.id
       where p.ref = $1`,
     [ref],
   )
@@ -90,4 +94,22 @@ export async function savePostgrestConfig(db: Queryable, projectId: number, row:
 export async function readOnlyModeOf(db: Queryable, projectId: number): Promise<boolean> {
   const { rows } = await db.query<{ enabled: boolean }>('select is_readonly_mode_enabled as enabled from project_resource_warnings where project_id = $1', [projectId])
   return rows[0]?.enabled ?? false
+}
+
+/** The Postgres settings the project set (name → value as SHOW prints it); empty when it set none. */
+export async function findPostgresSettings(db: Queryable, projectId: number): Promise<Record<string, string | number>> {
+  const { rows } = await db.query<{ settings: Record<string, string | number> | string }>(
+    'select settings from project_postgres_settings where project_id = $1',
+    [projectId],
+  )
+  const settings = rows[0]?.settings
+  return typeof settings === 'string' ? (JSON.parse(settings) as Record<string, string | number>) : (settings ?? {})
+}
+
+export async function savePostgresSettings(db: Queryable, projectId: number, settings: Record<string, string | number>, now: Date): Promise<void> {
+  await db.query(
+    `insert into project_postgres_settings (project_id, settings, updated_at) values ($1, $2::jsonb, $3)
+     on conflict (project_id) do update set settings = excluded.settings, updated_at = excluded.updated_at`,
+    [projectId, JSON.stringify(settings), now.toISOString()],
+  )
 }
