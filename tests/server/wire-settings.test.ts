@@ -4,7 +4,9 @@
  * it is (the port has no TLS), the Postgres settings the engine runs with, the read-only mode, health per service,
  * and REST's settings, which the REST API honours (its row cap, its exposed schemas).
  */
+import { createClient } from '@supabase/supabase-js'
 import pg from 'pg'
+import WebSocket from 'ws'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { NetworkRestrictions, NetworkRestrictionsV2, PostgresConfig, PostgrestConfig, ReadOnlyStatus, ServiceHealthList, SslEnforcement } from '../../src/contracts/wire'
 import { findProjectKeys } from '../../src/server/features/keys/store'
@@ -277,8 +279,61 @@ describe('REST settings', () => {
     expect(((await (await rest('recipes?select=id')).json()) as unknown[]).length).toBe(all.length)
   }, 30_000)
 
+  it('expose a list of the project’s schemas, each served when a request names it as PostgREST’s profiles do', async () => {
+    await s.projectDbs.transaction(ref, {}, (tx) =>
+      tx.exec(`create schema kitchen;
+        grant usage on schema kitchen to anon;
+        create table kitchen.pans (id int primary key, name text not null);
+        grant select, insert on kitchen.pans to anon;
+        insert into kitchen.pans values (1, 'skillet');`),
+    )
+    const patched = await v1('/postgrest', { method: 'PATCH', body: { db_schema: 'public, kitchen,public' } })
+    expect(patched.status).toBe(200)
+    expect(PostgrestConfig.parse(await patched.json()).db_schema).toBe('public,kitchen')
+    expect(PostgrestConfig.parse(await (await v1('/postgrest')).json()).db_schema).toBe('public,kitchen')
+
+    // The real client: `.schema()` sends Accept-Profile on reads and Content-Profile on writes.
+    const supabase = createClient(`http://platform.test/p/${ref}`, anon, {
+      global: { fetch: (input, init) => s.request(new URL(input instanceof Request ? input.url : input.toString()).href.replace('http://platform.test', ''), init) },
+      realtime: { transport: WebSocket as never },
+      auth: { persistSession: false, autoRefreshToken: false },
+    })
+    expect((await supabase.schema('kitchen').from('pans').insert({ id: 2, name: 'wok' })).status).toBe(201)
+    const pans = await supabase.schema('kitchen').from('pans').select('id, name').order('id')
+    expect(pans.error).toBeNull()
+    expect(pans.data).toEqual([
+      { id: 1, name: 'skillet' },
+      { id: 2, name: 'wok' },
+    ])
+    // Without a profile, the first schema listed; it says which one answered.
+    const recipes = await rest('recipes?select=id&limit=1')
+    expect(recipes.status).toBe(200)
+    expect(recipes.headers.get('content-profile')).toBe('public')
+    const notInPublic = await supabase.from('pans').select('id')
+    expect(notInPublic.error).toMatchObject({ code: 'PGRST205', message: "Could not find the table 'public.pans' in the schema cache" })
+    // A schema that exists but is not listed is not served.
+    const storage = await supabase.schema('storage').from('buckets').select('id')
+    expect(storage.status).toBe(406)
+    expect(storage.error).toMatchObject({ code: 'PGRST106', message: 'The schema must be one of the following: public, kitchen' })
+    // The OpenAPI document of the schema asked for.
+    const doc = (await (await s.request(`/p/${ref}/rest/v1/`, { headers: { apikey: anon, 'accept-profile': 'kitchen' } })).json()) as { paths: Record<string, unknown> }
+    expect(Object.keys(doc.paths)).toContain('/pans')
+    expect(Object.keys(doc.paths)).not.toContain('/recipes')
+
+    await v1('/postgrest', { method: 'PATCH', body: { db_schema: 'public' } })
+    expect((await supabase.schema('kitchen').from('pans').select('id')).status).toBe(406)
+  }, 30_000)
+
   it('refuses what the REST API cannot do, and members who may not change the project', async () => {
-    for (const body of [{ db_schema: 'public,storage' }, { db_pool: 10 }, { db_extra_search_path: 'extensions' }, { max_rows: -1 }, { max_rows: 2_000_000 }]) {
+    for (const body of [
+      { db_schema: 'public,nosuch' },
+      { db_schema: 'pg_catalog' },
+      { db_schema: 'information_schema' },
+      { db_pool: 10 },
+      { db_extra_search_path: 'extensions' },
+      { max_rows: -1 },
+      { max_rows: 2_000_000 },
+    ]) {
       const res = await v1('/postgrest', { method: 'PATCH', body })
       expect(res.status).toBe(400)
       expect(typeof ((await res.json()) as { message: unknown }).message).toBe('string')

@@ -13,7 +13,8 @@
  *   GET   /v1/projects/{ref}/health?services=…           each service asked for, from the project's status, a probe
  *                                                        of its database and whether the Postgres port listens
  *   GET   /v1/projects/{ref}/postgrest                   the schemas REST serves and its row cap
- *   PATCH /v1/projects/{ref}/postgrest                   REST reads them on every request
+ *   PATCH /v1/projects/{ref}/postgrest                   REST reads them on every request; db_schema is a list of
+ *                                                        the project's schemas (Accept-Profile / Content-Profile pick one)
  */
 import { Hono, type Context } from 'hono'
 import * as endpoints from '../../../contracts/endpoints'
@@ -56,8 +57,8 @@ export function postgrestDefaults(restMaxRows: number) {
   return { db_schema: 'public', max_rows: restMaxRows }
 }
 
-/** The one schema REST can serve (rest/catalog.ts introspects it alone). */
-const SERVABLE_SCHEMAS = new Set(['public'])
+/** Postgres's own schemas: never served (the catalog is read through the API's own document). */
+const INTERNAL_SCHEMA = /^(pg_.*|information_schema)$/
 /** REST qualifies every relation and function with its schema: no search path is added. */
 const EXTRA_SEARCH_PATH = ''
 
@@ -360,10 +361,25 @@ export function settingsRoutes(deps: Deps) {
     const current = await postgrest(c.var.project.id)
     let db_schema = current.db_schema
     if (body.db_schema !== undefined) {
-      const schemas = body.db_schema.split(',').map((s) => s.trim()).filter(Boolean)
-      const other = schemas.find((s) => !SERVABLE_SCHEMAS.has(s))
-      if (other) return errorJson(c, 400, `db_schema: the REST API here serves schema public only, not ${JSON.stringify(other)}`)
-      db_schema = [...new Set(schemas)].join(',')
+      const schemas = [...new Set(body.db_schema.split(',').map((s) => s.trim()).filter(Boolean))]
+      const internal = schemas.find((s) => INTERNAL_SCHEMA.test(s))
+      if (internal) return errorJson(c, 400, `db_schema: ${JSON.stringify(internal)} is one of Postgres's own schemas, which the REST API does not serve`)
+      if (schemas.length) {
+        const refused = refuseUnlessActive(c, DATABASE_UNAVAILABLE)
+        if (refused) return refused
+        let found: Set<string>
+        try {
+          const { rows } = await projectDbs.transaction(c.var.project.ref, { readOnly: true }, (tx) =>
+            tx.query<{ nspname: string }>('select nspname from pg_namespace where nspname = any($1::text[])', [schemas]),
+          )
+          found = new Set(rows.map((r) => r.nspname))
+        } catch (err) {
+          return failed(c, err)
+        }
+        const missing = schemas.filter((s) => !found.has(s))
+        if (missing.length) return errorJson(c, 400, `db_schema: no such schema in the project's database: ${missing.map((s) => JSON.stringify(s)).join(', ')}`)
+      }
+      db_schema = schemas.join(',')
     }
     const max_rows = body.max_rows ?? current.max_rows
     await savePostgrestConfig(db, c.var.project.id, { db_schema, max_rows }, clock.now())
