@@ -8,6 +8,7 @@ import { createClient } from '@supabase/supabase-js'
 import pg from 'pg'
 import WebSocket from 'ws'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { DatabaseConnection } from '../../src/contracts/settings'
 import { NetworkRestrictions, NetworkRestrictionsV2, PostgresConfig, PostgrestConfig, ReadOnlyStatus, ServiceHealthList, SslEnforcement } from '../../src/contracts/wire'
 import { findProjectKeys } from '../../src/server/features/keys/store'
 import { upsertWarning } from '../../src/server/features/usage/store'
@@ -217,6 +218,27 @@ describe('Postgres settings', () => {
     expect((await put({ statement_timeout: 'soon' })).status).toBe(400)
     expect((await put({})).status).toBe(200)
     expect((await v1('/config/database/postgres', { method: 'PUT', body: {}, as: readonly })).status).toBe(403)
+  }, 30_000)
+})
+
+describe('Settings → Database', () => {
+  it('shows the Postgres port when it listens, on either engine, with a string that connects', async () => {
+    const res = await s.request(`/platform/projects/${ref}/settings/database`, { headers: { cookie: owner } })
+    expect(res.status).toBe(200)
+    const body = DatabaseConnection.parse(await res.json())
+    expect(body).toMatchObject({ engine: s.projectDbs.kind, user: `postgres.${ref}`, database: 'postgres', pooler: { enabled: true } })
+    expect([wire4.port, wire6.port]).toContain(body.port)
+    expect(body.connection_string).toBe(`postgresql://postgres.${ref}:[YOUR-PASSWORD]@${body.host}:${body.port}/postgres?sslmode=disable`)
+    const url = new URL(body.connection_string!.replace('[YOUR-PASSWORD]', PASSWORD))
+    // The test's listeners are bound to one address each: the one of the port shown.
+    url.hostname = body.port === wire4.port ? '127.0.0.1' : '[::1]'
+    const c = new pg.Client({ connectionString: url.toString() })
+    await c.connect()
+    try {
+      expect((await c.query('select current_database() as db')).rows[0]).toEqual({ db: expect.any(String) })
+    } finally {
+      await c.end()
+    }
   }, 30_000)
 })
 
