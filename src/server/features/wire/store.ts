@@ -2,7 +2,7 @@
  * What a login to the Postgres port needs to know of a project (its password's verifier: projectdb/password.ts; the
  * addresses it accepts), and the database settings the Management API keeps per project.
  */
-import type { Queryable } from '../../db'
+import type { Db, Queryable } from '../../db'
 
 export interface WireProject {
   id: number
@@ -112,4 +112,46 @@ export async function savePostgresSettings(db: Queryable, projectId: number, set
      on conflict (project_id) do update set settings = excluded.settings, updated_at = excluded.updated_at`,
     [projectId, JSON.stringify(settings), now.toISOString()],
   )
+}
+
+/** Arbitrary constant (an int4, paired with the project's id): one claim of a project's connection slots at a time. */
+const CLIENTS_LOCK_CLASS = 72_620_250
+/** A listener that has not renewed its row for this long is gone (its process was killed): its clients no longer count. */
+export const LISTENER_LIVE_MS = 30_000
+
+export async function registerListener(db: Queryable, id: string): Promise<void> {
+  await db.query('insert into wire_listeners (id, seen_at) values ($1, now())', [id])
+}
+
+/** Renews the listener, and forgets listeners gone long ago (their counts go with them). */
+export async function renewListener(db: Queryable, id: string): Promise<void> {
+  await db.query('update wire_listeners set seen_at = now() where id = $1', [id])
+  await db.query(`delete from wire_listeners where seen_at < now() - interval '1 hour'`)
+}
+
+export async function removeListener(db: Queryable, id: string): Promise<void> {
+  await db.query('delete from wire_listeners where id = $1', [id])
+}
+
+/** Takes one of the project's connection slots for this listener, unless the live listeners hold `max` already. */
+export async function claimClient(db: Db, listenerId: string, projectId: number, max: number): Promise<boolean> {
+  return db.transaction(async (tx) => {
+    await tx.query('select pg_advisory_xact_lock($1, $2)', [CLIENTS_LOCK_CLASS, projectId])
+    const { rows } = await tx.query<{ n: number }>(
+      `select coalesce(sum(c.clients), 0)::int as n from wire_client_counts c join wire_listeners l on l.id = c.listener_id
+        where c.project_id = $1 and l.seen_at > now() - make_interval(secs => $2::int / 1000.0)`,
+      [projectId, LISTENER_LIVE_MS],
+    )
+    if (Number(rows[0].n) >= max) return false
+    await tx.query(
+      `insert into wire_client_counts as w (listener_id, project_id, clients) values ($1, $2, 1)
+       on conflict (listener_id, project_id) do update set clients = w.clients + 1`,
+      [listenerId, projectId],
+    )
+    return true
+  })
+}
+
+export async function releaseClient(db: Queryable, listenerId: string, projectId: number): Promise<void> {
+  await db.query('update wire_client_counts set clients = greatest(clients - 1, 0) where listener_id = $1 and project_id = $2', [listenerId, projectId])
 }
