@@ -28,18 +28,6 @@ import { wirePorts } from './server'
 import { settingsRoutes } from './settingsRoutes'
 import { setDatabasePassword } from '../../projectdb/password'
 
-/**
- * How clients reach a project's database through the Postgres port, when it listens (the settings page shows it):
- * the platform's host name, the port the listener took, the pooler's user name.
- */
-export function wireConnectionOf(deps: Pick<Deps, 'ownUrl' | 'projectDbs'>, ref: string) {
-  const port = wirePorts.get(deps.projectDbs)
-  if (port === undefined) return undefined
-  const host = new URL(baseUrl(deps.ownUrl)).hostname
-  const user = `postgres.${ref}`
-  return { host, port, user, database: 'postgres', connection_string: `postgresql://${user}:[YOUR-PASSWORD]@${host}:${port}/postgres?sslmode=disable` }
-}
-
 export function wireRoutes(deps: Deps) {
   const { db, clock, config, projectDbs } = deps
   const app = new Hono<AppEnv>()

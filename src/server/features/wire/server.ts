@@ -27,6 +27,7 @@ import { mockScramData, parseVerifier, proofHolds, type ScramData } from './scra
 import { claimClient, findWireProject, LISTENER_LIVE_MS, registerListener, releaseClient, removeListener, renewListener, type WireProject } from './store'
 import { FUNCTIONS_DB_LOGIN, functionsDbVerifier } from '../../projectdb/password'
 import { addressAllowed } from './cidr'
+import { wirePorts } from '../../core/wirePort'
 import { PgliteWireSession } from './session.pglite'
 import { PostgresWireSession } from './session.postgres'
 
@@ -37,7 +38,7 @@ export interface WireDeps {
 }
 
 /** The port each platform's Postgres listener took, by its project databases (the pooler settings show it). */
-export const wirePorts = new WeakMap<object, number>()
+export { wirePorts }
 
 export interface WireServer {
   port: number
