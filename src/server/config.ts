@@ -117,7 +117,7 @@ export interface ServerConfig {
    * Realtime overrides (features/realtime/limits.ts has the defaults): how long a socket may stay silent before it is
    * closed (a client that vanished without closing), and how many bytes may wait unsent to a slow reader.
    */
-  realtime?: { idleTimeoutMs?: number; sendBufferBytes?: number }
+  realtime?: { idleTimeoutMs?: number; sendBufferBytes?: number; newTablesRescanMs?: number }
   functions?: {
     wallClockMs?: number
     cpuMs?: number

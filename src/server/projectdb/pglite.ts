@@ -21,6 +21,7 @@ import { PGLITE_LOCKDOWN_SQL, TEMPLATE_HASH, TEMPLATE_SQL } from './template'
 /** The channels an open project database listens on from the start, for whoever asks (listen). */
 const NOTIFY_CHANNELS = [REALTIME_CHANGES_CHANNEL]
 import { ProjectDbError, type ProjectQueryResult } from './types'
+import { missingUpgrades } from './upgrades'
 
 const WORKER_URL = new URL('./worker.mjs', import.meta.url)
 const WORKER_PATH = fileURLToPath(WORKER_URL)
@@ -374,7 +375,15 @@ export function pgliteBackend(opts: PgliteOptions): Backend {
         const lines = own.map(([name, value]) => `${name} = '${value.replace(/'/g, "''")}'`)
         await appendFile(path.join(dirOf(ref), 'postgresql.conf'), `\n# The project's own settings (Management API)\n${lines.join('\n')}\n`)
       }
-      return ProcessSession.start(dirOf(ref), wasmTier, lost, notifyOf(ref))
+      const session = await ProcessSession.start(dirOf(ref), wasmTier, lost, notifyOf(ref))
+      try {
+        // A folder made before the template carried a schema gets it now, from its owner (upgrades.ts).
+        for (const upgrade of await missingUpgrades(session)) await session.exec(`begin;\n${upgrade.sql}\ncommit;`)
+      } catch (err) {
+        await session.kill().catch(() => {})
+        throw err
+      }
+      return session
     },
     async listen(ref, channel, onPayload) {
       if (!NOTIFY_CHANNELS.includes(channel)) throw unavailable(`a project database does not listen on ${channel}`)
