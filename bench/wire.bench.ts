@@ -110,7 +110,10 @@ if (hasPostgres()) {
   const cluster = await startPgCluster()
   try {
     const port = await throughPort({ DATABASE_URL: cluster.url }, 'PostgreSQL 15 through the port')
-    const direct = `${cluster.url.replace('/postgres', '/bench_direct')}`
+    // The database named in the URL's path (a string replace would hit the user name `postgres` first).
+    const directUrl = new URL(cluster.url)
+    directUrl.pathname = '/bench_direct'
+    const direct = directUrl.toString()
     await run(path('createdb'), ['-h', '127.0.0.1', '-p', new URL(cluster.url).port, '-U', 'postgres', 'bench_direct'])
     await run(path('pgbench'), ['-i', '-s', '1', '-q', direct], { env: { PATH: process.env.PATH } })
     const straight = await pgbench(direct)

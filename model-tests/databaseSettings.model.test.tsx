@@ -26,15 +26,14 @@ const PGLITE: DatabaseConnection = {
   max_connections: 100,
   size_bytes: 9 * 1024 * 1024,
 }
-const POSTGRES: DatabaseConnection = {
+/** The same embedded database with the platform's Postgres port listening: that is how clients connect. */
+const PGLITE_PORT: DatabaseConnection = {
   ...PGLITE,
-  engine: 'postgres',
-  server_version: '15.8',
-  database: `dashboard_p_${REF}`,
-  user: 'dashboard_p_owner',
+  user: `postgres.${REF}`,
   host: '127.0.0.1',
-  port: 5432,
-  connection_string: `postgresql://dashboard_p_owner:[YOUR-PASSWORD]@127.0.0.1:5432/dashboard_p_${REF}`,
+  port: 54322,
+  connection_string: `postgresql://postgres.${REF}:[YOUR-PASSWORD]@127.0.0.1:54322/postgres?sslmode=disable`,
+  pooler: { enabled: true },
 }
 
 const model = modelOf(databaseSettingsMachine, {
@@ -43,7 +42,7 @@ const model = modelOf(databaseSettingsMachine, {
     if (snapshot.matches('loading')) {
       return [
         { type: 'xstate.done.actor.fetchDatabaseConnection', output: PGLITE },
-        { type: 'xstate.done.actor.fetchDatabaseConnection', output: POSTGRES },
+        { type: 'xstate.done.actor.fetchDatabaseConnection', output: PGLITE_PORT },
         { type: 'xstate.error.actor.fetchDatabaseConnection', error: new Error('The project is paused: restore it to use its database') },
         { type: 'xstate.after.requestTimeout.databaseSettings.loading' },
       ]
@@ -137,13 +136,16 @@ describe('database settings model', () => {
             const connection = snapshot.context.connection!
             const region = within(screen.getByRole('region', { name: 'Connection' }))
             expect(region.getAllByText(connection.database).length).toBeGreaterThan(0)
-            expect(region.getByText('None: every connection goes straight to the database')).toBeInTheDocument()
             if (connection.connection_string === null) {
               expect(region.getByText('None: nothing listens for connections')).toBeInTheDocument()
+              expect(region.getByText('None: every connection goes straight to the database')).toBeInTheDocument()
               expect(screen.getByText(/embedded in the platform/)).toBeInTheDocument()
             } else {
               expect(region.getByText(connection.connection_string)).toBeInTheDocument()
-              expect(region.getByText('5432')).toBeInTheDocument()
+              expect(region.getByText('54322')).toBeInTheDocument()
+              expect(region.getByText('Enabled: the platform\u2019s Postgres port routes by user name')).toBeInTheDocument()
+              expect(screen.getByText(/Connect with the database password/)).toBeInTheDocument()
+              expect(screen.queryByText(/embedded in the platform/)).toBeNull()
             }
             expect(screen.getByRole('link', { name: 'SQL Editor' })).toHaveAttribute('href', `/project/${REF}/sql/new`)
             expect(within(screen.getByRole('region', { name: 'Database password' })).getByRole('button', { name: 'Reset database password' })).toBeEnabled()

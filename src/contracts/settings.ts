@@ -86,12 +86,15 @@ export const DatabaseConnection = z.object({
   server_version: z.string(),
   database: z.string(),
   user: z.string(),
-  /** null on PGlite: nothing listens for connections. */
+  /**
+   * Where clients connect: the platform's Postgres port (user postgres.<ref>, the database password) when it listens;
+   * without it, the PostgreSQL server itself, and null on PGlite (nothing listens then).
+   */
   host: z.nullable(z.string()),
   port: z.nullable(z.number().check(z.int())),
   /** postgresql://user:[YOUR-PASSWORD]@host:port/database, or null when nothing listens. */
   connection_string: z.nullable(z.string()),
-  /** The platform runs no connection pooler: every connection goes straight to the database. */
+  /** Enabled: the connection goes through the platform's Postgres port, which routes by user name as a pooler does. */
   pooler: z.object({ enabled: z.boolean() }),
   max_connections: z.number().check(z.int()),
   size_bytes: z.number().check(z.int(), z.nonnegative()),

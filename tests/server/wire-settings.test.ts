@@ -4,8 +4,11 @@
  * it is (the port has no TLS), the Postgres settings the engine runs with, the read-only mode, health per service,
  * and REST's settings, which the REST API honours (its row cap, its exposed schemas).
  */
+import { createClient } from '@supabase/supabase-js'
 import pg from 'pg'
+import WebSocket from 'ws'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { DatabaseConnection } from '../../src/contracts/settings'
 import { NetworkRestrictions, NetworkRestrictionsV2, PostgresConfig, PostgrestConfig, ReadOnlyStatus, ServiceHealthList, SslEnforcement } from '../../src/contracts/wire'
 import { findProjectKeys } from '../../src/server/features/keys/store'
 import { upsertWarning } from '../../src/server/features/usage/store'
@@ -132,7 +135,10 @@ describe('SSL enforcement', () => {
 })
 
 describe('Postgres settings', () => {
-  it('are read from the engine; a change it cannot make is refused naming the setting', async () => {
+  const put = (body: unknown) => v1('/config/database/postgres', { method: 'PUT', body })
+  const message = async (res: Response) => ((await res.json()) as { message: string }).message
+
+  it('are read from the engine; the ones a database takes are set on it and seen by a new connection', async () => {
     const res = await v1('/config/database/postgres')
     expect(res.status).toBe(200)
     const config = PostgresConfig.parse(await res.json())
@@ -149,18 +155,90 @@ describe('Postgres settings', () => {
       await c.end()
     }
 
-    const same = await v1('/config/database/postgres', { method: 'PUT', body: { work_mem: config.work_mem } })
+    // The whole config sent back (as the CLI does) changes nothing.
+    const same = await put(config)
     expect(same.status).toBe(200)
     expect(PostgresConfig.parse(await same.json())).toEqual(config)
-    const changed = await v1('/config/database/postgres', { method: 'PUT', body: { work_mem: '64MB', max_connections: config.max_connections! + 1 } })
-    expect(changed.status).toBe(400)
-    const message = ((await changed.json()) as { message: string }).message
-    expect(message).toMatch(/cannot change them: /)
-    expect(message).toContain(`work_mem (is "${config.work_mem}")`)
-    expect(message).toContain(`max_connections (is ${config.max_connections})`)
-    expect((await v1('/config/database/postgres', { method: 'PUT', body: { not_a_setting: 1 } })).status).toBe(400)
-    expect((await v1('/config/database/postgres', { method: 'PUT', body: { statement_timeout: 'soon' } })).status).toBe(400)
+
+    const postgres = s.projectDbs.kind === 'postgres'
+    // Units as Postgres reads them; the answer prints them as SHOW does.
+    const asked = postgres
+      ? { work_mem: '65536kB', statement_timeout: '90000ms', max_parallel_workers_per_gather: 1 }
+      : { work_mem: '65536kB', maintenance_work_mem: '0.03125GB' }
+    const expected = postgres
+      ? { work_mem: '64MB', statement_timeout: '90s', max_parallel_workers_per_gather: 1 }
+      : { work_mem: '64MB', maintenance_work_mem: '32MB' }
+    const changed = await put(asked)
+    expect(changed.status).toBe(200)
+    expect(PostgresConfig.parse(await changed.json())).toMatchObject(expected)
+    expect(PostgresConfig.parse(await (await v1('/config/database/postgres')).json())).toMatchObject(expected)
+
+    const fresh = new pg.Client({ host: '127.0.0.1', port: wire4.port, user: `postgres.${ref}`, password: PASSWORD, database: 'postgres' })
+    await fresh.connect()
+    try {
+      for (const [name, value] of Object.entries(expected)) {
+        expect(((await fresh.query(`show ${name}`)).rows[0] as Record<string, string>)[name]).toBe(String(value))
+      }
+      if (postgres) {
+        // Set by the platform on a database the project's role does not own: it cannot undo it.
+        await expect(fresh.query("do $$ begin execute format('alter database %I reset work_mem', current_database()); end $$")).rejects.toMatchObject({
+          code: '42501',
+        })
+      }
+    } finally {
+      await fresh.end()
+    }
+  }, 60_000)
+
+  it('refuses what the engine cannot change, values outside the platform’s ranges, and members who may not', async () => {
+    const config = PostgresConfig.parse(await (await v1('/config/database/postgres')).json())
+    const serverWide = await put({ work_mem: '8MB', max_connections: config.max_connections! + 1 })
+    expect(serverWide.status).toBe(400)
+    const text = await message(serverWide)
+    expect(text).toMatch(/cannot be changed on this platform/)
+    expect(text).toContain(`max_connections (`)
+    expect(text).toContain(`is ${config.max_connections})`)
+    // Nothing of a refused body is applied.
+    expect(PostgresConfig.parse(await (await v1('/config/database/postgres')).json()).work_mem).toBe(config.work_mem)
+    if (s.projectDbs.kind === 'pglite') {
+      const timeout = await put({ statement_timeout: '90s' })
+      expect(timeout.status).toBe(400)
+      expect(await message(timeout)).toMatch(/statement_timeout \(PGlite cannot interrupt a statement/)
+    } else {
+      const zero = await put({ statement_timeout: '0' })
+      expect(zero.status).toBe(400)
+      expect(await message(zero)).toBe('statement_timeout must be from 1ms to 1h on this platform (asked "0")')
+    }
+    const big = await put({ work_mem: '2GB' })
+    expect(big.status).toBe(400)
+    expect(await message(big)).toBe('work_mem must be from 64kB to 1GB on this platform (asked "2GB")')
+    expect(await message(await put({ work_mem: '12 parsecs' }))).toMatch(/work_mem: unknown unit "parsecs"/)
+    expect((await put({ session_replication_role: 'replica' })).status).toBe(400)
+    expect((await put({ not_a_setting: 1 })).status).toBe(400)
+    expect((await put({ statement_timeout: 'soon' })).status).toBe(400)
+    expect((await put({})).status).toBe(200)
     expect((await v1('/config/database/postgres', { method: 'PUT', body: {}, as: readonly })).status).toBe(403)
+  }, 30_000)
+})
+
+describe('Settings → Database', () => {
+  it('shows the Postgres port when it listens, on either engine, with a string that connects', async () => {
+    const res = await s.request(`/platform/projects/${ref}/settings/database`, { headers: { cookie: owner } })
+    expect(res.status).toBe(200)
+    const body = DatabaseConnection.parse(await res.json())
+    expect(body).toMatchObject({ engine: s.projectDbs.kind, user: `postgres.${ref}`, database: 'postgres', pooler: { enabled: true } })
+    expect([wire4.port, wire6.port]).toContain(body.port)
+    expect(body.connection_string).toBe(`postgresql://postgres.${ref}:[YOUR-PASSWORD]@${body.host}:${body.port}/postgres?sslmode=disable`)
+    const url = new URL(body.connection_string!.replace('[YOUR-PASSWORD]', PASSWORD))
+    // The test's listeners are bound to one address each: the one of the port shown.
+    url.hostname = body.port === wire4.port ? '127.0.0.1' : '[::1]'
+    const c = new pg.Client({ connectionString: url.toString() })
+    await c.connect()
+    try {
+      expect((await c.query('select current_database() as db')).rows[0]).toEqual({ db: expect.any(String) })
+    } finally {
+      await c.end()
+    }
   }, 30_000)
 })
 
@@ -223,8 +301,61 @@ describe('REST settings', () => {
     expect(((await (await rest('recipes?select=id')).json()) as unknown[]).length).toBe(all.length)
   }, 30_000)
 
+  it('expose a list of the project’s schemas, each served when a request names it as PostgREST’s profiles do', async () => {
+    await s.projectDbs.transaction(ref, {}, (tx) =>
+      tx.exec(`create schema kitchen;
+        grant usage on schema kitchen to anon;
+        create table kitchen.pans (id int primary key, name text not null);
+        grant select, insert on kitchen.pans to anon;
+        insert into kitchen.pans values (1, 'skillet');`),
+    )
+    const patched = await v1('/postgrest', { method: 'PATCH', body: { db_schema: 'public, kitchen,public' } })
+    expect(patched.status).toBe(200)
+    expect(PostgrestConfig.parse(await patched.json()).db_schema).toBe('public,kitchen')
+    expect(PostgrestConfig.parse(await (await v1('/postgrest')).json()).db_schema).toBe('public,kitchen')
+
+    // The real client: `.schema()` sends Accept-Profile on reads and Content-Profile on writes.
+    const supabase = createClient(`http://platform.test/p/${ref}`, anon, {
+      global: { fetch: (input, init) => s.request(new URL(input instanceof Request ? input.url : input.toString()).href.replace('http://platform.test', ''), init) },
+      realtime: { transport: WebSocket as never },
+      auth: { persistSession: false, autoRefreshToken: false },
+    })
+    expect((await supabase.schema('kitchen').from('pans').insert({ id: 2, name: 'wok' })).status).toBe(201)
+    const pans = await supabase.schema('kitchen').from('pans').select('id, name').order('id')
+    expect(pans.error).toBeNull()
+    expect(pans.data).toEqual([
+      { id: 1, name: 'skillet' },
+      { id: 2, name: 'wok' },
+    ])
+    // Without a profile, the first schema listed; it says which one answered.
+    const recipes = await rest('recipes?select=id&limit=1')
+    expect(recipes.status).toBe(200)
+    expect(recipes.headers.get('content-profile')).toBe('public')
+    const notInPublic = await supabase.from('pans').select('id')
+    expect(notInPublic.error).toMatchObject({ code: 'PGRST205', message: "Could not find the table 'public.pans' in the schema cache" })
+    // A schema that exists but is not listed is not served.
+    const storage = await supabase.schema('storage').from('buckets').select('id')
+    expect(storage.status).toBe(406)
+    expect(storage.error).toMatchObject({ code: 'PGRST106', message: 'The schema must be one of the following: public, kitchen' })
+    // The OpenAPI document of the schema asked for.
+    const doc = (await (await s.request(`/p/${ref}/rest/v1/`, { headers: { apikey: anon, 'accept-profile': 'kitchen' } })).json()) as { paths: Record<string, unknown> }
+    expect(Object.keys(doc.paths)).toContain('/pans')
+    expect(Object.keys(doc.paths)).not.toContain('/recipes')
+
+    await v1('/postgrest', { method: 'PATCH', body: { db_schema: 'public' } })
+    expect((await supabase.schema('kitchen').from('pans').select('id')).status).toBe(406)
+  }, 30_000)
+
   it('refuses what the REST API cannot do, and members who may not change the project', async () => {
-    for (const body of [{ db_schema: 'public,storage' }, { db_pool: 10 }, { db_extra_search_path: 'extensions' }, { max_rows: -1 }, { max_rows: 2_000_000 }]) {
+    for (const body of [
+      { db_schema: 'public,nosuch' },
+      { db_schema: 'pg_catalog' },
+      { db_schema: 'information_schema' },
+      { db_pool: 10 },
+      { db_extra_search_path: 'extensions' },
+      { max_rows: -1 },
+      { max_rows: 2_000_000 },
+    ]) {
       const res = await v1('/postgrest', { method: 'PATCH', body })
       expect(res.status).toBe(400)
       expect(typeof ((await res.json()) as { message: unknown }).message).toBe('string')

@@ -102,6 +102,7 @@ export function createProjectDatabases(
       return engine.lease(ref, { ...opts, tenant })
     },
     close: (ref) => engine.close(ref),
+    setDatabaseSettings: (ref, settings) => engine.setDatabaseSettings(ref, settings),
     drop: async (ref) => {
       known.delete(ref)
       await engine.drop(ref)

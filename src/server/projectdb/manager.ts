@@ -57,6 +57,8 @@ export interface Backend {
   listen?(ref: string, channel: string, onPayload: (payload: string) => void): Promise<() => Promise<void>>
   /** Releases what the engine holds besides sessions (admin connections). */
   end(): Promise<void>
+  /** ProjectDatabases.setDatabaseSettings, with the database closed. */
+  setSettings?(ref: string, settings: Record<string, string>): Promise<void>
 }
 
 export interface ManagerOptions {
@@ -187,6 +189,21 @@ export class DatabaseManager implements ProjectDatabases {
       const open = this.opens.get(ref)
       if (open) await this.closeOpen(open)
       await this.closing.get(ref)
+    })
+  }
+
+  async setDatabaseSettings(ref: string, settings: Record<string, string>): Promise<void> {
+    checkRef(ref)
+    for (const name of Object.keys(settings)) {
+      if (!/^[a-z_]+$/.test(name)) throw new ProjectDbError(`invalid setting name '${name}'`, { code: 'database_error' })
+    }
+    const backend = this.backend
+    if (!backend.setSettings) throw new ProjectDbError('this engine sets no database settings', { code: 'database_unavailable' })
+    return this.serial(ref, async () => {
+      const open = this.opens.get(ref)
+      if (open) await this.closeOpen(open)
+      await this.closing.get(ref)
+      await backend.setSettings!(ref, settings)
     })
   }
 

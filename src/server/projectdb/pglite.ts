@@ -7,7 +7,7 @@
 import { type ChildProcess, fork } from 'node:child_process'
 import { createHash, randomBytes } from 'node:crypto'
 import { existsSync, readFileSync } from 'node:fs'
-import { copyFile, mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises'
+import { appendFile, copyFile, mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { Worker } from 'node:worker_threads'
@@ -222,6 +222,21 @@ export const PGLITE_TEMPLATE_FOLDER = `.kp-projectdb-template-${pgliteVersion}-$
 
 const TEMPLATE_INFO = 'kp-template.json'
 const CONF_FILES = ['postgresql.conf', 'postgresql.auto.conf']
+/**
+ * The project's database-level settings (setDatabaseSettings), which PGlite's single-user start does not read from
+ * the catalog: kept in its folder as JSON by the platform (the project's SQL writes no files) and added to the
+ * configuration each start.
+ */
+const PROJECT_SETTINGS = 'kp-project-settings.json'
+
+async function projectSettingsOf(dir: string): Promise<Record<string, string>> {
+  try {
+    return JSON.parse(await readFile(path.join(dir, PROJECT_SETTINGS), 'utf8')) as Record<string, string>
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return {}
+    throw err
+  }
+}
 
 function processAlive(pid: number): boolean {
   try {
@@ -355,6 +370,11 @@ export function pgliteBackend(opts: PgliteOptions): Backend {
       // start) gets the template's back.
       const { dir } = await ensureTemplate()
       for (const conf of CONF_FILES) await copyFile(path.join(dir, conf), path.join(dirOf(ref), conf))
+      const own = Object.entries(await projectSettingsOf(dirOf(ref)))
+      if (own.length) {
+        const lines = own.map(([name, value]) => `${name} = '${value.replace(/'/g, "''")}'`)
+        await appendFile(path.join(dirOf(ref), 'postgresql.conf'), `\n# The project's own settings (Management API)\n${lines.join('\n')}\n`)
+      }
       const session = await ProcessSession.start(dirOf(ref), wasmTier, lost, notifyOf(ref))
       try {
         // A folder made before the template carried a schema gets it now, from its owner (upgrades.ts).
@@ -375,6 +395,14 @@ export function pgliteBackend(opts: PgliteOptions): Backend {
         set.delete(entry)
         if (set.size === 0 && listeners.get(ref) === set) listeners.delete(ref)
       }
+    },
+    async setSettings(ref, settings) {
+      const dir = dirOf(ref)
+      if (!existsSync(path.join(dir, 'PG_VERSION'))) throw unavailable(`project ${ref} has no database`)
+      const next = { ...(await projectSettingsOf(dir)), ...settings }
+      const partial = path.join(dir, `${PROJECT_SETTINGS}.${randomBytes(4).toString('hex')}`)
+      await writeFile(partial, JSON.stringify(next), { mode: 0o600 })
+      await rename(partial, path.join(dir, PROJECT_SETTINGS))
     },
     async exists(ref) {
       return existsSync(path.join(dirOf(ref), 'PG_VERSION'))

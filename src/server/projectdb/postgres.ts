@@ -506,6 +506,11 @@ export function postgresBackend(databaseUrl: string): Backend {
     async listen(ref, channel, onPayload) {
       return listenOn(ref, channel, onPayload)
     },
+    async setSettings(ref, settings) {
+      const database = ident(nameOf(ref))
+      // As the database's owner (DATABASE_URL's user): the project's role owns no database and cannot undo them.
+      await admin.query(Object.entries(settings).map(([name, value]) => `alter database ${database} set ${ident(name)} = ${literal(value)};`).join('\n'))
+    },
     exists: (ref) => dbExists(nameOf(ref)),
     prepare: async () => {
       await ensureReady()

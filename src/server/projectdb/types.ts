@@ -121,6 +121,13 @@ export interface ProjectDatabases {
    * The platform's wrapper (index.ts) refuses a project that is not ACTIVE_HEALTHY, as `transaction` does.
    */
   lease?(ref: string, opts: LeaseOptions): Promise<RawLease>
+  /**
+   * Sets database-level settings of the project's database (names and values checked by the caller; a value replaces
+   * the one set before), then closes the platform's open session of it, so every session after starts with them:
+   * PostgreSQL `ALTER DATABASE … SET` by the platform's own user; PGlite, which reads no database-level settings,
+   * its folder's configuration, written again before each start.
+   */
+  setDatabaseSettings?(ref: string, settings: Record<string, string>): Promise<void>
 }
 
 /** See manager.ts. */

@@ -1,6 +1,6 @@
 /**
  * One REST request against a project's database, independent of HTTP plumbing (routes.ts adapts Hono to it):
- * the OpenAPI document at the root, reads and writes of a relation of schema public, and function calls under
+ * the OpenAPI document at the root, reads and writes of a relation of an exposed schema (public unless said), and function calls under
  * rpc/. Each request is one transaction as the key's role (read-only for reads and STABLE/IMMUTABLE functions),
  * its catalog lookups inside it. Answers and errors follow PostgREST: statuses, Content-Range, Location,
  * Preference-Applied, and `{ code, message, details, hint }` bodies.
@@ -54,8 +54,10 @@ export interface RestContext {
   document: DocumentTarget
   /** The most rows a read answers (REST_MAX_ROWS, PostgREST's db-max-rows); undefined or 0: no cap. */
   maxRows?: number
-  /** The schemas exposed (PostgREST's db-schemas); undefined: public. Only public can be served. */
+  /** The schemas exposed (PostgREST's db-schemas); undefined: public. */
   schemas?: string[]
+  /** The one this request is served from (handleRest sets it from the profile headers). */
+  schema?: string
 }
 
 const JSON_TYPE = 'application/json; charset=utf-8'
@@ -67,28 +69,34 @@ export function errorResponse(err: RestError): RestResponse {
 
 export async function handleRest(req: RestRequest, ctx: RestContext): Promise<RestResponse> {
   try {
-    checkProfile(req, ctx.schemas ?? ['public'])
-    if (req.target.kind === 'root') return await root(req, ctx)
-    if (req.target.kind === 'rpc') return await rpc(req, ctx, req.target.name)
-    return await relation(req, ctx, req.target.name)
+    const served = { ...ctx, schema: checkProfile(req, ctx.schemas ?? ['public']) }
+    const res =
+      req.target.kind === 'root'
+        ? await root(req, served)
+        : req.target.kind === 'rpc'
+          ? await rpc(req, served, req.target.name)
+          : await relation(req, served, req.target.name)
+    // With more than one schema exposed, PostgREST says which one answered.
+    return (ctx.schemas?.length ?? 1) > 1 ? { ...res, headers: { ...res.headers, 'content-profile': served.schema } } : res
   } catch (err) {
     return errorResponse(toRestError(err, ctx.role))
   }
 }
 
 /**
- * Only schema public is served, and only while it is exposed (Accept-Profile on reads, Content-Profile on writes;
- * without one, the first exposed schema, as PostgREST).
+ * The schema a request is served from: one of the exposed schemas, named by Accept-Profile on reads and
+ * Content-Profile on writes; without one, the first exposed schema, as PostgREST.
  */
-function checkProfile(req: RestRequest, schemas: string[]): void {
+function checkProfile(req: RestRequest, schemas: string[]): string {
   const read = req.method === 'GET' || req.method === 'HEAD'
   const profile = req.headers(read ? 'accept-profile' : 'content-profile')
   const asked = profile?.trim() ?? schemas[0]
-  if (asked !== 'public' || !schemas.includes('public')) {
+  if (asked === undefined || !schemas.includes(asked)) {
     throw new RestError(406, 'PGRST106', `The schema must be one of the following: ${schemas.join(', ')}`, {
       details: profile === undefined ? 'No schema is exposed' : `The ${read ? 'Accept' : 'Content'}-Profile header asked for "${profile}"`,
     })
   }
+  return asked
 }
 
 function methodNotAllowed(method: string, allowed: string): RestError {
@@ -104,7 +112,7 @@ function methodNotAllowed(method: string, allowed: string): RestError {
 async function root(req: RestRequest, ctx: RestContext): Promise<RestResponse> {
   if (req.method !== 'GET' && req.method !== 'HEAD') throw methodNotAllowed(req.method, 'GET, HEAD')
   parseAccept(req.headers('accept'), ['application/openapi+json'])
-  const catalog = await ctx.transaction({ role: ctx.role, claims: ctx.claims, readOnly: true }, introspect)
+  const catalog = await ctx.transaction({ role: ctx.role, claims: ctx.claims, readOnly: true }, (t) => introspect(t, ctx.schema))
   const body = JSON.stringify(buildOpenApi(catalog, ctx.document))
   return { status: 200, headers: { 'content-type': 'application/openapi+json; charset=utf-8' }, body: req.method === 'HEAD' ? null : body }
 }
@@ -208,15 +216,15 @@ const isPlainObject = (v: unknown): v is Record<string, unknown> => typeof v ===
 // reports them); planning makes the statement, from the catalog for a write; running is one transaction (a write
 // reads the catalog and is planned inside it); the answer is status, headers and body.
 
-function tableNotFound(name: string): RestError {
-  return new RestError(404, 'PGRST205', `Could not find the table 'public.${name}' in the schema cache`, {
-    hint: 'Only tables, views and materialized views of schema public are served; check the name (and its case)',
+function tableNotFound(name: string, schema = 'public'): RestError {
+  return new RestError(404, 'PGRST205', `Could not find the table '${schema}.${name}' in the schema cache`, {
+    hint: `Only tables, views and materialized views of schema ${schema} are served; check the name (and its case)`,
   })
 }
 
-async function lookupRelation(tx: ProjectTx, name: string): Promise<RelationInfo> {
-  const rel = await findRelation(tx, name)
-  if (!rel) throw tableNotFound(name)
+async function lookupRelation(tx: ProjectTx, name: string, schema?: string): Promise<RelationInfo> {
+  const rel = await findRelation(tx, name, schema)
+  if (!rel) throw tableNotFound(name, schema)
   return rel
 }
 
@@ -357,13 +365,13 @@ function parseRelationRequest(req: RestRequest, name: string, maxRows: number | 
 }
 
 /** A read's statement: no catalog lookup first (a read is the hot path); the statement itself checks the relation. */
-function planRead(request: Extract<RelationRequest, { kind: 'read' }>): Statement {
+function planRead(request: Extract<RelationRequest, { kind: 'read' }>, schema?: string): Statement {
   const { name, select, where, order, page, format, counted, head } = request
-  return readSql(relationSql(name), { select, where, order, ...page, single: format === 'object', count: counted, withBody: !head, relation: name })
+  return readSql(relationSql(name, schema), { select, where, order, ...page, single: format === 'object', count: counted, withBody: !head, relation: name, schema })
 }
 
 /** A write's statement, from the relation as the catalog describes it (inside the write's transaction). */
-function planWrite(request: WriteRequest, rel: RelationInfo): WritePlan {
+function planWrite(request: WriteRequest, rel: RelationInfo, schema?: string): WritePlan {
   const method = request.kind === 'insert' ? 'POST' : request.kind === 'update' ? 'PATCH' : 'DELETE'
   checkWritable(rel, method)
   checkColumns(rel, request.columns)
@@ -381,7 +389,7 @@ function planWrite(request: WriteRequest, rel: RelationInfo): WritePlan {
       applied.push(`resolution=${prefs.resolution}`)
     }
     const returning = returningFor(prefs, request.select, request.format, rel)
-    return { kind: 'statement', statement: insertSql({ relation: name, columns: request.columns, rowsJson: request.rowsJson, conflict, returning }), returning, rel, applied }
+    return { kind: 'statement', statement: insertSql({ relation: name, schema, columns: request.columns, rowsJson: request.rowsJson, conflict, returning }), returning, rel, applied }
   }
   const returning = returningFor(request.prefs, request.select, request.format, rel)
   if (request.kind === 'update' && request.columns.length === 0) {
@@ -389,34 +397,35 @@ function planWrite(request: WriteRequest, rel: RelationInfo): WritePlan {
   }
   const statement =
     request.kind === 'update'
-      ? updateSql({ relation: request.name, columns: request.columns, rowJson: request.rowJson, where: request.where, returning })
-      : deleteSql({ relation: request.name, where: request.where, returning })
+      ? updateSql({ relation: request.name, schema, columns: request.columns, rowJson: request.rowJson, where: request.where, returning })
+      : deleteSql({ relation: request.name, schema, where: request.where, returning })
   return { kind: 'statement', statement, returning, rel, applied }
 }
 
 async function runRelation(ctx: RestContext, request: RelationRequest): Promise<RelationOutcome> {
   const tx = (readOnly: boolean) => <T>(fn: (tx: ProjectTx) => Promise<T>) => ctx.transaction({ role: ctx.role, claims: ctx.claims, readOnly }, fn)
   const { name } = request
+  const { schema } = ctx
   if (request.kind === 'read') {
     // When the read fails, what failed is told apart afterwards: a name that is no served relation (a sequence the
     // role may not read, say) is a 404 like any unknown name, never a 403 that tells it exists.
     let row: AggregateRow
     try {
-      row = await tx(true)((t) => runStatement(t, planRead(request)))
+      row = await tx(true)((t) => runStatement(t, planRead(request, schema)))
     } catch (err) {
       const code = (err as { code?: unknown }).code
-      if (code === '42P01') throw tableNotFound(name)
+      if (code === '42P01') throw tableNotFound(name, schema)
       if (code === '42501' || code === '42809') {
-        const kind = await tx(true)((t) => relationKind(t, name))
-        if (!kind || !SERVED_RELKINDS.has(kind)) throw tableNotFound(name)
+        const kind = await tx(true)((t) => relationKind(t, name, schema))
+        if (!kind || !SERVED_RELKINDS.has(kind)) throw tableNotFound(name, schema)
       }
       throw err
     }
-    if (!row.relkind || !SERVED_RELKINDS.has(row.relkind)) throw tableNotFound(name)
+    if (!row.relkind || !SERVED_RELKINDS.has(row.relkind)) throw tableNotFound(name, schema)
     return { kind: 'read', row }
   }
   return tx(false)(async (t) => {
-    const plan = planWrite(request, await lookupRelation(t, name))
+    const plan = planWrite(request, await lookupRelation(t, name, schema), schema)
     const { returning, rel, applied } = plan
     if (plan.kind === 'nothing') return { kind: 'write', row: plan.row, returning, rel, applied }
     const row = await runStatement(t, plan.statement)
@@ -458,8 +467,8 @@ const WHOLE_BODY_TYPES = new Set(['json', 'jsonb', 'text'])
 
 const takesWholeBody = (fn: FunctionInfo) => fn.inArgs.length === 1 && fn.inArgs[0].name === '' && WHOLE_BODY_TYPES.has(fn.inArgs[0].base)
 
-function functionNotFound(name: string, keys: string[]): RestError {
-  const sig = keys.length ? `public.${name}(${keys.join(', ')})` : `public.${name} without parameters`
+function functionNotFound(name: string, keys: string[], schema = 'public'): RestError {
+  const sig = keys.length ? `${schema}.${name}(${keys.join(', ')})` : `${schema}.${name} without parameters`
   return new RestError(404, 'PGRST202', `Could not find the function ${sig} in the schema cache`, {
     hint: 'Arguments are passed by name: check the function name and its argument names',
   })
@@ -472,7 +481,7 @@ interface Chosen {
 }
 
 /** The overload whose named arguments cover the keys given and need no more (PostgREST's resolution). */
-function chooseOverload(name: string, candidates: FunctionInfo[], keys: string[], hasBody: boolean): Chosen {
+function chooseOverload(name: string, candidates: FunctionInfo[], keys: string[], hasBody: boolean, schema = 'public'): Chosen {
   const matches = candidates.filter((fn) => {
     const named = fn.inArgs.filter((a) => a.name !== '')
     if (named.length !== fn.inArgs.length) return false
@@ -483,7 +492,7 @@ function chooseOverload(name: string, candidates: FunctionInfo[], keys: string[]
     return { fn, args: fn.inArgs.filter((a) => keys.includes(a.name)), wholeBody: false }
   }
   if (matches.length > 1) {
-    throw new RestError(300, 'PGRST203', `Could not choose the best candidate function between: ${matches.map((f) => `public.${f.name}(${f.inArgs.map((a) => `${a.name} => ${a.type}`).join(', ')})`).join(', ')}`, {
+    throw new RestError(300, 'PGRST203', `Could not choose the best candidate function between: ${matches.map((f) => `${schema}.${f.name}(${f.inArgs.map((a) => `${a.name} => ${a.type}`).join(', ')})`).join(', ')}`, {
       hint: 'Try renaming the parameters or the function itself in the database so function overloading can be resolved',
     })
   }
@@ -492,7 +501,7 @@ function chooseOverload(name: string, candidates: FunctionInfo[], keys: string[]
   if (hasBody && single.length === 1) {
     return { fn: single[0], args: [single[0].inArgs[0]], wholeBody: true }
   }
-  throw functionNotFound(name, keys)
+  throw functionNotFound(name, keys, schema)
 }
 
 async function rpc(req: RestRequest, ctx: RestContext, name: string): Promise<RestResponse> {
@@ -515,8 +524,8 @@ async function rpc(req: RestRequest, ctx: RestContext, name: string): Promise<Re
   }
 
   // The functions are looked up in a read-only transaction first: whether the call itself may write depends on them.
-  const candidates = await ctx.transaction({ role: ctx.role, claims: ctx.claims, readOnly: true }, (t) => findFunctions(t, name))
-  if (candidates.length === 0) throw functionNotFound(name, [])
+  const candidates = await ctx.transaction({ role: ctx.role, claims: ctx.claims, readOnly: true }, (t) => findFunctions(t, name, ctx.schema))
+  if (candidates.length === 0) throw functionNotFound(name, [], ctx.schema)
   const argNames = new Set(candidates.flatMap((f) => f.inArgs.map((a) => a.name)).filter((n) => n !== ''))
 
   let keys: string[]
@@ -537,29 +546,29 @@ async function rpc(req: RestRequest, ctx: RestContext, name: string): Promise<Re
   if (!isGet && hasBody && !isPlainObject(body) && !candidates.some(takesWholeBody)) {
     throw new RestError(400, 'PGRST102', 'Empty or invalid json', { details: 'The body of a function call is a JSON object of named arguments' })
   }
-  const chosen = chooseOverload(name, candidates, keys, hasBody)
+  const chosen = chooseOverload(name, candidates, keys, hasBody, ctx.schema)
   const { fn } = chosen
   if (isGet && fn.volatility === 'v') {
-    throw new RestError(405, 'PGRST101', `Cannot call the VOLATILE function public.${name} with GET`, {
+    throw new RestError(405, 'PGRST101', `Cannot call the VOLATILE function ${ctx.schema}.${name} with GET`, {
       hint: 'Call it with POST, or declare it STABLE or IMMUTABLE if it does not write',
       headers: { allow: 'POST' },
     })
   }
   if (fn.returns === 'record') {
-    throw new RestError(400, 'PGRST100', `public.${name} returns record without named columns, which the REST API cannot describe`, {
+    throw new RestError(400, 'PGRST100', `${ctx.schema}.${name} returns record without named columns, which the REST API cannot describe`, {
       hint: 'Declare it RETURNS TABLE(...) or with OUT arguments',
     })
   }
   // Filters on the result: every query parameter that is not an argument (GET) or all of them (POST).
   const where = parseConditions(req.query, (k) => isGet && argNames.has(k))
   if (fn.returns !== 'composite' && fn.returnsSet === false && where.length) {
-    throw new RestError(400, 'PGRST100', `public.${name} returns a single value: it cannot be filtered`)
+    throw new RestError(400, 'PGRST100', `${ctx.schema}.${name} returns a single value: it cannot be filtered`)
   }
 
   const readOnly = isGet || fn.volatility !== 'v'
   const params = new Params()
   const wholeBody = chosen.wholeBody
-  const source = callSourceSql(name, chosen.args, wholeBody ? req.body : argsJson, fn.returns !== 'composite', params, wholeBody)
+  const source = callSourceSql(name, chosen.args, wholeBody ? req.body : argsJson, fn.returns !== 'composite', params, wholeBody, ctx.schema)
   const row = await ctx.transaction({ role: ctx.role, claims: ctx.claims, readOnly }, async (t) => {
     if (fn.returns === 'void') {
       return runStatement(t, { sql: `select count(*)::text as page_count, null::text as body from ${source}`, params: params.values })

@@ -2,7 +2,7 @@
  * What the REST endpoint reads from a project's catalog: one relation or one function by name (per request, in
  * the request's own transaction, so a table created a moment ago in the SQL editor is there), and the whole
  * public schema for the OpenAPI document — four catalog queries whatever the number of tables and functions,
- * each answering one JSON text. Only schema `public` is ever looked at.
+ * each answering one JSON text. One schema is looked at: the one the request is served from (`public` unless said).
  */
 import type { ProjectTx } from '../../projectdb/types'
 
@@ -73,17 +73,17 @@ export interface RelationInfo {
 /** pg_relation_is_updatable's answer for a relation (c), tables answering every write without asking. */
 const UPDATABLE_EVENTS_SQL = `case when c.relkind in ('r', 'p') then 28 else pg_relation_is_updatable(c.oid, true) end`
 
-/** pg_class.relkind of `public.<name>`, or undefined when there is no such object. */
-export async function relationKind(tx: ProjectTx, name: string): Promise<string | undefined> {
+/** pg_class.relkind of `<schema>.<name>`, or undefined when there is no such object. */
+export async function relationKind(tx: ProjectTx, name: string, schema = 'public'): Promise<string | undefined> {
   const { rows } = await tx.query(
     `select c.relkind::text as kind from pg_class c join pg_namespace n on n.oid = c.relnamespace
-     where n.nspname = 'public' and c.relname = $1`,
-    [name],
+     where n.nspname = $2 and c.relname = $1`,
+    [name, schema],
   )
   return rows[0]?.kind as string | undefined
 }
 
-export async function findRelation(tx: ProjectTx, name: string): Promise<RelationInfo | undefined> {
+export async function findRelation(tx: ProjectTx, name: string, schema = 'public'): Promise<RelationInfo | undefined> {
   const found = await jsonQuery<{ kind: string; events: number; columns: string[]; pk: string[] } | null>(
     tx,
     `select json_build_object(
@@ -95,8 +95,8 @@ export async function findRelation(tx: ProjectTx, name: string): Promise<Relatio
               join pg_attribute a on a.attrelid = con.conrelid and a.attnum = k.attnum
               where con.conrelid = c.oid and con.contype = 'p'))::text as json
      from pg_class c join pg_namespace n on n.oid = c.relnamespace
-     where n.nspname = 'public' and c.relname = $1 and c.relkind in ('r', 'v', 'm', 'f', 'p')`,
-    [name],
+     where n.nspname = $2 and c.relname = $1 and c.relkind in ('r', 'v', 'm', 'f', 'p')`,
+    [name, schema],
   )
   if (!found) return undefined
   return {
@@ -137,7 +137,7 @@ const IN_MODES = new Set(['i', 'b', 'v'])
  * The functions of schema public: every overload named `name` (a call: Postgres itself then refuses one the role
  * may not execute, 42501), or all those the role may execute (the OpenAPI document).
  */
-export async function findFunctions(tx: ProjectTx, name?: string): Promise<FunctionInfo[]> {
+export async function findFunctions(tx: ProjectTx, name?: string, schema = 'public'): Promise<FunctionInfo[]> {
   const rows = await jsonQuery<
     Array<{
       name: string
@@ -166,9 +166,9 @@ export async function findFunctions(tx: ProjectTx, name?: string): Promise<Funct
      join pg_namespace pn on pn.oid = p.pronamespace
      ${typeJoins('p.prorettype', 'r')}
      left join pg_description d on d.objoid = p.oid and d.classoid = 'pg_proc'::regclass and d.objsubid = 0
-     where pn.nspname = 'public' and p.prokind = 'f' and ($1::text is null or p.proname = $1)
+     where pn.nspname = $2 and p.prokind = 'f' and ($1::text is null or p.proname = $1)
        and ($1::text is not null or has_function_privilege(p.oid, 'execute'))`,
-    [name ?? null],
+    [name ?? null, schema],
   )
   return (rows ?? []).map((row) => {
     const all = row.args.map((a) => ({
@@ -236,7 +236,7 @@ export interface SchemaCatalog {
  * The relations the transaction's role may use (any privilege; the owner all of them), their columns with types,
  * defaults, comments and key notes, and the functions it may execute. Partitions are left out, as PostgREST does.
  */
-export async function introspect(tx: ProjectTx): Promise<SchemaCatalog> {
+export async function introspect(tx: ProjectTx, schema = 'public'): Promise<SchemaCatalog> {
   const relations = await jsonQuery<Array<Omit<SchemaRelation, 'columns' | 'kind'> & { oid: number; kind: string }> | null>(
     tx,
     `select json_agg(json_build_object(
@@ -249,8 +249,9 @@ export async function introspect(tx: ProjectTx): Promise<SchemaCatalog> {
      -- Tables take every write (28 = insert, update and delete); only the others need asking.
      cross join lateral (select ${UPDATABLE_EVENTS_SQL} as events) u
      left join pg_description d on d.objoid = c.oid and d.classoid = 'pg_class'::regclass and d.objsubid = 0
-     where n.nspname = 'public' and c.relkind in ('r', 'v', 'm', 'f', 'p') and not c.relispartition
+     where n.nspname = $1 and c.relkind in ('r', 'v', 'm', 'f', 'p') and not c.relispartition
        and has_table_privilege(c.oid, 'select, insert, update, delete')`,
+    [schema],
   )
   // Columns carry their type's oid; the few distinct types are described once each (a query of their own).
   const columns = await jsonQuery<
@@ -267,8 +268,9 @@ export async function introspect(tx: ProjectTx): Promise<SchemaCatalog> {
      join pg_namespace n on n.oid = c.relnamespace
      left join pg_attrdef ad on ad.adrelid = a.attrelid and ad.adnum = a.attnum
      left join pg_description d on d.objoid = a.attrelid and d.classoid = 'pg_class'::regclass and d.objsubid = a.attnum
-     where n.nspname = 'public' and c.relkind in ('r', 'v', 'm', 'f', 'p') and not c.relispartition
+     where n.nspname = $1 and c.relkind in ('r', 'v', 'm', 'f', 'p') and not c.relispartition
        and a.attnum > 0 and not a.attisdropped`,
+    [schema],
   )
   const typeOids = [...new Set((columns ?? []).map((c) => c.typ))]
   const types = await jsonQuery<Array<TypeInfo & { oid: number }> | null>(
@@ -292,14 +294,16 @@ export async function introspect(tx: ProjectTx): Promise<SchemaCatalog> {
      join pg_class c on c.oid = con.conrelid
      join pg_namespace n on n.oid = c.relnamespace
      left join pg_class tc on tc.oid = con.confrelid
-     where n.nspname = 'public' and con.contype in ('p', 'f')`,
+     where n.nspname = $1 and con.contype in ('p', 'f')`,
+    [schema],
   )
-  const schema = await jsonQuery<string | null>(
+  const schemaComment = await jsonQuery<string | null>(
     tx,
     `select to_json(d.description)::text as json from pg_namespace n
-     join pg_description d on d.objoid = n.oid and d.classoid = 'pg_namespace'::regclass where n.nspname = 'public'`,
+     join pg_description d on d.objoid = n.oid and d.classoid = 'pg_namespace'::regclass where n.nspname = $1`,
+    [schema],
   )
-  const functions = await findFunctions(tx)
+  const functions = await findFunctions(tx, undefined, schema)
 
   const byRel = new Map<number, ColumnInfo[]>()
   const byRelNum = new Map<string, ColumnInfo>()
@@ -322,7 +326,7 @@ export async function introspect(tx: ProjectTx): Promise<SchemaCatalog> {
     })
   }
   return {
-    schemaComment: schema,
+    schemaComment,
     relations: (relations ?? []).map(({ oid, kind, ...r }) => ({ ...r, kind: RELKINDS[kind], columns: byRel.get(oid) ?? [] })),
     functions,
   }

@@ -1,6 +1,6 @@
 /**
  * SQL of the REST endpoint, built from parsed queries (query.ts). Every identifier goes through `ident` (double
- * quotes, inner quotes doubled), every value is a bind parameter, relations are always `"public".<name>`; the
+ * quotes, inner quotes doubled), every value is a bind parameter, relations are always `"<schema>".<name>`; the
  * only text spliced in unquoted is what the parser restricted (cast type names, limit/offset numbers) or what the
  * catalog printed (function argument types). The JSON of an answer is built in Postgres, as PostgREST does, so
  * values print as Postgres prints them.
@@ -8,7 +8,7 @@
 import { quoteIdent as ident } from '../../core/sql'
 import type { Condition, OrderTerm, SelectItem } from './query'
 
-export const relationSql = (name: string) => `"public".${ident(name)}`
+export const relationSql = (name: string, schema = 'public') => `${ident(schema)}.${ident(name)}`
 
 /** The bind parameters of one statement, in order. */
 export class Params {
@@ -120,6 +120,8 @@ export interface ReadPlan {
    * both reads and checks it is a relation the API serves (a sequence also parses as a FROM item).
    */
   relation?: string
+  /** The relation's schema (default public). */
+  schema?: string
 }
 
 /** A read of `source` (a relation, or a function call's rows): page_count, body, and total when counted. */
@@ -129,7 +131,7 @@ export function readSql(source: string, plan: ReadPlan, params = new Params(), p
   let extra = plan.count ? `, (select count(*) from ${source} where ${where})::text as total` : ''
   if (plan.relation !== undefined) {
     extra += `, (select c.relkind::text from pg_catalog.pg_class c join pg_catalog.pg_namespace n on n.oid = c.relnamespace
-      where n.nspname = 'public' and c.relname = ${params.add(plan.relation)}) as relkind`
+      where n.nspname = ${params.add(plan.schema ?? 'public')} and c.relname = ${params.add(plan.relation)}) as relkind`
   }
   const element = plan.scalar ? '_pgrst_r.pgrst_scalar' : '_pgrst_r.*'
   return { sql: `${prelude}${aggregateSql(inner, plan.single, plan.withBody, extra, element)}`, params: params.values }
@@ -157,6 +159,8 @@ function writeSql(modify: string, ret: Returning): string {
 
 export interface InsertPlan {
   relation: string
+  /** The relation's schema (default public). */
+  schema?: string
   /** The columns inserted (the keys of the body, or the columns parameter); none = every column's default. */
   columns: string[]
   /** The body as a JSON array text. */
@@ -172,7 +176,7 @@ export interface InsertPlan {
 export function insertSql(plan: InsertPlan): Statement {
   const params = new Params()
   const body = params.add(plan.rowsJson)
-  const rel = relationSql(plan.relation)
+  const rel = relationSql(plan.relation, plan.schema)
   const cols = plan.columns.map(ident).join(', ')
   let modify =
     plan.columns.length === 0
@@ -191,6 +195,8 @@ export function insertSql(plan: InsertPlan): Statement {
 
 export interface UpdatePlan {
   relation: string
+  /** The relation's schema (default public). */
+  schema?: string
   columns: string[]
   /** The body, one JSON object. */
   rowJson: string
@@ -201,7 +207,7 @@ export interface UpdatePlan {
 export function updateSql(plan: UpdatePlan): Statement {
   const params = new Params()
   const body = params.add(plan.rowJson)
-  const rel = relationSql(plan.relation)
+  const rel = relationSql(plan.relation, plan.schema)
   const cols = plan.columns.map(ident).join(', ')
   const source = `(select ${cols} from json_populate_record(null::${rel}, ${body}::json))`
   const set = plan.columns.length === 1 ? `${cols} = ${source}` : `(${cols}) = ${source}`
@@ -211,13 +217,15 @@ export function updateSql(plan: UpdatePlan): Statement {
 
 export interface DeletePlan {
   relation: string
+  /** The relation's schema (default public). */
+  schema?: string
   where: Condition[]
   returning: Returning
 }
 
 export function deleteSql(plan: DeletePlan): Statement {
   const params = new Params()
-  const modify = `delete from ${relationSql(plan.relation)} where ${whereSql(plan.where, params)}`
+  const modify = `delete from ${relationSql(plan.relation, plan.schema)} where ${whereSql(plan.where, params)}`
   return { sql: writeSql(modify, plan.returning), params: params.values }
 }
 
@@ -232,8 +240,8 @@ export interface CallArg {
  * (each to its declared type, as PostgREST does), only those given (the others keep their defaults).
  * `scalar` functions yield one column `pgrst_scalar`.
  */
-export function callSourceSql(fn: string, args: CallArg[], argsJson: string | null, scalar: boolean, params: Params, wholeBody?: boolean): string {
-  const call = (list: string) => `"public".${ident(fn)}(${list})`
+export function callSourceSql(fn: string, args: CallArg[], argsJson: string | null, scalar: boolean, params: Params, wholeBody?: boolean, schema = 'public'): string {
+  const call = (list: string) => `${ident(schema)}.${ident(fn)}(${list})`
   const alias = scalar ? '_pgrst_f(pgrst_scalar)' : '_pgrst_f'
   if (wholeBody) {
     return `(select _pgrst_f.* from ${call(`${params.add(argsJson)}::${args[0].type}`)} as ${alias}) _pgrst_src`

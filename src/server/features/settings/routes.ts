@@ -28,6 +28,7 @@ import { can } from '../../core/permissions'
 import { at, errorJson, validate, type AppEnv } from '../../core/http'
 import { anyProject, memberProject, refParam, refuseUnlessActive, DATABASE_UNAVAILABLE, type MemberProjectEnv } from '../projects/access'
 import { ProjectDbError } from '../../projectdb/types'
+import { wireConnectionOf } from '../../core/wirePort'
 import { answerDatabaseFailure } from '../../core/domainErrors'
 import { planOf } from '../organizations/access'
 import { deleteAddon, deleteHostname, findHostname, listAddons, readDatabaseFacts, upsertAddon, upsertHostname, type HostnameRow } from './store'
@@ -127,6 +128,18 @@ export function settingsRoutes({ db, clock, ownUrl, projectDbs, config }: Deps) 
     if (refused) return refused
     try {
       const facts = await projectDbs.transaction(c.var.project.ref, { readOnly: true }, readDatabaseFacts)
+      // Where the Postgres port listens, that is how clients connect, on either engine.
+      const wire = wireConnectionOf({ ownUrl, projectDbs }, c.var.project.ref)
+      if (wire) {
+        return c.json({
+          engine: projectDbs.kind,
+          server_version: facts.server_version,
+          ...wire,
+          pooler: { enabled: true },
+          max_connections: Number(facts.max_connections),
+          size_bytes: Number(facts.size_bytes),
+        } satisfies DatabaseConnection)
+      }
       const server = projectDbs.kind === 'postgres' && config.databaseUrl ? new URL(config.databaseUrl) : null
       const host = server ? server.hostname : null
       const port = server ? (facts.port ?? (Number(server.port) || 5432)) : null

@@ -16,7 +16,7 @@
  * the Postgres error a client prints.
  */
 import net from 'node:net'
-import { randomInt } from 'node:crypto'
+import { randomInt, randomUUID } from 'node:crypto'
 import { fromNodeSocket } from 'pg-gateway/node'
 import { BackendError, type PostgresConnection } from 'pg-gateway'
 import type { ServerConfig } from '../../config'
@@ -24,9 +24,10 @@ import type { Db } from '../../db'
 import type { ProjectDatabases } from '../../projectdb/types'
 import { CANCEL_REQUEST, errorResponse, GSSENC_REQUEST, MAX_STARTUP_BYTES, SSL_REQUEST, type PgErrorFields } from './messages'
 import { mockScramData, parseVerifier, proofHolds, type ScramData } from './scram'
-import { findWireProject, type WireProject } from './store'
+import { claimClient, findWireProject, LISTENER_LIVE_MS, registerListener, releaseClient, removeListener, renewListener, type WireProject } from './store'
 import { FUNCTIONS_DB_LOGIN, functionsDbVerifier } from '../../projectdb/password'
 import { addressAllowed } from './cidr'
+import { wirePorts } from '../../core/wirePort'
 import { PgliteWireSession } from './session.pglite'
 import { PostgresWireSession } from './session.postgres'
 
@@ -37,7 +38,7 @@ export interface WireDeps {
 }
 
 /** The port each platform's Postgres listener took, by its project databases (the pooler settings show it). */
-export const wirePorts = new WeakMap<object, number>()
+export { wirePorts }
 
 export interface WireServer {
   port: number
@@ -77,7 +78,12 @@ export async function startWireServer(deps: WireDeps): Promise<WireServer> {
   const settings = deps.config.wire
   const sockets = new Set<net.Socket>()
   const sessions = new Set<ServedSession>()
-  const perProject = new Map<string, number>()
+  // The per-project connection count is kept in the store, per listener, so the limit holds across the processes
+  // sharing it (store.ts: claimClient); a killed process's clients stop counting once its row is not renewed.
+  const listenerId = randomUUID()
+  await registerListener(deps.db, listenerId)
+  const renewal = setInterval(() => void renewListener(deps.db, listenerId).catch(() => {}), LISTENER_LIVE_MS / 3)
+  renewal.unref()
   const cancels = new Map<number, CancelTarget>()
   /** The functions' verifier of each project with the secret it came from (deriving one costs a PBKDF2). */
   const functionVerifiers = new Map<string, { secret: string; verifier: string }>()
@@ -119,11 +125,11 @@ export async function startWireServer(deps: WireDeps): Promise<WireServer> {
   async function authenticate(socket: net.Socket): Promise<void> {
     let project: WireProject | undefined
     let role = 'postgres'
-    let counted: string | undefined
+    let counted: number | undefined
     let scram: ScramData | undefined
     let conn: PostgresConnection | undefined
     const release = () => {
-      if (counted) perProject.set(counted, (perProject.get(counted) ?? 1) - 1)
+      if (counted !== undefined) void releaseClient(deps.db, listenerId, counted).catch(() => {})
       counted = undefined
     }
     socket.once('close', release)
@@ -153,12 +159,15 @@ export async function startWireServer(deps: WireDeps): Promise<WireServer> {
         if (project.status !== 'ACTIVE_HEALTHY') {
           throw refusal('FATAL', '57P03', `project is not available while it is ${project.status}`)
         }
-        const open = perProject.get(ref) ?? 0
-        if (open >= settings.maxClientsPerProject) {
+        if (!(await claimClient(deps.db, listenerId, project.id, settings.maxClientsPerProject))) {
           throw refusal('FATAL', '53300', `too many connections for project ${ref} (at most ${settings.maxClientsPerProject})`)
         }
-        perProject.set(ref, open + 1)
-        counted = ref
+        // The client may have left while the slot was claimed: 'close' has fired already, so it is given back here.
+        if (socket.destroyed) {
+          void releaseClient(deps.db, listenerId, project.id).catch(() => {})
+          throw refusal('FATAL', '08006', 'the client left')
+        }
+        counted = project.id
         if (who === FUNCTIONS_DB_LOGIN) {
           role = 'postgres'
           project = { ...project, verifier: project.jwt_secret ? await functionsVerifier(ref, project.jwt_secret) : null }
@@ -204,7 +213,8 @@ export async function startWireServer(deps: WireDeps): Promise<WireServer> {
             ...common,
             projectDbs: deps.projectDbs,
             databaseUrl: deps.config.databaseUrl!,
-            statementTimeoutMs: deps.config.projectDb.queryTimeoutMs,
+            // The project's own statement time-out is its database's setting, which a start-up option would override.
+            statementTimeoutMs: project.statement_timeout ? undefined : deps.config.projectDb.queryTimeoutMs,
           })
     cancels.set(pid, { ref: project.ref, key, cancel: () => session.cancel() })
     sessions.add(session)
@@ -226,19 +236,27 @@ export async function startWireServer(deps: WireDeps): Promise<WireServer> {
     }
   }
 
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject)
-    server.listen(settings.port, deps.config.host, () => resolve())
-  })
+  try {
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject)
+      server.listen(settings.port, deps.config.host, () => resolve())
+    })
+  } catch (err) {
+    clearInterval(renewal)
+    await removeListener(deps.db, listenerId).catch(() => {})
+    throw err
+  }
   const { port } = server.address() as net.AddressInfo
   wirePorts.set(deps.projectDbs, port)
   return {
     port,
     async close() {
       const closed = new Promise<void>((resolve) => server.close(() => resolve()))
+      clearInterval(renewal)
       for (const s of sessions) s.end()
       for (const socket of sockets) socket.destroy()
       await closed
+      await removeListener(deps.db, listenerId).catch(() => {})
     },
   }
 }

@@ -48,7 +48,7 @@ export class PostgresWireSession {
   private ended = false
 
   constructor(
-    private readonly o: WireSessionOptions & { projectDbs: ProjectDatabases; databaseUrl: string; statementTimeoutMs: number },
+    private readonly o: WireSessionOptions & { projectDbs: ProjectDatabases; databaseUrl: string; statementTimeoutMs: number | undefined },
   ) {}
 
   async serve(): Promise<void> {
@@ -191,8 +191,9 @@ export class PostgresWireSession {
             user: login.role,
             database: login.database,
             client_encoding: 'UTF8',
-            // The platform's query time-out, as on every other way in (the session may change its own).
-            options: `-c statement_timeout=${this.o.statementTimeoutMs}`,
+            // The platform's query time-out, as on every other way in, unless the project set its own on its
+            // database (the session may change its own either way).
+            ...(this.o.statementTimeoutMs !== undefined && { options: `-c statement_timeout=${this.o.statementTimeoutMs}` }),
           }),
         ),
       )

@@ -7,13 +7,14 @@
  *         Stored ranges are applied at once: the port reads them at every start-up, so the status is 'applied'.
  *   PUT   /v1/projects/{ref}/ssl-enforcement             the port has no TLS: enforcing it cannot be applied
  *   GET   /v1/projects/{ref}/config/database/postgres    the settings the project's engine runs with (pg_settings)
- *   PUT   /v1/projects/{ref}/config/database/postgres    a project cannot change its engine's settings here: a body
- *                                                        that asks for a different value is refused naming them
+ *   PUT   /v1/projects/{ref}/config/database/postgres    the settings a project's database takes, within the
+ *                                                        platform's ranges, set on its database (postgresSettings.ts)
  *   GET   /v1/projects/{ref}/readonly                    the platform's read-only mode of the project
  *   GET   /v1/projects/{ref}/health?services=…           each service asked for, from the project's status, a probe
  *                                                        of its database and whether the Postgres port listens
  *   GET   /v1/projects/{ref}/postgrest                   the schemas REST serves and its row cap
- *   PATCH /v1/projects/{ref}/postgrest                   REST reads them on every request
+ *   PATCH /v1/projects/{ref}/postgrest                   REST reads them on every request; db_schema is a list of
+ *                                                        the project's schemas (Accept-Profile / Content-Profile pick one)
  */
 import { Hono, type Context } from 'hono'
 import * as endpoints from '../../../contracts/endpoints'
@@ -36,7 +37,17 @@ import { answerDatabaseFailure } from '../../core/domainErrors'
 import { DATABASE_UNAVAILABLE, memberProject, refParam, refuseUnlessActive, type MemberProjectEnv } from '../projects/access'
 import { parseCidr } from './cidr'
 import { wirePorts } from './server'
-import { findPostgrestConfig, findRestrictions, readOnlyModeOf, savePostgrestConfig, saveRestrictions, type RestrictionsRow } from './store'
+import { applyToDatabase, formatSetting, parseSetting, rangeOf, SETTABLE, settableOn, whyNotSettable } from './postgresSettings'
+import {
+  findPostgresSettings,
+  findPostgrestConfig,
+  findRestrictions,
+  readOnlyModeOf,
+  savePostgresSettings,
+  savePostgrestConfig,
+  saveRestrictions,
+  type RestrictionsRow,
+} from './store'
 
 const EVERY_V4 = '0.0.0.0/0'
 const EVERY_V6 = '::/0'
@@ -46,8 +57,8 @@ export function postgrestDefaults(restMaxRows: number) {
   return { db_schema: 'public', max_rows: restMaxRows }
 }
 
-/** The one schema REST can serve (rest/catalog.ts introspects it alone). */
-const SERVABLE_SCHEMAS = new Set(['public'])
+/** Postgres's own schemas: never served (the catalog is read through the API's own document). */
+const INTERNAL_SCHEMA = /^(pg_.*|information_schema)$/
 /** REST qualifies every relation and function with its schema: no search path is added. */
 const EXTRA_SEARCH_PATH = ''
 
@@ -196,7 +207,11 @@ export function settingsRoutes(deps: Deps) {
 
   // ---- Postgres settings
 
-  async function readPostgresConfig(ref: string): Promise<PostgresConfig> {
+  /**
+   * The engine's values, with the project's own settings over them: they are its database's settings, but the
+   * platform's transaction sets its own statement time-out.
+   */
+  async function readPostgresConfig(ref: string, projectId: number): Promise<PostgresConfig> {
     const { rows } = await projectDbs.transaction(ref, { readOnly: true }, (tx) =>
       tx.query<{ name: string; vartype: string; shown: string }>(
         'select name, vartype, current_setting(name) as shown from pg_settings where name = any($1::text[])',
@@ -209,14 +224,14 @@ export function settingsRoutes(deps: Deps) {
       else if (INTEGER_SETTINGS.has(r.name)) out[r.name] = Number(r.shown)
       else out[r.name] = r.shown
     }
-    return out as PostgresConfig
+    return { ...out, ...(await findPostgresSettings(db, projectId)) } as PostgresConfig
   }
 
   app.on(...at(endpoints.getPostgresConfig), refParam, project, async (c) => {
     const refused = refuseUnlessActive(c, DATABASE_UNAVAILABLE)
     if (refused) return refused
     try {
-      return c.json((await readPostgresConfig(c.var.project.ref)) satisfies PostgresConfig)
+      return c.json((await readPostgresConfig(c.var.project.ref, c.var.project.id)) satisfies PostgresConfig)
     } catch (err) {
       return failed(c, err)
     }
@@ -225,20 +240,46 @@ export function settingsRoutes(deps: Deps) {
   app.on(...at(endpoints.updatePostgresConfig), refParam, validate('json', endpoints.updatePostgresConfig.body), project, async (c) => {
     const refused = mayWrite(c, "change this project's Postgres settings") ?? refuseUnlessActive(c, DATABASE_UNAVAILABLE)
     if (refused) return refused
+    // Every change restarts what needs it (see applyToDatabase): restart_database adds nothing.
     const { restart_database: _restart, ...asked } = c.req.valid('json')
+    const engine = projectDbs.kind
+    const settable = new Set(settableOn(engine))
+    const p = c.var.project
     try {
-      const current = await readPostgresConfig(c.var.project.ref)
-      const differ = Object.entries(asked).filter(([name, value]) => value !== undefined && current[name as keyof PostgresConfig] !== value)
-      if (differ.length) {
+      const current = await readPostgresConfig(p.ref, p.id)
+      const changes: Record<string, string | number> = {}
+      const cannot: string[] = []
+      const invalid: string[] = []
+      for (const [name, value] of Object.entries(asked)) {
+        if (value === undefined) continue
+        if (!settable.has(name)) {
+          // The CLI sends the whole config back: what already holds is no change.
+          const now = current[name as keyof PostgresConfig]
+          if (now !== value) cannot.push(`${name} (${whyNotSettable(name, engine)}; is ${JSON.stringify(now ?? null)})`)
+          continue
+        }
+        const parsed = parseSetting(name, value)
+        if ('error' in parsed) invalid.push(parsed.error)
+        else if (parsed.value < SETTABLE[name].min || parsed.value > SETTABLE[name].max) {
+          invalid.push(`${name} must be ${rangeOf(name)} on this platform (asked ${JSON.stringify(value)})`)
+        } else {
+          const next = formatSetting(name, parsed.value)
+          if (next !== current[name as keyof PostgresConfig]) changes[name] = next
+        }
+      }
+      if (cannot.length) {
         return errorJson(
           c,
           400,
-          `This platform runs every project's database with the engine's settings and cannot change them: ${differ
-            .map(([name]) => `${name} (is ${JSON.stringify(current[name as keyof PostgresConfig] ?? null)})`)
-            .join(', ')}`,
+          `These settings cannot be changed on this platform (${engine === 'pglite' ? 'PGlite' : 'PostgreSQL'}, which takes ${[...settable].join(', ')}): ${cannot.join(', ')}`,
         )
       }
-      return c.json(current satisfies PostgresConfig)
+      if (invalid.length) return errorJson(c, 400, invalid.join('; '))
+      if (Object.keys(changes).length) {
+        await applyToDatabase(projectDbs, p.ref, changes)
+        await savePostgresSettings(db, p.id, { ...(await findPostgresSettings(db, p.id)), ...changes }, clock.now())
+      }
+      return c.json((await readPostgresConfig(p.ref, p.id)) satisfies PostgresConfig)
     } catch (err) {
       return failed(c, err)
     }
@@ -320,10 +361,25 @@ export function settingsRoutes(deps: Deps) {
     const current = await postgrest(c.var.project.id)
     let db_schema = current.db_schema
     if (body.db_schema !== undefined) {
-      const schemas = body.db_schema.split(',').map((s) => s.trim()).filter(Boolean)
-      const other = schemas.find((s) => !SERVABLE_SCHEMAS.has(s))
-      if (other) return errorJson(c, 400, `db_schema: the REST API here serves schema public only, not ${JSON.stringify(other)}`)
-      db_schema = [...new Set(schemas)].join(',')
+      const schemas = [...new Set(body.db_schema.split(',').map((s) => s.trim()).filter(Boolean))]
+      const internal = schemas.find((s) => INTERNAL_SCHEMA.test(s))
+      if (internal) return errorJson(c, 400, `db_schema: ${JSON.stringify(internal)} is one of Postgres's own schemas, which the REST API does not serve`)
+      if (schemas.length) {
+        const refused = refuseUnlessActive(c, DATABASE_UNAVAILABLE)
+        if (refused) return refused
+        let found: Set<string>
+        try {
+          const { rows } = await projectDbs.transaction(c.var.project.ref, { readOnly: true }, (tx) =>
+            tx.query<{ nspname: string }>('select nspname from pg_namespace where nspname = any($1::text[])', [schemas]),
+          )
+          found = new Set(rows.map((r) => r.nspname))
+        } catch (err) {
+          return failed(c, err)
+        }
+        const missing = schemas.filter((s) => !found.has(s))
+        if (missing.length) return errorJson(c, 400, `db_schema: no such schema in the project's database: ${missing.map((s) => JSON.stringify(s)).join(', ')}`)
+      }
+      db_schema = schemas.join(',')
     }
     const max_rows = body.max_rows ?? current.max_rows
     await savePostgrestConfig(db, c.var.project.id, { db_schema, max_rows }, clock.now())

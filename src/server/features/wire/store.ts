@@ -2,7 +2,7 @@
  * What a login to the Postgres port needs to know of a project (its password's verifier: projectdb/password.ts; the
  * addresses it accepts), and the database settings the Management API keeps per project.
  */
-import type { Queryable } from '../../db'
+import type { Db, Queryable } from '../../db'
 
 export interface WireProject {
   id: number
@@ -15,15 +15,19 @@ export interface WireProject {
   /** null: no restrictions were ever set (every address is accepted). */
   db_allowed_cidrs: string[] | null
   db_allowed_cidrs_v6: string[] | null
+  /** The statement time-out the project set for its database (null: the platform's query time-out applies). */
+  statement_timeout: string | null
 }
 
 export async function findWireProject(db: Queryable, ref: string): Promise<WireProject | undefined> {
   const { rows } = await db.query<WireProject>(
-    `select p.id, p.ref, p.status, p.organization_id, pw.verifier, k.jwt_secret, nr.db_allowed_cidrs, nr.db_allowed_cidrs_v6
+    `select p.id, p.ref, p.status, p.organization_id, pw.verifier, k.jwt_secret, nr.db_allowed_cidrs, nr.db_allowed_cidrs_v6,
+            ps.settings ->> 'statement_timeout' as statement_timeout
        from projects p
        left join project_db_passwords pw on pw.project_id = p.id
        left join project_api_keys k on k.project_id = p.id
        left join project_network_restrictions nr on nr.project_id = p.id
+       left join project_postgres_settings ps on ps.project_id = p.id
       where p.ref = $1`,
     [ref],
   )
@@ -90,4 +94,64 @@ export async function savePostgrestConfig(db: Queryable, projectId: number, row:
 export async function readOnlyModeOf(db: Queryable, projectId: number): Promise<boolean> {
   const { rows } = await db.query<{ enabled: boolean }>('select is_readonly_mode_enabled as enabled from project_resource_warnings where project_id = $1', [projectId])
   return rows[0]?.enabled ?? false
+}
+
+/** The Postgres settings the project set (name → value as SHOW prints it); empty when it set none. */
+export async function findPostgresSettings(db: Queryable, projectId: number): Promise<Record<string, string | number>> {
+  const { rows } = await db.query<{ settings: Record<string, string | number> | string }>(
+    'select settings from project_postgres_settings where project_id = $1',
+    [projectId],
+  )
+  const settings = rows[0]?.settings
+  return typeof settings === 'string' ? (JSON.parse(settings) as Record<string, string | number>) : (settings ?? {})
+}
+
+export async function savePostgresSettings(db: Queryable, projectId: number, settings: Record<string, string | number>, now: Date): Promise<void> {
+  await db.query(
+    `insert into project_postgres_settings (project_id, settings, updated_at) values ($1, $2::jsonb, $3)
+     on conflict (project_id) do update set settings = excluded.settings, updated_at = excluded.updated_at`,
+    [projectId, JSON.stringify(settings), now.toISOString()],
+  )
+}
+
+/** Arbitrary constant (an int4, paired with the project's id): one claim of a project's connection slots at a time. */
+const CLIENTS_LOCK_CLASS = 72_620_250
+/** A listener that has not renewed its row for this long is gone (its process was killed): its clients no longer count. */
+export const LISTENER_LIVE_MS = 30_000
+
+export async function registerListener(db: Queryable, id: string): Promise<void> {
+  await db.query('insert into wire_listeners (id, seen_at) values ($1, now())', [id])
+}
+
+/** Renews the listener, and forgets listeners gone long ago (their counts go with them). */
+export async function renewListener(db: Queryable, id: string): Promise<void> {
+  await db.query('update wire_listeners set seen_at = now() where id = $1', [id])
+  await db.query(`delete from wire_listeners where seen_at < now() - interval '1 hour'`)
+}
+
+export async function removeListener(db: Queryable, id: string): Promise<void> {
+  await db.query('delete from wire_listeners where id = $1', [id])
+}
+
+/** Takes one of the project's connection slots for this listener, unless the live listeners hold `max` already. */
+export async function claimClient(db: Db, listenerId: string, projectId: number, max: number): Promise<boolean> {
+  return db.transaction(async (tx) => {
+    await tx.query('select pg_advisory_xact_lock($1, $2)', [CLIENTS_LOCK_CLASS, projectId])
+    const { rows } = await tx.query<{ n: number }>(
+      `select coalesce(sum(c.clients), 0)::int as n from wire_client_counts c join wire_listeners l on l.id = c.listener_id
+        where c.project_id = $1 and l.seen_at > now() - make_interval(secs => $2::int / 1000.0)`,
+      [projectId, LISTENER_LIVE_MS],
+    )
+    if (Number(rows[0].n) >= max) return false
+    await tx.query(
+      `insert into wire_client_counts as w (listener_id, project_id, clients) values ($1, $2, 1)
+       on conflict (listener_id, project_id) do update set clients = w.clients + 1`,
+      [listenerId, projectId],
+    )
+    return true
+  })
+}
+
+export async function releaseClient(db: Queryable, listenerId: string, projectId: number): Promise<void> {
+  await db.query('update wire_client_counts set clients = greatest(clients - 1, 0) where listener_id = $1 and project_id = $2', [listenerId, projectId])
 }

@@ -201,7 +201,7 @@ export function DatabaseSettings({ actor }: { actor: DatabaseSettingsActorRef })
                   ['Database name', <span className="font-mono">{view.connection.database}</span>],
                   ['User', <span className="font-mono">{view.connection.user}</span>],
                   ['Connection string', view.connection.connection_string === null ? 'None' : <span className="font-mono">{view.connection.connection_string}</span>],
-                  ['Connection pooler', view.connection.pooler.enabled ? 'Enabled' : 'None: every connection goes straight to the database'],
+                  ['Connection pooler', view.connection.pooler.enabled ? 'Enabled: the platform\u2019s Postgres port routes by user name' : 'None: every connection goes straight to the database'],
                   ['Max connections', String(view.connection.max_connections)],
                   ['Database size', formatBytes(view.connection.size_bytes)],
                 ]}
@@ -210,9 +210,9 @@ export function DatabaseSettings({ actor }: { actor: DatabaseSettingsActorRef })
           </Card>
           <DatabasePasswordSection actor={actor} reset={view.reset} />
           <p className="text-sm text-neutral-600 dark:text-neutral-300">
-            {view.connection.engine === 'pglite'
+            {view.connection.connection_string === null
               ? 'This project database is embedded in the platform: reach it through the '
-              : 'Connect with the password of the platform\u2019s project owner role, or through the '}
+              : 'Connect with the database password (reset it above), or through the '}
             {project ? <TextLink href={projectLink(project, project.ref, 'sql/new')}>SQL Editor</TextLink> : 'SQL Editor'}
             {' and the project\u2019s REST API ('}
             {project ? <TextLink href={projectLink(project, project.ref, 'settings/api')}>API settings</TextLink> : 'API settings'}

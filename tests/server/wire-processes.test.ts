@@ -1,0 +1,80 @@
+/**
+ * Two Postgres-port listeners on one store serve the same projects, and a project's connection limit holds across
+ * them (the store counts each listener's clients). On PostgreSQL these are two platform servers on one DATABASE_URL
+ * (each its own store pool and project-database engine), as two processes would be; on PGlite, whose data folder one
+ * process holds, two listeners of one server.
+ */
+import pg from 'pg'
+import { afterAll, beforeAll, expect, it } from 'vitest'
+import { startWireServer, type WireServer } from '../../src/server/features/wire/server'
+import { isPostgres, OWNER, projectByName, startTestServer, type TestServer } from './helpers'
+
+const LIMIT = 3
+let a: TestServer
+let b: TestServer | undefined
+let wireA: WireServer
+let wireB: WireServer
+let ref: string
+let cookieA: string
+const open: pg.Client[] = []
+
+const listen = (s: TestServer) =>
+  startWireServer({ db: s.db, projectDbs: s.projectDbs, config: { ...s.config, host: '127.0.0.1', wire: { ...s.config.wire, port: 0, maxClientsPerProject: LIMIT } } })
+
+async function connect(wire: WireServer, password: string): Promise<pg.Client> {
+  const c = new pg.Client({ host: '127.0.0.1', port: wire.port, user: `postgres.${ref}`, password, database: 'postgres' })
+  c.on('error', () => {})
+  await c.connect()
+  open.push(c)
+  return c
+}
+
+const setPassword = (s: TestServer, cookie: string, password: string) =>
+  s.request(`/v1/projects/${ref}/database/password`, { method: 'PATCH', headers: { cookie, 'content-type': 'application/json' }, body: JSON.stringify({ password }) })
+
+beforeAll(async () => {
+  a = await startTestServer()
+  ref = (await projectByName(a, 'Recipe Box')).ref
+  cookieA = await a.signIn(OWNER)
+  wireA = await listen(a)
+  if (isPostgres) {
+    b = await startTestServer({ store: a.store })
+    wireB = await listen(b)
+  } else wireB = await listen(a)
+}, 120_000)
+
+afterAll(async () => {
+  await Promise.all(open.map((c) => c.end().catch(() => {})))
+  await wireA?.close()
+  await wireB?.close()
+  await b?.close({ destroy: false })
+  await a?.close()
+})
+
+it('both accept the project, see the same database and the same password, and hold one connection limit', async () => {
+  const other = b ?? a
+  expect((await setPassword(a, cookieA, 'first-password-1')).status).toBe(200)
+  const viaA = await connect(wireA, 'first-password-1')
+  const viaB = await connect(wireB, 'first-password-1')
+  await viaA.query('create table pans (id int primary key, name text)')
+  await viaA.query(`insert into pans values (1, 'skillet')`)
+  expect((await viaB.query('select name from pans')).rows).toEqual([{ name: 'skillet' }])
+
+  // LIMIT clients in all: the next is refused on either listener, whichever holds them.
+  await connect(wireB, 'first-password-1')
+  for (const wire of [wireA, wireB]) {
+    await expect(connect(wire, 'first-password-1')).rejects.toMatchObject({ code: '53300', message: `too many connections for project ${ref} (at most ${LIMIT})` })
+  }
+  // One leaves through A: a client of B takes its place.
+  await viaA.end()
+  await expect.poll(() => connect(wireB, 'first-password-1').then(() => 'connected', (err: Error) => err.message), { timeout: 10_000 }).toBe('connected')
+
+  // A password set through the other server works on both listeners at once; the old one on neither.
+  const cookieB = other === a ? cookieA : await other.signIn(OWNER)
+  await Promise.all(open.splice(0).map((c) => c.end().catch(() => {})))
+  expect((await setPassword(other, cookieB, 'second-password-2')).status).toBe(200)
+  for (const wire of [wireA, wireB]) {
+    await expect(connect(wire, 'first-password-1')).rejects.toThrow(/password authentication failed/)
+    expect((await (await connect(wire, 'second-password-2')).query('select count(*)::int as n from pans')).rows).toEqual([{ n: 1 }])
+  }
+}, 60_000)
