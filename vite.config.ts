@@ -69,6 +69,10 @@ export default defineConfig({
         test: {
           name: 'server-pglite',
           environment: 'node',
+          // A worker runs its files one after the other in one module graph: importing the server took longer than
+          // most files' tests (about half the CPU of a run). Nothing of the server's is mocked, and each file starts
+          // servers of its own (own store, data folder, clock), so the modules' own caches are all a file shares.
+          isolate: false,
           include: ['tests/server/**/*.test.ts'],
           env: { TEST_DB: 'pglite' },
           globalSetup: ['tests/server/pglite.globalSetup.ts'],
@@ -84,6 +88,7 @@ export default defineConfig({
         test: {
           name: 'server-postgres',
           environment: 'node',
+          isolate: false, // as server-pglite's
           include: ['tests/server/**/*.test.ts'],
           env: { TEST_DB: 'postgres' },
           globalSetup: ['tests/server/postgres.globalSetup.ts'],
