@@ -5,10 +5,9 @@
  */
 import type { AppLogic, Loader } from '../views/shell/logic'
 
-/** AppLogic's keys whose machine loads on demand. */
-export type LiveLoaderName = { [K in keyof AppLogic]: AppLogic[K] extends Loader<unknown> ? K : never }[keyof AppLogic]
+type OnDemand = { [K in keyof AppLogic as AppLogic[K] extends Loader<unknown> ? K : never]: AppLogic[K] }
 
-export const LIVE_LOADERS: { [K in LiveLoaderName]: AppLogic[K] } = {
+export const LIVE_LOADERS = {
   accessTokens: () => import('../api/live/accessTokens').then((m) => m.liveAccessTokensMachine),
   organization: () => import('../api/live/organization').then((m) => m.liveOrganizationMachine),
   newProject: () => import('../api/live/newProject').then((m) => m.liveNewProjectMachine),
@@ -56,4 +55,7 @@ export const LIVE_LOADERS: { [K in LiveLoaderName]: AppLogic[K] } = {
   supportTickets: () => import('../api/live/support').then((m) => m.liveSupportTicketsMachine),
   branchStatus: () => import('../api/live/branchStatus').then((m) => m.liveBranchStatusMachine),
   branchingEnablement: () => import('../api/live/branchingEnablement').then((m) => m.liveBranchingEnablementMachine),
-}
+} satisfies Partial<OnDemand>
+
+/** AppLogic's keys whose machine loads through this chunk. */
+export type LiveLoaderName = keyof typeof LIVE_LOADERS
