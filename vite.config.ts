@@ -75,6 +75,9 @@ export default defineConfig({
           include: ['tests/server/**/*.test.ts'],
           env: { TEST_DB: 'pglite' },
           globalSetup: ['tests/server/pglite.globalSetup.ts'],
+          // The store's PGlite runs in the test process: V8's quick wasm compile only, as the project databases'
+          // PROJECT_DB_WASM_TIER=baseline in the tests' settings (about half the CPU of a start; the queries are tiny).
+          execArgv: ['--liftoff-only'],
           testTimeout: 30_000,
           hookTimeout: 60_000,
         },

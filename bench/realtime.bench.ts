@@ -5,15 +5,21 @@
  *    the answer arrives, less the round trip measured before (so the figure is an upper bound of COMMIT → callback);
  *  - broadcast messages per second through one process: one sender, one receiver, BROADCASTS messages with ack;
  *  - memory per idle connection: the server's RSS before and after opening IDLE sockets, divided;
- *  - the status API's p99 (GET /platform/projects/{ref}/status) while the subscribers receive changes.
- * `npx tsx bench/realtime.bench.ts` — SUBSCRIBERS (default 1,100,1000), CHANGES (default 50), BROADCASTS (default
- * 2000), IDLE (default 500).
+ *  - the status API's p99 (GET /platform/projects/{ref}/status) while the subscribers receive changes;
+ *  - broadcast fan-out: FANOUT sockets joined to one channel, one sender's broadcast timed from its send to each
+ *    socket's arrival (p50/p99 over FANOUT_MESSAGES broadcasts, sent one after another), the status API's p99 meanwhile.
+ * `npx tsx bench/realtime.bench.ts` — SUBSCRIBERS (default 1,100,1000; empty: none), CHANGES (default 50), BROADCASTS
+ * (default 2000; 0: none), IDLE (default 500; 0: none), FANOUT (default 1000; 0: none), FANOUT_MESSAGES (default 20).
+ * The project's realtime limits are raised first (sockets, joins and events per second), so they measure the
+ * service and not its limits.
  */
 import { readFileSync } from 'node:fs'
 import WebSocket from 'ws'
 import { demoProjectKeys, ownerCookie, removeDir, startServer } from './support'
 
-const SUBSCRIBERS = (process.env.SUBSCRIBERS ?? '1,100,1000').split(',').map(Number)
+const SUBSCRIBERS = (process.env.SUBSCRIBERS ?? '1,100,1000').split(',').filter(Boolean).map(Number)
+const FANOUT = Number(process.env.FANOUT ?? 1000)
+const FANOUT_MESSAGES = Number(process.env.FANOUT_MESSAGES ?? 20)
 const CHANGES = Number(process.env.CHANGES ?? 50)
 const BROADCASTS = Number(process.env.BROADCASTS ?? 2000)
 const IDLE = Number(process.env.IDLE ?? 500)
@@ -51,6 +57,13 @@ try {
     })
     if (!res.ok) throw new Error(`sql: ${res.status} ${await res.text()}`)
   }
+  await fetch(`${server.url}/v1/projects/${ref}/config/realtime`, {
+    method: 'PATCH',
+    headers: { cookie, 'content-type': 'application/json', origin: server.url },
+    body: JSON.stringify({ max_concurrent_users: 50_000, max_joins_per_second: 5_000, max_events_per_second: 50_000 }),
+  }).then((res) => {
+    if (!res.ok) throw new Error(`config: ${res.status}`)
+  })
   await sql(`create table public.bench_changes (id bigint generated always as identity primary key, sent double precision not null)`)
   await sql(`alter publication supabase_realtime add table public.bench_changes`)
   const wsUrl = `${server.url.replace('http', 'ws')}/p/${ref}/realtime/v1/websocket?apikey=${service}&vsn=1.0.0`
@@ -118,7 +131,79 @@ try {
     await new Promise((r) => setTimeout(r, 500))
   }
 
+  /** The status API timed every 50 ms until stopped. */
+  const pollStatus = () => {
+    const times: number[] = []
+    let polling = true
+    const done = (async () => {
+      while (polling) {
+        const t = performance.now()
+        await fetch(`${server.url}/platform/projects/${ref}/status`, { headers: { cookie } })
+        times.push(performance.now() - t)
+        await new Promise((r) => setTimeout(r, 50))
+      }
+    })()
+    return async () => {
+      polling = false
+      await done
+      return times
+    }
+  }
+
+  if (FANOUT > 0) {
+    const sockets: WebSocket[] = []
+    let sentAt = 0
+    let current = -1
+    let arrived = 0
+    const latencies: number[] = []
+    /** Per broadcast, until the last socket had it. */
+    const whole: number[] = []
+    for (let i = 0; i < FANOUT; i++) {
+      let joined: () => void = () => {}
+      const ready = new Promise<void>((r) => (joined = r))
+      const ws = await socket(wsUrl, (f) => {
+        if (f.event === 'phx_reply' && f.ref === 'j') joined()
+        if (f.event === 'broadcast' && (f.payload.payload as { i: number }).i === current) {
+          latencies.push(performance.now() - sentAt)
+          arrived++
+        }
+      })
+      ws.send(JSON.stringify({ topic: 'realtime:bench-fanout', event: 'phx_join', ref: 'j', join_ref: 'j', payload: { config: { presence: { enabled: false } } } }))
+      await ready
+      sockets.push(ws)
+    }
+    let senderJoined: () => void = () => {}
+    const senderReady = new Promise<void>((r) => (senderJoined = r))
+    const sender = await socket(wsUrl, (f) => {
+      if (f.event === 'phx_reply' && f.ref === 'j') senderJoined()
+    })
+    sender.send(JSON.stringify({ topic: 'realtime:bench-fanout', event: 'phx_join', ref: 'j', join_ref: 'j', payload: { config: { presence: { enabled: false } } } }))
+    await senderReady
+    const stopPolling = pollStatus()
+    let complete = 0
+    for (let m = 0; m < FANOUT_MESSAGES; m++) {
+      current = m
+      arrived = 0
+      sentAt = performance.now()
+      sender.send(JSON.stringify({ topic: 'realtime:bench-fanout', event: 'broadcast', ref: `f${m}`, join_ref: 'j', payload: { type: 'broadcast', event: 'fan', payload: { i: m } } }))
+      const deadline = Date.now() + 10_000
+      while (arrived < FANOUT && Date.now() < deadline) await new Promise((r) => setImmediate(r))
+      if (arrived === FANOUT) complete++
+      whole.push(performance.now() - sentAt)
+    }
+    const statusTimes = await stopPolling()
+    console.log(
+      `\nbroadcast fan-out: ${FANOUT} subscribers of one channel, ${FANOUT_MESSAGES} broadcasts (${complete} reached all): ` +
+        `send → arrival p50 ${pct(latencies, 50).toFixed(1)} ms, p99 ${pct(latencies, 99).toFixed(1)} ms; ` +
+        `send → last arrival p50 ${pct(whole, 50).toFixed(1)} ms · status p99 ${pct(statusTimes, 99).toFixed(1)} ms (${statusTimes.length} calls)`,
+    )
+    sender.close()
+    for (const ws of sockets) ws.close()
+    await new Promise((r) => setTimeout(r, 500))
+  }
+
   // Broadcast throughput: one sender with ack, one receiver.
+  if (BROADCASTS > 0) {
   let received = 0
   let joinedReceiver: () => void = () => {}
   const receiverReady = new Promise<void>((r) => (joinedReceiver = r))
@@ -151,8 +236,10 @@ try {
   console.log(`\nbroadcast: ${BROADCASTS} messages in ${seconds.toFixed(2)} s = ${Math.round(received / seconds)} messages/s received (${acked} acked)`)
   sender.close()
   receiver.close()
+  }
 
   // Memory per idle connection.
+  if (IDLE > 0) {
   await new Promise((r) => setTimeout(r, 1_000))
   const before = rssMb(pid)
   const idle: WebSocket[] = []
@@ -161,6 +248,7 @@ try {
   const after = rssMb(pid)
   console.log(`\nidle connections: ${IDLE} sockets, RSS ${before.toFixed(0)} → ${after.toFixed(0)} MB = ${(((after - before) * 1024) / IDLE).toFixed(1)} KB each`)
   for (const ws of idle) ws.close()
+  }
 } finally {
   await server.stop()
   removeDir(server.dataDir)

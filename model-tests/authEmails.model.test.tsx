@@ -19,9 +19,10 @@ const MESSAGES: MailboxMessage[] = [
     body: 'Follow this link to login:\nhttp://localhost/p/x/auth/v1/verify?token=abc&type=magiclink\n\nOr enter this code: 123456',
     link: 'http://localhost/p/x/auth/v1/verify?token=abc&type=magiclink',
     kind: 'magiclink',
+    channel: 'email',
     sent_at: '2026-11-26T08:00:00.000Z',
   },
-  { id: 1, recipient: 'bob@example.com', subject: 'Confirm Your Signup', body: 'Confirm your e-mail.', link: null, kind: 'confirmation', sent_at: '2026-11-25T08:00:00.000Z' },
+  { id: 1, recipient: 'bob@example.com', subject: 'Confirm Your Signup', body: 'Confirm your e-mail.', link: null, kind: 'confirmation', channel: 'email', sent_at: '2026-11-25T08:00:00.000Z' },
 ]
 const FORBIDDEN = "Your role may not read this project's mailbox: its messages hold sign-in links"
 

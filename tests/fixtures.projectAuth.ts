@@ -13,4 +13,8 @@ export const AUTH_CONFIG: AuthConfig = {
   rate_limit_token_refresh: 150,
   rate_limit_otp: 30,
   rate_limit_email_sent: 30,
+  password_hibp_enabled: false,
+  external_phone_enabled: false,
+  sms_autoconfirm: false,
+  rate_limit_sms_sent: 30,
 }

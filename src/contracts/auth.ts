@@ -21,6 +21,10 @@ export const AuthConfig = z.looseObject({
   rate_limit_token_refresh: z.nullable(z.number()),
   rate_limit_otp: z.nullable(z.number()),
   rate_limit_email_sent: z.nullable(z.number()),
+  password_hibp_enabled: z.nullable(z.boolean()),
+  external_phone_enabled: z.nullable(z.boolean()),
+  sms_autoconfirm: z.nullable(z.boolean()),
+  rate_limit_sms_sent: z.nullable(z.number()),
 })
 export type AuthConfig = z.infer<typeof AuthConfig>
 
@@ -38,6 +42,10 @@ export const UpdateAuthConfigBody = z.strictObject({
   rate_limit_token_refresh: z.optional(positive),
   rate_limit_otp: z.optional(positive),
   rate_limit_email_sent: z.optional(positive),
+  password_hibp_enabled: z.optional(z.boolean()),
+  external_phone_enabled: z.optional(z.boolean()),
+  sms_autoconfirm: z.optional(z.boolean()),
+  rate_limit_sms_sent: z.optional(positive),
 })
 export type UpdateAuthConfigBody = z.infer<typeof UpdateAuthConfigBody>
 
@@ -48,6 +56,8 @@ export const MailboxMessage = z.object({
   body: z.string(),
   link: z.nullable(z.string()),
   kind: z.string(),
+  /** An e-mail, or a text message to a phone (its recipient a phone number). */
+  channel: z.enum(['email', 'sms']),
   sent_at: z.string(),
 })
 export type MailboxMessage = z.infer<typeof MailboxMessage>

@@ -19,6 +19,8 @@ export const RealtimeConfig = z.object({
   max_channels_per_client: limit(1, 10_000),
   max_joins_per_second: limit(1, 5_000),
   max_presence_events_per_second: limit(1, 5_000),
+  /** Keys one tracked presence object may have (the platform's "presence keys per object"). */
+  max_presence_keys_per_object: limit(1, 100),
   max_payload_size_in_kb: limit(1, 10_000),
   suspend: z.nullable(z.boolean()),
   presence_enabled: z.boolean(),
@@ -34,6 +36,7 @@ export const RealtimeConfigUpdate = z.strictObject({
   max_channels_per_client: z.optional(z.int().check(z.minimum(1), z.maximum(10_000))),
   max_joins_per_second: z.optional(z.int().check(z.minimum(1), z.maximum(5_000))),
   max_presence_events_per_second: z.optional(z.int().check(z.minimum(1), z.maximum(5_000))),
+  max_presence_keys_per_object: z.optional(z.int().check(z.minimum(1), z.maximum(100))),
   max_payload_size_in_kb: z.optional(z.int().check(z.minimum(1), z.maximum(10_000))),
   suspend: z.optional(z.boolean()),
   presence_enabled: z.optional(z.boolean()),

@@ -3,11 +3,11 @@
  * folder left world-readable by an older version is fixed on the next start, and files made while running are
  * fixed on close. This tests the PGlite store itself, so it runs the same whatever TEST_DB is.
  */
-import { chmodSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs'
+import { chmodSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { afterAll, expect, it } from 'vitest'
-import { openPglite } from '../../src/server/db/pglite'
+import { copyDataDir, openPglite } from '../../src/server/db/pglite'
 
 const root = mkdtempSync(path.join(os.tmpdir(), 'kp-perm-'))
 const dataDir = path.join(root, 'nested', 'data')
@@ -49,3 +49,25 @@ it('a new data folder is 0700 and every file in it 0600, WAL included; a loosene
     await reopened.close()
   }
 }, 120_000) // initdb of a new folder takes seconds, longer on a loaded machine
+
+it('a copy of a data folder (a new project is one) has the same files and bytes, private whatever the source modes', async () => {
+  const copy = path.join(root, 'copy')
+  // The folder of the test above, loosened as an older version left it.
+  for (const p of modes(dataDir).keys()) chmodSync(p.replace(/\/$/, ''), p.endsWith('/') ? 0o777 : 0o666)
+  await copyDataDir(dataDir, copy)
+  expectPrivate(copy)
+  const names = (dir: string) => [...modes(dir).keys()].map((p) => path.relative(dir, p) + (p.endsWith('/') ? '/' : '')).sort()
+  expect(names(copy)).toEqual(names(dataDir))
+  for (const name of names(dataDir).filter((n) => !n.endsWith('/'))) {
+    expect(readFileSync(path.join(copy, name)).equals(readFileSync(path.join(dataDir, name))), name).toBe(true)
+  }
+  // It opens, with its rows.
+  const db = await openPglite(copy)
+  try {
+    expect((await db.query<{ value: string }>('select value from secrets')).rows).toEqual([{ value: 'jwt-secret' }])
+  } finally {
+    await db.close()
+  }
+  // The target must be new: a copy never mixes into a folder that exists.
+  await expect(copyDataDir(dataDir, copy)).rejects.toThrow(/EEXIST/)
+}, 120_000)

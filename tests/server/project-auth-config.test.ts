@@ -61,6 +61,88 @@ describe('GET/PATCH /v1/projects/{ref}/config/auth', () => {
     expect(got).toMatchObject({ disable_signup: false, mailer_autoconfirm: true, jwt_exp: 120, password_min_length: 10 })
   })
 
+  it('the leaked-password rule, once on, refuses a common breached password on sign-up, password change and admin create', async () => {
+    expect((await patch({ mailer_autoconfirm: true, password_min_length: 6 })).status).toBe(200)
+    // Off (the default): a common password is only as weak as its length says.
+    const off = await env.client().auth.signUp({ email: 'leaky-off@example.com', password: 'password123' })
+    expect(off.error).toBeNull()
+
+    const on = await patch({ password_hibp_enabled: true })
+    expect(on.status).toBe(200)
+    expect(AuthConfig.parse(await on.json())).toMatchObject({ password_hibp_enabled: true })
+    const expectPwned = (error: unknown) => {
+      expect(error).toMatchObject({ status: 422, code: 'weak_password', reasons: ['pwned'] })
+    }
+    expectPwned((await env.client().auth.signUp({ email: 'leaky@example.com', password: 'password123' })).error)
+    expectPwned((await env.client().auth.signUp({ email: 'leaky@example.com', password: 'Qwerty123' })).error)
+    const raw = await fetch(`${env.url}/auth/v1/signup`, {
+      method: 'POST',
+      headers: { apikey: env.keys.anon, 'content-type': 'application/json' },
+      body: JSON.stringify({ email: 'leaky@example.com', password: 'iloveyou' }),
+    })
+    expect(raw.status).toBe(422)
+    expect(await raw.json()).toEqual({
+      code: 422,
+      error_code: 'weak_password',
+      msg: 'Password is known to be weak and easy to guess, please choose a different one.',
+      weak_password: { reasons: ['pwned'] },
+    })
+
+    const user = env.client()
+    expect((await user.auth.signUp({ email: 'leaky@example.com', password: 'a long unusual phrase' })).error).toBeNull()
+    expectPwned((await user.auth.updateUser({ password: 'letmein123' })).error)
+    expect((await user.auth.updateUser({ password: 'another unusual phrase' })).error).toBeNull()
+
+    const admin = env.client(env.keys.service).auth.admin
+    expectPwned((await admin.createUser({ email: 'leaky-admin@example.com', password: 'football', email_confirm: true })).error)
+    expect((await admin.createUser({ email: 'leaky-admin@example.com', password: 'a third unusual phrase', email_confirm: true })).error).toBeNull()
+    // Nothing was written by the refusals: the refused sign-up's address was free for the accepted one, and the
+    // password that stands is the one accepted.
+    expect((await env.client().auth.signInWithPassword({ email: 'leaky@example.com', password: 'another unusual phrase' })).error).toBeNull()
+    expect((await patch({ password_hibp_enabled: false })).status).toBe(200)
+  })
+
+  it('phone sign-in by code and sign-up with phone and password, once the phone provider is on; refused while it is off', async () => {
+    expect((await patch({ mailer_autoconfirm: true, password_min_length: 6 })).status).toBe(200)
+    const client = env.client()
+    const off = await client.auth.signInWithOtp({ phone: '+15555550100' })
+    expect(off.error).toMatchObject({ status: 400, code: 'phone_provider_disabled' })
+    expect((await client.auth.signUp({ phone: '+15555550101', password: 'a phone password' })).error).toMatchObject({ status: 400, code: 'phone_provider_disabled' })
+    expect((await client.auth.signInWithPassword({ phone: '+15555550101', password: 'a phone password' })).error).toMatchObject({ status: 400, code: 'phone_provider_disabled' })
+
+    const on = await patch({ external_phone_enabled: true })
+    expect(AuthConfig.parse(await on.json())).toMatchObject({ external_phone_enabled: true, sms_autoconfirm: false })
+    const settings = await (await fetch(`${env.url}/auth/v1/settings`, { headers: { apikey: env.keys.anon } })).json()
+    expect(settings).toMatchObject({ external: { phone: true }, phone_autoconfirm: false })
+
+    // The code of the text message, read from the local mailbox.
+    const codeFor = async (phone: string) => {
+      const message = (await env.mailbox()).find((m) => m.recipient === phone)!
+      expect(message).toMatchObject({ channel: 'sms', link: null })
+      return /Your code is (\d{6})/.exec(message.body)![1]
+    }
+    expect((await client.auth.signInWithOtp({ phone: '+1 555 555 0100' })).error).toBeNull()
+    const token = await codeFor('+15555550100')
+    expect((await client.auth.verifyOtp({ phone: '+15555550100', token: token === '000000' ? '000001' : '000000', type: 'sms' })).error).toMatchObject({ code: 'otp_expired' })
+    const verified = await client.auth.verifyOtp({ phone: '+15555550100', token, type: 'sms' })
+    expect(verified.error).toBeNull()
+    expect(verified.data.user).toMatchObject({ phone: '15555550100', app_metadata: { provider: 'phone' } })
+    expect(decodeJwt(verified.data.session!.access_token)).toMatchObject({ phone: '15555550100', role: 'authenticated' })
+    expect((await client.auth.verifyOtp({ phone: '+15555550100', token, type: 'sms' })).error).toMatchObject({ code: 'otp_expired' })
+
+    const signedUp = await client.auth.signUp({ phone: '+15555550101', password: 'a phone password' })
+    expect(signedUp.error).toBeNull()
+    expect(signedUp.data.session).toBeNull()
+    expect((await client.auth.signInWithPassword({ phone: '+15555550101', password: 'a phone password' })).error).toMatchObject({ code: 'phone_not_confirmed' })
+    expect((await client.auth.verifyOtp({ phone: '+15555550101', token: await codeFor('+15555550101'), type: 'sms' })).error).toBeNull()
+    const signedIn = await client.auth.signInWithPassword({ phone: '+15555550101', password: 'a phone password' })
+    expect(signedIn.error).toBeNull()
+    expect(signedIn.data.user?.phone).toBe('15555550101')
+    expect((await client.auth.signInWithPassword({ phone: '+15555550101', password: 'not the one' })).error).toMatchObject({ code: 'invalid_credentials' })
+    expect((await client.auth.signInWithOtp({ phone: 'not a phone' })).error).toMatchObject({ status: 400, code: 'validation_failed' })
+    expect((await patch({ external_phone_enabled: false })).status).toBe(200)
+  })
+
   it('refuses bad values and fields it does not obey with 400, and read-only members with 403; nothing changes', async () => {
     const before = await (await env.s.request(configPath(), { headers: { cookie: owner } })).json()
     for (const body of [{ jwt_exp: -1 }, { jwt_exp: 10 ** 9 }, { password_min_length: 3 }, { site_url: 'not a url' }, { site_url: 'https://a.com,https://b.com' }, { rate_limit_otp: 0 }, { external_github_enabled: true }, { disable_signup: 'yes' }]) {

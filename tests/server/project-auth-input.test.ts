@@ -11,6 +11,9 @@ import bcrypt from 'bcryptjs'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createClient } from '@supabase/supabase-js'
 import WebSocket from 'ws'
+import pg from 'pg'
+import { projectDbPrefix } from '../../src/server/projectdb/postgres'
+import { saveAuthSettings } from '../../src/server/features/auth/store'
 import { findProjectKeys } from '../../src/server/features/keys/store'
 import { isPostgres, projectByName } from './helpers'
 import { followLink, startAuthServer, type AuthTestServer } from './project-auth-support'
@@ -26,6 +29,26 @@ beforeAll(async () => {
 afterAll(async () => {
   await env?.close()
 })
+
+/**
+ * Takes schema auth out of a project's database, as it was before the template carried it: on PGlite as its owner;
+ * on PostgreSQL the platform owns the schema, so through the engine's own connection.
+ */
+async function dropAuthSchema(ref: string) {
+  if (!isPostgres) {
+    await env.s.projectDbs.transaction(ref, { role: 'postgres' }, (tx) => tx.exec('drop schema auth cascade'))
+    return
+  }
+  const url = new URL(env.s.config.databaseUrl!)
+  url.pathname = `/${projectDbPrefix(env.s.config.databaseUrl!)}${ref}`
+  const admin = new pg.Client({ connectionString: url.toString() })
+  await admin.connect()
+  try {
+    await admin.query('drop schema auth cascade')
+  } finally {
+    await admin.end()
+  }
+}
 
 const post = (path: string, body: string | object, headers: Record<string, string> = {}) =>
   fetch(`${env.url}/auth/v1${path}`, {
@@ -273,26 +296,46 @@ describe('what a real project brings along', () => {
     expect((await env.client().auth.signInWithPassword({ email: 'imported@example.com', password: 'not-it' })).error?.code).toBe('invalid_credentials')
   })
 
-  // PGlite folders only: on PostgreSQL the project's role may neither drop nor create a schema, so there an older
-  // project database would need the engine's own connection to upgrade it.
-  if (!isPostgres) it('a PGlite project folder made before the template carried schema auth, gets it the first time the service opens it', async () => {
+  it('a project database made before the template carried schema auth gets it when its engine opens it, and again harmlessly', async () => {
     const other = await projectByName(env.s, 'Acme Storefront')
     const keys = (await findProjectKeys(env.s.db, other.id))!
-    // Another server process (this memo is per process) meets a database without schema auth.
-    await env.s.projectDbs.transaction(other.ref, { role: 'postgres' }, (tx) => tx.exec('drop schema auth cascade'))
-    const { ensureAuthSchema } = await import('../../src/server/features/auth/schema')
-    ensureAuthSchema.forget(other.ref)
-    const res = await fetch(`${env.origin}/p/${other.ref}/auth/v1/signup`, {
-      method: 'POST',
-      headers: { apikey: keys.anon_key, 'content-type': 'application/json' },
-      body: JSON.stringify({ email: 'late@example.com', password: 'late-password' }),
-    })
-    expect(res.status).toBe(200)
+    await saveAuthSettings(env.s.db, other.id, { mailer_autoconfirm: true })
+    const present = () =>
+      env.s.projectDbs.transaction(other.ref, { role: 'postgres', readOnly: true }, (tx) =>
+        tx.query<{ present: boolean }>(`select to_regclass('auth.users') is not null as present`),
+      )
+    // Its database is made on first use, from the template.
+    expect((await present()).rows[0].present).toBe(true)
+    await dropAuthSchema(other.ref)
+    expect((await present()).rows[0].present).toBe(false)
+    // Closed and opened again, as a server started on an older store would open it.
+    await env.s.projectDbs.close(other.ref)
+    expect((await present()).rows[0].present).toBe(true)
+    const signUp = (email: string) =>
+      fetch(`${env.origin}/p/${other.ref}/auth/v1/signup`, {
+        method: 'POST',
+        headers: { apikey: keys.anon_key, 'content-type': 'application/json' },
+        body: JSON.stringify({ email, password: 'late-password' }),
+      })
+    expect((await signUp('late@example.com')).status).toBe(200)
+    // Opened again: the schema is there, nothing is made twice, what it holds stays.
+    await env.s.projectDbs.close(other.ref)
+    expect((await signUp('later@example.com')).status).toBe(200)
     const { rows } = await env.s.projectDbs.transaction(other.ref, { role: 'postgres', readOnly: true }, (tx) =>
-      tx.query<{ n: number }>(`select count(*)::int as n from auth.users where email = 'late@example.com'`),
+      tx.query<{ n: number }>(`select count(*)::int as n from auth.users where email in ('late@example.com', 'later@example.com')`),
     )
-    expect(rows[0].n).toBe(1)
-  })
+    expect(rows[0].n).toBe(2)
+    // REST's row level security reads the helpers the upgrade made, with the grants a template database has.
+    const { data, error } = await createClient(`${env.origin}/p/${other.ref}`, keys.anon_key, {
+      auth: { persistSession: false, autoRefreshToken: false, detectSessionInUrl: false },
+      realtime: { transport: WebSocket as never },
+    }).auth.signInWithPassword({ email: 'late@example.com', password: 'late-password' })
+    expect(error).toBeNull()
+    const uid = await env.s.projectDbs.transaction(other.ref, { role: 'authenticated', claims: { sub: data.user!.id, role: 'authenticated' } }, (tx) =>
+      tx.query<{ uid: string }>(`select auth.uid()::text as uid`),
+    )
+    expect(uid.rows[0].uid).toBe(data.user!.id)
+  }, 120_000)
 
   it('the PKCE flow of supabase-js: the link answers a code that the client exchanges for a session', async () => {
     const client = createClient(env.url, env.keys.anon, {

@@ -10,7 +10,7 @@ import { findProjectKeys } from '../../src/server/features/keys/store'
 import { readMailbox } from '../../src/server/features/auth/mail'
 import type { AuthSettings } from '../../src/server/features/auth/settings'
 import { saveAuthSettings } from '../../src/server/features/auth/store'
-import { projectByName, startTestServer, type ConfigOverrides, type TestServer } from './helpers'
+import { projectByName, startTestServer, type ConfigOverrides, type FakeClock, type TestServer, type TestStore } from './helpers'
 
 export interface AuthTestServer {
   s: TestServer
@@ -22,11 +22,16 @@ export interface AuthTestServer {
   mailbox(): ReturnType<typeof readMailbox>
   settings(patch: Partial<AuthSettings>): Promise<AuthSettings>
   refreshKeys(): Promise<void>
-  close(): Promise<void>
+  /** Stops the server; `destroy: false` keeps its store (a restart test opens it again). */
+  close(opts?: { destroy?: boolean }): Promise<void>
 }
 
-export async function startAuthServer(projectName = 'Recipe Box', config: ConfigOverrides = {}): Promise<AuthTestServer> {
-  const s = await startTestServer({ config })
+export async function startAuthServer(
+  projectName = 'Recipe Box',
+  config: ConfigOverrides = {},
+  opts: { store?: TestStore; clock?: FakeClock } = {},
+): Promise<AuthTestServer> {
+  const s = await startTestServer({ config, ...opts })
   const server = await new Promise<ReturnType<typeof serve>>((resolve) => {
     const srv = serve({ fetch: s.app.fetch, port: 0, hostname: '127.0.0.1' }, () => resolve(srv))
   })
@@ -51,9 +56,9 @@ export async function startAuthServer(projectName = 'Recipe Box', config: Config
       const row = (await findProjectKeys(s.db, p.id))!
       env.keys = { anon: row.anon_key, service: row.service_role_key, secret: row.jwt_secret }
     },
-    async close() {
+    async close(closeOpts) {
       await new Promise<void>((resolve) => server.close(() => resolve()))
-      await s.close()
+      await s.close(closeOpts)
     },
   }
   await env.refreshKeys()

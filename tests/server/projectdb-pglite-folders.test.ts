@@ -13,7 +13,7 @@ import os from 'node:os'
 import path from 'node:path'
 import { PGlite } from '@electric-sql/pglite'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { repoRoot } from '../../src/server/config'
+import { loadConfig, repoRoot } from '../../src/server/config'
 import { createEngineDatabases } from '../../src/server/projectdb/index'
 import type { DatabaseManager } from '../../src/server/projectdb/manager'
 import { PGLITE_TEMPLATE_FOLDER, projectProcessArgs } from '../../src/server/projectdb/pglite'
@@ -21,7 +21,7 @@ import { TEMPLATE_SQL } from '../../src/server/projectdb/template'
 import { ProjectDbError } from '../../src/server/projectdb/types'
 import { pgliteTemplate } from './helpers'
 
-const settings = { maxOpen: 2, idleMs: 60_000, queryTimeoutMs: 30_000, slotWaitMs: 60_000, minResidencyMs: 0 }
+const settings = { maxOpen: 2, idleMs: 60_000, queryTimeoutMs: 30_000, slotWaitMs: 60_000, minResidencyMs: 0, wasmTier: 'baseline' as const }
 let work: string
 let dbs: DatabaseManager | undefined
 
@@ -144,6 +144,14 @@ describe('what a stopped start or creation left', () => {
 })
 
 describe('the process a project database runs in', () => {
+  it("compiles Postgres with V8's optimizing tier unless PROJECT_DB_WASM_TIER=baseline", () => {
+    expect(loadConfig({}).projectDb.wasmTier).toBe('optimizing')
+    expect(loadConfig({ PROJECT_DB_WASM_TIER: 'baseline' }).projectDb.wasmTier).toBe('baseline')
+    expect(() => loadConfig({ PROJECT_DB_WASM_TIER: 'fast' })).toThrow(/PROJECT_DB_WASM_TIER must be one of optimizing, baseline/)
+    expect(projectProcessArgs('/x', 'optimizing')).not.toContain('--liftoff-only')
+    expect(projectProcessArgs('/x', 'baseline')).toContain('--liftoff-only')
+  })
+
   it('may read PGlite and its folder and write its folder only, start no process or thread, and has no environment', async () => {
     const dir = await mkdtemp(path.join(work, 'probe-'))
     const outside = path.join(work, 'outside.txt')
@@ -192,7 +200,9 @@ describe('the process a project database runs in', () => {
       .filter((p) => p && p.ppid === process.pid && p.cmdline.some((a) => a.endsWith('worker.mjs')))
     expect(children).toHaveLength(1)
     const dir = path.join(root, 'running')
-    expect(children[0]!.cmdline).toEqual(expect.arrayContaining(projectProcessArgs(dir)))
+    expect(children[0]!.cmdline).toEqual(expect.arrayContaining(projectProcessArgs(dir, 'baseline')))
+    // The engine's PROJECT_DB_WASM_TIER reaches the process (the tests' settings ask for the quick compile only).
+    expect(children[0]!.cmdline).toContain('--liftoff-only')
     expect(children[0]!.cmdline.some((a) => /^--allow-(child-process|worker|addons|wasi)/.test(a))).toBe(false)
     // Only what fork itself adds for the IPC channel.
     const names = children[0]!.environ.split('\0').filter(Boolean).map((v) => v.split('=')[0])

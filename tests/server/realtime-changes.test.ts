@@ -36,7 +36,7 @@ const NOTES: DocTable = {
 }
 
 beforeAll(async () => {
-  env = await startRealtimeServer()
+  env = await startRealtimeServer('Recipe Box', { realtime: { newTablesRescanMs: 100 } })
   await env.sql(`create table public.notes (id bigint generated always as identity primary key, owner text not null, body text, n int)`)
   await env.sql(`alter table public.notes enable row level security`)
   await env.sql(`create policy "public notes" on public.notes for select to anon using (owner = 'public')`)
@@ -130,6 +130,71 @@ describe('postgres_changes', () => {
     expect(seen.u1.items.map((c) => c.new.owner)).toEqual(['u1'])
     expect(seen.u2.items.map((c) => c.new.owner)).toEqual(['u2'])
     expect(seen.anon.items.map((c) => c.new.owner)).toEqual(['public'])
+  })
+
+  it("a channel joined with a user's token (setAuth) follows that token: a refreshed token for another user switches the rows it receives", async () => {
+    const client = env.client()
+    await client.realtime.setAuth(await env.userToken('switch-a'))
+    const got = inbox<Change>()
+    await subscribed(client.channel('as-user').on('postgres_changes', { event: 'INSERT', schema: 'public', table: 'notes' }, (p) => got.push(p as never)))
+    await env.sql(`insert into notes (owner, body) values ('switch-b', 'b1'), ('switch-a', 'a1')`)
+    expect((await got.waitFor(1)).map((c) => c.new.body)).toEqual(['a1'])
+    // realtime-js pushes the new token to every joined channel (access_token); the server then checks as that user.
+    await client.realtime.setAuth(await env.userToken('switch-b'))
+    // The push is not acknowledged: insert b's marker (and one of a's) until b's arrives, then the switch is applied.
+    for (let i = 0; i < 50 && !got.items.some((c) => c.new.body === 'b-marker'); i++) {
+      await env.sql(`insert into notes (owner, body) values ('switch-b', 'b-marker'), ('switch-a', 'a-after')`)
+      await got.waitFor(got.items.length + 1, 200)
+    }
+    const bodies = got.items.map((c) => c.new.body)
+    expect(bodies[0]).toBe('a1')
+    expect(bodies.slice(1).every((b) => b === 'b-marker' || b === 'a-after')).toBe(true)
+    expect(bodies).toContain('b-marker')
+    // After the switch, a's rows no longer arrive.
+    const count = got.items.length
+    await env.sql(`insert into notes (owner, body) values ('switch-a', 'a-late'), ('switch-b', 'b-late')`)
+    const after = (await got.waitFor(count + 1)).slice(count).map((c) => c.new.body)
+    await sleep(200)
+    expect(after).toEqual(['b-late'])
+    expect(got.items.slice(count).map((c) => c.new.body)).toEqual(['b-late'])
+  })
+
+  it("a schema-wide join receives the changes of tables published after it, and of tables created after it", async () => {
+    await env.sql(`create table public.published_later (id int primary key, body text)`)
+    const client = env.client(env.keys.service)
+    const star = inbox<Change>()
+    const whole = inbox<Change>()
+    await subscribed(
+      client
+        .channel('schema-wide')
+        .on('postgres_changes', { event: '*', schema: 'public', table: '*' }, (p) => star.push(p as never))
+        .on('postgres_changes', { event: 'INSERT', schema: 'public' }, (p) => whole.push(p as never)),
+    )
+    // Published after the join: captured from the moment it is published.
+    await env.sql(`alter publication supabase_realtime add table public.published_later`)
+    await env.sql(`insert into published_later values (1, 'published after the join')`)
+    expect((await star.waitFor(1)).map((c) => [c.table, c.new.body])).toEqual([['published_later', 'published after the join']])
+    expect((await whole.waitFor(1)).map((c) => c.table)).toEqual(['published_later'])
+
+    // Created (and published) after the join: found in the catalog soon after; insert until its first row arrives.
+    await env.sql(`create table public.created_later (id int generated always as identity primary key, body text)`)
+    await env.sql(`alter publication supabase_realtime add table public.created_later`)
+    for (let i = 0; i < 100 && !star.items.some((c) => c.table === 'created_later'); i++) {
+      await env.sql(`insert into created_later (body) values ('created after the join')`)
+      await star.waitFor(star.items.length + 1, 100)
+    }
+    const first = star.items.find((c) => c.table === 'created_later')
+    expect(first).toMatchObject({ eventType: 'INSERT', schema: 'public', table: 'created_later', new: { body: 'created after the join' } })
+    // From then on every change of it arrives, updates and deletes too.
+    await env.sql(`update created_later set body = 'updated' where id = $1`, [first!.new.id])
+    await env.sql(`delete from created_later where id = $1`, [first!.new.id])
+    // Delivered in commit order: the update and the delete come after every insert of the loop.
+    for (let i = 0; i < 50 && star.items.at(-1)?.eventType !== 'DELETE'; i++) await star.waitFor(star.items.length + 1, 100)
+    expect(star.items.slice(-2).map((c) => [c.table, c.eventType, c.old.id])).toEqual([
+      ['created_later', 'UPDATE', first!.new.id],
+      ['created_later', 'DELETE', first!.new.id],
+    ])
+    await client.removeAllChannels()
   })
 
   it('filters with eq, neq, lt, lte, gt, gte and in', async () => {

@@ -5,9 +5,11 @@
  * bounded: the server closes it), a client that vanishes without closing; other clients unaffected throughout.
  * And the usage page's realtime figures.
  */
+import { createClient, type RealtimeChannel, type SupabaseClient } from '@supabase/supabase-js'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import WebSocket from 'ws'
-import { OWNER } from './helpers'
+import { findProjectKeys } from '../../src/server/features/keys/store'
+import { OWNER, projectByName } from './helpers'
 import { inbox, sleep, startRealtimeServer, subscribed, type RealtimeTestServer } from './realtime-support'
 
 let env: RealtimeTestServer
@@ -18,9 +20,68 @@ beforeAll(async () => {
   cookie = await env.s.signIn(OWNER)
 }, 120_000)
 
+const otherClients: SupabaseClient[] = []
+
 afterAll(async () => {
+  for (const c of otherClients) {
+    await c.removeAllChannels().catch(() => {})
+    c.realtime.disconnect()
+  }
   await env?.close()
 })
+
+/** A supabase-js client of another project on the same server (its limits are its own). */
+async function otherProjectClient(): Promise<SupabaseClient> {
+  const p = await projectByName(env.s, 'Acme Storefront')
+  const keys = (await findProjectKeys(env.s.db, p.id))!
+  const c = createClient(`${env.origin}/p/${p.ref}`, keys.anon_key, {
+    auth: { persistSession: false, autoRefreshToken: false, detectSessionInUrl: false },
+    realtime: { transport: WebSocket as never, heartbeatIntervalMs: 5_000 },
+  })
+  otherClients.push(c)
+  return c
+}
+
+/** How a channel's subscribe ends: SUBSCRIBED, or the error realtime-js reads from the join's reply. */
+function joinOutcome(channel: RealtimeChannel, timeoutMs?: number): Promise<string> {
+  return new Promise((resolve) => {
+    channel.subscribe((status, err) => {
+      if (status === 'SUBSCRIBED') resolve('SUBSCRIBED')
+      else if (status === 'CHANNEL_ERROR' || status === 'TIMED_OUT') resolve(err?.message ?? status)
+    }, timeoutMs)
+  })
+}
+
+interface PushLike {
+  receive(status: 'ok' | 'error' | 'timeout', cb: (response?: { reason?: string }) => void): PushLike
+}
+
+/**
+ * Tracks `meta` and answers 'ok' or the reason of the server's error reply (realtime-js' track() says only 'error'),
+ * asking again while the per-second presence limit refuses it.
+ */
+async function trackOutcome(channel: RealtimeChannel, meta: Record<string, unknown>): Promise<string> {
+  const adapter = (channel as unknown as { channelAdapter: { push(event: string, payload: unknown, timeout: number): PushLike } }).channelAdapter
+  for (let i = 0; i < 30; i++) {
+    const outcome = await new Promise<string>((resolve) => {
+      adapter
+        .push('presence', { type: 'presence', event: 'track', payload: meta }, 5_000)
+        .receive('ok', () => resolve('ok'))
+        .receive('error', (r) => resolve(r?.reason ?? 'error'))
+        .receive('timeout', () => resolve('timeout'))
+    })
+    if (!outcome.startsWith('PresenceRateLimitReached')) return outcome
+    await sleep(100)
+  }
+  return 'still rate limited'
+}
+
+/** A broadcast a channel sends to itself (self + ack) arrives: the channel and its socket work. */
+async function echoes(channel: RealtimeChannel, got: ReturnType<typeof inbox<unknown>>): Promise<boolean> {
+  const before = got.items.length
+  const status = await channel.send({ type: 'broadcast', event: 'echo', payload: { n: before } })
+  return status === 'ok' && (await got.waitFor(before + 1)).length > before
+}
 
 const configUrl = () => `/v1/projects/${env.project.ref}/config/realtime`
 const patchConfig = (body: unknown) =>
@@ -83,6 +144,8 @@ describe('realtime limits and bad input', () => {
   })
 
   it('joins 100 channels of 1,000 asked on one socket and refuses the rest, the socket and others unaffected', async () => {
+    // The channels per socket are what this asks of, not the joins per second.
+    expect((await patchConfig({ max_joins_per_second: 5000 })).status).toBe(204)
     const other = await raw()
     const greedy = await raw()
     for (let i = 0; i < 1000; i++) greedy.send([String(i), String(i), `realtime:many-${i}`, 'phx_join', { config: { presence: { enabled: false } } }])
@@ -95,6 +158,7 @@ describe('realtime limits and bad input', () => {
     expect(await alive(other)).toBe(true)
     greedy.ws.close()
     other.ws.close()
+    await patchConfig({ max_joins_per_second: 100 })
   })
 
   it('answers events past the per-second limit with an error and keeps the socket; refuses a payload past its size', async () => {
@@ -116,6 +180,98 @@ describe('realtime limits and bad input', () => {
       s.ws.close()
     } finally {
       await patchConfig({ max_events_per_second: 100, max_payload_size_in_kb: 256 })
+    }
+  })
+
+  it('refuses joins past the joins per second with the platform error on the channel (supabase-js), the socket and other projects unaffected', async () => {
+    // A project's database opens on its first socket: before the burst, not timed by it.
+    const client = env.client()
+    const other = await otherProjectClient()
+    expect(await joinOutcome(client.channel('joins-warm-up'), 60_000)).toBe('SUBSCRIBED')
+    expect(await joinOutcome(other.channel('joins-warm-up'), 60_000)).toBe('SUBSCRIBED')
+    expect((await patchConfig({ max_joins_per_second: 3 })).status).toBe(204)
+    // Saved limits apply from then on (the warm-up joins no longer count).
+    try {
+      const got = inbox<unknown>()
+      const channels = Array.from({ length: 10 }, (_, i) =>
+        client.channel(`joins-${i}`, { config: { broadcast: { self: true, ack: true } } }).on('broadcast', { event: 'echo' }, (m) => got.push(m)),
+      )
+      const outcomes = await Promise.all(channels.map((c) => joinOutcome(c)))
+      const otherOutcome = await joinOutcome(other.channel('joins-elsewhere'))
+      const ok = outcomes.filter((o) => o === 'SUBSCRIBED').length
+      // A burst within one second lets 3 in; one that crosses into the next second at most 3 more.
+      expect(ok, outcomes.join('; ')).toBeGreaterThanOrEqual(3)
+      expect(ok).toBeLessThanOrEqual(6)
+      expect(outcomes.filter((o) => o !== 'SUBSCRIBED')).toEqual(
+        Array(10 - ok).fill('ClientJoinRateLimitReached: Too many joins per second (the project allows 3)'),
+      )
+      expect(otherOutcome).toBe('SUBSCRIBED')
+      const joined = channels[outcomes.indexOf('SUBSCRIBED')]
+      for (const [i, c] of channels.entries()) if (outcomes[i] !== 'SUBSCRIBED') await client.removeChannel(c)
+      expect(await echoes(joined, got)).toBe(true)
+      await client.removeAllChannels()
+    } finally {
+      await patchConfig({ max_joins_per_second: 100 })
+    }
+  })
+
+  it('answers broadcasts past the messages per second with an error (supabase-js send), the channel kept and other projects unaffected', async () => {
+    expect((await patchConfig({ max_events_per_second: 4 })).status).toBe(204)
+    try {
+      const client = env.client()
+      const got = inbox<unknown>()
+      const channel = await subscribed(client.channel('rate-js', { config: { broadcast: { self: true, ack: true } } }).on('broadcast', { event: 'echo' }, (m) => got.push(m)))
+      const other = await otherProjectClient()
+      const otherGot = inbox<unknown>()
+      const otherChannel = await subscribed(other.channel('rate-js', { config: { broadcast: { self: true, ack: true } } }).on('broadcast', { event: 'echo' }, (m) => otherGot.push(m)))
+      const statuses = await Promise.all(Array.from({ length: 12 }, (_, i) => channel.send({ type: 'broadcast', event: 'burst', payload: { i } })))
+      const ok = statuses.filter((st) => st === 'ok').length
+      expect(ok).toBeGreaterThanOrEqual(4)
+      expect(ok).toBeLessThanOrEqual(8)
+      expect(statuses.filter((st) => st !== 'ok')).toEqual(Array(12 - ok).fill('error'))
+      // The other project's messages are its own to count.
+      const otherStatuses = await Promise.all(Array.from({ length: 6 }, () => otherChannel.send({ type: 'broadcast', event: 'echo', payload: {} })))
+      expect(otherStatuses).toEqual(Array(6).fill('ok'))
+      expect(await otherGot.waitFor(6)).toHaveLength(6)
+      // Once a new second starts the channel sends again.
+      let again = false
+      for (let i = 0; i < 30 && !again; i++) {
+        again = await echoes(channel, got)
+        if (!again) await sleep(100)
+      }
+      expect(again).toBe(true)
+      await client.removeAllChannels()
+    } finally {
+      await patchConfig({ max_events_per_second: 100 })
+    }
+  })
+
+  it('answers presence events past their per second, and a presence object past its keys, with an error; the channel kept', async () => {
+    expect((await patchConfig({ max_presence_events_per_second: 2, max_presence_keys_per_object: 3 })).status).toBe(204)
+    try {
+      const client = env.client()
+      const watcher = env.client()
+      const synced = inbox<Record<string, unknown>>()
+      const watched = watcher.channel('presence-limits')
+      await subscribed(watched.on('presence', { event: 'sync' }, () => synced.push(watched.presenceState())))
+      // realtime-js asks for presence on a channel only when it listens to presence.
+      const channel = await subscribed(client.channel('presence-limits', { config: { presence: { key: 'me' } } }).on('presence', { event: 'sync' }, () => {}))
+      const statuses = await Promise.all(Array.from({ length: 6 }, (_, i) => channel.track({ i })))
+      const ok = statuses.filter((st) => st === 'ok').length
+      expect(ok).toBeGreaterThanOrEqual(2)
+      expect(ok).toBeLessThanOrEqual(4)
+      expect(statuses.filter((st) => st !== 'ok')).toEqual(Array(6 - ok).fill('error'))
+
+      // Keys of one object: 3 allowed, 4 refused.
+      expect(await trackOutcome(channel, { a: 1, b: 2, c: 3, d: 4 })).toBe('PresenceKeysLimitReached: A presence object has 4 keys, the project allows 3')
+      expect(await trackOutcome(channel, { a: 1, b: 2, c: 3 })).toBe('ok')
+      const tracked = () => JSON.stringify(synced.items.at(-1) ?? {}).includes('"c":3')
+      for (let i = 0; i < 50 && !tracked(); i++) await synced.waitFor(synced.items.length + 1, 100)
+      expect(tracked()).toBe(true)
+      await client.removeAllChannels()
+      await watcher.removeAllChannels()
+    } finally {
+      await patchConfig({ max_presence_events_per_second: 100, max_presence_keys_per_object: 10 })
     }
   })
 

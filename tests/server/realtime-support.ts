@@ -9,7 +9,8 @@ import { createClient, type RealtimeChannel, type SupabaseClient } from '@supaba
 import { SignJWT } from 'jose'
 import WebSocket from 'ws'
 import { findProjectKeys } from '../../src/server/features/keys/store'
-import { projectByName, startTestServer, type ConfigOverrides, type TestServer } from './helpers'
+import type { Db } from '../../src/server/db'
+import { projectByName, startTestServer, type ConfigOverrides, type FakeClock, type TestServer, type TestStore } from './helpers'
 
 export interface RealtimeTestServer {
   s: TestServer
@@ -23,11 +24,16 @@ export interface RealtimeTestServer {
   sql<R = Record<string, unknown>>(text: string, params?: unknown[]): Promise<R[]>
   /** A user's access token signed with the project's secret (what the auth service issues). */
   userToken(sub: string, opts?: { expiresInSeconds?: number }): Promise<string>
-  close(): Promise<void>
+  /** Stops the server; `destroy: false` keeps the store (another server still uses it). */
+  close(opts?: { destroy?: boolean }): Promise<void>
 }
 
-export async function startRealtimeServer(projectName = 'Recipe Box', config: ConfigOverrides = {}): Promise<RealtimeTestServer> {
-  const s = await startTestServer({ config })
+export async function startRealtimeServer(
+  projectName = 'Recipe Box',
+  config: ConfigOverrides = {},
+  shared?: { store: TestStore; db: Db; clock?: FakeClock },
+): Promise<RealtimeTestServer> {
+  const s = await startTestServer({ config, ...shared })
   const server = await new Promise<ReturnType<typeof serve>>((resolve) => {
     const srv = serve({ fetch: s.app.fetch, port: 0, hostname: '127.0.0.1' }, () => resolve(srv))
   })
@@ -61,12 +67,12 @@ export async function startRealtimeServer(projectName = 'Recipe Box', config: Co
         .setIssuedAt()
         .setExpirationTime(Math.floor(Date.now() / 1000) + (opts.expiresInSeconds ?? 3600))
         .sign(new TextEncoder().encode(env.keys.secret)),
-    async close() {
+    async close(opts) {
       for (const c of clients) await c.removeAllChannels().catch(() => {})
       for (const c of clients) c.realtime.disconnect()
       ;(server as import("node:http").Server).closeAllConnections()
       await new Promise<void>((resolve) => server.close(() => resolve()))
-      await s.close()
+      await s.close(opts)
     },
   }
   return env

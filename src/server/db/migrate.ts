@@ -22,7 +22,9 @@ import m020 from './migrations/020_database_password'
 import m021 from './migrations/021_function_runtime'
 import m022 from './migrations/022_realtime'
 import m023 from './migrations/023_snippets'
+import m024 from './migrations/024_project_auth_more'
 import m026 from './migrations/026_database_settings'
+import m027 from './migrations/027_realtime_presence_keys'
 
 /** Ordered; never edit an applied one, add the next. */
 export const migrations: { id: string; sql: string }[] = [
@@ -49,7 +51,9 @@ export const migrations: { id: string; sql: string }[] = [
   { id: '021_function_runtime', sql: m021 },
   { id: '022_realtime', sql: m022 },
   { id: '023_snippets', sql: m023 },
+  { id: '024_project_auth_more', sql: m024 },
   { id: '026_database_settings', sql: m026 },
+  { id: '027_realtime_presence_keys', sql: m027 },
 ]
 
 /** Arbitrary constant: serialises concurrent starts of several processes on one database. */

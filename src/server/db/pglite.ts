@@ -1,4 +1,4 @@
-import { chmod, mkdir, readdir } from 'node:fs/promises'
+import { chmod, copyFile, mkdir, readdir } from 'node:fs/promises'
 import path from 'node:path'
 import { PGlite } from '@electric-sql/pglite'
 import { CHANGES_CHANNEL, type Db, type Queryable } from './types'
@@ -20,6 +20,38 @@ export async function restrictDataDir(dir: string): Promise<void> {
     if (entry.isDirectory()) await restrictDataDir(full)
     else if (entry.isFile()) await chmod(full, FILE_MODE)
   }
+}
+
+/** Files copied at once by copyDataDir: enough to keep the disk busy, few enough to leave descriptors. */
+const COPY_CONCURRENCY = 16
+
+/**
+ * Copies a data folder (a Postgres cluster: ~1,000 files, ~40 MB) into `to`, which must not exist, with the modes
+ * restrictDataDir gives. Node's `fs.cp` takes one file after another with several checks each and costs about
+ * three times the CPU; a project is made by one such copy.
+ */
+export async function copyDataDir(from: string, to: string): Promise<void> {
+  const files: string[] = []
+  const walk = async (rel: string): Promise<void> => {
+    await mkdir(path.join(to, rel), { mode: DIR_MODE })
+    await chmod(path.join(to, rel), DIR_MODE) // whatever the umask
+    for (const entry of await readdir(path.join(from, rel), { withFileTypes: true })) {
+      const name = path.join(rel, entry.name)
+      if (entry.isDirectory()) await walk(name)
+      else if (entry.isFile()) files.push(name)
+      else throw new Error(`a data folder holds only folders and files: ${path.join(from, name)}`)
+    }
+  }
+  await walk('')
+  let next = 0
+  const worker = async () => {
+    while (next < files.length) {
+      const name = files[next++]
+      await copyFile(path.join(from, name), path.join(to, name))
+      await chmod(path.join(to, name), FILE_MODE)
+    }
+  }
+  await Promise.all(Array.from({ length: COPY_CONCURRENCY }, worker))
 }
 
 /**

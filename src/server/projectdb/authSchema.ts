@@ -4,7 +4,7 @@
  * auth.users loads as it is and its bcrypt passwords sign in), with the helpers row level security policies call:
  * auth.uid(), auth.role(), auth.email(), auth.jwt(), reading `request.jwt.claims` as the REST API sets it.
  * Every statement is idempotent: the template runs it once, and an existing project database that predates it gets
- * it the first time the auth service opens it (features/auth/schema.ts). One addition of ours: auth.sessions has
+ * it the next time its engine opens it (upgrades.ts). One addition of ours: auth.sessions has
  * `secret_fingerprint`, a one-way digest of the JWT secret the session was started under, so that rotating the
  * secret ends the sessions as it ends their access tokens.
  */

@@ -38,6 +38,7 @@ export function createEngineDatabases(
     : pgliteBackend({
         root: placement.root ?? `${config.dataDir}/projects`,
         templateCacheDir: placement.templateCacheDir ?? config.projectDb.templateCacheDir,
+        wasmTier: config.projectDb.wasmTier,
       })
   return new DatabaseManager(backend, config.projectDb)
 }

@@ -7,12 +7,12 @@
 import { type ChildProcess, fork } from 'node:child_process'
 import { createHash, randomBytes } from 'node:crypto'
 import { existsSync, readFileSync } from 'node:fs'
-import { copyFile, cp, mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises'
+import { copyFile, mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { Worker } from 'node:worker_threads'
-import { restrictDataDir } from '../db/pglite'
-import { repoRoot } from '../config'
+import { copyDataDir, restrictDataDir } from '../db/pglite'
+import { repoRoot, type WasmTier } from '../config'
 import type { Backend, Session } from './manager'
 import { toProjectDbError } from './manager'
 import { REALTIME_CHANGES_CHANNEL } from './realtimeSchema'
@@ -21,6 +21,7 @@ import { PGLITE_LOCKDOWN_SQL, TEMPLATE_HASH, TEMPLATE_SQL } from './template'
 /** The channels an open project database listens on from the start, for whoever asks (listen). */
 const NOTIFY_CHANNELS = [REALTIME_CHANGES_CHANNEL]
 import { ProjectDbError, type ProjectQueryResult } from './types'
+import { missingUpgrades } from './upgrades'
 
 const WORKER_URL = new URL('./worker.mjs', import.meta.url)
 const WORKER_PATH = fileURLToPath(WORKER_URL)
@@ -50,9 +51,10 @@ function unavailable(message: string): ProjectDbError {
  * environment (the platform's secrets stay here). People's SQL cannot leave Postgres now (the lock-down), and were
  * it to run JavaScript in PGlite's loader, it would have no more than that.
  */
-export function projectProcessArgs(dir: string): string[] {
+export function projectProcessArgs(dir: string, wasmTier: WasmTier = 'optimizing'): string[] {
   const permission = Number(process.versions.node.split('.')[0]) >= 22 ? '--permission' : '--experimental-permission'
   return [
+    ...(wasmTier === 'baseline' ? ['--liftoff-only'] : []),
     permission,
     '--disable-warning=ExperimentalWarning',
     `--allow-fs-read=${PGLITE_PACKAGE}/*`,
@@ -104,11 +106,16 @@ class ProcessSession implements Session {
     child.on('exit', () => fail('the project database is closed'))
   }
 
-  static start(dir: string, lost: () => void = () => {}, notify?: (channel: string, payload: string) => void): Promise<ProcessSession> {
+  static start(
+    dir: string,
+    wasmTier: WasmTier,
+    lost: () => void = () => {},
+    notify?: (channel: string, payload: string) => void,
+  ): Promise<ProcessSession> {
     return new Promise((resolve, reject) => {
       const listen = notify ? NOTIFY_CHANNELS : []
       const child = fork(WORKER_PATH, [JSON.stringify({ dir, mode: 'serve', lockdown: PGLITE_LOCKDOWN_SQL, listen })], {
-        execArgv: projectProcessArgs(dir),
+        execArgv: projectProcessArgs(dir, wasmTier),
         env: {},
         serialization: 'advanced',
         stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
@@ -230,11 +237,14 @@ export interface PgliteOptions {
   root: string
   /** Where the template folder is cached (default `root`; tests share one in the temp folder). */
   templateCacheDir?: string
+  /** How V8 compiles Postgres in a project's process (config: PROJECT_DB_WASM_TIER). */
+  wasmTier?: WasmTier
 }
 
 export function pgliteBackend(opts: PgliteOptions): Backend {
   const root = path.resolve(opts.root)
   const cacheDir = path.resolve(opts.templateCacheDir ?? root)
+  const wasmTier = opts.wasmTier ?? 'optimizing'
   const templateDir = path.join(cacheDir, PGLITE_TEMPLATE_FOLDER)
   const dirOf = (ref: string) => path.join(root, ref)
   let template: Promise<{ dir: string; serverVersion: string }> | undefined
@@ -294,9 +304,9 @@ export function pgliteBackend(opts: PgliteOptions): Backend {
     if (existsSync(info)) return folder
     const partial = `${folder}.partial-${process.pid}-${randomBytes(4).toString('hex')}`
     try {
-      await cp(templateDir, partial, { recursive: true })
+      await copyDataDir(templateDir, partial)
       await rm(path.join(partial, TEMPLATE_INFO), { force: true })
-      const session = await ProcessSession.start(partial)
+      const session = await ProcessSession.start(partial, wasmTier)
       try {
         await session.exec(schemaSql)
       } finally {
@@ -345,7 +355,15 @@ export function pgliteBackend(opts: PgliteOptions): Backend {
       // start) gets the template's back.
       const { dir } = await ensureTemplate()
       for (const conf of CONF_FILES) await copyFile(path.join(dir, conf), path.join(dirOf(ref), conf))
-      return ProcessSession.start(dirOf(ref), lost, notifyOf(ref))
+      const session = await ProcessSession.start(dirOf(ref), wasmTier, lost, notifyOf(ref))
+      try {
+        // A folder made before the template carried a schema gets it now, from its owner (upgrades.ts).
+        for (const upgrade of await missingUpgrades(session)) await session.exec(`begin;\n${upgrade.sql}\ncommit;`)
+      } catch (err) {
+        await session.kill().catch(() => {})
+        throw err
+      }
+      return session
     },
     async listen(ref, channel, onPayload) {
       if (!NOTIFY_CHANNELS.includes(channel)) throw unavailable(`a project database does not listen on ${channel}`)
@@ -372,9 +390,8 @@ export function pgliteBackend(opts: PgliteOptions): Backend {
       const source = schemaSql ? await seededTemplate(schemaSql) : dir
       const partial = path.join(root, `.partial-${ref}-${process.pid}-${randomBytes(4).toString('hex')}`)
       try {
-        await cp(source, partial, { recursive: true })
+        await copyDataDir(source, partial)
         await rm(path.join(partial, TEMPLATE_INFO), { force: true })
-        await restrictDataDir(partial)
         await rm(dirOf(ref), { recursive: true, force: true }) // an incomplete folder without PG_VERSION
         await rename(partial, dirOf(ref))
       } finally {

@@ -32,6 +32,7 @@ import { quoteIdent as ident } from '../core/sql'
 import type { Backend, Session } from './manager'
 import { DATABASE_SQL, ROLES_SQL, TEMPLATE_HASH } from './template'
 import { ProjectDbError, type ProjectQueryResult } from './types'
+import { missingUpgrades, upgradeScript } from './upgrades'
 
 /**
  * SQLSTATEs of a rename onto a database that exists (another store's process finished the template first): 42P04, or
@@ -492,7 +493,15 @@ export function postgresBackend(databaseUrl: string): Backend {
         await assertRole(ref, key, superuser, { database, password: true })
         client = await connect()
       }
-      return new ClientSession(client, lost)
+      const session = new ClientSession(client, lost)
+      try {
+        // A database made before the template carried a schema gets it now (upgrades.ts).
+        for (const upgrade of await missingUpgrades(session)) await runIn(database, upgradeScript(upgrade, login.role))
+      } catch (err) {
+        await session.close().catch(() => {})
+        throw err
+      }
+      return session
     },
     async listen(ref, channel, onPayload) {
       return listenOn(ref, channel, onPayload)

@@ -78,7 +78,7 @@ export function adminRoutes(app: Hono<GatewayEnv>, s: AuthService) {
     const b = await body(c)
     if (b.phone !== undefined && b.email === undefined) throw authError(400, 'phone_provider_disabled', 'Unsupported phone provider')
     const email = normaliseEmail(b.email)
-    const password = b.password === undefined ? undefined : checkPassword(b.password, settings.password_min_length)
+    const password = b.password === undefined ? undefined : checkPassword(b.password, settings)
     const hash = password === undefined ? null : await hashPassword(password)
     const userMeta = optionalObject(b.user_metadata, 'user_metadata')
     const appMeta = optionalObject(b.app_metadata, 'app_metadata')
@@ -107,7 +107,7 @@ export function adminRoutes(app: Hono<GatewayEnv>, s: AuthService) {
     const settings = await s.settingsOf(c)
     const b = await body(c)
     const email = b.email === undefined ? undefined : normaliseEmail(b.email)
-    const password = b.password === undefined ? undefined : checkPassword(b.password, settings.password_min_length)
+    const password = b.password === undefined ? undefined : checkPassword(b.password, settings)
     const hash = password === undefined ? undefined : await hashPassword(password)
     const userMeta = optionalObject(b.user_metadata, 'user_metadata')
     const appMeta = optionalObject(b.app_metadata, 'app_metadata')
@@ -163,7 +163,7 @@ export function adminRoutes(app: Hono<GatewayEnv>, s: AuthService) {
     const kinds: Record<string, Mail['kind']> = { signup: 'confirmation', invite: 'invite', magiclink: 'magiclink', recovery: 'recovery', email_change_new: 'email_change' }
     if (!type || !kinds[type]) throw authError(400, 'validation_failed', 'Invalid link type: one of signup, invite, magiclink, recovery, email_change_new')
     const newEmail = type === 'email_change_new' ? normaliseEmail(b.new_email) : undefined
-    const password = type === 'signup' ? checkPassword(b.password, settings.password_min_length) : undefined
+    const password = type === 'signup' ? checkPassword(b.password, settings) : undefined
     const hash = password === undefined ? null : await hashPassword(password)
     const result = await s.tx(c, async (t) => {
       const now = clock.now()

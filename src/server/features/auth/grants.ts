@@ -9,6 +9,7 @@ import type { Hono } from 'hono'
 import type { GatewayEnv } from '../../gateway'
 import { authError, invalidCredentials, type AuthApiError } from './errors'
 import { body, fingerprint, optionalObject, optionalString, secretOf, type AuthService, type C, type Session } from './service'
+import { phoneFlows } from './phone'
 import type { AuthSettings } from './settings'
 import * as store from './store'
 import { FAILED_SIGN_INS_PER_EMAIL } from './throttle'
@@ -21,16 +22,21 @@ const AUTH_CODE_TTL_MS = 5 * 60_000
 
 export function grantRoutes(app: Hono<GatewayEnv>, s: AuthService) {
   const { clock, throttle } = s
+  const phone = phoneFlows(s)
 
   app.post('/signup', async (c) => {
     const settings = await s.settingsOf(c)
     const b = await body(c)
-    if (b.phone !== undefined && b.email === undefined) throw authError(400, 'phone_provider_disabled', 'Phone signups are disabled')
+    if (b.phone !== undefined && b.email === undefined) {
+      const outcome = await phone.signUp(c, b, settings)
+      if ('session' in outcome) return c.json(await s.sessionJson(c, outcome.session, 'password', settings))
+      return c.json(await s.tx(c, (t) => withIdentities(t, outcome.user)))
+    }
     if (settings.disable_signup) throw authError(422, 'signup_disabled', 'Signups not allowed for this instance')
     const email = normaliseEmail(b.email)
-    const password = checkPassword(b.password, settings.password_min_length)
+    const password = checkPassword(b.password, settings)
     const data = optionalObject(b.data, 'data')
-    throttle.take(`verify:${s.address(c)}`, settings.rate_limit_verify)
+    await throttle.take(c.var.gateway.project.id, `verify:${s.address(c)}`, settings.rate_limit_verify)
     const redirectTo = c.req.query('redirect_to')
     const hash = await hashPassword(password)
     const outcome = await s.tx(c, async (t) => {
@@ -69,21 +75,22 @@ export function grantRoutes(app: Hono<GatewayEnv>, s: AuthService) {
   })
 
   async function passwordGrant(c: C, b: Record<string, unknown>, settings: AuthSettings): Promise<Session> {
-    if (b.phone !== undefined && b.email === undefined) throw authError(400, 'phone_provider_disabled', 'Phone logins are disabled')
+    if (b.phone !== undefined && b.email === undefined) return phone.passwordGrant(c, b, settings)
     const email = normaliseEmail(b.email)
     if (typeof b.password !== 'string' || b.password.length === 0) throw authError(400, 'validation_failed', 'Password is required')
-    throttle.take(`verify:${s.address(c)}`, settings.rate_limit_verify)
-    const failedKey = `failed:${c.var.gateway.project.id}:${email}`
-    if (throttle.over(failedKey, FAILED_SIGN_INS_PER_EMAIL)) {
+    await throttle.take(c.var.gateway.project.id, `verify:${s.address(c)}`, settings.rate_limit_verify)
+    const projectId = c.var.gateway.project.id
+    const failedKey = `failed:${email}`
+    if (await throttle.over(projectId, failedKey, FAILED_SIGN_INS_PER_EMAIL)) {
       throw authError(429, 'over_request_rate_limit', 'Too many failed sign-ins for this e-mail: try again later', { 'retry-after': '300' })
     }
     const user = await s.tx(c, (t) => store.userByEmail(t, email))
     const ok = Buffer.byteLength(b.password) <= 72 && (await passwordMatches(b.password, user?.encrypted_password))
     if (!user || !ok) {
-      throttle.take(failedKey, Number.MAX_SAFE_INTEGER)
+      await throttle.take(projectId, failedKey, Number.MAX_SAFE_INTEGER)
       throw invalidCredentials()
     }
-    throttle.clear(failedKey)
+    await throttle.clear(projectId, failedKey)
     if (!user.email_confirmed_at) throw authError(400, 'email_not_confirmed', 'Email not confirmed')
     s.bannedCheck(user)
     return s.tx(c, (t) => s.startSession(c, t, user, 'login'))
@@ -92,7 +99,7 @@ export function grantRoutes(app: Hono<GatewayEnv>, s: AuthService) {
   async function refreshGrant(c: C, b: Record<string, unknown>, settings: AuthSettings): Promise<Session> {
     const token = optionalString(b.refresh_token, 'refresh_token')
     if (!token) throw authError(400, 'validation_failed', 'refresh_token is required')
-    throttle.take(`refresh:${s.address(c)}`, settings.rate_limit_token_refresh)
+    await throttle.take(c.var.gateway.project.id, `refresh:${s.address(c)}`, settings.rate_limit_token_refresh)
     const secret = fingerprint(secretOf(c.var.gateway))
     // A refusal is returned rather than thrown, so that what the transaction ended (a session) stays ended.
     const result = await s.tx(c, async (t): Promise<{ error: AuthApiError } | { session: Session }> => {
@@ -135,7 +142,7 @@ export function grantRoutes(app: Hono<GatewayEnv>, s: AuthService) {
     const code = optionalString(b.auth_code, 'auth_code')
     const verifier = optionalString(b.code_verifier, 'code_verifier')
     if (!code || !verifier) throw authError(400, 'validation_failed', 'invalid request: both auth code and code verifier should be non-empty')
-    throttle.take(`verify:${s.address(c)}`, settings.rate_limit_verify)
+    await throttle.take(c.var.gateway.project.id, `verify:${s.address(c)}`, settings.rate_limit_verify)
     return s.tx(c, async (t) => {
       const flow = await store.flowByCode(t, code)
       if (!flow || !flow.user_id || !flow.auth_code_issued_at) throw authError(404, 'flow_state_not_found', 'invalid flow state, no valid flow state found')

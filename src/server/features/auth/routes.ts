@@ -38,10 +38,10 @@ export function authProduct(deps: Pick<Deps, 'db' | 'clock' | 'config'>): Produc
   app.get('/settings', async (c) => {
     const settings = await s.settingsOf(c)
     return c.json({
-      external: { anonymous_users: false, email: true, phone: false, apple: false, azure: false, bitbucket: false, discord: false, facebook: false, figma: false, github: false, gitlab: false, google: false, keycloak: false, linkedin_oidc: false, notion: false, slack_oidc: false, spotify: false, twitch: false, twitter: false, workos: false, zoom: false },
+      external: { anonymous_users: false, email: true, phone: settings.external_phone_enabled, apple: false, azure: false, bitbucket: false, discord: false, facebook: false, figma: false, github: false, gitlab: false, google: false, keycloak: false, linkedin_oidc: false, notion: false, slack_oidc: false, spotify: false, twitch: false, twitter: false, workos: false, zoom: false },
       disable_signup: settings.disable_signup,
       mailer_autoconfirm: settings.mailer_autoconfirm,
-      phone_autoconfirm: false,
+      phone_autoconfirm: settings.sms_autoconfirm,
       sms_provider: '',
       saml_enabled: false,
     })

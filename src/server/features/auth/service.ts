@@ -12,7 +12,6 @@ import type { ProjectTx } from '../../projectdb/types'
 import { clientAddress } from '../session/throttle'
 import { authError, noAuthorization, notAdmin, otpInvalid } from './errors'
 import { composeMail, sendMail, type Mail } from './mail'
-import { ensureAuthSchema } from './schema'
 import { redirectTarget, type AuthSettings } from './settings'
 import * as store from './store'
 import { AuthThrottle, HOUR } from './throttle'
@@ -91,7 +90,7 @@ export type AuthService = ReturnType<typeof authService>
 
 export function authService(deps: Pick<Deps, 'db' | 'clock' | 'config'>) {
   const { db, clock, config } = deps
-  const throttle = new AuthThrottle(clock)
+  const throttle = new AuthThrottle(db, clock)
 
   /** The client's address as the throttle counts it. */
   const address = (c: C) => clientAddress(c, config.trustProxy) ?? 'local'
@@ -99,11 +98,11 @@ export function authService(deps: Pick<Deps, 'db' | 'clock' | 'config'>) {
   const ip = (c: C) => clientAddress(c, config.trustProxy)
   const settingsOf = (c: C) => store.loadAuthSettings(db, c.var.gateway.project.id)
 
-  /** A transaction on the project's database as its owner, schema auth made first when it predates the template. */
-  async function tx<T>(c: C, fn: (tx: ProjectTx) => Promise<T>): Promise<T> {
-    await ensureAuthSchema(c.var.gateway)
-    return c.var.gateway.transaction({ role: 'postgres' }, fn)
-  }
+  /**
+   * A transaction on the project's database as its owner (a database that predates schema auth got it when its
+   * engine opened it: projectdb/upgrades.ts).
+   */
+  const tx = <T>(c: C, fn: (tx: ProjectTx) => Promise<T>): Promise<T> => c.var.gateway.transaction({ role: 'postgres' }, fn)
 
   async function recordActive(projectId: number, userId: string) {
     const now = clock.now()
@@ -193,7 +192,7 @@ export function authService(deps: Pick<Deps, 'db' | 'clock' | 'config'>) {
    * project URL and goes through GET /verify, which then sends the browser to `redirectTo` (or the Site URL).
    */
   async function mailToken(c: C, t: ProjectTx, settings: AuthSettings, user: UserRow, kind: Mail['kind'], redirectTo: string | undefined, to = user.email ?? '') {
-    throttle.take(`email:${c.var.gateway.project.id}`, settings.rate_limit_email_sent, HOUR, 'over_email_send_rate_limit')
+    await throttle.take(c.var.gateway.project.id, 'email', settings.rate_limit_email_sent, HOUR, 'over_email_send_rate_limit')
     const { hash, otp, link } = await setToken(c, t, settings, user, kind, redirectTo, to)
     await sendMail(db, c.var.gateway.project.id, composeMail(kind, to, link, otp))
     return hash

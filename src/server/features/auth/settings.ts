@@ -14,6 +14,14 @@ export interface AuthSettings {
   rate_limit_token_refresh: number
   rate_limit_otp: number
   rate_limit_email_sent: number
+  /** Refuse passwords found in breaches (leaked.ts says which). */
+  password_hibp_enabled: boolean
+  /** Sign-up and sign-in by phone (codes sent as text messages to the local mailbox: there is no SMS provider here). */
+  external_phone_enabled: boolean
+  /** Phone sign-ups get a session at once, without a code. */
+  sms_autoconfirm: boolean
+  /** Per project and hour: text messages sent. */
+  rate_limit_sms_sent: number
 }
 
 export const AUTH_DEFAULTS: AuthSettings = {
@@ -27,6 +35,10 @@ export const AUTH_DEFAULTS: AuthSettings = {
   rate_limit_token_refresh: 150,
   rate_limit_otp: 30,
   rate_limit_email_sent: 30,
+  password_hibp_enabled: false,
+  external_phone_enabled: false,
+  sms_autoconfirm: false,
+  rate_limit_sms_sent: 30,
 }
 
 export const SETTING_COLUMNS = Object.keys(AUTH_DEFAULTS) as (keyof AuthSettings)[]

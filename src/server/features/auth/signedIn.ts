@@ -22,7 +22,7 @@ export function signedInRoutes(app: Hono<GatewayEnv>, s: AuthService) {
     const b = await body(c)
     const data = optionalObject(b.data, 'data')
     const newEmail = b.email === undefined ? undefined : normaliseEmail(b.email)
-    const password = b.password === undefined ? undefined : checkPassword(b.password, settings.password_min_length)
+    const password = b.password === undefined ? undefined : checkPassword(b.password, settings)
     const hash = password === undefined ? undefined : await hashPassword(password)
     const redirectTo = c.req.query('redirect_to')
     const user = await s.tx(c, async (t) => {

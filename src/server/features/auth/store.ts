@@ -58,12 +58,6 @@ export interface IdentityRow {
 /** The columns that hold a user's one-time tokens (a link's hash), each with the time it was sent. */
 export type TokenColumn = 'confirmation_token' | 'recovery_token' | 'email_change_token_new'
 
-/** Whether the project's database has schema auth as the service needs it (its newest table is there). */
-export async function authSchemaPresent(tx: ProjectTx): Promise<boolean> {
-  const { rows } = await tx.query<{ t: string | null }>(`select to_regclass('auth.flow_state')::text as t`)
-  return Boolean(rows[0]?.t)
-}
-
 // ---- users ---------------------------------------------------------------------------------------------------------
 
 export async function userById(tx: ProjectTx, id: string): Promise<UserRow | undefined> {
@@ -168,6 +162,38 @@ export async function setBannedUntil(tx: ProjectTx, id: string, until: Date | nu
 
 export async function deleteUser(tx: ProjectTx, id: string) {
   await tx.query(`delete from auth.users where id = $1`, [id])
+}
+
+// ---- phone users ---------------------------------------------------------------------------------------------------
+
+export async function userByPhone(tx: ProjectTx, phone: string): Promise<UserRow | undefined> {
+  const { rows } = await tx.query<UserRow>(`select ${USER_COLUMNS} from auth.users where phone = $1 and deleted_at is null`, [phone])
+  return rows[0]
+}
+
+/** A new phone user and its identity. */
+export async function insertPhoneUser(
+  tx: ProjectTx,
+  opts: { phone: string; passwordHash: string | null; confirmedAt: Date | null; userMeta?: Record<string, unknown>; now: Date },
+): Promise<UserRow> {
+  const id = randomUUID()
+  await tx.query(
+    `insert into auth.users (instance_id, id, aud, role, phone, encrypted_password, phone_confirmed_at,
+       raw_app_meta_data, raw_user_meta_data, created_at, updated_at, is_sso_user, is_anonymous)
+     values ('${INSTANCE}', $1, 'authenticated', 'authenticated', $2, $3, $4, $5, $6, $7, $7, false, false)`,
+    [id, opts.phone, opts.passwordHash, opts.confirmedAt, JSON.stringify({ provider: 'phone', providers: ['phone'] }), JSON.stringify(opts.userMeta ?? {}), opts.now],
+  )
+  await tx.query(
+    `insert into auth.identities (provider_id, user_id, identity_data, provider, created_at, updated_at)
+     values ($1, $2, $3, 'phone', $4, $4)`,
+    [id, id, JSON.stringify({ sub: id, phone: opts.phone, email_verified: false, phone_verified: opts.confirmedAt !== null }), opts.now],
+  )
+  return (await userById(tx, id))!
+}
+
+/** Uses up a text message's code in `column`: the phone is confirmed by it. */
+export async function usePhoneToken(tx: ProjectTx, id: string, column: 'confirmation_token' | 'recovery_token', now: Date) {
+  await tx.query(`update auth.users set ${column} = '', phone_confirmed_at = coalesce(phone_confirmed_at, $2), updated_at = $2 where id = $1`, [id, now])
 }
 
 // ---- one-time tokens -----------------------------------------------------------------------------------------------
@@ -370,14 +396,20 @@ export interface MailboxMessage {
   body: string
   link: string | null
   kind: string
+  channel: 'email' | 'sms'
   sent_at: string
 }
 
 /** Keeps a message in the project's local mailbox, and only the newest `keep` of them. */
-export async function keepMail(db: Queryable, projectId: number, mail: { to: string; subject: string; body: string; link: string | null; kind: string }, keep: number) {
+export async function keepMail(
+  db: Queryable,
+  projectId: number,
+  mail: { to: string; subject: string; body: string; link: string | null; kind: string; channel?: 'email' | 'sms' },
+  keep: number,
+) {
   await db.query(
-    `insert into project_auth_mailbox (project_id, recipient, subject, body, link, kind) values ($1, $2, $3, $4, $5, $6)`,
-    [projectId, mail.to, mail.subject, mail.body, mail.link, mail.kind],
+    `insert into project_auth_mailbox (project_id, recipient, subject, body, link, kind, channel) values ($1, $2, $3, $4, $5, $6, $7)`,
+    [projectId, mail.to, mail.subject, mail.body, mail.link, mail.kind, mail.channel ?? 'email'],
   )
   await db.query(
     `delete from project_auth_mailbox where project_id = $1 and id <= (
@@ -388,8 +420,44 @@ export async function keepMail(db: Queryable, projectId: number, mail: { to: str
 
 export async function listMail(db: Queryable, projectId: number, limit: number): Promise<MailboxMessage[]> {
   const { rows } = await db.query<MailboxMessage & { id: string | number; sent_at: Date | string }>(
-    `select id, recipient, subject, body, link, kind, sent_at from project_auth_mailbox where project_id = $1 order by id desc limit $2`,
+    `select id, recipient, subject, body, link, kind, channel, sent_at from project_auth_mailbox where project_id = $1 order by id desc limit $2`,
     [projectId, limit],
   )
   return rows.map((r) => ({ ...r, id: Number(r.id), sent_at: new Date(r.sent_at).toISOString() }))
+}
+
+// ---- the platform store: rate limit counters -----------------------------------------------------------------------
+
+/**
+ * Counts one hit on the project's `key` in one atomic upsert: a window that started at or before `windowStart` has
+ * ended, and the hit starts a new one at `now`. The count and the start of the window it fell in.
+ */
+export async function countHit(db: Queryable, projectId: number, key: string, now: Date, windowStart: Date): Promise<{ hits: number; windowStartedAt: Date }> {
+  const { rows } = await db.query<{ hits: number; window_started_at: Date | string }>(
+    `insert into project_auth_rate_limits as r (project_id, key, hits, window_started_at) values ($1, $2, 1, $3)
+     on conflict (project_id, key) do update set
+       hits = case when r.window_started_at <= $4 then 1 else r.hits + 1 end,
+       window_started_at = case when r.window_started_at <= $4 then excluded.window_started_at else r.window_started_at end
+     returning hits, window_started_at`,
+    [projectId, key, now.toISOString(), windowStart.toISOString()],
+  )
+  return { hits: Number(rows[0].hits), windowStartedAt: new Date(rows[0].window_started_at) }
+}
+
+/** The hits of the project's `key` in a window that started after `windowStart` (0 when it ended). */
+export async function hitsOf(db: Queryable, projectId: number, key: string, windowStart: Date): Promise<number> {
+  const { rows } = await db.query<{ hits: number }>(
+    `select hits from project_auth_rate_limits where project_id = $1 and key = $2 and window_started_at > $3`,
+    [projectId, key, windowStart.toISOString()],
+  )
+  return rows.length ? Number(rows[0].hits) : 0
+}
+
+export async function clearHits(db: Queryable, projectId: number, key: string): Promise<void> {
+  await db.query(`delete from project_auth_rate_limits where project_id = $1 and key = $2`, [projectId, key])
+}
+
+/** Drops the counters of every window that started at or before `before`. */
+export async function sweepHits(db: Queryable, before: Date): Promise<void> {
+  await db.query(`delete from project_auth_rate_limits where window_started_at <= $1`, [before.toISOString()])
 }

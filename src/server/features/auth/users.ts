@@ -6,6 +6,8 @@ import { createHash, randomBytes, randomInt, timingSafeEqual } from 'node:crypto
 import bcrypt from 'bcryptjs'
 import type { ProjectTx } from '../../projectdb/types'
 import { authError } from './errors'
+import { isLeakedPassword } from './leaked'
+import type { AuthSettings } from './settings'
 import { identitiesOf, type IdentityRow, type UserRow } from './store'
 
 /** bcrypt's cost as the platform hashes passwords. */
@@ -27,13 +29,22 @@ export function normaliseEmail(raw: unknown): string {
   return email
 }
 
-export function checkPassword(password: unknown, minLength: number): string {
+/**
+ * A new password as the settings allow it: not empty, at most 72 bytes, at least the minimum length, and, with the
+ * leaked-password rule on, not one of the common breached passwords (weak_password, reasons ['pwned'], as the
+ * platform refuses it).
+ */
+export function checkPassword(password: unknown, settings: Pick<AuthSettings, 'password_min_length' | 'password_hibp_enabled'>): string {
+  const minLength = settings.password_min_length
   if (typeof password !== 'string' || password.length === 0) throw authError(422, 'validation_failed', 'Password is required')
   if (Buffer.byteLength(password) > MAX_PASSWORD_BYTES) {
     throw authError(422, 'validation_failed', `Password cannot be longer than ${MAX_PASSWORD_BYTES} characters`)
   }
   if ([...password].length < minLength) {
     throw Object.assign(authError(422, 'weak_password', `Password should be at least ${minLength} characters.`), { reasons: ['length'] })
+  }
+  if (settings.password_hibp_enabled && isLeakedPassword(password)) {
+    throw Object.assign(authError(422, 'weak_password', 'Password is known to be weak and easy to guess, please choose a different one.'), { reasons: ['pwned'] })
   }
   return password
 }

@@ -8,21 +8,26 @@ import type { Hono } from 'hono'
 import type { GatewayEnv } from '../../gateway'
 import { AuthApiError, authError } from './errors'
 import { body, isVerifyType, optionalObject, optionalString, type AuthService, type C, type Session } from './service'
+import { phoneFlows } from './phone'
 import { redirectTarget } from './settings'
 import * as store from './store'
 import { normaliseEmail } from './users'
 
 export function verifyRoutes(app: Hono<GatewayEnv>, s: AuthService) {
   const { clock, throttle } = s
+  const phone = phoneFlows(s)
 
   const sendOtp = async (c: C) => {
     const settings = await s.settingsOf(c)
     const b = await body(c)
-    if (b.phone !== undefined && b.email === undefined) throw authError(400, 'phone_provider_disabled', 'Unsupported phone provider')
+    if (b.phone !== undefined && b.email === undefined) {
+      await phone.sendOtp(c, b, settings)
+      return c.json({})
+    }
     const email = normaliseEmail(b.email)
     const data = optionalObject(b.data, 'data')
     const createUser = b.create_user === undefined ? true : b.create_user === true
-    throttle.take(`otp:${s.address(c)}`, settings.rate_limit_otp)
+    await throttle.take(c.var.gateway.project.id, `otp:${s.address(c)}`, settings.rate_limit_otp)
     const redirectTo = c.req.query('redirect_to') ?? optionalString(b.redirect_to, 'redirect_to')
     await s.tx(c, async (t) => {
       let user = await store.userByEmail(t, email)
@@ -44,7 +49,7 @@ export function verifyRoutes(app: Hono<GatewayEnv>, s: AuthService) {
     const settings = await s.settingsOf(c)
     const b = await body(c)
     const email = normaliseEmail(b.email)
-    throttle.take(`otp:${s.address(c)}`, settings.rate_limit_otp)
+    await throttle.take(c.var.gateway.project.id, `otp:${s.address(c)}`, settings.rate_limit_otp)
     const redirectTo = c.req.query('redirect_to') ?? optionalString(b.redirect_to, 'redirect_to')
     await s.tx(c, async (t) => {
       const user = await store.userByEmail(t, email)
@@ -60,9 +65,10 @@ export function verifyRoutes(app: Hono<GatewayEnv>, s: AuthService) {
     const settings = await s.settingsOf(c)
     const b = await body(c)
     const type = optionalString(b.type, 'type')
-    if (type === 'sms' || type === 'phone_change' || b.phone !== undefined) throw authError(400, 'phone_provider_disabled', 'Unsupported phone provider')
+    if (type === 'sms') return c.json(await s.sessionJson(c, await phone.verify(c, b, settings), 'otp', settings))
+    if (type === 'phone_change' || b.phone !== undefined) throw authError(400, 'phone_provider_disabled', 'Unsupported phone provider')
     if (!isVerifyType(type)) throw authError(400, 'validation_failed', 'Verify requires a verification type')
-    throttle.take(`otp:${s.address(c)}`, settings.rate_limit_otp)
+    await throttle.take(c.var.gateway.project.id, `otp:${s.address(c)}`, settings.rate_limit_otp)
     const hash = optionalString(b.token_hash, 'token_hash')
     const otp = optionalString(b.token, 'token')
     const email = b.email === undefined ? undefined : normaliseEmail(b.email)
@@ -85,7 +91,7 @@ export function verifyRoutes(app: Hono<GatewayEnv>, s: AuthService) {
       c.redirect(`${target}#error=access_denied&error_code=${code}&error_description=${encodeURIComponent(description)}`, 303)
     if (!isVerifyType(type) || !hash) return fail('validation_failed', 'Verify requires a verification type and a token')
     try {
-      throttle.take(`otp:${s.address(c)}`, settings.rate_limit_otp)
+      await throttle.take(c.var.gateway.project.id, `otp:${s.address(c)}`, settings.rate_limit_otp)
     } catch {
       return fail('over_request_rate_limit', 'Request rate limit reached')
     }

@@ -9,7 +9,11 @@
  *    reaches subscribers on all of them.
  * NOTIFY is sent at COMMIT (a rolled-back change is never announced) in commit order.
  * The trigger (`realtime.capture_change`, schema realtime) is put on a table when a subscriber asks for it, and
- * announces a change only while the table is in the `supabase_realtime` publication. Each change is delivered only to
+ * announces a change only while the table is in the `supabase_realtime` publication. A schema-wide subscription
+ * (no table, or `table: '*'`) puts it on every table of the schema, so a table published later is captured from the
+ * moment it is published; a table created after the join is found by a look at the catalog (never at the tables)
+ * every `rescanMs` while such a subscription exists. (An event trigger would see it at once, but creating one needs
+ * a superuser, which a project's role on PostgreSQL is not.) Each change is delivered only to
  * subscribers whose role may SELECT that row: checked in the project database as the subscriber (its role and
  * claims, so RLS policies decide). A delete is not checked (the row is gone), as on the platform; of a table under row
  * level security its old record then carries only the primary key.
@@ -56,9 +60,17 @@ export class ChangeFeed implements ChangeFeedLike {
   static readonly MAX_PENDING = 10_000
   dropped = 0
 
+  /** Tables this feed put its trigger on (`schema.table`). */
+  private readonly captured = new Set<string>()
+  /** Schema-wide subscriptions open, by schema ('*': every schema). */
+  private readonly wide = new Map<string, number>()
+  private rescanTimer?: NodeJS.Timeout
+  private rescanning?: Promise<void>
+
   constructor(
     private readonly project: FeedProject,
     private readonly projectDbs: Pick<ProjectDatabases, 'listen'>,
+    private readonly rescanMs = 1_000,
   ) {}
 
   private get gateway() {
@@ -85,7 +97,7 @@ export class ChangeFeed implements ChangeFeedLike {
           throw err
         }
       }
-      const relations = await this.gateway.transaction({ role: 'postgres' }, (tx) => subscribedTables(tx, schema, table ?? null))
+      const relations = await this.gateway.transaction({ role: 'postgres' }, (tx) => subscribedTables(tx, schema, table ?? null, !table))
       if (table && relations.length === 0) throw unableToSubscribe(w, `No table ${schema}.${table}.`)
       if (filter && table) {
         const info = await this.tableInfo(schema, table)
@@ -94,6 +106,20 @@ export class ChangeFeed implements ChangeFeedLike {
       for (const r of relations) await this.installTrigger(r.schema, r.table)
       const id = nextId++
       const event = String(w.event)
+      let cancel = () => {}
+      if (!table) {
+        this.wide.set(schema, (this.wide.get(schema) ?? 0) + 1)
+        let cancelled = false
+        cancel = () => {
+          if (cancelled) return
+          cancelled = true
+          const left = (this.wide.get(schema) ?? 1) - 1
+          if (left > 0) this.wide.set(schema, left)
+          else this.wide.delete(schema)
+          if (this.wide.size === 0) this.stopRescan()
+        }
+        this.startRescan()
+      }
       subs.push({
         id,
         echo: { id, event, schema, ...(typeof w.table === 'string' ? { table: w.table } : {}), ...(filterText ? { filter: filterText } : {}) },
@@ -101,16 +127,40 @@ export class ChangeFeed implements ChangeFeedLike {
         schema,
         table,
         filter,
-        cancel: () => {},
+        cancel,
       })
     }
     await this.listen()
     return subs
   }
 
+  /** Looks at the catalog for tables of the schema-wide subscriptions' schemas that have no trigger yet. */
+  private startRescan() {
+    if (this.rescanTimer) return
+    this.rescanTimer = setInterval(() => {
+      this.rescanning ??= this.rescan()
+        .catch((err: unknown) => console.error(`realtime: looking for new tables of ${this.project.ref} failed: ${(err as Error).message}`))
+        .finally(() => (this.rescanning = undefined))
+    }, this.rescanMs)
+    this.rescanTimer.unref()
+  }
+
+  private stopRescan() {
+    clearInterval(this.rescanTimer)
+    this.rescanTimer = undefined
+  }
+
+  private async rescan() {
+    for (const schema of [...this.wide.keys()]) {
+      const relations = await this.gateway.transaction({ role: 'postgres', readOnly: true }, (tx) => subscribedTables(tx, schema, null, true))
+      for (const r of relations) if (!this.captured.has(`${r.schema}.${r.table}`)) await this.installTrigger(r.schema, r.table)
+    }
+  }
+
   private async installTrigger(schema: string, table: string) {
     try {
       await this.gateway.transaction({ role: 'postgres' }, (tx) => installCaptureTrigger(tx, schema, table))
+      this.captured.add(`${schema}.${table}`)
     } catch (err) {
       // A table the project's role does not own (the platform's own): its changes cannot be captured.
       if ((err as { code?: string }).code !== '42501') throw err
@@ -129,6 +179,8 @@ export class ChangeFeed implements ChangeFeedLike {
   }
 
   async stop(): Promise<void> {
+    this.stopRescan()
+    await this.rescanning
     const un = await this.unlisten?.catch(() => undefined)
     this.unlisten = undefined
     await un?.()

@@ -9,8 +9,11 @@
  *    it write (rls.ts). Presence keeps each topic's tracked metas, and sends `presence_state` on join and
  *    `presence_diff` on track, untrack and leave.
  *  - postgres_changes subscriptions are checked at join and served by changes.ts.
- *  - Limits (limits.ts): sockets per project, channels per socket, events per second per project (over: an error
- *    reply, the socket kept), payload size, and a bounded send buffer per socket (a reader that does not keep up is
+ *  - With several processes on one PostgreSQL store, broadcasts and presence diffs go to the other processes too
+ *    (relay.ts); a process whose client joins a topic asks the others for their presence there.
+ *  - Limits (limits.ts): sockets per project, channels per socket, events, joins and presence events per second per
+ *    project, keys of a presence object (over: an error reply on the channel, the socket kept), payload size, and a
+ *    bounded send buffer per socket (a reader that does not keep up is
  *    closed rather than buffered without end). A socket silent past the idle time-out is closed.
  */
 import { randomUUID } from 'node:crypto'
@@ -19,6 +22,7 @@ import type { RealtimeConfig } from '../../../contracts/realtime'
 import { GatewayRefusal, identify, type Caller } from '../../gateway'
 import type { ChangeFeedLike as ChangeFeed, ChangeSubscription, FeedProject } from './types'
 import { decode, encode, reply, type Frame, type Vsn } from './protocol'
+import type { PresenceDiff, Relay, RelayMessage } from './relay'
 import { canUsePrivateChannel } from './rls'
 import type { GatewayContext } from '../../gateway'
 
@@ -60,7 +64,11 @@ export class ProjectRealtime implements FeedProject {
   /** Members by routing key (`private:` + topic for private channels, so they never mix with public ones). */
   readonly topics = new Map<string, Set<Member>>()
   readonly presence = new Map<string, Map<string, PresenceEntry[]>>()
-  private eventWindow = { second: 0, count: 0 }
+  /** Presence tracked on other processes, by routing key, presence key, then the process's id: metas with phx_ref. */
+  readonly remotePresence = new Map<string, Map<string, { origin: string; meta: Record<string, unknown> }[]>>()
+  /** Routing keys whose presence this process asked the others for (while it has members there). */
+  readonly askedPresence = new Set<string>()
+  private windows = { events: new RateWindow(), joins: new RateWindow(), presence: new RateWindow() }
   feed?: ChangeFeed
 
   constructor(
@@ -77,21 +85,37 @@ export class ProjectRealtime implements FeedProject {
     this.hub.options.onMessages?.(this.gateway.project.id, messages)
   }
 
+  /** New limits saved: they apply from now, each per-second count starting again. */
+  limitsChanged(config: RealtimeConfig) {
+    this.config = config
+    this.windows = { events: new RateWindow(), joins: new RateWindow(), presence: new RateWindow() }
+  }
+
   /** One more client event this second; false when the project's events per second are spent. */
   takeEvent(): boolean {
-    const second = Math.floor(Date.now() / 1000)
-    if (this.eventWindow.second !== second) this.eventWindow = { second, count: 0 }
-    if (this.eventWindow.count >= (this.config.max_events_per_second ?? Number.POSITIVE_INFINITY)) return false
-    this.eventWindow.count++
-    return true
+    return this.windows.events.take(this.config.max_events_per_second)
+  }
+
+  /** One more channel join this second; false when the project's joins per second are spent. */
+  takeJoin(): boolean {
+    return this.windows.joins.take(this.config.max_joins_per_second)
+  }
+
+  /** One more presence event (track, untrack) this second; false when the project's are spent. */
+  takePresence(): boolean {
+    return this.windows.presence.take(this.config.max_presence_events_per_second)
   }
 
   members(key: string): Set<Member> {
     return this.topics.get(key) ?? new Set()
   }
 
-  /** Sends a broadcast to a topic's members (not `except`), as the client sees it; counts the messages. */
-  broadcast(key: string, topic: string, inner: Record<string, unknown>, except?: Member): number {
+  /**
+   * Sends a broadcast to a topic's members (not `except`), as the client sees it; counts the messages. One that
+   * started on this process goes to the other processes too.
+   */
+  broadcast(key: string, topic: string, inner: Record<string, unknown>, except?: Member, relayed = false): number {
+    if (!relayed) this.hub.relay?.publish({ kind: 'broadcast', ref: this.ref, key, topic, inner })
     let sent = 0
     for (const m of this.members(key)) {
       if (m === except) continue
@@ -102,11 +126,57 @@ export class ProjectRealtime implements FeedProject {
   }
 }
 
+/** A count per wall-clock second (a new second starts from zero), against a limit that may change meanwhile. */
+class RateWindow {
+  private second = 0
+  private count = 0
+  take(limit: number | null | undefined): boolean {
+    const second = Math.floor(Date.now() / 1000)
+    if (this.second !== second) {
+      this.second = second
+      this.count = 0
+    }
+    if (this.count >= (limit ?? Number.POSITIVE_INFINITY)) return false
+    this.count++
+    return true
+  }
+}
+
+/** The presence of a topic on this process, as presence_state sends it (local members only). */
+function localPresence(project: ProjectRealtime, key: string): PresenceDiff['joins'] {
+  const out: PresenceDiff['joins'] = {}
+  for (const [k, entries] of project.presence.get(key) ?? []) out[k] = { metas: entries.map((e) => ({ ...e.meta, phx_ref: e.ref })) }
+  return out
+}
+
+/** Applies another process's presence diff to what this one knows of it, and tells the topic's members here. */
+function applyRemotePresence(project: ProjectRealtime, key: string, origin: string, diff: PresenceDiff) {
+  const members = project.members(key)
+  if (members.size === 0) return
+  let topic = project.remotePresence.get(key)
+  if (!topic) project.remotePresence.set(key, (topic = new Map()))
+  for (const [k, { metas }] of Object.entries(diff.leaves)) {
+    const gone = new Set(metas.map((m) => m.phx_ref))
+    const left = (topic.get(k) ?? []).filter((e) => !(e.origin === origin && gone.has(e.meta.phx_ref)))
+    if (left.length) topic.set(k, left)
+    else topic.delete(k)
+  }
+  for (const [k, { metas }] of Object.entries(diff.joins)) topic.set(k, [...(topic.get(k) ?? []), ...metas.map((meta) => ({ origin, meta }))])
+  let sent = 0
+  for (const m of members) {
+    if (!m.presenceEnabled) continue
+    if (m.socket.send({ join_ref: m.joinRef, ref: null, topic: m.topic, event: 'presence_diff', payload: diff })) sent++
+  }
+  project.counted(sent)
+}
+
 const routeKey = (topic: string, isPrivate: boolean) => (isPrivate ? `private:${topic}` : topic)
 
 /** The realtime service of this process. */
 export class Hub {
   readonly projects = new Map<string, ProjectRealtime>()
+  /** The other processes of the store (PostgreSQL), when there can be any. */
+  relay?: Relay
 
   constructor(
     readonly options: HubOptions,
@@ -149,6 +219,33 @@ export class Hub {
       }
     })
     return socket
+  }
+
+  /** A broadcast from outside any socket (the HTTP API): to this process's members and the other processes. */
+  broadcastFrom(ref: string, key: string, topic: string, inner: Record<string, unknown>) {
+    const project = this.projects.get(ref)
+    if (project) project.broadcast(key, topic, inner)
+    else this.relay?.publish({ kind: 'broadcast', ref, key, topic, inner })
+  }
+
+  /** What another process sent (relay.ts). */
+  fromRelay(m: RelayMessage, from: string) {
+    const project = this.projects.get(m.ref)
+    if (!project) return
+    switch (m.kind) {
+      case 'broadcast':
+        return void project.broadcast(m.key, m.topic, m.inner, undefined, true)
+      case 'presence_diff':
+        return applyRemotePresence(project, m.key, from, m.diff)
+      case 'presence_request': {
+        const state = localPresence(project, m.key)
+        if (Object.keys(state).length) this.relay?.publish({ kind: 'presence_state', ref: m.ref, key: m.key, to: from, state })
+        return
+      }
+      case 'presence_state':
+        if (m.to === this.relay?.origin) applyRemotePresence(project, m.key, from, { joins: m.state, leaves: {} })
+        return
+    }
   }
 
   /** Closes every socket (the server stops). */
@@ -269,6 +366,9 @@ export class Socket {
     const config = this.project.config
     if (config.suspend) return this.error(frame, 'RealtimeDisabledForTenant: Realtime is disabled for this project')
     if (!topic.startsWith('realtime:') || topic.length > 255) return this.error(frame, 'unmatched topic')
+    if (!this.project.takeJoin()) {
+      return this.error(frame, `ClientJoinRateLimitReached: Too many joins per second (the project allows ${config.max_joins_per_second})`)
+    }
     const existing = this.members.get(topic)
     if (existing) this.leave(existing)
     if (this.members.size >= (config.max_channels_per_client ?? Number.POSITIVE_INFINITY)) {
@@ -343,6 +443,10 @@ export class Socket {
     }
     if (member.presenceEnabled) {
       this.send({ join_ref: member.joinRef, ref: null, topic, event: 'presence_state', payload: this.presenceState(key) })
+      if (this.project.hub.relay && !this.project.askedPresence.has(key)) {
+        this.project.askedPresence.add(key)
+        this.project.hub.relay.publish({ kind: 'presence_request', ref: this.project.ref, key })
+      }
     }
   }
 
@@ -383,7 +487,12 @@ export class Socket {
     const key = routeKey(member.topic, member.private)
     const set = this.project.topics.get(key)
     set?.delete(member)
-    if (set && set.size === 0) this.project.topics.delete(key)
+    if (set && set.size === 0) {
+      this.project.topics.delete(key)
+      // Nobody here follows the topic: what the other processes track there is asked again on the next join.
+      this.project.askedPresence.delete(key)
+      this.project.remotePresence.delete(key)
+    }
     for (const s of member.postgresChanges) s.cancel()
     this.untrack(member, key)
   }
@@ -398,20 +507,25 @@ export class Socket {
   }
 
   private presenceState(key: string): Record<string, { metas: Record<string, unknown>[] }> {
-    const out: Record<string, { metas: Record<string, unknown>[] }> = {}
-    for (const [k, entries] of this.project.presence.get(key) ?? []) out[k] = { metas: entries.map((e) => ({ ...e.meta, phx_ref: e.ref })) }
+    const out = localPresence(this.project, key)
+    for (const [k, entries] of this.project.remotePresence.get(key) ?? []) out[k] = { metas: [...(out[k]?.metas ?? []), ...entries.map((e) => e.meta)] }
     return out
   }
 
   private pushPresence(member: Member, frame: Frame) {
     if (!member.presenceEnabled) return this.error(frame, 'Presence is not enabled on this channel')
     if (this.payloadTooLarge(frame)) return
-    if (!this.project.takeEvent()) return this.error(frame, `TooManyEventsPerSecond: the project allows ${this.project.config.max_events_per_second} events per second`)
+    if (!this.project.takePresence()) {
+      return this.error(frame, `PresenceRateLimitReached: Too many presence messages per second (the project allows ${this.project.config.max_presence_events_per_second})`)
+    }
     if (!member.canWrite) return this.error(frame, 'Unauthorized: You do not have permissions to write to this Channel topic')
     const p = frame.payload as { event?: unknown; payload?: unknown }
     const key = routeKey(member.topic, member.private)
     if (p.event === 'track') {
       const meta = p.payload && typeof p.payload === 'object' && !Array.isArray(p.payload) ? (p.payload as Record<string, unknown>) : {}
+      const keys = Object.keys(meta).length
+      const maxKeys = this.project.config.max_presence_keys_per_object ?? Number.POSITIVE_INFINITY
+      if (keys > maxKeys) return this.error(frame, `PresenceKeysLimitReached: A presence object has ${keys} keys, the project allows ${maxKeys}`)
       this.track(member, key, meta)
       return void this.send(reply(frame, 'ok'))
     }
@@ -449,7 +563,8 @@ export class Socket {
     this.presenceDiff(key, { joins: {}, leaves: { [member.presenceKey]: { metas: gone.map((e) => ({ ...e.meta, phx_ref: e.ref })) } } })
   }
 
-  private presenceDiff(key: string, diff: Record<string, unknown>) {
+  private presenceDiff(key: string, diff: PresenceDiff) {
+    this.project.hub.relay?.publish({ kind: 'presence_diff', ref: this.project.ref, key, diff })
     let sent = 0
     for (const m of this.project.members(key)) {
       if (!m.presenceEnabled) continue

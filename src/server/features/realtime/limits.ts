@@ -15,6 +15,7 @@ export const REALTIME_DEFAULTS: RealtimeConfig = {
   max_channels_per_client: 100,
   max_joins_per_second: 100,
   max_presence_events_per_second: 100,
+  max_presence_keys_per_object: 10,
   max_payload_size_in_kb: 256,
   suspend: false,
   presence_enabled: true,

@@ -25,6 +25,7 @@ import { memberProject } from '../projects/access'
 import { ChangeFeed } from './changes'
 import { Hub } from './hub'
 import { MAX_FRAME_BYTES, SOCKET_DEFAULTS } from './limits'
+import { createRelay } from './relay'
 import { readRealtimeConfig, saveRealtimeConfig } from './store'
 import { VSNS, type Vsn } from './protocol'
 import { canUsePrivateChannel } from './rls'
@@ -76,8 +77,11 @@ export function createRealtime(deps: Deps): Realtime {
       onMessages: (projectId, n) => usage.messages(projectId, n),
       onConnections: (projectId, open) => usage.connections(projectId, open),
     },
-    (project) => new ChangeFeed(project, deps.projectDbs),
+    (project) => new ChangeFeed(project, deps.projectDbs, deps.config.realtime?.newTablesRescanMs),
   )
+  // Several processes may share a PostgreSQL store; a PGlite store has one.
+  const relay = db.kind === 'postgres' && deps.config.databaseUrl ? createRelay(db, deps.config.databaseUrl, (m, from) => hub.fromRelay(m, from)) : undefined
+  hub.relay = relay
   const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_FRAME_BYTES, perMessageDeflate: false })
   const configs = new Map<number, { at: number; config: Promise<RealtimeConfig> }>()
   const configOf = (projectId: number) => {
@@ -120,7 +124,6 @@ export function createRealtime(deps: Deps): Realtime {
     for (const m of messages) {
       if (Buffer.byteLength(JSON.stringify(m.payload ?? null)) > limit) return realtimeError(c, 413, `Payload too large: the project allows ${limit} bytes`)
     }
-    const project = hub.projects.get(gateway.project.ref)
     for (const m of messages) {
       if (m.private) {
         await ensureRealtimeSchema(gateway)
@@ -128,11 +131,9 @@ export function createRealtime(deps: Deps): Realtime {
         if (!rights.write) return realtimeError(c, 403, `You do not have permissions to write to the Channel topic ${m.topic}`, 'Unauthorized')
       }
     }
-    if (project) {
-      for (const m of messages) {
-        const topic = `realtime:${m.topic}`
-        project.broadcast(m.private ? `private:${topic}` : topic, topic, { type: 'broadcast', event: m.event, payload: m.payload ?? {} })
-      }
+    for (const m of messages) {
+      const topic = `realtime:${m.topic}`
+      hub.broadcastFrom(gateway.project.ref, m.private ? `private:${topic}` : topic, topic, { type: 'broadcast', event: m.event, payload: m.payload ?? {} })
     }
     return c.body(null, 202)
   }
@@ -175,7 +176,7 @@ export function createRealtime(deps: Deps): Realtime {
     await saveRealtimeConfig(db, c.var.project.id, c.req.valid('json'))
     configs.delete(c.var.project.id)
     const open = hub.projects.get(c.var.project.ref)
-    if (open) open.config = await configOf(c.var.project.id)
+    if (open) open.limitsChanged(await configOf(c.var.project.id))
     return c.body(null, 204)
   })
   routes.on(...at(endpoints.listRealtimeChannels), member, async (c) => {
@@ -232,6 +233,7 @@ export function createRealtime(deps: Deps): Realtime {
     },
     async close() {
       await hub.close()
+      await relay?.close()
       wss.close()
       await usage.stop()
     },

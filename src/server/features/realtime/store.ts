@@ -57,17 +57,22 @@ export async function realtimeSchemaPresent(tx: ProjectTx): Promise<boolean> {
 
 // ---- postgres_changes: tables and their change capture --------------------------------------------------------------
 
+const CAPTURE_TRIGGER = 'supabase_realtime_capture'
+
 /**
- * The tables a subscription covers: `table` in `schema` ('*': any), or without a table every table of the
- * publication `supabase_realtime` there. The platform's own schemas never.
+ * The tables a subscription covers: `table` in `schema` ('*': any), or without a table every table there (the
+ * trigger announces a change only while its table is in the publication `supabase_realtime`, so a table published
+ * later is covered from that moment). With `missingOnly`, only those without the capture trigger yet. The
+ * platform's own schemas never; the project role's own tables only (it cannot put a trigger on another's).
  */
-export async function subscribedTables(tx: ProjectTx, schema: string, table: string | null): Promise<{ schema: string; table: string }[]> {
+export async function subscribedTables(tx: ProjectTx, schema: string, table: string | null, missingOnly = false): Promise<{ schema: string; table: string }[]> {
   const { rows } = await tx.query<{ schema: string; table: string }>(
     `select n.nspname as schema, c.relname as table from pg_catalog.pg_class c join pg_catalog.pg_namespace n on n.oid = c.relnamespace
      where c.relkind in ('r', 'p') and ($1 = '*' or n.nspname = $1) and ($2::text is null or c.relname = $2)
-       and n.nspname not in ('pg_catalog', 'information_schema', 'realtime')
-       and ($2::text is not null or exists (select from pg_catalog.pg_publication_tables pt where pt.pubname = 'supabase_realtime' and pt.schemaname = n.nspname and pt.tablename = c.relname))`,
-    [schema, table],
+       and n.nspname not in ('pg_catalog', 'information_schema', 'realtime', 'auth', 'storage') and n.nspname not like 'pg\\_%'
+       and ($2::text is not null or pg_catalog.pg_has_role(c.relowner, 'USAGE'))
+       and (not $3 or not exists (select from pg_catalog.pg_trigger tg where tg.tgrelid = c.oid and tg.tgname = '${CAPTURE_TRIGGER}'))`,
+    [schema, table, missingOnly],
   )
   return rows
 }
@@ -75,7 +80,7 @@ export async function subscribedTables(tx: ProjectTx, schema: string, table: str
 /** Puts the change capture trigger on the table (kept when there: `create or replace`). */
 export async function installCaptureTrigger(tx: ProjectTx, schema: string, table: string): Promise<void> {
   await tx.query(
-    `create or replace trigger supabase_realtime_capture after insert or update or delete on ${quoteIdent(schema)}.${quoteIdent(table)} for each row execute function realtime.capture_change()`,
+    `create or replace trigger ${CAPTURE_TRIGGER} after insert or update or delete on ${quoteIdent(schema)}.${quoteIdent(table)} for each row execute function realtime.capture_change()`,
   )
 }
 

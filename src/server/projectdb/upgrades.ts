@@ -1,0 +1,62 @@
+/**
+ * Schemas a product added to the template after project databases were already made from it: each engine checks
+ * for them every time it opens a project's database (one catalog lookup, through the project's own session) and
+ * brings a database that lacks one up to date before anything else runs on it. The scripts are idempotent, so two
+ * servers opening one database at once, or an open that stopped half-way, come to the same end.
+ *  - PGlite: the script runs on the project's session, as its owner (`postgres`, who owns the database there).
+ *  - PostgreSQL: the project's role may not write a schema the platform owns, so the script runs on the engine's
+ *    own connection (as the template's was), under an advisory lock, and the project's role gets the grants the
+ *    template gives it (ownershipSql in postgres.ts).
+ */
+import { quoteIdent as ident } from '../core/sql'
+import { AUTH_SCHEMA_SQL } from './authSchema'
+
+export interface SchemaUpgrade {
+  name: string
+  /** One row with one boolean column `present`: whether the database has the schema as it is now. */
+  presentSql: string
+  /** The idempotent script that makes it so. */
+  sql: string
+  /** PostgreSQL: what the project's role is granted after the script ran as the engine's user. */
+  ownerGrantsSql(role: string): string
+}
+
+export const PROJECT_UPGRADES: SchemaUpgrade[] = [
+  {
+    name: 'auth',
+    // Its newest table: an older database may have the schema without it.
+    presentSql: `select to_regclass('auth.flow_state') is not null as present`,
+    sql: AUTH_SCHEMA_SQL,
+    ownerGrantsSql: (role) => `
+grant usage on schema auth to ${ident(role)};
+grant all on all tables in schema auth to ${ident(role)};
+grant all on all sequences in schema auth to ${ident(role)};
+`,
+  },
+]
+
+/** Arbitrary constant (an int4, paired with the upgrade's name): one process at a time upgrades a database. */
+export const UPGRADE_LOCK_CLASS = 72_620_224
+
+interface Queries {
+  query<R = Record<string, unknown>>(sql: string, params?: unknown[]): Promise<{ rows: R[] }>
+}
+
+/** The upgrades the database behind `session` lacks. */
+export async function missingUpgrades(session: Queries): Promise<SchemaUpgrade[]> {
+  const missing: SchemaUpgrade[] = []
+  for (const upgrade of PROJECT_UPGRADES) {
+    const { rows } = await session.query<{ present: boolean }>(upgrade.presentSql)
+    if (!rows[0]?.present) missing.push(upgrade)
+  }
+  return missing
+}
+
+/** PostgreSQL: the script to run on the engine's own connection to the project's database (`role`: the project's). */
+export function upgradeScript(upgrade: SchemaUpgrade, role: string): string {
+  return `begin;
+select pg_advisory_xact_lock(${UPGRADE_LOCK_CLASS}, hashtext('${upgrade.name}'));
+${upgrade.sql}
+${upgrade.ownerGrantsSql(role)}
+commit;`
+}
