@@ -51,6 +51,8 @@ type FunctionDetailEvent =
   | { type: 'code.cancel' }
   | { type: 'code.deploy' }
   | { type: 'logs.refresh' }
+  | { type: 'logs.pause' }
+  | { type: 'logs.resume' }
   | { type: 'logs.filter'; level?: LogLevelFilter; text?: string }
 
 const TIMED_OUT = 'The request timed out'
@@ -208,21 +210,29 @@ export const functionDetailMachine = setup({
             },
           },
         },
+        // The live tail, which the person may pause (to read without the list moving) and resume (a poll at once).
         logs: {
-          ...onBeat('logPollInterval'),
-          on: { 'logs.refresh': { target: '.requesting', reenter: true } },
+          initial: 'live',
           states: {
-            requesting: {
-              invoke: {
-                id: 'fetchLogs',
-                src: 'fetchLogs',
-                input: ({ context }) => ({ ref: context.ref, slug: context.slug }),
-                onDone: { target: 'settled', actions: assign(({ event }) => ({ logs: event.output, logsError: null })) },
-                onError: { target: 'settled', actions: { type: 'storeLogsError', params: ({ event }) => ({ error: messageOf(event.error, 'Failed to load the logs') }) } },
+            live: {
+              ...onBeat('logPollInterval'),
+              on: { 'logs.refresh': { target: '.requesting', reenter: true }, 'logs.pause': 'paused' },
+              states: {
+                requesting: {
+                  invoke: {
+                    id: 'fetchLogs',
+                    src: 'fetchLogs',
+                    input: ({ context }) => ({ ref: context.ref, slug: context.slug }),
+                    onDone: { target: 'settled', actions: assign(({ event }) => ({ logs: event.output, logsError: null })) },
+                    onError: { target: 'settled', actions: { type: 'storeLogsError', params: ({ event }) => ({ error: messageOf(event.error, 'Failed to load the logs') }) } },
+                  },
+                  after: slot('logRequestTimeout'),
+                },
+                settled: {},
               },
-              after: slot('logRequestTimeout'),
             },
-            settled: {},
+            // No beat and no request: the entries stay as last read.
+            paused: { on: { 'logs.resume': 'live' } },
           },
         },
       },
@@ -287,6 +297,8 @@ export interface FunctionLogsView {
   total: number
   filter: Context['filter']
   refreshing: boolean
+  /** The live tail is paused: no polling until resumed. */
+  paused: boolean
   error: string | null
   invocations: { count: number; failed: number; last: LogEntry | null }
 }
@@ -298,7 +310,8 @@ export function selectFunctionLogsView(snapshot: FunctionDetailSnapshot): Functi
     entries: filterLogs(logs, filter),
     total: logs.length,
     filter,
-    refreshing: snapshot.matches({ ready: { logs: 'requesting' } }),
+    refreshing: snapshot.matches({ ready: { logs: { live: 'requesting' } } }),
+    paused: snapshot.matches({ ready: { logs: 'paused' } }),
     error: logsError,
     invocations: { count: invocations.length, failed: invocations.filter((entry) => (entry.status ?? 0) >= 400).length, last: invocations.at(-1) ?? null },
   }

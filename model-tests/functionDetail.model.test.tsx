@@ -49,17 +49,18 @@ const model = modelOf(functionDetailMachine, {
     }
     if (snapshot.matches('failed')) return [{ type: 'function.retry' }]
     const events: Array<ModelEvent<typeof functionDetailMachine>> = []
-    if (snapshot.matches({ ready: { logs: 'requesting' } }) && untouched(snapshot) && c.logs.length === 0 && c.logsError === null) {
+    if (snapshot.matches({ ready: { logs: { live: 'requesting' } } }) && untouched(snapshot) && c.logs.length === 0 && c.logsError === null) {
       events.push(
         { type: 'xstate.done.actor.fetchLogs', output: LOGS },
         { type: 'xstate.error.actor.fetchLogs', error: apiError('Internal server error', 500) },
-        { type: 'xstate.after.logRequestTimeout.functionDetail.ready.logs.requesting' },
+        { type: 'xstate.after.logRequestTimeout.functionDetail.ready.logs.live.requesting' },
       )
     }
-    if (snapshot.matches({ ready: { logs: 'settled' } }) && untouched(snapshot) && c.logs.length > 0 && c.logsError === null) {
+    if (snapshot.matches({ ready: { logs: { live: 'settled' } } }) && untouched(snapshot) && c.logs.length > 0 && c.logsError === null) {
       events.push(
-        { type: 'xstate.after.logPollInterval.functionDetail.ready.logs' },
+        { type: 'xstate.after.logPollInterval.functionDetail.ready.logs.live' },
         ev({ type: 'logs.refresh' }),
+        ev({ type: 'logs.pause' }),
         ev({ type: 'logs.filter', level: 'error' }),
         ev({ type: 'logs.filter', text: 'GREETING' }),
         ev({ type: 'verifyJwt.set', value: false }),
@@ -67,6 +68,9 @@ const model = modelOf(functionDetailMachine, {
         ev({ type: 'code.edit' }),
         ev({ type: 'code.select', name: 'word.ts' }),
       )
+    }
+    if (snapshot.matches({ ready: { logs: 'paused' } }) && untouched(snapshot) && c.logs.length > 0 && c.logsError === null) {
+      events.push(ev({ type: 'logs.resume' }))
     }
     if (snapshot.matches({ ready: { settings: 'saving' } })) {
       events.push(
@@ -204,11 +208,20 @@ describe('function page model', () => {
             expect(region('Code tab').getByRole('button', { name: 'Deploying…' })).toBeDisabled()
             expect(deploy.pending.at(-1)?.input).toEqual({ ref: REF, slug: SLUG, entrypoint_path: 'index.ts', files: [{ name: 'index.ts', content: EDITED }, HELLO_DETAIL.files.files[1]] })
           },
-          'ready.logs.requesting': () => {
+          'ready.logs.live.requesting': () => {
             expect(region('Logs tab').getByText('Refreshing…')).toBeInTheDocument()
             expect(logs.pending.at(-1)?.input).toEqual({ ref: REF, slug: SLUG })
           },
-          'ready.logs.settled': (snapshot) => {
+          'ready.logs.paused': (snapshot) => {
+            const { logs: entries, filter } = contextOf(snapshot)
+            const panel = region('Logs tab')
+            expect(panel.getByText(`${filterLogs(entries, filter).length} of ${entries.length} entries · paused: resume to refresh`)).toBeInTheDocument()
+            expect(panel.getByRole('button', { name: 'Refresh' })).toBeDisabled()
+            expect(panel.getByRole('button', { name: 'Resume' })).toBeEnabled()
+            expect(panel.queryByRole('button', { name: 'Pause' })).toBeNull()
+            expect(logs.pending).toHaveLength(0)
+          },
+          'ready.logs.live.settled': (snapshot) => {
             const { logs: entries, filter, logsError } = contextOf(snapshot)
             const shown = filterLogs(entries, filter)
             const panel = region('Logs tab')
@@ -230,12 +243,14 @@ describe('function page model', () => {
           'function.retry': () => fireEvent.click(region('Overview tab').getByRole('button', { name: 'Try again' })),
           'xstate.done.actor.fetchLogs': (step) => logs.resolve(outputOf<LogEntry[]>(step)),
           'xstate.error.actor.fetchLogs': (step) => logs.reject(errorOf(step)),
-          'xstate.after.logRequestTimeout.functionDetail.ready.logs.requesting': () => {
-            sendEdge(actor, { type: 'xstate.after.logRequestTimeout.functionDetail.ready.logs.requesting' })
+          'xstate.after.logRequestTimeout.functionDetail.ready.logs.live.requesting': () => {
+            sendEdge(actor, { type: 'xstate.after.logRequestTimeout.functionDetail.ready.logs.live.requesting' })
             logs.pending.splice(0)
           },
-          'xstate.after.logPollInterval.functionDetail.ready.logs': () => sendEdge(actor, { type: 'xstate.after.logPollInterval.functionDetail.ready.logs' }),
+          'xstate.after.logPollInterval.functionDetail.ready.logs.live': () => sendEdge(actor, { type: 'xstate.after.logPollInterval.functionDetail.ready.logs.live' }),
           'logs.refresh': () => fireEvent.click(region('Logs tab').getByRole('button', { name: 'Refresh' })),
+          'logs.pause': () => fireEvent.click(region('Logs tab').getByRole('button', { name: 'Pause' })),
+          'logs.resume': () => fireEvent.click(region('Logs tab').getByRole('button', { name: 'Resume' })),
           'logs.filter': ({ event }) => {
             if (event.level !== undefined) fireEvent.change(region('Logs tab').getByLabelText('Level'), { target: { value: event.level } })
             if (event.text !== undefined) fireEvent.change(region('Logs tab').getByLabelText('Search messages'), { target: { value: event.text } })

@@ -48,7 +48,7 @@ import { restProduct, restRoutes } from './features/rest/routes'
 import { authProduct } from './features/auth/routes'
 import { authConfigRoutes } from './features/auth/config'
 import { authDashboardRoutes } from './features/auth/dashboard'
-import { gatewayRoutes } from './gateway'
+import { gatewayRoutes, platformCall } from './gateway'
 import { projectCors } from './gateway/cors'
 import { createRealtime } from './features/realtime/routes'
 import { storageRoutes } from './features/storage/routes'
@@ -219,7 +219,7 @@ export async function createApp(options: CreateAppOptions): Promise<PlatformServ
   app.route('/', realtime.routes)
   app.route('/', settingsRoutes(deps))
   app.route('/', authConfigRoutes(deps))
-  app.route('/', authDashboardRoutes(deps, (path, init) => gateway.request(path, init)))
+  app.route('/', authDashboardRoutes(deps, platformCall(gateway)))
   app.route('/', supportRoutes(deps))
   app.route('/', snippetRoutes(deps))
   app.route('/', sqlEditorRoutes(deps))

@@ -14,7 +14,7 @@ import { insertFunction } from '../../src/server/features/functions/store'
 import { upsertSecrets } from '../../src/server/features/functions/runtime/store'
 import { findProjectKeys } from '../../src/server/features/keys/store'
 import { startWireServer, type WireServer } from '../../src/server/features/wire/server'
-import { FakeClock, OWNER, READONLY, projectByName, startTestServer, type TestServer, listenOnPort } from './helpers'
+import { OWNER, READONLY, projectByName, startTestServer, type TestServer, listenOnPort } from './helpers'
 
 let s: TestServer
 let origin: string
@@ -49,9 +49,7 @@ const client = (key: string) =>
 const url = (slug: string) => `${origin}/p/${project.ref}/functions/v1/${slug}`
 
 beforeAll(async () => {
-  // A clock at real time, not the seeded store's (helpers.ts): the Test panel's ten-minute token is signed by the
-  // platform's clock and read by the gateway against real time, which the seeded store's clock trails by up to a run.
-  s = await startTestServer({ clock: new FakeClock(), config: { functions: { wallClockMs: 4_000, cpuMs: 1_500, memoryMb: 64, maxRequestBytes: 1024 * 1024, maxResponseBytes: 1024 * 1024, maxOutputBytes: 256 * 1024 } } })
+  s = await startTestServer({ config: { functions: { wallClockMs: 4_000, cpuMs: 1_500, memoryMb: 64, maxRequestBytes: 1024 * 1024, maxResponseBytes: 1024 * 1024, maxOutputBytes: 256 * 1024 } } })
   ;({ origin, close } = await listenOnPort(s))
   // The Postgres port the functions' SUPABASE_DB_URL points at.
   wire = await startWireServer({ db: s.db, projectDbs: s.projectDbs, config: { ...s.config, wire: { ...s.config.wire, port: 0 } } })

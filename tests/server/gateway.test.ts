@@ -35,7 +35,7 @@ function probe(name: string, keysRule: Product['keys']): Product {
 }
 
 const sign = (claims: Record<string, unknown>, secret = keys.secret) =>
-  new SignJWT(claims).setProtectedHeader({ alg: 'HS256' }).setIssuedAt().setExpirationTime('1h').sign(new TextEncoder().encode(secret))
+  new SignJWT(claims).setProtectedHeader({ alg: 'HS256' }).setIssuedAt(s.clock.epoch()).setExpirationTime(s.clock.epoch(3600)).sign(new TextEncoder().encode(secret))
 
 beforeAll(async () => {
   s = await startTestServer()

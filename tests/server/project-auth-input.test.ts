@@ -141,8 +141,8 @@ describe('bad input', () => {
     const user = (await env.client().auth.signUp({ email: 'tokens@example.com', password: 'token-pass' })).data.user!
     const claims = { sub: user.id, role: 'authenticated', aud: 'authenticated', session_id: crypto.randomUUID() }
     const b64 = (o: object) => Buffer.from(JSON.stringify(o)).toString('base64url')
-    const none = `${b64({ alg: 'none', typ: 'JWT' })}.${b64({ ...claims, exp: Math.floor(Date.now() / 1000) + 600 })}.`
-    const wrong = await new SignJWT(claims).setProtectedHeader({ alg: 'HS256' }).setExpirationTime('10m').sign(new TextEncoder().encode('x'.repeat(40)))
+    const none = `${b64({ alg: 'none', typ: 'JWT' })}.${b64({ ...claims, exp: env.s.clock.epoch(600) })}.`
+    const wrong = await new SignJWT(claims).setProtectedHeader({ alg: 'HS256' }).setExpirationTime(env.s.clock.epoch(600)).sign(new TextEncoder().encode('x'.repeat(40)))
     const expired = await new SignJWT(claims).setProtectedHeader({ alg: 'HS256' }).setIssuedAt(1_000).setExpirationTime(2_000).sign(new TextEncoder().encode(env.keys.secret))
     for (const token of [none, wrong, expired]) {
       const res = await fetch(`${env.url}/auth/v1/user`, { headers: { apikey: env.keys.anon, authorization: `Bearer ${token}` } })

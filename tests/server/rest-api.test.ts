@@ -212,7 +212,7 @@ describe('supabase-js against the project URL', () => {
   it('an authenticated user JWT signed with the project secret runs as authenticated with its claims', async () => {
     const token = await new SignJWT({ role: 'authenticated', sub: 'user-1' })
       .setProtectedHeader({ alg: 'HS256' })
-      .setExpirationTime('1h')
+      .setExpirationTime(s.clock.epoch(3600))
       .sign(new TextEncoder().encode(keys.secret))
     const db = createClient(`${origin}/p/${ref}`, keys.anon, {
       realtime: { transport: WebSocket as never },
@@ -249,7 +249,7 @@ describe('keys', () => {
     }
     const expired = await new SignJWT({ role: 'service_role', ref })
       .setProtectedHeader({ alg: 'HS256' })
-      .setExpirationTime(Math.floor(Date.now() / 1000) - 60)
+      .setExpirationTime(s.clock.epoch(-60))
       .sign(new TextEncoder().encode(keys.secret))
     const late = await client(expired).from('rest_notes').select('title')
     expect([late.status, late.error?.code]).toEqual([401, 'PGRST303'])

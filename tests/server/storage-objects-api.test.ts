@@ -41,8 +41,8 @@ function client(key: string, accessToken?: string): SupabaseClient {
 const userToken = (sub: string) =>
   new SignJWT({ role: 'authenticated', sub, ref })
     .setProtectedHeader({ alg: 'HS256' })
-    .setIssuedAt()
-    .setExpirationTime('1h')
+    .setIssuedAt(s.clock.epoch())
+    .setExpirationTime(s.clock.epoch(3600))
     .sign(new TextEncoder().encode(keys.secret))
 
 /** SQL as the project's owner (policies, auth.uid()). */

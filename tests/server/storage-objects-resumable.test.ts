@@ -113,7 +113,7 @@ describe('resumable uploads', () => {
 
   it('lets only the caller that began an upload continue it', async () => {
     const sign = (sub: string) =>
-      new SignJWT({ role: 'authenticated', sub, ref }).setProtectedHeader({ alg: 'HS256' }).setIssuedAt().setExpirationTime('1h').sign(new TextEncoder().encode(keys.secret))
+      new SignJWT({ role: 'authenticated', sub, ref }).setProtectedHeader({ alg: 'HS256' }).setIssuedAt(s.clock.epoch()).setExpirationTime(s.clock.epoch(3600)).sign(new TextEncoder().encode(keys.secret))
     const create = await fetch(endpoint(), {
       method: 'POST',
       headers: {

@@ -40,6 +40,10 @@ export class FakeClock implements Clock {
   advance(ms: number): void {
     this.ms += ms
   }
+  /** Its time in seconds since the epoch, plus `offsetSeconds`: a JWT's iat or exp by this clock. */
+  epoch(offsetSeconds = 0): number {
+    return Math.floor(this.ms / 1000) + offsetSeconds
+  }
 }
 
 /** Overrides of the test config; `lifecycle` merges into the defaults, so a test names only the durations it uses. */

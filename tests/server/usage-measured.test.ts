@@ -192,6 +192,22 @@ describe('the request log', () => {
     expect((await logOf(recipes.ref, '?status=5xx')).entries).toEqual([])
   })
 
+  it("the dashboard's user lists (the Test panel's, the SQL Editor's) are the platform's calls, not the project's traffic", async () => {
+    const q = { ...period(), project_ref: recipes.ref }
+    const [logBefore, daysBefore] = [(await logOf(recipes.ref)).entries.length, await dailyOf('demo-free', q)]
+    // The Test panel's list goes through the gateway to the project's auth service, in process; the SQL Editor's reads
+    // the project's database. Each answers, and neither is logged or counted.
+    const users = await s.request(`/platform/auth/${recipes.ref}/users?page=1&per_page=10`, { headers: { cookie: owner } })
+    expect(users.status, await users.clone().text()).toBe(200)
+    const sqlUsers = await s.request(`/platform/projects/${recipes.ref}/sql/users`, { headers: { cookie: owner } })
+    expect(sqlUsers.status, await sqlUsers.clone().text()).toBe(200)
+    expect((await logOf(recipes.ref)).entries.length).toBe(logBefore)
+    expect((await dailyOf('demo-free', q)).at(-1)!.requests).toBe(daysBefore.at(-1)!.requests)
+    // The project's own traffic still is: one request, one entry.
+    expect((await rest('recipes?select=title&limit=1')).status).toBe(200)
+    expect((await logOf(recipes.ref)).entries.length).toBe(logBefore + 1)
+  })
+
   it('keeps a bounded number of entries per project', () => {
     // The bound itself is the meter's (REQUEST_LOG_LIMIT); here its path rule on odd input.
     expect(loggablePath(new URL('http://x/p/abc/rest/v1/t?select=a&APIKEY=k&Password=p'))).toBe('/rest/v1/t?select=a&Password=[redacted]')

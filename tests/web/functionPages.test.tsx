@@ -4,7 +4,7 @@
  * through the project's gateway with the anon key, 'Deploy a new function' from a template, and Edge Function Secrets
  * (digests only; several added in one request; one deleted).
  */
-import { screen, within } from '@testing-library/react'
+import { act, fireEvent, screen, within } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { REF } from '../fixtures'
@@ -147,6 +147,32 @@ describe("a function's page", () => {
     expect(messages()).toEqual(['POST /hello-world 500', 'TypeError: boom'])
     await user.type(screen.getByLabelText('Search messages'), 'boom')
     expect(messages()).toEqual(['TypeError: boom'])
+  })
+
+  it('pauses the live tail: no request on the beat while paused, one at once on resume', async () => {
+    // Fake timers from before the render: the machine's 3-second beat starts at mount.
+    vi.useFakeTimers()
+    try {
+      const { seen } = functionPlatform()
+      const logReads = () => seen.filter((r) => r.path.endsWith('/functions/hello-world/logs')).length
+      const settle = () => act(() => vi.advanceTimersByTimeAsync(0))
+      renderApp(`/project/${REF}/functions/hello-world/logs`)
+      for (let i = 0; i < 20 && !screen.queryByRole('button', { name: 'Pause' }); i++) await settle()
+      for (let i = 0; i < 20 && logReads() === 0; i++) await settle()
+      await act(() => vi.advanceTimersByTimeAsync(3_000))
+      expect(logReads()).toBe(2)
+      fireEvent.click(screen.getByRole('button', { name: 'Pause' }))
+      expect(screen.getByText(/ entries · paused: resume to refresh$/)).toBeInTheDocument()
+      expect(screen.getByRole('button', { name: 'Refresh' })).toBeDisabled()
+      await act(() => vi.advanceTimersByTimeAsync(10_000))
+      expect(logReads()).toBe(2)
+      fireEvent.click(screen.getByRole('button', { name: 'Resume' }))
+      await settle()
+      expect(logReads()).toBe(3)
+      expect(screen.getByRole('button', { name: 'Pause' })).toBeEnabled()
+    } finally {
+      vi.useRealTimers()
+    }
   })
 
   it("the Test panel sends the request through the project's gateway with the anon key and shows the answer", async () => {

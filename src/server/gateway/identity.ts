@@ -52,10 +52,10 @@ export class GatewayRefusal extends Error {
 const unauthorized = (reason: RefusalReason, message: string, hint?: string) =>
   new GatewayRefusal(401, reason, message, { hint })
 
-async function verify(token: string, secret: Uint8Array, ref: string): Promise<JWTPayload> {
+async function verify(token: string, secret: Uint8Array, ref: string, now: Date): Promise<JWTPayload> {
   let payload: JWTPayload
   try {
-    ;({ payload } = await jwtVerify(token, secret, { algorithms: ['HS256'] }))
+    ;({ payload } = await jwtVerify(token, secret, { algorithms: ['HS256'], currentDate: now }))
   } catch (err) {
     if (err instanceof joseErrors.JWTExpired) throw unauthorized('token_expired', 'JWT expired')
     throw unauthorized(
@@ -90,13 +90,15 @@ const BEARER = /^Bearer\s+(\S+)\s*$/i
  * The caller of a request from its credentials, given the project's current JWT secret (undefined: the project has
  * no keys yet, so nothing can be authorized). Undefined when the request carries no credential at all and
  * `optional`: the product decides what an anonymous request may do (a public storage object, a function that does
- * not verify JWTs).
+ * not verify JWTs). `now` is the time a token's `exp` and `nbf` are checked against: the gateway gives its clock's
+ * (deps.clock), the one the platform's tokens are signed with, so both agree under a test's clock too.
  */
 export async function identify(
   credentials: { apikey?: string; authorization?: string },
   secret: string | undefined,
   ref: string,
   optional = false,
+  now: Date = new Date(),
 ): Promise<Caller | undefined> {
   const apikey = credentials.apikey?.trim() || undefined
   let bearer: string | undefined
@@ -117,8 +119,8 @@ export async function identify(
   const key = new TextEncoder().encode(secret)
   // The platform's gateway checks the apikey (a key of this project), then the product checks the bearer token's
   // role. Both are verified even when they are the same token: no comparison of tokens needed.
-  const fromApikey = apikey !== undefined ? await verify(apikey, key, ref) : undefined
-  const payload = bearer !== undefined ? await verify(bearer, key, ref) : (fromApikey as JWTPayload)
+  const fromApikey = apikey !== undefined ? await verify(apikey, key, ref, now) : undefined
+  const payload = bearer !== undefined ? await verify(bearer, key, ref, now) : (fromApikey as JWTPayload)
   const role = payload.role
   if (typeof role !== 'string' || !(API_ROLES as readonly string[]).includes(role)) {
     throw unauthorized('bad_role', `The JWT's role claim must be one of ${API_ROLES.join(', ')}`)

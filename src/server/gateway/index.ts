@@ -80,8 +80,23 @@ async function answerBytes(c: Context<GatewayEnv>, res: Response, refused: boole
   return c.var.gateway?.egressBytes ?? 0
 }
 
+/**
+ * Marks a request the platform itself sends through the gateway: the dashboard's calls to a project's service (its
+ * users, as the platform's dashboard reads them through its own API), made in process. It is verified and served as
+ * any other, but it is not the project's traffic: the meter leaves it out of the usage and the request log. A symbol
+ * in the request's env: only an in-process `app.request` can carry it, never a request from the network.
+ */
+const PLATFORM_CALL = Symbol('platform call')
+
+/** A call of the platform's own through `gateway` (see PLATFORM_CALL), for the platform's routes that need one. */
+export function platformCall(gateway: Hono<GatewayEnv>): (path: string, init: RequestInit) => Response | Promise<Response> {
+  return (path, init) => gateway.request(path, init, { [PLATFORM_CALL]: true })
+}
+
+const isPlatformCall = (c: Context<GatewayEnv>) => (c.env as Record<symbol, unknown> | undefined)?.[PLATFORM_CALL] === true
+
 function gate(deps: Deps, meter: UsageMeter | undefined, product: Product): MiddlewareHandler<GatewayEnv> {
-  const { db, projectDbs } = deps
+  const { db, projectDbs, clock } = deps
   return async (c, next) => {
     const ref = c.req.param('ref') ?? ''
     if (!ProjectRef.safeParse(ref).success) {
@@ -116,6 +131,7 @@ function gate(deps: Deps, meter: UsageMeter | undefined, product: Product): Midd
           jwtSecret,
           ref,
           product.keys === 'optional' || (product.keyless?.(c.req.method, c.req.path.slice(`/p/${ref}/${product.name}/v1`.length)) ?? false),
+          clock.now(),
         )
       } catch (err) {
         if (err instanceof GatewayRefusal) return (refused = await product.refuse(c, err))
@@ -130,7 +146,7 @@ function gate(deps: Deps, meter: UsageMeter | undefined, product: Product): Midd
       await next()
     } finally {
       // A refusal returned here is not yet the context's answer (Hono sets it once this middleware returns).
-      if (meter) {
+      if (meter && !isPlatformCall(c)) {
         const res = refused ?? c.res
         const bytes = await answerBytes(c, res, refused !== undefined)
         meter.record({ projectId: row.id, ref, method: c.req.method, url: new URL(c.req.url), status: res.status, durationMs: performance.now() - started, bytes })

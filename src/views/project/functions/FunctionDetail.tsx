@@ -242,10 +242,17 @@ export function FunctionLogs({ actor }: { actor: FunctionDetailActorRef }) {
           <label htmlFor={textId} className="block text-xs font-medium">Search messages</label>
           <input id={textId} type="search" value={view.filter.text} onChange={(e) => actor.send({ type: 'logs.filter', text: e.target.value })} className={inputClass} />
         </div>
-        <Button onClick={() => actor.send({ type: 'logs.refresh' })}>Refresh</Button>
+        <Button disabled={view.paused} onClick={() => actor.send({ type: 'logs.refresh' })}>Refresh</Button>
+        {view.paused ? (
+          <Button onClick={() => actor.send({ type: 'logs.resume' })}>Resume</Button>
+        ) : (
+          <Button onClick={() => actor.send({ type: 'logs.pause' })}>Pause</Button>
+        )}
       </div>
       <p role="status" className="px-5 pt-3 text-xs text-neutral-600 dark:text-neutral-300">
-        {view.refreshing ? 'Refreshing…' : `${view.entries.length} of ${view.total} entries · refreshed every 3 seconds`}
+        {view.refreshing
+          ? 'Refreshing…'
+          : `${view.entries.length} of ${view.total} entries · ${view.paused ? 'paused: resume to refresh' : 'refreshed every 3 seconds'}`}
       </p>
       {view.error ? <div className="px-5 pt-3"><InlineError>{`The logs could not be refreshed: ${view.error}`}</InlineError></div> : null}
       {view.entries.length === 0 ? (
