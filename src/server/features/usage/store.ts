@@ -140,11 +140,14 @@ export interface RequestLogRow {
   bytes: number
 }
 
-/** The project's logged requests with a status in [low, high], newest first, at most `limit`. */
+/**
+ * The project's logged requests with a status in [low, high], newest first, at most `limit`. Ordered by the table's
+ * id: a bare `id` would name the text column of the select list, and '9' comes after '38'.
+ */
 export async function requestLog(db: Queryable, projectId: number, low: number, high: number, limit: number): Promise<RequestLogRow[]> {
   const { rows } = await db.query<RequestLogRow>(
     `select id::text as id, at, method, path, status, duration_ms, bytes::float8 as bytes from project_request_log
-     where project_id = $1 and status between $2 and $3 order by id desc limit $4`,
+     where project_id = $1 and status between $2 and $3 order by project_request_log.id desc limit $4`,
     [projectId, low, high, limit],
   )
   return rows
