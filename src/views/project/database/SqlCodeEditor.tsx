@@ -70,6 +70,8 @@ const theme = EditorView.theme({
   '.cm-scroller': { fontFamily: 'ui-monospace, SFMono-Regular, Menlo, monospace', overflow: 'auto' },
   '.cm-content': { minHeight: '12rem' },
   '.cm-gutters': { color: '#525252', backgroundColor: 'transparent', border: 'none' },
+  // CodeMirror's own placeholder grey (#888, 3.5:1 on white) fails AA contrast for text this size.
+  '.cm-placeholder': { color: '#525252' },
 })
 
 interface Props {
