@@ -201,17 +201,32 @@ function FunctionFields({ draft, text, send }: { draft: FunctionDraft; text: Tex
   )
 }
 
+/** A labelled choice among fixed values: the value sent is one of `options`' own. */
+function ChoiceField<V extends string>({ label, value, options, onChange }: { label: string; value: V; options: ReadonlyArray<readonly [V, string]>; onChange: (value: V) => void }) {
+  return (
+    <label className="block text-sm">
+      <span className="mb-1 block text-sm text-neutral-600 dark:text-neutral-300">{label}</span>
+      <select className={inputClass} value={value} onChange={(e) => onChange(options.find(([v]) => v === e.target.value)?.[0] ?? value)}>
+        {options.map(([v, text]) => (
+          <option key={v} value={v}>
+            {text}
+          </option>
+        ))}
+      </select>
+    </label>
+  )
+}
+
 function TriggerFields({ draft, text, send }: { draft: TriggerDraft; text: TextField; send: Send }) {
   return (
     <>
       {text('Table', draft.table, (table) => ({ table }), { mono: true })}
-      <label className="block text-sm">
-        <span className="mb-1 block text-sm text-neutral-600 dark:text-neutral-300">Timing</span>
-        <select className={inputClass} value={draft.timing} onChange={(e) => send({ type: 'draft.edit', patch: { timing: e.target.value as TriggerDraft['timing'] } })}>
-          <option value="BEFORE">Before the event</option>
-          <option value="AFTER">After the event</option>
-        </select>
-      </label>
+      <ChoiceField
+        label="Timing"
+        value={draft.timing}
+        options={[['BEFORE', 'Before the event'], ['AFTER', 'After the event']]}
+        onChange={(timing) => send({ type: 'draft.edit', patch: { timing } })}
+      />
       <fieldset className="text-sm">
         <legend className="mb-1 text-neutral-600 dark:text-neutral-300">Events</legend>
         <div className="flex flex-wrap gap-3">
@@ -229,13 +244,12 @@ function TriggerFields({ draft, text, send }: { draft: TriggerDraft; text: TextF
           ))}
         </div>
       </fieldset>
-      <label className="block text-sm">
-        <span className="mb-1 block text-sm text-neutral-600 dark:text-neutral-300">Orientation</span>
-        <select className={inputClass} value={draft.orientation} onChange={(e) => send({ type: 'draft.edit', patch: { orientation: e.target.value as TriggerDraft['orientation'] } })}>
-          <option value="ROW">For each row</option>
-          <option value="STATEMENT">For each statement</option>
-        </select>
-      </label>
+      <ChoiceField
+        label="Orientation"
+        value={draft.orientation}
+        options={[['ROW', 'For each row'], ['STATEMENT', 'For each statement']]}
+        onChange={(orientation) => send({ type: 'draft.edit', patch: { orientation } })}
+      />
       {text('Function schema', draft.function_schema, (function_schema) => ({ function_schema }), { mono: true })}
       {text('Function name', draft.function_name, (function_name) => ({ function_name }), { mono: true, hint: 'A function returning trigger.' })}
     </>
