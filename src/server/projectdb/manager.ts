@@ -524,7 +524,7 @@ export class DatabaseManager implements ProjectDatabases {
         open.lastOwner = undefined
       }
       const role = opts.role ?? 'postgres'
-      let begin = opts.readOnly ? 'begin read only;' : 'begin;'
+      let begin = `begin${opts.repeatableRead ? ' isolation level repeatable read' : ''}${opts.readOnly ? ' read only' : ''};`
       if (role !== 'postgres') begin += ` set local role ${role};`
       if (this.backend.timeoutSql) begin += this.backend.timeoutSql(timeoutMs)
       await guard(session.exec(begin))

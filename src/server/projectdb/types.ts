@@ -42,6 +42,11 @@ export interface TransactionOptions {
   claims?: Record<string, unknown>
   /** BEGIN READ ONLY. */
   readOnly?: boolean
+  /**
+   * BEGIN ISOLATION LEVEL REPEATABLE READ: every statement sees the database as the first one did, so two looks at
+   * the same rows agree even when another session commits between them. Default: read committed.
+   */
+  repeatableRead?: boolean
   /** Stops the transaction past this many ms (default: the configured query time-out). */
   timeoutMs?: number
   /**

@@ -276,23 +276,33 @@ export class ChangeFeed implements ChangeFeedLike {
    * A table without row level security needs only the SELECT right. Otherwise the policies are checked on the row
    * in the table when it is still as the change left it; when a later change already moved or removed it, on the
    * committed row written back in a transaction that is rolled back (so a later update or delete never hides an
-   * earlier change, nor shows it to someone the row then belonged to).
+   * earlier change, nor shows it to someone the row then belonged to). The look at the row and the check as the
+   * caller are one repeatable-read transaction: a change committed between them would otherwise hide the row from
+   * the check after the look found it as the change left it.
    */
   private async visible(change: Change, caller: Caller, info: TableInfo): Promise<boolean> {
     const changed = new ChangedRow(change.schema, change.table, change.keys, change.record)
+    let asCaller = false
     const denied = (err: unknown) => {
       // No SELECT right on the table (42501), a policy that fails: the row is not for this caller.
-      if ((err as { code?: string }).code && (err as { code?: string }).code !== 'database_unavailable') return false
+      if (asCaller && (err as { code?: string }).code && (err as { code?: string }).code !== 'database_unavailable') return false
       throw err
     }
     if (!info.rls || caller.role === 'service_role') {
+      asCaller = true
       return this.gateway.transaction({ role: caller.role, claims: caller.claims, readOnly: true }, (tx) => changed.selectable(tx)).catch(denied)
     }
-    const asCommitted = await this.gateway.transaction({ role: 'postgres', readOnly: true }, (tx) => changed.asCommitted(tx))
-    if (asCommitted) {
-      return this.gateway.transaction({ role: caller.role, claims: caller.claims, readOnly: true }, (tx) => changed.seen(tx)).catch(denied)
-    }
+    const now = await this.gateway
+      .transaction({ role: 'postgres', claims: caller.claims, readOnly: true, repeatableRead: true }, async (tx) => {
+        if (!(await changed.asCommitted(tx))) return undefined
+        asCaller = true
+        await tx.query(`select set_config('role', $1, true)`, [caller.role])
+        return changed.seen(tx)
+      })
+      .catch(denied)
+    if (now !== undefined) return now
     let seen = false
+    asCaller = true
     await this.gateway
       .transaction({ role: 'postgres', claims: caller.claims }, async (tx) => {
         seen = await changed.seenAfterReplay(tx, info.writable, caller.role)
