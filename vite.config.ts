@@ -65,6 +65,9 @@ export default defineConfig({
           // The setup loads every lazy screen a file's modules register before its first test, in each file (each has
           // its own modules); on a busy machine that outlasts the default 10 s.
           hookTimeout: 60_000,
+          // A bound for a busy machine, not a speed claim: a model path renders its view dozens of times, and under
+          // a load of 15 a 4 s path took 6 s.
+          testTimeout: 30_000,
         },
       },
       {
