@@ -118,6 +118,12 @@ export interface ServerConfig {
    * closed (a client that vanished without closing), and how many bytes may wait unsent to a slow reader.
    */
   realtime?: { idleTimeoutMs?: number; sendBufferBytes?: number; newTablesRescanMs?: number }
+  /**
+   * Storage's image transformations (features/storage/transform.ts has the defaults): STORAGE_IMAGE_MAX_BYTES, the
+   * largest stored image transformed; STORAGE_IMAGE_MAX_PIXELS, the most pixels it may have; STORAGE_IMAGE_CACHE_BYTES,
+   * the memory kept for results.
+   */
+  storage?: { maxBytes?: number; maxPixels?: number; cacheBytes?: number }
   functions?: {
     wallClockMs?: number
     cpuMs?: number
@@ -275,6 +281,11 @@ export function loadConfig(env: Env = process.env): ServerConfig {
     orgMaxDatabaseBytes: int(env, 'ORG_MAX_DATABASE_BYTES', 1024 ** 3),
     accessTokenDefaultExpiryDays: accessTokenDays(env),
     gitMaxPushBytes: int(env, 'GIT_MAX_PUSH_BYTES', 100 * 1024 * 1024, 1024),
+    storage: {
+      ...(env.STORAGE_IMAGE_MAX_BYTES ? { maxBytes: int(env, 'STORAGE_IMAGE_MAX_BYTES', 0, 1) } : {}),
+      ...(env.STORAGE_IMAGE_MAX_PIXELS ? { maxPixels: int(env, 'STORAGE_IMAGE_MAX_PIXELS', 0, 1) } : {}),
+      ...(env.STORAGE_IMAGE_CACHE_BYTES ? { cacheBytes: int(env, 'STORAGE_IMAGE_CACHE_BYTES', 0, 0) } : {}),
+    },
     sessionTtlMs: 7 * 24 * 60 * 60 * 1000,
     trustProxy: env.TRUST_PROXY === '1' || env.TRUST_PROXY === 'true',
     passwordHashCost: OWASP_SCRYPT_COST,
