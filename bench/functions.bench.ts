@@ -29,7 +29,7 @@ const HELLO = `Deno.serve(() => new Response(JSON.stringify({ message: 'Hello wo
 
 const dir = await mkdtemp(path.join(os.tmpdir(), 'kp-fn-bench-'))
 const supervisor = new FunctionSupervisor({ bundlesDir: path.join(dir, 'bundles'), denoDir: path.join(dir, 'deno'), logs: new FunctionLogs() })
-const bundle = (id: string): FunctionBundle => ({ functionId: id, version: 1, entrypoint: 'index.ts', files: [{ name: 'index.ts', content: HELLO }], env: {} })
+const bundle = (id: string): FunctionBundle => ({ projectId: 0, functionId: id, version: 1, entrypoint: 'index.ts', files: [{ name: 'index.ts', content: HELLO }], env: {} })
 const call = async (b: FunctionBundle) => {
   const res = await supervisor.invoke(b, { method: 'GET', pathAndQuery: '/hello', publicUrl: 'http://localhost/hello', headers: new Headers(), body: null })
   await res.arrayBuffer()
@@ -57,7 +57,7 @@ try {
     const started = performance.now()
     await call(bundle(`cold-${i}`))
     colds.push(performance.now() - started)
-    supervisor.retire(`cold-${i}`)
+    await supervisor.retire(`cold-${i}`)
   }
   const warm = bundle('warm')
   await call(warm)

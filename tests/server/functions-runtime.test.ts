@@ -5,7 +5,9 @@
  * variables, bodies and answers stream, Deno's permissions are narrowed, and a function past a limit ends with 546
  * WORKER_LIMIT while the others keep answering.
  */
+import { readdirSync } from 'node:fs'
 import http from 'node:http'
+import path from 'node:path'
 import type { AddressInfo } from 'node:net'
 import { createClient } from '@supabase/supabase-js'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -362,5 +364,91 @@ describe('faults and limits', () => {
       ['error', 'and an error'],
     ])
     expect(entries.find((e) => e.kind === 'invocation')).toMatchObject({ method: 'GET', status: 201 })
+  }, 60_000)
+})
+
+describe('removal', () => {
+  const alive = (pid: number) => {
+    try {
+      process.kill(pid, 0)
+      return true
+    } catch {
+      return false
+    }
+  }
+  /** The bundle folders on disk of a function's versions (named after its id). */
+  const bundleFolders = (functionId: string) =>
+    readdirSync(path.join(s.config.dataDir, 'functions', `bundles-${process.pid}`)).filter((name) => name.startsWith(`${functionId}_`))
+  const workersOf = (functionId: string) => s.functionRuntime.supervisor.workerList().filter((w) => w.functionId === functionId)
+
+  it("deleting a project ends its functions' workers and deletes their bundles, its functions and its secrets; other projects' run on", async () => {
+    // Last in the file: the storefront is not used after this.
+    const shop = await projectByName(s, 'Acme Storefront')
+    await upsertSecrets(s.db, shop.id, [{ name: 'SHOP_SECRET', value: 'shop-secret-1' }], new Date())
+    const fn = await insertFunction(s.db, {
+      projectId: shop.id,
+      slug: 'shop-reader',
+      name: 'shop-reader',
+      body: `Deno.serve(() => new Response(Deno.env.get('SHOP_SECRET')))`,
+      verifyJwt: false,
+      importMap: false,
+      entrypointPath: 'index.ts',
+      importMapPath: null,
+      now: new Date(),
+    })
+    await s.db.query(`insert into edge_function_files (function_id, name, content) values ($1, 'index.ts', $2)`, [
+      fn!.id,
+      `Deno.serve(() => new Response(Deno.env.get('SHOP_SECRET')))`,
+    ])
+    const shopUrl = `${origin}/p/${shop.ref}/functions/v1/shop-reader`
+    const before = await fetch(shopUrl)
+    expect(await before.text()).toBe('shop-secret-1')
+    const [worker] = workersOf(fn!.id)
+    expect(worker.pid).toBeGreaterThan(0)
+    expect(bundleFolders(fn!.id)).toHaveLength(1)
+    expect(s.functionRuntime.logs.list(fn!.id).length).toBeGreaterThan(0)
+    // A warm worker of another project.
+    expect((await client(keys.anon).functions.invoke('hello-world', { body: { name: 'Kay' } })).data).toEqual({ message: 'Hello Kay!' })
+    const [otherWorker] = s.functionRuntime.supervisor.workerList().filter((w) => w.functionId !== fn!.id)
+
+    const deleted = await s.request(`/v1/projects/${shop.ref}`, { method: 'DELETE', headers: { cookie: await s.signIn(OWNER) } })
+    expect(deleted.status).toBe(200)
+    // Done by the time the answer comes: the process is gone, and so is its folder.
+    expect(workersOf(fn!.id)).toEqual([])
+    expect(alive(worker.pid!)).toBe(false)
+    expect(bundleFolders(fn!.id)).toEqual([])
+    expect(s.functionRuntime.logs.list(fn!.id)).toEqual([])
+    const left = await s.db.query<{ functions: number; files: number; secrets: number }>(
+      `select (select count(*)::int from edge_functions where project_id = $1) as functions,
+              (select count(*)::int from edge_function_files where function_id = $2) as files,
+              (select count(*)::int from project_secrets where project_id = $1) as secrets`,
+      [shop.id, fn!.id],
+    )
+    expect(left.rows[0]).toEqual({ functions: 0, files: 0, secrets: 0 })
+    const after = await fetch(shopUrl)
+    expect(after.status).toBe(404)
+    await after.arrayBuffer()
+
+    expect(alive(otherWorker.pid!)).toBe(true)
+    expect((await client(keys.anon).functions.invoke('hello-world', { body: { name: 'Lin' } })).data).toEqual({ message: 'Hello Lin!' })
+  }, 60_000)
+
+  it('deleting a function through the Management API ends its worker and forgets its log', async () => {
+    const row = await deploy('short-lived', `Deno.serve(() => new Response('here'))`)
+    expect(await (await fetch(url('short-lived'))).text()).toBe('here')
+    const [worker] = workersOf(row.id)
+    expect(alive(worker.pid!)).toBe(true)
+    const deleted = await s.request(`/v1/projects/${project.ref}/functions/short-lived`, {
+      method: 'DELETE',
+      headers: { cookie: await s.signIn(OWNER) },
+    })
+    expect(deleted.status).toBe(200)
+    expect(workersOf(row.id)).toEqual([])
+    expect(alive(worker.pid!)).toBe(false)
+    expect(bundleFolders(row.id)).toEqual([])
+    expect(s.functionRuntime.logs.list(row.id)).toEqual([])
+    const gone = await fetch(url('short-lived'))
+    expect(gone.status).toBe(404)
+    await gone.arrayBuffer()
   }, 60_000)
 })

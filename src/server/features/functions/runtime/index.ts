@@ -15,6 +15,13 @@ export interface FunctionRuntime {
   supervisor: FunctionSupervisor
   logs: FunctionLogs
   bundleFor(projectId: number, ref: string, projectUrl: string, fn: RunnableFunction): Promise<FunctionBundle>
+  /**
+   * A project is being deleted: ends its functions' workers, deletes their bundle folders and forgets their logs.
+   * Its functions, their files and its secrets are rows that go with the project's (by cascade).
+   */
+  removeProject(projectId: number): Promise<void>
+  /** A function is deleted: ends its workers and forgets its log. */
+  removeFunction(functionId: string): Promise<void>
   close(): Promise<void>
 }
 
@@ -47,6 +54,7 @@ export function createFunctionRuntime(deps: Pick<Deps, 'db' | 'config'>, opts: R
     async bundleFor(projectId, ref, projectUrl, fn) {
       const [files, secrets, keys] = await Promise.all([functionFiles(db, fn.id), secretValues(db, projectId), projectApiKeys(db, projectId)])
       return {
+        projectId,
         functionId: fn.id,
         version: fn.version,
         entrypoint: fn.entrypoint_path,
@@ -58,6 +66,15 @@ export function createFunctionRuntime(deps: Pick<Deps, 'db' | 'config'>, opts: R
           ...(keys ? { SUPABASE_DB_URL: databaseUrl(projectUrl, ref, keys.jwt_secret) } : {}),
         },
       }
+    },
+    async removeProject(projectId) {
+      const { rows } = await db.query<{ id: string }>('select id::text as id from edge_functions where project_id = $1', [projectId])
+      await supervisor.retireProject(projectId)
+      for (const { id } of rows) logs.forget(id)
+    },
+    async removeFunction(functionId) {
+      await supervisor.retire(functionId)
+      logs.forget(functionId)
     },
     close: () => supervisor.close(),
   }

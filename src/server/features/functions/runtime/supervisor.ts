@@ -57,6 +57,8 @@ export interface FunctionFile {
 
 /** One runnable version of a function with the environment it runs with. */
 export interface FunctionBundle {
+  /** The project the function belongs to: deleting the project ends its workers. */
+  projectId: number
   functionId: string
   version: number
   entrypoint: string
@@ -139,9 +141,12 @@ class Worker {
   output = 0
   stderrTail = ''
   exited: Promise<void>
+  /** Settles once the process has exited and its bundle folder is deleted. */
+  removed: Promise<void> = Promise.resolve()
 
   constructor(
     readonly key: string,
+    readonly projectId: number,
     readonly functionId: string,
     args: string[],
     entry: string,
@@ -325,7 +330,8 @@ export class FunctionSupervisor {
       path.join(dir, BOOTSTRAP_FILE),
     ]
     const entry = new URL(`file://${path.resolve(dir, bundle.entrypoint)}`).href
-    const worker = new Worker(key, bundle.functionId, args, entry, env, this.opts.logs, this.limits.bootMs, this.deno)
+    const worker = new Worker(key, bundle.projectId, bundle.functionId, args, entry, env, this.opts.logs, this.limits.bootMs, this.deno)
+    worker.removed = worker.exited.then(() => rm(dir, { recursive: true, force: true }).catch(() => {}))
     worker.proc.once('exit', (code, signal) => {
       worker.dead = true
       this.forget(worker)
@@ -335,7 +341,6 @@ export class FunctionSupervisor {
       } else if (worker.endedFor === undefined && worker.port !== 0) {
         this.opts.logs.add(bundle.functionId, { kind: 'shutdown', level: 'error', event_message: `Worker exited (${signal ?? code})` })
       }
-      void rm(dir, { recursive: true, force: true }).catch(() => {})
     })
     return worker
   }
@@ -515,15 +520,29 @@ export class FunctionSupervisor {
     return new Response(relayed, { status, headers: out })
   }
 
-  /** Ends the function's workers (deleted, or its settings changed). */
-  retire(functionId: string) {
-    this.current.delete(functionId)
+  /**
+   * Ends the function's workers (deleted, or its settings changed); settles once their processes have exited and
+   * their bundle folders are deleted.
+   */
+  retire(functionId: string): Promise<void> {
+    return this.retireWhere((w) => w.functionId === functionId)
+  }
+
+  /** Ends the workers of every function of the project (the project is deleted), as retire does. */
+  retireProject(projectId: number): Promise<void> {
+    return this.retireWhere((w) => w.projectId === projectId)
+  }
+
+  private async retireWhere(match: (worker: Worker) => boolean): Promise<void> {
+    const ended: Worker[] = []
     for (const worker of [...this.workers.values()]) {
-      if (worker.functionId === functionId) {
-        worker.kill('retired')
-        this.forget(worker)
-      }
+      if (!match(worker)) continue
+      this.current.delete(worker.functionId)
+      worker.kill('retired')
+      this.forget(worker)
+      ended.push(worker)
     }
+    await Promise.all(ended.map((w) => w.removed))
   }
 
   async close() {
