@@ -12,6 +12,7 @@ import type { AddressInfo } from 'node:net'
 import { createClient } from '@supabase/supabase-js'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import WebSocket from 'ws'
+import { OrgUsageResponse } from '../../src/contracts/usage'
 import { insertFunction } from '../../src/server/features/functions/store'
 import { upsertSecrets } from '../../src/server/features/functions/runtime/store'
 import { findProjectKeys } from '../../src/server/features/keys/store'
@@ -76,6 +77,29 @@ describe('invoking a function', () => {
     const second = await supabase.functions.invoke('hello-world', { body: { name: 'Grace' } })
     expect(second.data).toEqual({ message: 'Hello Grace!' })
     expect(s.functionRuntime.supervisor.workerList().map((w) => w.pid)).toEqual(workers)
+  }, 60_000)
+
+  it("counts the calls that reach a function on the usage page's FUNCTION_INVOCATIONS; an unknown function or a refused key does not count", async () => {
+    const cookie = await s.signIn(OWNER)
+    const day = (offset: number) => new Date(s.clock.now().getTime() + offset * 86_400_000).toISOString()
+    const invocations = async () => {
+      await s.functionRuntime.usage.flush()
+      const res = await s.request(`/platform/organizations/demo-free/usage?start=${day(-1)}&end=${day(1)}&project_ref=${project.ref}`, {
+        headers: { cookie },
+      })
+      expect(res.status).toBe(200)
+      return OrgUsageResponse.parse(await res.json()).usages.find((u) => u.metric === 'FUNCTION_INVOCATIONS')!.usage
+    }
+    const before = await invocations()
+    const supabase = client(keys.anon)
+    for (const name of ['Ana', 'Bo']) expect((await supabase.functions.invoke('hello-world', { body: { name } })).data).toEqual({ message: `Hello ${name}!` })
+    const unknown = await fetch(url('no-such-function'), { headers: { apikey: keys.anon } })
+    expect(unknown.status).toBe(404)
+    await unknown.arrayBuffer()
+    const keyless = await fetch(url('hello-world'), { method: 'POST', body: '{}' })
+    expect(keyless.status).toBe(401)
+    await keyless.arrayBuffer()
+    expect(await invocations()).toBe(before + 2)
   }, 60_000)
 
   it('refuses a call without a key when verify_jwt is on, in the platform shape; a bad key is refused too', async () => {

@@ -10,10 +10,13 @@ import { FUNCTIONS_DB_LOGIN, functionsDbPassword } from '../../../projectdb/pass
 import { FunctionLogs } from './logs'
 import { functionFiles, projectApiKeys, secretValues, type RunnableFunction } from './store'
 import { FunctionSupervisor, type FunctionBundle, type FunctionLimits } from './supervisor'
+import { createFunctionUsage, type FunctionUsage } from './usage'
 
 export interface FunctionRuntime {
   supervisor: FunctionSupervisor
   logs: FunctionLogs
+  /** Invocations counted for the usage page. */
+  usage: FunctionUsage
   bundleFor(projectId: number, ref: string, projectUrl: string, fn: RunnableFunction): Promise<FunctionBundle>
   /**
    * A project is being deleted: ends its functions' workers, deletes their bundle folders and forgets their logs.
@@ -31,10 +34,11 @@ export interface RuntimeOptions {
   databasePort?: () => number | undefined
 }
 
-export function createFunctionRuntime(deps: Pick<Deps, 'db' | 'config'>, opts: RuntimeOptions = {}): FunctionRuntime {
+export function createFunctionRuntime(deps: Pick<Deps, 'db' | 'config' | 'clock'>, opts: RuntimeOptions = {}): FunctionRuntime {
   const { limits } = opts
-  const { db, config } = deps
+  const { db, config, clock } = deps
   const logs = new FunctionLogs()
+  const usage = createFunctionUsage(db, clock)
   const supervisor = new FunctionSupervisor({
     bundlesDir: path.join(config.dataDir, 'functions', `bundles-${process.pid}`),
     denoDir: config.functions?.denoDir ?? path.join(config.dataDir, 'functions', 'deno-cache'),
@@ -51,6 +55,7 @@ export function createFunctionRuntime(deps: Pick<Deps, 'db' | 'config'>, opts: R
   return {
     supervisor,
     logs,
+    usage,
     async bundleFor(projectId, ref, projectUrl, fn) {
       const [files, secrets, keys] = await Promise.all([functionFiles(db, fn.id), secretValues(db, projectId), projectApiKeys(db, projectId)])
       return {
@@ -76,6 +81,9 @@ export function createFunctionRuntime(deps: Pick<Deps, 'db' | 'config'>, opts: R
       await supervisor.retire(functionId)
       logs.forget(functionId)
     },
-    close: () => supervisor.close(),
+    async close() {
+      await supervisor.close()
+      await usage.stop()
+    },
   }
 }
