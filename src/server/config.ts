@@ -120,6 +120,7 @@ export interface ServerConfig {
   realtime?: { idleTimeoutMs?: number; sendBufferBytes?: number; newTablesRescanMs?: number }
   functions?: {
     wallClockMs?: number
+    paidWallClockMs?: number
     cpuMs?: number
     memoryMb?: number
     maxRequestBytes?: number

@@ -52,7 +52,7 @@ const client = (key: string) =>
 const url = (slug: string) => `${origin}/p/${project.ref}/functions/v1/${slug}`
 
 beforeAll(async () => {
-  s = await startTestServer({ config: { functions: { wallClockMs: 4_000, cpuMs: 1_500, memoryMb: 64, maxRequestBytes: 1024 * 1024, maxResponseBytes: 1024 * 1024, maxOutputBytes: 256 * 1024 } } })
+  s = await startTestServer({ config: { functions: { wallClockMs: 4_000, paidWallClockMs: 8_000, cpuMs: 1_500, memoryMb: 64, maxRequestBytes: 1024 * 1024, maxResponseBytes: 1024 * 1024, maxOutputBytes: 256 * 1024 } } })
   ;({ origin, close } = await listenOnPort(s))
   // The Postgres port the functions' SUPABASE_DB_URL points at.
   wire = await startWireServer({ db: s.db, projectDbs: s.projectDbs, config: { ...s.config, wire: { ...s.config.wire, port: 0 } } })
@@ -364,6 +364,31 @@ describe('faults and limits', () => {
     expect(kinds.filter((k) => k === 'boot')).toHaveLength(2)
     expect(kinds.filter((k) => k === 'shutdown')).toHaveLength(2)
   }, 120_000)
+
+  it("gives a paid plan's functions the longer wall clock: a call past the free limit ends with 546 on a free project and answers on a pro one", async () => {
+    const shop = await projectByName(s, 'Acme Storefront')
+    const slow = `Deno.serve(async () => { await new Promise((r) => setTimeout(r, 5_000)); return new Response('late') })`
+    const free = await deploy('slow', slow)
+    const paid = await insertFunction(s.db, {
+      projectId: shop.id,
+      slug: 'slow',
+      name: 'slow',
+      body: slow,
+      verifyJwt: false,
+      importMap: false,
+      entrypointPath: 'index.ts',
+      importMapPath: null,
+      now: new Date(),
+    })
+    const [onFree, onPaid] = await Promise.all([fetch(url('slow')), fetch(`${origin}/p/${shop.ref}/functions/v1/slow`)])
+    expect(onFree.status).toBe(546)
+    expect(await onFree.json()).toMatchObject({ code: 'WORKER_LIMIT' })
+    expect(onPaid.status).toBe(200)
+    expect(await onPaid.text()).toBe('late')
+    const ended = s.functionRuntime.logs.list(free.id).filter((e) => e.kind === 'shutdown').map((e) => e.event_message)
+    expect(ended).toEqual(['Worker ended: it ran past the wall clock limit of 4000 ms'])
+    expect(s.functionRuntime.logs.list(paid!.id).filter((e) => e.kind === 'shutdown')).toEqual([])
+  }, 60_000)
 
   it('refuses a request body past the limit with 413 and a response past it with 546', async () => {
     await deploy('echo', `Deno.serve(async (req) => new Response(req.body))`)

@@ -8,7 +8,7 @@ import path from 'node:path'
 import type { Deps } from '../../../core/deps'
 import { FUNCTIONS_DB_LOGIN, functionsDbPassword } from '../../../projectdb/password'
 import { FunctionLogs } from './logs'
-import { functionFiles, projectApiKeys, secretValues, type RunnableFunction } from './store'
+import { functionFiles, projectApiKeys, projectPlan, secretValues, type RunnableFunction } from './store'
 import { FunctionSupervisor, type FunctionBundle, type FunctionLimits } from './supervisor'
 import { createFunctionUsage, type FunctionUsage } from './usage'
 
@@ -57,11 +57,18 @@ export function createFunctionRuntime(deps: Pick<Deps, 'db' | 'config' | 'clock'
     logs,
     usage,
     async bundleFor(projectId, ref, projectUrl, fn) {
-      const [files, secrets, keys] = await Promise.all([functionFiles(db, fn.id), secretValues(db, projectId), projectApiKeys(db, projectId)])
+      const [files, secrets, keys, plan] = await Promise.all([
+        functionFiles(db, fn.id),
+        secretValues(db, projectId),
+        projectApiKeys(db, projectId),
+        projectPlan(db, projectId),
+      ])
       return {
         projectId,
         functionId: fn.id,
         version: fn.version,
+        // The platform gives a paid plan's functions a longer wall clock (400 s against 150 s).
+        wallClockMs: plan === 'free' ? supervisor.limits.wallClockMs : supervisor.limits.paidWallClockMs,
         entrypoint: fn.entrypoint_path,
         files: files.length > 0 ? files : [{ name: fn.entrypoint_path, content: fn.body }],
         env: {

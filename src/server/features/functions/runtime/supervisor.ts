@@ -23,8 +23,10 @@ import { BOOTSTRAP_FILE, BOOTSTRAP_SOURCE } from './bootstrap'
 import type { FunctionLogs } from './logs'
 
 export interface FunctionLimits {
-  /** Wall clock of one request, from its arrival to the end of its answer's body (platform: 150 s free, 400 s paid). */
+  /** Wall clock of one request, from its arrival to the end of its answer's body, on the free plan (platform: 150 s). */
   wallClockMs: number
+  /** The same on a paid plan (platform: 400 s). */
+  paidWallClockMs: number
   /** CPU time a worker may burn while it has requests in flight (platform: 2 s). */
   cpuMs: number
   /** The V8 heap of a worker (platform: 256 MB). */
@@ -41,6 +43,7 @@ export interface FunctionLimits {
 
 export const DEFAULT_LIMITS: FunctionLimits = {
   wallClockMs: 150_000,
+  paidWallClockMs: 400_000,
   cpuMs: 2_000,
   memoryMb: 256,
   maxRequestBytes: 20 * 1024 * 1024,
@@ -64,6 +67,8 @@ export interface FunctionBundle {
   entrypoint: string
   files: FunctionFile[]
   env: Record<string, string>
+  /** Its wall clock limit (by its organization's plan); the supervisor's free-plan limit when absent. */
+  wallClockMs?: number
 }
 
 export interface InvokeRequest {
@@ -429,7 +434,8 @@ export class FunctionSupervisor {
         worker.idleTimer.unref()
       }
     }
-    const wallClock = setTimeout(() => this.end(worker, `ran past the wall clock limit of ${this.limits.wallClockMs} ms`), this.limits.wallClockMs)
+    const wallClockMs = bundle.wallClockMs ?? this.limits.wallClockMs
+    const wallClock = setTimeout(() => this.end(worker, `ran past the wall clock limit of ${wallClockMs} ms`), wallClockMs)
     let tooLarge = false
     const limitBody = (max: number, onOver: () => void) => {
       let seen = 0
