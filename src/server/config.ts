@@ -175,6 +175,11 @@ export interface ServerConfig {
     startupTimeoutMs: number
     /** WIRE_MAX_MESSAGE_BYTES: the largest message a client may send after start-up. */
     maxMessageBytes: number
+    /**
+     * WIRE_LISTENER_LIVE_MS: a listener (a process's port) renews its entry in the store every third of this; one not
+     * renewed for this long is taken as gone (its process was killed) and its clients stop counting toward the limit.
+     */
+    listenerLiveMs: number
   }
 }
 
@@ -301,6 +306,7 @@ export function loadConfig(env: Env = process.env): ServerConfig {
       idleInTransactionMs: int(env, 'WIRE_IDLE_IN_TRANSACTION_MS', 30_000, 1),
       startupTimeoutMs: int(env, 'WIRE_STARTUP_TIMEOUT_MS', 10_000, 1),
       maxMessageBytes: int(env, 'WIRE_MAX_MESSAGE_BYTES', 64 * 1024 * 1024, 1024),
+      listenerLiveMs: int(env, 'WIRE_LISTENER_LIVE_MS', 30_000, 300),
     },
   }
 }

@@ -6,6 +6,7 @@
  */
 import path from 'node:path'
 import type { Deps } from '../../../core/deps'
+import { secretBoxFor } from '../../../core/sealed'
 import { FUNCTIONS_DB_LOGIN, functionsDbPassword } from '../../../projectdb/password'
 import { FunctionLogs } from './logs'
 import { functionFiles, projectApiKeys, projectPlan, secretValues, type RunnableFunction } from './store'
@@ -59,7 +60,7 @@ export function createFunctionRuntime(deps: Pick<Deps, 'db' | 'config' | 'clock'
     async bundleFor(projectId, ref, projectUrl, fn) {
       const [files, secrets, keys, plan] = await Promise.all([
         functionFiles(db, fn.id),
-        secretValues(db, projectId),
+        secretBoxFor(config).then((box) => secretValues(db, projectId, box)),
         projectApiKeys(db, projectId),
         projectPlan(db, projectId),
       ])
