@@ -90,7 +90,7 @@ export default defineConfig({
           include: ['tests/server/**/*.test.ts'],
           exclude: OWN_CLUSTER,
           env: { TEST_DB: 'pglite' },
-          globalSetup: ['tests/server/pglite.globalSetup.ts'],
+          globalSetup: ['tests/server/pglite.globalSetup.ts', 'tests/server/denoCache.globalSetup.ts'],
           // The store's PGlite runs in the test process: V8's quick wasm compile only, as the project databases'
           // PROJECT_DB_WASM_TIER=baseline in the tests' settings (about half the CPU of a start; the queries are tiny).
           execArgv: ['--liftoff-only'],
@@ -107,7 +107,7 @@ export default defineConfig({
           include: ['tests/server/**/*.test.ts'],
           exclude: WITHOUT_STORE,
           env: { TEST_DB: 'postgres' },
-          globalSetup: ['tests/server/postgres.globalSetup.ts'],
+          globalSetup: ['tests/server/postgres.globalSetup.ts', 'tests/server/denoCache.globalSetup.ts'],
           testTimeout: 30_000,
           hookTimeout: 60_000,
         },

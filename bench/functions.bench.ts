@@ -1,7 +1,8 @@
 /**
  * Edge function runtime figures (the supervisor alone, no HTTP server in front, so the numbers are the runtime's own):
  *  - cold start of a hello function: the first invocation of a new version (process start, module load, first answer);
- *  - warm invocation p50/p99 over N sequential calls;
+ *  - warm invocation p50/p99 over N sequential calls, beside the same handler served straight by Deno measured the same
+ *    way (the latency the bridge adds);
  *  - requests/s through a warm function (CONCURRENCY calls in flight) vs the same Deno.serve handler run straight by
  *    Deno on a port (the ratio is the bridge's cost);
  *  - memory (RSS) per warm worker, from /proc;
@@ -29,7 +30,7 @@ const HELLO = `Deno.serve(() => new Response(JSON.stringify({ message: 'Hello wo
 
 const dir = await mkdtemp(path.join(os.tmpdir(), 'kp-fn-bench-'))
 const supervisor = new FunctionSupervisor({ bundlesDir: path.join(dir, 'bundles'), denoDir: path.join(dir, 'deno'), logs: new FunctionLogs() })
-const bundle = (id: string): FunctionBundle => ({ functionId: id, version: 1, entrypoint: 'index.ts', files: [{ name: 'index.ts', content: HELLO }], env: {} })
+const bundle = (id: string): FunctionBundle => ({ projectId: 0, functionId: id, version: 1, entrypoint: 'index.ts', files: [{ name: 'index.ts', content: HELLO }], env: {} })
 const call = async (b: FunctionBundle) => {
   const res = await supervisor.invoke(b, { method: 'GET', pathAndQuery: '/hello', publicUrl: 'http://localhost/hello', headers: new Headers(), body: null })
   await res.arrayBuffer()
@@ -57,7 +58,7 @@ try {
     const started = performance.now()
     await call(bundle(`cold-${i}`))
     colds.push(performance.now() - started)
-    supervisor.retire(`cold-${i}`)
+    await supervisor.retire(`cold-${i}`)
   }
   const warm = bundle('warm')
   await call(warm)
@@ -76,16 +77,28 @@ try {
   await writeFile(bare, HELLO.replace('Deno.serve(', "Deno.serve({ hostname: '127.0.0.1', port: 0, onListen: ({ port }) => console.log('PORT ' + port) }, "))
   const child = spawn(denoBinary(), ['run', '--quiet', '--allow-net', bare], { stdio: ['ignore', 'pipe', 'inherit'], env: { DENO_DIR: path.join(dir, 'deno'), NO_COLOR: '1' } })
   const port = await new Promise<number>((resolve) => child.stdout.on('data', (d: Buffer) => { const m = /PORT (\d+)/.exec(d.toString()); if (m) resolve(Number(m[1])) }))
-  const straight = await throughput(async () => {
+  const direct = async () => {
     const res = await fetch(`http://127.0.0.1:${port}/hello`)
     await res.arrayBuffer()
-  })
+  }
+  await direct()
+  const directTimes: number[] = []
+  for (let i = 0; i < N; i++) {
+    const started = performance.now()
+    await direct()
+    directTimes.push(performance.now() - started)
+  }
+  const straight = await throughput(direct)
   child.kill('SIGKILL')
 
   console.log(`cold start (first call of a new version), median of ${COLD}: ${pct(colds, 50).toFixed(0)} ms (min ${Math.min(...colds).toFixed(0)}, max ${Math.max(...colds).toFixed(0)})`)
   console.log(`warm invocation over ${N} calls: p50 ${pct(warmTimes, 50).toFixed(2)} ms, p99 ${pct(warmTimes, 99).toFixed(2)} ms`)
+  console.log(
+    `Deno.serve straight over ${N} calls: p50 ${pct(directTimes, 50).toFixed(2)} ms, p99 ${pct(directTimes, 99).toFixed(2)} ms (runtime/straight p50 ${(pct(warmTimes, 50) / pct(directTimes, 50)).toFixed(2)}x)`,
+  )
   console.log(`requests/s (${CONCURRENCY} in flight, ${SECONDS} s): through the runtime ${viaRuntime.toFixed(0)}, Deno.serve straight ${straight.toFixed(0)}, ratio ${(viaRuntime / straight).toFixed(2)}`)
   console.log(`memory per warm worker (RSS): ${(rssKb / 1024).toFixed(1)} MB`)
+  console.log(loadLine())
 } finally {
   await supervisor.close()
   await rm(dir, { recursive: true, force: true })

@@ -205,7 +205,7 @@ export async function createApp(options: CreateAppOptions): Promise<PlatformServ
   app.route('/', accountRoutes(deps))
   app.route('/', verificationRoutes(deps))
   app.route('/', memberRoutes(deps))
-  app.route('/', projectRoutes(deps))
+  app.route('/', projectRoutes(deps, [functionRuntime.removeProject]))
   app.route('/', pauseRoutes(deps))
   app.route('/', upgradeRoutes(deps))
   app.route('/', keysRoutes(deps))
@@ -216,7 +216,7 @@ export async function createApp(options: CreateAppOptions): Promise<PlatformServ
   app.route('/', storageRoutes(deps))
   app.route('/', functionManageRoutes(deps, functionRuntime))
   app.route('/', functionFilesRoutes(deps))
-  app.route('/', functionRoutes(deps))
+  app.route('/', functionRoutes(deps, functionRuntime))
   // Git hosting: /git/* authenticates by access token itself (no session), the /platform calls by the session.
   app.route('/', gitRoutes(deps))
   app.route('/', orgSettingsRoutes(deps))

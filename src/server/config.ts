@@ -111,7 +111,7 @@ export interface ServerConfig {
   sessionSweepMs: number
   /**
    * Edge function runtime overrides (features/functions/runtime/supervisor.ts has the defaults): limits in ms and
-   * bytes, and denoDir, Deno's module cache (default {dataDir}/functions/deno-cache).
+   * bytes, and denoDir (FUNCTIONS_DENO_DIR), Deno's module cache (default {dataDir}/functions/deno-cache).
    */
   /**
    * Realtime overrides (features/realtime/limits.ts has the defaults): how long a socket may stay silent before it is
@@ -126,6 +126,7 @@ export interface ServerConfig {
   storage?: { maxBytes?: number; maxPixels?: number; cacheBytes?: number }
   functions?: {
     wallClockMs?: number
+    paidWallClockMs?: number
     cpuMs?: number
     memoryMb?: number
     maxRequestBytes?: number
@@ -308,6 +309,7 @@ export function loadConfig(env: Env = process.env): ServerConfig {
     },
     usageFlushMs: int(env, 'USAGE_FLUSH_MS', 10_000),
     restMaxRows: int(env, 'REST_MAX_ROWS', 1_000),
+    ...(env.FUNCTIONS_DENO_DIR?.trim() ? { functions: { denoDir: path.resolve(env.FUNCTIONS_DENO_DIR.trim()) } } : {}),
     wire: {
       port: port16(env, 'DB_PORT', 54322),
       maxClientsPerProject: int(env, 'WIRE_MAX_CLIENTS_PER_PROJECT', 60, 1),

@@ -5,11 +5,14 @@
  * variables, bodies and answers stream, Deno's permissions are narrowed, and a function past a limit ends with 546
  * WORKER_LIMIT while the others keep answering.
  */
+import { readdirSync } from 'node:fs'
 import http from 'node:http'
+import path from 'node:path'
 import type { AddressInfo } from 'node:net'
 import { createClient } from '@supabase/supabase-js'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import WebSocket from 'ws'
+import { OrgUsageResponse } from '../../src/contracts/usage'
 import { insertFunction } from '../../src/server/features/functions/store'
 import { secretBoxFor } from '../../src/server/core/sealed'
 import { upsertSecrets } from '../../src/server/features/functions/runtime/store'
@@ -50,7 +53,7 @@ const client = (key: string) =>
 const url = (slug: string) => `${origin}/p/${project.ref}/functions/v1/${slug}`
 
 beforeAll(async () => {
-  s = await startTestServer({ config: { functions: { wallClockMs: 4_000, cpuMs: 1_500, memoryMb: 64, maxRequestBytes: 1024 * 1024, maxResponseBytes: 1024 * 1024, maxOutputBytes: 256 * 1024 } } })
+  s = await startTestServer({ config: { functions: { wallClockMs: 4_000, paidWallClockMs: 8_000, cpuMs: 1_500, memoryMb: 64, maxRequestBytes: 1024 * 1024, maxResponseBytes: 1024 * 1024, maxOutputBytes: 256 * 1024 } } })
   ;({ origin, close } = await listenOnPort(s))
   // The Postgres port the functions' SUPABASE_DB_URL points at.
   wire = await startWireServer({ db: s.db, projectDbs: s.projectDbs, config: { ...s.config, wire: { ...s.config.wire, port: 0 } } })
@@ -75,6 +78,29 @@ describe('invoking a function', () => {
     const second = await supabase.functions.invoke('hello-world', { body: { name: 'Grace' } })
     expect(second.data).toEqual({ message: 'Hello Grace!' })
     expect(s.functionRuntime.supervisor.workerList().map((w) => w.pid)).toEqual(workers)
+  }, 60_000)
+
+  it("counts the calls that reach a function on the usage page's FUNCTION_INVOCATIONS; an unknown function or a refused key does not count", async () => {
+    const cookie = await s.signIn(OWNER)
+    const day = (offset: number) => new Date(s.clock.now().getTime() + offset * 86_400_000).toISOString()
+    const invocations = async () => {
+      await s.functionRuntime.usage.flush()
+      const res = await s.request(`/platform/organizations/demo-free/usage?start=${day(-1)}&end=${day(1)}&project_ref=${project.ref}`, {
+        headers: { cookie },
+      })
+      expect(res.status).toBe(200)
+      return OrgUsageResponse.parse(await res.json()).usages.find((u) => u.metric === 'FUNCTION_INVOCATIONS')!.usage
+    }
+    const before = await invocations()
+    const supabase = client(keys.anon)
+    for (const name of ['Ana', 'Bo']) expect((await supabase.functions.invoke('hello-world', { body: { name } })).data).toEqual({ message: `Hello ${name}!` })
+    const unknown = await fetch(url('no-such-function'), { headers: { apikey: keys.anon } })
+    expect(unknown.status).toBe(404)
+    await unknown.arrayBuffer()
+    const keyless = await fetch(url('hello-world'), { method: 'POST', body: '{}' })
+    expect(keyless.status).toBe(401)
+    await keyless.arrayBuffer()
+    expect(await invocations()).toBe(before + 2)
   }, 60_000)
 
   it('refuses a call without a key when verify_jwt is on, in the platform shape; a bad key is refused too', async () => {
@@ -340,6 +366,31 @@ describe('faults and limits', () => {
     expect(kinds.filter((k) => k === 'shutdown')).toHaveLength(2)
   }, 120_000)
 
+  it("gives a paid plan's functions the longer wall clock: a call past the free limit ends with 546 on a free project and answers on a pro one", async () => {
+    const shop = await projectByName(s, 'Acme Storefront')
+    const slow = `Deno.serve(async () => { await new Promise((r) => setTimeout(r, 5_000)); return new Response('late') })`
+    const free = await deploy('slow', slow)
+    const paid = await insertFunction(s.db, {
+      projectId: shop.id,
+      slug: 'slow',
+      name: 'slow',
+      body: slow,
+      verifyJwt: false,
+      importMap: false,
+      entrypointPath: 'index.ts',
+      importMapPath: null,
+      now: new Date(),
+    })
+    const [onFree, onPaid] = await Promise.all([fetch(url('slow')), fetch(`${origin}/p/${shop.ref}/functions/v1/slow`)])
+    expect(onFree.status).toBe(546)
+    expect(await onFree.json()).toMatchObject({ code: 'WORKER_LIMIT' })
+    expect(onPaid.status).toBe(200)
+    expect(await onPaid.text()).toBe('late')
+    const ended = s.functionRuntime.logs.list(free.id).filter((e) => e.kind === 'shutdown').map((e) => e.event_message)
+    expect(ended).toEqual(['Worker ended: it ran past the wall clock limit of 4000 ms'])
+    expect(s.functionRuntime.logs.list(paid!.id).filter((e) => e.kind === 'shutdown')).toEqual([])
+  }, 60_000)
+
   it('refuses a request body past the limit with 413 and a response past it with 546', async () => {
     await deploy('echo', `Deno.serve(async (req) => new Response(req.body))`)
     await deploy('big', `Deno.serve(() => new Response(new Uint8Array(2 * 1024 * 1024)))`)
@@ -363,5 +414,91 @@ describe('faults and limits', () => {
       ['error', 'and an error'],
     ])
     expect(entries.find((e) => e.kind === 'invocation')).toMatchObject({ method: 'GET', status: 201 })
+  }, 60_000)
+})
+
+describe('removal', () => {
+  const alive = (pid: number) => {
+    try {
+      process.kill(pid, 0)
+      return true
+    } catch {
+      return false
+    }
+  }
+  /** The bundle folders on disk of a function's versions (named after its id). */
+  const bundleFolders = (functionId: string) =>
+    readdirSync(path.join(s.config.dataDir, 'functions', `bundles-${process.pid}`)).filter((name) => name.startsWith(`${functionId}_`))
+  const workersOf = (functionId: string) => s.functionRuntime.supervisor.workerList().filter((w) => w.functionId === functionId)
+
+  it("deleting a project ends its functions' workers and deletes their bundles, its functions and its secrets; other projects' run on", async () => {
+    // Last in the file: the storefront is not used after this.
+    const shop = await projectByName(s, 'Acme Storefront')
+    await upsertSecrets(s.db, shop.id, [{ name: 'SHOP_SECRET', value: 'shop-secret-1' }], new Date(), await secretBoxFor(s.config))
+    const fn = await insertFunction(s.db, {
+      projectId: shop.id,
+      slug: 'shop-reader',
+      name: 'shop-reader',
+      body: `Deno.serve(() => new Response(Deno.env.get('SHOP_SECRET')))`,
+      verifyJwt: false,
+      importMap: false,
+      entrypointPath: 'index.ts',
+      importMapPath: null,
+      now: new Date(),
+    })
+    await s.db.query(`insert into edge_function_files (function_id, name, content) values ($1, 'index.ts', $2)`, [
+      fn!.id,
+      `Deno.serve(() => new Response(Deno.env.get('SHOP_SECRET')))`,
+    ])
+    const shopUrl = `${origin}/p/${shop.ref}/functions/v1/shop-reader`
+    const before = await fetch(shopUrl)
+    expect(await before.text()).toBe('shop-secret-1')
+    const [worker] = workersOf(fn!.id)
+    expect(worker.pid).toBeGreaterThan(0)
+    expect(bundleFolders(fn!.id)).toHaveLength(1)
+    expect(s.functionRuntime.logs.list(fn!.id).length).toBeGreaterThan(0)
+    // A warm worker of another project.
+    expect((await client(keys.anon).functions.invoke('hello-world', { body: { name: 'Kay' } })).data).toEqual({ message: 'Hello Kay!' })
+    const [otherWorker] = s.functionRuntime.supervisor.workerList().filter((w) => w.functionId !== fn!.id)
+
+    const deleted = await s.request(`/v1/projects/${shop.ref}`, { method: 'DELETE', headers: { cookie: await s.signIn(OWNER) } })
+    expect(deleted.status).toBe(200)
+    // Done by the time the answer comes: the process is gone, and so is its folder.
+    expect(workersOf(fn!.id)).toEqual([])
+    expect(alive(worker.pid!)).toBe(false)
+    expect(bundleFolders(fn!.id)).toEqual([])
+    expect(s.functionRuntime.logs.list(fn!.id)).toEqual([])
+    const left = await s.db.query<{ functions: number; files: number; secrets: number }>(
+      `select (select count(*)::int from edge_functions where project_id = $1) as functions,
+              (select count(*)::int from edge_function_files where function_id = $2) as files,
+              (select count(*)::int from project_secrets where project_id = $1) as secrets`,
+      [shop.id, fn!.id],
+    )
+    expect(left.rows[0]).toEqual({ functions: 0, files: 0, secrets: 0 })
+    const after = await fetch(shopUrl)
+    expect(after.status).toBe(404)
+    await after.arrayBuffer()
+
+    expect(alive(otherWorker.pid!)).toBe(true)
+    expect((await client(keys.anon).functions.invoke('hello-world', { body: { name: 'Lin' } })).data).toEqual({ message: 'Hello Lin!' })
+  }, 60_000)
+
+  it('deleting a function through the Management API ends its worker and forgets its log', async () => {
+    const row = await deploy('short-lived', `Deno.serve(() => new Response('here'))`)
+    expect(await (await fetch(url('short-lived'))).text()).toBe('here')
+    const [worker] = workersOf(row.id)
+    expect(alive(worker.pid!)).toBe(true)
+    const deleted = await s.request(`/v1/projects/${project.ref}/functions/short-lived`, {
+      method: 'DELETE',
+      headers: { cookie: await s.signIn(OWNER) },
+    })
+    expect(deleted.status).toBe(200)
+    expect(workersOf(row.id)).toEqual([])
+    expect(alive(worker.pid!)).toBe(false)
+    expect(bundleFolders(row.id)).toEqual([])
+    expect(s.functionRuntime.logs.list(row.id)).toEqual([])
+    const gone = await fetch(url('short-lived'))
+    expect(gone.status).toBe(404)
+    await gone.arrayBuffer()
   }, 60_000)
 })

@@ -148,7 +148,13 @@ export async function startTestServer(
   const store = opts.store ?? (await createTestStore({ snapshot: fromSnapshot }))
   const db = opts.db ?? (await store.open())
   const clock = opts.clock ?? new FakeClock(fromSnapshot?.seededAt)
-  const config = testConfig({ ...store.placement, ...opts.config })
+  // The run's one Deno cache (denoCache.globalSetup.ts), unless the file names its own.
+  const denoDir = inject('denoDir')
+  const config = testConfig({
+    ...store.placement,
+    ...opts.config,
+    functions: { ...(denoDir ? { denoDir } : {}), ...opts.config?.functions },
+  })
   const server = await createApp({ db, config, clock })
   const request = (p: string, init?: RequestInit) => Promise.resolve(server.app.request(p, init))
   return {

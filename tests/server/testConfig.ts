@@ -66,6 +66,7 @@ export function testConfig(overrides: ConfigOverrides = {}): ServerConfig {
     dataDir: path.join(os.tmpdir(), `kp-test-data-${process.pid}`),
     ...overrides,
     lifecycle: { ...base.lifecycle, ...overrides.lifecycle },
+    functions: { ...base.functions, ...overrides.functions },
     // Tests open hundreds of short-lived project databases whose queries are tiny: V8's quick compile only.
     projectDb: { ...base.projectDb, templateCacheDir: os.tmpdir(), wasmTier: 'baseline', ...overrides.projectDb },
   }

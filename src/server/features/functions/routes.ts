@@ -22,6 +22,7 @@ import type { Deps } from '../../core/deps'
 import { at, errorJson, validate, type AppEnv } from '../../core/http'
 import { can } from '../../core/permissions'
 import { memberProject, refParam, refuseUnlessActive, type MemberProjectEnv } from '../projects/access'
+import type { FunctionRuntime } from './runtime'
 import { deleteFunction, findFunction, insertFunction, listFunctions, toFunctionResponse } from './store'
 
 /** The path's slug, as the contract's path parameter allows it. */
@@ -64,7 +65,7 @@ function disagreement<T>(name: string, query: T | undefined, body: T | undefined
   return `${name}: the query says ${JSON.stringify(query)} and the body ${JSON.stringify(body)}`
 }
 
-export function functionRoutes({ db, clock }: Deps) {
+export function functionRoutes({ db, clock }: Deps, runtime: Pick<FunctionRuntime, 'removeFunction'>) {
   const app = new Hono<AppEnv>()
   const project = memberProject(db)
 
@@ -116,7 +117,10 @@ export function functionRoutes({ db, clock }: Deps) {
     const { slug } = c.req.valid('param')
     const refused = mayChange(c) ?? notActive(c)
     if (refused) return refused
-    if (!(await deleteFunction(db, c.var.project.id, slug))) return errorJson(c, 404, `No edge function '${slug}' in this project`)
+    const removed = await deleteFunction(db, c.var.project.id, slug)
+    if (!removed) return errorJson(c, 404, `No edge function '${slug}' in this project`)
+    // Its warm worker would otherwise run on, with the project's secrets, until it went idle.
+    await runtime.removeFunction(removed)
     return c.body(null, 200)
   })
 

@@ -82,11 +82,11 @@ export async function insertFunction(db: Queryable, f: NewFunction): Promise<Fun
   return rows[0]
 }
 
-/** Deletes the function; whether there was one. */
-export async function deleteFunction(db: Queryable, projectId: number, slug: string): Promise<boolean> {
+/** Deletes the function; its id, or undefined when there was none. */
+export async function deleteFunction(db: Queryable, projectId: number, slug: string): Promise<string | undefined> {
   const { rows } = await db.query<{ id: string }>(
     'delete from edge_functions where project_id = $1 and slug = $2 returning id::text as id',
     [projectId, slug],
   )
-  return rows.length > 0
+  return rows[0]?.id
 }

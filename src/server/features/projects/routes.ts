@@ -24,7 +24,10 @@ import { toV1Project } from './v1'
 
 type CreateOutcome = { ok: true } | { ok: false; code: 'free_project_limit' | 'database_size_limit'; message: string }
 
-export function projectRoutes(deps: Deps) {
+/** What a feature that runs something for a project (its edge function workers) ends when the project is deleted. */
+export type ProjectRemoval = (projectId: number) => Promise<void>
+
+export function projectRoutes(deps: Deps, removals: ProjectRemoval[] = []) {
   const { db, clock, config, lifecycle } = deps
   const app = new Hono<AppEnv>()
   const project = memberProject(db)
@@ -69,7 +72,7 @@ export function projectRoutes(deps: Deps) {
   app.on(...at(endpoints.v1GetProject), project, (c) => c.json(toV1Project(c.var.project, hostOf())))
 
   // Owners and administrators delete a project. Its branches go first, each like the project: pending transitions
-  // cancelled, its database dropped and its stored objects' bytes removed, then its rows (settings, keys, … by
+  // cancelled, its database dropped, its stored objects' bytes removed and what runs for it ended, then its rows (settings, keys, … by
   // cascade). The rows go last, so a crash half-way leaves a project that a second DELETE finishes.
   app.on(...at(endpoints.v1DeleteProject), project, async (c) => {
     const row = c.var.project
@@ -84,6 +87,7 @@ export function projectRoutes(deps: Deps) {
       await db.transaction((tx) => cancelPendingTransitions(tx, doomed.id, clock.now()))
       await deps.projectDbs.drop(doomed.ref)
       await removeProjectStorage(config.dataDir, doomed.ref)
+      for (const remove of removals) await remove(doomed.id)
       await db.query('delete from projects where id = $1', [doomed.id])
     }
     return c.json({ id: row.id, ref: row.ref, name: row.name } satisfies V1ProjectRefResponse)

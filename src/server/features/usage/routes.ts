@@ -8,7 +8,8 @@
  *   POST /dev/projects/{ref}/read-only              read-only mode on or off
  *   POST /dev/projects/{ref}/usage                  set what is added to a metric's measured usage (e.g. over its limit)
  * Measured (core/meter.ts): EGRESS (REST answer bytes in the period) and DATABASE_SIZE (each project's database size
- * last measured up to the period's end), in GB; the other metrics have nothing the local platform can measure.
+ * last measured up to the period's end), in GB; MONTHLY_ACTIVE_USERS, the realtime figures and FUNCTION_INVOCATIONS
+ * (the function runtime's count, written every few seconds) from their services' daily tables.
  */
 import { Hono } from 'hono'
 import type { PlanId } from '../../../contracts/common'
@@ -33,6 +34,7 @@ import {
   addedUsage,
   dailyRows,
   findWarning,
+  functionInvocations,
   listMemberWarnings,
   measuredBytes,
   monthlyActiveUsers,
@@ -72,12 +74,14 @@ async function measuredUsage(db: Queryable, period: Period): Promise<Partial<Rec
   const bytes = await measuredBytes(db, period)
   const mau = await monthlyActiveUsers(db, period)
   const realtime = await realtimeFigures(db, period)
+  const invocations = await functionInvocations(db, period)
   return {
     EGRESS: bytes.egress / BYTES_PER_GB,
     DATABASE_SIZE: bytes.size / BYTES_PER_GB,
     MONTHLY_ACTIVE_USERS: mau,
     REALTIME_MESSAGE_COUNT: realtime.messages,
     REALTIME_PEAK_CONNECTIONS: realtime.peak,
+    FUNCTION_INVOCATIONS: invocations,
   }
 }
 

@@ -183,3 +183,13 @@ export async function realtimeFigures(db: Queryable, period: Period): Promise<{ 
   )
   return { messages: Number(rows[0].messages), peak: Number(rows[0].peak) }
 }
+
+/** Edge function invocations of the period's projects (function_usage_daily). */
+export async function functionInvocations(db: Queryable, period: Period): Promise<number> {
+  const { rows } = await db.query<{ invocations: number }>(
+    `select coalesce(sum(f.invocations), 0)::float8 as invocations from function_usage_daily f join projects p on p.id = f.project_id
+     where p.organization_id = $1 and ($2::int is null or p.id = $2) and f.day between $3::date and $4::date`,
+    [period.organizationId, period.projectId, period.startDay, period.endDay],
+  )
+  return Number(rows[0].invocations)
+}

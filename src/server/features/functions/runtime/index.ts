@@ -9,13 +9,23 @@ import type { Deps } from '../../../core/deps'
 import { secretBoxFor } from '../../../core/sealed'
 import { FUNCTIONS_DB_LOGIN, functionsDbPassword } from '../../../projectdb/password'
 import { FunctionLogs } from './logs'
-import { functionFiles, projectApiKeys, secretValues, type RunnableFunction } from './store'
+import { functionFiles, projectApiKeys, projectPlan, secretValues, type RunnableFunction } from './store'
 import { FunctionSupervisor, type FunctionBundle, type FunctionLimits } from './supervisor'
+import { createFunctionUsage, type FunctionUsage } from './usage'
 
 export interface FunctionRuntime {
   supervisor: FunctionSupervisor
   logs: FunctionLogs
+  /** Invocations counted for the usage page. */
+  usage: FunctionUsage
   bundleFor(projectId: number, ref: string, projectUrl: string, fn: RunnableFunction): Promise<FunctionBundle>
+  /**
+   * A project is being deleted: ends its functions' workers, deletes their bundle folders and forgets their logs.
+   * Its functions, their files and its secrets are rows that go with the project's (by cascade).
+   */
+  removeProject(projectId: number): Promise<void>
+  /** A function is deleted: ends its workers and forgets its log. */
+  removeFunction(functionId: string): Promise<void>
   close(): Promise<void>
 }
 
@@ -25,10 +35,11 @@ export interface RuntimeOptions {
   databasePort?: () => number | undefined
 }
 
-export function createFunctionRuntime(deps: Pick<Deps, 'db' | 'config'>, opts: RuntimeOptions = {}): FunctionRuntime {
+export function createFunctionRuntime(deps: Pick<Deps, 'db' | 'config' | 'clock'>, opts: RuntimeOptions = {}): FunctionRuntime {
   const { limits } = opts
-  const { db, config } = deps
+  const { db, config, clock } = deps
   const logs = new FunctionLogs()
+  const usage = createFunctionUsage(db, clock)
   const supervisor = new FunctionSupervisor({
     bundlesDir: path.join(config.dataDir, 'functions', `bundles-${process.pid}`),
     denoDir: config.functions?.denoDir ?? path.join(config.dataDir, 'functions', 'deno-cache'),
@@ -45,11 +56,20 @@ export function createFunctionRuntime(deps: Pick<Deps, 'db' | 'config'>, opts: R
   return {
     supervisor,
     logs,
+    usage,
     async bundleFor(projectId, ref, projectUrl, fn) {
-      const [files, secrets, keys] = await Promise.all([functionFiles(db, fn.id), secretBoxFor(config).then((box) => secretValues(db, projectId, box)), projectApiKeys(db, projectId)])
+      const [files, secrets, keys, plan] = await Promise.all([
+        functionFiles(db, fn.id),
+        secretBoxFor(config).then((box) => secretValues(db, projectId, box)),
+        projectApiKeys(db, projectId),
+        projectPlan(db, projectId),
+      ])
       return {
+        projectId,
         functionId: fn.id,
         version: fn.version,
+        // The platform gives a paid plan's functions a longer wall clock (400 s against 150 s).
+        wallClockMs: plan === 'free' ? supervisor.limits.wallClockMs : supervisor.limits.paidWallClockMs,
         entrypoint: fn.entrypoint_path,
         files: files.length > 0 ? files : [{ name: fn.entrypoint_path, content: fn.body }],
         env: {
@@ -60,6 +80,18 @@ export function createFunctionRuntime(deps: Pick<Deps, 'db' | 'config'>, opts: R
         },
       }
     },
-    close: () => supervisor.close(),
+    async removeProject(projectId) {
+      const { rows } = await db.query<{ id: string }>('select id::text as id from edge_functions where project_id = $1', [projectId])
+      await supervisor.retireProject(projectId)
+      for (const { id } of rows) logs.forget(id)
+    },
+    async removeFunction(functionId) {
+      await supervisor.retire(functionId)
+      logs.forget(functionId)
+    },
+    async close() {
+      await supervisor.close()
+      await usage.stop()
+    },
   }
 }

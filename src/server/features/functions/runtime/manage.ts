@@ -151,7 +151,7 @@ export function functionManageRoutes(deps: Deps, runtime: FunctionRuntime) {
       }
       return fnId
     })
-    runtime.supervisor.retire(id)
+    await runtime.supervisor.retire(id)
     const row = (await findFunction(db, c.var.project.id, slug))!
     return c.json(toFunctionResponse(row) satisfies FunctionResponse, 201)
   })
@@ -170,7 +170,7 @@ export function functionManageRoutes(deps: Deps, runtime: FunctionRuntime) {
     if (!rows[0]) return errorJson(c, 404, `No edge function '${slug}' in this project`)
     // A new body replaces the deployed files: it is the whole function now.
     if (body.body !== undefined) await db.query('delete from edge_function_files where function_id = $1', [rows[0].id])
-    runtime.supervisor.retire(rows[0].id)
+    await runtime.supervisor.retire(rows[0].id)
     return c.json(toFunctionResponse((await findFunction(db, c.var.project.id, slug))!) satisfies FunctionResponse)
   })
 

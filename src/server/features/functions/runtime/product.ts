@@ -29,6 +29,8 @@ export function functionsProduct(deps: Pick<Deps, 'db'>, runtime: FunctionRuntim
     if (fn.verify_jwt && gateway.caller === undefined && c.req.method !== 'OPTIONS') {
       return json(401, { code: 401, message: 'Missing authorization header' })
     }
+    // Every call that reaches the function counts, whatever it answers (as the platform bills them).
+    runtime.usage.invoked(gateway.project.id)
     const url = new URL(c.req.url)
     const base = `/p/${gateway.project.ref}/functions/v1`
     const rest = url.pathname.startsWith(base) ? url.pathname.slice(base.length) : `/${slug}`

@@ -100,3 +100,12 @@ export async function projectApiKeys(
   )
   return rows[0]
 }
+
+/** The plan of the project's organization (its functions' wall clock depends on it). */
+export async function projectPlan(db: Queryable, projectId: number): Promise<string | undefined> {
+  const { rows } = await db.query<{ plan_id: string }>(
+    'select o.plan_id from projects p join organizations o on o.id = p.organization_id where p.id = $1',
+    [projectId],
+  )
+  return rows[0]?.plan_id
+}

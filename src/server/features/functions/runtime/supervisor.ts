@@ -23,8 +23,10 @@ import { BOOTSTRAP_FILE, BOOTSTRAP_SOURCE } from './bootstrap'
 import type { FunctionLogs } from './logs'
 
 export interface FunctionLimits {
-  /** Wall clock of one request, from its arrival to the end of its answer's body (platform: 150 s free, 400 s paid). */
+  /** Wall clock of one request, from its arrival to the end of its answer's body, on the free plan (platform: 150 s). */
   wallClockMs: number
+  /** The same on a paid plan (platform: 400 s). */
+  paidWallClockMs: number
   /** CPU time a worker may burn while it has requests in flight (platform: 2 s). */
   cpuMs: number
   /** The V8 heap of a worker (platform: 256 MB). */
@@ -41,6 +43,7 @@ export interface FunctionLimits {
 
 export const DEFAULT_LIMITS: FunctionLimits = {
   wallClockMs: 150_000,
+  paidWallClockMs: 400_000,
   cpuMs: 2_000,
   memoryMb: 256,
   maxRequestBytes: 20 * 1024 * 1024,
@@ -57,11 +60,15 @@ export interface FunctionFile {
 
 /** One runnable version of a function with the environment it runs with. */
 export interface FunctionBundle {
+  /** The project the function belongs to: deleting the project ends its workers. */
+  projectId: number
   functionId: string
   version: number
   entrypoint: string
   files: FunctionFile[]
   env: Record<string, string>
+  /** Its wall clock limit (by its organization's plan); the supervisor's free-plan limit when absent. */
+  wallClockMs?: number
 }
 
 export interface InvokeRequest {
@@ -139,9 +146,12 @@ class Worker {
   output = 0
   stderrTail = ''
   exited: Promise<void>
+  /** Settles once the process has exited and its bundle folder is deleted. */
+  removed: Promise<void> = Promise.resolve()
 
   constructor(
     readonly key: string,
+    readonly projectId: number,
     readonly functionId: string,
     args: string[],
     entry: string,
@@ -325,7 +335,8 @@ export class FunctionSupervisor {
       path.join(dir, BOOTSTRAP_FILE),
     ]
     const entry = new URL(`file://${path.resolve(dir, bundle.entrypoint)}`).href
-    const worker = new Worker(key, bundle.functionId, args, entry, env, this.opts.logs, this.limits.bootMs, this.deno)
+    const worker = new Worker(key, bundle.projectId, bundle.functionId, args, entry, env, this.opts.logs, this.limits.bootMs, this.deno)
+    worker.removed = worker.exited.then(() => rm(dir, { recursive: true, force: true }).catch(() => {}))
     worker.proc.once('exit', (code, signal) => {
       worker.dead = true
       this.forget(worker)
@@ -335,7 +346,6 @@ export class FunctionSupervisor {
       } else if (worker.endedFor === undefined && worker.port !== 0) {
         this.opts.logs.add(bundle.functionId, { kind: 'shutdown', level: 'error', event_message: `Worker exited (${signal ?? code})` })
       }
-      void rm(dir, { recursive: true, force: true }).catch(() => {})
     })
     return worker
   }
@@ -424,7 +434,8 @@ export class FunctionSupervisor {
         worker.idleTimer.unref()
       }
     }
-    const wallClock = setTimeout(() => this.end(worker, `ran past the wall clock limit of ${this.limits.wallClockMs} ms`), this.limits.wallClockMs)
+    const wallClockMs = bundle.wallClockMs ?? this.limits.wallClockMs
+    const wallClock = setTimeout(() => this.end(worker, `ran past the wall clock limit of ${wallClockMs} ms`), wallClockMs)
     let tooLarge = false
     const limitBody = (max: number, onOver: () => void) => {
       let seen = 0
@@ -515,15 +526,29 @@ export class FunctionSupervisor {
     return new Response(relayed, { status, headers: out })
   }
 
-  /** Ends the function's workers (deleted, or its settings changed). */
-  retire(functionId: string) {
-    this.current.delete(functionId)
+  /**
+   * Ends the function's workers (deleted, or its settings changed); settles once their processes have exited and
+   * their bundle folders are deleted.
+   */
+  retire(functionId: string): Promise<void> {
+    return this.retireWhere((w) => w.functionId === functionId)
+  }
+
+  /** Ends the workers of every function of the project (the project is deleted), as retire does. */
+  retireProject(projectId: number): Promise<void> {
+    return this.retireWhere((w) => w.projectId === projectId)
+  }
+
+  private async retireWhere(match: (worker: Worker) => boolean): Promise<void> {
+    const ended: Worker[] = []
     for (const worker of [...this.workers.values()]) {
-      if (worker.functionId === functionId) {
-        worker.kill('retired')
-        this.forget(worker)
-      }
+      if (!match(worker)) continue
+      this.current.delete(worker.functionId)
+      worker.kill('retired')
+      this.forget(worker)
+      ended.push(worker)
     }
+    await Promise.all(ended.map((w) => w.removed))
   }
 
   async close() {
