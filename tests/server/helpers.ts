@@ -66,8 +66,11 @@ export async function createTestStore(opts: { durable?: boolean; snapshot?: Stor
     const url = new URL(baseUrl)
     url.pathname = `/${name}`
     const opened: Db[] = []
+    // A data folder of its own (storage's files, the secrets key): the stores copied from the run's snapshot carry
+    // the same project refs, so a shared folder mixed two files' objects under one ref.
+    const dataDir = await mkdtemp(path.join(os.tmpdir(), 'kp-test-pg-'))
     return {
-      placement: { dataDir: path.join(os.tmpdir(), 'kp-unused'), databaseUrl: url.toString() },
+      placement: { dataDir, databaseUrl: url.toString() },
       async open() {
         const db = openPostgres(url.toString(), 5)
         opened.push(db)
@@ -90,6 +93,7 @@ export async function createTestStore(opts: { durable?: boolean; snapshot?: Stor
         ])
         for (const { rolname } of roles.rows) await c.query(`drop role if exists "${rolname}"`).catch(() => {})
         await c.end()
+        await rm(dataDir, { recursive: true, force: true })
       },
     }
   }

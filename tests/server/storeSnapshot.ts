@@ -78,7 +78,12 @@ export async function postgresSnapshot(baseUrl: string): Promise<StoreSnapshot> 
   await admin.end()
   const url = new URL(baseUrl)
   url.pathname = `/${database}`
-  const { db, clock, config } = await seed(async () => openPostgres(url.toString(), 2), path.join(os.tmpdir(), 'kp-unused'), url.toString())
-  await db.close()
-  return { key: snapshotKey(config), seededAt: clock.ms, database }
+  const dataDir = await mkdtemp(path.join(os.tmpdir(), 'kp-snapshot-'))
+  try {
+    const { db, clock, config } = await seed(async () => openPostgres(url.toString(), 2), dataDir, url.toString())
+    await db.close()
+    return { key: snapshotKey(config), seededAt: clock.ms, database }
+  } finally {
+    await rm(dataDir, { recursive: true, force: true })
+  }
 }
