@@ -168,4 +168,19 @@ describe('the realtime socket', () => {
     await expired.realtime.setAuth(await env.userToken('u9', { expiresInSeconds: -10 }))
     await expect(subscribed(expired.channel('too-late'))).rejects.toThrow(/Token has expired/)
   })
+
+  it("checks a channel's token by the server's clock: one the clock has passed is refused, though real time has not", async () => {
+    const token = await env.userToken('u10', { expiresInSeconds: 60 })
+    const before = env.client()
+    await before.realtime.setAuth(token)
+    await subscribed(before.channel('clock-before'))
+    env.s.clock.advance(120_000)
+    try {
+      const after = env.client()
+      await after.realtime.setAuth(token)
+      await expect(subscribed(after.channel('clock-after'))).rejects.toThrow(/Token has expired/)
+    } finally {
+      env.s.clock.advance(-120_000)
+    }
+  })
 })

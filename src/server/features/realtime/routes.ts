@@ -72,6 +72,7 @@ export function createRealtime(deps: Deps): Realtime {
   const usage = createRealtimeUsage(db, deps.clock)
   const hub = new Hub(
     {
+      clock: deps.clock,
       idleTimeoutMs: deps.config.realtime?.idleTimeoutMs ?? SOCKET_DEFAULTS.idleTimeoutMs,
       sendBufferBytes: deps.config.realtime?.sendBufferBytes ?? SOCKET_DEFAULTS.sendBufferBytes,
       onMessages: (projectId, n) => usage.messages(projectId, n),
