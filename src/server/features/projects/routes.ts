@@ -82,6 +82,7 @@ export function projectRoutes(deps: Deps) {
     )
     for (const doomed of [...branches, { id: row.id, ref: row.ref }]) {
       await db.transaction((tx) => cancelPendingTransitions(tx, doomed.id, clock.now()))
+      await deps.lifecycle.removing(doomed)
       await deps.projectDbs.drop(doomed.ref)
       await removeProjectStorage(config.dataDir, doomed.ref)
       await db.query('delete from projects where id = $1', [doomed.id])

@@ -232,7 +232,7 @@ export class Hub {
     ws.on('close', () => {
       socket.closed()
       project.sockets.delete(socket)
-      if (project.sockets.size === 0) {
+      if (project.sockets.size === 0 && this.projects.get(project.ref) === project) {
         this.projects.delete(project.ref)
         void project.feed?.stop()
       }
@@ -245,6 +245,19 @@ export class Hub {
     const project = this.projects.get(ref)
     if (project) project.broadcast(key, topic, inner)
     else this.relay?.publish({ kind: 'broadcast', ref, key, topic, inner })
+  }
+
+  /**
+   * The project is deleted: its sockets here are closed and its change feed stopped, and the other processes are
+   * told to do the same. A client that reconnects is refused by the gateway (the project is gone).
+   */
+  async removeProject(ref: string, relayed = false): Promise<void> {
+    if (!relayed) this.relay?.publish({ kind: 'project_removed', ref })
+    const project = this.projects.get(ref)
+    if (!project) return
+    this.projects.delete(ref)
+    for (const s of project.sockets) s.end(1001, 'the project was deleted')
+    await project.feed?.stop()
   }
 
   /** What another process sent (relay.ts). */
@@ -264,6 +277,8 @@ export class Hub {
       case 'presence_state':
         if (m.to === this.relay?.origin) applyRemotePresence(project, m.key, from, { joins: m.state, leaves: {} })
         return
+      case 'project_removed':
+        return void this.removeProject(m.ref, true).catch((err: unknown) => console.error(`realtime: closing ${m.ref} failed: ${(err as Error).message}`))
     }
   }
 
@@ -310,11 +325,14 @@ export class Socket {
   /** A socket that says nothing past the idle time-out is gone (closed without a close frame, say). */
   private touch() {
     clearTimeout(this.idleTimer)
-    this.idleTimer = setTimeout(() => {
-      this.ws.close(1000, 'idle: no heartbeat received')
-      setTimeout(() => this.ws.terminate(), 1_000).unref()
-    }, this.options.idleTimeoutMs)
+    this.idleTimer = setTimeout(() => this.end(1000, 'idle: no heartbeat received'), this.options.idleTimeoutMs)
     this.idleTimer.unref()
+  }
+
+  /** Closes the socket with `code`; one whose client does not answer the close is ended a second later. */
+  end(code: number, reason: string) {
+    this.ws.close(code, reason)
+    setTimeout(() => this.ws.terminate(), 1_000).unref()
   }
 
   /** Sends a frame; false (and the socket closed) when the client does not read what it was sent. */

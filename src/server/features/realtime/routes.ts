@@ -93,6 +93,11 @@ export function createRealtime(deps: Deps): Realtime {
     config.catch(() => configs.delete(projectId))
     return config
   }
+  // A deleted project's sockets close and its change feed stops, here and on the other processes.
+  deps.lifecycle.onRemoval(async ({ id, ref }) => {
+    configs.delete(id)
+    await hub.removeProject(ref)
+  })
 
   const product = new Hono<GatewayEnv>()
 
