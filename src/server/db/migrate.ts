@@ -26,6 +26,7 @@ import m024 from './migrations/024_project_auth_more'
 import m026 from './migrations/026_database_settings'
 import m027 from './migrations/027_realtime_presence_keys'
 import m028 from './migrations/028_postgres_settings'
+import m031 from './migrations/031_platform_processes'
 
 /** Ordered; never edit an applied one, add the next. */
 export const migrations: { id: string; sql: string }[] = [
@@ -56,6 +57,7 @@ export const migrations: { id: string; sql: string }[] = [
   { id: '026_database_settings', sql: m026 },
   { id: '027_realtime_presence_keys', sql: m027 },
   { id: '028_postgres_settings', sql: m028 },
+  { id: '031_platform_processes', sql: m031 },
 ]
 
 /** Arbitrary constant: serialises concurrent starts of several processes on one database. */

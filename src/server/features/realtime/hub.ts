@@ -260,6 +260,34 @@ export class Hub {
     await project.feed?.stop()
   }
 
+  /** The processes whose presence this one keeps (relayed to it by their id). */
+  remoteOrigins(): Set<string> {
+    const out = new Set<string>()
+    for (const p of this.projects.values()) {
+      for (const topic of p.remotePresence.values()) for (const entries of topic.values()) for (const e of entries) out.add(e.origin)
+    }
+    return out
+  }
+
+  /** Drops the presence of processes that stopped without sending its leaves, as leaves to the members here. */
+  forgetOrigins(dead: Set<string>) {
+    if (dead.size === 0) return
+    for (const p of this.projects.values()) {
+      for (const [key, topic] of p.remotePresence) {
+        const byOrigin = new Map<string, PresenceDiff['leaves']>()
+        for (const [k, entries] of topic) {
+          for (const e of entries) {
+            if (!dead.has(e.origin)) continue
+            const leaves = byOrigin.get(e.origin) ?? {}
+            leaves[k] = { metas: [...(leaves[k]?.metas ?? []), e.meta] }
+            byOrigin.set(e.origin, leaves)
+          }
+        }
+        for (const [origin, leaves] of byOrigin) applyRemotePresence(p, key, origin, { joins: {}, leaves })
+      }
+    }
+  }
+
   /** What another process sent (relay.ts). */
   fromRelay(m: RelayMessage, from: string) {
     const project = this.projects.get(m.ref)

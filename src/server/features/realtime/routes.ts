@@ -18,6 +18,7 @@ import * as z from 'zod'
 import * as endpoints from '../../../contracts/endpoints'
 import { RealtimeConfigUpdate, type RealtimeChannels, type RealtimeConfig } from '../../../contracts/realtime'
 import type { Deps } from '../../core/deps'
+import { startProcessEntry } from '../../core/processes'
 import { at, errorJson, validate, type AppEnv } from '../../core/http'
 import { can } from '../../core/permissions'
 import type { GatewayEnv, GatewayRefusal, Product } from '../../gateway'
@@ -83,6 +84,19 @@ export function createRealtime(deps: Deps): Realtime {
   // Several processes may share a PostgreSQL store; a PGlite store has one.
   const relay = db.kind === 'postgres' && deps.config.databaseUrl ? createRelay(db, deps.config.databaseUrl, (m, from) => hub.fromRelay(m, from)) : undefined
   hub.relay = relay
+  // This process's entry in the store while it runs; after each renewal, the presence other processes relayed is
+  // dropped for those whose entries are no longer renewed (killed without closing: they never sent its leaves).
+  const processes = relay
+    ? startProcessEntry(db, relay.origin, {
+        liveMs: deps.config.realtime?.processLiveMs,
+        onRenewed: async () => {
+          const origins = hub.remoteOrigins()
+          if (origins.size === 0) return
+          const live = await processes!.live(origins)
+          hub.forgetOrigins(new Set([...origins].filter((o) => !live.has(o))))
+        },
+      })
+    : undefined
   const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_FRAME_BYTES, perMessageDeflate: false })
   const configs = new Map<number, { at: number; config: Promise<RealtimeConfig> }>()
   const configOf = (projectId: number) => {
@@ -240,6 +254,7 @@ export function createRealtime(deps: Deps): Realtime {
     async close() {
       await hub.close()
       await relay?.close()
+      await processes?.stop()
       wss.close()
       await usage.stop()
     },
