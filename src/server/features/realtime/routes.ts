@@ -30,7 +30,6 @@ import { createRelay } from './relay'
 import { readRealtimeConfig, saveRealtimeConfig } from './store'
 import { VSNS, type Vsn } from './protocol'
 import { canUsePrivateChannel } from './rls'
-import { ensureRealtimeSchema } from './schema'
 import { createRealtimeUsage, type RealtimeUsage } from './usage'
 
 /** What the upgrade handler lends the app for one request: the socket, taken over if the route accepts it. */
@@ -129,7 +128,6 @@ export function createRealtime(deps: Deps): Realtime {
     if (hub.connections(gateway.project.ref) >= limit) {
       return realtimeError(c, 429, `Too many connected users: the project allows ${limit}`, 'ConnectionRateLimitReached')
     }
-    await ensureRealtimeSchema(gateway)
     const project = hub.project(gateway, config)
     const caller = gateway.caller!
     slot.accept((ws) => hub.accept(ws, project, caller, vsn))
@@ -146,7 +144,6 @@ export function createRealtime(deps: Deps): Realtime {
     }
     for (const m of messages) {
       if (m.private) {
-        await ensureRealtimeSchema(gateway)
         const rights = await canUsePrivateChannel(gateway, gateway.caller!, m.topic)
         if (!rights.write) return realtimeError(c, 403, `You do not have permissions to write to the Channel topic ${m.topic}`, 'Unauthorized')
       }
