@@ -5,6 +5,14 @@ import tailwindcss from '@tailwindcss/vite'
 
 const serverPort = Number(process.env.API_PORT ?? 8787)
 
+/**
+ * Server test files that never use the platform's store (TEST_DB): each runs in the one server project that has what
+ * it needs, not twice the same. The PGlite engine's own files and the pieces tested without a server run with PGlite;
+ * the template race starts a PostgreSQL cluster of its own.
+ */
+const WITHOUT_STORE = ['pglite-data-dir', 'projectdb-pglite-folders', 'domain-errors', 'git-units', 'storage-disk'].map((name) => `tests/server/${name}.test.ts`)
+const OWN_CLUSTER = ['tests/server/projectdb-template-race.test.ts']
+
 export default defineConfig({
   plugins: [react(), tailwindcss()],
   resolve: {
@@ -65,6 +73,9 @@ export default defineConfig({
           // The setup loads every lazy screen a file's modules register before its first test, in each file (each has
           // its own modules); on a busy machine that outlasts the default 10 s.
           hookTimeout: 60_000,
+          // A bound for a busy machine, not a speed claim: a model path renders its view dozens of times, and under
+          // a load of 15 a 4 s path took 6 s.
+          testTimeout: 30_000,
         },
       },
       {
@@ -77,6 +88,7 @@ export default defineConfig({
           // servers of its own (own store, data folder, clock), so the modules' own caches are all a file shares.
           isolate: false,
           include: ['tests/server/**/*.test.ts'],
+          exclude: OWN_CLUSTER,
           env: { TEST_DB: 'pglite' },
           globalSetup: ['tests/server/pglite.globalSetup.ts'],
           // The store's PGlite runs in the test process: V8's quick wasm compile only, as the project databases'
@@ -93,6 +105,7 @@ export default defineConfig({
           environment: 'node',
           isolate: false, // as server-pglite's
           include: ['tests/server/**/*.test.ts'],
+          exclude: WITHOUT_STORE,
           env: { TEST_DB: 'postgres' },
           globalSetup: ['tests/server/postgres.globalSetup.ts'],
           testTimeout: 30_000,

@@ -64,7 +64,7 @@ const snippet = (id: string) => [...tableSnippets(NOTES, ctx()), ...realtimeSnip
 
 /** Waits until the client's channels are all joined (the snippets subscribe without a callback). */
 async function joined(client: SupabaseClient) {
-  for (let i = 0; i < 100 && client.getChannels().some((c) => c.state !== 'joined'); i++) await sleep(50)
+  for (let i = 0; i < 400 && client.getChannels().some((c) => c.state !== 'joined'); i++) await sleep(50)
   expect(client.getChannels().map((c) => c.state)).not.toContain('joining')
 }
 
@@ -161,7 +161,7 @@ describe('postgres_changes', () => {
     // realtime-js pushes the new token to every joined channel (access_token); the server then checks as that user.
     await client.realtime.setAuth(await env.userToken('switch-b'))
     // The push is not acknowledged: insert b's marker (and one of a's) until b's arrives, then the switch is applied.
-    for (let i = 0; i < 50 && !got.items.some((c) => c.new.body === 'b-marker'); i++) {
+    for (let i = 0; i < 150 && !got.items.some((c) => c.new.body === 'b-marker'); i++) {
       await env.sql(`insert into notes (owner, body) values ('switch-b', 'b-marker'), ('switch-a', 'a-after')`)
       await got.waitFor(got.items.length + 1, 200)
     }
@@ -208,7 +208,7 @@ describe('postgres_changes', () => {
     await env.sql(`update created_later set body = 'updated' where id = $1`, [first!.new.id])
     await env.sql(`delete from created_later where id = $1`, [first!.new.id])
     // Delivered in commit order: the update and the delete come after every insert of the loop.
-    for (let i = 0; i < 50 && star.items.at(-1)?.eventType !== 'DELETE'; i++) await star.waitFor(star.items.length + 1, 100)
+    for (let i = 0; i < 200 && star.items.at(-1)?.eventType !== 'DELETE'; i++) await star.waitFor(star.items.length + 1, 100)
     expect(star.items.slice(-2).map((c) => [c.table, c.eventType, c.old.id])).toEqual([
       ['created_later', 'UPDATE', first!.new.id],
       ['created_later', 'DELETE', first!.new.id],

@@ -293,7 +293,7 @@ describe('realtime limits and bad input', () => {
       expect(await trackOutcome(channel, { a: 1, b: 2, c: 3, d: 4 })).toBe('PresenceKeysLimitReached: A presence object has 4 keys, the project allows 3')
       expect(await trackOutcome(channel, { a: 1, b: 2, c: 3 })).toBe('ok')
       const tracked = () => JSON.stringify(synced.items.at(-1) ?? {}).includes('"c":3')
-      for (let i = 0; i < 50 && !tracked(); i++) await synced.waitFor(synced.items.length + 1, 100)
+      for (let i = 0; i < 200 && !tracked(); i++) await synced.waitFor(synced.items.length + 1, 100)
       expect(tracked()).toBe(true)
       await client.removeAllChannels()
       await watcher.removeAllChannels()

@@ -84,11 +84,11 @@ describe(isPostgres ? 'two processes on one PostgreSQL store' : 'one process on 
       const last = items.at(-1) ?? {}
       return last.alice?.[0]?.name === 'Alice' && last.bob?.[0]?.name === 'Bob'
     }
-    for (let i = 0; i < 50 && !(both(syncA.items) && both(syncB.items)); i++) await Promise.race([syncA.waitFor(syncA.items.length + 1, 100), syncB.waitFor(syncB.items.length + 1, 100)])
+    for (let i = 0; i < 200 && !(both(syncA.items) && both(syncB.items)); i++) await Promise.race([syncA.waitFor(syncA.items.length + 1, 100), syncB.waitFor(syncB.items.length + 1, 100)])
     expect(both(syncA.items)).toBe(true)
     expect(both(syncB.items)).toBe(true)
     expect(await chB.untrack()).toBe('ok')
-    for (let i = 0; i < 50 && syncA.items.at(-1)?.bob; i++) await syncA.waitFor(syncA.items.length + 1, 100)
+    for (let i = 0; i < 200 && syncA.items.at(-1)?.bob; i++) await syncA.waitFor(syncA.items.length + 1, 100)
     expect(Object.keys(syncA.items.at(-1)!)).toEqual(['alice'])
 
     // A client joining later on the other process gets the presence tracked so far.
@@ -97,7 +97,7 @@ describe(isPostgres ? 'two processes on one PostgreSQL store' : 'one process on 
     const chLate = late.channel('across', { config: { presence: { key: 'carol' } } })
     chLate.on('presence', { event: 'sync' }, () => syncLate.push(chLate.presenceState() as never))
     await subscribed(chLate)
-    for (let i = 0; i < 50 && !syncLate.items.at(-1)?.alice; i++) await syncLate.waitFor(syncLate.items.length + 1, 100)
+    for (let i = 0; i < 200 && !syncLate.items.at(-1)?.alice; i++) await syncLate.waitFor(syncLate.items.length + 1, 100)
     expect(syncLate.items.at(-1)?.alice?.[0]?.name).toBe('Alice')
   })
 

@@ -96,7 +96,7 @@ export function inbox<T>() {
       items.push(item)
       for (const w of [...waiters]) if (items.length >= w.n) w.resolve()
     },
-    async waitFor(n: number, ms = 5_000): Promise<T[]> {
+    async waitFor(n: number, ms = 20_000): Promise<T[]> {
       if (items.length < n) {
         await new Promise<void>((resolve) => {
           const w = { n, resolve }

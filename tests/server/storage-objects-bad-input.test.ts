@@ -209,7 +209,7 @@ describe('uploads that go wrong', () => {
         }, 200)
       })
     })
-    await expect.poll(tmpFiles, { timeout: 5000 }).toEqual([])
+    await expect.poll(tmpFiles, { timeout: 15_000 }).toEqual([])
     expect(await names('bad')).not.toContain('cut.bin')
   })
 

@@ -255,7 +255,7 @@ describe('API docs panel: keys, language, copying', () => {
     // The rotation ends: new keys on the server.
     keyServer.anon = 'eyJ.the-new-anon-key'
     keyServer.jwtStatus = 'updated'
-    await waitFor(() => expect([reads(`/props/project/${REF}/api`), reads('/api/rest')]).toEqual([settingsReads + 1, schemaReads + 1]), { timeout: 3_000 })
+    await waitFor(() => expect([reads(`/props/project/${REF}/api`), reads('/api/rest')]).toEqual([settingsReads + 1, schemaReads + 1]), { timeout: 10_000 })
     const user = userEvent.setup()
     const show = within(panel()).getByRole('button', { name: 'Show keys' })
     await waitFor(() => expect(show).toBeEnabled())

@@ -55,7 +55,7 @@ describe('Table Editor: change a table', () => {
   it('starts from the table as it is, picks a foreign key among what the database has, and runs the reviewed SQL', async () => {
     const { patches } = tablePlatform()
     const { location } = renderApp(`/project/${REF}/editor/table/kids/edit`)
-    const form = await screen.findByRole('form', { name: 'Table kids' }, { timeout: 5_000 })
+    const form = await screen.findByRole('form', { name: 'Table kids' }, { timeout: 15_000 })
     expect(screen.getByRole('heading', { level: 1, name: 'Edit table kids' })).toBeInTheDocument()
     expect(within(form).getByLabelText('Column 3 name')).toHaveValue('note')
 
@@ -92,7 +92,7 @@ describe('Table Editor: change a table', () => {
     let missing = true
     tablePlatform(() => (missing ? json({ message: "No table named 'kids' in schema public" }, 404) : json(KIDS)))
     renderApp(`/project/${REF}/editor/table/kids/edit`)
-    expect(await screen.findByRole('alert', {}, { timeout: 5_000 })).toHaveTextContent("No table named 'kids' in schema public")
+    expect(await screen.findByRole('alert', {}, { timeout: 15_000 })).toHaveTextContent("No table named 'kids' in schema public")
     missing = false
     await userEvent.setup().click(screen.getByRole('button', { name: 'Try again' }))
     expect(await screen.findByRole('form', { name: 'Table kids' })).toBeInTheDocument()

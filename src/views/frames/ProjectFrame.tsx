@@ -1,4 +1,5 @@
 import { useSelector } from '@xstate/react'
+import type { ComponentProps } from 'react'
 import { useRouter } from 'wouter'
 import { selectOrganizationBySlug } from '../../../machines/projectList.machine'
 import { projectLink, selectProject, selectProjectNotFound } from '../../../machines/projectStatus.machine'
@@ -7,8 +8,8 @@ import { NotFound } from '../NotFound'
 import { ApiDocsDialog } from '../layout/ApiDocsDialog'
 import { AppFrame, type Crumb } from '../layout/AppFrame'
 import { CommandMenu } from '../layout/CommandMenu'
+import type { SideMenu as SideMenuView } from '../layout/SideMenu'
 import { NavBar } from '../layout/NavBar'
-import { SideMenu } from '../layout/SideMenu'
 import { AiSettingsHost } from '../project/ai/AiSettingsHost'
 import { BranchingHost } from '../project/branches/BranchingHost'
 import { LazyApiDocsDialogPanel } from '../project/apiDocs/lazy'
@@ -17,8 +18,16 @@ import { ProjectStatusGate } from '../project/lifecycle/ProjectStatusGate'
 import { ResourceBanner, UsageBadge, useResourceWarnings } from '../project/usage/ResourceWarnings'
 import { pageTitleOf, projectRouteOf, sideMenuOf } from '../routes/projectRoutes'
 import { useBuildFlags, useProjectListActor, type NavBarActorRef } from '../shell/contexts'
+import { lazyComponent } from '../shell/lazy'
 import { useProjectActor } from '../shell/projectActor'
 import { useDocumentTitle } from '../shell/useDocumentTitle'
+
+// Project home, the first screen, has no side menu: the menu's code loads with the first page that shows one,
+// beside that page's own chunk. Until then its width stands empty, so the page does not move when it arrives.
+const SideMenu = lazyComponent<ComponentProps<typeof SideMenuView>>(
+  () => import('../layout/SideMenu').then((m) => ({ default: m.SideMenu })),
+  <div aria-hidden className="w-64 shrink-0 border-r border-neutral-200 bg-white dark:border-neutral-800 dark:bg-neutral-900" />,
+)
 
 /**
  * The frame of a project route, where the layout and the project's pages meet (neither imports the other).
