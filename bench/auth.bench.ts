@@ -1,5 +1,10 @@
 /**
- * A project's auth service under load, on a real server process (PGlite store), closed loop with 50 clients:
+ * A project's auth service under load, on a real server process (PGlite store), closed loop with 50 clients
+ * (BENCH_CLIENTS to use fewer on a busy machine):
+ *  - sign-up: `POST /p/{ref}/auth/v1/signup`, a new e-mail each time, confirmed at once → requests/s, p50/p99
+ *    (a bcrypt hash, a user, its identity, a session and a refresh token written);
+ *  - refresh: `POST /p/{ref}/auth/v1/token?grant_type=refresh_token`, each answer's new refresh token used for a
+ *    later request (they are single use) → requests/s, p50/p99;
  *  - sign-in: `POST /p/{ref}/auth/v1/token?grant_type=password` for one confirmed user → requests/s, p50/p99
  *    (each answer costs a bcrypt comparison at the platform's cost 10, a session and a refresh token written);
  *  - REST with a user's access token vs with the anon key: `GET /p/{ref}/rest/v1/recipes?select=*&limit=10`, the
@@ -22,7 +27,7 @@ async function settle(url: string) {
     await new Promise((r) => setTimeout(r, 200))
   }
 }
-const CLIENTS = 50
+const CLIENTS = Number(process.env.BENCH_CLIENTS ?? 50)
 
 type Figures = LoadFigures
 
@@ -37,7 +42,7 @@ try {
   const patched = await fetch(`${server.url}/v1/projects/${ref}/config/auth`, {
     method: 'PATCH',
     headers: { cookie, 'content-type': 'application/json', origin: server.url },
-    body: JSON.stringify({ mailer_autoconfirm: true, rate_limit_verify: 1_000_000_000 }),
+    body: JSON.stringify({ mailer_autoconfirm: true, rate_limit_verify: 1_000_000_000, rate_limit_token_refresh: 1_000_000_000 }),
   })
   if (!patched.ok) throw new Error(`PATCH config/auth answered ${patched.status}: ${await patched.text()}`)
   const auth = `${server.url}/p/${ref}/auth/v1`
@@ -46,6 +51,52 @@ try {
   const signUp = await fetch(`${auth}/signup`, { method: 'POST', headers: json, body: credentials })
   if (!signUp.ok) throw new Error(`sign-up answered ${signUp.status}: ${await signUp.text()}`)
   const { access_token: userToken } = (await signUp.json()) as { access_token: string }
+
+  // Sign-ups: each request a new address; each answer's refresh token kept for the refresh phase.
+  const refreshTokens: string[] = []
+  let signUps = 0
+  const keepRefreshToken = (status: number, body: string) => {
+    if (status !== 200) return
+    const token = (JSON.parse(body) as { refresh_token?: string }).refresh_token
+    if (token) refreshTokens.push(token)
+  }
+  const signUpFigures = await loadFigures({
+    url: auth,
+    connections: CLIENTS,
+    duration: SIGN_IN_SECONDS,
+    timeout: 20,
+    requests: [
+      {
+        method: 'POST',
+        path: `/p/${ref}/auth/v1/signup`,
+        headers: json,
+        setupRequest: (req) => ({ ...req, body: JSON.stringify({ email: `bench-${++signUps}@example.com`, password: 'bench-password' }) }),
+        onResponse: keepRefreshToken,
+      },
+    ],
+  })
+  console.log(`sign-up, ${CLIENTS} clients, ${SIGN_IN_SECONDS} s, POST /p/{ref}/auth/v1/signup: ${fmt(signUpFigures)}`)
+  await settle(server.url)
+
+  // Refreshes: a token is taken from the pool for each request and its answer's new token put back.
+  if (refreshTokens.length < CLIENTS) throw new Error(`only ${refreshTokens.length} sessions to refresh for ${CLIENTS} clients`)
+  const refreshFigures = await loadFigures({
+    url: auth,
+    connections: CLIENTS,
+    duration: LOAD_SECONDS,
+    timeout: 20,
+    requests: [
+      {
+        method: 'POST',
+        path: `/p/${ref}/auth/v1/token?grant_type=refresh_token`,
+        headers: json,
+        setupRequest: (req) => ({ ...req, body: JSON.stringify({ refresh_token: refreshTokens.shift() ?? 'none left' }) }),
+        onResponse: keepRefreshToken,
+      },
+    ],
+  })
+  console.log(`refresh, ${CLIENTS} clients, ${LOAD_SECONDS} s, POST /p/{ref}/auth/v1/token?grant_type=refresh_token: ${fmt(refreshFigures)}`)
+  await settle(server.url)
 
   const signInUrl = `${auth}/token?grant_type=password`
   const signIn = await load(signInUrl, { method: 'POST', headers: json, body: credentials }, SIGN_IN_SECONDS)

@@ -1,7 +1,7 @@
 /**
  * Settings › Authentication: the project's auth settings the service obeys (Site URL, redirect URLs, 'Allow new users
- * to sign up', 'Confirm email', JWT expiry, minimum password length), read from and saved through the Management
- * API's config/auth. Invariants: one request at a time; only a member who may manage auth (input.canManage) edits
+ * to sign up', 'Confirm email', JWT expiry, minimum password length, the leaked-password rule, the phone provider and
+ * its confirmations, the rate limits), read from and saved through the Management API's config/auth. Invariants: one request at a time; only a member who may manage auth (input.canManage) edits
  * or saves — the others see the settings read-only, and the server refuses them too; what was typed survives a
  * failed save; a request unanswered after requestTimeout is abandoned and reported like a failure.
  */
@@ -17,7 +17,36 @@ export interface AuthSettingsDraft {
   confirmEmail: boolean
   jwtExpiry: string
   minPasswordLength: string
+  /** password_hibp_enabled */
+  preventLeakedPasswords: boolean
+  /** external_phone_enabled */
+  phoneProvider: boolean
+  /** !sms_autoconfirm: a phone sign-up or change waits for its code. */
+  confirmPhone: boolean
+  /** rate_limit_email_sent: per hour, for the project. */
+  rateLimitEmails: string
+  /** rate_limit_sms_sent: per hour, for the project. */
+  rateLimitSms: string
+  /** rate_limit_verify: sign-ups and password sign-ins per 5 minutes and address. */
+  rateLimitSignIns: string
+  /** rate_limit_otp: code and link requests and verifications per 5 minutes and address. */
+  rateLimitOtp: string
+  /** rate_limit_token_refresh: per 5 minutes and address. */
+  rateLimitRefresh: string
 }
+
+/** The rate limits of the form, each with the contract's field. */
+export const RATE_LIMIT_FIELDS = {
+  rateLimitEmails: 'rate_limit_email_sent',
+  rateLimitSms: 'rate_limit_sms_sent',
+  rateLimitSignIns: 'rate_limit_verify',
+  rateLimitOtp: 'rate_limit_otp',
+  rateLimitRefresh: 'rate_limit_token_refresh',
+} as const satisfies Partial<Record<keyof AuthSettingsDraft, keyof AuthConfig>>
+type RateLimitKey = keyof typeof RATE_LIMIT_FIELDS
+const RATE_LIMIT_KEYS = Object.keys(RATE_LIMIT_FIELDS) as RateLimitKey[]
+/** The platform's defaults, for a config that does not say. */
+const RATE_LIMIT_DEFAULTS: Record<RateLimitKey, number> = { rateLimitEmails: 30, rateLimitSms: 30, rateLimitSignIns: 30, rateLimitOtp: 30, rateLimitRefresh: 150 }
 
 export function draftOf(config: AuthConfig): AuthSettingsDraft {
   return {
@@ -27,6 +56,10 @@ export function draftOf(config: AuthConfig): AuthSettingsDraft {
     confirmEmail: !(config.mailer_autoconfirm ?? false),
     jwtExpiry: String(config.jwt_exp ?? 3600),
     minPasswordLength: String(config.password_min_length ?? 6),
+    preventLeakedPasswords: config.password_hibp_enabled ?? false,
+    phoneProvider: config.external_phone_enabled ?? false,
+    confirmPhone: !(config.sms_autoconfirm ?? false),
+    ...(Object.fromEntries(RATE_LIMIT_KEYS.map((key) => [key, String(config[RATE_LIMIT_FIELDS[key]] ?? RATE_LIMIT_DEFAULTS[key])])) as Record<RateLimitKey, string>),
   }
 }
 
@@ -35,7 +68,9 @@ const FIELD_OF: Record<string, keyof AuthSettingsDraft> = {
   uri_allow_list: 'redirectUrls',
   jwt_exp: 'jwtExpiry',
   password_min_length: 'minPasswordLength',
+  ...Object.fromEntries(RATE_LIMIT_KEYS.map((key) => [RATE_LIMIT_FIELDS[key], key])),
 }
+const NUMBER_FIELDS = new Set<keyof AuthSettingsDraft>(['jwtExpiry', 'minPasswordLength', ...RATE_LIMIT_KEYS])
 export type SettingsErrors = Partial<Record<keyof AuthSettingsDraft, string>>
 
 const wholeNumber = (text: string) => (/^\s*\d+\s*$/.test(text) ? Number(text) : Number.NaN)
@@ -49,6 +84,10 @@ export function patchOf(draft: AuthSettingsDraft): { ok: true; body: UpdateAuthC
     mailer_autoconfirm: !draft.confirmEmail,
     jwt_exp: wholeNumber(draft.jwtExpiry),
     password_min_length: wholeNumber(draft.minPasswordLength),
+    password_hibp_enabled: draft.preventLeakedPasswords,
+    external_phone_enabled: draft.phoneProvider,
+    sms_autoconfirm: !draft.confirmPhone,
+    ...(Object.fromEntries(RATE_LIMIT_KEYS.map((key) => [RATE_LIMIT_FIELDS[key], wholeNumber(draft[key])])) as Record<(typeof RATE_LIMIT_FIELDS)[RateLimitKey], number>),
   }
   const parsed = UpdateAuthConfigBody.safeParse(body)
   if (parsed.success) return { ok: true, body: parsed.data }
@@ -56,9 +95,14 @@ export function patchOf(draft: AuthSettingsDraft): { ok: true; body: UpdateAuthC
   for (const issue of parsed.error.issues) {
     const field = FIELD_OF[String(issue.path[0])]
     if (!field) continue
-    errors[field] ??= field === 'jwtExpiry' || field === 'minPasswordLength'
-      ? Number.isNaN(body[issue.path[0] as 'jwt_exp']) ? 'Enter a whole number' : issue.message
-      : issue.message
+    const value = body[issue.path[0] as keyof typeof body]
+    errors[field] ??= !NUMBER_FIELDS.has(field)
+      ? issue.message
+      : Number.isNaN(value)
+        ? 'Enter a whole number'
+        : field in RATE_LIMIT_FIELDS
+          ? 'Enter a whole number from 1 to 2,147,483,647'
+          : issue.message
   }
   return { ok: false, errors }
 }

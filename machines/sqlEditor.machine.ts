@@ -6,10 +6,11 @@
  * for a confirmation first. A run goes as the owner, anon, or a chosen user (`authenticated` needs one).
  * The catalog (schemas, tables, columns, functions, the users to run as) is read for completion beside the editor,
  * and read again after a run that changed the schema.
+ * Format waits for the formatter (formatSql: its code loads on the first Format, not with the editor); its text
+ * replaces the query only if the query is still the one it formatted.
  * Invariants: a run, its failure or its time-out never changes the text; one run at a time; a run unanswered after
  * queryTimeout is abandoned (leaving `running` aborts its request) and reported as timed out.
  */
-import { formatDialect, postgresql } from 'sql-formatter'
 import { assign, emit, fromPromise, raise, setup, type SnapshotFrom } from 'xstate'
 import { ROW_LIMIT_DEFAULT, type SqlCompletions, type SqlRunResult, type SqlRunRole, type SqlUsers, type StatementResult } from '../src/contracts/sqlEditor'
 
@@ -26,6 +27,12 @@ export interface QueryFailure {
 export interface SqlCatalog {
   completions: SqlCompletions
   users: SqlUsers['users']
+}
+
+/** A formatted query, with the text it was made from. */
+export interface FormattedSql {
+  from: string
+  formatted: string
 }
 
 export interface RunInput {
@@ -53,6 +60,8 @@ interface Context {
   /** The destructive statement a confirmation waits for. */
   destructive: string | null
   catalog: SqlCatalog | null
+  /** Why the last Format did nothing (its code could not be loaded). */
+  formatFailure: string | null
 }
 
 type SqlEditorEvent =
@@ -149,7 +158,7 @@ const sqlEditorSetup = setup({
     input: {} as { ref: string },
     context: {} as Context,
     events: {} as SqlEditorEvent,
-    children: {} as { loadSavedQuery: 'loadSavedQuery'; runSql: 'runSql'; loadCatalog: 'loadCatalog' },
+    children: {} as { loadSavedQuery: 'loadSavedQuery'; runSql: 'runSql'; loadCatalog: 'loadCatalog'; formatSql: 'formatSql' },
     /** A run ended (answered or failed): the history has a new entry. */
     emitted: {} as { type: 'ran' },
   },
@@ -162,6 +171,9 @@ const sqlEditorSetup = setup({
     }),
     loadCatalog: fromPromise<SqlCatalog, { ref: string }>(async () => {
       throw new Error('loadCatalog not provided')
+    }),
+    formatSql: fromPromise<FormattedSql, { query: string }>(async () => {
+      throw new Error('formatSql not provided')
     }),
   },
   actions: {
@@ -179,6 +191,8 @@ const sqlEditorSetup = setup({
     canRun: ({ context }, params: { text: string }) => params.text.trim() !== '' && (context.role !== 'authenticated' || context.userId !== null),
     isDestructive: (_, params: { text: string }) => destructiveStatement(params.text) !== null,
     changedSchema: (_, params: { result: SqlRunResult }) => params.result.results.some((r) => SCHEMA_COMMAND.test(r.command)),
+    /** The query is still the text the formatter was given (nothing typed or opened while it loaded). */
+    stillFormatted: ({ context }, params: { from: string }) => context.query === params.from,
   },
   delays: {
     queryTimeout: QUERY_TIMEOUT_MS,
@@ -200,6 +214,7 @@ export const sqlEditorMachine = sqlEditorSetup.createMachine({
     selected: 0,
     destructive: null,
     catalog: null,
+    formatFailure: null,
   }),
   initial: 'loading',
   states: {
@@ -220,13 +235,6 @@ export const sqlEditorMachine = sqlEditorSetup.createMachine({
           actions: [
             { type: 'storeQuery', params: ({ event }) => ({ query: event.query }) },
             { type: 'persistQuery', params: ({ context, event }) => ({ ref: context.ref, query: event.query }) },
-          ],
-        },
-        'query.format': {
-          guard: ({ context }) => context.query.trim() !== '',
-          actions: [
-            assign({ query: ({ context }) => formatDialect(context.query, { dialect: postgresql, keywordCase: 'lower' }) }),
-            { type: 'persistQuery', params: ({ context }) => ({ ref: context.ref, query: context.query }) },
           ],
         },
         'role.change': { actions: assign({ role: ({ event }) => event.role }) },
@@ -319,6 +327,40 @@ export const sqlEditorMachine = sqlEditorSetup.createMachine({
             },
           },
         },
+        format: {
+          initial: 'idle',
+          states: {
+            idle: {
+              on: {
+                'query.format': { guard: ({ context }) => context.query.trim() !== '', target: 'formatting', actions: assign({ formatFailure: null }) },
+              },
+            },
+            /** Waiting for the formatter: on the first Format its code loads; later ones answer at once. */
+            formatting: {
+              invoke: {
+                id: 'formatSql',
+                src: 'formatSql',
+                input: ({ context }) => ({ query: context.query }),
+                onDone: [
+                  {
+                    guard: { type: 'stillFormatted', params: ({ event }) => ({ from: event.output.from }) },
+                    target: 'idle',
+                    actions: [
+                      { type: 'storeQuery', params: ({ event }) => ({ query: event.output.formatted }) },
+                      { type: 'persistQuery', params: ({ context, event }) => ({ ref: context.ref, query: event.output.formatted }) },
+                    ],
+                  },
+                  // Typed over meanwhile: the person's text wins, the formatted one is dropped.
+                  { target: 'idle' },
+                ],
+                onError: {
+                  target: 'idle',
+                  actions: assign({ formatFailure: ({ event }) => `The formatter could not be loaded: ${event.error instanceof Error ? event.error.message : String(event.error)}` }),
+                },
+              },
+            },
+          },
+        },
         catalog: {
           initial: 'loading',
           states: {
@@ -372,11 +414,13 @@ export interface SqlEditorView {
   outcome: SqlOutcome
   catalog: SqlCatalog | null
   catalogState: 'loading' | 'ready' | 'unavailable'
+  formatting: boolean
+  formatFailure: string | null
 }
 
 export function selectSqlEditorView(snapshot: SqlEditorSnapshot): SqlEditorView {
-  const { query, ran, result, failure, role, userId, rowLimit, catalog, selected, destructive, explain } = snapshot.context
-  const base = { query, role, userId, rowLimit, catalog }
+  const { query, ran, result, failure, role, userId, rowLimit, catalog, selected, destructive, explain, formatFailure } = snapshot.context
+  const base = { query, role, userId, rowLimit, catalog, formatting: snapshot.matches({ editing: { format: 'formatting' } }), formatFailure }
   if (snapshot.matches('loading')) return { ...base, phase: 'loading', outcome: { kind: 'none' }, catalogState: 'loading' }
   let outcome: SqlOutcome = { kind: 'none' }
   if (snapshot.matches({ editing: { run: 'confirming' } }) && destructive) outcome = { kind: 'confirming', statement: destructive }

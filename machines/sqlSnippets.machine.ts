@@ -1,7 +1,7 @@
 /**
  * The SQL Editor's saved queries and history: the project's snippets the person sees (theirs and those shared with
  * the project) and their last runs, read when the page opens. Save names the editor's text (private or shared);
- * rename, favourite and delete change one snippet, delete after a confirmation. Each change answers the snippet as
+ * rename, favourite, share (or make private again) and delete change one snippet, delete after a confirmation. Each change answers the snippet as
  * the platform keeps it, which replaces the one on screen; a failed change keeps the list and says why.
  * Invariants: one change at a time; the history is read again after each run (`history.refresh`) without hiding
  * the list.
@@ -15,7 +15,7 @@ export interface SnippetDraft {
   sql: string
   visibility: 'user' | 'project'
 }
-export type SnippetChange = { name?: string; sql?: string; favorite?: boolean }
+export type SnippetChange = { name?: string; sql?: string; favorite?: boolean; visibility?: 'user' | 'project' }
 
 interface Context {
   ref: string
@@ -36,6 +36,7 @@ type SqlSnippetsEvent =
   | { type: 'rename.cancel' }
   | { type: 'snippet.rename'; name: string }
   | { type: 'snippet.favourite'; id: string; favorite: boolean }
+  | { type: 'snippet.share'; id: string; visibility: 'user' | 'project' }
   | { type: 'snippet.update'; id: string; sql: string }
   | { type: 'delete.start'; id: string }
   | { type: 'delete.cancel' }
@@ -125,6 +126,12 @@ export const sqlSnippetsMachine = setup({
               target: 'updating',
               actions: assign({ target: ({ context, event }) => ({ ...context.snippets.find((s) => s.id === event.id)!, favorite: event.favorite }) }),
             },
+            // Shared with the project's members, or private to its author again (the platform lets only the author).
+            'snippet.share': {
+              guard: { type: 'listed', params: ({ event }) => ({ id: event.id }) },
+              target: 'updating',
+              actions: assign({ target: ({ context, event }) => ({ ...context.snippets.find((s) => s.id === event.id)!, visibility: event.visibility }) }),
+            },
             'snippet.update': {
               guard: { type: 'listed', params: ({ event }) => ({ id: event.id }) },
               target: 'updating',
@@ -170,6 +177,7 @@ export const sqlSnippetsMachine = setup({
               const change: SnippetChange = {}
               if (before?.name !== target.name) change.name = target.name
               if (before?.favorite !== target.favorite) change.favorite = target.favorite
+              if (before?.visibility !== target.visibility && (target.visibility === 'user' || target.visibility === 'project')) change.visibility = target.visibility
               if (before?.content.sql !== target.content.sql) change.sql = target.content.sql
               return { ref: context.ref, id: target.id, change }
             },

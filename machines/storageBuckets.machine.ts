@@ -2,11 +2,14 @@
  * Storage › Buckets: the project's buckets, created from a dialog and deleted after a confirmation.
  * The list is read with the buckets query's retry rule (./bucketRetries: at most 3 retries, 1 s, 2 s, 4 s apart,
  * none when storage is disabled — 'Tenant config … not found'); a failed read shows the server's message as it is.
+ * Who may change buckets comes in with the input (`canManage`, from the member's permissions the page already holds):
+ * without it the page lists and opens buckets only, and the create and delete events are refused.
  * Invariants: one change at a time; what was typed in the create dialog survives a failed create (the dialog stays
  * open with the server's message); a failed delete keeps its dialog open with the message; a request unanswered
  * after requestTimeout is abandoned (its signal aborted) and reported like a failure.
  */
 import { assign, fromPromise, setup, type SnapshotFrom } from 'xstate'
+import type { Permission } from '../src/contracts/common'
 import { CreateBucketBody, isTenantConfigNotFound, type Bucket } from '../src/contracts/storage'
 import { bucketRetryDelay, shouldRetryBuckets } from './bucketRetries'
 
@@ -57,8 +60,17 @@ export function createBodyOf(draft: BucketDraft): { ok: true; body: CreateBucket
   return Object.keys(errors).length === 0 && parsed.success ? { ok: true, body: parsed.data } : { ok: false, errors }
 }
 
+/**
+ * Whether a member manages the project's storage from the dashboard: project_storage:all, and the service key (every
+ * change inside a bucket goes through the storage API with it). A Read-only member or a Developer browses only.
+ */
+export function mayManageStorage(permissions: readonly Permission[]): boolean {
+  return permissions.includes('project_storage:all') && permissions.includes('service_api_keys:read')
+}
+
 interface Context {
   ref: string
+  canManage: boolean
   buckets: Bucket[]
   /** Retries of the current read so far (the rule allows 3). */
   retries: number
@@ -84,7 +96,7 @@ const messageOf = (error: unknown, fallback: string) => (error instanceof Error 
 
 export const storageBucketsMachine = setup({
   types: {
-    input: {} as { ref: string },
+    input: {} as { ref: string; canManage: boolean },
     context: {} as Context,
     events: {} as StorageBucketsEvent,
     children: {} as { listBuckets: 'listBuckets'; createBucket: 'createBucket'; deleteBucket: 'deleteBucket' },
@@ -109,6 +121,7 @@ export const storageBucketsMachine = setup({
   guards: {
     mayRetry: ({ context }, params: { error: string }) => shouldRetryBuckets(context.retries, new Error(params.error)),
     isDraftValid: ({ context }) => createBodyOf(context.draft).ok,
+    mayManage: ({ context }) => context.canManage,
   },
   delays: {
     requestTimeout: 10_000,
@@ -118,6 +131,7 @@ export const storageBucketsMachine = setup({
   id: 'storageBuckets',
   context: ({ input }) => ({
     ref: input.ref,
+    canManage: input.canManage,
     buckets: [],
     retries: 0,
     loadError: null,
@@ -162,8 +176,8 @@ export const storageBucketsMachine = setup({
       states: {
         idle: {
           on: {
-            'create.open': { target: 'creating', actions: assign({ draft: EMPTY_DRAFT, createError: null }) },
-            'bucket.delete': { target: 'deleting', actions: assign(({ event }) => ({ deleteId: event.id, deleteError: null })) },
+            'create.open': { guard: 'mayManage', target: 'creating', actions: assign({ draft: EMPTY_DRAFT, createError: null }) },
+            'bucket.delete': { guard: 'mayManage', target: 'deleting', actions: assign(({ event }) => ({ deleteId: event.id, deleteError: null })) },
           },
         },
         creating: {
@@ -253,12 +267,14 @@ export type StorageBucketsView =
   | {
       phase: 'loaded'
       buckets: Bucket[]
+      /** Create and delete are offered (otherwise the member browses only). */
+      writable: boolean
       create: { draft: BucketDraft; errors: DraftErrors; submitting: boolean; error: string | null } | null
       remove: { bucket: Bucket; submitting: boolean; error: string | null } | null
     }
 
 export function selectStorageBucketsView(snapshot: SnapshotFrom<typeof storageBucketsMachine>): StorageBucketsView {
-  const { buckets, retries, loadError, draft, createError, deleteId, deleteError } = snapshot.context
+  const { buckets, retries, loadError, draft, createError, deleteId, deleteError, canManage } = snapshot.context
   if (snapshot.matches('loading') || snapshot.matches('waitingToRetry')) return { phase: 'loading', retry: retries, lastError: loadError }
   if (snapshot.matches('failed')) {
     const error = loadError ?? 'Failed to load buckets'
@@ -269,6 +285,7 @@ export function selectStorageBucketsView(snapshot: SnapshotFrom<typeof storageBu
   return {
     phase: 'loaded',
     buckets,
+    writable: canManage,
     create: snapshot.matches({ loaded: 'creating' })
       ? { draft, errors: made.ok ? {} : made.errors, submitting: snapshot.matches({ loaded: { creating: 'submitting' } }), error: createError }
       : null,

@@ -3,6 +3,9 @@
  * then two regions side by side — `listing`, the current folder (opened by breadcrumbs or a folder, filtered by a
  * search listed once the typing pauses), and `panel`, what the person is doing with it (a file's details and preview, a new folder, rename/move,
  * delete, 'Get URL', the bucket's settings). Uploads are child machines (storageUpload), one per file, spawned here.
+ * The folder shows as a list, or as columns (the platform's Miller columns: the bucket's root, then each folder of the
+ * path to its right, the open folder last); the columns to the left are the listings read on the way, kept until a
+ * folder outside the path is opened.
  * A member without the service key browses and downloads only: every change is guarded by `mayWrite`.
  * Invariants: a change that lands lists the folder again (`folder.reload`), and so does every stored upload, without
  * closing what the panel shows; a failed change keeps its dialog open with storage's message as it is; a read
@@ -37,6 +40,18 @@ export const URL_EXPIRIES = [
   { seconds: 365 * 24 * 60 * 60, label: '1 year' },
 ] as const
 
+/** How the open folder is shown: a table, or the columns of each folder on the path. */
+export type Layout = 'list' | 'columns'
+
+/** A folder listed on the way to the open one: its path ('' for the root) and what it held. */
+export interface FolderColumn {
+  path: string
+  items: StorageListItem[]
+}
+
+/** Whether `folder` lies on the way to `path` (strictly above it). */
+export const isAbove = (folder: string, path: string) => (folder === '' ? path !== '' : path.startsWith(`${folder}/`))
+
 /** Entries to delete: files by path, folders with everything under them. */
 export type DeleteEntry = { path: string; folder: boolean }
 
@@ -50,6 +65,9 @@ interface Context {
   path: string
   search: string
   items: StorageListItem[]
+  layout: Layout
+  /** The listings of the folders above the open one, root first (the columns to its left). */
+  columns: FolderColumn[]
   listError: string | null
   /** Names in the open folder ticked for deletion. */
   selected: string[]
@@ -73,6 +91,7 @@ export type StorageExplorerEvent =
   | { type: 'listing.retry' }
   | { type: 'folder.open'; path: string }
   | { type: 'folder.reload' }
+  | { type: 'layout.change'; layout: Layout }
   | { type: 'search.change'; text: string }
   | { type: 'item.toggle'; name: string }
   | { type: 'selection.clear' }
@@ -215,6 +234,8 @@ export const storageExplorerMachine = setup({
     path: '',
     search: '',
     items: [],
+    layout: 'list',
+    columns: [],
     listError: null,
     selected: [],
     uploads: [],
@@ -279,8 +300,16 @@ export const storageExplorerMachine = setup({
         listing: {
           initial: 'loading',
           on: {
-            'folder.open': { target: '.loading', actions: assign(({ event }) => ({ path: event.path, search: '', selected: [] })) },
+            'folder.open': {
+              target: '.loading',
+              actions: assign(({ context, event }) => {
+                // Keep what was read above the new folder; what it held itself is read again.
+                const kept = [...context.columns, { path: context.path, items: context.items }].filter((column) => isAbove(column.path, event.path))
+                return { path: event.path, search: '', selected: [], columns: kept }
+              }),
+            },
             'folder.reload': { target: '.loading' },
+            'layout.change': { actions: assign(({ event }) => ({ layout: event.layout })) },
             // Each key restarts the pause (re-entering `debouncing`); the list shown stays until the pause ends.
             'search.change': { target: '.debouncing', reenter: true, actions: assign(({ event }) => ({ search: event.text, selected: [] })) },
           },
@@ -535,6 +564,12 @@ export type ExplorerView =
       /** The breadcrumbs: the bucket, then each folder of the path with the path that opens it. */
       crumbs: Array<{ label: string; path: string }>
       search: string
+      layout: Layout
+      /**
+       * In the columns layout, the folders above the open one, root first: each with its label, what it held and the
+       * name of its folder that is open (the next column). The open folder itself is `listing`.
+       */
+      columns: Array<{ path: string; label: string; items: StorageListItem[]; open: string }>
       listing: { phase: 'loading' | 'ready' | 'failed'; items: StorageListItem[]; error: string | null }
       selected: string[]
       panel: PanelView
@@ -554,6 +589,14 @@ export function selectExplorerView(snapshot: ExplorerSnapshot): ExplorerView {
     path: c.path,
     crumbs,
     search: c.search,
+    layout: c.layout,
+    columns:
+      c.layout === 'columns'
+        ? crumbs.slice(0, -1).flatMap((crumb, i) => {
+            const column = c.columns.find((listed) => listed.path === crumb.path)
+            return column ? [{ path: crumb.path, label: crumb.label, items: column.items, open: crumbs[i + 1].label }] : []
+          })
+        : [],
     listing: { phase: listingPhase, items: c.items, error: c.listError },
     selected: c.selected,
     panel: panelOf(snapshot),

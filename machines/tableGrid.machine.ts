@@ -5,6 +5,9 @@
  * so a row another tab changed meanwhile is refused by the platform and shown as a conflict, never overwritten; only
  * the last saved edit can be undone, and undoing it is itself checked the same way; a request unanswered after
  * requestTimeout is abandoned and reported.
+ * The panels around the rows are the machine's too: the rows picked for deletion (their primary keys, forgotten when
+ * the query changes or they are deleted), the insert panel (`composing`, a state of the rows: while it is open nothing
+ * else is written) and the CSV import panel (a region of its own, open while the rows reload under it).
  */
 import { assign, fromPromise, setup, type SnapshotFrom } from 'xstate'
 import type { RowFilter, RowSort, RowsPage, WrittenRow, DeletedRows } from '../src/contracts/tableEditor'
@@ -54,6 +57,8 @@ interface Context {
   error: string | null
   /** What the row holds now, after a conflict. */
   current: Row | null
+  /** The primary keys of the rows picked for deletion. */
+  selected: Row[]
 }
 
 type GridEvent =
@@ -61,7 +66,12 @@ type GridEvent =
   | { type: 'rows.retry' }
   | { type: 'cell.save'; edit: CellEdit }
   | { type: 'row.insert'; values: Row }
-  | { type: 'rows.delete'; keys: Row[] }
+  | { type: 'row.select'; key: Row; selected: boolean }
+  | { type: 'insert.open' }
+  | { type: 'insert.cancel' }
+  | { type: 'rows.delete' }
+  | { type: 'rows.reload' }
+  | { type: 'import.toggle' }
   | { type: 'delete.confirm' }
   | { type: 'delete.cancel' }
   | { type: 'edit.undo' }
@@ -76,6 +86,9 @@ const currentOf = (error: unknown): Row | null => {
 }
 
 const sameKey = (row: Row, key: Row) => Object.entries(key).every(([name, value]) => row[name] === value)
+/** Two queries name the same rows: the URL read again on mount (or re-rendered) is not a reason to read them again. */
+const sameQuery = (a: GridQuery, b: GridQuery) =>
+  a.pageSize === b.pageSize && a.page === b.page && JSON.stringify(a.sort) === JSON.stringify(b.sort) && JSON.stringify(a.filters) === JSON.stringify(b.filters)
 
 export const updateOf = (ref: string, table: string, edit: CellEdit): UpdateRequest => ({
   ref,
@@ -175,11 +188,21 @@ export const tableGridMachine = setup({
     })),
     forgetEdit: assign({ lastEdit: null }),
     forgetDeleting: assign({ deleting: [] }),
+    forgetSelection: assign({ selected: [] }),
+    /** A new query reads other rows: nothing stays picked, and the last edit is no longer on screen to undo. */
+    storeQuery: assign(({ event }) => (event.type === 'query.changed' ? { query: event.query, selected: [], lastEdit: null } : {})),
+    select: assign(({ context, event }) => {
+      if (event.type !== 'row.select') return {}
+      const others = context.selected.filter((key) => !sameKey(key, event.key))
+      return { selected: event.selected ? [...others, event.key] : others }
+    }),
   },
   guards: {
     isConflict: (_, params: { error: unknown }) => statusOf(params.error) === 409,
     canUndo: ({ context }) => context.lastEdit !== null,
     hasKeys: ({ context }) => (context.page?.primary_keys.length ?? 0) > 0,
+    hasSelection: ({ context }) => (context.page?.primary_keys.length ?? 0) > 0 && context.selected.length > 0,
+    newQuery: ({ context, event }) => event.type === 'query.changed' && !sameQuery(context.query, event.query),
   },
   delays: {
     requestTimeout: 15_000,
@@ -196,72 +219,98 @@ export const tableGridMachine = setup({
     deleting: [],
     error: null,
     current: null,
+    selected: [],
   }),
-  initial: 'loading',
+  type: 'parallel',
   states: {
-    loading: {
-      invoke: {
-        id: 'getRows',
-        src: 'getRows',
-        input: ({ context }) => ({ ref: context.ref, table: context.table, query: context.query }),
-        onDone: { target: 'idle', actions: assign({ page: ({ event }) => event.output, error: null }) },
-        onError: { target: 'failed', actions: { type: 'storeError', params: ({ event }) => ({ error: messageOf(event.error, 'Failed to load rows') }) } },
-      },
-      after: { requestTimeout: { target: 'failed', actions: { type: 'storeError', params: { error: 'The request timed out' } } } },
-      on: { 'query.changed': { target: 'loading', reenter: true, actions: assign({ query: ({ event }) => event.query }) } },
-    },
-    failed: {
-      on: {
-        'rows.retry': 'loading',
-        'query.changed': { target: 'loading', actions: assign({ query: ({ event }) => event.query }) },
-      },
-    },
-    idle: {
-      on: {
-        'query.changed': { target: 'loading', actions: assign({ query: ({ event }) => event.query, lastEdit: null }) },
-        'cell.save': { guard: 'hasKeys', target: 'saving', actions: assign({ pending: ({ event }) => event.edit, error: null }) },
-        'row.insert': { guard: 'hasKeys', target: 'inserting' },
-        'rows.delete': { guard: 'hasKeys', target: 'confirmingDelete', actions: assign({ deleting: ({ event }) => event.keys }) },
-        'edit.undo': {
-          guard: 'canUndo',
-          target: 'undoing',
-          // Undo is the last edit the other way round: from what it wrote back to what it replaced.
-          actions: assign({ pending: ({ context }) => (context.lastEdit ? { ...context.lastEdit, before: context.lastEdit.after, after: context.lastEdit.before } : null) }),
+    rows: {
+      initial: 'loading',
+      states: {
+        loading: {
+          invoke: {
+            id: 'getRows',
+            src: 'getRows',
+            input: ({ context }) => ({ ref: context.ref, table: context.table, query: context.query }),
+            onDone: { target: 'idle', actions: assign({ page: ({ event }) => event.output, error: null }) },
+            onError: { target: 'failed', actions: { type: 'storeError', params: ({ event }) => ({ error: messageOf(event.error, 'Failed to load rows') }) } },
+          },
+          after: { requestTimeout: { target: 'failed', actions: { type: 'storeError', params: { error: 'The request timed out' } } } },
+          on: { 'query.changed': { guard: 'newQuery', target: 'loading', reenter: true, actions: 'storeQuery' } },
         },
+        failed: {
+          on: {
+            'rows.retry': 'loading',
+            'query.changed': { guard: 'newQuery', target: 'loading', actions: 'storeQuery' },
+          },
+        },
+        idle: {
+          on: {
+            'query.changed': { guard: 'newQuery', target: 'loading', actions: 'storeQuery' },
+            // The same rows read again (after an import added some): what is picked stays picked.
+            'rows.reload': { target: 'loading', actions: 'forgetEdit' },
+            'cell.save': { guard: 'hasKeys', target: 'saving', actions: assign({ pending: ({ event }) => event.edit, error: null }) },
+            'row.select': { guard: 'hasKeys', actions: 'select' },
+            'insert.open': { guard: 'hasKeys', target: 'composing' },
+            'rows.delete': { guard: 'hasSelection', target: 'confirmingDelete', actions: assign({ deleting: ({ context }) => context.selected }) },
+            'edit.undo': {
+              guard: 'canUndo',
+              target: 'undoing',
+              // Undo is the last edit the other way round: from what it wrote back to what it replaced.
+              actions: assign({ pending: ({ context }) => (context.lastEdit ? { ...context.lastEdit, before: context.lastEdit.after, after: context.lastEdit.before } : null) }),
+            },
+          },
+        },
+        /** The insert panel is open: every column with its default shown, until the row is saved or the panel closed. */
+        composing: {
+          on: {
+            'row.insert': 'inserting',
+            'insert.cancel': 'idle',
+            'query.changed': { guard: 'newQuery', target: 'loading', actions: 'storeQuery' },
+          },
+        },
+        saving: editWrite({ undo: false }),
+        undoing: editWrite({ undo: true }),
+        /** The row changed since it was read: nothing was written; the person reloads or goes back to the grid. */
+        conflict: {
+          on: {
+            'conflict.reload': { target: 'loading', actions: assign({ pending: null, current: null, error: null }) },
+            'error.dismiss': { target: 'idle', actions: assign({ pending: null, current: null, error: null }) },
+          },
+        },
+        writeFailed: {
+          on: { 'error.dismiss': { target: 'idle', actions: assign({ pending: null, error: null }) } },
+        },
+        inserting: write({
+          src: 'insertRow',
+          input: ({ context, event }: { context: Context; event: GridEvent }) => ({ ref: context.ref, table: context.table, values: event.type === 'row.insert' ? event.values : {} }),
+          // The new row's place in the sort is the database's to say: the page is read again.
+          done: { target: 'loading' as const, actions: { type: 'forgetEdit' as const } },
+          failure: 'The row was not inserted',
+        }),
+        confirmingDelete: {
+          on: {
+            'delete.confirm': 'deleting',
+            'delete.cancel': { target: 'idle', actions: assign({ deleting: [] }) },
+          },
+        },
+        deleting: write({
+          src: 'deleteRows',
+          input: ({ context }: { context: Context }) => ({ ref: context.ref, table: context.table, keys: context.deleting }),
+          // Deleted rows are no longer there to pick; a refused delete keeps them picked, to try again.
+          done: { target: 'loading' as const, actions: [{ type: 'forgetDeleting' as const }, { type: 'forgetSelection' as const }, { type: 'forgetEdit' as const }] },
+          failure: 'The rows were not deleted',
+          failed: { type: 'forgetDeleting' as const },
+        }),
       },
     },
-    saving: editWrite({ undo: false }),
-    undoing: editWrite({ undo: true }),
-    /** The row changed since it was read: nothing was written; the person reloads or goes back to the grid. */
-    conflict: {
-      on: {
-        'conflict.reload': { target: 'loading', actions: assign({ pending: null, current: null, error: null }) },
-        'error.dismiss': { target: 'idle', actions: assign({ pending: null, current: null, error: null }) },
+    /** The CSV import panel, beside the rows: it stays open (and its upload goes on) while the rows reload. */
+    importer: {
+      initial: 'closed',
+      states: {
+        closed: { on: { 'import.toggle': 'open' } },
+        open: { on: { 'import.toggle': 'closed' } },
       },
     },
-    writeFailed: {
-      on: { 'error.dismiss': { target: 'idle', actions: assign({ pending: null, error: null }) } },
-    },
-    inserting: write({
-      src: 'insertRow',
-      input: ({ context, event }: { context: Context; event: GridEvent }) => ({ ref: context.ref, table: context.table, values: event.type === 'row.insert' ? event.values : {} }),
-      // The new row's place in the sort is the database's to say: the page is read again.
-      done: { target: 'loading' as const, actions: { type: 'forgetEdit' as const } },
-      failure: 'The row was not inserted',
-    }),
-    confirmingDelete: {
-      on: {
-        'delete.confirm': 'deleting',
-        'delete.cancel': { target: 'idle', actions: assign({ deleting: [] }) },
-      },
-    },
-    deleting: write({
-      src: 'deleteRows',
-      input: ({ context }: { context: Context }) => ({ ref: context.ref, table: context.table, keys: context.deleting }),
-      done: { target: 'loading' as const, actions: [{ type: 'forgetDeleting' as const }, { type: 'forgetEdit' as const }] },
-      failure: 'The rows were not deleted',
-      failed: { type: 'forgetDeleting' as const },
-    }),
   },
 })
 
@@ -313,24 +362,35 @@ export type TableGridView =
       error: string | null
       canUndo: boolean
       pageCount: number
+      /** The picked rows' primary keys. */
+      selected: Row[]
+      insertOpen: boolean
+      importOpen: boolean
     }
 
+/** A row's key as the grid tells picked rows apart: its primary key's values, in the key's column order. */
+export const rowKeyOf = (primaryKeys: string[], row: Row) => JSON.stringify(primaryKeys.map((k) => row[k]))
+
 export function selectTableGridView(snapshot: TableGridSnapshot): TableGridView {
-  const { page, error, query, deleting, current, lastEdit } = snapshot.context
-  if (snapshot.matches('failed')) return { phase: 'failed', error: error ?? 'Failed to load rows' }
+  const { page, error, query, deleting, current, lastEdit, selected } = snapshot.context
+  const rows = (state: TableGridSnapshot['value']['rows']) => snapshot.matches({ rows: state })
+  if (rows('failed')) return { phase: 'failed', error: error ?? 'Failed to load rows' }
   // A reload keeps the rows read before on screen (and what is open around them) until the new ones arrive.
   if (page === null) return { phase: 'loading' }
-  const busy = (['loading', 'saving', 'undoing', 'inserting', 'deleting'] as const).find((state) => snapshot.matches(state)) ?? null
+  const busy = (['loading', 'saving', 'undoing', 'inserting', 'deleting'] as const).find((state) => rows(state)) ?? null
   return {
     phase: 'ready',
     page,
     query,
     editable: page.primary_keys.length > 0,
     busy,
-    confirmDelete: snapshot.matches('confirmingDelete') ? deleting.length : null,
-    conflict: snapshot.matches('conflict') ? { message: error ?? 'The row was changed meanwhile', current } : null,
-    error: snapshot.matches('writeFailed') ? error : null,
-    canUndo: lastEdit !== null && snapshot.matches('idle'),
+    confirmDelete: rows('confirmingDelete') ? deleting.length : null,
+    conflict: rows('conflict') ? { message: error ?? 'The row was changed meanwhile', current } : null,
+    error: rows('writeFailed') ? error : null,
+    canUndo: lastEdit !== null && rows('idle'),
     pageCount: Math.max(1, Math.ceil(page.total / query.pageSize)),
+    selected,
+    insertOpen: rows('composing'),
+    importOpen: snapshot.matches({ importer: 'open' }),
   }
 }

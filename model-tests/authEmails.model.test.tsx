@@ -12,6 +12,7 @@ const ev = eventFor(authEmailsMachine)
 const REQUEST_TIMEOUT = 10_000
 
 const MESSAGES: MailboxMessage[] = [
+  { id: 3, recipient: '+15555550102', subject: 'Text message', body: 'Your code is 654321', link: null, kind: 'phone_change', channel: 'sms', sent_at: '2026-11-26T09:00:00.000Z' },
   {
     id: 2,
     recipient: 'ada@example.com',
@@ -46,7 +47,7 @@ const model = modelOf(authEmailsMachine, {
     if (snapshot.matches('loaded')) {
       if (messages.length === 0) return [ev({ type: 'emails.refresh' })]
       return openId === null
-        ? [ev({ type: 'email.open', id: 2 }), ev({ type: 'emails.refresh' })]
+        ? [ev({ type: 'email.open', id: 2 }), ev({ type: 'email.open', id: 3 }), ev({ type: 'emails.refresh' })]
         : [ev({ type: 'email.close' }), ev({ type: 'emails.refresh' })]
     }
     return []
@@ -88,19 +89,31 @@ describe('auth e-mails model', () => {
             expect(screen.queryByRole('status')).toBeNull()
             expect(screen.getByRole('button', { name: 'Refresh' })).toBeEnabled()
             if (messages.length === 0) {
-              expect(screen.getByText(/No e-mails yet/)).toBeInTheDocument()
+              expect(screen.getByText(/No messages yet/)).toBeInTheDocument()
               return
             }
-            const items = within(screen.getByRole('list', { name: 'E-mails' })).getAllByRole('button')
-            expect(items.map((b) => b.textContent)).toEqual(messages.map((m) => expect.stringContaining(`${m.subject}To ${m.recipient}`)))
+            const items = within(screen.getByRole('list', { name: 'Messages' })).getAllByRole('button')
+            // A text message is labelled as one, never as an e-mail.
+            expect(items.map((b) => b.textContent)).toEqual(
+              messages.map((m) => expect.stringContaining(m.channel === 'sms' ? `Text message: Phone change codeText message to ${m.recipient}` : `${m.subject}E-mail to ${m.recipient}`)),
+            )
             if (openId === null) {
-              expect(screen.getByText('Choose an e-mail to read it.')).toBeInTheDocument()
+              expect(screen.getByText('Choose a message to read it.')).toBeInTheDocument()
               expect(screen.queryByRole('article')).toBeNull()
             } else {
               const open = messages.find((m) => m.id === openId)!
-              const article = screen.getByRole('article', { name: open.subject })
-              expect(article).toHaveTextContent('Or enter this code: 123456')
-              expect(within(article).getByRole('link', { name: 'Open the link in this e-mail' })).toHaveAttribute('href', open.link)
+              if (open.channel === 'sms') {
+                const article = screen.getByRole('article', { name: 'Text message: Phone change code' })
+                expect(article).toHaveTextContent(`Text message to ${open.recipient}`)
+                expect(article).not.toHaveTextContent(/e-mail/i)
+                expect(article).toHaveTextContent('Your code is 654321')
+                expect(within(article).queryByRole('link')).toBeNull()
+              } else {
+                const article = screen.getByRole('article', { name: open.subject })
+                expect(article).toHaveTextContent(`E-mail to ${open.recipient}`)
+                expect(article).toHaveTextContent('Or enter this code: 123456')
+                expect(within(article).getByRole('link', { name: 'Open the link in this e-mail' })).toHaveAttribute('href', open.link)
+              }
               expect(items[messages.indexOf(open)]).toHaveAttribute('aria-current', 'true')
             }
           },
@@ -115,8 +128,8 @@ describe('auth e-mails model', () => {
           'emails.refresh': async () => {
             fireEvent.click(screen.getByRole('button', { name: 'Refresh' }))
           },
-          'email.open': async () => {
-            fireEvent.click(screen.getByRole('button', { name: /^Your Magic Link/ }))
+          'email.open': async (step) => {
+            fireEvent.click(screen.getByRole('button', { name: step.event.id === 3 ? /^Text message: Phone change code/ : /^Your Magic Link/ }))
           },
           'email.close': async () => {
             fireEvent.click(within(screen.getByRole('article')).getByRole('button', { name: 'Close' }))

@@ -13,10 +13,34 @@ const ev = eventFor(authSettingsMachine)
 const REQUEST_TIMEOUT = 10_000
 
 const CONFIG: AuthConfig = { ...AUTH_CONFIG, uri_allow_list: 'http://localhost:3000/**,https://app.example.com/callback' }
-/** What a person changes: sign-ups off and a shorter expiry; or an expiry that is not a number. */
-const CHANGE: Partial<AuthSettingsDraft> = { allowSignups: false, jwtExpiry: '120' }
+/**
+ * What a person changes: sign-ups off, a shorter expiry, the leaked-password rule and the phone provider on (phone
+ * numbers taken without a code), a lower sign-in limit; or an expiry that is not a number.
+ */
+const CHANGE: Partial<AuthSettingsDraft> = {
+  allowSignups: false,
+  jwtExpiry: '120',
+  preventLeakedPasswords: true,
+  phoneProvider: true,
+  confirmPhone: false,
+  rateLimitSignIns: '10',
+}
 const INVALID: Partial<AuthSettingsDraft> = { jwtExpiry: 'soon' }
-const SAVED: AuthConfig = { ...CONFIG, disable_signup: true, jwt_exp: 120 }
+const SAVED: AuthConfig = { ...CONFIG, disable_signup: true, jwt_exp: 120, password_hibp_enabled: true, external_phone_enabled: true, sms_autoconfirm: true, rate_limit_verify: 10 }
+const SWITCHES = {
+  allowSignups: 'Allow new users to sign up',
+  confirmEmail: 'Confirm email',
+  preventLeakedPasswords: 'Prevent use of leaked passwords',
+  phoneProvider: 'Enable Phone provider',
+  confirmPhone: 'Enable phone confirmations',
+} as const
+const RATE_LIMITS = {
+  rateLimitEmails: 'Rate limit for sending emails',
+  rateLimitSms: 'Rate limit for sending SMS messages',
+  rateLimitSignIns: 'Rate limit for sign-ups and sign-ins',
+  rateLimitOtp: 'Rate limit for token verifications',
+  rateLimitRefresh: 'Rate limit for token refreshes',
+} as const
 
 const contextOf = (snapshot: SnapshotFrom<typeof authSettingsMachine>) => snapshot.context
 
@@ -61,8 +85,12 @@ const runPath = usePathClock()
 const form = () => within(screen.getByRole('form', { name: 'Auth settings' }))
 
 function expectDraft(draft: AuthSettingsDraft) {
-  expect(form().getByRole('switch', { name: 'Allow new users to sign up' })).toHaveProperty('checked', draft.allowSignups)
-  expect(form().getByRole('switch', { name: 'Confirm email' })).toHaveProperty('checked', draft.confirmEmail)
+  for (const [key, name] of Object.entries(SWITCHES)) {
+    expect(form().getByRole('switch', { name }), name).toHaveProperty('checked', draft[key as keyof typeof SWITCHES])
+  }
+  // Phone confirmations mean nothing while the phone provider is off.
+  expect(form().getByRole('switch', { name: SWITCHES.confirmPhone })).toHaveProperty('disabled', !draft.phoneProvider)
+  for (const [key, name] of Object.entries(RATE_LIMITS)) expect(form().getByLabelText(name)).toHaveValue(draft[key as keyof typeof RATE_LIMITS])
   expect(form().getByLabelText('JWT expiry limit')).toHaveValue(draft.jwtExpiry)
   expect(form().getByLabelText('Minimum password length')).toHaveValue(draft.minPasswordLength)
   expect(form().getByLabelText('Site URL')).toHaveValue(draft.siteUrl)
@@ -123,6 +151,14 @@ describe('auth settings model', () => {
                   mailer_autoconfirm: false,
                   jwt_exp: 120,
                   password_min_length: 6,
+                  password_hibp_enabled: true,
+                  external_phone_enabled: true,
+                  sms_autoconfirm: true,
+                  rate_limit_email_sent: 30,
+                  rate_limit_sms_sent: 30,
+                  rate_limit_verify: 10,
+                  rate_limit_otp: 30,
+                  rate_limit_token_refresh: 150,
                 },
               },
             ])
@@ -140,10 +176,14 @@ describe('auth settings model', () => {
           },
           'settings.edit': async (step) => {
             const draft = step.event.draft
-            if (draft.allowSignups !== undefined && draft.allowSignups !== contextOf(actor.getSnapshot()).draft!.allowSignups) {
-              fireEvent.click(form().getByRole('switch', { name: 'Allow new users to sign up' }))
+            // In the order of the page: the phone provider before its confirmations, which it enables.
+            for (const [key, name] of Object.entries(SWITCHES) as Array<[keyof typeof SWITCHES, string]>) {
+              if (draft[key] !== undefined && draft[key] !== contextOf(actor.getSnapshot()).draft![key]) fireEvent.click(form().getByRole('switch', { name }))
             }
             if (draft.jwtExpiry !== undefined) fireEvent.change(form().getByLabelText('JWT expiry limit'), { target: { value: draft.jwtExpiry } })
+            for (const [key, name] of Object.entries(RATE_LIMITS) as Array<[keyof typeof RATE_LIMITS, string]>) {
+              if (draft[key] !== undefined) fireEvent.change(form().getByLabelText(name), { target: { value: draft[key] } })
+            }
           },
           'settings.save': async () => {
             fireEvent.click(form().getByRole('button', { name: 'Save' }))
@@ -161,6 +201,24 @@ describe('auth settings model', () => {
       })
     })
   }
+
+  it('refuses a rate limit that is not a whole number from 1 up, naming the field, and saves nothing', async () => {
+    const get = deferredActor<AuthConfig, { ref: string }>('getAuthConfig')
+    const update = deferredActor<AuthConfig, { ref: string; body: UpdateAuthConfigBody }>('updateAuthConfig')
+    const actor = runPath(
+      createActor(authSettingsMachine.provide({ actors: { getAuthConfig: get.logic, updateAuthConfig: update.logic } }), { input: { ref: REF, canManage: true } }).start(),
+    )
+    render(<AuthSettings actor={actor} />)
+    await get.resolve(CONFIG)
+    for (const [value, message] of [['0', 'Enter a whole number from 1 to 2,147,483,647'], ['many', 'Enter a whole number']]) {
+      fireEvent.change(form().getByLabelText(RATE_LIMITS.rateLimitSms), { target: { value } })
+      expect(form().getByLabelText(RATE_LIMITS.rateLimitSms)).toHaveAccessibleDescription(expect.stringContaining(message))
+      expect(form().getByRole('button', { name: 'Save' })).toBeDisabled()
+    }
+    fireEvent.change(form().getByLabelText(RATE_LIMITS.rateLimitSms), { target: { value: '5' } })
+    fireEvent.click(form().getByRole('button', { name: 'Save' }))
+    expect(update.pending.map((run) => run.input.body.rate_limit_sms_sent)).toEqual([5])
+  })
 
   it('shows a member without project_auth:all the settings read-only, with nothing to save', async () => {
     const get = deferredActor<AuthConfig, { ref: string }>('getAuthConfig')

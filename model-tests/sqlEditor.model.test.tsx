@@ -1,8 +1,9 @@
 import { act, fireEvent, render, screen, within } from '@testing-library/react'
 import { EditorView } from '@codemirror/view'
 import { describe, expect, it, vi } from 'vitest'
-import { createActor, type AnyMachineSnapshot, type EventObject } from 'xstate'
-import { sqlEditorMachine, type RunInput, type SqlCatalog } from '../machines/sqlEditor.machine'
+import { createActor, toPromise, type AnyMachineSnapshot, type EventObject, type PromiseActorLogic } from 'xstate'
+import { sqlEditorMachine, type FormattedSql, type RunInput, type SqlCatalog } from '../machines/sqlEditor.machine'
+import { liveSqlEditorMachine } from '../src/api/live/sqlEditor'
 import type { SqlRunResult } from '../src/contracts/sqlEditor'
 import { SqlEditor } from '../src/views/project/database/SqlEditorPage'
 import { REF } from '../tests/fixtures'
@@ -16,11 +17,13 @@ const ev = eventFor(sqlEditorMachine)
 const SAVED = 'select 1 as n,\n  doc from t'
 const TYPED = 'select 2;\nselec 3;'
 const DROP = 'drop table customers'
+/** SAVED as sql-formatter writes it (checked against the live formatter below). */
+const FORMATTED = 'select\n  1 as n,\n  doc\nfrom\n  t'
 /** What the live actor throws for a 400 QueryError: the Postgres fields on the Error. */
 const SYNTAX_ERROR = Object.assign(new Error('syntax error at or near "selec"'), { code: '42601', position: 11, hint: 'Check the spelling' })
 const QUERY_TIMEOUT = 20_000
 /** Events that leave the state as it was: the key keeps their type, so a path takes each of them. */
-const SELF_LOOPS = new Set(['rowLimit.change', 'result.select', 'result.copy', 'result.export', 'query.format', 'catalog.refresh'])
+const SELF_LOOPS = new Set(['rowLimit.change', 'result.select', 'result.copy', 'result.export', 'catalog.refresh'])
 
 const queryOf = (snapshot: AnyMachineSnapshot) => snapshot.context.query as string
 const atRest = (s: AnyMachineSnapshot) => ['idle', 'succeeded', 'failed'].some((r) => s.matches({ editing: { run: { settled: r } } }))
@@ -37,6 +40,14 @@ const modelOptions = {
     }
     const events = []
     const query = queryOf(snapshot)
+    // The formatter loading: it answers, fails to load, or the person types over the text meanwhile.
+    if (snapshot.matches({ editing: { format: 'formatting' } })) {
+      events.push(
+        ev({ type: 'xstate.done.actor.formatSql', output: { from: SAVED, formatted: FORMATTED } }),
+        ev({ type: 'xstate.error.actor.formatSql', error: new Error('Failed to fetch dynamically imported module') }),
+      )
+      if (query === SAVED) events.push(ev({ type: 'query.change', query: TYPED }))
+    }
     const runIdle = snapshot.matches({ editing: { run: { settled: 'idle' } } })
     const catalogLoading = snapshot.matches({ editing: { catalog: 'loading' } })
     if (catalogLoading && (runIdle || snapshot.matches({ editing: { run: { settled: 'succeeded' } } }))) {
@@ -61,7 +72,8 @@ const modelOptions = {
     if (snapshot.matches({ editing: { run: 'confirming' } })) return [...events, ev({ type: 'run.confirm' }), ev({ type: 'run.cancel' })]
     if (runIdle && snapshot.matches({ editing: { catalog: 'ready' } })) {
       if (query !== TYPED && query !== DROP) events.push(ev({ type: 'query.change', query: TYPED }))
-      if (query === SAVED) events.push(ev({ type: 'query.change', query: DROP }), ev({ type: 'query.format' }))
+      if (query === SAVED) events.push(ev({ type: 'query.change', query: DROP }))
+      if (query === SAVED && snapshot.matches({ editing: { format: 'idle' } })) events.push(ev({ type: 'query.format' }))
       if (snapshot.context.role === 'postgres') events.push(ev({ type: 'role.change', role: 'authenticated' }))
       if (snapshot.context.role === 'authenticated' && snapshot.context.userId === null) events.push(ev({ type: 'user.change', userId: CATALOG.users[0].id }))
       if (snapshot.context.rowLimit === 1000 && query === TYPED && snapshot.context.role === 'postgres') events.push(ev({ type: 'rowLimit.change', rowLimit: 100 }))
@@ -78,7 +90,7 @@ const modelOptions = {
   },
   serializeState: (snapshot: AnyMachineSnapshot, event: EventObject | undefined) => {
     const c = snapshot.context
-    const facts = [queryOf(snapshot), c.role, c.userId ?? '', c.rowLimit, c.failure?.code ?? '', c.result?.plan ? 'plan' : '', c.selected, c.explain]
+    const facts = [queryOf(snapshot), c.role, c.userId ?? '', c.rowLimit, c.failure?.code ?? '', c.result?.plan ? 'plan' : '', c.selected, c.explain, c.formatFailure ?? '']
     return `${JSON.stringify(snapshot.value)}|${facts.join('|')}|${event && SELF_LOOPS.has(event.type) ? event.type : ''}`
   },
 }
@@ -93,6 +105,7 @@ const runFailed = ev({ type: 'xstate.error.actor.runSql', error: SYNTAX_ERROR })
 const timedOut = ev({ type: 'xstate.after.queryTimeout.sqlEditor.editing.run.running' })
 const run = (text: string) => ev({ type: 'query.run', text })
 const explain = (text: string) => ev({ type: 'query.explain', text })
+const formatted = ev({ type: 'xstate.done.actor.formatSql', output: { from: SAVED, formatted: FORMATTED } })
 
 /**
  * A few short paths that between them reach every state and transition (the first test checks it), each one a story
@@ -126,15 +139,26 @@ const paths = [
   [savedLoaded, catalogRead, ev({ type: 'query.change', query: DROP }), run(DROP), ev({ type: 'run.cancel' }), run(DROP), ev({ type: 'run.confirm' }), runAnswered],
   // After an answer, the plan of the statement at the cursor.
   [savedLoaded, catalogRead, ev({ type: 'query.change', query: TYPED }), run(TYPED), runAnswered, catalogRead, explain('select 2'), planAnswered],
-  // Format, a smaller row limit, and a run as a chosen user.
+  // Format (the formatter's code loads first), a smaller row limit, and a run as a chosen user.
   [
     savedLoaded,
     catalogRead,
     ev({ type: 'query.format' }),
+    formatted,
     ev({ type: 'query.change', query: TYPED }),
     ev({ type: 'rowLimit.change', rowLimit: 100 }),
     ev({ type: 'role.change', role: 'authenticated' }),
     ev({ type: 'user.change', userId: CATALOG.users[0].id }),
+  ],
+  // The formatter fails to load; on the next Format the person types over the text before it answers: theirs stays.
+  [
+    savedLoaded,
+    catalogRead,
+    ev({ type: 'query.format' }),
+    ev({ type: 'xstate.error.actor.formatSql', error: new Error('Failed to fetch dynamically imported module') }),
+    ev({ type: 'query.format' }),
+    ev({ type: 'query.change', query: TYPED }),
+    formatted,
   ],
 ].flatMap((events) =>
   // getPathsFromEvents walks from a snapshot made without the model's input; it starts from the one made with it.
@@ -155,17 +179,25 @@ describe('SQL editor model', () => {
     expect(missingCoverage(sqlEditorMachine, paths)).toEqual({ states: [], transitions: [] })
   })
 
+  it("formats with the live formatter, loaded on demand, as the walk's answers say", async () => {
+    // The live machine's own actor, as the page runs it.
+    const logic = liveSqlEditorMachine.implementations.actors.formatSql as PromiseActorLogic<FormattedSql, { query: string }>
+    const answer = await toPromise(createActor(logic, { input: { query: SAVED } }).start())
+    expect(answer).toEqual({ from: SAVED, formatted: FORMATTED } satisfies FormattedSql)
+  })
+
   for (const path of paths) {
     it(describePath(path), async () => {
       const load = deferredActor<string | null, { ref: string }>('loadSavedQuery')
       const run = deferredActor<SqlRunResult, RunInput>('runSql')
       const catalog = deferredActor<SqlCatalog, { ref: string }>('loadCatalog')
+      const format = deferredActor<FormattedSql, { query: string }>('formatSql')
       const persisted: Array<{ ref: string; query: string }> = []
       const copied: string[] = []
       const downloads: Array<{ filename: string; text: string }> = []
       const actor = createActor(
         sqlEditorMachine.provide({
-          actors: { loadSavedQuery: load.logic, runSql: run.logic, loadCatalog: catalog.logic },
+          actors: { loadSavedQuery: load.logic, runSql: run.logic, loadCatalog: catalog.logic, formatSql: format.logic },
           actions: {
             persistQuery: (_, params) => persisted.push(params),
             copyText: (_, params) => copied.push(params.text),
@@ -193,6 +225,16 @@ describe('SQL editor model', () => {
           },
           'editing.catalog.unavailable': () => {
             expect(screen.getByText(/Completion offers keywords only/)).toBeInTheDocument()
+          },
+          'editing.format.formatting': () => {
+            expect(screen.getByRole('button', { name: 'Formatting…' })).toBeDisabled()
+            expect(format.pending.at(-1)?.input).toEqual({ query: SAVED })
+          },
+          'editing.format.idle': (snapshot) => {
+            // Behind the confirmation dialog the page is hidden from assistive technology: still on screen.
+            expect(screen.getByRole('button', { name: 'Format', hidden: true })).toHaveProperty('disabled', queryOf(snapshot).trim() === '')
+            if (snapshot.context.formatFailure) expect(screen.getByText(/^The formatter could not be loaded/)).toHaveTextContent('Failed to fetch dynamically imported module')
+            else expect(screen.queryByText(/^The formatter could not be loaded/)).toBeNull()
           },
           'editing.catalog.ready': () => {
             expect(screen.queryByText(/Completion offers keywords only|Reading the schema/)).toBeNull()
@@ -264,8 +306,16 @@ describe('SQL editor model', () => {
           },
           'query.format': async () => {
             fireEvent.click(screen.getByRole('button', { name: 'Format' }))
-            expect(editorView().state.doc.toString()).toBe('select\n  1 as n,\n  doc\nfrom\n  t')
           },
+          'xstate.done.actor.formatSql': async (step) => {
+            const before = editorView().state.doc.toString()
+            const answer = outputOf<FormattedSql>(step)
+            await format.resolve(answer)
+            // The formatted text replaces the query only if the query is still the text it was made from.
+            expect(editorView().state.doc.toString()).toBe(before === answer.from ? answer.formatted : before)
+            if (before === answer.from) expect(persisted.at(-1)).toEqual({ ref: REF, query: answer.formatted })
+          },
+          'xstate.error.actor.formatSql': async (step) => format.reject(errorOf(step)),
           'role.change': async (step) => {
             fireEvent.change(screen.getByRole('combobox', { name: 'Run as role' }), { target: { value: step.event.role } })
           },

@@ -20,7 +20,7 @@ const FAILURE = new Error('Only the snippet’s author can rename it')
 
 const snapshotTarget = (snapshot: AnyMachineSnapshot) => {
   const target = snapshot.context.target as Snippet | null
-  return target ? JSON.stringify([target.name, target.favorite, target.content.sql]) : ''
+  return target ? JSON.stringify([target.name, target.favorite, target.content.sql, target.visibility]) : ''
 }
 
 const model = modelOf(sqlSnippetsMachine, {
@@ -42,6 +42,7 @@ const model = modelOf(sqlSnippetsMachine, {
         ev({ type: 'rename.start', id: EXISTING.id }),
         ev({ type: 'delete.start', id: EXISTING.id }),
         ev({ type: 'snippet.favourite', id: EXISTING.id, favorite: true }),
+        ev({ type: 'snippet.share', id: EXISTING.id, visibility: 'project' }),
         ev({ type: 'snippet.update', id: EXISTING.id, sql: 'select 2' }),
         ev({ type: 'history.refresh' }),
       ]
@@ -59,7 +60,7 @@ const model = modelOf(sqlSnippetsMachine, {
     return []
   },
   serializeState: (snapshot, event) =>
-    `${JSON.stringify(snapshot.value)}|${(snapshot.context.snippets as Snippet[]).map((s) => `${s.name}${s.favorite}${s.content.sql}`).join(',')}|${snapshot.context.error ? 'error' : ''}|${snapshot.context.history.length}|${snapshotTarget(snapshot)}|${event && (event.type.startsWith('xstate.error') || event.type.endsWith('.cancel')) ? event.type : ''}`,
+    `${JSON.stringify(snapshot.value)}|${(snapshot.context.snippets as Snippet[]).map((s) => `${s.name}${s.favorite}${s.content.sql}${s.visibility}`).join(',')}|${snapshot.context.error ? 'error' : ''}|${snapshot.context.history.length}|${snapshotTarget(snapshot)}|${event && (event.type.startsWith('xstate.error') || event.type.endsWith('.cancel')) ? event.type : ''}`,
 })
 const paths = model.getShortestPaths()
 const runPath = usePathClock()
@@ -102,6 +103,11 @@ describe('SQL saved queries model', () => {
           },
           'ready.idle': (snapshot) => {
             listed(snapshot)
+            // Each query offers the other visibility: a private one to share, a shared one to make private again.
+            for (const s of snapshot.context.snippets as Snippet[]) {
+              const name = s.visibility === 'project' ? `Make ${s.name} private` : `Share ${s.name} with the project`
+              expect(screen.getByRole('button', { name, hidden: true })).toBeInTheDocument()
+            }
             if (snapshot.context.error) expect(screen.getByText(snapshot.context.error)).toBeInTheDocument()
             if (snapshot.context.history.length > 0) expect(within(screen.getByRole('list', { name: 'Query history', hidden: true })).getByText('select 1')).toBeInTheDocument()
             else expect(screen.getByText('No queries run yet.')).toBeInTheDocument()
@@ -126,7 +132,7 @@ describe('SQL saved queries model', () => {
             // Only the field the person changed goes to the platform.
             expect(Object.keys(change ?? {})).toHaveLength(1)
             const [field, value] = Object.entries(change ?? {})[0]
-            expect(field === 'sql' ? target.content.sql : target[field as 'name' | 'favorite']).toBe(value)
+            expect(field === 'sql' ? target.content.sql : target[field as 'name' | 'favorite' | 'visibility']).toBe(value)
           },
           'ready.deleting': () => {
             expect(remove.pending.at(-1)?.input).toEqual({ ref: REF, id: EXISTING.id })
@@ -172,6 +178,9 @@ describe('SQL saved queries model', () => {
           },
           'delete.confirm': async () => {
             fireEvent.click(within(screen.getByRole('dialog', { name: 'Delete query' })).getByRole('button', { name: 'Delete' }))
+          },
+          'snippet.share': async () => {
+            fireEvent.click(screen.getByRole('button', { name: `Share ${EXISTING.name} with the project`, hidden: true }))
           },
           'snippet.favourite': async () => {
             fireEvent.click(screen.getByRole('button', { name: `Favourite ${EXISTING.name}`, hidden: true }))

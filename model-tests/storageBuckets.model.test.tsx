@@ -23,7 +23,7 @@ const INVALID: BucketDraft = { ...VALID, name: 'photos/2024' }
 const PHOTOS = createdBucket('photos', { public: true, allowed_mime_types: ['image/png', 'image/*'], file_size_limit: 2 * 1024 * 1024 })
 
 const model = modelOf(storageBucketsMachine, {
-  input: { ref: REF },
+  input: { ref: REF, canManage: true },
   events: (snapshot) => {
     const context = contextOf(snapshot)
     if (snapshot.matches('loading')) {
@@ -74,6 +74,16 @@ const model = modelOf(storageBucketsMachine, {
 })
 const paths = model.getShortestPaths()
 
+/**
+ * A member who may not manage storage (Read-only, or a Developer without the service key): the same list, and at the
+ * loaded list the create and delete events are offered and refused — no path leaves `loaded.idle` by them.
+ */
+const readOnlyPaths = modelOf(storageBucketsMachine, { input: { ref: REF, canManage: false } }).getPathsFromEvents([
+  { type: 'xstate.done.actor.listBuckets', output: BUCKETS },
+  ev({ type: 'create.open' }),
+  ev({ type: 'bucket.delete', id: 'receipts' }),
+])
+
 const runPath = usePathClock()
 
 const dialog = (name: string) => screen.getByRole('dialog', { name })
@@ -83,6 +93,59 @@ describe('storage buckets model', () => {
     expect(missingCoverage(storageBucketsMachine, paths)).toEqual({ states: [], transitions: [] })
   })
 
+  it('a member who may not manage storage reaches the list and nothing else', () => {
+    expect(readOnlyPaths.map((path) => [path.state.value, path.steps.map((step) => step.event.type)])).toEqual([
+      [{ loaded: 'idle' }, ['xstate.init', 'xstate.done.actor.listBuckets', 'create.open', 'bucket.delete']],
+    ])
+  })
+
+  for (const path of readOnlyPaths) {
+    it(`browse only: ${describePath(path)}`, async () => {
+      const list = deferredActor<Bucket[], { ref: string }>('listBuckets')
+      const create = deferredActor<Bucket, { ref: string; body: CreateBucketBody }>('createBucket')
+      const remove = deferredActor<void, { ref: string; id: string }>('deleteBucket')
+      const actor = runPath(
+        createActor(storageBucketsMachine.provide({ actors: { listBuckets: list.logic, createBucket: create.logic, deleteBucket: remove.logic } }), {
+          input: { ref: REF, canManage: false },
+        }).start(),
+      )
+      render(<StorageBuckets actor={actor} />)
+      await path.test({
+        states: {
+          loading: () => {
+            expect(screen.getByRole('status')).toHaveTextContent(/^Loading buckets…$/)
+            expect(list.pending).toHaveLength(1)
+          },
+          'loaded.idle': () => {
+            expect(screen.getByRole('note')).toHaveTextContent('You can browse the buckets and download their files.')
+            expect(screen.queryByRole('button', { name: 'New bucket' })).toBeNull()
+            expect(screen.queryByRole('button', { name: /^Delete bucket/ })).toBeNull()
+            const table = screen.getByRole('table', { name: 'Buckets' })
+            expect(within(table).getAllByRole('columnheader').map((cell) => cell.textContent)).toEqual(['Name', 'Access', 'Allowed MIME types', 'File size limit'])
+            // Each bucket still opens its files.
+            expect(within(table).getByRole('link', { name: 'receipts' })).toHaveAttribute('href', expect.stringContaining('/storage/buckets/receipts'))
+            expect(actor.getSnapshot().can({ type: 'create.open' })).toBe(false)
+            expect(actor.getSnapshot().can({ type: 'bucket.delete', id: 'receipts' })).toBe(false)
+            expect(screen.queryByRole('dialog')).toBeNull()
+            expect(create.pending).toHaveLength(0)
+            expect(remove.pending).toHaveLength(0)
+          },
+        },
+        events: {
+          'xstate.done.actor.listBuckets': async (step) => list.resolve(outputOf<Bucket[]>(step)),
+          // Nothing on the page sends these: the machine is sent them directly, and refuses them.
+          'create.open': async () => {
+            actor.send({ type: 'create.open' })
+          },
+          'bucket.delete': async () => {
+            actor.send({ type: 'bucket.delete', id: 'receipts' })
+          },
+        },
+      })
+      expect(actor.getSnapshot().matches({ loaded: 'idle' })).toBe(true)
+    })
+  }
+
   for (const path of paths) {
     it(describePath(path), async () => {
       const list = deferredActor<Bucket[], { ref: string }>('listBuckets')
@@ -90,7 +153,7 @@ describe('storage buckets model', () => {
       const remove = deferredActor<void, { ref: string; id: string }>('deleteBucket')
       const actor = runPath(
         createActor(storageBucketsMachine.provide({ actors: { listBuckets: list.logic, createBucket: create.logic, deleteBucket: remove.logic } }), {
-          input: { ref: REF },
+          input: { ref: REF, canManage: true },
         }).start(),
       )
       render(<StorageBuckets actor={actor} />)
@@ -124,6 +187,7 @@ describe('storage buckets model', () => {
           'loaded.idle': (snapshot) => {
             const { buckets } = contextOf(snapshot)
             expect(screen.queryByRole('dialog')).toBeNull()
+            expect(screen.queryByRole('note')).toBeNull()
             expect(screen.getByRole('button', { name: 'New bucket' })).toBeEnabled()
             if (buckets.length === 0) {
               expect(screen.getByText(/No buckets yet/)).toBeInTheDocument()

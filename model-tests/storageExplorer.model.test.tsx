@@ -57,7 +57,7 @@ const at = (snapshot: Snapshot, key: string) => snapshot.matches(key as never)
 const writable = (snapshot: Snapshot) => contextOf(snapshot).connection?.key !== null
 const pristine = (snapshot: Snapshot) => {
   const c = contextOf(snapshot)
-  return writable(snapshot) && c.path === '' && c.search === '' && c.selected.length === 0 && c.uploads.length === 0 && c.bucket?.public === false && c.items.length > 0
+  return writable(snapshot) && c.layout === 'list' && c.path === '' && c.search === '' && c.selected.length === 0 && c.uploads.length === 0 && c.bucket?.public === false && c.items.length > 0
 }
 
 const model = modelOf(storageExplorerMachine.provide({ actors: { storageUpload: storageUploadMachine.provide({ actors: { sendFile: fromCallback(() => {}) } }) } }), {
@@ -109,8 +109,11 @@ const model = modelOf(storageExplorerMachine.provide({ actors: { storageUpload: 
           ev({ type: 'item.delete', name: 'docs' }),
           ev({ type: 'url.open', name: 'cat.png' }),
           ev({ type: 'settings.open' }),
+          ev({ type: 'layout.change', layout: 'columns' }),
         ]
       }
+      // In columns: open the folder beside the root, step back by the breadcrumb, or go back to the list.
+      if (c.layout === 'columns') return c.path === '' ? [ev({ type: 'folder.open', path: 'docs' }), ev({ type: 'layout.change', layout: 'list' })] : [ev({ type: 'folder.open', path: '' })]
       if (c.selected.length > 0) return [ev({ type: 'item.toggle', name: 'cat.png' }), ev({ type: 'selection.clear' }), ev({ type: 'selection.delete' })]
       if (c.path === 'docs') return [ev({ type: 'folder.open', path: '' })]
       if (c.search !== '') return []
@@ -186,6 +189,8 @@ const model = modelOf(storageExplorerMachine.provide({ actors: { storageUpload: 
         writable: c.connection?.key !== null,
         public: c.bucket?.public,
         path: c.path,
+        layout: c.layout,
+        columns: c.columns.map((column) => column.path),
         search: c.search,
         selected: c.selected,
         uploads: c.uploads.length,
@@ -269,6 +274,9 @@ describe('storage explorer model', () => {
             const crumbs = within(screen.getByRole('navigation', { name: 'Folder path', hidden: true })).getAllByRole('listitem', { hidden: true })
             expect(crumbs.map((crumb) => crumb.textContent)).toEqual(c.path === '' ? ['photos'] : ['photos', '/docs'])
             expect(screen.getByLabelText('Search in this folder')).toHaveValue(c.search)
+            const layouts = within(screen.getByRole('group', { name: 'View as', hidden: true }))
+            expect(layouts.getByRole('button', { name: 'List', hidden: true })).toHaveAttribute('aria-pressed', String(c.layout === 'list'))
+            expect(layouts.getByRole('button', { name: 'Columns', hidden: true })).toHaveAttribute('aria-pressed', String(c.layout === 'columns'))
             // Without the key nothing that changes files is on the page, and the page says why.
             if (writable(snapshot)) expect(screen.queryByRole('note', { hidden: true })).toBeNull()
             else {
@@ -296,6 +304,21 @@ describe('storage explorer model', () => {
           'browsing.listing.ready': (snapshot) => {
             const c = contextOf(snapshot)
             const shown = c.items.filter((item) => item.name !== '.emptyFolderPlaceholder')
+            if (c.layout === 'columns') {
+              // The root's column, then the open folder's, whose entry in the root's column shows it open.
+              const columns = screen.getAllByRole('group', { name: /^Folder /, hidden: true })
+              expect(columns.map((column) => column.getAttribute('aria-label'))).toEqual(c.path === '' ? ['Folder photos'] : ['Folder photos', 'Folder docs'])
+              const entries = within(columns[columns.length - 1]).getAllByRole('button', { hidden: true })
+              expect(entries.map((entry) => entry.querySelector('span')!.textContent)).toEqual(shown.map((item) => (item.id === null ? `${item.name}/` : item.name)))
+              if (c.path === 'docs') {
+                expect(within(columns[0]).getByRole('button', { name: 'docs/', hidden: true })).toHaveAttribute('aria-expanded', 'true')
+                // The root's files are shown beside it, not offered.
+                expect(within(columns[0]).queryByRole('button', { name: 'cat.png', hidden: true })).toBeNull()
+                expect(within(columns[0]).getByText('cat.png')).toBeInTheDocument()
+              } else expect(within(columns[0]).getByRole('button', { name: 'docs/', hidden: true })).toHaveAttribute('aria-expanded', 'false')
+              expect(screen.queryByRole('table', { name: 'Files', hidden: true })).toBeNull()
+              return
+            }
             const rows = within(files()).getAllByRole('row', { hidden: true }).slice(1)
             expect(rows.map((row) => row.querySelector('th')!.textContent)).toEqual(shown.map((item) => (item.id === null ? `${item.name}/` : item.name)))
             if (!writable(snapshot)) {
@@ -437,8 +460,13 @@ describe('storage explorer model', () => {
           'listing.retry': async () => {
             fireEvent.click(screen.getByRole('button', { name: 'Try again' }))
           },
+          'layout.change': async (step) => {
+            fireEvent.click(within(screen.getByRole('group', { name: 'View as' })).getByRole('button', { name: step.event.layout === 'list' ? 'List' : 'Columns' }))
+          },
           'folder.open': async (step) => {
-            if (step.event.path === '') fireEvent.click(within(screen.getByRole('navigation', { name: 'Folder path' })).getByRole('button', { name: 'photos' }))
+            if (step.event.path === 'docs' && contextOf(actor.getSnapshot()).layout === 'columns') {
+              fireEvent.click(within(screen.getByRole('group', { name: 'Folder photos' })).getByRole('button', { name: 'docs/' }))
+            } else if (step.event.path === '') fireEvent.click(within(screen.getByRole('navigation', { name: 'Folder path' })).getByRole('button', { name: 'photos' }))
             else fireEvent.click(within(files()).getByRole('button', { name: 'docs/' }))
           },
           'folder.reload': async () => {

@@ -1,19 +1,29 @@
 /**
- * The Table Editor grid's model: every state and transition walked with the I/O settled step by step, each state
- * checked through the selector the grid's view reads (what it shows: rows, busy write, conflict, confirmation).
+ * The Table Editor grid's model, walked on the rendered grid: every state and transition with the I/O settled step by
+ * step, each state checked through the selector the view reads and through what the screen shows (rows, busy write,
+ * conflict, confirmation, the rows picked, the insert and import panels). The panels' events are the person's clicks.
+ * The test DOM lays nothing out: elements are given a size here so the virtualised grid renders its rows.
  */
-import { act } from '@testing-library/react'
-import { describe, expect, it } from 'vitest'
+import { act, fireEvent, render, screen, within } from '@testing-library/react'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { Router } from 'wouter'
+import { memoryLocation } from 'wouter/memory-location'
 import { createActor } from 'xstate'
 import { gridQueryOf, gridSearchOf, selectTableGridView, tableGridMachine, updateOf, type CellEdit, type GridQuery, type Row, type RowsRequest, type UpdateRequest } from '../machines/tableGrid.machine'
+import { tableImportMachine } from '../machines/tableImport.machine'
 import type { DeletedRows, RowsPage, WrittenRow } from '../src/contracts/tableEditor'
+import { TableGrid } from '../src/views/project/tableEditor/TableGridPage'
+import { preloadable } from '../src/views/shell/lazy'
 import { REF } from '../tests/fixtures'
 import { describePath, errorOf, eventFor, keyByIncomingEdge, missingCoverage, modelOf, outputOf, sendEdge } from './harness'
 import { deferredActor, usePathClock } from './fakes'
 
 const ev = eventFor(tableGridMachine)
+// Loaded before the walk (the web tests' setup preloads every preloadable loader), so the panel renders at once.
+const importLoader = preloadable(async () => tableImportMachine)
 const QUERY: GridQuery = { sort: [], filters: [], pageSize: 100, page: 0 }
 const FILTERED: GridQuery = { ...QUERY, filters: [{ column: 'name', operator: 'ilike', value: 'a%' }] }
+const SECOND_PAGE: GridQuery = { ...QUERY, page: 1 }
 const PAGE: RowsPage = {
   columns: [
     { name: 'id', type: 'bigint', default_value: null, is_nullable: false, is_identity: true, enums: [] },
@@ -35,49 +45,61 @@ const serverError = () => Object.assign(new Error('Internal server error'), { st
 const model = modelOf(tableGridMachine, {
   input: { ref: REF, table: 'people', query: QUERY },
   events: (snapshot) => {
-    if (snapshot.matches('loading')) {
+    const rows = (state: (typeof snapshot)['value']['rows']) => snapshot.matches({ rows: state })
+    // The import panel open: only what it does to the rows (read them again after an import) and closing it, so the
+    // walk does not repeat every write under an open panel.
+    if (snapshot.matches({ importer: 'open' })) {
+      if (rows('idle')) return [{ type: 'rows.reload' }, { type: 'import.toggle' }]
+      if (rows('loading')) return [{ type: 'xstate.done.actor.getRows', output: PAGE }]
+      return []
+    }
+    if (rows('loading')) {
       return [
         { type: 'xstate.done.actor.getRows', output: PAGE },
         ...(snapshot.context.page === null ? [{ type: 'xstate.done.actor.getRows', output: NO_KEY_PAGE } as const] : []),
         { type: 'xstate.error.actor.getRows', error: new Error('Unable to reach the server') },
-        { type: 'xstate.after.requestTimeout.tableGrid.loading' },
+        { type: 'xstate.after.requestTimeout.tableGrid.rows.loading' },
         ev({ type: 'query.changed', query: FILTERED }),
       ]
     }
-    if (snapshot.matches('failed')) return [{ type: 'rows.retry' }, ev({ type: 'query.changed', query: QUERY })]
-    if (snapshot.matches('idle')) {
+    if (rows('failed')) return [{ type: 'rows.retry' }, ev({ type: 'query.changed', query: SECOND_PAGE })]
+    if (rows('idle')) {
+      // Rows picked: deleting them is what follows (the other events are walked with nothing picked).
+      if (snapshot.context.selected.length > 0) return [{ type: 'rows.delete' }]
+      const fresh = snapshot.context.lastEdit === null
       return [
         ev({ type: 'query.changed', query: FILTERED }),
         ev({ type: 'cell.save', edit: EDIT }),
-        ev({ type: 'row.insert', values: { name: 'Cy' } }),
-        ev({ type: 'rows.delete', keys: [{ id: 2 }] }),
+        { type: 'insert.open' },
         ev({ type: 'edit.undo' }),
+        ...(fresh ? [ev({ type: 'row.select', key: { id: 2 }, selected: true }), { type: 'import.toggle' } as const] : []),
       ]
     }
-    if (snapshot.matches('saving') || snapshot.matches('undoing')) {
-      const state = snapshot.matches('saving') ? 'saving' : 'undoing'
+    if (rows('composing')) return [ev({ type: 'row.insert', values: { name: 'Cy' } }), { type: 'insert.cancel' }, ev({ type: 'query.changed', query: FILTERED })]
+    if (rows('saving') || rows('undoing')) {
+      const state = rows('saving') ? 'saving' : 'undoing'
       return [
         { type: 'xstate.done.actor.updateRow', output: state === 'saving' ? SAVED : REVERTED },
         { type: 'xstate.error.actor.updateRow', error: conflictError() },
         { type: 'xstate.error.actor.updateRow', error: serverError() },
-        { type: `xstate.after.requestTimeout.tableGrid.${state}` },
+        { type: `xstate.after.requestTimeout.tableGrid.rows.${state}` },
       ]
     }
-    if (snapshot.matches('conflict')) return [{ type: 'conflict.reload' }, { type: 'error.dismiss' }]
-    if (snapshot.matches('writeFailed')) return [{ type: 'error.dismiss' }]
-    if (snapshot.matches('inserting')) {
+    if (rows('conflict')) return [{ type: 'conflict.reload' }, { type: 'error.dismiss' }]
+    if (rows('writeFailed')) return [{ type: 'error.dismiss' }]
+    if (rows('inserting')) {
       return [
         { type: 'xstate.done.actor.insertRow', output: { row: { id: 3, name: 'Cy' }, sql: 'insert …' } },
         { type: 'xstate.error.actor.insertRow', error: serverError() },
-        { type: 'xstate.after.requestTimeout.tableGrid.inserting' },
+        { type: 'xstate.after.requestTimeout.tableGrid.rows.inserting' },
       ]
     }
-    if (snapshot.matches('confirmingDelete')) return [{ type: 'delete.confirm' }, { type: 'delete.cancel' }]
-    if (snapshot.matches('deleting')) {
+    if (rows('confirmingDelete')) return [{ type: 'delete.confirm' }, { type: 'delete.cancel' }]
+    if (rows('deleting')) {
       return [
         { type: 'xstate.done.actor.deleteRows', output: { deleted: 1, sql: 'delete …' } },
         { type: 'xstate.error.actor.deleteRows', error: serverError() },
-        { type: 'xstate.after.requestTimeout.tableGrid.deleting' },
+        { type: 'xstate.after.requestTimeout.tableGrid.rows.deleting' },
       ]
     }
     return []
@@ -86,11 +108,26 @@ const model = modelOf(tableGridMachine, {
     keyByIncomingEdge(
       snapshot,
       event,
-      `${JSON.stringify(previous?.value ?? null)}|${snapshot.context.page?.primary_keys.length ?? 'none'}|${snapshot.context.lastEdit ? 'undo' : ''}`,
+      `${JSON.stringify(previous?.value ?? null)}|${snapshot.context.page?.primary_keys.length ?? 'none'}|${snapshot.context.lastEdit ? 'undo' : ''}|${snapshot.context.selected.length}`,
     ),
 })
 const paths = model.getShortestPaths()
 const runPath = usePathClock()
+
+// The virtualised grid renders the rows inside its scroller's size (its client size); the test DOM gives every element
+// none, so elements are given one for the walk and the prototype is restored after it.
+const sized = ['clientHeight', 'clientWidth'] as const
+const before = sized.map((name) => Object.getOwnPropertyDescriptor(HTMLElement.prototype, name))
+beforeAll(() => {
+  for (const name of sized) Object.defineProperty(HTMLElement.prototype, name, { configurable: true, get: () => (name === 'clientHeight' ? 448 : 1200) })
+})
+afterAll(() => {
+  sized.forEach((name, i) => {
+    const descriptor = before[i]
+    if (descriptor) Object.defineProperty(HTMLElement.prototype, name, descriptor)
+    else delete (HTMLElement.prototype as unknown as Record<string, unknown>)[name]
+  })
+})
 
 describe('table grid model', () => {
   it('the paths reach every state and every transition', () => {
@@ -119,7 +156,32 @@ describe('table grid model', () => {
           input: { ref: REF, table: 'people', query: QUERY },
         }).start(),
       )
+      const location = memoryLocation({ path: `/project/${REF}/editor/table/people`, record: true })
+      render(
+        <Router hook={location.hook} searchHook={location.searchHook}>
+          <TableGrid actor={actor} importMachine={importLoader} />
+        </Router>,
+      )
       const view = () => selectTableGridView(actor.getSnapshot())
+      const button = (name: string | RegExp) => screen.getByRole('button', { name })
+      const dialog = (name: string) => screen.queryByRole('dialog', { name })
+      /** What every state with rows on screen shows: the rows, the picked ones, and the panels open or closed. */
+      const shown = (snapshot: ReturnType<typeof actor.getSnapshot>) => {
+        // Behind an open dialog the page is hidden from assistive technology (the dialog's doing): still on screen.
+        const hidden = snapshot.matches({ rows: 'composing' }) || snapshot.matches({ rows: 'confirmingDelete' })
+        const grid = screen.getByRole('grid', { name: 'Rows of people', hidden })
+        const page = snapshot.context.page!
+        expect(within(grid).getAllByRole('row', { hidden })).toHaveLength(page.rows.length + 1)
+        const picked = snapshot.context.selected.length
+        if (page.primary_keys.length > 0) expect(within(grid).getByRole('checkbox', { name: 'Select row 2', hidden })).toHaveProperty('checked', picked > 0)
+        expect(screen.getByRole('button', { name: picked > 0 ? `Delete ${picked} selected` : 'Delete selected', hidden })).toBeInTheDocument()
+        expect(dialog('Insert a row') !== null).toBe(snapshot.matches({ rows: 'composing' }))
+        const importing = snapshot.matches({ importer: 'open' })
+        expect(screen.getByRole('button', { name: 'Import CSV', hidden })).toHaveAttribute('aria-expanded', String(importing))
+        expect(screen.queryByRole('region', { name: 'Import CSV', hidden }) !== null).toBe(importing)
+      }
+      // Rendered under StrictMode, the view sent the URL's query twice on mount: the same query, so one read.
+      expect(rows.runs).toHaveLength(1)
       const ready = () => {
         const v = view()
         if (v.phase !== 'ready') throw new Error(`expected the grid, got ${v.phase}`)
@@ -127,36 +189,70 @@ describe('table grid model', () => {
       }
       await path.test({
         states: {
-          loading: (snapshot) => {
+          'rows.loading': (snapshot) => {
             // The first load shows a loading line; a reload keeps the rows read before, marked busy.
-            if (snapshot.context.page === null) expect(view()).toEqual({ phase: 'loading' })
-            else expect(ready().busy).toBe('loading')
+            if (snapshot.context.page === null) {
+              expect(view()).toEqual({ phase: 'loading' })
+              expect(screen.getByText('Loading rows…')).toBeInTheDocument()
+            } else {
+              expect(ready().busy).toBe('loading')
+              expect(screen.getByRole('status')).toHaveTextContent('· loading…')
+              shown(snapshot)
+            }
             expect(rows.runs.at(-1)?.input).toEqual({ ref: REF, table: "people", query: snapshot.context.query })
           },
-          failed: (snapshot) => expect(view()).toEqual({ phase: 'failed', error: snapshot.context.error }),
-          idle: (snapshot) => {
+          'rows.failed': (snapshot) => {
+            expect(view()).toEqual({ phase: 'failed', error: snapshot.context.error })
+            expect(screen.getByText(snapshot.context.error!)).toBeInTheDocument()
+            expect(screen.queryByRole('grid')).toBeNull()
+          },
+          'rows.idle': (snapshot) => {
             const v = ready()
             expect(v.busy).toBeNull()
             expect(v.editable).toBe(snapshot.context.page!.primary_keys.length > 0)
             expect(v.canUndo).toBe(snapshot.context.lastEdit !== null)
             expect(v.conflict).toBeNull()
+            shown(snapshot)
+            expect(button('Insert row')).toHaveProperty('disabled', !v.editable)
+            expect(button('Undo last edit')).toHaveProperty('disabled', !v.canUndo)
           },
-          saving: () => {
+          'rows.composing': (snapshot) => {
+            expect(ready().insertOpen).toBe(true)
+            shown(snapshot)
+            const form = within(dialog('Insert a row')!).getByRole('form', { name: 'New row' })
+            expect(within(form).getByPlaceholderText('Default: generated')).toHaveAttribute('name', 'id')
+          },
+          'rows.saving': (snapshot) => {
+            shown(snapshot)
             expect(ready().busy).toBe('saving')
             expect(update.pending.at(-1)?.input).toEqual(updateOf(REF, 'people', EDIT))
           },
-          undoing: () => {
+          'rows.undoing': () => {
             expect(ready().busy).toBe('undoing')
             expect(update.pending.at(-1)?.input).toEqual({ ref: REF, table: 'people', key: { id: 1 }, previous: { name: 'Ada L.' }, values: { name: 'Ada' } })
           },
-          conflict: () => expect(ready().conflict).toEqual({ message: 'The row was changed after it was read', current: { id: 1, name: 'Other tab' } }),
-          writeFailed: (snapshot) => expect(ready().error).toBe(snapshot.context.error),
-          inserting: () => {
+          'rows.conflict': (snapshot) => {
+            expect(ready().conflict).toEqual({ message: 'The row was changed after it was read', current: { id: 1, name: 'Other tab' } })
+            shown(snapshot)
+            expect(button('Reload rows')).toBeInTheDocument()
+          },
+          'rows.writeFailed': (snapshot) => {
+            expect(ready().error).toBe(snapshot.context.error)
+            shown(snapshot)
+            expect(screen.getByText(snapshot.context.error!)).toBeInTheDocument()
+          },
+          'rows.inserting': (snapshot) => {
+            shown(snapshot)
             expect(ready().busy).toBe('inserting')
             expect(insert.pending.at(-1)?.input).toEqual({ ref: REF, table: 'people', values: { name: 'Cy' } })
           },
-          confirmingDelete: () => expect(ready().confirmDelete).toBe(1),
-          deleting: () => {
+          'rows.confirmingDelete': (snapshot) => {
+            expect(ready().confirmDelete).toBe(1)
+            shown(snapshot)
+            expect(dialog('Delete rows')).toHaveTextContent('Delete 1 row of people? This cannot be undone.')
+          },
+          'rows.deleting': (snapshot) => {
+            shown(snapshot)
             expect(ready().busy).toBe('deleting')
             expect(remove.pending.at(-1)?.input).toEqual({ ref: REF, table: 'people', keys: [{ id: 2 }] })
           },
@@ -175,12 +271,27 @@ describe('table grid model', () => {
           'xstate.error.actor.deleteRows': async (step) => remove.reject(errorOf(step)),
           ...Object.fromEntries(
             [
-              'xstate.after.requestTimeout.tableGrid.loading', 'xstate.after.requestTimeout.tableGrid.saving',
-              'xstate.after.requestTimeout.tableGrid.undoing', 'xstate.after.requestTimeout.tableGrid.inserting',
-              'xstate.after.requestTimeout.tableGrid.deleting', 'query.changed', 'rows.retry', 'cell.save', 'row.insert',
-              'rows.delete', 'delete.confirm', 'delete.cancel', 'edit.undo', 'conflict.reload', 'error.dismiss',
+              'xstate.after.requestTimeout.tableGrid.rows.loading', 'xstate.after.requestTimeout.tableGrid.rows.saving',
+              'xstate.after.requestTimeout.tableGrid.rows.undoing', 'xstate.after.requestTimeout.tableGrid.rows.inserting',
+              'xstate.after.requestTimeout.tableGrid.rows.deleting', 'query.changed', 'cell.save', 'rows.reload', 'error.dismiss',
             ].map((type) => [type, async (step: { event: { type: string } }) => act(() => sendEdge(actor, step.event))]),
           ),
+          // What the person does on screen.
+          'rows.retry': async () => fireEvent.click(button('Try again')),
+          'insert.open': async () => fireEvent.click(button('Insert row')),
+          'insert.cancel': async () => fireEvent.click(within(dialog('Insert a row')!).getByRole('button', { name: 'Cancel' })),
+          'row.insert': async () => {
+            const form = within(dialog('Insert a row')!).getByRole('form', { name: 'New row' })
+            fireEvent.change(within(form).getByPlaceholderText('NULL'), { target: { value: 'Cy' } })
+            fireEvent.click(within(form).getByRole('button', { name: 'Save row' }))
+          },
+          'row.select': async () => fireEvent.click(screen.getByRole('checkbox', { name: 'Select row 2' })),
+          'rows.delete': async () => fireEvent.click(button('Delete 1 selected')),
+          'delete.confirm': async () => fireEvent.click(within(dialog('Delete rows')!).getByRole('button', { name: 'Delete' })),
+          'delete.cancel': async () => fireEvent.click(within(dialog('Delete rows')!).getByRole('button', { name: 'Cancel' })),
+          'edit.undo': async () => fireEvent.click(button('Undo last edit')),
+          'conflict.reload': async () => fireEvent.click(button('Reload rows')),
+          'import.toggle': async () => fireEvent.click(button('Import CSV')),
         },
       })
     })

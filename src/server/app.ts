@@ -10,6 +10,7 @@ import { Hono, type MiddlewareHandler } from 'hono'
 import { systemClock, type Clock, type ServerConfig } from './config'
 import { addedLatency, logRequests, notFound, onError } from './core/defences'
 import type { Deps } from './core/deps'
+import { customDomains } from './gateway/customDomain'
 import { hostAllowed, jsonOrNoBody, limitBodies, refuseNul, requireKnownHost, securityHeaders } from './core/guards'
 import { initialOwnUrl, type AppEnv } from './core/http'
 import type { Db } from './db'
@@ -121,11 +122,17 @@ export interface AppMiddleware {
  * errors included), the Host check before anything is served, the body limit before any body is read, then CSRF,
  * then what a body may be; `session` after the routes that need no session (health, sign-in), before all others.
  */
-function appMiddlewares(deps: Deps): { guards: AppMiddleware[]; session: AppMiddleware[] } {
+function appMiddlewares(
+  deps: Deps,
+  gateway: { products: readonly string[]; dispatch: (request: Request, env: unknown) => Response | Promise<Response> },
+): { guards: AppMiddleware[]; session: AppMiddleware[] } {
   const { config, db, clock } = deps
   const sessionOptions = { idleTimeoutMs: config.sessionIdleTimeoutMs }
   return {
     guards: [
+      // A project's active custom domain: its API paths are handed to the app again under /p/{ref}, so the guards
+      // below run on them once; any other unknown Host goes on to the Host check.
+      { name: 'customDomains', path: '*', handler: customDomains(deps, gateway.products, gateway.dispatch) },
       { name: 'logRequests', path: '*', handler: logRequests, on: config.logRequests },
       { name: 'securityHeaders', path: '*', handler: securityHeaders },
       { name: 'requireKnownHost', path: '*', handler: requireKnownHost(config) },
@@ -182,7 +189,8 @@ export async function createApp(options: CreateAppOptions): Promise<PlatformServ
   const functionRuntime = createFunctionRuntime(deps, { databasePort: () => wirePorts.get(projectDbs) })
   const realtime = createRealtime(deps)
   const app = new Hono<AppEnv>()
-  const middlewares = appMiddlewares(deps)
+  const products = [restProduct(deps), authProduct(deps), storageProduct(deps), functionsProduct(deps, functionRuntime), realtime.product]
+  const middlewares = appMiddlewares(deps, { products: products.map((p) => p.name), dispatch: (request, env) => app.fetch(request, env) })
 
   const use = (list: AppMiddleware[]) => list.filter((m) => m.on !== false).forEach((m) => app.use(m.path, m.handler))
   use(middlewares.guards)
@@ -214,7 +222,7 @@ export async function createApp(options: CreateAppOptions): Promise<PlatformServ
   app.route('/', orgSettingsRoutes(deps))
   app.route('/', aiSettingsRoutes(deps))
   app.route('/', restRoutes(deps))
-  const gateway = gatewayRoutes(deps, usageMeter, [restProduct(deps), authProduct(deps), storageProduct(deps), functionsProduct(deps, functionRuntime), realtime.product])
+  const gateway = gatewayRoutes(deps, usageMeter, products)
   app.route('/', gateway)
   app.route('/', realtime.routes)
   app.route('/', settingsRoutes(deps))

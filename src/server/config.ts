@@ -119,6 +119,12 @@ export interface ServerConfig {
    * another process's presence outlives its last renewal (core/processes.ts, PROCESS_LIVE_MS).
    */
   realtime?: { idleTimeoutMs?: number; sendBufferBytes?: number; newTablesRescanMs?: number; processLiveMs?: number }
+  /**
+   * Storage's image transformations (features/storage/transform.ts has the defaults): STORAGE_IMAGE_MAX_BYTES, the
+   * largest stored image transformed; STORAGE_IMAGE_MAX_PIXELS, the most pixels it may have; STORAGE_IMAGE_CACHE_BYTES,
+   * the memory kept for results.
+   */
+  storage?: { maxBytes?: number; maxPixels?: number; cacheBytes?: number }
   functions?: {
     wallClockMs?: number
     cpuMs?: number
@@ -175,6 +181,11 @@ export interface ServerConfig {
     startupTimeoutMs: number
     /** WIRE_MAX_MESSAGE_BYTES: the largest message a client may send after start-up. */
     maxMessageBytes: number
+    /**
+     * WIRE_LISTENER_LIVE_MS: a listener (a process's port) renews its entry in the store every third of this; one not
+     * renewed for this long is taken as gone (its process was killed) and its clients stop counting toward the limit.
+     */
+    listenerLiveMs: number
   }
 }
 
@@ -271,6 +282,11 @@ export function loadConfig(env: Env = process.env): ServerConfig {
     orgMaxDatabaseBytes: int(env, 'ORG_MAX_DATABASE_BYTES', 1024 ** 3),
     accessTokenDefaultExpiryDays: accessTokenDays(env),
     gitMaxPushBytes: int(env, 'GIT_MAX_PUSH_BYTES', 100 * 1024 * 1024, 1024),
+    storage: {
+      ...(env.STORAGE_IMAGE_MAX_BYTES ? { maxBytes: int(env, 'STORAGE_IMAGE_MAX_BYTES', 0, 1) } : {}),
+      ...(env.STORAGE_IMAGE_MAX_PIXELS ? { maxPixels: int(env, 'STORAGE_IMAGE_MAX_PIXELS', 0, 1) } : {}),
+      ...(env.STORAGE_IMAGE_CACHE_BYTES ? { cacheBytes: int(env, 'STORAGE_IMAGE_CACHE_BYTES', 0, 0) } : {}),
+    },
     sessionTtlMs: 7 * 24 * 60 * 60 * 1000,
     trustProxy: env.TRUST_PROXY === '1' || env.TRUST_PROXY === 'true',
     passwordHashCost: OWASP_SCRYPT_COST,
@@ -300,6 +316,7 @@ export function loadConfig(env: Env = process.env): ServerConfig {
       idleInTransactionMs: int(env, 'WIRE_IDLE_IN_TRANSACTION_MS', 30_000, 1),
       startupTimeoutMs: int(env, 'WIRE_STARTUP_TIMEOUT_MS', 10_000, 1),
       maxMessageBytes: int(env, 'WIRE_MAX_MESSAGE_BYTES', 64 * 1024 * 1024, 1024),
+      listenerLiveMs: int(env, 'WIRE_LISTENER_LIVE_MS', 30_000, 300),
     },
   }
 }

@@ -24,7 +24,7 @@ const listCases: Array<[string, Answer, RegExp]> = [
 ]
 
 function renderPage() {
-  const actor = createActor(liveStorageBucketsMachine, { input: { ref: REF } }).start()
+  const actor = createActor(liveStorageBucketsMachine, { input: { ref: REF, canManage: true } }).start()
   render(<StorageBuckets actor={actor} />)
   return actor
 }

@@ -57,10 +57,10 @@ test('a user added in Authentication is found by search, gets a magic link read 
   // Emails: the magic link, newest first, with its link on the project URL.
   await page.getByRole('link', { name: 'Emails', exact: true }).click()
   await expect(page).toHaveURL(new RegExp(`/project/${ref}/auth/emails$`))
-  const mails = page.getByRole('list', { name: 'E-mails' })
+  const mails = page.getByRole('list', { name: 'Messages' })
   const first = mails.getByRole('button').first()
   await expect(first).toContainText('Your Magic Link')
-  await expect(first).toContainText(`To ${email}`)
+  await expect(first).toContainText(`E-mail to ${email}`)
   await first.click()
   const message = page.getByRole('article', { name: 'Your Magic Link' })
   const link = message.getByRole('link', { name: 'Open the link in this e-mail' })

@@ -27,7 +27,7 @@ async function openNewBucket(page: Page, ref: string, bucket: string) {
   await expect(page.getByText('This folder is empty.', { exact: false })).toBeVisible({ timeout: 20_000 })
 }
 
-test('a bucket made on the Storage page takes two files dropped on it, previews the image, signs a URL that opens, and deletes both', async ({ page, context }) => {
+test('a bucket made on the Storage page takes two files dropped on it, shows a folder in columns, previews the image, signs a URL that opens, and deletes them', async ({ page, context }) => {
   test.setTimeout(120_000)
   await signIn(page)
   const ref = await refOf(page, 'Acme Storefront')
@@ -65,6 +65,27 @@ test('a bucket made on the Storage page takes two files dropped on it, previews 
   await expect(files.getByRole('button', { name: 'notes.json', exact: true })).toBeVisible()
   await expectAccessible(page, 'Bucket with two files and their uploads', files.getByRole('button', { name: 'notes.json', exact: true }))
 
+  // A folder, then the columns: the root's column, and the folder's opened to its right, by keyboard.
+  await page.getByRole('button', { name: 'New folder' }).click()
+  const newFolder = page.getByRole('dialog', { name: 'Create folder' })
+  await newFolder.getByLabel('Folder name').fill('docs')
+  await newFolder.getByRole('button', { name: 'Create folder' }).click()
+  await expect(newFolder).toBeHidden()
+  await expect(files.getByRole('button', { name: 'docs/' })).toBeVisible()
+  const viewAs = page.getByRole('group', { name: 'View as' })
+  await viewAs.getByRole('button', { name: 'Columns' }).click()
+  const rootColumn = page.getByRole('group', { name: `Folder ${bucket}` })
+  await rootColumn.getByRole('button', { name: 'docs/' }).focus()
+  await page.keyboard.press('ArrowRight')
+  const docsColumn = page.getByRole('group', { name: 'Folder docs' })
+  await expect(docsColumn.getByText('This folder is empty.')).toBeVisible()
+  await expect(rootColumn.getByRole('button', { name: 'docs/' })).toHaveAttribute('aria-expanded', 'true')
+  await expect(rootColumn.getByText('pixel.png')).toBeVisible()
+  await expectAccessible(page, 'Columns with a folder open', docsColumn.getByText('This folder is empty.'))
+  await page.getByRole('navigation', { name: 'Folder path' }).getByRole('button', { name: bucket }).click()
+  await expect(docsColumn).toBeHidden()
+  await viewAs.getByRole('button', { name: 'List' }).click()
+
   // The image's details: its size and type, and the picture itself.
   await files.getByRole('button', { name: 'pixel.png', exact: true }).click()
   const details = page.getByRole('complementary', { name: 'File details' })
@@ -99,10 +120,11 @@ test('a bucket made on the Storage page takes two files dropped on it, previews 
   await expect(page.getByRole('complementary', { name: 'File details' })).toContainText('Choose a file to see its details and a preview.')
   await files.getByLabel('Select pixel.png').check()
   await files.getByLabel('Select notes.json').check()
-  await page.getByRole('button', { name: 'Delete 2 selected' }).click()
+  await files.getByLabel('Select docs').check()
+  await page.getByRole('button', { name: 'Delete 3 selected' }).click()
   const confirm = page.getByRole('dialog', { name: 'Delete files' })
-  await expect(confirm.getByText('these 2 entries', { exact: false })).toBeVisible()
-  await expectAccessible(page, 'Delete two files', confirm.getByText('these 2 entries', { exact: false }))
+  await expect(confirm.getByText('these 3 entries', { exact: false })).toBeVisible()
+  await expectAccessible(page, 'Delete two files and a folder', confirm.getByText('these 3 entries', { exact: false }))
   await confirm.getByRole('button', { name: 'Delete', exact: true }).click()
   await expect(confirm).toBeHidden()
   await expect(page.getByText('This folder is empty.', { exact: false })).toBeVisible()

@@ -30,7 +30,7 @@ function start() {
   const deletes: Array<Run<{ ref: string; id: string }, void>> = []
   const actor = createActor(
     storageBucketsMachine.provide({ actors: { listBuckets: deferred(lists), createBucket: deferred(creates), deleteBucket: deferred(deletes) } }),
-    { input: { ref: REF } },
+    { input: { ref: REF, canManage: true } },
   ).start()
   const view = () => selectStorageBucketsView(actor.getSnapshot())
   const loaded = () => {
@@ -58,7 +58,7 @@ describe('storage buckets machine: the list and its retry rule', () => {
     expect(lists[0].input).toEqual({ ref: REF })
     lists[0].resolve(BUCKETS)
     await vi.advanceTimersByTimeAsync(0)
-    expect(view()).toEqual({ phase: 'loaded', buckets: BUCKETS, create: null, remove: null })
+    expect(view()).toEqual({ phase: 'loaded', buckets: BUCKETS, writable: true, create: null, remove: null })
   })
 
   it('a failing read is retried at most 3 times, 1 s, 2 s and 4 s after each failure, then shows the last message', async () => {
@@ -158,7 +158,7 @@ describe('storage buckets machine: create', () => {
     const photos = createdBucket('photos', { public: true, allowed_mime_types: ['image/png', 'image/*'], file_size_limit: 2_621_440 })
     creates[0].resolve(photos)
     await vi.advanceTimersByTimeAsync(0)
-    expect(loaded()).toEqual({ phase: 'loaded', buckets: [...BUCKETS, photos], create: null, remove: null })
+    expect(loaded()).toEqual({ phase: 'loaded', buckets: [...BUCKETS, photos], writable: true, create: null, remove: null })
     // The next dialog starts empty.
     actor.send({ type: 'create.open' })
     expect(loaded().create?.draft).toEqual(EMPTY_DRAFT)
@@ -230,7 +230,7 @@ describe('storage buckets machine: delete', () => {
     expect(deletes[0].input).toEqual({ ref: REF, id: 'receipts' })
     deletes[0].resolve()
     await vi.advanceTimersByTimeAsync(0)
-    expect(loaded()).toEqual({ phase: 'loaded', buckets: [AVATARS, LOCKED], create: null, remove: null })
+    expect(loaded()).toEqual({ phase: 'loaded', buckets: [AVATARS, LOCKED], writable: true, create: null, remove: null })
   })
 
   it('a failed delete keeps the dialog with the server message; Cancel keeps the bucket', async () => {
@@ -241,7 +241,7 @@ describe('storage buckets machine: delete', () => {
     await vi.advanceTimersByTimeAsync(0)
     expect(loaded().remove).toEqual({ bucket: AVATARS, submitting: false, error: 'Bucket avatars is not empty' })
     actor.send({ type: 'delete.cancel' })
-    expect(loaded()).toEqual({ phase: 'loaded', buckets: BUCKETS, create: null, remove: null })
+    expect(loaded()).toEqual({ phase: 'loaded', buckets: BUCKETS, writable: true, create: null, remove: null })
   })
 
   it('a delete unanswered for 10 s is abandoned and reported in the dialog', async () => {

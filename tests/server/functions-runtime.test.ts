@@ -11,6 +11,7 @@ import { createClient } from '@supabase/supabase-js'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import WebSocket from 'ws'
 import { insertFunction } from '../../src/server/features/functions/store'
+import { secretBoxFor } from '../../src/server/core/sealed'
 import { upsertSecrets } from '../../src/server/features/functions/runtime/store'
 import { findProjectKeys } from '../../src/server/features/keys/store'
 import { startWireServer, type WireServer } from '../../src/server/features/wire/server'
@@ -86,7 +87,7 @@ describe('invoking a function', () => {
   })
 
   it('gives the function the project secrets and SUPABASE_* as env, and takes calls without a key when verify_jwt is off', async () => {
-    await upsertSecrets(s.db, project.id, [{ name: 'GREETING', value: 'Bonjour' }], new Date())
+    await upsertSecrets(s.db, project.id, [{ name: 'GREETING', value: 'Bonjour' }], new Date(), await secretBoxFor(s.config))
     await deploy(
       'env-reader',
       `Deno.serve((req) => Response.json({
@@ -107,7 +108,7 @@ describe('invoking a function', () => {
       method: 'PUT',
     })
     // A changed secret reaches the next call (a new worker).
-    await upsertSecrets(s.db, project.id, [{ name: 'GREETING', value: 'Hola' }], new Date())
+    await upsertSecrets(s.db, project.id, [{ name: 'GREETING', value: 'Hola' }], new Date(), await secretBoxFor(s.config))
     const { data } = await client(keys.anon).functions.invoke('env-reader', { method: 'GET' })
     expect(data).toMatchObject({ greeting: 'Hola' })
   }, 60_000)
@@ -159,7 +160,7 @@ describe('invoking a function', () => {
         { name: 'MAIL_API_URL', value: mailUrl },
         { name: 'MAIL_API_KEY', value: 'mail-key-1' },
         { name: 'MAIL_FROM', value: 'shop@example.com' },
-      ], new Date())
+      ], new Date(), await secretBoxFor(s.config))
       const webhook = (status: string, old: string) => ({
         type: 'UPDATE',
         record: { id: 2, customer_id: '6f1c2d4e-0b7a-4c1e-9a53-2f8e1d0c7b11', status },

@@ -143,6 +143,67 @@ describe('GET/PATCH /v1/projects/{ref}/config/auth', () => {
     expect((await patch({ external_phone_enabled: false })).status).toBe(200)
   })
 
+  it('a phone change: updateUser({ phone }) texts a code to the new number, verifyOtp({ type: phone_change }) makes it the user\'s', async () => {
+    expect((await patch({ mailer_autoconfirm: true, password_min_length: 6, external_phone_enabled: false, sms_autoconfirm: false })).status).toBe(200)
+    const client = env.client()
+    const { data: signedUp, error } = await client.auth.signUp({ email: 'phone-change@example.com', password: 'change my phone' })
+    expect(error).toBeNull()
+    expect(signedUp.session).not.toBeNull()
+    expect((await client.auth.updateUser({ phone: '+15555550102' })).error).toMatchObject({ status: 400, code: 'phone_provider_disabled' })
+
+    expect((await patch({ external_phone_enabled: true })).status).toBe(200)
+    const asked = await client.auth.updateUser({ phone: '+1 (555) 555-0102' })
+    expect(asked.error).toBeNull()
+    expect(asked.data.user).toMatchObject({ phone: '', new_phone: '15555550102' })
+    const message = (await env.mailbox()).find((m) => m.recipient === '+15555550102')!
+    expect(message).toMatchObject({ channel: 'sms', kind: 'phone_change', link: null })
+    const code = /Your code is (\d{6})/.exec(message.body)![1]
+
+    // A wrong code, a code for another number, and a phone_change code used as a sign-in code are refused alike.
+    const wrong = code === '000000' ? '000001' : '000000'
+    expect((await client.auth.verifyOtp({ phone: '+15555550102', token: wrong, type: 'phone_change' })).error).toMatchObject({ status: 403, code: 'otp_expired' })
+    expect((await client.auth.verifyOtp({ phone: '+15555550199', token: code, type: 'phone_change' })).error).toMatchObject({ status: 403, code: 'otp_expired' })
+    expect((await client.auth.verifyOtp({ phone: '+15555550102', token: code, type: 'sms' })).error).toMatchObject({ status: 403, code: 'otp_expired' })
+    expect((await client.auth.getUser()).data.user).toMatchObject({ phone: '', new_phone: '15555550102' })
+
+    const verified = await client.auth.verifyOtp({ phone: '+15555550102', token: code, type: 'phone_change' })
+    expect(verified.error).toBeNull()
+    expect(verified.data.user).toMatchObject({ email: 'phone-change@example.com', phone: '15555550102' })
+    expect(verified.data.user!.new_phone).toBeUndefined()
+    expect(verified.data.user!.phone_confirmed_at).toBeTruthy()
+    expect(verified.data.user!.app_metadata.providers).toEqual(expect.arrayContaining(['email', 'phone']))
+    expect(verified.data.user!.identities!.map((i) => i.provider).sort()).toEqual(['email', 'phone'])
+    expect(decodeJwt(verified.data.session!.access_token)).toMatchObject({ phone: '15555550102', email: 'phone-change@example.com' })
+    expect((await client.auth.verifyOtp({ phone: '+15555550102', token: code, type: 'phone_change' })).error).toMatchObject({ status: 403, code: 'otp_expired' })
+    // The number now signs the user in by text message too.
+    expect((await env.client().auth.signInWithOtp({ phone: '+15555550102', options: { shouldCreateUser: false } })).error).toBeNull()
+
+    // Another user cannot take it; a number that is not one is refused; nothing is half-written.
+    const other = env.client()
+    expect((await other.auth.signUp({ email: 'phone-other@example.com', password: 'another phone' })).error).toBeNull()
+    expect((await other.auth.updateUser({ phone: '+15555550102' })).error).toMatchObject({ status: 422, code: 'phone_exists' })
+    expect((await other.auth.updateUser({ phone: 'call me', data: { half: 'written' } })).error).toMatchObject({ status: 400, code: 'validation_failed' })
+    expect((await other.auth.getUser()).data.user).toMatchObject({ phone: '', user_metadata: {} })
+    expect((await other.auth.getUser()).data.user!.new_phone).toBeUndefined()
+    const noToken = await fetch(`${env.url}/auth/v1/verify`, {
+      method: 'POST',
+      headers: { apikey: env.keys.anon, 'content-type': 'application/json' },
+      body: JSON.stringify({ type: 'phone_change', phone: '+15555550103' }),
+    })
+    expect(noToken.status).toBe(400)
+    expect(await noToken.json()).toMatchObject({ code: 400, error_code: 'validation_failed' })
+
+    // With sms_autoconfirm the new number is the user's at once, without a text message.
+    expect((await patch({ sms_autoconfirm: true })).status).toBe(200)
+    const sent = (await env.mailbox()).length
+    const at = await other.auth.updateUser({ phone: '+15555550103' })
+    expect(at.error).toBeNull()
+    expect(at.data.user).toMatchObject({ phone: '15555550103' })
+    expect(at.data.user!.new_phone).toBeUndefined()
+    expect((await env.mailbox()).length).toBe(sent)
+    expect((await patch({ external_phone_enabled: false, sms_autoconfirm: false })).status).toBe(200)
+  })
+
   it('refuses bad values and fields it does not obey with 400, and read-only members with 403; nothing changes', async () => {
     const before = await (await env.s.request(configPath(), { headers: { cookie: owner } })).json()
     for (const body of [{ jwt_exp: -1 }, { jwt_exp: 10 ** 9 }, { password_min_length: 3 }, { site_url: 'not a url' }, { site_url: 'https://a.com,https://b.com' }, { rate_limit_otp: 0 }, { external_github_enabled: true }, { disable_signup: 'yes' }]) {

@@ -219,7 +219,7 @@ describe("the status poll on Node and the app's middlewares", () => {
       const added = [...declared.slice(0, 3), { name: 'rateLimit', path: '*' }, ...declared.slice(3)]
       expect(middlewaresUnaccounted(added)).toBe('added rateLimit *')
       expect(await answers(added)).toBe(false)
-      expect(middlewaresUnaccounted(declared.slice(1))).toBe('removed logRequests *')
+      expect(middlewaresUnaccounted(declared.slice(1))).toBe('removed customDomains *')
       expect(await answers(declared.slice(1))).toBe(false)
       const moved = [declared[1], declared[0], ...declared.slice(2)]
       expect(middlewaresUnaccounted(moved)).toBe('their order changed')

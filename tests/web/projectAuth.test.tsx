@@ -60,9 +60,35 @@ describe('Settings › Authentication', () => {
     await userEvent.click(screen.getByRole('button', { name: 'Save' }))
     expect(await screen.findByText('Auth settings saved')).toBeInTheDocument()
     expect(calls.filter((c) => c.method === 'PATCH').map((c) => c.body)).toEqual([
-      { site_url: 'http://localhost:3000', uri_allow_list: '', disable_signup: true, mailer_autoconfirm: false, jwt_exp: 3600, password_min_length: 6 },
+      { site_url: 'http://localhost:3000', uri_allow_list: '', disable_signup: true, mailer_autoconfirm: false, jwt_exp: 3600, password_min_length: 6, password_hibp_enabled: false, external_phone_enabled: false, sms_autoconfirm: false, rate_limit_email_sent: 30, rate_limit_sms_sent: 30, rate_limit_verify: 30, rate_limit_otp: 30, rate_limit_token_refresh: 150 },
     ])
     expect(screen.getByRole('switch', { name: 'Allow new users to sign up' })).not.toBeChecked()
+  })
+
+  it('saves the leaked-password rule, the phone provider and a rate limit through config/auth, and shows what the server kept', async () => {
+    let saved = AUTH_CONFIG
+    const calls = platformWith({}, (method, path, body) => {
+      if (path !== `/v1/projects/${REF}/config/auth`) return undefined
+      if (method === 'PATCH') saved = { ...saved, ...(body as Partial<AuthConfig>) }
+      return json(saved)
+    })
+    renderApp(`/project/${REF}/settings/auth`)
+    const phone = await screen.findByRole('switch', { name: 'Enable Phone provider' })
+    expect(screen.getByRole('switch', { name: 'Enable phone confirmations' })).toBeDisabled()
+    await userEvent.click(screen.getByRole('switch', { name: 'Prevent use of leaked passwords' }))
+    await userEvent.click(phone)
+    expect(screen.getByRole('switch', { name: 'Enable phone confirmations' })).toBeEnabled()
+    expect(screen.getByRole('switch', { name: 'Enable phone confirmations' })).toBeChecked()
+    const sms = screen.getByLabelText('Rate limit for sending SMS messages')
+    await userEvent.clear(sms)
+    await userEvent.type(sms, '12')
+    await userEvent.click(screen.getByRole('button', { name: 'Save' }))
+    expect(await screen.findByText('Auth settings saved')).toBeInTheDocument()
+    expect(calls.filter((c) => c.method === 'PATCH').map((c) => c.body)).toEqual([
+      expect.objectContaining({ password_hibp_enabled: true, external_phone_enabled: true, sms_autoconfirm: false, rate_limit_sms_sent: 12, rate_limit_verify: 30 }),
+    ])
+    expect(screen.getByRole('switch', { name: 'Prevent use of leaked passwords' })).toBeChecked()
+    expect(screen.getByLabelText('Rate limit for sending SMS messages')).toHaveValue('12')
   })
 
   it('a member without project_auth:all sees the settings read-only', async () => {
@@ -71,6 +97,31 @@ describe('Settings › Authentication', () => {
     expect(await screen.findByText('Your role can see the auth settings but not change them.')).toBeInTheDocument()
     expect(screen.getByRole('switch', { name: 'Confirm email' })).toBeDisabled()
     expect(screen.queryByRole('button', { name: 'Save' })).toBeNull()
+  })
+})
+
+describe('Authentication › Emails', () => {
+  it('labels a text message as one, and an e-mail as an e-mail', async () => {
+    platformWith({}, (_, path) =>
+      path === `/platform/projects/${REF}/auth/mailbox`
+        ? json({
+            messages: [
+              { id: 2, recipient: '+15555550100', subject: 'Text message', body: 'Your code is 123456', link: null, kind: 'sms_otp', channel: 'sms', sent_at: '2026-11-26T09:00:00.000Z' },
+              { id: 1, recipient: 'ada@example.com', subject: 'Your Magic Link', body: 'Follow this link to login:', link: 'http://localhost/p/x/auth/v1/verify?token=abc&type=magiclink', kind: 'magiclink', channel: 'email', sent_at: '2026-11-26T08:00:00.000Z' },
+            ],
+          })
+        : undefined,
+    )
+    renderApp(`/project/${REF}/auth/emails`)
+    const list = await screen.findByRole('list', { name: 'Messages' })
+    const [text, mail] = within(list).getAllByRole('button')
+    expect(text).toHaveTextContent('Text message: Sign-in codeText message to +15555550100')
+    expect(text).not.toHaveTextContent(/e-mail/i)
+    expect(mail).toHaveTextContent('Your Magic LinkE-mail to ada@example.com')
+    await userEvent.click(text)
+    const article = await screen.findByRole('article', { name: 'Text message: Sign-in code' })
+    expect(article).toHaveTextContent('Your code is 123456')
+    expect(within(article).queryByRole('link')).toBeNull()
   })
 })
 

@@ -204,6 +204,8 @@ describe('the project route table', () => {
       'Table Editor → editor',
       'SQL Editor → sql/1',
       'Database → database/tables',
+      // Every member browses storage, whatever the permissions.
+      'Storage → storage/buckets',
       'Reports → reports',
       'Logs → logs/explorer',
       'API Docs → api',

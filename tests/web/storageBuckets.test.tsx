@@ -8,7 +8,8 @@ import { afterEach, describe, expect, it, vi } from 'vitest'
 import type { Bucket } from '../../src/contracts/storage'
 import { REF } from '../fixtures'
 import { BUCKETS, TENANT_CONFIG_NOT_FOUND, createdBucket } from '../fixtures.storage'
-import { fakePlatform, renderApp } from '../fakePlatform'
+import { permissionsFor, type Role } from '../../src/contracts/common'
+import { ORGS, fakePlatform, renderApp, type PlatformOptions } from '../fakePlatform'
 
 const json = (body: unknown, status = 200) => new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } })
 
@@ -19,8 +20,8 @@ interface StorageAnswers {
 }
 
 /** The fake platform of tests/web/platform.tsx plus the buckets endpoints, over a list the creates and deletes change. */
-function storagePlatform(answers: StorageAnswers = {}, initial: Bucket[] = BUCKETS) {
-  const platform = fakePlatform()
+function storagePlatform(answers: StorageAnswers = {}, initial: Bucket[] = BUCKETS, options: PlatformOptions = {}) {
+  const platform = fakePlatform(options)
   const base = platform.fetch
   const buckets = [...initial]
   const calls: Array<{ method: string; path: string; body?: unknown }> = []
@@ -48,6 +49,38 @@ afterEach(() => vi.unstubAllGlobals())
 
 const bucketRow = (name: string) => within(screen.getByRole('table', { name: 'Buckets' })).getByRole('row', { name: new RegExp(`^${name} `) })
 const cellsOf = (row: HTMLElement) => [...row.children].slice(0, 4).map((cell) => cell.textContent)
+
+/** The platform's answer to the member's permissions when they hold `role` in every organization. */
+const memberAs = (role: Role): PlatformOptions => ({
+  permissions: ORGS.map((org) => ({ organization_id: org.id, organization_slug: org.slug, role, permissions: permissionsFor(role) })),
+})
+
+describe('Storage page for a member who browses only', () => {
+  for (const role of ['Read-only', 'Developer'] as const) {
+    it(`a ${role} member finds Storage in the menu and the buckets, with no create or delete on offer`, async () => {
+      const { calls } = storagePlatform({}, BUCKETS, memberAs(role))
+      renderApp(`/project/${REF}/storage/buckets`)
+      const menu = within(await screen.findByRole('navigation', { name: 'Main navigation' }))
+      expect(await menu.findByRole('link', { name: 'Storage' })).toHaveAttribute('href', `/project/${REF}/storage/buckets`)
+      await screen.findByRole('table', { name: 'Buckets' })
+      expect(screen.getByRole('note')).toHaveTextContent('You can browse the buckets and download their files.')
+      expect(cellsOf(bucketRow('receipts'))).toEqual(['receipts', 'Private', 'application/pdf, image/*', '50 MB'])
+      expect(screen.queryByRole('button', { name: 'New bucket' })).toBeNull()
+      expect(screen.queryByRole('button', { name: /^Delete bucket/ })).toBeNull()
+      expect(within(bucketRow('receipts')).getByRole('link', { name: 'receipts' })).toHaveAttribute('href', `/project/${REF}/storage/buckets/receipts`)
+      expect(calls.map((call) => call.method)).toEqual(calls.map(() => 'GET'))
+    })
+  }
+
+  it('an Owner gets no such note', async () => {
+    storagePlatform({}, BUCKETS, memberAs('Owner'))
+    renderApp(`/project/${REF}/storage/buckets`)
+    await screen.findByRole('table', { name: 'Buckets' })
+    expect(screen.queryByRole('note')).toBeNull()
+    expect(screen.getByRole('button', { name: 'New bucket' })).toBeEnabled()
+    expect(screen.getByRole('button', { name: 'Delete bucket receipts' })).toBeEnabled()
+  })
+})
 
 describe('Storage page', () => {
   it("lists each bucket: Public/Private, 'All types' for null, 'None' for [], 'No limit' for null, sizes in units", async () => {

@@ -147,6 +147,47 @@ describe('a bucket’s files', () => {
     expect(alert).toHaveTextContent('Invalid key: "a\\\\b" (backslashes are not allowed)')
   })
 
+  it('shows the folders as columns, each opening the next to its right, by pointer and by keyboard', async () => {
+    const { seen } = storageApi()
+    renderApp(`/project/${REF}/storage/buckets/receipts`)
+    await screen.findByRole('table', { name: 'Files' })
+    const user = userEvent.setup()
+    await user.click(within(screen.getByRole('group', { name: 'View as' })).getByRole('button', { name: 'Columns' }))
+    expect(within(screen.getByRole('group', { name: 'View as' })).getByRole('button', { name: 'Columns' })).toHaveAttribute('aria-pressed', 'true')
+    expect(screen.queryByRole('table', { name: 'Files' })).toBeNull()
+    const root = screen.getByRole('group', { name: 'Folder receipts' })
+    const folder = within(root).getByRole('button', { name: '2026/' })
+    expect(folder).toHaveAttribute('aria-expanded', 'false')
+
+    // Right on a closed folder opens it in a column to the right; Right again steps into that column, Left back.
+    folder.focus()
+    await user.keyboard('{ArrowRight}')
+    const opened = await screen.findByRole('group', { name: 'Folder 2026' })
+    expect(within(opened).getByRole('button', { name: 'march.txt' })).toBeInTheDocument()
+    expect(within(screen.getByRole('group', { name: 'Folder receipts' })).getByRole('button', { name: '2026/' })).toHaveAttribute('aria-expanded', 'true')
+    expect(seen.filter((call) => call.path === '/object/list/receipts').map((call) => (call.body as { prefix: string }).prefix)).toEqual(['', '2026/'])
+    expect(screen.getByRole('navigation', { name: 'Folder path' })).toHaveTextContent('receipts/2026')
+    await user.keyboard('{ArrowRight}')
+    expect(within(screen.getByRole('group', { name: 'Folder 2026' })).getByRole('button', { name: 'march.txt' })).toHaveFocus()
+    await user.keyboard('{ArrowLeft}')
+    expect(within(screen.getByRole('group', { name: 'Folder receipts' })).getByRole('button', { name: '2026/' })).toHaveFocus()
+    // The root's file shows beside the open folder; it opens once the root is the open folder again.
+    expect(within(screen.getByRole('group', { name: 'Folder receipts' })).queryByRole('button', { name: 'total.txt' })).toBeNull()
+    await user.click(within(screen.getByRole('navigation', { name: 'Folder path' })).getByRole('button', { name: 'receipts' }))
+    await waitFor(() => expect(screen.queryByRole('group', { name: 'Folder 2026' })).toBeNull())
+    const file = await within(screen.getByRole('group', { name: 'Folder receipts' })).findByRole('button', { name: 'total.txt' })
+    within(screen.getByRole('group', { name: 'Folder receipts' })).getByRole('button', { name: '2026/' }).focus()
+    await user.keyboard('{ArrowDown}')
+    expect(file).toHaveFocus()
+    await user.keyboard('{Enter}')
+    const details = screen.getByRole('complementary', { name: 'File details' })
+    expect(await within(details).findByLabelText('Contents of total.txt')).toHaveTextContent('forty-two €')
+
+    // The list is one press away, on the same folder.
+    await user.click(within(screen.getByRole('group', { name: 'View as' })).getByRole('button', { name: 'List' }))
+    expect(within(screen.getByRole('table', { name: 'Files' })).getByRole('button', { name: 'total.txt' })).toBeInTheDocument()
+  })
+
   it('lets a member without the service key browse, preview and download, offering no change', async () => {
     const { seen } = storageApi({ apiKey: null })
     renderApp(`/project/${REF}/storage/buckets/receipts`)

@@ -51,6 +51,11 @@ export const liveSqlEditorMachine = sqlEditorMachine.provide({
         throw withQueryFields(error)
       }
     }),
+    // sql-formatter is most of a formatting's weight and few sessions format: its chunk loads on the first Format.
+    formatSql: fromPromise(async ({ input }: { input: { query: string } }) => {
+      const { formatDialect, postgresql } = await import('sql-formatter')
+      return { from: input.query, formatted: formatDialect(input.query, { dialect: postgresql, keywordCase: 'lower' }) }
+    }),
     loadCatalog: fromPromise(async ({ input, signal }: Signal & { input: { ref: string } }) => {
       const [completions, users] = await Promise.all([getSqlCompletions(input.ref, { signal }), getSqlUsers(input.ref, { signal })])
       return { completions, users: users.users }

@@ -14,6 +14,7 @@ import type { Deps } from '../core/deps'
 import { baseUrl, type AppEnv } from '../core/http'
 import type { UsageMeter } from '../core/meter'
 import type { ProjectTx, TransactionOptions } from '../projectdb/types'
+import { ACTIVE_HOSTNAME_STATUS, customDomainOrigin } from './customDomain'
 import { credentialsOf, GatewayRefusal, identify, type Caller } from './identity'
 
 export { credentialsOf, GatewayRefusal, identify, type Caller, type RefusalReason } from './identity'
@@ -31,6 +32,8 @@ export interface GatewayContext {
   caller: Caller | undefined
   /** The project URL client libraries take as their base: `{origin}/p/{ref}`. */
   projectUrl: string
+  /** The project's API under its active custom domain (`{scheme}://{domain}[:port]`), when it has one (customDomain.ts). */
+  customDomainUrl: string | undefined
   /** A transaction on the project's database (as `opts.role`, with `opts.claims` as request.jwt.claims). */
   transaction<T>(opts: TransactionOptions, fn: (tx: ProjectTx) => Promise<T>): Promise<T>
   /**
@@ -65,6 +68,7 @@ interface ProjectKeyRow {
   status: string
   postgrest_status: string
   jwt_secret: string | null
+  custom_hostname: string | null
 }
 
 /** The base path of a product, as mounted. */
@@ -104,9 +108,11 @@ function gate(deps: Deps, meter: UsageMeter | undefined, product: Product): Midd
     }
     const started = performance.now()
     const { rows } = await db.query<ProjectKeyRow>(
-      `select p.id, p.status, p.postgrest_status, k.jwt_secret from projects p
-       left join project_api_keys k on k.project_id = p.id where p.ref = $1`,
-      [ref],
+      `select p.id, p.status, p.postgrest_status, k.jwt_secret, h.hostname as custom_hostname from projects p
+       left join project_api_keys k on k.project_id = p.id
+       left join project_custom_hostnames h on h.project_id = p.id and h.status = $2
+       where p.ref = $1`,
+      [ref, ACTIVE_HOSTNAME_STATUS],
     )
     const row = rows[0]
     if (!row) {
@@ -141,6 +147,7 @@ function gate(deps: Deps, meter: UsageMeter | undefined, product: Product): Midd
         project: { id: row.id, ref, jwtSecret },
         caller,
         projectUrl: `${baseUrl(deps.ownUrl)}/p/${ref}`,
+        customDomainUrl: row.custom_hostname ? customDomainOrigin(deps.ownUrl, row.custom_hostname) : undefined,
         transaction: (opts, fn) => projectDbs.transaction(ref, opts, fn),
       })
       await next()

@@ -237,6 +237,9 @@ export class DatabaseManager implements ProjectDatabases {
       }, opts.waitMs)
       void this.serial(ref, async () => {
         if (gaveUp) return
+        // The turn came: the bound was on waiting for it. Opening the database (seconds on a busy machine) is not
+        // another session holding it, and has its own bounds.
+        clearTimeout(timer)
         let open: OpenDb
         try {
           open = await this.acquire(ref, { tenant: opts.tenant })

@@ -3,13 +3,14 @@
  * `storage.objects` (one row per object: its bucket, its name — the path in the bucket —, owner, metadata and the
  * `path_tokens` of its name), and `storage.foldername()`, `storage.filename()`, `storage.extension()` for policies.
  * Row level security is on for both tables with no policy, as on the platform: anon and authenticated callers see
- * and change nothing until the project writes a policy; service_role bypasses it. Part of the template (template.ts).
+ * and change nothing until the project writes a policy; service_role bypasses it. Part of the template (template.ts),
+ * and brought to a database made before it by the projectdb upgrades (upgrades.ts): so the script is idempotent.
  */
 export const STORAGE_SCHEMA_SQL = `
 grant usage on schema storage to anon, authenticated;
 grant all on storage.buckets to anon, authenticated;
 alter table storage.buckets enable row level security;
-create table storage.objects (
+create table if not exists storage.objects (
   id uuid primary key default gen_random_uuid(),
   bucket_id text references storage.buckets (id),
   name text,
@@ -24,12 +25,12 @@ create table storage.objects (
   user_metadata jsonb
 );
 comment on table storage.objects is 'Objects of the storage buckets: the bytes live in the storage service, this row says where.';
-create unique index bucketid_objname on storage.objects (bucket_id, name);
-create index name_prefix_search on storage.objects (name text_pattern_ops);
+create unique index if not exists bucketid_objname on storage.objects (bucket_id, name);
+create index if not exists name_prefix_search on storage.objects (name text_pattern_ops);
 alter table storage.objects enable row level security;
 grant all on storage.objects to anon, authenticated, service_role;
 
-create function storage.foldername(name text) returns text[] language plpgsql immutable as $$
+create or replace function storage.foldername(name text) returns text[] language plpgsql immutable as $$
 declare
   _parts text[];
 begin
@@ -37,7 +38,7 @@ begin
   return _parts[1:array_length(_parts, 1) - 1];
 end
 $$;
-create function storage.filename(name text) returns text language plpgsql immutable as $$
+create or replace function storage.filename(name text) returns text language plpgsql immutable as $$
 declare
   _parts text[];
 begin
@@ -45,7 +46,7 @@ begin
   return _parts[array_length(_parts, 1)];
 end
 $$;
-create function storage.extension(name text) returns text language plpgsql immutable as $$
+create or replace function storage.extension(name text) returns text language plpgsql immutable as $$
 declare
   _parts text[];
   _filename text;
@@ -56,7 +57,7 @@ begin
 end
 $$;
 -- Whether a bucket holds objects, including those the caller's policies hide (deleting the bucket would orphan them).
-create function storage.bucket_holds_objects(bucket text) returns boolean language sql stable security definer
+create or replace function storage.bucket_holds_objects(bucket text) returns boolean language sql stable security definer
   set search_path = '' as $$
   select exists (select from storage.objects where bucket_id = bucket)
 $$;

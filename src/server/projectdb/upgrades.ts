@@ -11,6 +11,7 @@
 import { quoteIdent as ident } from '../core/sql'
 import { AUTH_SCHEMA_SQL } from './authSchema'
 import { REALTIME_SCHEMA_SQL } from './realtimeSchema'
+import { STORAGE_SCHEMA_SQL } from './storageSchema'
 
 export interface SchemaUpgrade {
   name: string
@@ -32,6 +33,18 @@ export const PROJECT_UPGRADES: SchemaUpgrade[] = [
 grant usage on schema auth to ${ident(role)};
 grant all on all tables in schema auth to ${ident(role)};
 grant all on all sequences in schema auth to ${ident(role)};
+`,
+  },
+  {
+    name: 'storage',
+    // storage.buckets came first; an older database has it without the objects' table and helpers.
+    presentSql: `select to_regclass('storage.objects') is not null and to_regprocedure('storage.bucket_holds_objects(text)') is not null as present`,
+    sql: STORAGE_SCHEMA_SQL,
+    // As a template database has it: the project owns its storage tables and writes their policies.
+    ownerGrantsSql: (role) => `
+grant usage, create on schema storage to ${ident(role)};
+grant all on all tables in schema storage to ${ident(role)};
+alter table storage.objects owner to ${ident(role)};
 `,
   },
   {

@@ -321,7 +321,8 @@ export const PROJECT_ROUTES: ProjectRoute[] = [
     menuLabel: 'Buckets',
     gate: true,
     page: lazyPage(() => import('../project/storage/StorageBucketsPage').then((m) => m.StorageBucketsPage), (logic) => [logic.storageBuckets]),
-    nav: { id: 'storage', label: 'Storage', group: 'product', icon: 'storage', feature: 'storage', permission: 'project_storage:all' },
+    // Every member browses storage (a Read-only member or a Developer reads and downloads only), so no permission hides it.
+    nav: { id: 'storage', label: 'Storage', group: 'product', icon: 'storage', feature: 'storage' },
   },
   {
     // A bucket's files; its side menu is the Storage menu, with Buckets as the entry it belongs under.

@@ -38,7 +38,7 @@ export async function sendMail(db: Queryable, projectId: number, mail: Mail): Pr
  * A text message to a phone. There is no SMS provider here: every one goes to the project's local mailbox, kept with
  * the e-mails as channel 'sms'.
  */
-export async function sendSms(db: Queryable, projectId: number, sms: { to: string; body: string; kind: 'sms_otp' | 'phone_confirmation' }): Promise<void> {
+export async function sendSms(db: Queryable, projectId: number, sms: { to: string; body: string; kind: 'sms_otp' | 'phone_confirmation' | 'phone_change' }): Promise<void> {
   await keepMail(db, projectId, { to: sms.to, subject: 'Text message', body: sms.body, link: null, kind: sms.kind, channel: 'sms' }, MAILBOX_KEEP)
 }
 

@@ -1,7 +1,8 @@
 /**
  * Phone sign-up and sign-in, when the phone provider is on in the settings (external_phone_enabled): a six-digit code
  * by text message (POST /otp {phone}, checked by POST /verify {type: 'sms'}), and sign-up / sign-in with phone and
- * password. There is no SMS provider here: messages go to the project's local mailbox (channel 'sms'). Phones are
+ * password, and a signed-in user's change of number (PUT /user {phone}, confirmed by POST /verify {type:
+ * 'phone_change'}). There is no SMS provider here: messages go to the project's local mailbox (channel 'sms'). Phones are
  * stored as the platform stores them, digits only (no '+'). Refused as the platform refuses them when the provider
  * is off: 400 phone_provider_disabled.
  */
@@ -124,5 +125,52 @@ export function phoneFlows(s: AuthService) {
     })
   }
 
-  return { signUp, passwordGrant, sendOtp, verify }
+  /**
+   * PUT /user {phone}: a code is texted to the new number, which becomes the user's once POST /verify
+   * {type: 'phone_change'} brings the code back; with sms_autoconfirm it is the user's at once. Their old number
+   * stays until then.
+   */
+  async function requestChange(c: C, t: ProjectTx, settings: AuthSettings, user: store.UserRow, rawPhone: unknown) {
+    requirePhoneProvider(settings)
+    const phone = normalisePhone(rawPhone)
+    if (phone === user.phone) return
+    const taken = await store.userByPhone(t, phone)
+    if (taken && taken.id !== user.id) throw authError(422, 'phone_exists', 'Phone number already registered by another user')
+    const now = clock.now()
+    if (settings.sms_autoconfirm) {
+      await store.setPhoneChange(t, user.id, phone, '', now)
+      await store.applyPhoneChange(t, user.id, now)
+      await store.audit(t, 'user_modified', user, s.ip(c), now)
+      return
+    }
+    await throttle.take(c.var.gateway.project.id, 'sms', settings.rate_limit_sms_sent, HOUR, 'over_sms_send_rate_limit')
+    const otp = newOtp()
+    await store.setPhoneChange(t, user.id, phone, tokenHash(phone, otp), now)
+    await sendSms(db, c.var.gateway.project.id, { to: `+${phone}`, body: `Your code is ${otp}`, kind: 'phone_change' })
+  }
+
+  /** POST /verify {type: 'phone_change', phone, token}: the new number is the user's, and a session begins. */
+  async function verifyChange(c: C, b: Record<string, unknown>, settings: AuthSettings): Promise<Session> {
+    requirePhoneProvider(settings)
+    const phone = normalisePhone(b.phone)
+    if (typeof b.token !== 'string' || b.token === '') throw authError(400, 'validation_failed', 'Verify requires a phone and a token')
+    const otp = b.token
+    await throttle.take(c.var.gateway.project.id, `otp:${s.address(c)}`, settings.rate_limit_otp)
+    return s.tx(c, async (t) => {
+      const user = await store.userByPhoneChange(t, phone)
+      const expected = tokenHash(phone, otp)
+      if (!user || !user.phone_change_token || !sameSecret(user.phone_change_token, expected)) throw otpInvalid()
+      const sentAt = user.phone_change_sent_at
+      if (!sentAt || clock.now().getTime() - new Date(sentAt).getTime() > OTP_TTL_MS) throw otpInvalid()
+      // Another user may have taken the number since the code was sent.
+      const holder = await store.userByPhone(t, phone)
+      if (holder && holder.id !== user.id) throw authError(422, 'phone_exists', 'Phone number already registered by another user')
+      s.bannedCheck(user)
+      await store.applyPhoneChange(t, user.id, clock.now())
+      await store.audit(t, 'user_modified', user, s.ip(c), clock.now())
+      return s.startSession(c, t, (await store.userById(t, user.id))!, 'login')
+    })
+  }
+
+  return { signUp, passwordGrant, sendOtp, verify, requestChange, verifyChange }
 }

@@ -40,6 +40,13 @@ const SENT_AT: Record<store.TokenColumn, 'confirmation_sent_at' | 'recovery_sent
 }
 
 /** A digest of the secret a session began under (never the secret): a rotation makes it differ. */
+/**
+ * Where the project's auth service is reached, for the issuer of its tokens and the links of its e-mails: under the
+ * project's custom domain once that is active (as the platform reconfigures auth when a domain is activated), else
+ * under the project URL. Never the request's Host.
+ */
+export const authBase = (g: { projectUrl: string; customDomainUrl: string | undefined }) => `${g.customDomainUrl ?? g.projectUrl}/auth/v1`
+
 export const fingerprint = (secret: string) => createHash('sha256').update(`auth-session:${secret}`).digest('hex').slice(0, 32)
 
 /** The request's JSON body: an object, or {} when empty. */
@@ -129,7 +136,7 @@ export function authService(deps: Pick<Deps, 'db' | 'clock' | 'config'>) {
       ref: g.project.ref,
     })
       .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
-      .setIssuer(`${g.projectUrl}/auth/v1`)
+      .setIssuer(`${authBase(g)}`)
       .setIssuedAt(nowS)
       .setExpirationTime(exp)
       .sign(new TextEncoder().encode(secretOf(g)))
@@ -205,7 +212,7 @@ export function authService(deps: Pick<Deps, 'db' | 'clock' | 'config'>) {
     await store.setOneTimeToken(t, user.id, column, hash, clock.now(), to)
     const type = kind === 'confirmation' ? 'signup' : kind
     const target = redirectTarget(settings, redirectTo)
-    const link = `${c.var.gateway.projectUrl}/auth/v1/verify?token=${hash}&type=${type}&redirect_to=${encodeURIComponent(target)}`
+    const link = `${authBase(c.var.gateway)}/verify?token=${hash}&type=${type}&redirect_to=${encodeURIComponent(target)}`
     return { otp, hash, link, type, target }
   }
 

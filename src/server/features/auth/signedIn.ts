@@ -6,11 +6,13 @@ import type { Hono } from 'hono'
 import type { GatewayEnv } from '../../gateway'
 import { authError } from './errors'
 import { body, optionalObject, type AuthService } from './service'
+import { phoneFlows } from './phone'
 import * as store from './store'
 import { checkPassword, hashPassword, normaliseEmail, withIdentities } from './users'
 
 export function signedInRoutes(app: Hono<GatewayEnv>, s: AuthService) {
   const { clock } = s
+  const phone = phoneFlows(s)
 
   app.get('/user', async (c) => {
     const user = await s.tx(c, async (t) => withIdentities(t, (await s.currentUser(c, t)).user))
@@ -38,6 +40,7 @@ export function signedInRoutes(app: Hono<GatewayEnv>, s: AuthService) {
         if (taken) throw authError(422, 'email_exists', 'A user with this email address has already been registered')
         await s.mailToken(c, t, settings, user, 'email_change', redirectTo, newEmail)
       }
+      if (b.phone !== undefined) await phone.requestChange(c, t, settings, user, b.phone)
       return withIdentities(t, (await store.userById(t, user.id))!)
     })
     return c.json(user)

@@ -36,12 +36,15 @@ export interface UserRow {
   confirmation_token: string | null
   recovery_token: string | null
   email_change_token_new: string | null
+  phone_change: string | null
+  phone_change_token: string | null
+  phone_change_sent_at: Date | string | null
 }
 
 const USER_COLUMNS = `id, aud, role, email, encrypted_password, email_confirmed_at, invited_at, confirmation_sent_at,
   recovery_sent_at, email_change, email_change_sent_at, last_sign_in_at, raw_app_meta_data, raw_user_meta_data, created_at,
   updated_at, phone, phone_confirmed_at, confirmed_at, banned_until, is_anonymous, confirmation_token, recovery_token,
-  email_change_token_new`
+  email_change_token_new, phone_change, phone_change_token, phone_change_sent_at`
 
 export interface IdentityRow {
   id: string
@@ -194,6 +197,47 @@ export async function insertPhoneUser(
 /** Uses up a text message's code in `column`: the phone is confirmed by it. */
 export async function usePhoneToken(tx: ProjectTx, id: string, column: 'confirmation_token' | 'recovery_token', now: Date) {
   await tx.query(`update auth.users set ${column} = '', phone_confirmed_at = coalesce(phone_confirmed_at, $2), updated_at = $2 where id = $1`, [id, now])
+}
+
+/** A phone change asked for: the new number and the hash of the code texted to it, until the code is used. */
+export async function setPhoneChange(tx: ProjectTx, id: string, phone: string, hash: string, now: Date) {
+  await tx.query(`update auth.users set phone_change = $2, phone_change_token = $3, phone_change_sent_at = $4 where id = $1`, [id, phone, hash, now])
+}
+
+/** The user who asked for `phone` as their new number. */
+export async function userByPhoneChange(tx: ProjectTx, phone: string): Promise<UserRow | undefined> {
+  const { rows } = await tx.query<UserRow>(`select ${USER_COLUMNS} from auth.users where phone_change = $1 and deleted_at is null`, [phone])
+  return rows[0]
+}
+
+/**
+ * The new number becomes the user's, confirmed by its code, and their phone identity follows it (made if the user
+ * had none, as the platform adds one when an e-mail user gains a phone).
+ */
+export async function applyPhoneChange(tx: ProjectTx, id: string, now: Date) {
+  await tx.query(
+    `update auth.users set phone = phone_change, phone_change = '', phone_change_token = '', phone_confirmed_at = $2, updated_at = $2 where id = $1`,
+    [id, now],
+  )
+  const { affectedRows } = await tx.query(
+    `update auth.identities set identity_data = identity_data || jsonb_build_object('phone', (select phone from auth.users where id = $1), 'phone_verified', true), updated_at = $2
+      where user_id = $1 and provider = 'phone'`,
+    [id, now],
+  )
+  if (!affectedRows) {
+    await tx.query(
+      `insert into auth.identities (provider_id, user_id, identity_data, provider, last_sign_in_at, created_at, updated_at)
+       select $1::text, $1::uuid, jsonb_build_object('sub', $1::text, 'phone', phone, 'email_verified', false, 'phone_verified', true), 'phone', $2, $2, $2
+         from auth.users where id = $1::uuid`,
+      [id, now],
+    )
+  }
+  await tx.query(
+    `update auth.users set raw_app_meta_data = jsonb_set(coalesce(raw_app_meta_data, '{}'::jsonb), '{providers}',
+       (select coalesce(jsonb_agg(distinct p), '[]'::jsonb) from jsonb_array_elements_text(coalesce(raw_app_meta_data->'providers', '[]'::jsonb) || '["phone"]'::jsonb) p))
+      where id = $1`,
+    [id],
+  )
 }
 
 // ---- one-time tokens -----------------------------------------------------------------------------------------------

@@ -33,6 +33,7 @@ export type NodeRoute = (req: IncomingMessage, res: ServerResponse) => boolean
  * it answers would have passed each one untouched.
  */
 export const STANDS_IN_FOR: ReadonlyArray<readonly [middleware: string, inItsPlace: string]> = [
+  ['customDomains *', 'answers a configured host only (passesGuardsUntouched): a custom domain never is one'],
   ['logRequests *', 'refuses every request while requests are logged'],
   ['securityHeaders *', 'writes the same headers, read from the same library (readStaticHeaders)'],
   ['requireKnownHost *', 'answers a configured host only (passesGuardsUntouched)'],

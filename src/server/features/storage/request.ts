@@ -202,8 +202,13 @@ export const MoveBody = z.object({
 export const CopyBody = MoveBody.extend({ copyMetadata: z.boolean().optional(), metadata: z.record(z.string(), z.unknown()).optional() })
 
 export const RemoveBody = z.object({ prefixes: z.array(z.string().min(1)).min(1).max(1000) })
-export const SignBody = z.object({ expiresIn: z.number().int().min(1).max(10 * 365 * 24 * 3600) })
-export const SignManyBody = SignBody.extend({ paths: z.array(z.string().min(1)).min(1).max(1000) })
+const Expiry = z.number().int().min(1).max(10 * 365 * 24 * 3600)
+/** One signed URL; with `transform` (width, height, resize, quality, format) it leads to the transformed image. */
+export const SignBody = z.object({
+  expiresIn: Expiry,
+  transform: z.record(z.string(), z.union([z.string(), z.number()])).optional(),
+})
+export const SignManyBody = z.object({ expiresIn: Expiry, paths: z.array(z.string().min(1)).min(1).max(1000) })
 
 const MimeTypes = z.array(z.string().regex(/^[\w.+-]+\/[\w.+*-]+$/, 'is not a MIME type')).nullable().optional()
 export const CreateBucketBody = z.object({

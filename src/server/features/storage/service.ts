@@ -10,6 +10,9 @@
  *   POST /object/sign/{bucket}/{path}, POST /object/sign/{bucket} { paths }, GET /object/sign/{bucket}/{path}?token=
  *   POST /object/upload/sign/{bucket}/{path}, PUT /object/upload/sign/{bucket}/{path}?token=
  *   GET /object/info/{bucket}/{path}
+ *   GET HEAD /render/image/authenticated|public|sign/{bucket}/{path}?width=&height=&resize=&quality=&format=
+ *                                                 an image transformed (transform.ts); a signed URL made with
+ *                                                 `transform` leads there, its token carrying the transformation
  * Metadata is in the project's `storage` schema and every statement about it runs as the caller's role with its
  * claims, so the project's row level security policies decide; a bucket's settings (public, size limit, MIME
  * types) are read as service_role, as the platform's service reads them. Bytes are on disk (disk.ts), streamed both
@@ -47,6 +50,7 @@ import {
   type Received,
   type Target,
 } from './request'
+import { DEFAULT_IMAGE_LIMITS, RenderCache, renderImage, transformOf, transformQueryString, type ImageLimits } from './transform'
 import { deleteObjects, findBucket, findObject, listFolder, moveObject, putObject, visibleNames, type BucketInfo, type ObjectMetadata } from './store'
 
 /** The largest object any bucket takes (a bucket's own limit may be lower). */
@@ -64,6 +68,8 @@ export function signStorageToken(secret: string, claims: Record<string, unknown>
 /** The storage service as a product of the gateway. */
 export function storageProduct(deps: Pick<Deps, 'config' | 'clock'>, disk = new DiskObjects(storageRoot(deps.config.dataDir))): Product {
   const app = new Hono<GatewayEnv>()
+  const imageLimits: ImageLimits = { ...DEFAULT_IMAGE_LIMITS, ...deps.config.storage }
+  const rendered = new RenderCache(imageLimits.cacheBytes)
 
   const caller = (g: GatewayContext): Caller => {
     if (!g.caller) throw noCaller()
@@ -234,6 +240,31 @@ export function storageProduct(deps: Pick<Deps, 'config' | 'clock'>, disk = new 
         return await resumable.handle(g, c.req.raw, c.req.header('x-upsert') === 'true')
       }
 
+      // Image transformations: as the caller, of a public bucket, or through a signed URL.
+      if ((m = rest('/render/image/')) !== undefined && (method === 'GET' || method === 'HEAD')) {
+        const [kind, ...parts] = m.split('/')
+        const t = target(parts.join('/'))
+        if (kind === 'authenticated') {
+          const transform = transformOf(c.req.query())
+          return await renderImage(c, disk, await asCaller(g, (tx) => findObject(tx, t.bucket, t.key)), ref, transform, imageLimits, rendered)
+        }
+        if (kind === 'public') {
+          const transform = transformOf(c.req.query())
+          const row = await asService(g, async (tx) => {
+            const bucket = await findBucket(tx, t.bucket)
+            if (!bucket?.public) throw bucketNotFound()
+            return findObject(tx, t.bucket, t.key)
+          })
+          return await renderImage(c, disk, row, ref, transform, imageLimits, rendered)
+        }
+        if (kind === 'sign') {
+          const claims = await verifyToken(g, c.req.query('token'), `${t.bucket}/${t.key}`)
+          // The token's transformation, not one added to the URL afterwards.
+          const transform = transformOf(Object.fromEntries(new URLSearchParams(typeof claims.transformations === 'string' ? claims.transformations : '')))
+          return await renderImage(c, disk, await asService(g, (tx) => findObject(tx, t.bucket, t.key)), ref, transform, imageLimits, rendered)
+        }
+      }
+
       // Objects: the fixed prefixes first, then /object/{bucket}/…
       if ((m = rest('/object/public/')) !== undefined && (method === 'GET' || method === 'HEAD')) {
         const t = target(m)
@@ -333,6 +364,11 @@ export function storageProduct(deps: Pick<Deps, 'config' | 'clock'>, disk = new 
           const row = await asCaller(g, (tx) => findObject(tx, t.bucket, t.key))
           if (!row) throw objectNotFound()
           const url = `${t.bucket}/${t.key}`
+          if (body.transform && Object.keys(body.transform).length > 0) {
+            // Checked now, so a bad transformation is refused here rather than by the URL later.
+            const transformations = transformQueryString(transformOf(Object.fromEntries(Object.entries(body.transform).map(([k, v]) => [k, String(v)]))))
+            return json({ signedURL: `/render/image/sign/${url}?token=${await sign(g, { url, transformations }, body.expiresIn)}` })
+          }
           return json({ signedURL: `/object/sign/${url}?token=${await sign(g, { url }, body.expiresIn)}` })
         }
       }

@@ -24,7 +24,7 @@ import type { Db } from '../../db'
 import type { ProjectDatabases } from '../../projectdb/types'
 import { CANCEL_REQUEST, errorResponse, GSSENC_REQUEST, MAX_STARTUP_BYTES, SSL_REQUEST, type PgErrorFields } from './messages'
 import { mockScramData, parseVerifier, proofHolds, type ScramData } from './scram'
-import { claimClient, findWireProject, LISTENER_LIVE_MS, registerListener, releaseClient, removeListener, renewListener, type WireProject } from './store'
+import { claimClient, findWireProject, registerListener, releaseClient, removeListener, renewListener, type WireProject } from './store'
 import { FUNCTIONS_DB_LOGIN, functionsDbVerifier } from '../../projectdb/password'
 import { addressAllowed } from './cidr'
 import { wirePorts } from '../../core/wirePort'
@@ -82,7 +82,7 @@ export async function startWireServer(deps: WireDeps): Promise<WireServer> {
   // sharing it (store.ts: claimClient); a killed process's clients stop counting once its row is not renewed.
   const listenerId = randomUUID()
   await registerListener(deps.db, listenerId)
-  const renewal = setInterval(() => void renewListener(deps.db, listenerId).catch(() => {}), LISTENER_LIVE_MS / 3)
+  const renewal = setInterval(() => void renewListener(deps.db, listenerId).catch(() => {}), settings.listenerLiveMs / 3)
   renewal.unref()
   const cancels = new Map<number, CancelTarget>()
   /** The functions' verifier of each project with the secret it came from (deriving one costs a PBKDF2). */
@@ -159,7 +159,7 @@ export async function startWireServer(deps: WireDeps): Promise<WireServer> {
         if (project.status !== 'ACTIVE_HEALTHY') {
           throw refusal('FATAL', '57P03', `project is not available while it is ${project.status}`)
         }
-        if (!(await claimClient(deps.db, listenerId, project.id, settings.maxClientsPerProject))) {
+        if (!(await claimClient(deps.db, listenerId, project.id, settings.maxClientsPerProject, settings.listenerLiveMs))) {
           throw refusal('FATAL', '53300', `too many connections for project ${ref} (at most ${settings.maxClientsPerProject})`)
         }
         // The client may have left while the slot was claimed: 'close' has fired already, so it is given back here.

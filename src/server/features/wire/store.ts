@@ -116,9 +116,6 @@ export async function savePostgresSettings(db: Queryable, projectId: number, set
 
 /** Arbitrary constant (an int4, paired with the project's id): one claim of a project's connection slots at a time. */
 const CLIENTS_LOCK_CLASS = 72_620_250
-/** A listener that has not renewed its row for this long is gone (its process was killed): its clients no longer count. */
-export const LISTENER_LIVE_MS = 30_000
-
 export async function registerListener(db: Queryable, id: string): Promise<void> {
   await db.query('insert into wire_listeners (id, seen_at) values ($1, now())', [id])
 }
@@ -133,14 +130,17 @@ export async function removeListener(db: Queryable, id: string): Promise<void> {
   await db.query('delete from wire_listeners where id = $1', [id])
 }
 
-/** Takes one of the project's connection slots for this listener, unless the live listeners hold `max` already. */
-export async function claimClient(db: Db, listenerId: string, projectId: number, max: number): Promise<boolean> {
+/**
+ * Takes one of the project's connection slots for this listener, unless the live listeners hold `max` already. A
+ * listener that has not renewed its row for `liveMs` is gone (its process was killed): its clients no longer count.
+ */
+export async function claimClient(db: Db, listenerId: string, projectId: number, max: number, liveMs: number): Promise<boolean> {
   return db.transaction(async (tx) => {
     await tx.query('select pg_advisory_xact_lock($1, $2)', [CLIENTS_LOCK_CLASS, projectId])
     const { rows } = await tx.query<{ n: number }>(
       `select coalesce(sum(c.clients), 0)::int as n from wire_client_counts c join wire_listeners l on l.id = c.listener_id
         where c.project_id = $1 and l.seen_at > now() - make_interval(secs => $2::int / 1000.0)`,
-      [projectId, LISTENER_LIVE_MS],
+      [projectId, liveMs],
     )
     if (Number(rows[0].n) >= max) return false
     await tx.query(

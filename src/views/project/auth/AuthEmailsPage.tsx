@@ -4,14 +4,27 @@ import { selectAuthEmailsView, type authEmailsMachine } from '../../../../machin
 import { useAppLogic } from '../../shell/logic'
 import { Button, Card, ErrorPanel, Loading, PageHeading, cx } from '../../shell/ui'
 import { PAGE_CLASS, ProjectMachinePage } from '../ProjectMachinePage'
+import type { MailboxMessage } from '../../../contracts/auth'
 import { whenLabel } from './AuthMachinePage'
 
 export type AuthEmailsActorRef = ActorRefFrom<typeof authEmailsMachine>
 
 const HEADING = {
   title: 'Emails',
-  description: 'The local mailbox: every e-mail the project’s auth service sent (sign-up confirmations, magic links, recoveries, invitations), newest first. The last 200 are kept.',
+  description:
+    'The local mailbox: every e-mail the project’s auth service sent (sign-up confirmations, magic links, recoveries, invitations) and every text message with a phone code, newest first. The last 200 are kept.',
 }
+
+/** How a message went out, in words: a text message is never called an e-mail. */
+const channelLabel = (m: MailboxMessage) => (m.channel === 'sms' ? 'Text message' : 'E-mail')
+
+/** What a text message's code is for (its subject is the same for all of them). */
+const SMS_PURPOSE: Record<string, string> = {
+  sms_otp: 'Sign-in code',
+  phone_confirmation: 'Phone confirmation code',
+  phone_change: 'Phone change code',
+}
+const titleOf = (m: MailboxMessage) => (m.channel === 'sms' ? `Text message: ${SMS_PURPOSE[m.kind] ?? 'code'}` : m.subject)
 
 /** /project/{ref}/auth/emails */
 export function AuthEmailsPage() {
@@ -44,13 +57,13 @@ export function AuthEmails({ actor }: { actor: AuthEmailsActorRef }) {
       {view.phase === 'failed' ? <ErrorPanel title="Failed to load e-mails" message={view.error} /> : null}
       {view.phase === 'loaded' && view.messages.length === 0 ? (
         <p className="rounded-lg border border-dashed border-neutral-300 p-8 text-center text-sm text-neutral-600 dark:border-neutral-700 dark:text-neutral-300">
-          No e-mails yet. Sign-ups, magic links, password recoveries and invitations land here.
+          No messages yet. Sign-ups, magic links, password recoveries, invitations and phone codes land here.
         </p>
       ) : null}
       {view.phase === 'loaded' && view.messages.length > 0 ? (
         <div className="grid gap-4 md:grid-cols-[minmax(0,2fr)_minmax(0,3fr)]">
           <Card>
-            <ul aria-label="E-mails" className="divide-y divide-neutral-100 dark:divide-neutral-800">
+            <ul aria-label="Messages" className="divide-y divide-neutral-100 dark:divide-neutral-800">
               {view.messages.map((m) => (
                 <li key={m.id}>
                   <button
@@ -59,9 +72,9 @@ export function AuthEmails({ actor }: { actor: AuthEmailsActorRef }) {
                     className={cx('block w-full px-4 py-3 text-left text-sm hover:bg-neutral-50 dark:hover:bg-neutral-800', view.open?.id === m.id && 'bg-emerald-50 dark:bg-emerald-950/40')}
                     onClick={() => actor.send({ type: 'email.open', id: m.id })}
                   >
-                    <span className="block font-medium">{m.subject}</span>
+                    <span className="block font-medium">{titleOf(m)}</span>
                     <span className="block text-neutral-600 dark:text-neutral-300">
-                      To {m.recipient} · {whenLabel(m.sent_at)}
+                      {channelLabel(m)} to {m.recipient} · {whenLabel(m.sent_at)}
                     </span>
                   </button>
                 </li>
@@ -70,10 +83,10 @@ export function AuthEmails({ actor }: { actor: AuthEmailsActorRef }) {
           </Card>
           {view.open ? (
             <Card className="p-5">
-              <article aria-label={view.open.subject} className="space-y-3 text-sm">
-                <h2 className="text-lg font-semibold">{view.open.subject}</h2>
+              <article aria-label={titleOf(view.open)} className="space-y-3 text-sm">
+                <h2 className="text-lg font-semibold">{titleOf(view.open)}</h2>
                 <p className="text-neutral-600 dark:text-neutral-300">
-                  To {view.open.recipient} · {whenLabel(view.open.sent_at)}
+                  {channelLabel(view.open)} to {view.open.recipient} · {whenLabel(view.open.sent_at)}
                 </p>
                 <pre className="whitespace-pre-wrap break-words font-sans">{view.open.body}</pre>
                 {view.open.link ? (
@@ -87,7 +100,7 @@ export function AuthEmails({ actor }: { actor: AuthEmailsActorRef }) {
               </article>
             </Card>
           ) : (
-            <p className="text-sm text-neutral-600 dark:text-neutral-300">Choose an e-mail to read it.</p>
+            <p className="text-sm text-neutral-600 dark:text-neutral-300">Choose a message to read it.</p>
           )}
         </div>
       ) : null}

@@ -2,6 +2,18 @@ import { useSelector } from '@xstate/react'
 import { useId, type FormEvent } from 'react'
 import type { ActorRefFrom } from 'xstate'
 import { selectAuthSettingsView, type AuthSettingsDraft, type authSettingsMachine } from '../../../../machines/authSettings.machine'
+
+type SwitchKey = { [K in keyof AuthSettingsDraft]: AuthSettingsDraft[K] extends boolean ? K : never }[keyof AuthSettingsDraft]
+type RateLimitKey = 'rateLimitEmails' | 'rateLimitSms' | 'rateLimitSignIns' | 'rateLimitOtp' | 'rateLimitRefresh'
+
+/** The rate limits as the page words them, each with what it counts. */
+const RATE_LIMITS: Array<[RateLimitKey, string, string]> = [
+  ['rateLimitEmails', 'Rate limit for sending emails', 'E-mails the project may send per hour.'],
+  ['rateLimitSms', 'Rate limit for sending SMS messages', 'Text messages the project may send per hour.'],
+  ['rateLimitSignIns', 'Rate limit for sign-ups and sign-ins', 'Sign-ups and password sign-ins per 5 minutes from one IP address.'],
+  ['rateLimitOtp', 'Rate limit for token verifications', 'Requests for a magic link or code, and their verifications, per 5 minutes from one IP address.'],
+  ['rateLimitRefresh', 'Rate limit for token refreshes', 'Session refreshes per 5 minutes from one IP address.'],
+]
 import { Field, fieldAria } from '../../shell/Field'
 import { useAppLogic } from '../../shell/logic'
 import { Button, Card, ErrorPanel, InlineError, Loading, PageHeading, inputClass } from '../../shell/ui'
@@ -54,7 +66,7 @@ export function AuthSettings({ actor }: { actor: AuthSettingsActorRef }) {
     event.preventDefault()
     actor.send({ type: 'settings.save' })
   }
-  const toggle = (key: 'allowSignups' | 'confirmEmail', label: string, hint: string) => (
+  const toggle = (key: SwitchKey, label: string, hint: string, disabled = false) => (
     <div className="flex items-start justify-between gap-4">
       <div>
         <label htmlFor={`${id}-${key}`} className="text-sm font-medium">
@@ -72,7 +84,7 @@ export function AuthSettings({ actor }: { actor: AuthSettingsActorRef }) {
         aria-describedby={`${id}-${key}-hint`}
         className="mt-1 h-4 w-4 accent-emerald-600"
         checked={draft[key]}
-        disabled={readOnly}
+        disabled={readOnly || disabled}
         onChange={(event) => edit({ [key]: event.target.checked })}
       />
     </div>
@@ -92,6 +104,20 @@ export function AuthSettings({ actor }: { actor: AuthSettingsActorRef }) {
           <Field id={`${id}-jwt`} label="JWT expiry limit" hint="How long access tokens are valid for, in seconds (at least 30, at most 604,800 — one week)." error={errors.jwtExpiry}>
             <input {...fieldAria(`${id}-jwt`, { hint: true, error: errors.jwtExpiry })} inputMode="numeric" className={inputClass} value={draft.jwtExpiry} readOnly={readOnly} onChange={(e) => edit({ jwtExpiry: e.target.value })} />
           </Field>
+          {toggle('preventLeakedPasswords', 'Prevent use of leaked passwords', 'New passwords found among commonly breached passwords are refused (checked on this server against a list of about 49,000).')}
+        </Card>
+        <Card className="space-y-5 p-5">
+          <h2 className="text-base font-semibold">Phone provider</h2>
+          {toggle('phoneProvider', 'Enable Phone provider', 'Users can sign up and sign in with a phone number and a code sent by text message. Text messages land in Authentication › Emails: no SMS provider is connected.')}
+          {toggle('confirmPhone', 'Enable phone confirmations', 'Users will need to confirm a new phone number with the code sent to it before it is theirs.', !draft.phoneProvider)}
+        </Card>
+        <Card className="space-y-5 p-5">
+          <h2 className="text-base font-semibold">Rate limits</h2>
+          {RATE_LIMITS.map(([key, label, hint]) => (
+            <Field key={key} id={`${id}-${key}`} label={label} hint={hint} error={errors[key]}>
+              <input {...fieldAria(`${id}-${key}`, { hint: true, error: errors[key] })} inputMode="numeric" className={inputClass} value={draft[key]} readOnly={readOnly} onChange={(e) => edit({ [key]: e.target.value })} />
+            </Field>
+          ))}
         </Card>
         <Card className="space-y-5 p-5">
           <h2 className="text-base font-semibold">URL Configuration</h2>

@@ -129,11 +129,16 @@ export function SqlEditor({ actor, canWrite }: { actor: SqlEditorActorRef; canWr
         <Button disabled={!canRun} onClick={() => actor.send({ type: 'query.explain', text: editorRef.current ? textToRun(editorRef.current) : view.query })}>
           Explain
         </Button>
-        <Button disabled={view.query.trim() === ''} onClick={() => actor.send({ type: 'query.format' })}>
-          Format
+        <Button disabled={view.query.trim() === '' || view.formatting} onClick={() => actor.send({ type: 'query.format' })}>
+          {view.formatting ? 'Formatting…' : 'Format'}
         </Button>
         <span className="text-xs text-neutral-600 dark:text-neutral-400">Ctrl+Enter (⌘+Enter) runs the selection or the statement at the cursor</span>
       </div>
+      {view.formatFailure ? (
+        <p role="alert" className="text-sm text-red-800 dark:text-red-300">
+          {view.formatFailure}
+        </p>
+      ) : null}
       <section aria-label="Results" className="space-y-3">
         <Outcome outcome={view.outcome} actor={actor} />
       </section>

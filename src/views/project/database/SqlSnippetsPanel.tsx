@@ -59,6 +59,15 @@ export function SqlSnippetsPanel({ actor, query, onOpen }: { actor: SqlSnippetsA
                   {snippet.name}
                   {snippet.visibility === 'project' ? <span className="ml-2 text-xs text-neutral-600 dark:text-neutral-400">shared</span> : null}
                 </button>
+                <button
+                  type="button"
+                  disabled={busy}
+                  aria-label={snippet.visibility === 'project' ? `Make ${snippet.name} private` : `Share ${snippet.name} with the project`}
+                  onClick={() => actor.send({ type: 'snippet.share', id: snippet.id, visibility: snippet.visibility === 'project' ? 'user' : 'project' })}
+                  className="px-1 text-xs text-neutral-700 dark:text-neutral-300"
+                >
+                  {snippet.visibility === 'project' ? 'Make private' : 'Share'}
+                </button>
                 <button type="button" disabled={busy} aria-label={`Rename ${snippet.name}`} onClick={() => actor.send({ type: 'rename.start', id: snippet.id })} className="px-1 text-xs text-neutral-700 dark:text-neutral-300">
                   Rename
                 </button>

@@ -297,7 +297,8 @@ export function StorageSettingsPage() {
       machine={logic.storageBuckets}
       heading={STORAGE_HEADING}
       loadingLabel="Loading buckets…"
-      input={(ref) => ({ ref })}
+      // This page only reads the buckets' limits: it offers no change.
+      input={(ref) => ({ ref, canManage: false })}
       render={(actor) => <StorageLimits actor={actor} />}
     />
   )

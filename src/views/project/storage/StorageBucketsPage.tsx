@@ -4,7 +4,10 @@ import { Link } from 'wouter'
 import type { ActorRefFrom } from 'xstate'
 import { href } from '../../../href'
 import { BUCKETS_MAX_RETRIES } from '../../../../machines/bucketRetries'
+import { selectOrgPermissions } from '../../../../machines/session.machine'
+import { selectProject } from '../../../../machines/projectStatus.machine'
 import {
+  mayManageStorage,
   mimeTypesLabel,
   selectStorageBucketsView,
   sizeLimitLabel,
@@ -13,7 +16,9 @@ import {
   type storageBucketsMachine,
 } from '../../../../machines/storageBuckets.machine'
 import type { Bucket } from '../../../contracts/storage'
+import { useShell } from '../../shell/contexts'
 import { useAppLogic } from '../../shell/logic'
+import { useProjectActor } from '../../shell/projectActor'
 import { Field, fieldAria } from '../../shell/Field'
 import { BucketLimitFields } from './BucketLimitFields'
 import { Modal } from '../../shell/Modal'
@@ -24,15 +29,24 @@ export type StorageBucketsActorRef = ActorRefFrom<typeof storageBucketsMachine>
 
 const HEADING = { title: 'Storage', description: "The project's buckets: who may read their files, which types and how large." }
 
+/** Whether the member manages the open project's storage, from the permissions the session already holds. */
+export function useCanManageStorage(): boolean {
+  const project = useSelector(useProjectActor(), selectProject)
+  return mayManageStorage(useSelector(useShell().session, selectOrgPermissions(project?.organization_slug ?? null)))
+}
+
 /** /project/{ref}/storage/buckets */
 export function StorageBucketsPage() {
   const logic = useAppLogic()
+  const canManage = useCanManageStorage()
   return (
     <ProjectMachinePage
+      // A change of role starts the page again with what the member may now do.
+      key={String(canManage)}
       machine={logic.storageBuckets}
       heading={HEADING}
       loadingLabel="Loading buckets…"
-      input={(ref) => ({ ref })}
+      input={(ref) => ({ ref, canManage })}
       render={(actor) => <StorageBuckets actor={actor} />}
     />
   )
@@ -46,7 +60,7 @@ export function StorageBuckets({ actor }: { actor: StorageBucketsActorRef }) {
       <PageHeading
         {...HEADING}
         actions={
-          view.phase === 'loaded' ? (
+          view.phase === 'loaded' && view.writable ? (
             <Button variant="primary" disabled={!canCreate} onClick={() => actor.send({ type: 'create.open' })}>
               New bucket
             </Button>
@@ -68,7 +82,12 @@ export function StorageBuckets({ actor }: { actor: StorageBucketsActorRef }) {
       ) : null}
       {view.phase === 'loaded' ? (
         <>
-          <BucketList actor={actor} buckets={view.buckets} />
+          {view.writable ? null : (
+            <p role="note" className="mb-4 rounded-md border border-neutral-300 p-2 text-sm dark:border-neutral-700">
+              You can browse the buckets and download their files. Creating, changing and deleting them needs an Owner or Administrator.
+            </p>
+          )}
+          <BucketList actor={actor} buckets={view.buckets} writable={view.writable} />
           <CreateBucketDialog actor={actor} create={view.create} />
           <DeleteBucketDialog actor={actor} remove={view.remove} />
         </>
@@ -77,13 +96,13 @@ export function StorageBuckets({ actor }: { actor: StorageBucketsActorRef }) {
   )
 }
 
-function BucketList({ actor, buckets }: { actor: StorageBucketsActorRef; buckets: Bucket[] }) {
+function BucketList({ actor, buckets, writable }: { actor: StorageBucketsActorRef; buckets: Bucket[]; writable: boolean }) {
   const ref = useSelector(actor, (snapshot) => snapshot.context.ref)
   const canDelete = useSelector(actor, (snapshot) => snapshot.can({ type: 'bucket.delete', id: '' }))
   if (buckets.length === 0) {
     return (
       <p className="rounded-lg border border-dashed border-neutral-300 p-8 text-center text-sm text-neutral-500 dark:border-neutral-700">
-        No buckets yet. Create one to store files such as images and documents.
+        {writable ? 'No buckets yet. Create one to store files such as images and documents.' : 'No buckets yet.'}
       </p>
     )
   }
@@ -97,7 +116,7 @@ function BucketList({ actor, buckets }: { actor: StorageBucketsActorRef; buckets
               <th scope="col" className="px-3 py-2 font-medium">Access</th>
               <th scope="col" className="px-3 py-2 font-medium">Allowed MIME types</th>
               <th scope="col" className="px-3 py-2 font-medium">File size limit</th>
-              <th scope="col" className="px-5 py-2 font-medium"><span className="sr-only">Actions</span></th>
+              {writable ? <th scope="col" className="px-5 py-2 font-medium"><span className="sr-only">Actions</span></th> : null}
             </tr>
           </thead>
           <tbody className="divide-y divide-neutral-100 dark:divide-neutral-800">
@@ -122,11 +141,13 @@ function BucketList({ actor, buckets }: { actor: StorageBucketsActorRef; buckets
                 </td>
                 <td className="px-3 py-3 font-mono text-xs">{mimeTypesLabel(bucket.allowed_mime_types)}</td>
                 <td className="px-3 py-3">{sizeLimitLabel(bucket.file_size_limit)}</td>
-                <td className="px-5 py-3 text-right">
-                  <Button variant="ghost" aria-label={`Delete bucket ${bucket.name}`} disabled={!canDelete} onClick={() => actor.send({ type: 'bucket.delete', id: bucket.id })}>
-                    Delete
-                  </Button>
-                </td>
+                {writable ? (
+                  <td className="px-5 py-3 text-right">
+                    <Button variant="ghost" aria-label={`Delete bucket ${bucket.name}`} disabled={!canDelete} onClick={() => actor.send({ type: 'bucket.delete', id: bucket.id })}>
+                      Delete
+                    </Button>
+                  </td>
+                ) : null}
               </tr>
             ))}
           </tbody>

@@ -1,6 +1,6 @@
 import { useSelector } from '@xstate/react'
 import { observeElementRect, useVirtualizer } from '@tanstack/react-virtual'
-import { useId, useRef, useState, type DragEvent, type FormEvent, type ReactNode } from 'react'
+import { useId, useRef, useState, type DragEvent, type FormEvent, type KeyboardEvent, type ReactNode } from 'react'
 import { Link, useRoute } from 'wouter'
 import type { ActorRefFrom } from 'xstate'
 import {
@@ -137,6 +137,13 @@ function Browser({ actor, view }: { actor: StorageExplorerActorRef; view: Browsi
         <Button disabled={!canReload} onClick={() => actor.send({ type: 'folder.reload' })}>
           Refresh
         </Button>
+        <div role="group" aria-label="View as" className="flex gap-1">
+          {(['list', 'columns'] as const).map((layout) => (
+            <Button key={layout} variant={view.layout === layout ? 'primary' : 'secondary'} aria-pressed={view.layout === layout} onClick={() => actor.send({ type: 'layout.change', layout })}>
+              {layout === 'list' ? 'List' : 'Columns'}
+            </Button>
+          ))}
+        </div>
         {view.writable ? (
           <WriteTools actor={actor} view={view} canAdd={canAdd} canNewFolder={canNewFolder} canDeleteSelection={canDeleteSelection} inputId={inputId} />
         ) : null}
@@ -156,7 +163,7 @@ function Browser({ actor, view }: { actor: StorageExplorerActorRef; view: Browsi
             }
           : {})}
       >
-        <Listing actor={actor} view={view} />
+        {view.layout === 'columns' ? <Columns actor={actor} view={view} /> : <Listing actor={actor} view={view} />}
         <DetailsPanel actor={actor} panel={view.panel} />
       </div>
       <Uploads actor={actor} />
@@ -227,6 +234,120 @@ function Listing({ actor, view }: { actor: StorageExplorerActorRef; view: Browsi
     )
   }
   return <FileTable actor={actor} view={view} items={items} />
+}
+
+/**
+ * The columns layout: the bucket's root, then each folder on the path, the open folder last. Every entry is a button
+ * (Tab reaches each); the arrow keys move within a column (Up, Down, Home, End), Right opens a folder or steps into the
+ * column it opened, Left steps back to the folder that opened this column. Only the document's focus moves here:
+ * which folders are open is the machine's.
+ */
+function Columns({ actor, view }: { actor: StorageExplorerActorRef; view: Browsing }) {
+  const box = useRef<HTMLDivElement>(null)
+  const { listing } = view
+  const current = view.crumbs[view.crumbs.length - 1]
+
+  function onKeyDown(event: KeyboardEvent<HTMLDivElement>) {
+    const target = event.target as HTMLElement
+    const column = target.closest<HTMLElement>('[data-column]')
+    if (!column || !box.current || !target.matches('button[data-entry]')) return
+    const entries = [...column.querySelectorAll<HTMLButtonElement>('button[data-entry]')]
+    const columns = [...box.current.querySelectorAll<HTMLElement>('[data-column]')]
+    const index = entries.indexOf(target as HTMLButtonElement)
+    const at = columns.indexOf(column)
+    let next: HTMLElement | null | undefined
+    if (event.key === 'ArrowDown') next = entries[index + 1]
+    else if (event.key === 'ArrowUp') next = entries[index - 1]
+    else if (event.key === 'Home') next = entries[0]
+    else if (event.key === 'End') next = entries[entries.length - 1]
+    else if (event.key === 'ArrowRight') {
+      if (target.getAttribute('aria-expanded') === 'true') next = columns[at + 1]?.querySelector<HTMLElement>('button[data-entry]')
+      else if (target.hasAttribute('aria-expanded')) target.click()
+    } else if (event.key === 'ArrowLeft') next = columns[at - 1]?.querySelector<HTMLElement>('button[aria-expanded="true"]')
+    else return
+    event.preventDefault()
+    next?.focus()
+  }
+
+  return (
+    <Card>
+      <div ref={box} onKeyDown={onKeyDown} className="flex max-h-[32rem] min-h-64 overflow-x-auto">
+        {/* One keyed list, so a column keeps its element (and the focus in it) as the open folder moves right of it. */}
+        {[
+          ...view.columns.map((column) => (
+            <FolderColumnView key={column.path} actor={actor} path={column.path} label={column.label} items={column.items} open={column.open} />
+          )),
+          listing.phase === 'ready' ? (
+            <FolderColumnView key={view.path} actor={actor} path={view.path} label={current.label} items={listing.items} open={null} search={view.search} />
+          ) : (
+            <div key={view.path} data-column className="w-64 shrink-0 p-2">
+              {listing.phase === 'loading' ? <Loading label="Loading folder…" /> : null}
+              {listing.phase === 'failed' ? <ErrorPanel title="Failed to list the folder" message={listing.error ?? ''} onRetry={() => actor.send({ type: 'listing.retry' })} /> : null}
+            </div>
+          ),
+        ]}
+      </div>
+    </Card>
+  )
+}
+
+function FolderColumnView({
+  actor,
+  path,
+  label,
+  items,
+  open,
+  search = '',
+}: {
+  actor: StorageExplorerActorRef
+  path: string
+  label: string
+  items: StorageListItem[]
+  open: string | null
+  search?: string
+}) {
+  const shown = items.filter((item) => item.name !== FOLDER_PLACEHOLDER)
+  return (
+    <div data-column role="group" aria-label={`Folder ${label}`} className="w-64 shrink-0 overflow-y-auto border-r border-neutral-200 p-1 dark:border-neutral-800">
+      {shown.length === 0 ? (
+        <p className="p-2 text-sm text-neutral-600 dark:text-neutral-400">{search ? `Nothing in this folder matches '${search}'.` : 'This folder is empty.'}</p>
+      ) : (
+        <ul className="text-sm">
+          {shown.map((item) => (
+            <li key={item.name}>
+              {item.id === null ? (
+                <button
+                  type="button"
+                  data-entry
+                  aria-expanded={open === item.name}
+                  className={cx(
+                    'flex w-full items-center justify-between rounded px-2 py-1.5 text-left focus:outline-none focus-visible:ring-2 focus-visible:ring-emerald-600',
+                    open === item.name ? 'bg-emerald-100 font-medium text-emerald-950 dark:bg-emerald-900 dark:text-emerald-50' : 'hover:bg-neutral-100 dark:hover:bg-neutral-800',
+                  )}
+                  onClick={() => actor.send({ type: 'folder.open', path: path === '' ? item.name : `${path}/${item.name}` })}
+                >
+                  <span className="break-all">{item.name}/</span>
+                  <span aria-hidden="true">›</span>
+                </button>
+              ) : open === null ? (
+                <button
+                  type="button"
+                  data-entry
+                  className="flex w-full items-center justify-between gap-2 rounded px-2 py-1.5 text-left hover:bg-neutral-100 focus:outline-none focus-visible:ring-2 focus-visible:ring-emerald-600 dark:hover:bg-neutral-800"
+                  onClick={() => actor.send({ type: 'item.open', name: item.name })}
+                >
+                  <span className="break-all">{item.name}</span>
+                </button>
+              ) : (
+                // A file beside the open folder: its details open once its own folder is the open one again.
+                <span className="block break-all px-2 py-1.5 text-neutral-600 dark:text-neutral-400">{item.name}</span>
+              )}
+            </li>
+          ))}
+        </ul>
+      )}
+    </div>
+  )
 }
 
 /** A row's height in px (py-2 around a ghost button), given rather than measured: rendering reads no layout. */

@@ -242,51 +242,68 @@ function ReferencePicker({
 }) {
   const schema = fk.referenced_schema ?? 'public'
   const choices = referenceChoices(references, schema, fk.referenced_table)
-  const n = index + 1
+  const name = (part: string) => `Foreign key ${index + 1} referenced ${part}`
   return (
     <>
-      <label>
-        References schema
-        <select
-          aria-label={`Foreign key ${n} referenced schema`}
-          className={inputClass}
-          value={schema}
-          onChange={(e) => onChange({ referenced_schema: e.target.value, referenced_table: '', referenced_columns: [] })}
-        >
-          {(choices.schemas.includes(schema) ? choices.schemas : [schema, ...choices.schemas]).map((name) => (
-            <option key={name}>{name}</option>
-          ))}
-        </select>
-      </label>
-      <label>
-        References table
-        <select
-          aria-label={`Foreign key ${n} referenced table`}
-          className={inputClass}
-          value={fk.referenced_table}
-          onChange={(e) => onChange({ referenced_table: e.target.value, referenced_columns: [] })}
-        >
-          <option value="">Choose a table</option>
-          {choices.tables.map((name) => (
-            <option key={name}>{name}</option>
-          ))}
-        </select>
-      </label>
-      <label>
-        References column
-        <select
-          aria-label={`Foreign key ${n} referenced column`}
-          className={inputClass}
-          value={fk.referenced_columns[0] ?? ''}
-          disabled={fk.referenced_table === ''}
-          onChange={(e) => onChange({ referenced_columns: [e.target.value] })}
-        >
-          <option value="">Choose a column</option>
-          {choices.columns.map((name) => (
-            <option key={name}>{name}</option>
-          ))}
-        </select>
-      </label>
+      <ReferenceField
+        label="References schema"
+        name={name('schema')}
+        value={schema}
+        options={choices.schemas.includes(schema) ? choices.schemas : [schema, ...choices.schemas]}
+        onChange={(value) => onChange({ referenced_schema: value, referenced_table: '', referenced_columns: [] })}
+      />
+      <ReferenceField
+        label="References table"
+        name={name('table')}
+        value={fk.referenced_table}
+        placeholder="Choose a table"
+        options={choices.tables}
+        onChange={(value) => onChange({ referenced_table: value, referenced_columns: [] })}
+      />
+      <ReferenceField
+        label="References column"
+        name={name('column')}
+        value={fk.referenced_columns[0] ?? ''}
+        placeholder="Choose a column"
+        options={choices.columns}
+        disabled={fk.referenced_table === ''}
+        onChange={(value) => onChange({ referenced_columns: [value] })}
+      />
     </>
+  )
+}
+
+/**
+ * One step of the picker: a labelled choice among `options`, with an empty first choice (`placeholder`) where nothing
+ * need be chosen yet. What a change resets of the later steps is the caller's `onChange`.
+ */
+function ReferenceField({
+  label,
+  name,
+  value,
+  options,
+  placeholder,
+  disabled = false,
+  onChange,
+}: {
+  label: string
+  /** The accessible name, which tells the foreign key apart from the others in the form. */
+  name: string
+  value: string
+  options: string[]
+  placeholder?: string
+  disabled?: boolean
+  onChange: (value: string) => void
+}) {
+  return (
+    <label>
+      {label}
+      <select aria-label={name} className={inputClass} value={value} disabled={disabled} onChange={(e) => onChange(e.target.value)}>
+        {placeholder === undefined ? null : <option value="">{placeholder}</option>}
+        {options.map((option) => (
+          <option key={option}>{option}</option>
+        ))}
+      </select>
+    </label>
   )
 }

@@ -10,7 +10,7 @@ import { useVirtualizer } from '@tanstack/react-virtual'
 import { useEffect, useId, useMemo, useRef, useState, type FormEvent, type KeyboardEvent } from 'react'
 import { Link, useLocation, useRoute, useSearch } from 'wouter'
 import type { ActorRefFrom } from 'xstate'
-import { gridQueryOf, gridSearchOf, selectTableGridView, type GridQuery, type Row, type TableGridView, type tableGridMachine } from '../../../../machines/tableGrid.machine'
+import { gridQueryOf, gridSearchOf, rowKeyOf, selectTableGridView, type GridQuery, type Row, type TableGridView, type tableGridMachine } from '../../../../machines/tableGrid.machine'
 import { selectTableImportView, type tableImportMachine } from '../../../../machines/tableImport.machine'
 import { FILTER_OPERATORS, PAGE_SIZES, type FilterOperator, type GridColumn, type RowFilter } from '../../../contracts/tableEditor'
 import { config } from '../../../config'
@@ -86,29 +86,27 @@ function ReadyGrid({
   actor, view, go, ref_, table, importMachine,
 }: { actor: TableGridActorRef; view: Ready; go: (q: GridQuery) => void; ref_: string; table: string; importMachine: ReturnType<typeof useAppLogic>['tableImport'] }) {
   const { page, query } = view
-  const [selected, setSelected] = useState<string[]>([])
-  const [inserting, setInserting] = useState(false)
-  const [importing, setImporting] = useState(false)
-  const keyOf = (row: Row) => JSON.stringify(page.primary_keys.map((k) => row[k]))
+  const keyOf = (row: Row) => rowKeyOf(page.primary_keys, row)
   const keyValues = (row: Row) => Object.fromEntries(page.primary_keys.map((k) => [k, row[k]]))
+  const selected = view.selected.map(keyOf)
   const busy = view.busy !== null
   return (
     <div className="space-y-3">
       <div className="flex flex-wrap items-end gap-2">
         <FilterForm columns={page.columns} query={query} go={go} />
-        <Button disabled={!view.editable || busy} onClick={() => setInserting(true)}>
+        <Button disabled={!view.editable || busy} onClick={() => actor.send({ type: 'insert.open' })}>
           Insert row
         </Button>
         <Button
           disabled={!view.editable || busy || selected.length === 0}
-          onClick={() => actor.send({ type: 'rows.delete', keys: page.rows.filter((r) => selected.includes(keyOf(r))).map(keyValues) })}
+          onClick={() => actor.send({ type: 'rows.delete' })}
         >
           Delete {selected.length > 0 ? `${selected.length} selected` : 'selected'}
         </Button>
         <Button disabled={!view.canUndo} onClick={() => actor.send({ type: 'edit.undo' })}>
           Undo last edit
         </Button>
-        <Button onClick={() => setImporting((open) => !open)} aria-expanded={importing}>
+        <Button onClick={() => actor.send({ type: 'import.toggle' })} aria-expanded={view.importOpen}>
           Import CSV
         </Button>
         <a className="inline-flex items-center rounded-md border border-neutral-300 px-3 py-1.5 text-sm font-medium dark:border-neutral-700" href={`${config.platformUrl}${pathOf(exportCsv, { ref: ref_, table })}`} download>
@@ -120,7 +118,7 @@ function ReadyGrid({
           This table has no primary key (or is a view): its rows can be read here but not edited.
         </p>
       ) : null}
-      {importing ? <ImportPanel machine={importMachine} projectRef={ref_} table={table} onImported={() => actor.send({ type: 'query.changed', query })} /> : null}
+      {view.importOpen ? <ImportPanel machine={importMachine} projectRef={ref_} table={table} onImported={() => actor.send({ type: 'rows.reload' })} /> : null}
       {view.error ? (
         <div role="alert" className="flex items-center gap-3 rounded-md border border-red-300 bg-red-50 p-3 text-sm text-red-800 dark:border-red-900 dark:bg-red-950/40 dark:text-red-300">
           <span>{view.error}</span>
@@ -144,7 +142,7 @@ function ReadyGrid({
         go={go}
         editable={view.editable && !busy}
         selected={selected}
-        setSelected={setSelected}
+        onSelect={(row, picked) => actor.send({ type: 'row.select', key: keyValues(row), selected: picked })}
         keyOf={keyOf}
         label={`Rows of ${table}`}
         onSave={(row, column, value) => actor.send({ type: 'cell.save', edit: { key: keyValues(row), column, before: row[column], after: value } })}
@@ -177,26 +175,13 @@ function ReadyGrid({
         </p>
         <div className="mt-4 flex justify-end gap-2">
           <Button onClick={() => actor.send({ type: 'delete.cancel' })}>Cancel</Button>
-          <Button
-            variant="danger"
-            onClick={() => {
-              setSelected([])
-              actor.send({ type: 'delete.confirm' })
-            }}
-          >
+          <Button variant="danger" onClick={() => actor.send({ type: 'delete.confirm' })}>
             Delete
           </Button>
         </div>
       </Modal>
-      {inserting ? (
-        <InsertPanel
-          columns={page.columns}
-          onClose={() => setInserting(false)}
-          onInsert={(values) => {
-            setInserting(false)
-            actor.send({ type: 'row.insert', values })
-          }}
-        />
+      {view.insertOpen ? (
+        <InsertPanel columns={page.columns} onClose={() => actor.send({ type: 'insert.cancel' })} onInsert={(values) => actor.send({ type: 'row.insert', values })} />
       ) : null}
     </div>
   )
@@ -253,13 +238,13 @@ interface GridProps {
   go: (q: GridQuery) => void
   editable: boolean
   selected: string[]
-  setSelected: (keys: string[]) => void
+  onSelect: (row: Row, selected: boolean) => void
   keyOf: (row: Row) => string
   label: string
   onSave: (row: Row, column: string, value: unknown) => void
 }
 
-function Grid({ columns, rows, query, go, editable, selected, setSelected, keyOf, label, onSave }: GridProps) {
+function Grid({ columns, rows, query, go, editable, selected, onSelect, keyOf, label, onSave }: GridProps) {
   const [sizing, setSizing] = useState<ColumnSizingState>({})
   const [visibility, setVisibility] = useState<VisibilityState>({})
   const [editing, setEditing] = useState<{ row: number; column: string } | null>(null)
@@ -350,7 +335,7 @@ function Grid({ columns, rows, query, go, editable, selected, setSelected, keyOf
                       aria-label={`Select row ${vr.index + 1}`}
                       disabled={!editable}
                       checked={selected.includes(key)}
-                      onChange={(e) => setSelected(e.target.checked ? [...selected, key] : selected.filter((k) => k !== key))}
+                      onChange={(e) => onSelect(row, e.target.checked)}
                     />
                   </div>
                   <div style={{ width: colVirtual.getVirtualItems()[0]?.start ?? 0 }} className="shrink-0" />

@@ -6,6 +6,7 @@
  */
 import path from 'node:path'
 import type { Deps } from '../../../core/deps'
+import { secretBoxFor } from '../../../core/sealed'
 import { FUNCTIONS_DB_LOGIN, functionsDbPassword } from '../../../projectdb/password'
 import { FunctionLogs } from './logs'
 import { functionFiles, projectApiKeys, secretValues, type RunnableFunction } from './store'
@@ -45,7 +46,7 @@ export function createFunctionRuntime(deps: Pick<Deps, 'db' | 'config'>, opts: R
     supervisor,
     logs,
     async bundleFor(projectId, ref, projectUrl, fn) {
-      const [files, secrets, keys] = await Promise.all([functionFiles(db, fn.id), secretValues(db, projectId), projectApiKeys(db, projectId)])
+      const [files, secrets, keys] = await Promise.all([functionFiles(db, fn.id), secretBoxFor(config).then((box) => secretValues(db, projectId, box)), projectApiKeys(db, projectId)])
       return {
         functionId: fn.id,
         version: fn.version,

@@ -22,6 +22,7 @@ import { DeployMetadata, FunctionSlug, type FunctionResponse, type FunctionLogs,
 import type { Deps } from '../../../core/deps'
 import { at, errorJson, validate, type AppEnv } from '../../../core/http'
 import { can } from '../../../core/permissions'
+import { secretBoxFor } from '../../../core/sealed'
 import { iso } from '../../../core/rows'
 import { memberProject, refParam, refuseUnlessActive, type MemberProjectEnv } from '../../projects/access'
 import { findFunction, toFunctionResponse } from '../store'
@@ -184,7 +185,7 @@ export function functionManageRoutes(deps: Deps, runtime: FunctionRuntime) {
 
   app.on(...at(endpoints.listSecrets), refParam, project, async (c) => {
     if (!can(c.var.project.role, 'project_edge_function:all')) return errorJson(c, 403, "You need the project_edge_function:all permission to read this project's secrets")
-    const rows = await secretRows(db, c.var.project.id)
+    const rows = await secretRows(db, c.var.project.id, await secretBoxFor(deps.config))
     return c.json(rows.map((r) => ({ name: r.name, value: digest(r.value), updated_at: iso(r.updated_at) })) satisfies SecretList)
   })
 
@@ -193,7 +194,8 @@ export function functionManageRoutes(deps: Deps, runtime: FunctionRuntime) {
     if (refused) return refused
     const secrets = c.req.valid('json')
     if (secrets.length === 0) return errorJson(c, 400, 'At least one secret is required')
-    await db.transaction((tx) => upsertSecrets(tx, c.var.project.id, secrets, clock.now()))
+    const box = await secretBoxFor(deps.config)
+    await db.transaction((tx) => upsertSecrets(tx, c.var.project.id, secrets, clock.now(), box))
     return c.body(null, 201)
   })
 

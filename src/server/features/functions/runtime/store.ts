@@ -1,5 +1,6 @@
 /** The SQL the runtime needs: a function's runnable version (files or body) and the project's secrets. */
 import type { Queryable } from '../../../db'
+import type { SecretBox } from '../../../core/sealed'
 
 export interface RunnableFunction {
   id: string
@@ -28,20 +29,43 @@ export async function functionFiles(db: Queryable, functionId: string): Promise<
   return rows
 }
 
-export async function secretValues(db: Queryable, projectId: number): Promise<Record<string, string>> {
+/** Where a secret's sealed value belongs: a value moved to another project or name does not open. */
+const secretContext = (projectId: number, name: string) => `project_secrets:${projectId}:${name}`
+
+/**
+ * The project's secrets in clear. A value stored before secrets were sealed is read as it is and sealed now, so the
+ * store keeps no clear value past a project's first read.
+ */
+async function openSecrets<R extends { name: string; value: string }>(db: Queryable, projectId: number, rows: R[], box: SecretBox): Promise<R[]> {
+  const opened: R[] = []
+  for (const row of rows) {
+    if (!box.isSealed(row.value)) {
+      await db.query('update project_secrets set value = $3 where project_id = $1 and name = $2 and value = $4', [
+        projectId,
+        row.name,
+        box.seal(row.value, secretContext(projectId, row.name)),
+        row.value,
+      ])
+    }
+    opened.push({ ...row, value: box.open(row.value, secretContext(projectId, row.name)) })
+  }
+  return opened
+}
+
+export async function secretValues(db: Queryable, projectId: number, box: SecretBox): Promise<Record<string, string>> {
   const { rows } = await db.query<{ name: string; value: string }>(
     'select name, value from project_secrets where project_id = $1 order by name',
     [projectId],
   )
-  return Object.fromEntries(rows.map((r) => [r.name, r.value]))
+  return Object.fromEntries((await openSecrets(db, projectId, rows, box)).map((r) => [r.name, r.value]))
 }
 
-export async function upsertSecrets(db: Queryable, projectId: number, secrets: { name: string; value: string }[], now: Date) {
+export async function upsertSecrets(db: Queryable, projectId: number, secrets: { name: string; value: string }[], now: Date, box: SecretBox) {
   for (const { name, value } of secrets) {
     await db.query(
       `insert into project_secrets (project_id, name, value, updated_at) values ($1, $2, $3, $4)
        on conflict (project_id, name) do update set value = excluded.value, updated_at = excluded.updated_at`,
-      [projectId, name, value, now.toISOString()],
+      [projectId, name, box.seal(value, secretContext(projectId, name)), now.toISOString()],
     )
   }
 }
@@ -54,12 +78,12 @@ export async function deleteSecrets(db: Queryable, projectId: number, names: str
   return rows.length
 }
 
-export async function secretRows(db: Queryable, projectId: number): Promise<{ name: string; value: string; updated_at: Date | string }[]> {
+export async function secretRows(db: Queryable, projectId: number, box: SecretBox): Promise<{ name: string; value: string; updated_at: Date | string }[]> {
   const { rows } = await db.query<{ name: string; value: string; updated_at: Date | string }>(
     'select name, value, updated_at from project_secrets where project_id = $1 order by name',
     [projectId],
   )
-  return rows
+  return openSecrets(db, projectId, rows, box)
 }
 
 /**
