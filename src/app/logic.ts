@@ -54,6 +54,8 @@ export const LIVE_LOGIC: AppLogic = {
   functionCreate: preloadable(() => import('../api/live/functionRuntime').then((m) => m.liveFunctionCreateMachine)),
   functionSecrets: preloadable(() => import('../api/live/functionRuntime').then((m) => m.liveFunctionSecretsMachine)),
   realtimeInspector: preloadable(() => import('../api/live/realtimeInspector').then((m) => m.liveRealtimeInspectorMachine)),
+  realtimeChannels: preloadable(() => import('../api/live/realtime').then((m) => m.liveRealtimeChannelsMachine)),
+  realtimeSettings: preloadable(() => import('../api/live/realtime').then((m) => m.liveRealtimeSettingsMachine)),
   typeGeneration: preloadable(() => import('../api/live/typeGeneration').then((m) => m.liveTypeGenerationMachine)),
   apiDocs: preloadable(() => import('../api/live/apiDocs').then((m) => m.liveApiDocsMachine)),
   githubIntegrations: preloadable(() => import('../api/live/githubIntegrations').then((m) => m.liveGitHubIntegrationsMachine)),

@@ -187,6 +187,8 @@ export async function createApp(options: CreateAppOptions): Promise<PlatformServ
   // What each project's REST endpoint serves, counted in memory and written to the store periodically and on close.
   const usageMeter = createUsageMeter({ db, clock, projectDbs, flushMs: config.usageFlushMs, logLimit: REQUEST_LOG_LIMIT })
   const functionRuntime = createFunctionRuntime(deps, { databasePort: () => wirePorts.get(projectDbs) })
+  // A deleted project's (or branch's) function workers end, and their bundles and logs go, before its database.
+  deps.lifecycle.onRemoval(({ id }) => functionRuntime.removeProject(id))
   const realtime = createRealtime(deps)
   const app = new Hono<AppEnv>()
   const products = [restProduct(deps), authProduct(deps), storageProduct(deps), functionsProduct(deps, functionRuntime), realtime.product]
@@ -205,7 +207,7 @@ export async function createApp(options: CreateAppOptions): Promise<PlatformServ
   app.route('/', accountRoutes(deps))
   app.route('/', verificationRoutes(deps))
   app.route('/', memberRoutes(deps))
-  app.route('/', projectRoutes(deps, [functionRuntime.removeProject]))
+  app.route('/', projectRoutes(deps))
   app.route('/', pauseRoutes(deps))
   app.route('/', upgradeRoutes(deps))
   app.route('/', keysRoutes(deps))

@@ -115,9 +115,10 @@ export interface ServerConfig {
    */
   /**
    * Realtime overrides (features/realtime/limits.ts has the defaults): how long a socket may stay silent before it is
-   * closed (a client that vanished without closing), and how many bytes may wait unsent to a slow reader.
+   * closed (a client that vanished without closing), how many bytes may wait unsent to a slow reader, and how long
+   * another process's presence outlives its last renewal (core/processes.ts, PROCESS_LIVE_MS).
    */
-  realtime?: { idleTimeoutMs?: number; sendBufferBytes?: number; newTablesRescanMs?: number }
+  realtime?: { idleTimeoutMs?: number; sendBufferBytes?: number; newTablesRescanMs?: number; processLiveMs?: number }
   /**
    * Storage's image transformations (features/storage/transform.ts has the defaults): STORAGE_IMAGE_MAX_BYTES, the
    * largest stored image transformed; STORAGE_IMAGE_MAX_PIXELS, the most pixels it may have; STORAGE_IMAGE_CACHE_BYTES,

@@ -3,10 +3,14 @@
  * updates, deletes, all changes, the whole schema, and unsubscribe), each change delivered only to subscribers whose
  * role may SELECT the row (RLS checked as the subscriber: a user never receives another user's row), the filters
  * eq, neq, lt, lte, gt, gte and in, old records as the table's replica identity allows, and subscriptions the server
- * refuses (a table or a column that does not exist, SQL in a filter).
+ * refuses (a table or a column that does not exist, SQL in a filter). A project deleted while clients listen: its
+ * sockets close and its change feed stops listening, other projects' feeds unaffected.
  */
 import type { SupabaseClient } from '@supabase/supabase-js'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import WebSocket from 'ws'
+import { findProjectKeys } from '../../src/server/features/keys/store'
+import { OWNER, projectByName } from './helpers'
 import type { DocTable } from '../../machines/restDocs'
 import { realtimeSnippets, tableSnippets } from '../../src/views/project/apiDocs/snippets'
 import { inbox, sleep, startRealtimeServer, subscribed, type RealtimeTestServer } from './realtime-support'
@@ -268,5 +272,65 @@ describe('postgres_changes', () => {
     await sleep(300)
     expect(got.items).toEqual([])
     expect(await env.sql(`select to_regclass('public.notes')::text as t`)).toEqual([{ t: 'notes' }])
+  })
+})
+
+describe('a deleted project', () => {
+  it('closes its realtime sockets and stops its change feed; another project keeps its own', async () => {
+    // The change feeds' LISTENs on each project's database, counted as they start and stop.
+    const dbs = env.s.projectDbs
+    const listen = dbs.listen!.bind(dbs)
+    const listening = new Map<string, number>()
+    const count = (ref: string, by: number) => listening.set(ref, (listening.get(ref) ?? 0) + by)
+    dbs.listen = async (ref, channel, onPayload) => {
+      const stop = await listen(ref, channel, onPayload)
+      count(ref, 1)
+      return async () => {
+        count(ref, -1)
+        await stop()
+      }
+    }
+    try {
+      const doomed = await projectByName(env.s, 'Acme Storefront')
+      const keys = (await findProjectKeys(env.s.db, doomed.id))!
+      await env.s.projectDbs.transaction(doomed.ref, { role: 'postgres' }, async (tx) => {
+        await tx.query(`create table public.doomed_notes (id int primary key)`)
+        await tx.query(`alter publication supabase_realtime add table public.doomed_notes`)
+      })
+      const ws = new WebSocket(`${env.origin.replace('http', 'ws')}/p/${doomed.ref}/realtime/v1/websocket?apikey=${encodeURIComponent(keys.anon_key)}&vsn=2.0.0`)
+      ws.on('error', () => {})
+      const replies = inbox<unknown[]>()
+      ws.on('message', (data) => replies.push(JSON.parse(String(data)) as unknown[]))
+      const closed = new Promise<{ code: number; reason: string }>((resolve) => ws.on('close', (code, reason) => resolve({ code, reason: String(reason) })))
+      await new Promise((resolve) => ws.once('open', resolve))
+      ws.send(JSON.stringify(['1', '1', 'realtime:doomed', 'phx_join', { config: { postgres_changes: [{ event: '*', schema: 'public', table: 'doomed_notes' }] } }]))
+      const [joined] = await replies.waitFor(1, 30_000)
+      expect(joined[4]).toMatchObject({ status: 'ok' })
+      expect(listening.get(doomed.ref)).toBe(1)
+
+      // Recipe Box's feed, listening beside it.
+      const got = inbox<Change>()
+      await subscribed(env.client().channel('kept').on('postgres_changes', { event: 'INSERT', schema: 'public', table: 'notes' }, (p) => got.push(p as Change)))
+
+      const cookie = await env.s.signIn(OWNER)
+      const res = await env.s.request(`/v1/projects/${doomed.ref}`, { method: 'DELETE', headers: { cookie, origin: 'http://localhost' } })
+      expect(res.status).toBe(200)
+      expect(await closed).toEqual({ code: 1001, reason: 'the project was deleted' })
+      expect(listening.get(doomed.ref)).toBe(0)
+      // Its socket URL no longer opens a socket.
+      const again = new WebSocket(`${env.origin.replace('http', 'ws')}/p/${doomed.ref}/realtime/v1/websocket?apikey=${encodeURIComponent(keys.anon_key)}&vsn=2.0.0`)
+      const refused = await new Promise<number>((resolve) => {
+        again.on('error', () => {})
+        again.once('unexpected-response', (_req, r) => resolve(r.statusCode ?? 0))
+        again.once('open', () => resolve(101))
+      })
+      expect(refused).toBeGreaterThanOrEqual(400)
+      again.terminate()
+
+      await env.sql(`insert into notes (owner, body) values ('public', 'still heard')`)
+      expect((await got.waitFor(1)).map((c) => c.new.body)).toEqual(['still heard'])
+    } finally {
+      dbs.listen = listen
+    }
   })
 })

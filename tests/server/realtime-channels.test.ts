@@ -4,8 +4,13 @@
  * join and leave diffs, private channels decided by the RLS policies of realtime.messages, and a user's token that
  * expires closing its channel with the platform's message. Both serializer versions.
  */
+import { createClient } from '@supabase/supabase-js'
+import pg from 'pg'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import WebSocket from 'ws'
+import { findProjectKeys } from '../../src/server/features/keys/store'
+import { projectDbPrefix } from '../../src/server/projectdb/postgres'
+import { isPostgres, projectByName } from './helpers'
 import { inbox, sleep, startRealtimeServer, subscribed, type RealtimeTestServer } from './realtime-support'
 
 let env: RealtimeTestServer
@@ -167,5 +172,79 @@ describe('the realtime socket', () => {
     const expired = env.client()
     await expired.realtime.setAuth(await env.userToken('u9', { expiresInSeconds: -10 }))
     await expect(subscribed(expired.channel('too-late'))).rejects.toThrow(/Token has expired/)
+  })
+
+  it("checks a channel's token by the server's clock: one the clock has passed is refused, though real time has not", async () => {
+    const token = await env.userToken('u10', { expiresInSeconds: 60 })
+    const before = env.client()
+    await before.realtime.setAuth(token)
+    await subscribed(before.channel('clock-before'))
+    env.s.clock.advance(120_000)
+    try {
+      const after = env.client()
+      await after.realtime.setAuth(token)
+      await expect(subscribed(after.channel('clock-after'))).rejects.toThrow(/Token has expired/)
+    } finally {
+      env.s.clock.advance(-120_000)
+    }
+  })
+})
+
+describe('a project database made before the template carried schema realtime', () => {
+  /** Takes schema realtime out, as it was then: on PGlite as its owner; on PostgreSQL through the engine's connection. */
+  async function dropRealtimeSchema(ref: string) {
+    const sql = 'drop publication if exists supabase_realtime; drop schema realtime cascade'
+    if (!isPostgres) {
+      await env.s.projectDbs.transaction(ref, { role: 'postgres' }, (tx) => tx.exec(sql))
+      return
+    }
+    const url = new URL(env.s.config.databaseUrl!)
+    url.pathname = `/${projectDbPrefix(env.s.config.databaseUrl!)}${ref}`
+    const admin = new pg.Client({ connectionString: url.toString() })
+    await admin.connect()
+    try {
+      await admin.query(sql)
+    } finally {
+      await admin.end()
+    }
+  }
+
+  it('gets it when its engine opens it: private channels and postgres_changes work as on a new one', async () => {
+    const other = await projectByName(env.s, 'Acme Storefront')
+    const keys = (await findProjectKeys(env.s.db, other.id))!
+    const present = async () =>
+      (
+        await env.s.projectDbs.transaction(other.ref, { role: 'postgres', readOnly: true }, (tx) =>
+          tx.query<{ present: boolean }>(`select to_regclass('realtime.messages') is not null and exists (select from pg_publication where pubname = 'supabase_realtime') as present`),
+        )
+      ).rows[0].present
+    expect(await present()).toBe(true)
+    await dropRealtimeSchema(other.ref)
+    expect(await present()).toBe(false)
+    // Closed and opened again, as a server started on an older store would open it.
+    await env.s.projectDbs.close(other.ref)
+    expect(await present()).toBe(true)
+
+    // The project's owner still writes the policies and publishes its tables, as on a database from the template.
+    await env.s.projectDbs.transaction(other.ref, { role: 'postgres' }, async (tx) => {
+      await tx.query(`create policy "members read" on realtime.messages for select to anon using (realtime.topic() = 'upgraded-room')`)
+      await tx.query(`create table public.upgraded_notes (id int primary key, body text)`)
+      await tx.query(`alter publication supabase_realtime add table public.upgraded_notes`)
+    })
+    const client = createClient(`${env.origin}/p/${other.ref}`, keys.anon_key, {
+      auth: { persistSession: false, autoRefreshToken: false, detectSessionInUrl: false },
+      realtime: { transport: WebSocket as never, heartbeatIntervalMs: 5_000 },
+    })
+    try {
+      await subscribed(client.channel('upgraded-room', { config: { private: true } }))
+      await expect(subscribed(client.channel('other-room', { config: { private: true } }))).rejects.toThrow(/Unauthorized/)
+      const got = inbox<{ new: { body: string } }>()
+      await subscribed(client.channel('upgraded-changes').on('postgres_changes', { event: 'INSERT', schema: 'public', table: 'upgraded_notes' }, (p) => got.push(p as never)))
+      await env.s.projectDbs.transaction(other.ref, { role: 'postgres' }, (tx) => tx.query(`insert into public.upgraded_notes values (1, 'after the upgrade')`))
+      expect((await got.waitFor(1)).map((c) => c.new.body)).toEqual(['after the upgrade'])
+    } finally {
+      await client.removeAllChannels()
+      client.realtime.disconnect()
+    }
   })
 })

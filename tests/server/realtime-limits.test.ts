@@ -183,6 +183,33 @@ describe('realtime limits and bad input', () => {
     }
   })
 
+  it('refuses messages past the bytes per second with the platform error on the channel, the socket and other projects unaffected', async () => {
+    const other = await otherProjectClient()
+    const otherGot = inbox<unknown>()
+    const otherChannel = other.channel('bytes-elsewhere', { config: { broadcast: { self: true, ack: true } } }).on('broadcast', { event: 'echo' }, (m) => otherGot.push(m))
+    expect(await joinOutcome(otherChannel, 60_000)).toBe('SUBSCRIBED')
+    expect((await patchConfig({ max_bytes_per_second: 2_000 })).status).toBe(204)
+    try {
+      const s = await raw()
+      s.send(['1', '1', 'realtime:bytes', 'phx_join', { config: { broadcast: { ack: true }, presence: { enabled: false } } }])
+      await s.frames.waitFor(1)
+      // Each payload is 501 bytes: three fit in a second's 2,000, well under the events per second (100).
+      for (let i = 0; i < 10; i++) s.send(['1', `b${i}`, 'realtime:bytes', 'broadcast', { type: 'broadcast', event: 'e', payload: { text: 'x'.repeat(490) } }])
+      const replies = (await s.frames.waitFor(11)).slice(1)
+      const errors = replies.filter((f) => (f[4] as { status: string }).status === 'error')
+      // A burst within one second lets 3 through; one that crosses into the next second at most 3 more.
+      expect(errors.length).toBeGreaterThanOrEqual(4)
+      expect(errors.length).toBeLessThanOrEqual(7)
+      expect(errors[0][4]).toMatchObject({ response: { reason: 'TooManyBytesPerSecond: the project allows 2000 bytes of messages per second' } })
+      expect(await alive(s)).toBe(true)
+      // Another project's messages count against its own limit.
+      expect(await echoes(otherChannel, otherGot)).toBe(true)
+      s.ws.close()
+    } finally {
+      await patchConfig({ max_bytes_per_second: 100_000 })
+    }
+  })
+
   it('refuses joins past the joins per second with the platform error on the channel (supabase-js), the socket and other projects unaffected', async () => {
     // A project's database opens on its first socket: before the burst, not timed by it.
     const client = env.client()
@@ -305,7 +332,8 @@ describe('realtime limits and bad input', () => {
   })
 
   it('closes a reader that never reads once its send buffer is full, instead of buffering without end', async () => {
-    expect((await patchConfig({ max_events_per_second: 50_000 })).status).toBe(204)
+    // 100 KB messages as fast as they go: past the default events and bytes per second.
+    expect((await patchConfig({ max_events_per_second: 50_000, max_bytes_per_second: 10_000_000 })).status).toBe(204)
     try {
       const sender = env.client()
       const slow = await raw()
@@ -327,7 +355,7 @@ describe('realtime limits and bad input', () => {
       expect(closedOnServer).toBe(true)
       await sender.removeAllChannels()
     } finally {
-      await patchConfig({ max_events_per_second: 100 })
+      await patchConfig({ max_events_per_second: 100, max_bytes_per_second: 100_000 })
     }
   })
 

@@ -3,11 +3,20 @@
  * database engines and realtime hubs: a broadcast sent on either (over the socket or the HTTP API) and presence
  * tracked on either reach the clients connected to the other. On PGlite a data folder has one process: there the
  * same walk runs with both clients on the one server.
+ * And a process killed without closing (a child process, SIGKILL): the presence it relayed leaves the others once its
+ * entry in the store is no longer renewed (PostgreSQL only: PGlite has no second process).
  */
+import { spawn, type ChildProcess } from 'node:child_process'
+import path from 'node:path'
+import { createClient, type SupabaseClient } from '@supabase/supabase-js'
 import { inject } from 'vitest'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import WebSocket from 'ws'
 import { createTestStore, FakeClock, isPostgres, type TestStore } from './helpers'
 import { inbox, startRealtimeServer, subscribed, type RealtimeTestServer } from './realtime-support'
+
+/** How long a process's presence outlives its last renewal here (the platform's is 30 s). */
+const PROCESS_LIVE_MS = 1_500
 
 let a: RealtimeTestServer
 let b: RealtimeTestServer
@@ -18,8 +27,8 @@ beforeAll(async () => {
     const snapshot = inject('storeSnapshot')
     store = await createTestStore({ snapshot })
     const clock = new FakeClock(snapshot?.seededAt)
-    a = await startRealtimeServer('Recipe Box', {}, { store, db: await store.open(), clock })
-    b = await startRealtimeServer('Recipe Box', {}, { store, db: await store.open(), clock })
+    a = await startRealtimeServer('Recipe Box', { realtime: { processLiveMs: PROCESS_LIVE_MS } }, { store, db: await store.open(), clock })
+    b = await startRealtimeServer('Recipe Box', { realtime: { processLiveMs: PROCESS_LIVE_MS } }, { store, db: await store.open(), clock })
   } else {
     a = await startRealtimeServer()
     b = a
@@ -91,4 +100,59 @@ describe(isPostgres ? 'two processes on one PostgreSQL store' : 'one process on 
     for (let i = 0; i < 200 && !syncLate.items.at(-1)?.alice; i++) await syncLate.waitFor(syncLate.items.length + 1, 100)
     expect(syncLate.items.at(-1)?.alice?.[0]?.name).toBe('Alice')
   })
+
+  if (isPostgres) {
+    it('drops the presence a process relayed once it is killed without closing and stops renewing its entry', async () => {
+      const child = await startChildProcess(store!.placement)
+      let onChild: SupabaseClient | undefined
+      try {
+        onChild = createClient(`${child.origin}/p/${a.project.ref}`, a.keys.anon, {
+          auth: { persistSession: false, autoRefreshToken: false, detectSessionInUrl: false },
+          realtime: { transport: WebSocket as never, heartbeatIntervalMs: 5_000 },
+        })
+        const syncA = inbox<Presence>()
+        const chA = a.client().channel('crash', { config: { presence: { key: 'alice' } } })
+        chA.on('presence', { event: 'sync' }, () => syncA.push(chA.presenceState() as never))
+        await subscribed(chA)
+        // realtime-js joins with presence on only when the channel listens to presence.
+        const chChild = onChild.channel('crash', { config: { presence: { key: 'ghost' } } }).on('presence', { event: 'sync' }, () => {})
+        await subscribed(chChild)
+        expect(await chChild.track({ name: 'Ghost' })).toBe('ok')
+        for (let i = 0; i < 100 && !syncA.items.at(-1)?.ghost; i++) await syncA.waitFor(syncA.items.length + 1, 100)
+        expect(syncA.items.at(-1)?.ghost?.[0]?.name).toBe('Ghost')
+
+        // Killed: no leave is ever sent; its entry stops being renewed, and within its window the ghost is gone.
+        const exited = new Promise((resolve) => child.process.once('exit', resolve))
+        child.process.kill('SIGKILL')
+        await exited
+        for (let i = 0; i < 200 && syncA.items.at(-1)?.ghost; i++) await syncA.waitFor(syncA.items.length + 1, 100)
+        expect(syncA.items.at(-1)).toEqual({})
+      } finally {
+        onChild?.realtime.disconnect()
+        child.process.kill('SIGKILL')
+      }
+    }, 90_000)
+  }
 })
+
+/** A platform process of its own on the store (realtime-child-process.ts), once it listens. */
+async function startChildProcess(placement: TestStore['placement']): Promise<{ process: ChildProcess; origin: string }> {
+  // Node itself with tsx's loader (not the tsx command, which runs the script in a child of its own): the SIGKILL
+  // must reach the process that serves.
+  const child = spawn(process.execPath, ['--import', 'tsx', path.resolve('tests/server/realtime-child-process.ts')], {
+    env: { ...process.env, REALTIME_CHILD: JSON.stringify({ placement, realtime: { processLiveMs: PROCESS_LIVE_MS } }) },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  })
+  let out = ''
+  let err = ''
+  child.stderr!.on('data', (d) => (err += String(d)))
+  const origin = await new Promise<string>((resolve, reject) => {
+    child.stdout!.on('data', (d) => {
+      out += String(d)
+      const m = /listening (\S+)/.exec(out)
+      if (m) resolve(m[1])
+    })
+    child.once('exit', (code) => reject(new Error(`the child process exited (${code}) before listening: ${err.slice(-2000)}`)))
+  })
+  return { process: child, origin }
+}

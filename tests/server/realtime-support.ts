@@ -59,13 +59,11 @@ export async function startRealtimeServer(
       return c
     },
     sql: async (text, params) => (await s.projectDbs.transaction(p.ref, { role: 'postgres' }, (tx) => tx.query(text, params))).rows as never,
-    // Real time, not s.clock: the realtime service checks a channel's token and times its expiry against real time
-    // (src/server/features/realtime/hub.ts), and the gateway's clock trails real time, so the long-lived ones pass it.
     userToken: (sub, opts = {}) =>
       new SignJWT({ role: 'authenticated', sub, aud: 'authenticated', ref: p.ref })
         .setProtectedHeader({ alg: 'HS256' })
-        .setIssuedAt()
-        .setExpirationTime(Math.floor(Date.now() / 1000) + (opts.expiresInSeconds ?? 3600))
+        .setIssuedAt(s.clock.epoch())
+        .setExpirationTime(s.clock.epoch(opts.expiresInSeconds ?? 3600))
         .sign(new TextEncoder().encode(env.keys.secret)),
     async close(opts) {
       for (const c of clients) await c.removeAllChannels().catch(() => {})

@@ -20,7 +20,7 @@ function machineNames(logic: AppLogic, loaders: unknown[]) {
 
 describe('the project route table', () => {
   it('titles each page and names its product', () => {
-    const rows = ['', 'building', 'editor', 'sql/1', 'sql/new', 'database/tables', 'database/functions', 'database/triggers', 'database/types', 'database/indexes', 'database/extensions', 'database/roles', 'database/publications', 'database/backups/scheduled', 'branches', 'auth/users', 'auth/policies', 'auth/emails', 'storage/buckets', 'functions', 'functions/secrets', 'functions/new', 'functions/hello-world', 'functions/hello-world/code', 'functions/hello-world/logs', 'realtime/inspector', 'reports', 'logs/explorer', 'api', 'api/graphiql', 'settings', 'settings/general', 'settings/database', 'settings/api', 'settings/auth', 'settings/storage', 'settings/infrastructure', 'settings/addons', 'settings/vault', 'settings/integrations'].map(
+    const rows = ['', 'building', 'editor', 'sql/1', 'sql/new', 'database/tables', 'database/functions', 'database/triggers', 'database/types', 'database/indexes', 'database/extensions', 'database/roles', 'database/publications', 'database/backups/scheduled', 'branches', 'auth/users', 'auth/policies', 'auth/emails', 'storage/buckets', 'functions', 'functions/secrets', 'functions/new', 'functions/hello-world', 'functions/hello-world/code', 'functions/hello-world/logs', 'realtime/inspector', 'realtime/channels', 'realtime/settings', 'reports', 'logs/explorer', 'api', 'api/graphiql', 'settings', 'settings/general', 'settings/database', 'settings/api', 'settings/auth', 'settings/storage', 'settings/infrastructure', 'settings/addons', 'settings/vault', 'settings/integrations'].map(
       (section) => {
         const route = projectRouteOf(section, parser)
         return [section, route?.title, route?.product]
@@ -53,6 +53,8 @@ describe('the project route table', () => {
       ['functions/hello-world/code', 'Edge Function', 'functions'],
       ['functions/hello-world/logs', 'Edge Function', 'functions'],
       ['realtime/inspector', 'Realtime', 'realtime'],
+      ['realtime/channels', 'Realtime channels', 'realtime'],
+      ['realtime/settings', 'Realtime settings', 'realtime'],
       ['reports', 'Reports', 'reports'],
       ['logs/explorer', 'Logs', 'logs'],
       ['api', 'API Docs', 'api'],
@@ -115,7 +117,9 @@ describe('the project route table', () => {
       'functions/secrets': 'Edge Functions: Functions → functions, Secrets → functions/secrets',
       'functions/new': 'Edge Functions: Functions → functions, Secrets → functions/secrets',
       'functions/{slug}': 'Edge Functions: Functions → functions, Secrets → functions/secrets',
-      'realtime/inspector': 'Realtime: Inspector → realtime/inspector',
+      'realtime/inspector': 'Realtime: Inspector → realtime/inspector, Channels → realtime/channels, Settings → realtime/settings',
+      'realtime/channels': 'Realtime: Inspector → realtime/inspector, Channels → realtime/channels, Settings → realtime/settings',
+      'realtime/settings': 'Realtime: Inspector → realtime/inspector, Channels → realtime/channels, Settings → realtime/settings',
       reports: 'Reports: Reports → reports',
       'logs/explorer': 'Logs: Log explorer → logs/explorer',
       api: 'API Docs: Introduction → api, GraphiQL → api/graphiql',
@@ -168,6 +172,8 @@ describe('the project route table', () => {
       'functions/new': ['functionCreate'],
       'functions/{slug}': ['functionDetail', 'functionTest'],
       'realtime/inspector': ['realtimeInspector'],
+      'realtime/channels': ['realtimeChannels'],
+      'realtime/settings': ['realtimeSettings'],
       reports: ['projectReports'],
       'logs/explorer': ['projectLogs'],
       api: ['apiDocs'],
@@ -227,6 +233,8 @@ describe('the project route table', () => {
       'Edge Functions',
       'Edge Function Secrets',
       'Realtime',
+      'Realtime channels',
+      'Realtime settings',
       'Reports',
       'Logs',
       'API Docs',

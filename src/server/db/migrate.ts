@@ -26,6 +26,7 @@ import m024 from './migrations/024_project_auth_more'
 import m026 from './migrations/026_database_settings'
 import m027 from './migrations/027_realtime_presence_keys'
 import m028 from './migrations/028_postgres_settings'
+import m031 from './migrations/031_platform_processes'
 import m032 from './migrations/032_function_usage'
 
 /** Ordered; never edit an applied one, add the next. */
@@ -57,6 +58,7 @@ export const migrations: { id: string; sql: string }[] = [
   { id: '026_database_settings', sql: m026 },
   { id: '027_realtime_presence_keys', sql: m027 },
   { id: '028_postgres_settings', sql: m028 },
+  { id: '031_platform_processes', sql: m031 },
   { id: '032_function_usage', sql: m032 },
 ]
 

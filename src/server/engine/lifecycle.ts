@@ -64,6 +64,12 @@ export type StatusHook = (tx: Queryable, projectId: number, status: ProjectStatu
  * What a project needs before it arrives at a status (its database before ACTIVE_HEALTHY), run as a transition's
  * project work: no store transaction is open, `store` takes single statements. Must be idempotent.
  */
+/**
+ * What a feature does when a project is deleted, before its database is dropped: let go of what it holds open for
+ * the project (its realtime sockets and change feed, say).
+ */
+export type RemovalHook = (project: { id: number; ref: string }) => Promise<void>
+
 export type PrepareHook = (store: Queryable, projectId: number) => Promise<void>
 
 /**
@@ -103,6 +109,9 @@ export interface Lifecycle {
   /** Runs the hooks added with beforeArrival for `status`, outside any store transaction. */
   prepareArrival(store: Queryable, projectId: number, status: ProjectStatus): Promise<void>
   handlerFor(kind: string): TransitionHandler | undefined
+  onRemoval(hook: RemovalHook): void
+  /** Runs the removal hooks of a project being deleted (before its database is dropped). */
+  removing(project: { id: number; ref: string }): Promise<void>
   /**
    * Runs the entry hooks of a project just inserted with `status` (a new project, the seed): the one way into a
    * status that is not a move, since there was no status before.
@@ -120,6 +129,7 @@ export function createLifecycle(): Lifecycle {
   const entryHooks: StatusHook[] = []
   const arrivalHooks: StatusHook[] = []
   const prepareHooks = new Map<ProjectStatus, PrepareHook[]>()
+  const removalHooks: RemovalHook[] = []
   const run = async (hooks: StatusHook[], tx: Queryable, projectId: number, status: ProjectStatus, now: Date) => {
     for (const hook of hooks) await hook(tx, projectId, status, now)
   }
@@ -138,6 +148,10 @@ export function createLifecycle(): Lifecycle {
       for (const hook of prepareHooks.get(status) ?? []) await hook(store, projectId)
     },
     handlerFor: (kind) => handlers.get(kind),
+    onRemoval: (hook) => void removalHooks.push(hook),
+    async removing(project) {
+      for (const hook of removalHooks) await hook(project)
+    },
     enterStatus: (tx, projectId, status, now) => run(entryHooks, tx, projectId, status, now),
     async move(tx, projectId, { from, to, run: hooks }, now) {
       // One statement checks `from` and writes `to`: on PostgreSQL a concurrent move of the same row waits for the

@@ -7,8 +7,8 @@
  *    with NOTIFY on the channel `realtime_changes` when its transaction commits (the realtime service installs it on
  *    the published tables a subscriber asks for). The row goes along as JSON; past NOTIFY's size only its primary key
  *    does, with the platform's 413 error, so the subscriber still learns that the row changed.
- * Every statement is idempotent: the template runs it once, and a project database that predates it gets it the first
- * time the realtime service opens it (features/realtime/schema.ts).
+ * Every statement is idempotent: the template runs it once, and a project database that predates it gets it when its
+ * engine opens it (upgrades.ts).
  */
 export const REALTIME_CHANGES_CHANNEL = 'realtime_changes'
 

@@ -10,6 +10,7 @@
  */
 import { quoteIdent as ident } from '../core/sql'
 import { AUTH_SCHEMA_SQL } from './authSchema'
+import { REALTIME_SCHEMA_SQL } from './realtimeSchema'
 import { STORAGE_SCHEMA_SQL } from './storageSchema'
 
 export interface SchemaUpgrade {
@@ -44,6 +45,21 @@ grant all on all sequences in schema auth to ${ident(role)};
 grant usage, create on schema storage to ${ident(role)};
 grant all on all tables in schema storage to ${ident(role)};
 alter table storage.objects owner to ${ident(role)};
+`,
+  },
+  {
+    name: 'realtime',
+    // Its change capture is the newest part: an older database may have realtime.messages without it.
+    presentSql: `select to_regclass('realtime.messages') is not null and to_regprocedure('realtime.capture_change()') is not null as present`,
+    sql: REALTIME_SCHEMA_SQL,
+    // As the template's (ownershipSql in postgres.ts): the project adds its tables to its publication, writes the
+    // policies of realtime.messages, and owns the functions the realtime service calls.
+    ownerGrantsSql: (role) => `
+grant usage, create on schema realtime to ${ident(role)};
+alter table realtime.messages owner to ${ident(role)};
+alter publication supabase_realtime owner to ${ident(role)};
+alter function realtime.authorization_probe(text, text) owner to ${ident(role)};
+alter function realtime.capture_change() owner to ${ident(role)};
 `,
   },
 ]

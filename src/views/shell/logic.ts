@@ -32,6 +32,8 @@ import type { tableFormMachine } from '../../../machines/tableForm.machine'
 import type { tableImportMachine } from '../../../machines/tableImport.machine'
 import type { edgeFunctionsMachine } from '../../../machines/edgeFunctions.machine'
 import type { realtimeInspectorMachine } from '../../../machines/realtimeInspector.machine'
+import type { realtimeChannelsMachine } from '../../../machines/realtimeChannels.machine'
+import type { realtimeSettingsMachine } from '../../../machines/realtimeSettings.machine'
 import type { storageBucketsMachine } from '../../../machines/storageBuckets.machine'
 import type { functionCreateMachine } from '../../../machines/functionCreate.machine'
 import type { functionDetailMachine } from '../../../machines/functionDetail.machine'
@@ -107,6 +109,8 @@ export interface AppLogic {
   functionCreate: Loader<typeof functionCreateMachine>
   functionSecrets: Loader<typeof functionSecretsMachine>
   realtimeInspector: Loader<typeof realtimeInspectorMachine>
+  realtimeChannels: Loader<typeof realtimeChannelsMachine>
+  realtimeSettings: Loader<typeof realtimeSettingsMachine>
   typeGeneration: Loader<typeof typeGenerationMachine>
   // The API docs panel (dialog and /api page), loaded when first opened.
   apiDocs: Loader<typeof apiDocsMachine>

@@ -245,6 +245,7 @@ export function branchingRoutes(deps: Deps) {
   app.on(...at(endpoints.deleteBranch), ...branchRoute, mayChange, async (c) => {
     const b = c.var.branch
     await db.transaction((tx) => cancelPendingTransitions(tx, b.project_id, clock.now()))
+    await deps.lifecycle.removing({ id: b.project_id, ref: b.project_ref })
     await projectDbs.drop(b.project_ref)
     await removeProjectStorage(deps.config.dataDir, b.project_ref)
     await deleteBranchProject(db, b.project_id)

@@ -24,10 +24,7 @@ import { toV1Project } from './v1'
 
 type CreateOutcome = { ok: true } | { ok: false; code: 'free_project_limit' | 'database_size_limit'; message: string }
 
-/** What a feature that runs something for a project (its edge function workers) ends when the project is deleted. */
-export type ProjectRemoval = (projectId: number) => Promise<void>
-
-export function projectRoutes(deps: Deps, removals: ProjectRemoval[] = []) {
+export function projectRoutes(deps: Deps) {
   const { db, clock, config, lifecycle } = deps
   const app = new Hono<AppEnv>()
   const project = memberProject(db)
@@ -85,9 +82,9 @@ export function projectRoutes(deps: Deps, removals: ProjectRemoval[] = []) {
     )
     for (const doomed of [...branches, { id: row.id, ref: row.ref }]) {
       await db.transaction((tx) => cancelPendingTransitions(tx, doomed.id, clock.now()))
+      await deps.lifecycle.removing(doomed)
       await deps.projectDbs.drop(doomed.ref)
       await removeProjectStorage(config.dataDir, doomed.ref)
-      for (const remove of removals) await remove(doomed.id)
       await db.query('delete from projects where id = $1', [doomed.id])
     }
     return c.json({ id: row.id, ref: row.ref, name: row.name } satisfies V1ProjectRefResponse)

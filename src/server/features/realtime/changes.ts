@@ -23,7 +23,6 @@ import type { ProjectDatabases } from '../../projectdb/types'
 import { REALTIME_CHANGES_CHANNEL } from '../../projectdb/realtimeSchema'
 import { FilterError, matches, parseFilter, type Filter } from './filters'
 import type { ChangeFeedLike, ChangeSubscription, ChannelMember, FeedProject } from './types'
-import { ensureRealtimeSchema } from './schema'
 import { ChangedRow, installCaptureTrigger, subscribedTables, tableColumns } from './store'
 
 interface TableInfo {
@@ -79,7 +78,6 @@ export class ChangeFeed implements ChangeFeedLike {
 
   /** Checks a join's postgres_changes, puts the capture trigger on their tables, and starts listening. */
   async subscribe(wanted: Record<string, unknown>[]): Promise<ChangeSubscription[]> {
-    await ensureRealtimeSchema(this.gateway)
     const subs: ChangeSubscription[] = []
     for (const w of wanted) {
       const schema = String(w.schema)

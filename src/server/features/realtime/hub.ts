@@ -11,14 +11,15 @@
  *  - postgres_changes subscriptions are checked at join and served by changes.ts.
  *  - With several processes on one PostgreSQL store, broadcasts and presence diffs go to the other processes too
  *    (relay.ts); a process whose client joins a topic asks the others for their presence there.
- *  - Limits (limits.ts): sockets per project, channels per socket, events, joins and presence events per second per
- *    project, keys of a presence object (over: an error reply on the channel, the socket kept), payload size, and a
- *    bounded send buffer per socket (a reader that does not keep up is
+ *  - Limits (limits.ts): sockets per project, channels per socket, events, bytes of messages, joins and presence
+ *    events per second per project, keys of a presence object (over: an error reply on the channel, the socket
+ *    kept), payload size, and a bounded send buffer per socket (a reader that does not keep up is
  *    closed rather than buffered without end). A socket silent past the idle time-out is closed.
  */
 import { randomUUID } from 'node:crypto'
 import type { WebSocket } from 'ws'
 import type { RealtimeConfig } from '../../../contracts/realtime'
+import type { Clock } from '../../config'
 import { GatewayRefusal, identify, type Caller } from '../../gateway'
 import type { ChangeFeedLike as ChangeFeed, ChangeSubscription, FeedProject } from './types'
 import { decode, encode, reply, type Frame, type Vsn } from './protocol'
@@ -27,6 +28,8 @@ import { canUsePrivateChannel } from './rls'
 import type { GatewayContext } from '../../gateway'
 
 export interface HubOptions {
+  /** The server's clock (deps.clock): a token's and a channel's expiry are its time, as the gateway's are. */
+  clock: Clock
   idleTimeoutMs: number
   sendBufferBytes: number
   /** Messages carried and sockets held, per project (usage.ts). */
@@ -68,7 +71,7 @@ export class ProjectRealtime implements FeedProject {
   readonly remotePresence = new Map<string, Map<string, { origin: string; meta: Record<string, unknown> }[]>>()
   /** Routing keys whose presence this process asked the others for (while it has members there). */
   readonly askedPresence = new Set<string>()
-  private windows = { events: new RateWindow(), joins: new RateWindow(), presence: new RateWindow() }
+  private windows = newWindows()
   feed?: ChangeFeed
 
   constructor(
@@ -88,12 +91,17 @@ export class ProjectRealtime implements FeedProject {
   /** New limits saved: they apply from now, each per-second count starting again. */
   limitsChanged(config: RealtimeConfig) {
     this.config = config
-    this.windows = { events: new RateWindow(), joins: new RateWindow(), presence: new RateWindow() }
+    this.windows = newWindows()
   }
 
   /** One more client event this second; false when the project's events per second are spent. */
   takeEvent(): boolean {
     return this.windows.events.take(this.config.max_events_per_second)
+  }
+
+  /** `bytes` more of client messages this second; false when the project's bytes per second are spent. */
+  takeBytes(bytes: number): boolean {
+    return this.windows.bytes.take(this.config.max_bytes_per_second, bytes)
   }
 
   /** One more channel join this second; false when the project's joins per second are spent. */
@@ -126,20 +134,31 @@ export class ProjectRealtime implements FeedProject {
   }
 }
 
-/** A count per wall-clock second (a new second starts from zero), against a limit that may change meanwhile. */
+/**
+ * A count per wall-clock second (a new second starts from zero), against a limit that may change meanwhile: of
+ * events (one each) or of bytes (a message's size). What the limit refuses is not counted.
+ */
 class RateWindow {
   private second = 0
   private count = 0
-  take(limit: number | null | undefined): boolean {
+  take(limit: number | null | undefined, amount = 1): boolean {
     const second = Math.floor(Date.now() / 1000)
     if (this.second !== second) {
       this.second = second
       this.count = 0
     }
-    if (this.count >= (limit ?? Number.POSITIVE_INFINITY)) return false
-    this.count++
+    if (this.count + amount > (limit ?? Number.POSITIVE_INFINITY)) return false
+    this.count += amount
     return true
   }
+}
+
+const newWindows = () => ({ events: new RateWindow(), bytes: new RateWindow(), joins: new RateWindow(), presence: new RateWindow() })
+
+/** The size of a client message's payload, as the payload limit and the bytes per second count it. */
+function payloadBytes(frame: Frame): number {
+  const inner = (frame.payload as { payload?: unknown }).payload
+  return inner instanceof Uint8Array ? inner.byteLength : Buffer.byteLength(JSON.stringify(inner ?? null))
 }
 
 /** The presence of a topic on this process, as presence_state sends it (local members only). */
@@ -213,7 +232,7 @@ export class Hub {
     ws.on('close', () => {
       socket.closed()
       project.sockets.delete(socket)
-      if (project.sockets.size === 0) {
+      if (project.sockets.size === 0 && this.projects.get(project.ref) === project) {
         this.projects.delete(project.ref)
         void project.feed?.stop()
       }
@@ -226,6 +245,47 @@ export class Hub {
     const project = this.projects.get(ref)
     if (project) project.broadcast(key, topic, inner)
     else this.relay?.publish({ kind: 'broadcast', ref, key, topic, inner })
+  }
+
+  /**
+   * The project is deleted: its sockets here are closed and its change feed stopped, and the other processes are
+   * told to do the same. A client that reconnects is refused by the gateway (the project is gone).
+   */
+  async removeProject(ref: string, relayed = false): Promise<void> {
+    if (!relayed) this.relay?.publish({ kind: 'project_removed', ref })
+    const project = this.projects.get(ref)
+    if (!project) return
+    this.projects.delete(ref)
+    for (const s of project.sockets) s.end(1001, 'the project was deleted')
+    await project.feed?.stop()
+  }
+
+  /** The processes whose presence this one keeps (relayed to it by their id). */
+  remoteOrigins(): Set<string> {
+    const out = new Set<string>()
+    for (const p of this.projects.values()) {
+      for (const topic of p.remotePresence.values()) for (const entries of topic.values()) for (const e of entries) out.add(e.origin)
+    }
+    return out
+  }
+
+  /** Drops the presence of processes that stopped without sending its leaves, as leaves to the members here. */
+  forgetOrigins(dead: Set<string>) {
+    if (dead.size === 0) return
+    for (const p of this.projects.values()) {
+      for (const [key, topic] of p.remotePresence) {
+        const byOrigin = new Map<string, PresenceDiff['leaves']>()
+        for (const [k, entries] of topic) {
+          for (const e of entries) {
+            if (!dead.has(e.origin)) continue
+            const leaves = byOrigin.get(e.origin) ?? {}
+            leaves[k] = { metas: [...(leaves[k]?.metas ?? []), e.meta] }
+            byOrigin.set(e.origin, leaves)
+          }
+        }
+        for (const [origin, leaves] of byOrigin) applyRemotePresence(p, key, origin, { joins: {}, leaves })
+      }
+    }
   }
 
   /** What another process sent (relay.ts). */
@@ -245,6 +305,8 @@ export class Hub {
       case 'presence_state':
         if (m.to === this.relay?.origin) applyRemotePresence(project, m.key, from, { joins: m.state, leaves: {} })
         return
+      case 'project_removed':
+        return void this.removeProject(m.ref, true).catch((err: unknown) => console.error(`realtime: closing ${m.ref} failed: ${(err as Error).message}`))
     }
   }
 
@@ -291,11 +353,14 @@ export class Socket {
   /** A socket that says nothing past the idle time-out is gone (closed without a close frame, say). */
   private touch() {
     clearTimeout(this.idleTimer)
-    this.idleTimer = setTimeout(() => {
-      this.ws.close(1000, 'idle: no heartbeat received')
-      setTimeout(() => this.ws.terminate(), 1_000).unref()
-    }, this.options.idleTimeoutMs)
+    this.idleTimer = setTimeout(() => this.end(1000, 'idle: no heartbeat received'), this.options.idleTimeoutMs)
     this.idleTimer.unref()
+  }
+
+  /** Closes the socket with `code`; one whose client does not answer the close is ended a second later. */
+  end(code: number, reason: string) {
+    this.ws.close(code, reason)
+    setTimeout(() => this.ws.terminate(), 1_000).unref()
   }
 
   /** Sends a frame; false (and the socket closed) when the client does not read what it was sent. */
@@ -348,8 +413,7 @@ export class Socket {
 
   private payloadTooLarge(frame: Frame): boolean {
     const limit = (this.project.config.max_payload_size_in_kb ?? Number.POSITIVE_INFINITY) * 1024
-    const inner = (frame.payload as { payload?: unknown }).payload
-    const size = inner instanceof Uint8Array ? inner.byteLength : Buffer.byteLength(JSON.stringify(inner ?? null))
+    const size = payloadBytes(frame)
     if (size <= limit) return false
     this.error(frame, `Payload too large: ${size} bytes, the project allows ${limit}`)
     return true
@@ -358,7 +422,7 @@ export class Socket {
   /** The caller a channel acts as: the socket's key, or the user's token the join carried. */
   private async callerOf(token: unknown): Promise<Caller> {
     if (typeof token !== 'string' || token === '') return this.caller
-    return (await identify({ authorization: `Bearer ${token}` }, this.project.gateway.project.jwtSecret, this.project.ref))!
+    return (await identify({ authorization: `Bearer ${token}` }, this.project.gateway.project.jwtSecret, this.project.ref, false, this.options.clock.now()))!
   }
 
   private async join(frame: Frame) {
@@ -421,7 +485,7 @@ export class Socket {
       topic,
       private: isPrivate,
       joinRef: frame.join_ref ?? frame.ref,
-      joinedAt: new Date().toISOString(),
+      joinedAt: this.options.clock.now().toISOString(),
       caller,
       broadcastSelf: cfg.broadcast?.self === true,
       broadcastAck: cfg.broadcast?.ack === true,
@@ -450,12 +514,15 @@ export class Socket {
     }
   }
 
-  /** Closes the channel when the token it joined with expires, with the platform's system message. */
+  /**
+   * Closes the channel when the token it joined with expires, with the platform's system message. How long it has
+   * left is by the server's clock; the wait itself is a timer.
+   */
   private scheduleExpiry(member: Member) {
     clearTimeout(member.expiryTimer)
     const exp = member.caller.claims.exp
     if (typeof exp !== 'number') return
-    const ms = exp * 1000 - Date.now()
+    const ms = exp * 1000 - this.options.clock.now().getTime()
     member.expiryTimer = setTimeout(() => this.expire(member, `Token has expired ${Math.max(0, Math.round(-ms / 1000))} seconds ago`), Math.max(0, Math.min(ms, 2 ** 31 - 1)))
     member.expiryTimer.unref()
   }
@@ -500,6 +567,9 @@ export class Socket {
   private pushBroadcast(member: Member, frame: Frame) {
     if (this.payloadTooLarge(frame)) return
     if (!this.project.takeEvent()) return this.error(frame, `TooManyEventsPerSecond: the project allows ${this.project.config.max_events_per_second} events per second`)
+    if (!this.project.takeBytes(payloadBytes(frame))) {
+      return this.error(frame, `TooManyBytesPerSecond: the project allows ${this.project.config.max_bytes_per_second} bytes of messages per second`)
+    }
     if (!member.canWrite) return this.error(frame, 'Unauthorized: You do not have permissions to write to this Channel topic')
     const inner = frame.payload as Record<string, unknown>
     this.project.broadcast(routeKey(member.topic, member.private), member.topic, { ...inner, type: 'broadcast' }, member.broadcastSelf ? undefined : member)

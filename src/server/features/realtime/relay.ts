@@ -22,6 +22,8 @@ export type RelayMessage =
   /** A process whose client joined a topic asks the others for their presence there. */
   | { kind: 'presence_request'; ref: string; key: string }
   | { kind: 'presence_state'; ref: string; key: string; to: string; state: PresenceDiff['joins'] }
+  /** The project was deleted: every process closes its sockets. */
+  | { kind: 'project_removed'; ref: string }
 
 export interface PresenceDiff {
   joins: Record<string, { metas: Record<string, unknown>[] }>

@@ -18,6 +18,7 @@ import * as z from 'zod'
 import * as endpoints from '../../../contracts/endpoints'
 import { RealtimeConfigUpdate, type RealtimeChannels, type RealtimeConfig } from '../../../contracts/realtime'
 import type { Deps } from '../../core/deps'
+import { startProcessEntry } from '../../core/processes'
 import { at, errorJson, validate, type AppEnv } from '../../core/http'
 import { can } from '../../core/permissions'
 import type { GatewayEnv, GatewayRefusal, Product } from '../../gateway'
@@ -29,7 +30,6 @@ import { createRelay } from './relay'
 import { readRealtimeConfig, saveRealtimeConfig } from './store'
 import { VSNS, type Vsn } from './protocol'
 import { canUsePrivateChannel } from './rls'
-import { ensureRealtimeSchema } from './schema'
 import { createRealtimeUsage, type RealtimeUsage } from './usage'
 
 /** What the upgrade handler lends the app for one request: the socket, taken over if the route accepts it. */
@@ -72,6 +72,7 @@ export function createRealtime(deps: Deps): Realtime {
   const usage = createRealtimeUsage(db, deps.clock)
   const hub = new Hub(
     {
+      clock: deps.clock,
       idleTimeoutMs: deps.config.realtime?.idleTimeoutMs ?? SOCKET_DEFAULTS.idleTimeoutMs,
       sendBufferBytes: deps.config.realtime?.sendBufferBytes ?? SOCKET_DEFAULTS.sendBufferBytes,
       onMessages: (projectId, n) => usage.messages(projectId, n),
@@ -82,6 +83,19 @@ export function createRealtime(deps: Deps): Realtime {
   // Several processes may share a PostgreSQL store; a PGlite store has one.
   const relay = db.kind === 'postgres' && deps.config.databaseUrl ? createRelay(db, deps.config.databaseUrl, (m, from) => hub.fromRelay(m, from)) : undefined
   hub.relay = relay
+  // This process's entry in the store while it runs; after each renewal, the presence other processes relayed is
+  // dropped for those whose entries are no longer renewed (killed without closing: they never sent its leaves).
+  const processes = relay
+    ? startProcessEntry(db, relay.origin, {
+        liveMs: deps.config.realtime?.processLiveMs,
+        onRenewed: async () => {
+          const origins = hub.remoteOrigins()
+          if (origins.size === 0) return
+          const live = await processes!.live(origins)
+          hub.forgetOrigins(new Set([...origins].filter((o) => !live.has(o))))
+        },
+      })
+    : undefined
   const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_FRAME_BYTES, perMessageDeflate: false })
   const configs = new Map<number, { at: number; config: Promise<RealtimeConfig> }>()
   const configOf = (projectId: number) => {
@@ -92,6 +106,11 @@ export function createRealtime(deps: Deps): Realtime {
     config.catch(() => configs.delete(projectId))
     return config
   }
+  // A deleted project's sockets close and its change feed stops, here and on the other processes.
+  deps.lifecycle.onRemoval(async ({ id, ref }) => {
+    configs.delete(id)
+    await hub.removeProject(ref)
+  })
 
   const product = new Hono<GatewayEnv>()
 
@@ -109,7 +128,6 @@ export function createRealtime(deps: Deps): Realtime {
     if (hub.connections(gateway.project.ref) >= limit) {
       return realtimeError(c, 429, `Too many connected users: the project allows ${limit}`, 'ConnectionRateLimitReached')
     }
-    await ensureRealtimeSchema(gateway)
     const project = hub.project(gateway, config)
     const caller = gateway.caller!
     slot.accept((ws) => hub.accept(ws, project, caller, vsn))
@@ -126,7 +144,6 @@ export function createRealtime(deps: Deps): Realtime {
     }
     for (const m of messages) {
       if (m.private) {
-        await ensureRealtimeSchema(gateway)
         const rights = await canUsePrivateChannel(gateway, gateway.caller!, m.topic)
         if (!rights.write) return realtimeError(c, 403, `You do not have permissions to write to the Channel topic ${m.topic}`, 'Unauthorized')
       }
@@ -234,6 +251,7 @@ export function createRealtime(deps: Deps): Realtime {
     async close() {
       await hub.close()
       await relay?.close()
+      await processes?.stop()
       wss.close()
       await usage.stop()
     },

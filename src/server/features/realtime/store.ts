@@ -47,14 +47,6 @@ export async function addDailyUsage(db: Queryable, u: { projectId: number; day: 
   )
 }
 
-/** Whether the project's database has schema realtime as the service needs it (its table and capture function). */
-export async function realtimeSchemaPresent(tx: ProjectTx): Promise<boolean> {
-  const { rows } = await tx.query<{ t: string | null; f: string | null }>(
-    `select to_regclass('realtime.messages')::text as t, to_regprocedure('realtime.capture_change()')::text as f`,
-  )
-  return Boolean(rows[0]?.t && rows[0]?.f)
-}
-
 // ---- postgres_changes: tables and their change capture --------------------------------------------------------------
 
 const CAPTURE_TRIGGER = 'supabase_realtime_capture'

@@ -1,0 +1,154 @@
+import { useSelector } from '@xstate/react'
+import { useId, type FormEvent, type ReactNode } from 'react'
+import type { ActorRefFrom } from 'xstate'
+import { selectOrgPermissions } from '../../../../machines/session.machine'
+import { selectProject } from '../../../../machines/projectStatus.machine'
+import {
+  LIMIT_KEYS,
+  selectRealtimeSettingsView,
+  type DraftChange,
+  type LimitKey,
+  type realtimeSettingsMachine,
+} from '../../../../machines/realtimeSettings.machine'
+import { useShell } from '../../shell/contexts'
+import { Field, fieldAria } from '../../shell/Field'
+import { useAppLogic } from '../../shell/logic'
+import { useProjectActor } from '../../shell/projectActor'
+import { Button, Card, ErrorPanel, InlineError, Loading, PageHeading, inputClass } from '../../shell/ui'
+import { PAGE_CLASS, ProjectMachinePage } from '../ProjectMachinePage'
+
+export type RealtimeSettingsActorRef = ActorRefFrom<typeof realtimeSettingsMachine>
+
+const HEADING = { title: 'Realtime settings', description: 'The limits the project’s realtime service applies to its clients and channels.' }
+
+/** Each limit's label and what it bounds. */
+export const LIMIT_TEXT: Record<LimitKey, { label: string; hint: string }> = {
+  max_concurrent_users: { label: 'Max concurrent clients', hint: 'Sets maximum number of concurrent clients that can connect to your Realtime service (1 to 50,000).' },
+  max_channels_per_client: { label: 'Max channels per client', hint: 'Channels one connection may join (1 to 10,000); a join past it is refused on that channel.' },
+  max_events_per_second: { label: 'Max events per second', hint: 'Messages a project’s clients may send each second (1 to 50,000); past it a message is refused, the connection kept.' },
+  max_bytes_per_second: { label: 'Max bytes per second', hint: 'Bytes of messages a project’s clients may send each second (1 to 10,000,000).' },
+  max_joins_per_second: { label: 'Max joins per second', hint: 'Channel joins the project accepts each second (1 to 5,000).' },
+  max_presence_events_per_second: { label: 'Max presence events per second', hint: 'Presence track and untrack events each second (1 to 5,000).' },
+  max_presence_keys_per_object: { label: 'Max presence keys per object', hint: 'Keys one tracked presence object may have (1 to 100).' },
+  max_payload_size_in_kb: { label: 'Max payload size in KB', hint: 'The largest message a client may send, in kilobytes (1 to 10,000).' },
+  connection_pool: { label: 'Database connection pool size', hint: 'Realtime Authorization uses this database pool to check client access (1 to 100).' },
+}
+
+/** /project/{ref}/realtime/settings — read-only for a member without realtime:all. */
+export function RealtimeSettingsPage() {
+  const logic = useAppLogic()
+  const project = useSelector(useProjectActor(), selectProject)
+  const permissions = useSelector(useShell().session, selectOrgPermissions(project?.organization_slug ?? null))
+  const canManage = permissions.includes('realtime:all')
+  return (
+    <ProjectMachinePage
+      key={String(canManage)}
+      machine={logic.realtimeSettings}
+      heading={HEADING}
+      loadingLabel="Loading realtime settings…"
+      input={(ref) => ({ ref, canManage })}
+      render={(actor) => <RealtimeSettings actor={actor} />}
+    />
+  )
+}
+
+function Notice({ children }: { children: ReactNode }) {
+  return (
+    <p role="status" className="rounded-md border border-emerald-300 bg-emerald-50 px-3 py-2 text-sm text-emerald-900 dark:border-emerald-900 dark:bg-emerald-950/40 dark:text-emerald-200">
+      {children}
+    </p>
+  )
+}
+
+export function RealtimeSettings({ actor }: { actor: RealtimeSettingsActorRef }) {
+  const view = useSelector(actor, selectRealtimeSettingsView)
+  const canSave = useSelector(actor, (s) => s.can({ type: 'settings.save' }))
+  const canReset = useSelector(actor, (s) => s.can({ type: 'settings.reset' }))
+  const id = useId()
+  if (view.phase === 'loading') {
+    return (
+      <div className={PAGE_CLASS}>
+        <PageHeading {...HEADING} />
+        <Loading label="Loading realtime settings…" />
+      </div>
+    )
+  }
+  if (view.phase === 'failed') {
+    return (
+      <div className={PAGE_CLASS}>
+        <PageHeading {...HEADING} />
+        <ErrorPanel title="Failed to load the realtime settings" message={view.error} onRetry={() => actor.send({ type: 'settings.retry' })} />
+      </div>
+    )
+  }
+  const { draft, errors } = view
+  const readOnly = !view.canManage || view.saving
+  const edit = (change: DraftChange) => actor.send({ type: 'settings.edit', change })
+  function submit(event: FormEvent) {
+    event.preventDefault()
+    actor.send({ type: 'settings.save' })
+  }
+  const toggle = (key: 'allowPublic' | 'presenceEnabled', label: string, hint: string) => (
+    <div className="flex items-start justify-between gap-4">
+      <div>
+        <label htmlFor={`${id}-${key}`} className="text-sm font-medium">
+          {label}
+        </label>
+        <p id={`${id}-${key}-hint`} className="text-xs text-neutral-600 dark:text-neutral-300">
+          {hint}
+        </p>
+      </div>
+      <input
+        id={`${id}-${key}`}
+        type="checkbox"
+        role="switch"
+        aria-checked={draft[key]}
+        aria-describedby={`${id}-${key}-hint`}
+        className="mt-1 h-4 w-4 accent-emerald-600"
+        checked={draft[key]}
+        disabled={readOnly}
+        onChange={(event) => edit({ [key]: event.target.checked })}
+      />
+    </div>
+  )
+  return (
+    <div className={PAGE_CLASS}>
+      <PageHeading {...HEADING} />
+      {!view.canManage ? <p className="mb-4 text-sm text-neutral-600 dark:text-neutral-300">Your role can see the realtime settings but not change them.</p> : null}
+      <form aria-label="Realtime settings" onSubmit={submit} className="space-y-6">
+        <Card className="space-y-5 p-5">
+          <h2 className="text-base font-semibold">Channel restrictions</h2>
+          {toggle('allowPublic', 'Allow public access', 'If disabled, only private channels will be allowed: a client must be authorized by the policies on realtime.messages.')}
+          {toggle('presenceEnabled', 'Enable presence', 'If disabled, clients cannot track presence on the project’s channels.')}
+        </Card>
+        <Card className="grid gap-5 p-5 md:grid-cols-2">
+          <h2 className="text-base font-semibold md:col-span-2">Limits</h2>
+          {LIMIT_KEYS.map((key) => (
+            <Field key={key} id={`${id}-${key}`} label={LIMIT_TEXT[key].label} hint={LIMIT_TEXT[key].hint} error={errors[key]}>
+              <input
+                {...fieldAria(`${id}-${key}`, { hint: true, error: errors[key] })}
+                inputMode="numeric"
+                className={inputClass}
+                value={draft.limits[key]}
+                readOnly={readOnly}
+                onChange={(e) => edit({ limit: { key, text: e.target.value } })}
+              />
+            </Field>
+          ))}
+        </Card>
+        {view.notice ? <Notice>{view.notice}</Notice> : null}
+        {view.error ? <InlineError>{view.error}</InlineError> : null}
+        {view.canManage ? (
+          <div className="flex justify-end gap-2">
+            <Button disabled={!canReset} onClick={() => actor.send({ type: 'settings.reset' })}>
+              Cancel
+            </Button>
+            <Button type="submit" variant="primary" disabled={!canSave}>
+              {view.saving ? 'Saving…' : 'Save'}
+            </Button>
+          </div>
+        ) : null}
+      </form>
+    </div>
+  )
+}
