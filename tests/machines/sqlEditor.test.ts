@@ -1,8 +1,9 @@
 import { describe, expect, it, vi } from 'vitest'
-import { createActor } from 'xstate'
-import { csvOf, destructiveStatement, failureOf, locate, selectCanRun, selectSqlEditorView, sqlEditorMachine, statementAt, statementsOf, type RunInput, type SqlCatalog } from '../../machines/sqlEditor.machine'
+import { createActor, type PromiseActorLogic } from 'xstate'
+import { csvOf, destructiveStatement, failureOf, locate, selectCanRun, selectSqlEditorView, sqlEditorMachine, statementAt, statementsOf, type FormattedSql, type RunInput, type SqlCatalog } from '../../machines/sqlEditor.machine'
 import type { SqlRunResult } from '../../src/contracts/sqlEditor'
 import { deferredActor, scriptedEndpoint, usePathClock } from '../../model-tests/fakes'
+import { liveSqlEditorMachine } from '../../src/api/live/sqlEditor'
 import { CATALOG, RUN_RESULT } from '../fixtures.sqlEditor'
 
 const REF = 'abcdefghijklmnopqrst'
@@ -17,6 +18,8 @@ function start(saved: string | null | Error = null) {
         loadSavedQuery: scriptedEndpoint<string | null, { ref: string }>([], saved).actor,
         loadCatalog: scriptedEndpoint<SqlCatalog, { ref: string }>([], CATALOG).actor,
         runSql: run.logic,
+        // The live formatter: sql-formatter, loaded on the first Format.
+        formatSql: liveSqlEditorMachine.implementations.actors.formatSql as PromiseActorLogic<FormattedSql, { query: string }>,
       },
       actions: { persistQuery: (_, params) => persisted.push(params) },
     }),
@@ -105,7 +108,7 @@ describe('SQL editor machine', () => {
     const { actor, persisted } = start('SELECT a,b FROM t WHERE a=1')
     await vi.advanceTimersByTimeAsync(0)
     actor.send({ type: 'query.format' })
-    expect(actor.getSnapshot().context.query).toBe('select\n  a,\n  b\nfrom\n  t\nwhere\n  a = 1')
+    await vi.waitFor(() => expect(actor.getSnapshot().context.query).toBe('select\n  a,\n  b\nfrom\n  t\nwhere\n  a = 1'), { timeout: 15_000 })
     expect(persisted.at(-1)?.query).toBe('select\n  a,\n  b\nfrom\n  t\nwhere\n  a = 1')
   })
 })
