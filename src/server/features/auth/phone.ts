@@ -105,20 +105,28 @@ export function phoneFlows(s: AuthService) {
     })
   }
 
-  /** POST /verify {type: 'sms', phone, token}: the code is used up, the phone confirmed, a session begins. */
-  async function verify(c: C, b: Record<string, unknown>, settings: AuthSettings): Promise<Session> {
+  /** What both kinds of POST /verify by phone check first: the provider, the number, a code, the caller's rate. */
+  async function codeBrought(c: C, b: Record<string, unknown>, settings: AuthSettings): Promise<{ phone: string; otp: string }> {
     requirePhoneProvider(settings)
     const phone = normalisePhone(b.phone)
     if (typeof b.token !== 'string' || b.token === '') throw authError(400, 'validation_failed', 'Verify requires a phone and a token')
-    const otp = b.token
     await throttle.take(c.var.gateway.project.id, `otp:${s.address(c)}`, settings.rate_limit_otp)
+    return { phone, otp: b.token }
+  }
+
+  /** A code sent at `sentAt` (none: never sent) no longer counts. */
+  const expired = (sentAt: string | Date | null | undefined) => !sentAt || clock.now().getTime() - new Date(sentAt).getTime() > OTP_TTL_MS
+
+  /** POST /verify {type: 'sms', phone, token}: the code is used up, the phone confirmed, a session begins. */
+  async function verify(c: C, b: Record<string, unknown>, settings: AuthSettings): Promise<Session> {
+    const { phone, otp } = await codeBrought(c, b, settings)
     return s.tx(c, async (t) => {
       const user = await store.userByPhone(t, phone)
       const expected = tokenHash(phone, otp)
       const column = user && (['confirmation_token', 'recovery_token'] as const).find((col) => user[col] && sameSecret(user[col]!, expected))
       if (!user || !column) throw otpInvalid()
       const sentAt = column === 'confirmation_token' ? user.confirmation_sent_at : user.recovery_sent_at
-      if (!sentAt || clock.now().getTime() - new Date(sentAt).getTime() > OTP_TTL_MS) throw otpInvalid()
+      if (expired(sentAt)) throw otpInvalid()
       await store.usePhoneToken(t, user.id, column, clock.now())
       s.bannedCheck(user)
       return s.startSession(c, t, (await store.userById(t, user.id))!, 'login')
@@ -151,17 +159,12 @@ export function phoneFlows(s: AuthService) {
 
   /** POST /verify {type: 'phone_change', phone, token}: the new number is the user's, and a session begins. */
   async function verifyChange(c: C, b: Record<string, unknown>, settings: AuthSettings): Promise<Session> {
-    requirePhoneProvider(settings)
-    const phone = normalisePhone(b.phone)
-    if (typeof b.token !== 'string' || b.token === '') throw authError(400, 'validation_failed', 'Verify requires a phone and a token')
-    const otp = b.token
-    await throttle.take(c.var.gateway.project.id, `otp:${s.address(c)}`, settings.rate_limit_otp)
+    const { phone, otp } = await codeBrought(c, b, settings)
     return s.tx(c, async (t) => {
       const user = await store.userByPhoneChange(t, phone)
       const expected = tokenHash(phone, otp)
       if (!user || !user.phone_change_token || !sameSecret(user.phone_change_token, expected)) throw otpInvalid()
-      const sentAt = user.phone_change_sent_at
-      if (!sentAt || clock.now().getTime() - new Date(sentAt).getTime() > OTP_TTL_MS) throw otpInvalid()
+      if (expired(user.phone_change_sent_at)) throw otpInvalid()
       // Another user may have taken the number since the code was sent.
       const holder = await store.userByPhone(t, phone)
       if (holder && holder.id !== user.id) throw authError(422, 'phone_exists', 'Phone number already registered by another user')
