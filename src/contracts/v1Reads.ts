@@ -86,3 +86,13 @@ export type V1StorageConfig = z.infer<typeof V1StorageConfig>
 /** GET /v1/projects/{ref}/api-keys/legacy: LegacyApiKeysResponse. */
 export const V1LegacyApiKeys = z.object({ enabled: z.boolean() })
 export type V1LegacyApiKeys = z.infer<typeof V1LegacyApiKeys>
+
+/** GET /v1/projects/{ref}/database/migrations/{version}: V1GetMigrationResponse. */
+export const V1Migration = z.object({ version: z.string(), name: z.optional(z.string()), statements: z.optional(z.array(z.string())) })
+export type V1Migration = z.infer<typeof V1Migration>
+
+/** GET /v1/projects/{ref}/database/context: GetProjectDbMetadataResponse, the database clients connect to and its schemas. */
+export const V1DatabaseContext = z.object({
+  databases: z.array(z.object({ name: z.string(), schemas: z.array(z.object({ name: z.string() })) })),
+})
+export type V1DatabaseContext = z.infer<typeof V1DatabaseContext>

@@ -7,7 +7,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { V1ApiKey } from '../../src/contracts/keys'
 import {
+  V1DatabaseContext,
   V1LegacyApiKeys,
+  V1Migration,
   V1OrganizationMemberList,
   V1OrganizationProjects,
   V1Profile,
@@ -196,5 +198,46 @@ describe('GET /v1/projects/{ref}/config/auth', () => {
     const body = (await read(`/v1/projects/${ref}/config/auth`, '/v1/projects/{ref}/config/auth')) as Record<string, unknown>
     expect(body).toHaveProperty('db_max_pool_size_unit')
     expect([null, 'connections', 'percent']).toContain(body.db_max_pool_size_unit)
+  })
+})
+
+describe('GET /v1/projects/{ref}/database/migrations/{version} and database/context', () => {
+  it('answers a migration applied through the API with its name and statements; an unknown version 404, a bad one 400', async () => {
+    const { ref } = await projectByName(s, 'Acme Storefront')
+    const query = 'create table v1_reads_probe (id int primary key)'
+    const applied = await s.request(`/v1/projects/${ref}/database/migrations`, {
+      method: 'POST',
+      headers: { ...owner, 'content-type': 'application/json' },
+      body: JSON.stringify({ query, name: 'probe' }),
+    })
+    expect(applied.status).toBe(200)
+    const history = (await read(`/v1/projects/${ref}/database/migrations`, '/v1/projects/{ref}/database/migrations')) as { version: string; name?: string }[]
+    const mine = history.find((m) => m.name === 'probe')!
+    const got = V1Migration.parse(await read(`/v1/projects/${ref}/database/migrations/${mine.version}`, '/v1/projects/{ref}/database/migrations/{version}', readonly))
+    expect(got).toEqual({ version: mine.version, name: 'probe', statements: [query] })
+    const missing = await s.request(`/v1/projects/${ref}/database/migrations/19990101000000`, { headers: owner })
+    expect(missing.status).toBe(404)
+    expect(((await missing.json()) as { message: string }).message).toMatch(/no version 19990101000000/)
+    expect((await s.request(`/v1/projects/${ref}/database/migrations/latest`, { headers: owner })).status).toBe(400)
+    expect((await s.request(`/v1/projects/${foreign.ref}/database/migrations/${mine.version}`, { headers: owner })).status).toBe(404)
+  })
+
+  it("lists the project's schemas, a new one included, without Postgres's own", async () => {
+    const { ref } = await projectByName(s, 'Recipe Box')
+    const before = V1DatabaseContext.parse(await read(`/v1/projects/${ref}/database/context`, '/v1/projects/{ref}/database/context', readonly))
+    expect(before.databases.map((d) => d.name)).toEqual(['postgres'])
+    const names = before.databases[0].schemas.map((x) => x.name)
+    expect(names).toEqual(expect.arrayContaining(['public', 'storage']))
+    expect(names.some((n) => n.startsWith('pg_') || n === 'information_schema')).toBe(false)
+    const made = await s.request(`/v1/projects/${ref}/database/query`, {
+      method: 'POST',
+      headers: { ...owner, 'content-type': 'application/json' },
+      body: JSON.stringify({ query: 'create schema reporting' }),
+    })
+    expect(made.status).toBe(201)
+    const after = V1DatabaseContext.parse(await read(`/v1/projects/${ref}/database/context`, '/v1/projects/{ref}/database/context'))
+    expect(after.databases[0].schemas.map((x) => x.name)).toEqual([...names, 'reporting'].sort())
+    const inactive = await projectByName(s, 'Weekend Hackathon')
+    expect((await s.request(`/v1/projects/${inactive.ref}/database/context`, { headers: owner })).status).toBe(409)
   })
 })
