@@ -52,10 +52,24 @@ try {
     if (n > most) [ref, most] = [p.ref, n]
   }
   const project = projects.find((p) => p.ref === ref)!
+  const values: Record<string, string | undefined> = {}
   const slug = project.organization_slug ?? project.organization_id
   const p = `/v1/projects/${ref}`
-  const branches = (await first(`${p}/branches`, (b) => b as { id: string; name: string; project_ref: string }[])) ?? []
-  const values: Record<string, string | undefined> = {
+  // What the per-item reads need and the demo has not: a migration of the CLI's history, a saved SQL snippet.
+  const post = (path: string, body: unknown, headers: Record<string, string>) =>
+    fetch(`${server.url}${path}`, { method: 'POST', headers: { ...headers, 'content-type': 'application/json' }, body: JSON.stringify(body) })
+  await post(`${p}/database/migrations`, { query: 'create table v1_reads_probe (id int)', name: 'probe' }, { authorization: `Bearer ${token}` })
+  await post(`/platform/projects/${ref}/snippets`, { name: 'probe', sql: 'select 1' }, { cookie })
+  // The first project that has a branch, for the branch reads.
+  let branches: { id: string; name: string }[] = []
+  for (const other of projects) {
+    branches = (await first(`/v1/projects/${other.ref}/branches`, (b) => b as { id: string; name: string }[])) ?? []
+    if (branches.length) {
+      values.branchRef = other.ref
+      break
+    }
+  }
+  Object.assign(values, {
     ref,
     slug,
     branch_id_or_ref: branches[0]?.id,
@@ -65,7 +79,7 @@ try {
     run_id: await first(`${p}/actions`, (b) => b[0]?.id),
     tpa_id: await first(`${p}/config/auth/third-party-auth`, (b) => b[0]?.id),
     provider_id: await first(`${p}/config/auth/sso/providers`, (b) => b.items?.[0]?.id),
-  }
+  })
   const ids: Record<string, string | undefined> = {
     '/v1/snippets/{id}': await first('/v1/snippets', (b) => b.data?.[0]?.id),
     '/v1/projects/{ref}/api-keys/{id}': await first(`${p}/api-keys`, (b) => b[0]?.id),
@@ -83,7 +97,7 @@ try {
     if (!ops.get) continue
     let missing: string | undefined
     const concrete = path.replace(/\{([^}]+)\}/g, (_, name: string) => {
-      const v = name === 'id' ? ids[path] : values[name]
+      const v = name === 'id' ? ids[path] : name === 'ref' && path.endsWith('/branches/{name}') ? (values.branchRef ?? ref) : values[name]
       if (v === undefined) missing ??= name
       return encodeURIComponent(v ?? `no-${name}`)
     })
