@@ -5,7 +5,7 @@
  * stops renewing, and within `liveMs` the others notice. Any feature that keeps state on another process's behalf
  * uses it: realtime's relayed presence, the Postgres port's client counts (which reference the entry, and go with it).
  */
-import type { Queryable } from '../db'
+import type { Queryable } from '../db/types'
 
 /** How long an entry counts as live without a renewal (a process renews three times within it). */
 export const PROCESS_LIVE_MS = 30_000
