@@ -5,7 +5,7 @@
  * The test DOM lays nothing out: elements are given a size here so the virtualised grid renders its rows.
  */
 import { act, fireEvent, render, screen, within } from '@testing-library/react'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { Router } from 'wouter'
 import { memoryLocation } from 'wouter/memory-location'
 import { createActor } from 'xstate'
@@ -216,11 +216,14 @@ describe('table grid model', () => {
             expect(button('Insert row')).toHaveProperty('disabled', !v.editable)
             expect(button('Undo last edit')).toHaveProperty('disabled', !v.canUndo)
           },
-          'rows.composing': (snapshot) => {
+          'rows.composing': async (snapshot) => {
             expect(ready().insertOpen).toBe(true)
             shown(snapshot)
             const form = within(dialog('Insert a row')!).getByRole('form', { name: 'New row' })
             expect(within(form).getByPlaceholderText('Default: generated')).toHaveAttribute('name', 'id')
+            // The side panel opens on the first value to write, past the generated key.
+            await act(() => vi.advanceTimersByTimeAsync(50))
+            expect(within(form).getByPlaceholderText('NULL')).toHaveFocus()
           },
           'rows.saving': (snapshot) => {
             shown(snapshot)

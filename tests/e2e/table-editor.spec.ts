@@ -37,11 +37,19 @@ test('a table made from the form takes rows in the grid: inserted, edited, filte
   const status = page.getByRole('status').filter({ hasText: /of \d+/ })
   await expect(status).toContainText('No rows of 0')
 
-  // Insert two rows in the side panel (defaults shown).
+  // Insert two rows in the side panel (defaults shown): along the window's right edge, open on the first value to write.
   for (const title of ['first', 'second']) {
     await page.getByRole('button', { name: 'Insert row' }).click()
     const panel = page.getByRole('form', { name: 'New row' })
     await expect(panel.getByPlaceholder('Default: generated')).toBeVisible()
+    await expect(panel.getByLabel(/^title/)).toBeFocused()
+    if (title === 'first') {
+      const box = (await panel.boundingBox())!
+      const width = page.viewportSize()!.width
+      expect(box.x).toBeGreaterThan(width * 0.3)
+      expect(box.x + box.width).toBeGreaterThan(width - 48)
+      await expectAccessible(page, 'Insert row side panel', panel.getByPlaceholder('Default: generated'))
+    }
     await panel.getByLabel(/^title/).fill(title)
     await panel.getByRole('button', { name: 'Save row' }).click()
     await expect(grid.getByText(title, { exact: true })).toBeVisible()

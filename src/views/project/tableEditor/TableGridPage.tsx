@@ -383,9 +383,14 @@ function Grid({ columns, rows, query, go, editable, selected, onSelect, keyOf, l
   )
 }
 
-/** The side panel of a new row: every column with its default shown; a column left untouched takes its default. */
+/**
+ * The side panel of a new row, at the window's right edge as the platform has it: every column with its default shown;
+ * a column left untouched takes its default.
+ */
 function InsertPanel({ columns, onClose, onInsert }: { columns: GridColumn[]; onClose: () => void; onInsert: (values: Row) => void }) {
   const [error, setError] = useState<string | null>(null)
+  // The panel opens on the first value a person writes: a generated key or a column with a default is left to the database.
+  const first = (columns.find((c) => !c.is_identity && c.default_value === null) ?? columns.find((c) => !c.is_identity) ?? columns[0])?.name
   const submit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault()
     const data = new FormData(event.currentTarget)
@@ -403,15 +408,21 @@ function InsertPanel({ columns, onClose, onInsert }: { columns: GridColumn[]; on
     onInsert(values)
   }
   return (
-    <Modal open onClose={onClose} title="Insert a row" size="lg">
+    <Modal open onClose={onClose} title="Insert a row" size="lg" placement="side">
       <form onSubmit={submit} className="space-y-3" aria-label="New row">
         {columns.map((column) => (
           <label key={column.name} className="block text-sm">
             <span className="font-mono">{column.name}</span> <span className="text-neutral-600 dark:text-neutral-400">{column.type}</span>
             {editorKindOf(column) === 'json' ? (
-              <textarea name={column.name} className={inputClass} placeholder={placeholderOf(column)} />
+              <textarea name={column.name} className={inputClass} placeholder={placeholderOf(column)} autoFocus={column.name === first} />
             ) : (
-              <input name={column.name} className={inputClass} placeholder={placeholderOf(column)} list={column.enums.length > 0 ? `enum-${column.name}` : undefined} />
+              <input
+                name={column.name}
+                className={inputClass}
+                placeholder={placeholderOf(column)}
+                list={column.enums.length > 0 ? `enum-${column.name}` : undefined}
+                autoFocus={column.name === first}
+              />
             )}
             {column.enums.length > 0 ? (
               <datalist id={`enum-${column.name}`}>
