@@ -124,7 +124,7 @@ describe('rows', () => {
     expect(sorted.rows.map((r) => r.id)).toEqual([1, 5])
     expect(sorted).toMatchObject({ total: 5, limit: 2, offset: 0, primary_keys: ['id'] })
     expect(sorted.columns.map((c) => c.name)).toEqual(['id', 'select', 'größe', 'done', 'meta', 'at'])
-    expect(sorted.columns[1]).toEqual({ name: 'select', type: 'text', default_value: "'none'::text", is_nullable: false, is_identity: false, enums: [] })
+    expect(sorted.columns[1]).toEqual({ name: 'select', type: 'text', default_value: "'none'::text", is_nullable: false, is_identity: false, enums: [], references: null })
     expect(sorted.columns[0]).toMatchObject({ is_identity: true })
     const page2 = await ok(await rows({ limit: '2', offset: '2' }), RowsPage)
     expect(page2.rows.map((r) => r.id)).toEqual([3, 4])
@@ -142,6 +142,35 @@ describe('rows', () => {
       const page = await ok(await rows({ filters: JSON.stringify(filters) }), RowsPage)
       expect(page.rows.map((r) => r.id), JSON.stringify(filters)).toEqual(ids)
       expect(page.total).toBe(ids.length)
+    }
+  })
+
+  it("names a column's foreign key, and searches the referenced table by its key or its first text column", async () => {
+    await sql(`create table "tëams" ("team id" bigint primary key, score int, "näme" text);
+      insert into "tëams" values (1, 10, 'Ada''s 100%'), (2, 20, 'Bob'), (12, 30, 'Cy_12'), (30, 40, null);
+      create table members (id int primary key, team bigint references "tëams" ("team id"), "co-team" bigint, note text,
+        foreign key ("co-team") references "tëams" ("team id"))`)
+    const page = await ok(await send('GET', `${base()}/members/rows`), RowsPage)
+    const ref = { schema: 'public', table: 'tëams', column: 'team id', label: 'näme' }
+    expect(page.columns.map((c) => [c.name, c.references])).toEqual([['id', null], ['team', ref], ['co-team', ref], ['note', null]])
+    const search = (term: string, columns = ['team id', 'näme']) =>
+      send('GET', `${base()}/${encodeURIComponent('tëams')}/rows?${new URLSearchParams({ search: JSON.stringify({ term, columns }), sort: JSON.stringify([{ column: 'team id', ascending: true }]), limit: '2' })}`)
+    const cases: [string, number[], number][] = [
+      ['2', [2, 12], 2], // the key as text: 2 and 12
+      ['b', [2], 1], // a name, without regard to case
+      ['%', [1], 1], // a wildcard is the character itself
+      ['_', [12], 1],
+      ['', [1, 2], 4], // no term: every row, paged
+    ]
+    for (const [term, ids, total] of cases) {
+      const found = await ok(await search(term), RowsPage)
+      expect(found.rows.map((r) => r['team id']), term).toEqual(ids)
+      expect(found.total, term).toBe(total)
+    }
+    for (const bad of [JSON.stringify({ term: 'x', columns: [] }), JSON.stringify({ term: 'x', columns: ['ghost'] }), 'nope', JSON.stringify({ term: 'x'.repeat(201), columns: ['näme'] })]) {
+      const res = await send('GET', `${base()}/${encodeURIComponent('tëams')}/rows?${new URLSearchParams({ search: bad })}`)
+      expect(res.status, bad).toBe(400)
+      expect(((await res.json()) as { message: string }).message).toMatch(/search/i)
     }
   })
 

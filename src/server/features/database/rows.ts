@@ -22,7 +22,7 @@ import * as z from 'zod'
 import * as zm from 'zod/mini'
 import { ProjectRef } from '../../../contracts/common'
 import {
-  DeleteRowsBody, InsertRowBody, RowFilter, RowSort, TableDefinitionBody, UpdateRowBody,
+  DeleteRowsBody, InsertRowBody, RowFilter, RowSearch, RowSort, TableDefinitionBody, UpdateRowBody,
   type DeletedRows, type ImportAnswer, type ImportFailure, type RowConflict, type RowsPage, type TableDefinitionAnswer, type WrittenRow,
 } from '../../../contracts/tableEditor'
 import * as endpoints from '../../../contracts/endpoints'
@@ -61,6 +61,19 @@ const jsonList = <T>(text: string | undefined, schema: zm.ZodMiniType<T>, what: 
   return result.data
 }
 
+const jsonOne = <T>(text: string | undefined, schema: zm.ZodMiniType<T>, what: string): T | undefined => {
+  if (text === undefined || text === '') return undefined
+  let parsed: unknown
+  try {
+    parsed = JSON.parse(text)
+  } catch {
+    throw new EditorRefusal(400, `${what} must be a JSON object`)
+  }
+  const result = schema.safeParse(parsed)
+  if (!result.success) throw new EditorRefusal(400, `${what}: ${result.error.issues.map((i) => `${i.path.join('.') || 'value'} ${i.message}`).join('; ')}`)
+  return result.data
+}
+
 class BadRows extends Error {
   constructor(readonly rows: ImportFailure['bad_rows'], readonly total: number) {
     super('bad rows')
@@ -95,11 +108,11 @@ export function tableEditorRoutes(deps: Deps) {
     const refused = gate(c, false)
     if (refused) return refused
     const { table } = c.req.valid('param')
-    const { offset, limit, sort, filters } = c.req.valid('query')
+    const { offset, limit, sort, filters, search } = c.req.valid('query')
     try {
       const run = runnerOf(c)
       const rel = await relationOf(run, table)
-      const selection = selectionOf(rel, jsonList(filters, RowFilter, 'filters'), jsonList(sort, RowSort, 'sort'))
+      const selection = selectionOf(rel, jsonList(filters, RowFilter, 'filters'), jsonList(sort, RowSort, 'sort'), jsonOne(search, RowSearch, 'search'))
       const parameters = [limit, offset, ...selection.parameters]
       const page = await run(pageSql(rel, selection), parameters, true)
       const count = await run(countSql(rel, selection), parameters, true)

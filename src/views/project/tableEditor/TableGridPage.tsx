@@ -10,7 +10,7 @@ import { useVirtualizer } from '@tanstack/react-virtual'
 import { useEffect, useId, useMemo, useRef, useState, type FormEvent, type KeyboardEvent } from 'react'
 import { Link, useLocation, useRoute, useSearch } from 'wouter'
 import type { ActorRefFrom } from 'xstate'
-import { gridQueryOf, gridSearchOf, rowKeyOf, selectTableGridView, type GridQuery, type Row, type TableGridView, type tableGridMachine } from '../../../../machines/tableGrid.machine'
+import { gridQueryOf, gridSearchOf, rowKeyOf, selectTableGridView, type GridQuery, type PickerView, type Row, type TableGridView, type tableGridMachine } from '../../../../machines/tableGrid.machine'
 import { selectTableImportView, type tableImportMachine } from '../../../../machines/tableImport.machine'
 import { FILTER_OPERATORS, PAGE_SIZES, type FilterOperator, type GridColumn, type RowFilter } from '../../../contracts/tableEditor'
 import { config } from '../../../config'
@@ -146,6 +146,7 @@ function ReadyGrid({
         keyOf={keyOf}
         label={`Rows of ${table}`}
         onSave={(row, column, value) => actor.send({ type: 'cell.save', edit: { key: keyValues(row), column, before: row[column], after: value } })}
+        onPick={(row, column) => actor.send({ type: 'picker.open', key: keyValues(row), column, before: row[column] })}
       />
       <div className="flex flex-wrap items-center gap-3 text-sm">
         <span role="status">
@@ -180,6 +181,7 @@ function ReadyGrid({
           </Button>
         </div>
       </Modal>
+      {view.picker ? <ReferencePicker actor={actor} picker={view.picker} /> : null}
       {view.insertOpen ? (
         <InsertPanel columns={page.columns} onClose={() => actor.send({ type: 'insert.cancel' })} onInsert={(values) => actor.send({ type: 'row.insert', values })} />
       ) : null}
@@ -242,9 +244,11 @@ interface GridProps {
   keyOf: (row: Row) => string
   label: string
   onSave: (row: Row, column: string, value: unknown) => void
+  /** A foreign key cell opens the picker of the table it references instead of a typed editor. */
+  onPick: (row: Row, column: string) => void
 }
 
-function Grid({ columns, rows, query, go, editable, selected, onSelect, keyOf, label, onSave }: GridProps) {
+function Grid({ columns, rows, query, go, editable, selected, onSelect, keyOf, label, onSave, onPick }: GridProps) {
   const [sizing, setSizing] = useState<ColumnSizingState>({})
   const [visibility, setVisibility] = useState<VisibilityState>({})
   const [editing, setEditing] = useState<{ row: number; column: string } | null>(null)
@@ -343,7 +347,11 @@ function Grid({ columns, rows, query, go, editable, selected, onSelect, keyOf, l
                     const column = visible[vc.index]
                     const meta = columnOf(column.id)
                     const isEditing = editing?.row === vr.index && editing.column === column.id
-                    const open = () => editable && setEditing({ row: vr.index, column: column.id })
+                    const open = () => {
+                      if (!editable) return
+                      if (meta.references?.schema === 'public') onPick(row, column.id)
+                      else setEditing({ row: vr.index, column: column.id })
+                    }
                     return (
                       <div
                         key={column.id}
@@ -380,6 +388,67 @@ function Grid({ columns, rows, query, go, editable, selected, onSelect, keyOf, l
         </div>
       </div>
     </div>
+  )
+}
+
+/** A foreign key cell's picker: the referenced table searched by its key or its first text column, a page at a time. */
+function ReferencePicker({ actor, picker }: { actor: TableGridActorRef; picker: PickerView }) {
+  const { reference } = picker
+  const close = () => actor.send({ type: 'picker.cancel' })
+  return (
+    <Modal open onClose={close} title={`Choose a row of ${reference.table}`} size="lg">
+      <div className="space-y-3 text-sm">
+        <p>
+          <span className="font-mono">{picker.column}</span> references <span className="font-mono">{reference.table}.{reference.column}</span>: the row chosen sets it.
+        </p>
+        <label className="block">
+          Search {reference.table} by {reference.label === null ? reference.column : `${reference.column} or ${reference.label}`}
+          <input type="search" className={inputClass} value={picker.term} autoFocus onChange={(e) => actor.send({ type: 'picker.search', term: e.target.value })} />
+        </label>
+        {picker.phase === 'searching' ? <Loading label={`Searching ${reference.table}…`} /> : null}
+        {picker.phase === 'failed' ? (
+          <div role="alert" className="flex items-center gap-3 text-red-800 dark:text-red-300">
+            <span>{picker.error}</span>
+            <Button onClick={() => actor.send({ type: 'picker.retry' })}>Try again</Button>
+          </div>
+        ) : null}
+        {picker.phase === 'found' ? (
+          <>
+            {picker.options.length === 0 ? (
+              <p>No rows of {reference.table} match.</p>
+            ) : (
+              <ul aria-label={`Rows of ${reference.table}`} className="divide-y divide-neutral-200 rounded-md border border-neutral-200 dark:divide-neutral-800 dark:border-neutral-800">
+                {picker.options.map((option) => (
+                  <li key={cellText(option.value)}>
+                    <button type="button" className="flex w-full gap-3 px-3 py-2 text-left hover:bg-neutral-100 dark:hover:bg-neutral-800" onClick={() => actor.send({ type: 'picker.choose', value: option.value })}>
+                      <span className="font-mono">{cellText(option.value)}</span>
+                      {option.label !== null ? <span className="truncate text-neutral-700 dark:text-neutral-300">{option.label}</span> : null}
+                    </button>
+                  </li>
+                ))}
+              </ul>
+            )}
+            <div className="flex flex-wrap items-center gap-3">
+              <span role="status">{picker.total === 0 ? 'No rows' : `Rows ${picker.from}–${picker.from + picker.options.length - 1} of ${picker.total.toLocaleString('en-US')}`}</span>
+              <Button disabled={picker.page === 0} onClick={() => actor.send({ type: 'picker.page', page: picker.page - 1 })}>
+                Previous
+              </Button>
+              <Button disabled={picker.page + 1 >= picker.pageCount} onClick={() => actor.send({ type: 'picker.page', page: picker.page + 1 })}>
+                Next
+              </Button>
+            </div>
+          </>
+        ) : null}
+        <div className="flex justify-end gap-2">
+          {picker.nullable ? (
+            <Button disabled={picker.phase !== 'found'} onClick={() => actor.send({ type: 'picker.choose', value: null })}>
+              Set to NULL
+            </Button>
+          ) : null}
+          <Button onClick={close}>Cancel</Button>
+        </div>
+      </div>
+    </Modal>
   )
 }
 
