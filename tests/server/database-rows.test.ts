@@ -369,6 +369,29 @@ describe('CSV', () => {
     expect((await ok(await send('GET', `${base()}/people/rows`), RowsPage)).total).toBe(3)
   })
 
+  it('reads UTF-16 with its byte order mark as the text it is, and refuses Latin-1 and UTF-16 without a mark, writing nothing', async () => {
+    await sql('create table encodings (id int primary key, name text)')
+    const text = 'id,name\n50,Zoë Ünal\n51,名前 ✓\n'
+    const utf16le = new Uint8Array([0xff, 0xfe, ...Buffer.from(text, 'utf16le')])
+    expect(await ok(await importCsv('encodings', utf16le), ImportAnswer, 201)).toEqual({ inserted: 2 })
+    const swapped = Buffer.from(text.replace(/5/g, '6'), 'utf16le')
+    swapped.swap16()
+    expect(await ok(await importCsv('encodings', new Uint8Array([0xfe, 0xff, ...swapped])), ImportAnswer, 201)).toEqual({ inserted: 2 })
+    const back = await ok(await send('GET', `${base()}/encodings/rows?${new URLSearchParams({ filters: JSON.stringify([{ column: 'id', operator: 'gte', value: 50 }]) })}`), RowsPage)
+    expect(back.rows.map((r) => [r.id, r.name])).toEqual([[50, 'Zoë Ünal'], [51, '名前 ✓'], [60, 'Zoë Ünal'], [61, '名前 ✓']])
+
+    const latin1 = await importCsv('encodings', new Uint8Array(Buffer.from('id,name\n70,Zoë Ünal\n', 'latin1')))
+    expect(latin1.status).toBe(400)
+    expect(((await latin1.json()) as { message: string }).message).toMatch(/not UTF-8 text, nor UTF-16/)
+    const unmarked = await importCsv('encodings', new Uint8Array(Buffer.from('id,name\n71,x\n', 'utf16le')))
+    expect(unmarked.status).toBe(400)
+    expect(((await unmarked.json()) as { message: string }).message).toMatch(/UTF-16 without its byte order mark/)
+    // A lone half of a surrogate pair is not UTF-16 text either.
+    const broken = await importCsv('encodings', new Uint8Array([0xff, 0xfe, ...Buffer.from('id,name\n72,', 'utf16le'), 0x00, 0xd8, 0x0a, 0x00]))
+    expect(broken.status).toBe(400)
+    expect((await ok(await send('GET', `${base()}/encodings/rows`), RowsPage)).total).toBe(4)
+  })
+
   it('exports a table as CSV, arrays and JSON as JSON text', async () => {
     const res = await s.request(`${base()}/people/export`, { headers: { cookie: readonly } })
     expect(res.status).toBe(200)

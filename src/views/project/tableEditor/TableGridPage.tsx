@@ -23,7 +23,7 @@ import { Modal } from '../../shell/Modal'
 import { useDocumentTitle } from '../../shell/useDocumentTitle'
 import { Button, ErrorPanel, InlineError, Loading, PageHeading, cx, inputClass } from '../../shell/ui'
 import { PAGE_CLASS, ProjectMachinePage } from '../ProjectMachinePage'
-import { CellEditor, cellText, editorKindOf, parseCell } from './cells'
+import { CellEditor, cellPreview, cellText, editorKindOf, parseCell } from './cells'
 
 export type TableGridActorRef = ActorRefFrom<typeof tableGridMachine>
 type ImportActorRef = ActorRefFrom<typeof tableImportMachine>
@@ -128,7 +128,9 @@ function ReadyGrid({
       {view.conflict ? (
         <div role="alert" className="space-y-2 rounded-md border border-amber-300 bg-amber-50 p-3 text-sm text-amber-900 dark:border-amber-800 dark:bg-amber-950/40 dark:text-amber-200">
           <p>{view.conflict.message}</p>
-          {view.conflict.current ? <pre className="overflow-x-auto text-xs">{JSON.stringify(view.conflict.current, null, 2)}</pre> : null}
+          {view.conflict.current ? (
+            <pre className="overflow-x-auto text-xs">{JSON.stringify(Object.fromEntries(Object.entries(view.conflict.current).map(([name, value]) => [name, typeof value === 'string' ? cellPreview(value) : value])), null, 2)}</pre>
+          ) : null}
           <div className="flex gap-2">
             <Button onClick={() => actor.send({ type: 'conflict.reload' })}>Reload rows</Button>
             <Button onClick={() => actor.send({ type: 'error.dismiss' })}>Keep my view</Button>
@@ -357,7 +359,7 @@ function Grid({ columns, rows, query, go, editable, selected, onSelect, keyOf, l
                         key={column.id}
                         role="gridcell"
                         tabIndex={0}
-                        aria-label={`${column.id}, row ${vr.index + 1}: ${cellText(row[column.id])}`}
+                        aria-label={`${column.id}, row ${vr.index + 1}: ${cellPreview(row[column.id])}`}
                         className="flex shrink-0 items-center overflow-hidden border-r border-neutral-100 px-2 font-mono text-xs dark:border-neutral-800"
                         style={{ width: column.getSize() }}
                         onDoubleClick={open}
@@ -376,7 +378,7 @@ function Grid({ columns, rows, query, go, editable, selected, onSelect, keyOf, l
                             }}
                           />
                         ) : (
-                          <span className={cx('truncate', row[column.id] === null && 'text-neutral-500 italic')}>{cellText(row[column.id])}</span>
+                          <span className={cx('truncate', row[column.id] === null && 'text-neutral-500 italic')}>{cellPreview(row[column.id])}</span>
                         )}
                       </div>
                     )
@@ -531,7 +533,7 @@ function ImportPanel({ machine, projectRef, table, onImported }: { machine: Retu
   return (
     <section aria-label="Import CSV" className="space-y-2 rounded-md border border-neutral-200 p-3 text-sm dark:border-neutral-800">
       <label className="block">
-        CSV file (a header row naming the columns, UTF-8)
+        CSV file (a header row naming the columns; UTF-8, or UTF-16 with its byte order mark)
         <input
           type="file"
           accept=".csv,text/csv"

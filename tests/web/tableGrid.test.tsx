@@ -1,9 +1,10 @@
 /**
- * The Table Editor grid's foreign key picker through the real app, on a fake platform: a cell of a column that
- * references another table opens a search of that table (through the same rows route, by its key or its first text
- * column, a page at a time), and the row chosen is the cell's edit, sent with the value the cell held.
+ * The Table Editor grid through the real app, on a fake platform: a cell of a column that references another table
+ * opens a search of that table (through the same rows route, by its key or its first text column, a page at a time),
+ * and the row chosen is the cell's edit, sent with the value the cell held; a cell of 10 MB of text is shown cut,
+ * and edited whole.
  */
-import { screen, waitFor, within } from '@testing-library/react'
+import { fireEvent, screen, waitFor, within } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest'
 import type { RowsPage } from '../../src/contracts/tableEditor'
@@ -18,8 +19,9 @@ const MEMBERS: RowsPage = {
     { name: 'id', type: 'integer', default_value: null, is_nullable: false, is_identity: false, enums: [] },
     { name: 'team', type: 'bigint', default_value: null, is_nullable: true, is_identity: false, enums: [], references: TEAMS },
     { name: 'owner', type: 'uuid', default_value: null, is_nullable: true, is_identity: false, enums: [], references: { schema: 'auth', table: 'users', column: 'id', label: 'email' } },
+    { name: 'note', type: 'text', default_value: null, is_nullable: true, is_identity: false, enums: [] },
   ],
-  rows: [{ id: 1, team: 7, owner: null }],
+  rows: [{ id: 1, team: 7, owner: null, note: 'short' }],
   offset: 0,
   limit: 100,
   total: 1,
@@ -30,7 +32,7 @@ const teamsPage = (offset: number, term: string): RowsPage => {
   return { columns: [MEMBERS.columns[0], { ...MEMBERS.columns[0], name: 'name', type: 'text' }], rows: all.slice(offset, offset + 10), offset, limit: 10, total: all.length, primary_keys: ['id'] }
 }
 
-function gridPlatform() {
+function gridPlatform(members: RowsPage = MEMBERS) {
   const platform = fakePlatform()
   const base = platform.fetch
   const reads: URLSearchParams[] = []
@@ -38,11 +40,11 @@ function gridPlatform() {
   vi.stubGlobal('fetch', async (input: Request) => {
     const url = new URL(input.url, 'http://localhost')
     const rows = url.pathname.match(/^\/platform\/projects\/[a-z]{20}\/table-editor\/tables\/([^/]+)\/rows$/)
-    if (rows?.[1] === 'members' && input.method === 'GET') return json(MEMBERS)
+    if (rows?.[1] === 'members' && input.method === 'GET') return json(members)
     if (rows?.[1] === 'members' && input.method === 'PATCH') {
       const body = (await input.clone().json()) as { values: Record<string, unknown> }
       patches.push(body)
-      return json({ row: { ...MEMBERS.rows[0], ...body.values }, sql: 'update …' })
+      return json({ row: { ...members.rows[0], ...body.values }, sql: 'update …' })
     }
     if (rows?.[1] === 'teams') {
       reads.push(url.searchParams)
@@ -110,5 +112,28 @@ describe('Table Editor: foreign key picker', () => {
     await user.dblClick(await screen.findByRole('gridcell', { name: 'owner, row 1: NULL' }))
     expect(screen.getByRole('textbox', { name: 'Edit owner' })).toBeInTheDocument()
     expect(screen.queryByRole('dialog')).toBeNull()
+  })
+})
+
+describe('Table Editor: 10 MB in a cell', () => {
+  it('shows the first characters and the length, and edits the whole value, sending what the cell held', async () => {
+    const big = `${'ab'.repeat(5 * 1024 * 1024)}`
+    const { patches } = gridPlatform({ ...MEMBERS, rows: [{ ...MEMBERS.rows[0], note: big }] })
+    renderApp(`/project/${REF}/editor/table/members`)
+    const cell = await screen.findByRole('gridcell', { name: /^note, row 1: (ab)+… \(10,485,760 characters\)$/ }, { timeout: 15_000 })
+    expect(cell.textContent!.length).toBeLessThan(600)
+    const user = userEvent.setup()
+    await user.dblClick(cell)
+    const editor = screen.getByRole('textbox', { name: 'Edit note' })
+    expect(editor.tagName).toBe('TEXTAREA')
+    expect((editor as HTMLTextAreaElement).value).toHaveLength(big.length)
+    fireEvent.change(editor, { target: { value: `${big}!` } })
+    fireEvent.keyDown(editor, { key: 'Enter' })
+    await waitFor(() => expect(patches).toHaveLength(1))
+    const [patch] = patches as { key: unknown; previous: { note: string }; values: { note: string } }[]
+    expect(patch.key).toEqual({ id: 1 })
+    expect(patch.previous.note === big).toBe(true)
+    expect(patch.values.note === `${big}!`).toBe(true)
+    expect(await screen.findByRole('gridcell', { name: /^note, row 1: (ab)+… \(10,485,761 characters\)$/ })).toBeInTheDocument()
   })
 })
