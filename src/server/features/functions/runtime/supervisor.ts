@@ -395,6 +395,8 @@ export class FunctionSupervisor {
         level: status >= 500 ? 'error' : 'info',
         event_message: `${req.method} | ${status} | ${req.pathAndQuery.split('?')[0]}`,
         method: req.method,
+        path: req.pathAndQuery.split('?')[0],
+        version: bundle.version,
         status,
         duration_ms: Math.round(performance.now() - started),
       })
