@@ -4,9 +4,15 @@
  * form) answer from the invocations the runtime records; and the demo's functions that need an npm package's own
  * files (ImageMagick's WebAssembly) or a payment provider's signed webhook run as deployed.
  */
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
+import { createHmac } from 'node:crypto'
+import { createClient } from '@supabase/supabase-js'
+import sharp from 'sharp'
+import { afterAll, beforeAll, describe, expect, inject, it, vi } from 'vitest'
+import WebSocket from 'ws'
 import { CombinedStats } from '../../src/contracts/functions'
 import { insertFunction } from '../../src/server/features/functions/store'
+import { secretBoxFor } from '../../src/server/core/sealed'
+import { upsertSecrets } from '../../src/server/features/functions/runtime/store'
 import { findProjectKeys } from '../../src/server/features/keys/store'
 import { OWNER, projectByName, startTestServer, type TestServer, listenOnPort } from './helpers'
 
@@ -178,4 +184,75 @@ describe('the analytics endpoints', () => {
     expect(await ask(`iso_timestamp_start=${start}&${sql('select id from function_logs')}`)).toMatchObject({ status: 400, body: { error: expect.stringContaining('24 hours') } })
     expect(await ask(`iso_timestamp_start=yesterday&${sql('select id from function_logs')}`)).toMatchObject({ status: 400, body: { message: expect.stringContaining('iso_timestamp_start') } })
   })
+})
+
+describe("the demo's functions that were never run", () => {
+  it("runs the recipe demo's resize-image: ImageMagick's WebAssembly from its npm package makes a 400 px WebP thumbnail in storage", async () => {
+    const supabase = createClient(`${origin}/p/${recipes.ref}`, keys.service, {
+      realtime: { transport: WebSocket as never },
+      auth: { persistSession: false, autoRefreshToken: false },
+    })
+    const png = await sharp({ create: { width: 800, height: 600, channels: 3, background: '#c0392b' } }).png().toBuffer()
+    const uploaded = await supabase.storage.from('recipe-photos').upload('tests/tomato.png', png, { contentType: 'image/png', upsert: true })
+    expect(uploaded.error).toBeNull()
+    const { data, error } = await supabase.functions.invoke('resize-image', { body: { path: 'tests/tomato.png' } })
+    expect(error).toBeNull()
+    expect(data).toEqual({ thumbnail: 'tests/tomato.thumb.webp' })
+    const thumb = await supabase.storage.from('recipe-photos').download('tests/tomato.thumb.webp')
+    expect(thumb.error).toBeNull()
+    const meta = await sharp(Buffer.from(await thumb.data!.arrayBuffer())).metadata()
+    expect([meta.format, meta.width, meta.height]).toEqual(['webp', 400, 300])
+  }, 120_000)
+
+  it("reads its npm packages' files but nothing else of the module cache", async () => {
+    await deploy(
+      recipes.id,
+      'cache-prober',
+      `Deno.serve(async (req) => {
+        const attempt = async (fn) => { try { await fn(); return 'allowed' } catch (e) { return e.name } }
+        const { dir } = await req.json()
+        return Response.json({ root: await attempt(() => Deno.stat(dir)), npm: await attempt(() => Deno.stat(dir + '/npm')) })
+      })`,
+    )
+    const res = await fetch(`${origin}/p/${recipes.ref}/functions/v1/cache-prober`, { method: 'POST', body: JSON.stringify({ dir: inject('denoDir') }) })
+    expect(await res.json()).toEqual({ root: 'NotCapable', npm: 'allowed' })
+  }, 60_000)
+
+  it("runs the storefront demo's stripe-webhook: a signed checkout.session.completed marks the order paid; a bad signature changes nothing", async () => {
+    const storefront = await projectByName(s, 'Acme Storefront')
+    const signingSecret = 'whsec_test_platform'
+    await upsertSecrets(s.db, storefront.id, [
+      { name: 'STRIPE_SECRET_KEY', value: 'sk_test_platform' },
+      { name: 'STRIPE_WEBHOOK_SIGNING_SECRET', value: signingSecret },
+    ], s.clock.now(), await secretBoxFor(s.config))
+    const orderId = await s.projectDbs.transaction(storefront.ref, {}, async (tx) => {
+      const { rows } = await tx.query<{ id: string }>(
+        `insert into orders (customer_id) values ('0d9e8f7a-6b5c-4d3e-8f2a-1b0c9d8e7f66') returning id::text as id`,
+      )
+      return Number(rows[0].id)
+    })
+    const statusOf = () =>
+      s.projectDbs.transaction(storefront.ref, { readOnly: true }, async (tx) => (await tx.query<{ status: string }>('select status::text as status from orders where id = $1', [orderId])).rows[0].status)
+    const payload = JSON.stringify({
+      id: 'evt_test_1',
+      object: 'event',
+      type: 'checkout.session.completed',
+      data: { object: { id: 'cs_test_1', object: 'checkout.session', metadata: { order_id: String(orderId) } } },
+    })
+    // Stripe's signature: HMAC-SHA256 of "{t}.{payload}" with the signing secret, checked within 5 minutes of now.
+    const t = Math.floor(Date.now() / 1000)
+    const sign = (secret: string) => `t=${t},v1=${createHmac('sha256', secret).update(`${t}.${payload}`).digest('hex')}`
+    const send = (signature: string) =>
+      fetch(`${origin}/p/${storefront.ref}/functions/v1/stripe-webhook`, { method: 'POST', headers: { 'stripe-signature': signature, 'content-type': 'application/json' }, body: payload })
+
+    const forged = await send(sign('whsec_not_the_secret'))
+    expect(forged.status).toBe(400)
+    expect(await forged.text()).toContain('signature')
+    expect(await statusOf()).toBe('pending')
+
+    const res = await send(sign(signingSecret))
+    expect(res.status).toBe(200)
+    expect(await res.json()).toEqual({ received: true })
+    expect(await statusOf()).toBe('paid')
+  }, 120_000)
 })
