@@ -212,7 +212,7 @@ export async function createApp(options: CreateAppOptions): Promise<PlatformServ
   app.route('/', pauseRoutes(deps))
   app.route('/', upgradeRoutes(deps))
   app.route('/', keysRoutes(deps))
-  app.route('/', usageRoutes(deps, usageMeter))
+  app.route('/', usageRoutes(deps, usageMeter, [functionRuntime.usage]))
   app.route('/', databaseRoutes(deps))
   app.route('/', databaseObjectRoutes(deps))
   app.route('/', tableEditorRoutes(deps))

@@ -10,6 +10,7 @@ import sharp from 'sharp'
 import { afterAll, beforeAll, describe, expect, inject, it, vi } from 'vitest'
 import WebSocket from 'ws'
 import { CombinedStats } from '../../src/contracts/functions'
+import { OrgUsageResponse } from '../../src/contracts/usage'
 import { insertFunction } from '../../src/server/features/functions/store'
 import { secretBoxFor } from '../../src/server/core/sealed'
 import { upsertSecrets } from '../../src/server/features/functions/runtime/store'
@@ -62,6 +63,22 @@ describe('a project whose API server is OFFLINE', () => {
     const rest = await fetch(`${base}/rest/v1/`, { headers: { apikey: legacyKeys.anon_key } })
     expect(rest.status).toBe(503)
     await rest.arrayBuffer()
+  }, 60_000)
+})
+
+describe('the usage page', () => {
+  it('shows a call as soon as it is counted: the read writes the pending counts first', async () => {
+    const day = (offset: number) => new Date(s.clock.now().getTime() + offset * 86_400_000).toISOString()
+    const invocations = async () => {
+      const res = await s.request(`/platform/organizations/demo-free/usage?start=${day(-1)}&end=${day(1)}&project_ref=${recipes.ref}`, { headers: { cookie } })
+      expect(res.status).toBe(200)
+      return OrgUsageResponse.parse(await res.json()).usages.find((u) => u.metric === 'FUNCTION_INVOCATIONS')!.usage
+    }
+    await deploy(recipes.id, 'counted', `Deno.serve(() => new Response('ok'))`)
+    const before = await invocations()
+    const res = await fetch(`${origin}/p/${recipes.ref}/functions/v1/counted`)
+    expect(await res.text()).toBe('ok')
+    expect(await invocations()).toBe(before + 1)
   }, 60_000)
 })
 
