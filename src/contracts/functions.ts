@@ -127,7 +127,7 @@ export type CombinedStats = z.infer<typeof CombinedStats>
 
 /** logs.all: the platform's SQL over a log source; without start and end, the last minute; at most 24 hours. */
 export const LogsQuery = z.object({
-  sql: z.optional(z.string()),
+  sql: z.optional(z.string().check(z.maxLength(20_000, 'sql: at most 20,000 characters'))),
   iso_timestamp_start: z.optional(z.iso.datetime({ offset: true, error: 'iso_timestamp_start: an ISO 8601 date-time' })),
   iso_timestamp_end: z.optional(z.iso.datetime({ offset: true, error: 'iso_timestamp_end: an ISO 8601 date-time' })),
 })

@@ -195,6 +195,9 @@ describe('the analytics endpoints', () => {
     expect(await ask(sql('selec * frm function_logs'))).toMatchObject({ status: 400, body: { error: expect.stringContaining('Syntax error') } })
     expect(await ask(sql('select nope from function_logs'))).toMatchObject({ status: 400, body: { error: 'Unrecognized name: nope' } })
     expect(await ask(sql('select count(*) from function_logs'))).toMatchObject({ status: 400, body: { error: expect.stringContaining('not supported') } })
+    const runaway = `select id from function_logs where regexp_contains(event_message, '(a+)+$')`
+    expect(await ask(sql(runaway))).toMatchObject({ status: 400, body: { error: expect.stringContaining('regexp_contains') } })
+    expect(await ask(sql(`select id from function_logs where ${'true and '.repeat(3_000)}true`))).toMatchObject({ status: 400, body: { message: expect.stringContaining('20,000') } })
     expect(await ask(sql('select id from edge_logs'))).toMatchObject({ status: 400, body: { error: expect.stringContaining('Unknown source edge_logs') } })
     expect(await ask('')).toMatchObject({ status: 400, body: { error: expect.stringContaining('function_edge_logs') } })
     const start = new Date(s.clock.now().getTime() - 25 * 3_600_000).toISOString()
