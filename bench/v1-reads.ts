@@ -88,7 +88,8 @@ try {
   const query: Record<string, string> = {
     '/v1/projects/available-regions': `?organization_slug=${slug}`,
     '/v1/projects/{ref}/health': '?services=db,rest,auth',
-    '/v1/projects/{ref}/analytics/endpoints/functions.combined-stats': `?interval=1hr&function_id=${values.function_slug ?? ''}`,
+    '/v1/projects/{ref}/analytics/endpoints/functions.combined-stats': `?interval=1hr&function_id=${(await first(`${p}/functions`, (b) => b[0]?.id)) ?? ''}`,
+    '/v1/projects/{ref}/analytics/endpoints/logs.all': `?sql=${encodeURIComponent('select id, timestamp from function_logs limit 1')}`,
   }
 
   const { doc } = openApi()
