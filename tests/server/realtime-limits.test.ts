@@ -3,6 +3,7 @@
  * input: sockets per project, channels per socket (1,000 joins on one socket), events per second (an error, the
  * socket kept), payload size, malformed frames, an unknown topic, a 10 MB frame, a reader that never reads (its buffer
  * bounded: the server closes it), a client that vanishes without closing; other clients unaffected throughout.
+ * Broadcasts over HTTP count against the same per-second limits as the sockets' messages.
  * And the usage page's realtime figures.
  */
 import { createClient, type RealtimeChannel, type SupabaseClient } from '@supabase/supabase-js'
@@ -207,6 +208,45 @@ describe('realtime limits and bad input', () => {
       s.ws.close()
     } finally {
       await patchConfig({ max_bytes_per_second: 100_000 })
+    }
+  })
+
+  it('counts broadcasts over HTTP (send before a join, httpSend) against the events and bytes per second, 429 past them; other projects unaffected', async () => {
+    const other = await otherProjectClient()
+    expect((await patchConfig({ max_events_per_second: 3, max_bytes_per_second: 2_000 })).status).toBe(204)
+    try {
+      const client = env.client()
+      // Never joined: supabase-js sends over the HTTP API.
+      const unjoined = client.channel('http-rate')
+      const statuses: string[] = []
+      for (let i = 0; i < 8; i++) statuses.push(await unjoined.send({ type: 'broadcast', event: 'e', payload: { i } }))
+      const ok = statuses.filter((st) => st === 'ok').length
+      // A burst within one second lets 3 through; one that crosses into the next second at most 3 more.
+      expect(ok, statuses.join('; ')).toBeGreaterThanOrEqual(3)
+      expect(ok).toBeLessThanOrEqual(6)
+      expect(statuses.filter((st) => st !== 'ok')).toEqual(Array(8 - ok).fill('error'))
+      let refusal: unknown
+      for (let i = 0; i < 10 && refusal === undefined; i++) await unjoined.httpSend('e', { i }).catch((err: unknown) => (refusal = err))
+      expect((refusal as Error).message).toBe('You have exceeded your rate limit')
+
+      const post = (messages: unknown[]) =>
+        fetch(`${env.url}/realtime/v1/api/broadcast`, { method: 'POST', headers: { apikey: env.keys.anon, 'content-type': 'application/json' }, body: JSON.stringify({ messages }) })
+      // Saving the limits starts each count again: a batch of 4 is past 3 however the second falls.
+      expect((await patchConfig({ max_events_per_second: 3 })).status).toBe(204)
+      const batch = await post(Array.from({ length: 4 }, (_, i) => ({ topic: 'http-rate', event: 'e', payload: { i } })))
+      expect(batch.status).toBe(429)
+      expect(await batch.json()).toEqual({ message: 'Too many messages to broadcast, please reduce the batch size' })
+      expect((await patchConfig({ max_events_per_second: 100 })).status).toBe(204)
+      // Two payloads of 1,501 bytes: past the 2,000 bytes of a second together, refused together.
+      const heavy = await post([0, 1].map((i) => ({ topic: 'http-rate', event: 'e', payload: { text: 'x'.repeat(1490), i } })))
+      expect(heavy.status).toBe(429)
+      expect(await heavy.json()).toEqual({ message: 'Too many bytes to broadcast: the project allows 2000 bytes of messages per second' })
+
+      // Another project's messages are its own to count.
+      const elsewhere = other.channel('http-rate')
+      for (let i = 0; i < 5; i++) expect(await elsewhere.httpSend('e', { i })).toEqual({ success: true })
+    } finally {
+      await patchConfig({ max_events_per_second: 100, max_bytes_per_second: 100_000 })
     }
   })
 

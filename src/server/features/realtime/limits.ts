@@ -31,3 +31,58 @@ export const SOCKET_DEFAULTS = {
 
 /** The largest frame a socket accepts at all (the largest payload limit a project may set, and room for the frame). */
 export const MAX_FRAME_BYTES = 10_000 * 1024 + 64 * 1024
+
+/**
+ * A count per second (a new second starts from zero), against a limit that may change meanwhile: of events (one
+ * each) or of bytes (a message's size). What the limit refuses is not counted.
+ */
+export class RateWindow {
+  private second = 0
+  private count = 0
+
+  /** What this second has counted so far. */
+  used(): number {
+    this.roll()
+    return this.count
+  }
+
+  /** Whether `amount` more fits under `limit` this second (nothing is counted). */
+  fits(limit: number | null | undefined, amount = 1): boolean {
+    return this.used() + amount <= (limit ?? Number.POSITIVE_INFINITY)
+  }
+
+  /** Counts `amount` if it fits; false (nothing counted) when the second's limit is spent. */
+  take(limit: number | null | undefined, amount = 1): boolean {
+    if (!this.fits(limit, amount)) return false
+    this.count += amount
+    return true
+  }
+
+  /** True when this window counts an earlier second than now: nothing in it still matters. */
+  stale(): boolean {
+    return this.second !== currentSecond()
+  }
+
+  private roll() {
+    const second = currentSecond()
+    if (this.second !== second) {
+      this.second = second
+      this.count = 0
+    }
+  }
+}
+
+const currentSecond = () => Math.floor(Date.now() / 1000)
+
+/**
+ * One project's per-second windows on this process: what its sockets and its HTTP broadcast API send count against
+ * the same events and bytes.
+ */
+export interface ProjectWindows {
+  events: RateWindow
+  bytes: RateWindow
+  joins: RateWindow
+  presence: RateWindow
+}
+
+export const newWindows = (): ProjectWindows => ({ events: new RateWindow(), bytes: new RateWindow(), joins: new RateWindow(), presence: new RateWindow() })
