@@ -29,7 +29,10 @@ import { canUsePrivateChannel } from './rls'
 import type { GatewayContext } from '../../gateway'
 
 export interface HubOptions {
-  /** The server's clock (deps.clock): a token's and a channel's expiry are its time, as the gateway's are. */
+  /**
+   * The server's clock (deps.clock): a token's and a channel's expiry are its time, as the gateway's are, and so are
+   * the seconds the per-second limits count in.
+   */
   clock: Clock
   idleTimeoutMs: number
   sendBufferBytes: number
@@ -204,7 +207,7 @@ export class Hub {
       if (this.windows.size >= 256) {
         for (const [key, old] of this.windows) if (Object.values(old).every((rate) => rate.stale())) this.windows.delete(key)
       }
-      this.windows.set(ref, (w = newWindows()))
+      this.windows.set(ref, (w = newWindows(this.options.clock)))
     }
     return w
   }

@@ -5,6 +5,7 @@
  * saved (and the process that saved it at once).
  */
 import type { RealtimeConfig } from '../../../contracts/realtime'
+import type { Clock } from '../../config'
 
 export const REALTIME_DEFAULTS: RealtimeConfig = {
   private_only: false,
@@ -33,12 +34,14 @@ export const SOCKET_DEFAULTS = {
 export const MAX_FRAME_BYTES = 10_000 * 1024 + 64 * 1024
 
 /**
- * A count per second (a new second starts from zero), against a limit that may change meanwhile: of events (one
- * each) or of bytes (a message's size). What the limit refuses is not counted.
+ * A count per second of the server's clock (a new second starts from zero), against a limit that may change
+ * meanwhile: of events (one each) or of bytes (a message's size). What the limit refuses is not counted.
  */
 export class RateWindow {
-  private second = 0
+  private second = Number.NaN
   private count = 0
+
+  constructor(private readonly clock: Clock) {}
 
   /** What this second has counted so far. */
   used(): number {
@@ -60,19 +63,21 @@ export class RateWindow {
 
   /** True when this window counts an earlier second than now: nothing in it still matters. */
   stale(): boolean {
-    return this.second !== currentSecond()
+    return this.second !== this.currentSecond()
+  }
+
+  private currentSecond() {
+    return Math.floor(this.clock.now().getTime() / 1000)
   }
 
   private roll() {
-    const second = currentSecond()
+    const second = this.currentSecond()
     if (this.second !== second) {
       this.second = second
       this.count = 0
     }
   }
 }
-
-const currentSecond = () => Math.floor(Date.now() / 1000)
 
 /**
  * One project's per-second windows on this process: what its sockets and its HTTP broadcast API send count against
@@ -85,4 +90,9 @@ export interface ProjectWindows {
   presence: RateWindow
 }
 
-export const newWindows = (): ProjectWindows => ({ events: new RateWindow(), bytes: new RateWindow(), joins: new RateWindow(), presence: new RateWindow() })
+export const newWindows = (clock: Clock): ProjectWindows => ({
+  events: new RateWindow(clock),
+  bytes: new RateWindow(clock),
+  joins: new RateWindow(clock),
+  presence: new RateWindow(clock),
+})
