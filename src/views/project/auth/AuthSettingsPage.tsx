@@ -1,7 +1,7 @@
 import { useSelector } from '@xstate/react'
 import { useId, type FormEvent } from 'react'
 import type { ActorRefFrom } from 'xstate'
-import { selectAuthSettingsView, type AuthSettingsDraft, type authSettingsMachine } from '../../../../machines/authSettings.machine'
+import { selectAuthSettingsView, type AuthSettingsChange, type AuthSettingsDraft, type authSettingsMachine } from '../../../../machines/authSettings.machine'
 
 type SwitchKey = { [K in keyof AuthSettingsDraft]: AuthSettingsDraft[K] extends boolean ? K : never }[keyof AuthSettingsDraft]
 type RateLimitKey = 'rateLimitEmails' | 'rateLimitSms' | 'rateLimitSignIns' | 'rateLimitOtp' | 'rateLimitRefresh'
@@ -61,7 +61,7 @@ export function AuthSettings({ actor }: { actor: AuthSettingsActorRef }) {
   }
   const { draft, errors } = view
   const readOnly = !view.canManage || view.saving
-  const edit = (change: Partial<AuthSettingsDraft>) => actor.send({ type: 'settings.edit', draft: change })
+  const edit = (change: AuthSettingsChange) => actor.send({ type: 'settings.edit', change })
   function submit(event: FormEvent) {
     event.preventDefault()
     actor.send({ type: 'settings.save' })
