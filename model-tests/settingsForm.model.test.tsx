@@ -53,17 +53,18 @@ interface FormPage<Saved, Draft, Change> {
 
 const form = (name: string) => within(screen.getByRole('form', { name }))
 
+/** A project whose limits are not the defaults, so the patch is seen to carry what was read. */
 const REALTIME_CONFIG: RealtimeConfig = {
   private_only: false,
-  connection_pool: 2,
-  max_concurrent_users: 200,
+  connection_pool: 3,
+  max_concurrent_users: 500,
   max_events_per_second: 100,
-  max_bytes_per_second: 100_000,
-  max_channels_per_client: 100,
-  max_joins_per_second: 100,
-  max_presence_events_per_second: 100,
-  max_presence_keys_per_object: 10,
-  max_payload_size_in_kb: 256,
+  max_bytes_per_second: 250_000,
+  max_channels_per_client: 50,
+  max_joins_per_second: 40,
+  max_presence_events_per_second: 30,
+  max_presence_keys_per_object: 12,
+  max_payload_size_in_kb: 512,
   suspend: false,
   presence_enabled: true,
 }
@@ -105,15 +106,15 @@ const realtimePage: FormPage<RealtimeConfig, realtimeForm.RealtimeSettingsDraft,
   body: (draft) => ({
     private_only: !draft.allowPublic,
     presence_enabled: true,
-    max_concurrent_users: 200,
-    max_channels_per_client: 100,
+    max_concurrent_users: 500,
+    max_channels_per_client: 50,
     max_events_per_second: draft.limits.max_events_per_second === '20' ? 20 : 100,
-    max_bytes_per_second: 100_000,
-    max_joins_per_second: 100,
-    max_presence_events_per_second: 100,
-    max_presence_keys_per_object: 10,
-    max_payload_size_in_kb: 256,
-    connection_pool: 2,
+    max_bytes_per_second: 250_000,
+    max_joins_per_second: 40,
+    max_presence_events_per_second: 30,
+    max_presence_keys_per_object: 12,
+    max_payload_size_in_kb: 512,
+    connection_pool: 3,
   }),
 }
 
