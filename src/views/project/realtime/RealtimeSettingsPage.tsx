@@ -53,6 +53,12 @@ export function RealtimeSettingsPage() {
   )
 }
 
+/** The channel restrictions as the page words them. */
+const SWITCHES: Array<['allowPublic' | 'presenceEnabled', string, string]> = [
+  ['allowPublic', 'Allow public access', 'If disabled, only private channels will be allowed: a client must be authorized by the policies on realtime.messages.'],
+  ['presenceEnabled', 'Enable presence', 'If disabled, clients cannot track presence on the project’s channels.'],
+]
+
 const TEXTS: SettingsFormTexts = {
   heading: HEADING,
   loading: 'Loading realtime settings…',
@@ -73,22 +79,9 @@ export function RealtimeSettings({ actor }: { actor: RealtimeSettingsActorRef })
         <>
           <Card className="space-y-5 p-5">
             <h2 className="text-base font-semibold">Channel restrictions</h2>
-            <SettingSwitch
-              id={`${id}-allowPublic`}
-              label="Allow public access"
-              hint="If disabled, only private channels will be allowed: a client must be authorized by the policies on realtime.messages."
-              checked={draft.allowPublic}
-              disabled={readOnly}
-              onChange={(allowPublic) => edit({ allowPublic })}
-            />
-            <SettingSwitch
-              id={`${id}-presenceEnabled`}
-              label="Enable presence"
-              hint="If disabled, clients cannot track presence on the project’s channels."
-              checked={draft.presenceEnabled}
-              disabled={readOnly}
-              onChange={(presenceEnabled) => edit({ presenceEnabled })}
-            />
+            {SWITCHES.map(([key, label, hint]) => (
+              <SettingSwitch key={key} id={`${id}-${key}`} label={label} hint={hint} checked={draft[key]} disabled={readOnly} onChange={(checked) => edit({ [key]: checked })} />
+            ))}
           </Card>
           <Card className="grid gap-5 p-5 md:grid-cols-2">
             <h2 className="text-base font-semibold md:col-span-2">Limits</h2>
