@@ -88,7 +88,8 @@ export function settingsFormMachine<Saved, Draft, Change, Body, Field extends st
     states: {
       loading: {
         invoke: {
-          // The id is the page's request (its done and error events carry it); the source is the same for every page.
+          // The id is the page's request (its done and error events carry it); the source is the same for every page,
+          // because xstate's setup cannot type actors named by a type parameter.
           id: d.load,
           src: 'loadSettings',
           input: ({ context }) => ({ ref: context.ref }),
