@@ -296,6 +296,18 @@ describe('what a real project brings along', () => {
     expect((await env.client().auth.signInWithPassword({ email: 'imported@example.com', password: 'not-it' })).error?.code).toBe('invalid_credentials')
   })
 
+  it("a new password is stored as the platform's bcrypt ($2b$, cost 10), which bcryptjs and the platform read back", async () => {
+    const { data, error } = await env.client().auth.signUp({ email: 'hashed@example.com', password: 'stored-as-bcrypt' })
+    expect(error).toBeNull()
+    const { rows } = await env.s.projectDbs.transaction(env.project.ref, { role: 'postgres', readOnly: true }, (tx) =>
+      tx.query<{ encrypted_password: string }>('select encrypted_password from auth.users where id = $1', [data.user!.id]),
+    )
+    const stored = rows[0].encrypted_password
+    expect(stored).toMatch(/^\$2b\$10\$[./A-Za-z0-9]{53}$/)
+    expect(bcrypt.compareSync('stored-as-bcrypt', stored)).toBe(true)
+    expect(bcrypt.compareSync('stored-as-bcryp', stored)).toBe(false)
+  })
+
   it('a project database made before the template carried schema auth gets it when its engine opens it, and again harmlessly', async () => {
     const other = await projectByName(env.s, 'Acme Storefront')
     const keys = (await findProjectKeys(env.s.db, other.id))!
