@@ -366,7 +366,7 @@ describe('what a real project brings along', () => {
     expect(again.error?.status).toBeGreaterThanOrEqual(400)
   })
 
-  it('the admin list pages as auth-js reads it: total and the next and last pages from the headers', async () => {
+  it('the admin list pages as auth-js reads it: total and the next and last pages from the headers, each user with its identities', async () => {
     const admin = env.client(env.keys.service)
     const { data, error } = await admin.auth.admin.listUsers({ page: 1, perPage: 10 })
     expect(error).toBeNull()
@@ -374,6 +374,12 @@ describe('what a real project brings along', () => {
     const { total } = data as { total: number }
     expect(total).toBeGreaterThan(30)
     expect(data).toMatchObject({ nextPage: 2, lastPage: Math.ceil(total / 10) })
+    // Each listed user carries its own identities, as reading the user alone answers them.
+    for (const listed of data.users) {
+      const one = await admin.auth.admin.getUserById(listed.id)
+      expect(listed.identities, listed.email).toEqual(one.data.user!.identities)
+      expect(listed.identities!.length, listed.email).toBeGreaterThan(0)
+    }
     const raw = await fetch(`${env.url}/auth/v1/admin/users?page=3&per_page=10&filter=FLOOD`, { headers: { apikey: env.keys.service, authorization: `Bearer ${env.keys.service}` } })
     expect(raw.headers.get('x-total-count')).toBe('30')
     expect(raw.headers.get('link')).toBe('</admin/users?page=3&per_page=10>; rel="last"')

@@ -93,6 +93,15 @@ export async function identitiesOf(tx: ProjectTx, userId: string): Promise<Ident
   return rows
 }
 
+/** The identities of several users in one query (a page of the users list), each user's in creation order. */
+export async function identitiesOfUsers(tx: ProjectTx, userIds: string[]): Promise<Map<string, IdentityRow[]>> {
+  const byUser = new Map<string, IdentityRow[]>(userIds.map((id) => [id, []]))
+  if (userIds.length === 0) return byUser
+  const { rows } = await tx.query<IdentityRow>(`select * from auth.identities where user_id = any($1::uuid[]) order by created_at`, [userIds])
+  for (const row of rows) byUser.get(row.user_id)?.push(row)
+  return byUser
+}
+
 /** One page of the users (newest first) whose e-mail contains `filter` (lower case), and how many match in all. */
 export async function listUsers(tx: ProjectTx, page: { limit: number; offset: number; filter: string }): Promise<{ rows: UserRow[]; total: number }> {
   const like = page.filter ? page.filter.replace(/[\\%_]/g, (m) => `\\${m}`) : undefined
