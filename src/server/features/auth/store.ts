@@ -59,6 +59,9 @@ export interface IdentityRow {
 }
 
 /** The columns that hold a user's one-time tokens (a link's hash), each with the time it was sent. */
+/** How a code reaches a phone: a text message or a WhatsApp message (auth-js' `channel`). */
+export type PhoneChannel = 'sms' | 'whatsapp'
+
 export type TokenColumn = 'confirmation_token' | 'recovery_token' | 'email_change_token_new'
 
 // ---- users ---------------------------------------------------------------------------------------------------------
@@ -449,7 +452,7 @@ export interface MailboxMessage {
   body: string
   link: string | null
   kind: string
-  channel: 'email' | 'sms'
+  channel: 'email' | PhoneChannel
   sent_at: string
 }
 
@@ -457,7 +460,7 @@ export interface MailboxMessage {
 export async function keepMail(
   db: Queryable,
   projectId: number,
-  mail: { to: string; subject: string; body: string; link: string | null; kind: string; channel?: 'email' | 'sms' },
+  mail: { to: string; subject: string; body: string; link: string | null; kind: string; channel?: 'email' | PhoneChannel },
   keep: number,
 ) {
   await db.query(
