@@ -29,6 +29,7 @@ import m028 from './migrations/028_postgres_settings'
 import m031 from './migrations/031_platform_processes'
 import m032 from './migrations/032_function_usage'
 import m035 from './migrations/035_auth_mailbox_whatsapp'
+import m037 from './migrations/037_demo_functions_fixed'
 
 /** Ordered; never edit an applied one, add the next. */
 export const migrations: { id: string; sql: string }[] = [
@@ -62,6 +63,7 @@ export const migrations: { id: string; sql: string }[] = [
   { id: '031_platform_processes', sql: m031 },
   { id: '032_function_usage', sql: m032 },
   { id: '035_auth_mailbox_whatsapp', sql: m035 },
+  { id: '037_demo_functions_fixed', sql: m037 },
 ]
 
 /** Arbitrary constant: serialises concurrent starts of several processes on one database. */
