@@ -1,5 +1,5 @@
 import { useSelector } from '@xstate/react'
-import { useId, useRef, useState, type DragEvent, type FormEvent, type KeyboardEvent, type ReactNode } from 'react'
+import { useId, useMemo, useRef, useState, type DragEvent, type FormEvent, type KeyboardEvent, type ReactNode } from 'react'
 import { Link, useRoute } from 'wouter'
 import type { ActorRefFrom } from 'xstate'
 import {
@@ -223,9 +223,10 @@ function WriteTools({
 
 function Listing({ actor, view }: { actor: StorageExplorerActorRef; view: Browsing }) {
   const { listing } = view
+  // The view is made anew from each snapshot; the machine's array of items is the same until the folder changes.
+  const items = useMemo(() => listing.items.filter((item) => item.name !== FOLDER_PLACEHOLDER), [listing.items])
   if (listing.phase === 'loading') return <Loading label="Loading folder…" />
   if (listing.phase === 'failed') return <ErrorPanel title="Failed to list the folder" message={listing.error ?? ''} onRetry={() => actor.send({ type: 'listing.retry' })} />
-  const items = listing.items.filter((item) => item.name !== FOLDER_PLACEHOLDER)
   if (items.length === 0) {
     return (
       <p className="rounded-lg border border-dashed border-neutral-300 p-8 text-center text-sm text-neutral-600 dark:border-neutral-700 dark:text-neutral-400">
@@ -303,12 +304,11 @@ function FolderColumnView({
   open: string | null
   search?: string
 }) {
-  const shown = items.filter((item) => item.name !== FOLDER_PLACEHOLDER)
+  const shown = useMemo(() => items.filter((item) => item.name !== FOLDER_PLACEHOLDER), [items])
   const openIndex = open === null ? -1 : shown.findIndex((item) => item.name === open)
   const list = useVirtualRows({
-    count: shown.length,
+    entries: shown,
     rowHeight: COLUMN_ENTRY_HEIGHT,
-    keyOf: (index) => shown[index].name,
     // The open folder stays rendered, so Left from the column it opened finds it however far this one scrolled.
     keep: openIndex >= 0 ? [openIndex] : [],
     measured: true,
@@ -381,7 +381,7 @@ const ROW_HEIGHT = 41
  * keys move between the rows' names over the whole folder.
  */
 function FileTable({ actor, view, items }: { actor: StorageExplorerActorRef; view: Browsing; items: StorageListItem[] }) {
-  const list = useVirtualRows({ count: items.length, rowHeight: ROW_HEIGHT, keyOf: (index) => items[index].name })
+  const list = useVirtualRows({ entries: items, rowHeight: ROW_HEIGHT })
   const hintId = useId()
   return (
     <Card>

@@ -21,17 +21,16 @@ const OVERSCAN = 10
 export type Slot = { kind: 'entry'; index: number; key: string | number } | { kind: 'spacer'; height: number; key: string }
 
 export function useVirtualRows({
-  count,
+  entries,
   rowHeight,
-  keyOf,
   keep = [],
   measured = false,
   canFocus = () => true,
 }: {
-  count: number
+  /** The entries, by name (a new array only when they change: the virtualiser's measurements follow its keys). */
+  entries: readonly { name: string }[]
   /** An entry's height in px: its height when `measured` is false, its first estimate otherwise. */
   rowHeight: number
-  keyOf: (index: number) => string
   /** Entries kept rendered wherever the view is. */
   keep?: number[]
   /** Entries of varying height (a wrapped name) measure themselves: their element takes `measure` as its ref. */
@@ -40,6 +39,9 @@ export function useVirtualRows({
   canFocus?: (index: number) => boolean
 }) {
   const box = useRef<HTMLDivElement>(null)
+  const count = entries.length
+  // The same function while the entries are the same: a new one makes the virtualiser measure every entry again.
+  const getItemKey = useCallback((index: number) => entries[index].name, [entries])
   const [held, setHeld] = useState<number | null>(null)
   const focusNext = useRef<number | null>(null)
   const kept = [held, ...keep].filter((i): i is number => i !== null && i >= 0 && i < count)
@@ -56,7 +58,7 @@ export function useVirtualRows({
     count,
     getScrollElement: () => box.current,
     estimateSize: () => rowHeight,
-    getItemKey: keyOf,
+    getItemKey,
     overscan: OVERSCAN,
     rangeExtractor,
     initialRect: UNMEASURED,
