@@ -1,5 +1,5 @@
 import { useSelector } from '@xstate/react'
-import { useId, useMemo, useRef, useState, type DragEvent, type FormEvent, type KeyboardEvent, type ReactNode } from 'react'
+import { memo, useId, useMemo, useRef, useState, type DragEvent, type FormEvent, type KeyboardEvent, type ReactNode } from 'react'
 import { Link, useRoute } from 'wouter'
 import type { ActorRefFrom } from 'xstate'
 import {
@@ -427,7 +427,11 @@ function FileTable({ actor, view, items }: { actor: StorageExplorerActorRef; vie
   )
 }
 
-function Row({
+/** One formatter for every row: toLocaleString makes a formatter of its own at each call, too slow for a scroll frame. */
+const DATE_TIME = new Intl.DateTimeFormat(undefined, { dateStyle: 'short', timeStyle: 'medium' })
+
+/** A row renders again only when its own entry changes: a scroll frame renders just the rows it brings into view. */
+const Row = memo(function Row({
   actor,
   item,
   index,
@@ -475,7 +479,7 @@ function Row({
       </th>
       <td className="px-3 py-2">{item.metadata ? sizeLabel(item.metadata.size) : '—'}</td>
       <td className="px-3 py-2 font-mono text-xs">{item.metadata?.mimetype ?? 'Folder'}</td>
-      <td className="px-3 py-2">{item.updated_at ? new Date(item.updated_at).toLocaleString() : '—'}</td>
+      <td className="px-3 py-2">{item.updated_at ? DATE_TIME.format(new Date(item.updated_at)) : '—'}</td>
       <td className="whitespace-nowrap px-3 py-2 text-right">
         {isFolder ? null : (
           <Button variant="ghost" aria-label={`Get URL of ${item.name}`} disabled={!canUrl} onClick={() => actor.send({ type: 'url.open', name: item.name })}>
@@ -495,7 +499,8 @@ function Row({
       </td>
     </tr>
   )
-}
+})
+
 
 function DetailsPanel({ actor, panel }: { actor: StorageExplorerActorRef; panel: PanelView }) {
   if (panel.kind !== 'details') {
