@@ -9,6 +9,7 @@
  */
 import { assign, fromPromise, setup, type SnapshotFrom } from 'xstate'
 import { AuthEmailBody, CreateAuthUserBody, type AuthUser, type AuthUserPage } from '../src/contracts/projectAuth'
+import { PROJECT_DATABASE_TIMEOUT_MS } from './projectDatabaseTimeout'
 
 export const USERS_PER_PAGE = 50
 
@@ -114,7 +115,7 @@ export const authUsersMachine = setup({
     isListed: ({ context }, params: { id: string }) => context.users.some((u) => u.id === params.id),
   },
   delays: {
-    requestTimeout: 10_000,
+    requestTimeout: PROJECT_DATABASE_TIMEOUT_MS,
   },
 }).createMachine({
   id: 'authUsers',

@@ -8,6 +8,7 @@
  * Invariant: nothing runs that was not shown first; the SQL shown is the SQL the server runs for the same change.
  */
 import { assign, fromPromise, setup, type SnapshotFrom } from 'xstate'
+import { PROJECT_DATABASE_TIMEOUT_MS } from './projectDatabaseTimeout'
 import type {
   ChangeApplied, ObjectChangeInput, ObjectKind, ObjectLists, PolicyCommand,
 } from '../src/contracts/databaseObjects'
@@ -182,7 +183,7 @@ export const databaseObjectsMachine = setup({
     })),
   },
   delays: {
-    requestTimeout: 10_000,
+    requestTimeout: PROJECT_DATABASE_TIMEOUT_MS,
   },
 }).createMachine({
   id: 'databaseObjects',

@@ -10,6 +10,7 @@
 import { assign, fromPromise, setup, type SnapshotFrom } from 'xstate'
 import type { DatabaseConnection } from '../src/contracts/settings'
 import { passwordProblem } from './dbPassword'
+import { PROJECT_DATABASE_TIMEOUT_MS } from './projectDatabaseTimeout'
 
 interface Context {
   ref: string
@@ -51,7 +52,7 @@ export const databaseSettingsMachine = setup({
     isStrongPassword: ({ context }) => passwordProblem(context.password) === null,
   },
   delays: {
-    requestTimeout: 10_000,
+    requestTimeout: PROJECT_DATABASE_TIMEOUT_MS,
   },
 }).createMachine({
   id: 'databaseSettings',

@@ -6,6 +6,7 @@
  */
 import { assign, fromPromise, setup, type SnapshotFrom } from 'xstate'
 import type { DatabaseTable } from '../src/contracts/database'
+import { PROJECT_DATABASE_TIMEOUT_MS } from './projectDatabaseTimeout'
 
 interface Context {
   ref: string
@@ -34,7 +35,7 @@ export const databaseTablesMachine = setup({
     storeError: assign((_, params: { error: string }) => ({ error: params.error })),
   },
   delays: {
-    requestTimeout: 10_000,
+    requestTimeout: PROJECT_DATABASE_TIMEOUT_MS,
   },
 }).createMachine({
   id: 'databaseTables',

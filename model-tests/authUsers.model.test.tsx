@@ -7,9 +7,10 @@ import { AuthUsers } from '../src/views/project/auth/AuthUsersPage'
 import { REF } from '../tests/fixtures'
 import { describePath, errorOf, eventFor, keyByIncomingEdge, missingCoverage, modelOf, outputOf } from './harness'
 import { apiError, deferredActor, usePathClock } from './fakes'
+import { PROJECT_DATABASE_TIMEOUT_MS } from '../machines/projectDatabaseTimeout'
 
 const ev = eventFor(authUsersMachine)
-const REQUEST_TIMEOUT = 10_000
+const REQUEST_TIMEOUT = PROJECT_DATABASE_TIMEOUT_MS
 
 const user = (n: number, email: string, over: Partial<AuthUser> = {}): AuthUser => ({
   id: `00000000-0000-4000-8000-${String(n).padStart(12, '0')}`,

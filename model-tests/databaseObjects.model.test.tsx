@@ -8,10 +8,11 @@ import { DatabaseObjects } from '../src/views/project/databaseObjects/DatabaseOb
 import { REF } from '../tests/fixtures'
 import { type ModelEvent, describePath, errorOf, keyByIncomingEdge, missingCoverage, modelOf, outputOf } from './harness'
 import { apiError, deferredActor, usePathClock } from './fakes'
+import { PROJECT_DATABASE_TIMEOUT_MS } from '../machines/projectDatabaseTimeout'
 
 // The shared catalog-list machine, walked on the Policies page: the one page with a form (the policy draft), so both
 // origins of a change (the list's buttons, the form) are walked; the other kinds differ only in their lists' rows.
-const REQUEST_TIMEOUT = 10_000
+const REQUEST_TIMEOUT = PROJECT_DATABASE_TIMEOUT_MS
 const contextOf = (snapshot: SnapshotFrom<typeof databaseObjectsMachine>) => snapshot.context
 
 const NOTES: PolicyTable = {

@@ -8,8 +8,9 @@ import { ProjectActorContext } from '../src/views/shell/projectActor'
 import { makeProject, REF } from '../tests/fixtures'
 import { describePath, errorOf, eventFor, keyByIncomingEdge, missingCoverage, modelOf, outputOf } from './harness'
 import { deferredActor, usePathClock } from './fakes'
+import { PROJECT_DATABASE_TIMEOUT_MS } from '../machines/projectDatabaseTimeout'
 
-const REQUEST_TIMEOUT = 10_000
+const REQUEST_TIMEOUT = PROJECT_DATABASE_TIMEOUT_MS
 const STRONG = 'Kitchen-Drawer-42'
 const ev = eventFor(databaseSettingsMachine)
 const WEAK = 'kitchen'

@@ -8,8 +8,9 @@ import { REF } from '../tests/fixtures'
 import { CUSTOMERS, TABLES } from '../tests/fixtures.database'
 import { type ModelEvent, describePath, errorOf, keyByIncomingEdge, missingCoverage, modelOf, outputOf } from './harness'
 import { deferredActor, usePathClock } from './fakes'
+import { PROJECT_DATABASE_TIMEOUT_MS } from '../machines/projectDatabaseTimeout'
 
-const REQUEST_TIMEOUT = 10_000
+const REQUEST_TIMEOUT = PROJECT_DATABASE_TIMEOUT_MS
 const contextOf = (snapshot: SnapshotFrom<typeof databaseTablesMachine>) => snapshot.context
 
 const model = modelOf(databaseTablesMachine, {

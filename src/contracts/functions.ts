@@ -83,8 +83,51 @@ export const FunctionLogEntry = z.object({
   level: z.enum(['log', 'info', 'error']),
   event_message: z.string(),
   method: z.optional(z.string()),
+  path: z.optional(z.string()),
+  version: z.optional(z.number()),
   status: z.optional(z.number()),
   duration_ms: z.optional(z.number()),
 })
 export const FunctionLogs = z.object({ result: z.array(FunctionLogEntry) })
 export type FunctionLogs = z.infer<typeof FunctionLogs>
+
+/**
+ * The analytics endpoints' answer (AnalyticsResponse): rows of whatever the query selects, or an error in place of
+ * them.
+ */
+export const AnalyticsResponse = z.object({ result: z.optional(z.array(z.unknown())), error: z.optional(z.unknown()) })
+export type AnalyticsResponse = z.infer<typeof AnalyticsResponse>
+
+/** The periods of functions.combined-stats (the function overview's charts). */
+export const COMBINED_STATS_INTERVALS = ['15min', '1hr', '3hr', '1day'] as const
+export const CombinedStatsQuery = z.object({
+  interval: z.enum(COMBINED_STATS_INTERVALS),
+  function_id: z.string().check(z.minLength(1, 'function_id is required')),
+})
+
+/** One time bucket of functions.combined-stats: the function's invocations by status class and its log lines. */
+export const CombinedStatsRow = z.object({
+  /** The bucket's start, ISO 8601 (a minute for 15min and 1hr, an hour for 3hr and 1day). */
+  timestamp: z.string(),
+  requests_count: z.number(),
+  success_count: z.number(),
+  redirect_count: z.number(),
+  client_err_count: z.number(),
+  server_err_count: z.number(),
+  /** Milliseconds, of the bucket's invocations. */
+  avg_execution_time: z.number(),
+  max_execution_time: z.number(),
+  log_count: z.number(),
+  log_info_count: z.number(),
+  log_error_count: z.number(),
+})
+export type CombinedStatsRow = z.infer<typeof CombinedStatsRow>
+export const CombinedStats = z.object({ result: z.array(CombinedStatsRow) })
+export type CombinedStats = z.infer<typeof CombinedStats>
+
+/** logs.all: the platform's SQL over a log source; without start and end, the last minute; at most 24 hours. */
+export const LogsQuery = z.object({
+  sql: z.optional(z.string().check(z.maxLength(20_000, 'sql: at most 20,000 characters'))),
+  iso_timestamp_start: z.optional(z.iso.datetime({ offset: true, error: 'iso_timestamp_start: an ISO 8601 date-time' })),
+  iso_timestamp_end: z.optional(z.iso.datetime({ offset: true, error: 'iso_timestamp_end: an ISO 8601 date-time' })),
+})

@@ -29,6 +29,7 @@ import { functionRoutes } from './features/functions/routes'
 import { createFunctionRuntime, type FunctionRuntime } from './features/functions/runtime'
 import { functionsProduct } from './features/functions/runtime/product'
 import { functionManageRoutes } from './features/functions/runtime/manage'
+import { functionAnalyticsRoutes } from './features/functions/runtime/analytics'
 import { functionFilesRoutes } from './features/functions/runtime/files'
 import { gitHostFor, gitRoutes } from './features/github'
 import { backfillProjectKeys } from './features/keys/store'
@@ -211,12 +212,13 @@ export async function createApp(options: CreateAppOptions): Promise<PlatformServ
   app.route('/', pauseRoutes(deps))
   app.route('/', upgradeRoutes(deps))
   app.route('/', keysRoutes(deps))
-  app.route('/', usageRoutes(deps, usageMeter))
+  app.route('/', usageRoutes(deps, usageMeter, [functionRuntime.usage]))
   app.route('/', databaseRoutes(deps))
   app.route('/', databaseObjectRoutes(deps))
   app.route('/', tableEditorRoutes(deps))
   app.route('/', storageRoutes(deps))
   app.route('/', functionManageRoutes(deps, functionRuntime))
+  app.route('/', functionAnalyticsRoutes(deps, functionRuntime))
   app.route('/', functionFilesRoutes(deps))
   app.route('/', functionRoutes(deps, functionRuntime))
   // Git hosting: /git/* authenticates by access token itself (no session), the /platform calls by the session.

@@ -48,7 +48,9 @@ test("enabling branching with a wrong git branch, then the right one; the branch
   await gitBranch.fill('main')
   await expect(dialog.getByText('Branch main found in demo-pro/notes-app')).toBeVisible()
   const plan = dialog.getByRole('region', { name: 'What will run' })
-  await expect(plan.getByText('20240108090000_create_notebooks.sql')).toBeVisible()
+  // The plan compares the repository's migrations with those the project's database has recorded: after other
+  // walks, that database may have to be opened again first (seconds on a busy machine).
+  await expect(plan.getByText('20240108090000_create_notebooks.sql')).toBeVisible({ timeout: 20_000 })
   await expect(plan.getByText('Then the seed supabase/seed.sql runs once.')).toBeVisible()
   await expect(enable).toBeEnabled()
   await expectAccessible(page, 'Enable database branching, the plan', plan.getByText('20240108090000_create_notebooks.sql'))

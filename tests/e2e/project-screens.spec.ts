@@ -13,6 +13,8 @@ test('an unknown project ref shows the not-found page, with the way back to the 
 })
 
 test('custom domain: refused on the free plan; on the Pro plan an active hostname becomes the API URL', async ({ page }) => {
+  // Two new projects, five screens and three scans: on a busy machine more than the default minute.
+  test.setTimeout(120_000)
   await signIn(page)
   const free = await createProject(page.request, { organization_slug: 'demo-free', name: 'E2E free domain', status: 'ACTIVE_HEALTHY' })
   await page.goto(`/project/${free.ref}/settings/general`)

@@ -2,6 +2,7 @@ import { describe, expect, it, vi } from 'vitest'
 import { createActor } from 'xstate'
 import { databaseTablesMachine, selectDatabaseTablesView } from '../../machines/databaseTables.machine'
 import type { DatabaseTable } from '../../src/contracts/database'
+import { PROJECT_DATABASE_TIMEOUT_MS } from '../../machines/projectDatabaseTimeout'
 import { deferredActor, usePathClock } from '../../model-tests/fakes'
 
 const REF = 'abcdefghijklmnopqrst'
@@ -47,9 +48,9 @@ describe('database tables machine', () => {
     expect(view()).toMatchObject({ phase: 'loaded', tables: [] })
   })
 
-  it('a first load unanswered for 10 s is abandoned and reported', async () => {
+  it('a first load unanswered for the project database time-out is abandoned and reported', async () => {
     const { loads, view } = start()
-    await vi.advanceTimersByTimeAsync(9_999)
+    await vi.advanceTimersByTimeAsync(PROJECT_DATABASE_TIMEOUT_MS - 1)
     expect(view()).toEqual({ phase: 'loading' })
     await vi.advanceTimersByTimeAsync(1)
     expect(loads[0].signal.aborted).toBe(true)
@@ -68,7 +69,7 @@ describe('database tables machine', () => {
     expect(view()).toEqual({ phase: 'loaded', tables: [ORDERS], refreshing: false, error: 'Internal server error' })
     actor.send({ type: 'tables.refresh' })
     expect(view()).toMatchObject({ error: null })
-    await vi.advanceTimersByTimeAsync(10_000)
+    await vi.advanceTimersByTimeAsync(PROJECT_DATABASE_TIMEOUT_MS)
     expect(loads[2].signal.aborted).toBe(true)
     expect(view()).toEqual({ phase: 'loaded', tables: [ORDERS], refreshing: false, error: 'The request timed out' })
     actor.send({ type: 'tables.refresh' })

@@ -53,7 +53,8 @@ beforeAll(async () => {
   const deps = { db: s.db, config: s.config, clock: s.clock, lifecycle: s.lifecycle, latency: { ms: 0 }, ownUrl: initialOwnUrl(s.config), projectDbs: s.projectDbs }
   const linked = { ...probe('linked', 'required'), keyless: (method: string, path: string) => method === 'GET' && path === '/verify' }
   const socket = { ...probe('socket', 'required'), keyInQuery: true }
-  app = gatewayRoutes(deps, meter, [probe('open', 'optional'), probe('closed', 'required'), linked, socket])
+  const own = { ...probe('own', 'required'), servedWithoutApiServer: true }
+  app = gatewayRoutes(deps, meter, [probe('open', 'optional'), probe('closed', 'required'), linked, socket, own])
 }, 120_000)
 
 afterAll(async () => {
@@ -127,7 +128,13 @@ describe('the gateway', () => {
     try {
       const offline = await call(`/p/${ref}/open/v1/x`, { apikey: keys.anon })
       expect(offline).toMatchObject({ status: 503, body: { refused: 'project_unavailable' }, passes: 0 })
+      // A product that is a service of its own keeps serving, keys still verified; a project not ACTIVE_HEALTHY stays refused.
+      expect(await call(`/p/${ref}/own/v1/x`, { apikey: keys.anon })).toMatchObject({ status: 200, body: { caller: 'anon', ref }, passes: 1 })
+      expect(await call(`/p/${ref}/own/v1/x`)).toMatchObject({ status: 401, body: { refused: 'no_key' }, passes: 0 })
+      await s.db.query(`update projects set status = 'PAUSING' where ref = $1`, [ref])
+      expect(await call(`/p/${ref}/own/v1/x`, { apikey: keys.anon })).toMatchObject({ status: 503, body: { refused: 'project_unavailable' }, passes: 0 })
     } finally {
+      await s.db.query(`update projects set status = 'ACTIVE_HEALTHY' where ref = $1`, [ref])
       await s.db.query(`update projects set postgrest_status = 'ONLINE' where ref = $1`, [ref])
     }
   })

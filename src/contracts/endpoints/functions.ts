@@ -1,11 +1,15 @@
 import { endpoint } from '../endpoint'
 import {
+  AnalyticsResponse,
+  CombinedStats,
+  CombinedStatsQuery,
   CreateFunctionBody,
   CreateSecretsBody,
   DeleteSecretsBody,
   FunctionList,
   FunctionLogs,
   FunctionResponse,
+  LogsQuery,
   SecretList,
   UpdateFunctionBody,
 } from '../functions'
@@ -25,3 +29,10 @@ export const createSecrets = /* @__PURE__ */ endpoint('POST', 'v1', '/projects/:
 export const deleteSecrets = /* @__PURE__ */ endpoint('DELETE', 'v1', '/projects/:ref/secrets', { body: DeleteSecretsBody })
 /** The function's last 1,000 log entries (the dashboard's logs page). */
 export const functionLogs = /* @__PURE__ */ endpoint('GET', 'platform', '/projects/:ref/functions/:slug/logs', { response: FunctionLogs })
+/** A function's invocations and log lines per time bucket (the function overview's charts). */
+export const functionCombinedStats = /* @__PURE__ */ endpoint('GET', 'v1', '/projects/:ref/analytics/endpoints/functions.combined-stats', {
+  query: CombinedStatsQuery,
+  response: CombinedStats,
+})
+/** The project's logs by the platform's SQL; this platform keeps the function sources (function_logs, function_edge_logs). */
+export const projectLogs = /* @__PURE__ */ endpoint('GET', 'v1', '/projects/:ref/analytics/endpoints/logs.all', { query: LogsQuery, response: AnalyticsResponse })

@@ -28,6 +28,7 @@ import m027 from './migrations/027_realtime_presence_keys'
 import m028 from './migrations/028_postgres_settings'
 import m031 from './migrations/031_platform_processes'
 import m032 from './migrations/032_function_usage'
+import m037 from './migrations/037_demo_functions_fixed'
 
 /** Ordered; never edit an applied one, add the next. */
 export const migrations: { id: string; sql: string }[] = [
@@ -60,6 +61,7 @@ export const migrations: { id: string; sql: string }[] = [
   { id: '028_postgres_settings', sql: m028 },
   { id: '031_platform_processes', sql: m031 },
   { id: '032_function_usage', sql: m032 },
+  { id: '037_demo_functions_fixed', sql: m037 },
 ]
 
 /** Arbitrary constant: serialises concurrent starts of several processes on one database. */

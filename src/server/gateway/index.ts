@@ -1,7 +1,7 @@
 /**
  * The one gateway in front of every project's API, `{origin}/p/{ref}/{product}/v1/…` (the role Kong plays on the
  * platform). For each request it resolves the project once, refuses one that is unknown (404) or not serving
- * (503: not ACTIVE_HEALTHY, or its API server put OFFLINE), verifies the `apikey` / `Authorization` JWT against the
+ * (503: not ACTIVE_HEALTHY, or its API server put OFFLINE for a product the API server serves), verifies the `apikey` / `Authorization` JWT against the
  * project's current secret (identity.ts), meters the request for the usage pages and the request log, and then hands
  * over to the product's sub-app with `c.var.gateway` set. CORS for browser apps on any origin is mounted app-wide
  * before the guards (cors.ts) so that refusals carry it too. No product verifies keys on its own: a product only
@@ -59,6 +59,11 @@ export interface Product {
   keyless?: (method: string, path: string) => boolean
   /** Also take the key from the `apikey` query parameter (a WebSocket upgrade, which a browser sends with no headers). */
   keyInQuery?: boolean
+  /**
+   * true: a service of its own, not behind the project's API server (PostgREST), so it keeps serving while that server
+   * is OFFLINE (edge functions run on their own runtime on the platform). Unset: refused with 503 then, as REST is.
+   */
+  servedWithoutApiServer?: boolean
   /** The gateway's refusal in the product's own error shape. */
   refuse(c: Context, refusal: GatewayRefusal): Response | Promise<Response>
 }
@@ -120,7 +125,8 @@ function gate(deps: Deps, meter: UsageMeter | undefined, product: Product): Midd
     }
     let refused: Response | undefined
     try {
-      if (row.status !== 'ACTIVE_HEALTHY' || row.postgrest_status !== 'ONLINE') {
+      const apiServerDown = row.postgrest_status !== 'ONLINE' && product.servedWithoutApiServer !== true
+      if (row.status !== 'ACTIVE_HEALTHY' || apiServerDown) {
         return (refused = await product.refuse(
           c,
           new GatewayRefusal(503, 'project_unavailable', 'The project is not available', {

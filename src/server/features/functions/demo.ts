@@ -30,9 +30,11 @@ const resizeImage: DemoFunction = {
   verifyJwt: true,
   body: `// Makes a 400 px wide thumbnail of an image in the recipe-photos bucket.
 import { createClient } from 'npm:@supabase/supabase-js@2'
-import { ImageMagick, initialize, MagickFormat } from 'npm:@imagemagick/magick-wasm@0.0.30'
+import { ImageMagick, initializeImageMagick, MagickFormat } from 'npm:@imagemagick/magick-wasm@0.0.30'
 
-await initialize()
+// The WebAssembly module ships inside the package.
+const wasm = await Deno.readFile(new URL('magick.wasm', import.meta.resolve('npm:@imagemagick/magick-wasm@0.0.30')))
+await initializeImageMagick(wasm)
 
 Deno.serve(async (req) => {
   const { path } = await req.json()
@@ -45,7 +47,7 @@ Deno.serve(async (req) => {
 
   const thumbnail = ImageMagick.read(new Uint8Array(await data.arrayBuffer()), (image) => {
     image.resize(400, 0)
-    return image.write(MagickFormat.Webp, (bytes) => bytes.slice())
+    return image.write(MagickFormat.WebP, (bytes) => bytes.slice())
   })
   const target = path.replace(/\\.[^.]+$/, '') + '.thumb.webp'
   const upload = await supabase.storage
@@ -113,13 +115,19 @@ const cryptoProvider = Stripe.createSubtleCryptoProvider()
 Deno.serve(async (req) => {
   const signature = req.headers.get('Stripe-Signature')
   if (!signature) return new Response('missing signature', { status: 400 })
-  const event = await stripe.webhooks.constructEventAsync(
-    await req.text(),
-    signature,
-    Deno.env.get('STRIPE_WEBHOOK_SIGNING_SECRET')!,
-    undefined,
-    cryptoProvider,
-  )
+  let event: Stripe.Event
+  try {
+    event = await stripe.webhooks.constructEventAsync(
+      await req.text(),
+      signature,
+      Deno.env.get('STRIPE_WEBHOOK_SIGNING_SECRET')!,
+      undefined,
+      cryptoProvider,
+    )
+  } catch (err) {
+    // A forged or stale signature: not the provider, nothing changes.
+    return new Response((err as Error).message, { status: 400 })
+  }
   if (event.type === 'checkout.session.completed') {
     const orderId = Number(event.data.object.metadata?.order_id)
     const supabase = createClient(Deno.env.get('SUPABASE_URL')!, Deno.env.get('SUPABASE_SERVICE_ROLE_KEY')!)

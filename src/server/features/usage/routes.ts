@@ -9,7 +9,7 @@
  *   POST /dev/projects/{ref}/usage                  set what is added to a metric's measured usage (e.g. over its limit)
  * Measured (core/meter.ts): EGRESS (REST answer bytes in the period) and DATABASE_SIZE (each project's database size
  * last measured up to the period's end), in GB; MONTHLY_ACTIVE_USERS, the realtime figures and FUNCTION_INVOCATIONS
- * (the function runtime's count, written every few seconds) from their services' daily tables.
+ * (the function runtime's count, written every few seconds and before each read) from their services' daily tables.
  */
 import { Hono } from 'hono'
 import type { PlanId } from '../../../contracts/common'
@@ -112,7 +112,12 @@ async function dailyUsage(db: Queryable, period: Period): Promise<DailyUsage[]> 
 
 const STATUS_RANGE: Record<StatusClass, [number, number]> = { '2xx': [200, 299], '3xx': [300, 399], '4xx': [400, 499], '5xx': [500, 599] }
 
-export function usageRoutes({ db, config }: Deps, meter?: UsageMeter) {
+/** A service that counts in memory and writes its daily figures now and then (function invocations). */
+export interface PendingCounts {
+  flush(): Promise<void>
+}
+
+export function usageRoutes({ db, config }: Deps, meter?: UsageMeter, pending: readonly PendingCounts[] = []) {
   const app = new Hono<AppEnv>()
 
   app.on(...at(endpoints.getResourceWarnings), async (c) => {
@@ -131,6 +136,8 @@ export function usageRoutes({ db, config }: Deps, meter?: UsageMeter) {
       await meter.flush()
       await meter.measureDatabaseSizes(projects)
     }
+    // A call counted is a call shown: what the services hold in memory is written before the figures are read.
+    await Promise.all(pending.map((p) => p.flush()))
     let projectId: number | null = null
     if (query.project_ref !== undefined) {
       const project = await findProjectByRef(db, query.project_ref)

@@ -38,7 +38,7 @@ export interface RuntimeOptions {
 export function createFunctionRuntime(deps: Pick<Deps, 'db' | 'config' | 'clock'>, opts: RuntimeOptions = {}): FunctionRuntime {
   const { limits } = opts
   const { db, config, clock } = deps
-  const logs = new FunctionLogs()
+  const logs = new FunctionLogs(() => clock.now().getTime())
   const usage = createFunctionUsage(db, clock)
   const supervisor = new FunctionSupervisor({
     bundlesDir: path.join(config.dataDir, 'functions', `bundles-${process.pid}`),

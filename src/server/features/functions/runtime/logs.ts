@@ -16,6 +16,10 @@ export interface FunctionLogEntry {
   level: 'log' | 'info' | 'error'
   event_message: string
   method?: string
+  /** An invocation's path from the function's slug on (`/hello-world/sub`), without the query. */
+  path?: string
+  /** The function's version that answered an invocation. */
+  version?: number
   status?: number
   duration_ms?: number
 }
@@ -25,12 +29,15 @@ export class FunctionLogs {
   private readonly listeners = new Set<(entry: FunctionLogEntry) => void>()
   private counter = 0
 
+  /** `now`: the platform's clock in epoch milliseconds, so entries fall in the periods the analytics read by it. */
+  constructor(private readonly now: () => number = Date.now) {}
+
   add(functionId: string, entry: Omit<FunctionLogEntry, 'id' | 'timestamp' | 'function_id'>): FunctionLogEntry {
     const full: FunctionLogEntry = {
       ...entry,
       event_message: entry.event_message.length > MAX_LINE ? `${entry.event_message.slice(0, MAX_LINE)}…` : entry.event_message,
       id: `${Date.now().toString(36)}-${(this.counter++).toString(36)}`,
-      timestamp: Date.now(),
+      timestamp: this.now(),
       function_id: functionId,
     }
     let list = this.byFunction.get(functionId)

@@ -3,7 +3,7 @@
  * answers streamed (server-sent events pass through as they are written). Keys are optional at the gateway: a
  * function with verify_jwt off takes calls without any key; with it on, a call with no valid key of this project is
  * refused here (a bad key the gateway refuses already). OPTIONS reaches the function, which answers its own
- * preflight. Refusals and failures are in the platform's shapes (`{ code, message }`).
+ * preflight. It is served while the project's API server is OFFLINE. Refusals and failures are in the platform's shapes (`{ code, message }`).
  */
 import { Hono, type Context } from 'hono'
 import type { GatewayEnv, GatewayRefusal, Product } from '../../../gateway'
@@ -56,6 +56,9 @@ export function functionsProduct(deps: Pick<Deps, 'db'>, runtime: FunctionRuntim
     name: 'functions',
     app,
     keys: 'optional',
+    // Functions run on their own runtime, not behind the API server: a project whose API server is OFFLINE still
+    // serves them (a project not ACTIVE_HEALTHY does not).
+    servedWithoutApiServer: true,
     refuse: (_c, refusal: GatewayRefusal) => {
       if (refusal.status === 401) return json(401, { code: 401, message: refusal.message }, refusal.headers)
       if (refusal.status === 404) return json(404, { code: 'NOT_FOUND', message: refusal.message })

@@ -1,7 +1,8 @@
 /**
  * Runs each deployed function version in a Deno process of its own and hands it requests.
  *  - Permissions are narrowed to what a function may do: network yes; env only the names it is given (the project's
- *    secrets and the SUPABASE_* values); reading only its own bundle folder; no writes, subprocesses, FFI or system
+ *    secrets and the SUPABASE_* values); reading only its own bundle folder and its npm packages' files (the module
+ *    cache's npm folder, public packages only); no writes, subprocesses, FFI or system
  *    information (anything not allowed is denied: `--no-prompt`). The process environment holds those names and the
  *    runtime's own settings, which are denied by name: any other name reads as unset, as on the platform (npm
  *    packages probe PG*, NODE_* … and must not fail on a name they may not read).
@@ -328,7 +329,9 @@ export class FunctionSupervisor {
       // A request's signal aborts when its client goes away, not when the answer is sent (the bootstrap passes it on).
       '--unstable-no-legacy-abort',
       '--allow-net',
-      `--allow-read=${dir}`,
+      // Its npm packages' own files too (a wasm module beside the code): on the platform they are bundled with the
+      // function. That folder holds only packages from the public registry; the rest of the cache stays closed.
+      `--allow-read=${dir},${path.join(this.opts.denoDir, 'npm')}`,
       '--allow-env',
       `--deny-env=${denied.join(',')}`,
       `--v8-flags=--max-old-space-size=${this.limits.memoryMb}`,
@@ -395,6 +398,8 @@ export class FunctionSupervisor {
         level: status >= 500 ? 'error' : 'info',
         event_message: `${req.method} | ${status} | ${req.pathAndQuery.split('?')[0]}`,
         method: req.method,
+        path: req.pathAndQuery.split('?')[0],
+        version: bundle.version,
         status,
         duration_ms: Math.round(performance.now() - started),
       })
