@@ -4,7 +4,8 @@
  * rename, favourite, share (or make private again) and delete change one snippet, delete after a confirmation. Each change answers the snippet as
  * the platform keeps it, which replaces the one on screen; a failed change keeps the list and says why.
  * Invariants: one change at a time; the history is read again after each run (`history.refresh`) without hiding
- * the list.
+ * the list; only the author (the snippet's owner is the session's account) renames, edits, shares or deletes a
+ * snippet, as the platform refuses anyone else — a favourite is each person's own.
  */
 import { assign, fromPromise, setup, type SnapshotFrom } from 'xstate'
 import type { Snippet } from '../src/contracts/snippets'
@@ -19,6 +20,8 @@ export type SnippetChange = { name?: string; sql?: string; favorite?: boolean; v
 
 interface Context {
   ref: string
+  /** The signed-in person's account id (null before the session is known: then nothing is theirs). */
+  accountId: number | null
   snippets: Snippet[]
   history: SqlHistoryEntry[]
   /** Why the list could not be read, or why the last change failed. */
@@ -27,7 +30,7 @@ interface Context {
   target: Snippet | null
 }
 
-type SqlSnippetsEvent =
+export type SqlSnippetsEvent =
   | { type: 'retry' }
   | { type: 'save.start' }
   | { type: 'save.cancel' }
@@ -51,9 +54,13 @@ function sorted(snippets: Snippet[]): Snippet[] {
 }
 const upsert = (list: Snippet[], snippet: Snippet) => sorted([...list.filter((s) => s.id !== snippet.id), snippet])
 
+/** The snippet is listed and the person is its author. */
+const authored = (context: Pick<Context, 'snippets' | 'accountId'>, id: string) =>
+  context.accountId !== null && context.snippets.some((s) => s.id === id && s.owner.id === context.accountId)
+
 export const sqlSnippetsMachine = setup({
   types: {
-    input: {} as { ref: string },
+    input: {} as { ref: string; accountId: number | null },
     context: {} as Context,
     events: {} as SqlSnippetsEvent,
     children: {} as {
@@ -88,11 +95,13 @@ export const sqlSnippetsMachine = setup({
   guards: {
     /** The snippet is on the list (a stale click on one just deleted does nothing). */
     listed: ({ context }, params: { id: string }) => context.snippets.some((s) => s.id === params.id),
+    /** Listed and the person's own: the platform answers anyone else's change with 403. */
+    authored: ({ context }, params: { id: string }) => authored(context, params.id),
     named: (_, params: { name: string }) => params.name.trim() !== '',
   },
 }).createMachine({
   id: 'sqlSnippets',
-  context: ({ input }) => ({ ref: input.ref, snippets: [], history: [], error: null, target: null }),
+  context: ({ input }) => ({ ref: input.ref, accountId: input.accountId, snippets: [], history: [], error: null, target: null }),
   initial: 'loading',
   states: {
     loading: {
@@ -112,12 +121,12 @@ export const sqlSnippetsMachine = setup({
           on: {
             'save.start': { target: 'naming', actions: assign({ error: null }) },
             'rename.start': {
-              guard: { type: 'listed', params: ({ event }) => ({ id: event.id }) },
+              guard: { type: 'authored', params: ({ event }) => ({ id: event.id }) },
               target: 'renaming',
               actions: assign({ target: ({ context, event }) => context.snippets.find((s) => s.id === event.id) ?? null, error: null }),
             },
             'delete.start': {
-              guard: { type: 'listed', params: ({ event }) => ({ id: event.id }) },
+              guard: { type: 'authored', params: ({ event }) => ({ id: event.id }) },
               target: 'confirmingDelete',
               actions: assign({ target: ({ context, event }) => context.snippets.find((s) => s.id === event.id) ?? null, error: null }),
             },
@@ -128,12 +137,12 @@ export const sqlSnippetsMachine = setup({
             },
             // Shared with the project's members, or private to its author again (the platform lets only the author).
             'snippet.share': {
-              guard: { type: 'listed', params: ({ event }) => ({ id: event.id }) },
+              guard: { type: 'authored', params: ({ event }) => ({ id: event.id }) },
               target: 'updating',
               actions: assign({ target: ({ context, event }) => ({ ...context.snippets.find((s) => s.id === event.id)!, visibility: event.visibility }) }),
             },
             'snippet.update': {
-              guard: { type: 'listed', params: ({ event }) => ({ id: event.id }) },
+              guard: { type: 'authored', params: ({ event }) => ({ id: event.id }) },
               target: 'updating',
               actions: assign({
                 target: ({ context, event }) => ({ ...context.snippets.find((s) => s.id === event.id)!, content: { schema_version: '1.0', sql: event.sql } }),
@@ -228,6 +237,8 @@ export interface SqlSnippetsView {
   history: SqlHistoryEntry[]
   error: string | null
   target: Snippet | null
+  /** The ids of the snippets the person wrote: only these offer share, rename and delete. */
+  authored: ReadonlySet<string>
 }
 
 export function selectSqlSnippetsView(snapshot: SqlSnippetsSnapshot): SqlSnippetsView {
@@ -236,5 +247,5 @@ export function selectSqlSnippetsView(snapshot: SqlSnippetsSnapshot): SqlSnippet
     snapshot.matches('loading') ? 'loading'
     : snapshot.matches('failed') ? 'failed'
     : (Object.values(snapshot.value as Record<string, SnippetsPhase>)[0] ?? 'idle')
-  return { phase, snippets, history, error, target }
+  return { phase, snippets, history, error, target, authored: new Set(snippets.filter((s) => authored(snapshot.context, s.id)).map((s) => s.id)) }
 }

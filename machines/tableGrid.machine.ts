@@ -7,10 +7,12 @@
  * requestTimeout is abandoned and reported.
  * The panels around the rows are the machine's too: the rows picked for deletion (their primary keys, forgotten when
  * the query changes or they are deleted), the insert panel (`composing`, a state of the rows: while it is open nothing
- * else is written) and the CSV import panel (a region of its own, open while the rows reload under it).
+ * else is written), the foreign key picker (`picking`: a cell of a column that references another table of the
+ * schema opens a search of that table, by its key or its first text column, a page at a time; the row chosen is the
+ * cell's edit, saved as any other) and the CSV import panel (a region of its own, open while the rows reload under it).
  */
 import { assign, fromPromise, setup, type SnapshotFrom } from 'xstate'
-import type { RowFilter, RowSort, RowsPage, WrittenRow, DeletedRows } from '../src/contracts/tableEditor'
+import type { ColumnReference, RowFilter, RowSort, RowsPage, WrittenRow, DeletedRows } from '../src/contracts/tableEditor'
 
 export type Row = Record<string, unknown>
 
@@ -44,6 +46,33 @@ export interface UpdateRequest {
   values: Row
 }
 
+/** One page of the referenced table's rows whose key or label contains the term. */
+export interface ReferenceSearch {
+  ref: string
+  reference: ColumnReference
+  term: string
+  offset: number
+  limit: number
+}
+
+/** The picker of a foreign key cell: the cell it edits, what it searches and the page found. */
+export interface Picker {
+  key: Row
+  column: string
+  before: unknown
+  nullable: boolean
+  reference: ColumnReference
+  term: string
+  page: number
+  found: RowsPage | null
+}
+
+/** Rows of the referenced table a picker shows at once. */
+export const PICKER_PAGE_SIZE = 10
+
+/** The schema the grid reads rows of: a key elsewhere is edited as its plain value. */
+const PICKABLE_SCHEMA = 'public'
+
 interface Context {
   ref: string
   table: string
@@ -59,6 +88,7 @@ interface Context {
   current: Row | null
   /** The primary keys of the rows picked for deletion. */
   selected: Row[]
+  picker: Picker | null
 }
 
 type GridEvent =
@@ -77,6 +107,12 @@ type GridEvent =
   | { type: 'edit.undo' }
   | { type: 'conflict.reload' }
   | { type: 'error.dismiss' }
+  | { type: 'picker.open'; key: Row; column: string; before: unknown }
+  | { type: 'picker.search'; term: string }
+  | { type: 'picker.page'; page: number }
+  | { type: 'picker.retry' }
+  | { type: 'picker.choose'; value: unknown }
+  | { type: 'picker.cancel' }
 
 const messageOf = (error: unknown, fallback: string) => (error instanceof Error && error.message ? error.message : fallback)
 const statusOf = (error: unknown) => (error as { status?: number | null } | null)?.status ?? null
@@ -155,7 +191,7 @@ export const tableGridMachine = setup({
     input: {} as { ref: string; table: string; query: GridQuery },
     context: {} as Context,
     events: {} as GridEvent,
-    children: {} as { getRows: 'getRows'; updateRow: 'updateRow'; insertRow: 'insertRow'; deleteRows: 'deleteRows' },
+    children: {} as { getRows: 'getRows'; updateRow: 'updateRow'; insertRow: 'insertRow'; deleteRows: 'deleteRows'; searchReference: 'searchReference' },
   },
   actors: {
     getRows: fromPromise<RowsPage, RowsRequest>(async () => {
@@ -169,6 +205,9 @@ export const tableGridMachine = setup({
     }),
     deleteRows: fromPromise<DeletedRows, { ref: string; table: string; keys: Row[] }>(async () => {
       throw new Error('deleteRows not provided')
+    }),
+    searchReference: fromPromise<RowsPage, ReferenceSearch>(async () => {
+      throw new Error('searchReference not provided')
     }),
   },
   actions: {
@@ -203,6 +242,13 @@ export const tableGridMachine = setup({
     hasKeys: ({ context }) => (context.page?.primary_keys.length ?? 0) > 0,
     hasSelection: ({ context }) => (context.page?.primary_keys.length ?? 0) > 0 && context.selected.length > 0,
     newQuery: ({ context, event }) => event.type === 'query.changed' && !sameQuery(context.query, event.query),
+    /** The cell's column references one column of a table whose rows the grid can read. */
+    pickable: ({ context, event }) => {
+      if (event.type !== 'picker.open' || (context.page?.primary_keys.length ?? 0) === 0) return false
+      const reference = context.page?.columns.find((c) => c.name === event.column)?.references
+      return reference !== null && reference !== undefined && reference.schema === PICKABLE_SCHEMA
+    },
+    canBeNull: ({ context, event }) => event.type === 'picker.choose' && (event.value !== null || context.picker?.nullable === true),
   },
   delays: {
     requestTimeout: 15_000,
@@ -220,6 +266,7 @@ export const tableGridMachine = setup({
     error: null,
     current: null,
     selected: [],
+    picker: null,
   }),
   type: 'parallel',
   states: {
@@ -251,6 +298,16 @@ export const tableGridMachine = setup({
             'cell.save': { guard: 'hasKeys', target: 'saving', actions: assign({ pending: ({ event }) => event.edit, error: null }) },
             'row.select': { guard: 'hasKeys', actions: 'select' },
             'insert.open': { guard: 'hasKeys', target: 'composing' },
+            'picker.open': {
+              guard: 'pickable',
+              target: 'picking',
+              actions: assign({
+                picker: ({ context, event }) => {
+                  const column = context.page!.columns.find((c) => c.name === event.column)!
+                  return { key: event.key, column: event.column, before: event.before, nullable: column.is_nullable, reference: column.references!, term: '', page: 0, found: null }
+                },
+              }),
+            },
             'rows.delete': { guard: 'hasSelection', target: 'confirmingDelete', actions: assign({ deleting: ({ context }) => context.selected }) },
             'edit.undo': {
               guard: 'canUndo',
@@ -266,6 +323,46 @@ export const tableGridMachine = setup({
             'row.insert': 'inserting',
             'insert.cancel': 'idle',
             'query.changed': { guard: 'newQuery', target: 'loading', actions: 'storeQuery' },
+          },
+        },
+        /** The foreign key picker is open: the referenced table searched a page at a time; nothing is written until a row is chosen. */
+        picking: {
+          initial: 'searching',
+          on: {
+            'picker.search': { target: '.searching', reenter: true, actions: assign({ picker: ({ context, event }) => ({ ...context.picker!, term: event.term, page: 0 }) }) },
+            'picker.cancel': { target: 'idle', actions: assign({ picker: null }) },
+            'query.changed': { guard: 'newQuery', target: 'loading', actions: ['storeQuery', assign({ picker: null })] },
+          },
+          states: {
+            searching: {
+              invoke: {
+                id: 'searchReference',
+                src: 'searchReference',
+                input: ({ context }) => {
+                  const picker = context.picker!
+                  return { ref: context.ref, reference: picker.reference, term: picker.term, offset: picker.page * PICKER_PAGE_SIZE, limit: PICKER_PAGE_SIZE }
+                },
+                onDone: { target: 'found', actions: assign({ picker: ({ context, event }) => ({ ...context.picker!, found: event.output }), error: null }) },
+                onError: { target: 'failed', actions: { type: 'storeError', params: errorParams('The referenced rows could not be read') } },
+              },
+              after: { requestTimeout: { target: 'failed', actions: { type: 'storeError', params: { error: 'The request timed out' } } } },
+            },
+            found: {
+              on: {
+                'picker.page': { target: 'searching', actions: assign({ picker: ({ context, event }) => ({ ...context.picker!, page: event.page }) }) },
+                // The chosen row's key is the cell's new value: the same edit as typing it, checked the same way.
+                'picker.choose': {
+                  guard: 'canBeNull',
+                  target: '#tableGrid.rows.saving',
+                  actions: assign({
+                    pending: ({ context, event }) => ({ key: context.picker!.key, column: context.picker!.column, before: context.picker!.before, after: event.value }),
+                    picker: null,
+                    error: null,
+                  }),
+                },
+              },
+            },
+            failed: { on: { 'picker.retry': 'searching' } },
           },
         },
         saving: editWrite({ undo: false }),
@@ -366,7 +463,45 @@ export type TableGridView =
       selected: Row[]
       insertOpen: boolean
       importOpen: boolean
+      picker: PickerView | null
     }
+
+export interface PickerView {
+  column: string
+  reference: ColumnReference
+  term: string
+  phase: 'searching' | 'found' | 'failed'
+  error: string | null
+  /** The rows found: each one's key (the value the cell takes) and its label, when the table has a text column. */
+  options: { value: unknown; label: string | null }[]
+  /** Where the page is among the rows found (its first row's 1-based position and the count), once read. */
+  from: number
+  total: number
+  page: number
+  pageCount: number
+  nullable: boolean
+}
+
+function pickerViewOf(snapshot: TableGridSnapshot): PickerView | null {
+  const picker = snapshot.context.picker
+  if (picker === null || !snapshot.matches({ rows: 'picking' })) return null
+  const phase = snapshot.matches({ rows: { picking: 'failed' } }) ? 'failed' : snapshot.matches({ rows: { picking: 'found' } }) ? 'found' : 'searching'
+  const found = picker.found
+  const { column, label } = picker.reference
+  return {
+    column: picker.column,
+    reference: picker.reference,
+    term: picker.term,
+    phase,
+    error: phase === 'failed' ? snapshot.context.error : null,
+    options: (found?.rows ?? []).map((row) => ({ value: row[column], label: label === null || row[label] === null || row[label] === undefined ? null : String(row[label]) })),
+    from: found ? found.offset + 1 : 0,
+    total: found?.total ?? 0,
+    page: picker.page,
+    pageCount: Math.max(1, Math.ceil((found?.total ?? 0) / PICKER_PAGE_SIZE)),
+    nullable: picker.nullable,
+  }
+}
 
 /** A row's key as the grid tells picked rows apart: its primary key's values, in the key's column order. */
 export const rowKeyOf = (primaryKeys: string[], row: Row) => JSON.stringify(primaryKeys.map((k) => row[k]))
@@ -392,5 +527,6 @@ export function selectTableGridView(snapshot: TableGridSnapshot): TableGridView 
     selected,
     insertOpen: rows('composing'),
     importOpen: snapshot.matches({ importer: 'open' }),
+    picker: pickerViewOf(snapshot),
   }
 }

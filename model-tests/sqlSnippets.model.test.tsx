@@ -1,7 +1,7 @@
 import { act, fireEvent, render, screen, within } from '@testing-library/react'
 import { describe, expect, it } from 'vitest'
-import { createActor, type AnyMachineSnapshot } from 'xstate'
-import { sqlSnippetsMachine, type SnippetChange, type SnippetDraft } from '../machines/sqlSnippets.machine'
+import { createActor, fromPromise, waitFor, type AnyMachineSnapshot } from 'xstate'
+import { selectSqlSnippetsView, sqlSnippetsMachine, type SqlSnippetsEvent, type SnippetChange, type SnippetDraft } from '../machines/sqlSnippets.machine'
 import type { Snippet } from '../src/contracts/snippets'
 import type { SqlHistoryEntry } from '../src/contracts/sqlEditor'
 import { SqlSnippetsPanel } from '../src/views/project/database/SqlSnippetsPanel'
@@ -13,7 +13,17 @@ import { deferredActor, usePathClock } from './fakes'
 const ev = eventFor(sqlSnippetsMachine)
 
 const QUERY = 'select * from customers'
+/** The signed-in person: the author of EXISTING, not of THEIRS. */
+const ACCOUNT = 1
 const EXISTING = snippet()
+const THEIRS = snippet({
+  id: '66666666-6666-4666-8666-666666666666',
+  name: 'Theirs',
+  visibility: 'project',
+  owner: { id: 2, username: 'ada' },
+  updated_by: { id: 2, username: 'ada' },
+})
+const FIRST_READ = [EXISTING, THEIRS]
 const SAVED = snippet({ id: '55555555-5555-4555-8555-555555555555', name: 'Orders', visibility: 'project', content: { schema_version: '1.0', sql: QUERY } })
 const HISTORY: SqlHistoryEntry[] = [{ id: 1, query: 'select 1', role: 'postgres', ran_at: '2026-11-20T10:00:00.000Z', duration_ms: 1, error: null }]
 const FAILURE = new Error('Only the snippet’s author can rename it')
@@ -24,11 +34,11 @@ const snapshotTarget = (snapshot: AnyMachineSnapshot) => {
 }
 
 const model = modelOf(sqlSnippetsMachine, {
-  input: { ref: REF },
+  input: { ref: REF, accountId: ACCOUNT },
   events: (snapshot) => {
     if (snapshot.matches('loading')) {
       return [
-        { type: 'xstate.done.actor.loadSnippets', output: { snippets: [EXISTING], history: [] } },
+        { type: 'xstate.done.actor.loadSnippets', output: { snippets: FIRST_READ, history: [] } },
         { type: 'xstate.error.actor.loadSnippets', error: new Error('Network down') },
       ]
     }
@@ -36,7 +46,7 @@ const model = modelOf(sqlSnippetsMachine, {
     if (snapshot.matches({ ready: 'idle' })) {
       // Each change starts from the list as first read: every change and its outcome once, not every sequence of them.
       const list = snapshot.context.snippets as Snippet[]
-      if (snapshot.context.error || snapshot.context.history.length > 0 || list.length !== 1 || JSON.stringify(list[0]) !== JSON.stringify(EXISTING)) return []
+      if (snapshot.context.error || snapshot.context.history.length > 0 || JSON.stringify(list) !== JSON.stringify(FIRST_READ)) return []
       return [
         ev({ type: 'save.start' }),
         ev({ type: 'rename.start', id: EXISTING.id }),
@@ -70,6 +80,46 @@ describe('SQL saved queries model', () => {
     expect(missingCoverage(sqlSnippetsMachine, paths)).toEqual({ states: [], transitions: [] })
   })
 
+  it("refuses to share, rename, edit or delete another person's query, and takes their favourite mark", async () => {
+    const update = deferredActor<Snippet, { ref: string; id: string; change: SnippetChange }>('updateSnippet')
+    const actor = createActor(
+      sqlSnippetsMachine.provide({
+        actors: {
+          loadSnippets: fromPromise(async () => ({ snippets: FIRST_READ, history: [] as SqlHistoryEntry[] })),
+          updateSnippet: update.logic,
+        },
+      }),
+      { input: { ref: REF, accountId: ACCOUNT } },
+    ).start()
+    await waitFor(actor, (s) => s.matches({ ready: 'idle' }))
+    const refused: SqlSnippetsEvent[] = [
+      { type: 'snippet.share', id: THEIRS.id, visibility: 'user' },
+      { type: 'rename.start', id: THEIRS.id },
+      { type: 'delete.start', id: THEIRS.id },
+      { type: 'snippet.update', id: THEIRS.id, sql: 'select 2' },
+    ]
+    for (const event of refused) {
+      actor.send(event)
+      expect(actor.getSnapshot().matches({ ready: 'idle' })).toBe(true)
+    }
+    expect(update.pending).toHaveLength(0)
+    actor.send({ type: 'snippet.favourite', id: THEIRS.id, favorite: true })
+    expect(actor.getSnapshot().matches({ ready: 'updating' })).toBe(true)
+    expect(update.pending.at(-1)?.input).toEqual({ ref: REF, id: THEIRS.id, change: { favorite: true } })
+    actor.stop()
+  })
+
+  it('offers nothing to change before the session names the person', async () => {
+    const actor = createActor(sqlSnippetsMachine.provide({ actors: { loadSnippets: fromPromise(async () => ({ snippets: FIRST_READ, history: [] as SqlHistoryEntry[] })) } }), {
+      input: { ref: REF, accountId: null },
+    }).start()
+    await waitFor(actor, (s) => s.matches({ ready: 'idle' }))
+    expect(selectSqlSnippetsView(actor.getSnapshot()).authored.size).toBe(0)
+    actor.send({ type: 'snippet.share', id: EXISTING.id, visibility: 'project' })
+    expect(actor.getSnapshot().matches({ ready: 'idle' })).toBe(true)
+    actor.stop()
+  })
+
   for (const path of paths) {
     it(describePath(path), async () => {
       const load = deferredActor<{ snippets: Snippet[]; history: SqlHistoryEntry[] }, { ref: string }>('loadSnippets')
@@ -83,7 +133,7 @@ describe('SQL saved queries model', () => {
           sqlSnippetsMachine.provide({
             actors: { loadSnippets: load.logic, createSnippet: create.logic, updateSnippet: update.logic, deleteSnippet: remove.logic, loadHistory: history.logic },
           }),
-          { input: { ref: REF } },
+          { input: { ref: REF, accountId: ACCOUNT } },
         ).start(),
       )
       render(<SqlSnippetsPanel actor={actor} query={QUERY} onOpen={(sql) => opened.push(sql)} />)
@@ -103,10 +153,13 @@ describe('SQL saved queries model', () => {
           },
           'ready.idle': (snapshot) => {
             listed(snapshot)
-            // Each query offers the other visibility: a private one to share, a shared one to make private again.
+            // Each of the person's queries offers the other visibility (a private one to share, a shared one to make
+            // private again), a rename and a delete; another's shared query offers none of them, only who wrote it.
             for (const s of snapshot.context.snippets as Snippet[]) {
-              const name = s.visibility === 'project' ? `Make ${s.name} private` : `Share ${s.name} with the project`
-              expect(screen.getByRole('button', { name, hidden: true })).toBeInTheDocument()
+              const names = [s.visibility === 'project' ? `Make ${s.name} private` : `Share ${s.name} with the project`, `Rename ${s.name}`, `Delete ${s.name}`]
+              const mine = s.owner.id === ACCOUNT
+              for (const name of names) expect(screen.queryByRole('button', { name, hidden: true }) !== null).toBe(mine)
+              if (!mine) expect(list().getByRole('button', { name: new RegExp(`^${s.name}`), hidden: true })).toHaveTextContent(`by ${s.owner.username}`)
             }
             if (snapshot.context.error) expect(screen.getByText(snapshot.context.error)).toBeInTheDocument()
             if (snapshot.context.history.length > 0) expect(within(screen.getByRole('list', { name: 'Query history', hidden: true })).getByText('select 1')).toBeInTheDocument()

@@ -5,11 +5,11 @@
  * The test DOM lays nothing out: elements are given a size here so the virtualised grid renders its rows.
  */
 import { act, fireEvent, render, screen, within } from '@testing-library/react'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { Router } from 'wouter'
 import { memoryLocation } from 'wouter/memory-location'
 import { createActor } from 'xstate'
-import { gridQueryOf, gridSearchOf, selectTableGridView, tableGridMachine, updateOf, type CellEdit, type GridQuery, type Row, type RowsRequest, type UpdateRequest } from '../machines/tableGrid.machine'
+import { PICKER_PAGE_SIZE, gridQueryOf, gridSearchOf, selectTableGridView, tableGridMachine, updateOf, type CellEdit, type ReferenceSearch, type GridQuery, type Row, type RowsRequest, type UpdateRequest } from '../machines/tableGrid.machine'
 import { tableImportMachine } from '../machines/tableImport.machine'
 import type { DeletedRows, RowsPage, WrittenRow } from '../src/contracts/tableEditor'
 import { TableGrid } from '../src/views/project/tableEditor/TableGridPage'
@@ -24,18 +24,30 @@ const importLoader = preloadable(async () => tableImportMachine)
 const QUERY: GridQuery = { sort: [], filters: [], pageSize: 100, page: 0 }
 const FILTERED: GridQuery = { ...QUERY, filters: [{ column: 'name', operator: 'ilike', value: 'a%' }] }
 const SECOND_PAGE: GridQuery = { ...QUERY, page: 1 }
+const TEAMS = { schema: 'public', table: 'teams', column: 'id', label: 'name' }
 const PAGE: RowsPage = {
   columns: [
     { name: 'id', type: 'bigint', default_value: null, is_nullable: false, is_identity: true, enums: [] },
     { name: 'name', type: 'text', default_value: null, is_nullable: true, is_identity: false, enums: [] },
+    { name: 'team', type: 'bigint', default_value: null, is_nullable: false, is_identity: false, enums: [], references: TEAMS },
   ],
-  rows: [{ id: 1, name: 'Ada' }, { id: 2, name: 'Bo' }],
+  rows: [{ id: 1, name: 'Ada', team: 7 }, { id: 2, name: 'Bo', team: 8 }],
   offset: 0,
   limit: 100,
   total: 2,
   primary_keys: ['id'],
 }
 const NO_KEY_PAGE: RowsPage = { ...PAGE, primary_keys: [] }
+/** The first of two pages of the referenced table's rows. */
+const TEAMS_FOUND: RowsPage = {
+  columns: [PAGE.columns[0], PAGE.columns[1]],
+  rows: [{ id: 7, name: 'Ada team' }, { id: 8, name: 'Bob' }],
+  offset: 0,
+  limit: 10,
+  total: 12,
+  primary_keys: ['id'],
+}
+const PICKED: CellEdit = { key: { id: 1 }, column: 'team', before: 7, after: 8 }
 const EDIT: CellEdit = { key: { id: 1 }, column: 'name', before: 'Ada', after: 'Ada L.' }
 const SAVED: WrittenRow = { row: { id: 1, name: 'Ada L.' }, sql: 'update …' }
 const REVERTED: WrittenRow = { row: { id: 1, name: 'Ada' }, sql: 'update …' }
@@ -72,9 +84,30 @@ const model = modelOf(tableGridMachine, {
         ev({ type: 'cell.save', edit: EDIT }),
         { type: 'insert.open' },
         ev({ type: 'edit.undo' }),
-        ...(fresh ? [ev({ type: 'row.select', key: { id: 2 }, selected: true }), { type: 'import.toggle' } as const] : []),
+        ...(fresh
+          ? [ev({ type: 'row.select', key: { id: 2 }, selected: true }), { type: 'import.toggle' } as const, ev({ type: 'picker.open', key: { id: 1 }, column: 'team', before: 7 })]
+          : []),
       ]
     }
+    if (snapshot.matches({ rows: { picking: 'searching' } })) {
+      return [
+        { type: 'xstate.done.actor.searchReference', output: TEAMS_FOUND },
+        { type: 'xstate.error.actor.searchReference', error: new Error('Unable to reach the server') },
+        { type: 'xstate.after.requestTimeout.tableGrid.rows.picking.searching' },
+        ev({ type: 'picker.search', term: 'bo' }),
+        { type: 'picker.cancel' },
+        ev({ type: 'query.changed', query: FILTERED }),
+      ]
+    }
+    if (snapshot.matches({ rows: { picking: 'found' } })) {
+      return [
+        ...(snapshot.context.picker?.page === 0 ? [ev({ type: 'picker.page', page: 1 })] : []),
+        ev({ type: 'picker.choose', value: 8 }),
+        ev({ type: 'picker.search', term: 'bo' }),
+        { type: 'picker.cancel' },
+      ]
+    }
+    if (snapshot.matches({ rows: { picking: 'failed' } })) return [{ type: 'picker.retry' }, { type: 'picker.cancel' }]
     if (rows('composing')) return [ev({ type: 'row.insert', values: { name: 'Cy' } }), { type: 'insert.cancel' }, ev({ type: 'query.changed', query: FILTERED })]
     if (rows('saving') || rows('undoing')) {
       const state = rows('saving') ? 'saving' : 'undoing'
@@ -151,8 +184,9 @@ describe('table grid model', () => {
       const update = deferredActor<WrittenRow, UpdateRequest>('updateRow')
       const insert = deferredActor<WrittenRow, { ref: string; table: string; values: Row }>('insertRow')
       const remove = deferredActor<DeletedRows, { ref: string; table: string; keys: Row[] }>('deleteRows')
+      const search = deferredActor<RowsPage, ReferenceSearch>('searchReference')
       const actor = runPath(
-        createActor(tableGridMachine.provide({ actors: { getRows: rows.logic, updateRow: update.logic, insertRow: insert.logic, deleteRows: remove.logic } }), {
+        createActor(tableGridMachine.provide({ actors: { getRows: rows.logic, updateRow: update.logic, insertRow: insert.logic, deleteRows: remove.logic, searchReference: search.logic } }), {
           input: { ref: REF, table: 'people', query: QUERY },
         }).start(),
       )
@@ -168,7 +202,7 @@ describe('table grid model', () => {
       /** What every state with rows on screen shows: the rows, the picked ones, and the panels open or closed. */
       const shown = (snapshot: ReturnType<typeof actor.getSnapshot>) => {
         // Behind an open dialog the page is hidden from assistive technology (the dialog's doing): still on screen.
-        const hidden = snapshot.matches({ rows: 'composing' }) || snapshot.matches({ rows: 'confirmingDelete' })
+        const hidden = snapshot.matches({ rows: 'composing' }) || snapshot.matches({ rows: 'confirmingDelete' }) || snapshot.matches({ rows: 'picking' })
         const grid = screen.getByRole('grid', { name: 'Rows of people', hidden })
         const page = snapshot.context.page!
         expect(within(grid).getAllByRole('row', { hidden })).toHaveLength(page.rows.length + 1)
@@ -176,6 +210,7 @@ describe('table grid model', () => {
         if (page.primary_keys.length > 0) expect(within(grid).getByRole('checkbox', { name: 'Select row 2', hidden })).toHaveProperty('checked', picked > 0)
         expect(screen.getByRole('button', { name: picked > 0 ? `Delete ${picked} selected` : 'Delete selected', hidden })).toBeInTheDocument()
         expect(dialog('Insert a row') !== null).toBe(snapshot.matches({ rows: 'composing' }))
+        expect(dialog('Choose a row of teams') !== null).toBe(snapshot.matches({ rows: 'picking' }))
         const importing = snapshot.matches({ importer: 'open' })
         expect(screen.getByRole('button', { name: 'Import CSV', hidden })).toHaveAttribute('aria-expanded', String(importing))
         expect(screen.queryByRole('region', { name: 'Import CSV', hidden }) !== null).toBe(importing)
@@ -216,20 +251,49 @@ describe('table grid model', () => {
             expect(button('Insert row')).toHaveProperty('disabled', !v.editable)
             expect(button('Undo last edit')).toHaveProperty('disabled', !v.canUndo)
           },
-          'rows.composing': (snapshot) => {
+          'rows.composing': async (snapshot) => {
             expect(ready().insertOpen).toBe(true)
             shown(snapshot)
             const form = within(dialog('Insert a row')!).getByRole('form', { name: 'New row' })
             expect(within(form).getByPlaceholderText('Default: generated')).toHaveAttribute('name', 'id')
+            // The side panel opens on the first value to write, past the generated key.
+            await act(() => vi.advanceTimersByTimeAsync(50))
+            expect(within(form).getByPlaceholderText('NULL')).toHaveFocus()
           },
           'rows.saving': (snapshot) => {
             shown(snapshot)
             expect(ready().busy).toBe('saving')
-            expect(update.pending.at(-1)?.input).toEqual(updateOf(REF, 'people', EDIT))
+            // A typed edit, or the key of the row chosen in the picker: the same update, checked against the value read.
+            expect(update.pending.at(-1)?.input).toEqual(updateOf(REF, 'people', snapshot.context.pending?.column === 'team' ? PICKED : EDIT))
           },
-          'rows.undoing': () => {
+          'rows.undoing': (snapshot) => {
             expect(ready().busy).toBe('undoing')
-            expect(update.pending.at(-1)?.input).toEqual({ ref: REF, table: 'people', key: { id: 1 }, previous: { name: 'Ada L.' }, values: { name: 'Ada' } })
+            expect(update.pending.at(-1)?.input).toEqual(
+              snapshot.context.pending?.column === 'team'
+                ? { ref: REF, table: 'people', key: { id: 1 }, previous: { team: 8 }, values: { team: 7 } }
+                : { ref: REF, table: 'people', key: { id: 1 }, previous: { name: 'Ada L.' }, values: { name: 'Ada' } },
+            )
+          },
+          'rows.picking.searching': (snapshot) => {
+            shown(snapshot)
+            const picker = snapshot.context.picker!
+            expect(ready().picker).toMatchObject({ phase: 'searching', column: 'team', term: picker.term })
+            expect(search.pending.at(-1)?.input).toEqual({ ref: REF, reference: TEAMS, term: picker.term, offset: picker.page * PICKER_PAGE_SIZE, limit: PICKER_PAGE_SIZE })
+            expect(within(dialog('Choose a row of teams')!).getByRole('searchbox', { name: 'Search teams by id or name' })).toHaveValue(picker.term)
+            expect(screen.getByText('Searching teams…')).toBeInTheDocument()
+          },
+          'rows.picking.found': (snapshot) => {
+            shown(snapshot)
+            const picker = within(dialog('Choose a row of teams')!)
+            expect(picker.getAllByRole('button', { name: /^\d+ / }).map((b) => b.textContent)).toEqual(['7Ada team', '8Bob'])
+            expect(picker.getByRole('status')).toHaveTextContent('Rows 1–2 of 12')
+            expect(picker.getByRole('button', { name: 'Previous' })).toHaveProperty('disabled', snapshot.context.picker!.page === 0)
+            // The key is not nullable: the picker offers no NULL.
+            expect(picker.queryByRole('button', { name: 'Set to NULL' })).toBeNull()
+          },
+          'rows.picking.failed': (snapshot) => {
+            shown(snapshot)
+            expect(within(dialog('Choose a row of teams')!).getByRole('alert')).toHaveTextContent(snapshot.context.error!)
           },
           'rows.conflict': (snapshot) => {
             expect(ready().conflict).toEqual({ message: 'The row was changed after it was read', current: { id: 1, name: 'Other tab' } })
@@ -269,11 +333,13 @@ describe('table grid model', () => {
           'xstate.error.actor.insertRow': async (step) => insert.reject(errorOf(step)),
           'xstate.done.actor.deleteRows': async (step) => remove.resolve(outputOf<DeletedRows>(step)),
           'xstate.error.actor.deleteRows': async (step) => remove.reject(errorOf(step)),
+          'xstate.done.actor.searchReference': async (step) => search.resolve(outputOf<RowsPage>(step)),
+          'xstate.error.actor.searchReference': async (step) => search.reject(errorOf(step)),
           ...Object.fromEntries(
             [
               'xstate.after.requestTimeout.tableGrid.rows.loading', 'xstate.after.requestTimeout.tableGrid.rows.saving',
               'xstate.after.requestTimeout.tableGrid.rows.undoing', 'xstate.after.requestTimeout.tableGrid.rows.inserting',
-              'xstate.after.requestTimeout.tableGrid.rows.deleting', 'query.changed', 'cell.save', 'rows.reload', 'error.dismiss',
+              'xstate.after.requestTimeout.tableGrid.rows.deleting', 'xstate.after.requestTimeout.tableGrid.rows.picking.searching', 'query.changed', 'cell.save', 'rows.reload', 'error.dismiss',
             ].map((type) => [type, async (step: { event: { type: string } }) => act(() => sendEdge(actor, step.event))]),
           ),
           // What the person does on screen.
@@ -292,6 +358,13 @@ describe('table grid model', () => {
           'edit.undo': async () => fireEvent.click(button('Undo last edit')),
           'conflict.reload': async () => fireEvent.click(button('Reload rows')),
           'import.toggle': async () => fireEvent.click(button('Import CSV')),
+          // A foreign key cell opens the picker where another cell opens its typed editor.
+          'picker.open': async () => fireEvent.doubleClick(screen.getByRole('gridcell', { name: 'team, row 1: 7' })),
+          'picker.search': async () => fireEvent.change(within(dialog('Choose a row of teams')!).getByRole('searchbox'), { target: { value: 'bo' } }),
+          'picker.page': async () => fireEvent.click(within(dialog('Choose a row of teams')!).getByRole('button', { name: 'Next' })),
+          'picker.choose': async () => fireEvent.click(within(dialog('Choose a row of teams')!).getByRole('button', { name: '8 Bob' })),
+          'picker.retry': async () => fireEvent.click(within(dialog('Choose a row of teams')!).getByRole('button', { name: 'Try again' })),
+          'picker.cancel': async () => fireEvent.click(within(dialog('Choose a row of teams')!).getByRole('button', { name: 'Cancel' })),
         },
       })
     })

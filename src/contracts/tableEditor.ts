@@ -1,7 +1,7 @@
 /**
  * The Table Editor: a table's rows read with sort, filters (the REST filter operators) and pages, written one row a
  * statement by primary key, tables made and changed from a form (the SQL shown before it runs), CSV in and out.
- *   GET    /platform/projects/{ref}/table-editor/tables/{table}/rows?offset&limit&sort&filters → RowsPage
+ *   GET    /platform/projects/{ref}/table-editor/tables/{table}/rows?offset&limit&sort&filters&search → RowsPage
  *   POST   …/rows   InsertRowBody → WrittenRow        PATCH …/rows UpdateRowBody → WrittenRow
  *   DELETE …/rows   DeleteRowsBody → DeletedRows
  *   POST   /platform/projects/{ref}/table-editor/tables          TableDefinitionBody → TableDefinitionAnswer
@@ -10,7 +10,7 @@
  *   GET    /platform/projects/{ref}/table-editor/references      → TableReferences (what a foreign key may point at)
  *   POST   …/tables/{table}/import   text/csv (header row of column names) → ImportAnswer, or 400 ImportFailure
  *   GET    …/tables/{table}/export   → text/csv
- * `sort` and `filters` are JSON in the query string. Values travel as JSON and are read by Postgres for the column's
+ * `sort`, `filters` and `search` are JSON in the query string. Values travel as JSON and are read by Postgres for the column's
  * type (a number, or its text: '12', '2026-01-01T10:00:00Z'), so a value that does not parse answers 400 with
  * Postgres's message. An update names the row's previous values: a row another tab changed meanwhile answers 409.
  */
@@ -33,6 +33,13 @@ export type RowSort = z.infer<typeof RowSort>
 
 export const PAGE_SIZES = [100, 500, 1000] as const
 
+/** Rows whose columns, read as text, contain the term (any of them): a foreign key picker's search. */
+export const RowSearch = z.object({
+  term: z.string().check(z.maxLength(200, 'search: at most 200 characters')),
+  columns: z.array(z.string().check(z.minLength(1))).check(z.minLength(1, 'search: name at least one column'), z.maxLength(8)),
+})
+export type RowSearch = z.infer<typeof RowSearch>
+
 export const RowsQuery = z.object({
   offset: z._default(z.coerce.number().check(z.int(), z.gte(0)), 0),
   limit: z._default(z.coerce.number().check(z.int(), z.gte(1), z.lte(1000)), 100),
@@ -40,9 +47,18 @@ export const RowsQuery = z.object({
   sort: z.optional(z.string()),
   /** JSON: RowFilter[]. */
   filters: z.optional(z.string()),
+  /** JSON: RowSearch. */
+  search: z.optional(z.string()),
 })
 
-/** A column as the grid edits it: its type, its default (shown when a row is inserted), nullability, enum labels. */
+/** What a one-column foreign key points at, and the referenced table's first text column (shown beside the key). */
+export const ColumnReference = z.object({ schema: z.string(), table: z.string(), column: z.string(), label: z.nullable(z.string()) })
+export type ColumnReference = z.infer<typeof ColumnReference>
+
+/**
+ * A column as the grid edits it: its type, its default (shown when a row is inserted), nullability, enum labels, and
+ * the foreign key it belongs to alone (absent from answers of servers before the picker: read as none).
+ */
 export const GridColumn = z.object({
   name: z.string(),
   type: z.string(),
@@ -50,6 +66,7 @@ export const GridColumn = z.object({
   is_nullable: z.boolean(),
   is_identity: z.boolean(),
   enums: z.array(z.string()),
+  references: z.optional(z.nullable(ColumnReference)),
 })
 export type GridColumn = z.infer<typeof GridColumn>
 

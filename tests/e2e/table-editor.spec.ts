@@ -37,11 +37,19 @@ test('a table made from the form takes rows in the grid: inserted, edited, filte
   const status = page.getByRole('status').filter({ hasText: /of \d+/ })
   await expect(status).toContainText('No rows of 0')
 
-  // Insert two rows in the side panel (defaults shown).
+  // Insert two rows in the side panel (defaults shown): along the window's right edge, open on the first value to write.
   for (const title of ['first', 'second']) {
     await page.getByRole('button', { name: 'Insert row' }).click()
     const panel = page.getByRole('form', { name: 'New row' })
     await expect(panel.getByPlaceholder('Default: generated')).toBeVisible()
+    await expect(panel.getByLabel(/^title/)).toBeFocused()
+    if (title === 'first') {
+      const box = (await panel.boundingBox())!
+      const width = page.viewportSize()!.width
+      expect(box.x).toBeGreaterThan(width * 0.3)
+      expect(box.x + box.width).toBeGreaterThan(width - 48)
+      await expectAccessible(page, 'Insert row side panel', panel.getByPlaceholder('Default: generated'))
+    }
     await panel.getByLabel(/^title/).fill(title)
     await panel.getByRole('button', { name: 'Save row' }).click()
     await expect(grid.getByText(title, { exact: true })).toBeVisible()
@@ -56,6 +64,28 @@ test('a table made from the form takes rows in the grid: inserted, edited, filte
   await editor.press('Enter')
   await expect(grid.getByText('first, edited', { exact: true })).toBeVisible()
   await expect(page.getByRole('button', { name: 'Undo last edit' })).toBeEnabled()
+
+  // A foreign key cell: its picker searches the referenced table and the row chosen sets the cell.
+  const teams = `e2e teams ${Date.now().toString(36)}`
+  const quoted = (name: string) => `"${name.replace(/"/g, '""')}"`
+  const ddl = await page.request.post(`/platform/projects/${ref}/database/query`, {
+    data: {
+      query: `create table public.${quoted(teams)} (id bigint primary key, name text);
+        insert into public.${quoted(teams)} select n, 'Team ' || n from generate_series(1, 25) n;
+        alter table public.${quoted(table)} add column team bigint references public.${quoted(teams)} (id)`,
+    },
+  })
+  expect(ddl.status(), await ddl.text()).toBe(200)
+  await page.reload()
+  await grid.getByRole('gridcell', { name: 'team, row 1: NULL' }).dblclick()
+  const picker = page.getByRole('dialog', { name: `Choose a row of ${teams}` })
+  await expect(picker.getByRole('status')).toHaveText('Rows 1–10 of 25', { timeout: 20_000 })
+  await picker.getByRole('searchbox', { name: `Search ${teams} by id or name` }).fill('Team 17')
+  await expect(picker.getByRole('status')).toHaveText('Rows 1–1 of 1')
+  await expectAccessible(page, 'Foreign key picker', picker.getByRole('button', { name: '17 Team 17' }))
+  await picker.getByRole('button', { name: '17 Team 17' }).click()
+  await expect(grid.getByRole('gridcell', { name: 'team, row 1: 17' })).toBeVisible()
+  await expect(picker).toHaveCount(0)
 
   // Filter: kept in the URL, so a reload shows the same rows.
   const filter = page.getByRole('form', { name: 'Filter rows' })

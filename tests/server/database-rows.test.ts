@@ -124,7 +124,7 @@ describe('rows', () => {
     expect(sorted.rows.map((r) => r.id)).toEqual([1, 5])
     expect(sorted).toMatchObject({ total: 5, limit: 2, offset: 0, primary_keys: ['id'] })
     expect(sorted.columns.map((c) => c.name)).toEqual(['id', 'select', 'größe', 'done', 'meta', 'at'])
-    expect(sorted.columns[1]).toEqual({ name: 'select', type: 'text', default_value: "'none'::text", is_nullable: false, is_identity: false, enums: [] })
+    expect(sorted.columns[1]).toEqual({ name: 'select', type: 'text', default_value: "'none'::text", is_nullable: false, is_identity: false, enums: [], references: null })
     expect(sorted.columns[0]).toMatchObject({ is_identity: true })
     const page2 = await ok(await rows({ limit: '2', offset: '2' }), RowsPage)
     expect(page2.rows.map((r) => r.id)).toEqual([3, 4])
@@ -142,6 +142,35 @@ describe('rows', () => {
       const page = await ok(await rows({ filters: JSON.stringify(filters) }), RowsPage)
       expect(page.rows.map((r) => r.id), JSON.stringify(filters)).toEqual(ids)
       expect(page.total).toBe(ids.length)
+    }
+  })
+
+  it("names a column's foreign key, and searches the referenced table by its key or its first text column", async () => {
+    await sql(`create table "tëams" ("team id" bigint primary key, score int, "näme" text);
+      insert into "tëams" values (1, 10, 'Ada''s 100%'), (2, 20, 'Bob'), (12, 30, 'Cy_12'), (30, 40, null);
+      create table members (id int primary key, team bigint references "tëams" ("team id"), "co-team" bigint, note text,
+        foreign key ("co-team") references "tëams" ("team id"))`)
+    const page = await ok(await send('GET', `${base()}/members/rows`), RowsPage)
+    const ref = { schema: 'public', table: 'tëams', column: 'team id', label: 'näme' }
+    expect(page.columns.map((c) => [c.name, c.references])).toEqual([['id', null], ['team', ref], ['co-team', ref], ['note', null]])
+    const search = (term: string, columns = ['team id', 'näme']) =>
+      send('GET', `${base()}/${encodeURIComponent('tëams')}/rows?${new URLSearchParams({ search: JSON.stringify({ term, columns }), sort: JSON.stringify([{ column: 'team id', ascending: true }]), limit: '2' })}`)
+    const cases: [string, number[], number][] = [
+      ['2', [2, 12], 2], // the key as text: 2 and 12
+      ['b', [2], 1], // a name, without regard to case
+      ['%', [1], 1], // a wildcard is the character itself
+      ['_', [12], 1],
+      ['', [1, 2], 4], // no term: every row, paged
+    ]
+    for (const [term, ids, total] of cases) {
+      const found = await ok(await search(term), RowsPage)
+      expect(found.rows.map((r) => r['team id']), term).toEqual(ids)
+      expect(found.total, term).toBe(total)
+    }
+    for (const bad of [JSON.stringify({ term: 'x', columns: [] }), JSON.stringify({ term: 'x', columns: ['ghost'] }), 'nope', JSON.stringify({ term: 'x'.repeat(201), columns: ['näme'] })]) {
+      const res = await send('GET', `${base()}/${encodeURIComponent('tëams')}/rows?${new URLSearchParams({ search: bad })}`)
+      expect(res.status, bad).toBe(400)
+      expect(((await res.json()) as { message: string }).message).toMatch(/search/i)
     }
   })
 
@@ -338,6 +367,29 @@ describe('CSV', () => {
     expect((await importCsv('people', 'id,name\n1,x', 'text/plain')).status).toBe(415)
     expect((await importCsv('people', 'id,name\n40,x', 'text/csv', readonly)).status).toBe(403)
     expect((await ok(await send('GET', `${base()}/people/rows`), RowsPage)).total).toBe(3)
+  })
+
+  it('reads UTF-16 with its byte order mark as the text it is, and refuses Latin-1 and UTF-16 without a mark, writing nothing', async () => {
+    await sql('create table encodings (id int primary key, name text)')
+    const text = 'id,name\n50,Zoë Ünal\n51,名前 ✓\n'
+    const utf16le = new Uint8Array([0xff, 0xfe, ...Buffer.from(text, 'utf16le')])
+    expect(await ok(await importCsv('encodings', utf16le), ImportAnswer, 201)).toEqual({ inserted: 2 })
+    const swapped = Buffer.from(text.replace(/5/g, '6'), 'utf16le')
+    swapped.swap16()
+    expect(await ok(await importCsv('encodings', new Uint8Array([0xfe, 0xff, ...swapped])), ImportAnswer, 201)).toEqual({ inserted: 2 })
+    const back = await ok(await send('GET', `${base()}/encodings/rows?${new URLSearchParams({ filters: JSON.stringify([{ column: 'id', operator: 'gte', value: 50 }]) })}`), RowsPage)
+    expect(back.rows.map((r) => [r.id, r.name])).toEqual([[50, 'Zoë Ünal'], [51, '名前 ✓'], [60, 'Zoë Ünal'], [61, '名前 ✓']])
+
+    const latin1 = await importCsv('encodings', new Uint8Array(Buffer.from('id,name\n70,Zoë Ünal\n', 'latin1')))
+    expect(latin1.status).toBe(400)
+    expect(((await latin1.json()) as { message: string }).message).toMatch(/not UTF-8 text, nor UTF-16/)
+    const unmarked = await importCsv('encodings', new Uint8Array(Buffer.from('id,name\n71,x\n', 'utf16le')))
+    expect(unmarked.status).toBe(400)
+    expect(((await unmarked.json()) as { message: string }).message).toMatch(/UTF-16 without its byte order mark/)
+    // A lone half of a surrogate pair is not UTF-16 text either.
+    const broken = await importCsv('encodings', new Uint8Array([0xff, 0xfe, ...Buffer.from('id,name\n72,', 'utf16le'), 0x00, 0xd8, 0x0a, 0x00]))
+    expect(broken.status).toBe(400)
+    expect((await ok(await send('GET', `${base()}/encodings/rows`), RowsPage)).total).toBe(4)
   })
 
   it('exports a table as CSV, arrays and JSON as JSON text', async () => {

@@ -8,14 +8,16 @@ import userEvent from '@testing-library/user-event'
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest'
 import { CREATED_PROJECT, ORDERS, TABLES, ordersPage } from '../fixtures.database'
 import { REF, makeProject } from '../fixtures'
-import { ALL_PERMISSIONS, ORGS, fakePlatform, renderApp, type PlatformOptions } from '../fakePlatform'
+import { ALL_PERMISSIONS, ORGS, OWNER, fakePlatform, renderApp, type PlatformOptions } from '../fakePlatform'
 import type { SqlRunResult } from '../../src/contracts/sqlEditor'
-import { CATALOG, RUN_RESULT } from '../fixtures.sqlEditor'
+import { CATALOG, RUN_RESULT, snippet } from '../fixtures.sqlEditor'
+import type { Snippet } from '../../src/contracts/snippets'
 
 const json = (body: unknown, status = 200) => new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } })
 
 interface DatabaseAnswers {
   query?: (body: { query: string }) => Response
+  snippets?: Snippet[]
   create?: (body: Record<string, unknown>) => Response
 }
 
@@ -35,7 +37,7 @@ function databasePlatform(options: PlatformOptions & DatabaseAnswers = {}) {
     if (editor?.[2] === 'sql/history') return json({ runs: [] })
     if (editor?.[2] === 'sql/completions') return json(CATALOG.completions)
     if (editor?.[2] === 'sql/users') return json({ users: CATALOG.users })
-    if (editor?.[2] === 'snippets') return json({ data: [] })
+    if (editor?.[2] === 'snippets') return json({ data: options.snippets ?? [] })
     if (db?.[2] === 'tables' && db[3] === undefined) return json(TABLES)
     if (db?.[2] === 'tables') {
       const offset = Number(url.searchParams.get('offset'))
@@ -119,6 +121,21 @@ describe('SQL Editor', () => {
     await type(await editorView(), 'select 1')
     await userEvent.setup().click(screen.getByRole('button', { name: 'Run' }))
     expect(await within(screen.getByRole('region', { name: 'Results' })).findByText('Ran read-only')).toBeInTheDocument()
+  })
+
+  it("offers Share, Rename and Delete on the person's own saved queries only, and names the author of another's", async () => {
+    const mine = snippet({ name: 'Mine', owner: { id: OWNER.id, username: OWNER.username } })
+    const theirs = snippet({ id: '66666666-6666-4666-8666-666666666666', name: 'Theirs', visibility: 'project', owner: { id: OWNER.id + 1, username: 'ada' } })
+    databasePlatform({ snippets: [mine, theirs] })
+    renderApp(`/project/${REF}/sql/1`)
+    const list = within(await screen.findByRole('list', { name: 'Saved queries' }))
+    expect(list.getByRole('button', { name: 'Share Mine with the project' })).toBeInTheDocument()
+    expect(list.getByRole('button', { name: 'Rename Mine' })).toBeInTheDocument()
+    expect(list.getByRole('button', { name: 'Delete Mine' })).toBeInTheDocument()
+    expect(list.queryByRole('button', { name: /^(Share|Make|Rename|Delete) Theirs/ })).toBeNull()
+    expect(list.getByRole('button', { name: 'Theirs by ada' })).toBeInTheDocument()
+    // A favourite is each person's own, so another's query keeps its star.
+    expect(list.getByRole('button', { name: 'Favourite Theirs' })).toBeEnabled()
   })
 
   it('an owner sees no read-only notice', async () => {

@@ -1,7 +1,7 @@
 import { config } from '../../config'
 import { pathOf } from '../../contracts/endpoint'
 import * as endpoints from '../../contracts/endpoints/tableEditor'
-import { ImportAnswer, ImportFailure, type RowFilter, type RowSort, type TableDefinition } from '../../contracts/tableEditor'
+import { ImportAnswer, ImportFailure, type RowFilter, type RowSearch, type RowSort, type TableDefinition } from '../../contracts/tableEditor'
 import { call, type CallOptions } from '../http'
 
 type Row = Record<string, unknown>
@@ -10,7 +10,7 @@ type Row = Record<string, unknown>
 export const getRows = (
   ref: string,
   table: string,
-  query: { sort: RowSort[]; filters: RowFilter[]; offset: number; limit: number },
+  query: { sort: RowSort[]; filters: RowFilter[]; offset: number; limit: number; search?: RowSearch },
   options?: CallOptions,
 ) =>
   call(endpoints.getRows, { ref, table }, {
@@ -20,6 +20,7 @@ export const getRows = (
       limit: String(query.limit),
       sort: query.sort.length > 0 ? JSON.stringify(query.sort) : undefined,
       filters: query.filters.length > 0 ? JSON.stringify(query.filters) : undefined,
+      search: query.search && query.search.term !== '' ? JSON.stringify(query.search) : undefined,
     },
   })
 export const insertRow = (ref: string, table: string, values: Row, options?: CallOptions) => call(endpoints.insertRow, { ref, table }, { ...options, body: { values } })

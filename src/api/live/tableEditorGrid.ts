@@ -1,7 +1,7 @@
 /** The live actors of the Table Editor's grid, form and CSV import. */
 import { fromCallback, fromPromise } from 'xstate'
 import { tableFormMachine, type DefinitionRequest, type FormData } from '../../../machines/tableForm.machine'
-import { tableGridMachine, type RowsRequest, type UpdateRequest, type Row } from '../../../machines/tableGrid.machine'
+import { tableGridMachine, type ReferenceSearch, type RowsRequest, type UpdateRequest, type Row } from '../../../machines/tableGrid.machine'
 import { tableImportMachine, type ImportEvent, type UploadRequest } from '../../../machines/tableImport.machine'
 import { alterTable, createTable, deleteRows, getRows, getTableDefinition, getTableReferences, insertRow, updateRow, uploadCsv } from '../calls/tableEditor'
 
@@ -17,6 +17,22 @@ export const liveTableGridMachine = tableGridMachine.provide({
     ),
     insertRow: fromPromise(({ input, signal }: Signal & { input: { ref: string; table: string; values: Row } }) => insertRow(input.ref, input.table, input.values, { signal })),
     deleteRows: fromPromise(({ input, signal }: Signal & { input: { ref: string; table: string; keys: Row[] } }) => deleteRows(input.ref, input.table, input.keys, { signal })),
+    // The referenced table's rows through the same rows route, in key order, its key or label containing the term.
+    searchReference: fromPromise(({ input, signal }: Signal & { input: ReferenceSearch }) => {
+      const { table, column, label } = input.reference
+      return getRows(
+        input.ref,
+        table,
+        {
+          sort: [{ column, ascending: true }],
+          filters: [],
+          offset: input.offset,
+          limit: input.limit,
+          search: { term: input.term, columns: label === null ? [column] : [column, label] },
+        },
+        { signal },
+      )
+    }),
   },
 })
 

@@ -9,6 +9,8 @@ interface ModalProps {
   title: string
   children: ReactNode
   size?: 'md' | 'lg'
+  /** 'side': a panel along the window's right edge, full height (the platform's side panels); else centred. */
+  placement?: 'center' | 'side'
 }
 
 /**

@@ -10,13 +10,36 @@ export default function ModalDialog({
   title,
   children,
   size = 'md',
+  placement = 'center',
 }: {
   open: boolean
   onClose: () => void
   title: string
   children: ReactNode
   size?: 'md' | 'lg'
+  placement?: 'center' | 'side'
 }) {
+  const heading = (
+    <div className="flex items-center justify-between border-b border-neutral-200 px-5 py-3 dark:border-neutral-800">
+      <DialogTitle className="font-semibold">{title}</DialogTitle>
+      <button type="button" aria-label="Close" onClick={onClose} className="rounded p-1 text-neutral-500 hover:bg-neutral-100 dark:hover:bg-neutral-800">
+        <Icon name="close" className="h-4 w-4" />
+      </button>
+    </div>
+  )
+  if (placement === 'side') {
+    return (
+      <Dialog open={open} onClose={onClose} className="relative z-50">
+        <div aria-hidden className="fixed inset-0 bg-neutral-950/40" />
+        <div className={cx('fixed inset-y-0 right-0 flex w-full', size === 'lg' ? 'max-w-2xl' : 'max-w-xl')}>
+          <DialogPanel className="flex h-full w-full flex-col border-l border-neutral-200 bg-white shadow-2xl dark:border-neutral-800 dark:bg-neutral-900">
+            {heading}
+            <div className="flex-1 overflow-y-auto p-5">{children}</div>
+          </DialogPanel>
+        </div>
+      </Dialog>
+    )
+  }
   return (
     <Dialog open={open} onClose={onClose} className="relative z-50">
       <div aria-hidden className="fixed inset-0 bg-neutral-950/40 backdrop-blur-[1px]" />
@@ -27,12 +50,7 @@ export default function ModalDialog({
             size === 'lg' ? 'max-w-3xl' : 'max-w-lg',
           )}
         >
-          <div className="flex items-center justify-between border-b border-neutral-200 px-5 py-3 dark:border-neutral-800">
-            <DialogTitle className="font-semibold">{title}</DialogTitle>
-            <button type="button" aria-label="Close" onClick={onClose} className="rounded p-1 text-neutral-500 hover:bg-neutral-100 dark:hover:bg-neutral-800">
-              <Icon name="close" className="h-4 w-4" />
-            </button>
-          </div>
+          {heading}
           <div className="p-5">{children}</div>
         </DialogPanel>
       </div>

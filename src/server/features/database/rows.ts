@@ -7,7 +7,7 @@
  * savepoints inside one transaction to tell the bad rows apart: they run in one transaction of the same role and
  * database layer, with a longer time-out (a 100,000-row file takes seconds).
  *
- * The CSV is read as it streams in (decoded as strict UTF-8, parsed by csv-parse) into batches of JSON before the
+ * The CSV is read as it streams in (decoded as strict UTF-8, or UTF-16 after its byte order mark; parsed by csv-parse) into batches of JSON before the
  * transaction opens: a project's queries are serialised, so a slow upload must not hold its database. A file with
  * a row of the wrong width, a NUL or bytes that are not UTF-8 is refused with its bad rows before anything runs;
  * a row the database refuses (a value of the wrong type, a duplicate key) is found and reported, and the whole
@@ -22,7 +22,7 @@ import * as z from 'zod'
 import * as zm from 'zod/mini'
 import { ProjectRef } from '../../../contracts/common'
 import {
-  DeleteRowsBody, InsertRowBody, RowFilter, RowSort, TableDefinitionBody, UpdateRowBody,
+  DeleteRowsBody, InsertRowBody, RowFilter, RowSearch, RowSort, TableDefinitionBody, UpdateRowBody,
   type DeletedRows, type ImportAnswer, type ImportFailure, type RowConflict, type RowsPage, type TableDefinitionAnswer, type WrittenRow,
 } from '../../../contracts/tableEditor'
 import * as endpoints from '../../../contracts/endpoints'
@@ -61,6 +61,19 @@ const jsonList = <T>(text: string | undefined, schema: zm.ZodMiniType<T>, what: 
   return result.data
 }
 
+const jsonOne = <T>(text: string | undefined, schema: zm.ZodMiniType<T>, what: string): T | undefined => {
+  if (text === undefined || text === '') return undefined
+  let parsed: unknown
+  try {
+    parsed = JSON.parse(text)
+  } catch {
+    throw new EditorRefusal(400, `${what} must be a JSON object`)
+  }
+  const result = schema.safeParse(parsed)
+  if (!result.success) throw new EditorRefusal(400, `${what}: ${result.error.issues.map((i) => `${i.path.join('.') || 'value'} ${i.message}`).join('; ')}`)
+  return result.data
+}
+
 class BadRows extends Error {
   constructor(readonly rows: ImportFailure['bad_rows'], readonly total: number) {
     super('bad rows')
@@ -95,11 +108,11 @@ export function tableEditorRoutes(deps: Deps) {
     const refused = gate(c, false)
     if (refused) return refused
     const { table } = c.req.valid('param')
-    const { offset, limit, sort, filters } = c.req.valid('query')
+    const { offset, limit, sort, filters, search } = c.req.valid('query')
     try {
       const run = runnerOf(c)
       const rel = await relationOf(run, table)
-      const selection = selectionOf(rel, jsonList(filters, RowFilter, 'filters'), jsonList(sort, RowSort, 'sort'))
+      const selection = selectionOf(rel, jsonList(filters, RowFilter, 'filters'), jsonList(sort, RowSort, 'sort'), jsonOne(search, RowSearch, 'search'))
       const parameters = [limit, offset, ...selection.parameters]
       const page = await run(pageSql(rel, selection), parameters, true)
       const count = await run(countSql(rel, selection), parameters, true)
@@ -315,6 +328,35 @@ export function tableEditorRoutes(deps: Deps) {
   return app
 }
 
+/**
+ * Bytes to text: UTF-8, or UTF-16 when the file starts with its byte order mark (spreadsheets save "Unicode text" so);
+ * strict either way, so bytes of another encoding (Latin-1) are refused, never read as the wrong characters.
+ */
+function csvDecoder(): ReadableWritablePair<string, Uint8Array> {
+  let decoder: TextDecoder | null = null
+  let head = new Uint8Array(0)
+  const pick = (bytes: Uint8Array) =>
+    bytes[0] === 0xff && bytes[1] === 0xfe ? 'utf-16le' : bytes[0] === 0xfe && bytes[1] === 0xff ? 'utf-16be' : 'utf-8'
+  return new TransformStream<Uint8Array, string>({
+    transform(chunk, controller) {
+      if (decoder === null) {
+        // The mark is two bytes: wait for them should the first chunk be shorter.
+        head = new Uint8Array([...head, ...chunk])
+        if (head.byteLength < 2) return
+        decoder = new TextDecoder(pick(head), { fatal: true })
+        chunk = head
+      }
+      const text = decoder.decode(chunk, { stream: true })
+      if (text !== '') controller.enqueue(text)
+    },
+    flush(controller) {
+      // A file shorter than the mark was never decoded: read it as UTF-8.
+      const text = decoder === null ? new TextDecoder('utf-8', { fatal: true }).decode(head) : decoder.decode()
+      if (text !== '') controller.enqueue(text)
+    },
+  })
+}
+
 type CsvRead =
   | { columns: string[]; batches: { json: string; lines: number[] }[]; rows: number }
   | { failure: ImportFailure; status: 400 | 413 }
@@ -334,7 +376,7 @@ async function readCsv(rel: Relation, body: ReadableStream<Uint8Array>): Promise
       },
     }),
   )
-  const decoded = counted.pipeThrough(new TextDecoderStream('utf-8', { fatal: true }) as unknown as ReadableWritablePair<string, Uint8Array>)
+  const decoded = counted.pipeThrough(csvDecoder())
   const parser = parseCsv({ bom: true, relax_column_count: true, skip_empty_lines: true, info: true })
   const piped = pipeline(Readable.fromWeb(decoded as import('node:stream/web').ReadableStream<string>), parser)
   piped.catch(() => {})
@@ -357,6 +399,10 @@ async function readCsv(rel: Relation, body: ReadableStream<Uint8Array>): Promise
     for await (const item of parser as AsyncIterable<{ record: string[]; info: { lines: number } }>) {
       const { record, info } = item
       if (!columns) {
+        // Text of two bytes a character read as UTF-8 puts a NUL beside every ASCII letter: say so, not which names.
+        if (record.some((name) => name.includes('\u0000'))) {
+          return refuse('The CSV file looks like UTF-16 without its byte order mark: save it as UTF-8 (or UTF-16 with a byte order mark) and try again; nothing was imported')
+        }
         columns = record.map((name) => name.trim())
         const unknown = columns.filter((name) => !rel.columns.some((col) => col.name === name))
         if (unknown.length > 0) {
@@ -390,7 +436,7 @@ async function readCsv(rel: Relation, body: ReadableStream<Uint8Array>): Promise
   } catch (err) {
     if (tooLarge) return refuse(`The CSV file is larger than ${MAX_IMPORT_BYTES / 1024 / 1024} MB; nothing was imported`, 413)
     if (err instanceof CsvError) return refuse(`The CSV file could not be read: ${err.message}; nothing was imported`)
-    if (err instanceof TypeError) return refuse('The CSV file is not UTF-8 text (save it as UTF-8 and try again); nothing was imported')
+    if (err instanceof TypeError) return refuse('The CSV file is not UTF-8 text, nor UTF-16 with its byte order mark (save it as UTF-8 and try again); nothing was imported')
     throw err
   }
   if (!columns) return refuse('The CSV file is empty: it needs a header row naming the columns')

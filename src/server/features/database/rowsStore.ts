@@ -8,7 +8,7 @@
  * runs there as one script, in one transaction.
  */
 import type { QueryRun } from './run'
-import type { ColumnDefinition, ForeignKeyDefinition, RowFilter, RowSort, TableDefinition, TableReferences } from '../../../contracts/tableEditor'
+import type { ColumnDefinition, ColumnReference, ForeignKeyDefinition, RowFilter, RowSearch, RowSort, TableDefinition, TableReferences } from '../../../contracts/tableEditor'
 import { quoteIdent } from '../../core/sql'
 import { splitStatements } from '../../projectdb/statements'
 
@@ -36,6 +36,8 @@ export interface RelationColumn {
   is_nullable: boolean
   is_identity: boolean
   enums: string[]
+  /** A one-column foreign key's target, with the target's first text column to show beside its key. */
+  references?: ColumnReference | null
 }
 
 export interface Relation {
@@ -52,7 +54,16 @@ const RELATION_SQL = `select c.relname as name, c.relkind::text as relkind,
         where con.conrelid = c.oid and con.contype = 'p' order by k.i) as pk,
   array(select json_build_object('name', a.attname, 'type', format_type(a.atttypid, a.atttypmod),
           'default_value', pg_get_expr(d.adbin, d.adrelid), 'is_nullable', not a.attnotnull, 'is_identity', a.attidentity <> '',
-          'enums', coalesce((select array_agg(e.enumlabel::text order by e.enumsortorder) from pg_enum e where e.enumtypid = a.atttypid), '{}'))
+          'enums', coalesce((select array_agg(e.enumlabel::text order by e.enumsortorder) from pg_enum e where e.enumtypid = a.atttypid), '{}'),
+          'references', (select json_build_object('schema', fn.nspname, 'table', fc.relname, 'column', fa.attname,
+              'label', (select l.attname from pg_attribute l join pg_type lt on lt.oid = l.atttypid
+                        where l.attrelid = fc.oid and l.attnum > 0 and not l.attisdropped and l.attnum <> fa.attnum and lt.typcategory = 'S'
+                        order by l.attnum limit 1))
+            from pg_constraint f
+            join pg_class fc on fc.oid = f.confrelid join pg_namespace fn on fn.oid = fc.relnamespace
+            join pg_attribute fa on fa.attrelid = f.confrelid and fa.attnum = f.confkey[1]
+            where f.conrelid = c.oid and f.contype = 'f' and f.conkey = array[a.attnum]::int2[]
+            order by f.conname limit 1))
         from pg_attribute a left join pg_attrdef d on d.adrelid = a.attrelid and d.adnum = a.attnum
         where a.attrelid = c.oid and a.attnum > 0 and not a.attisdropped order by a.attnum) as columns
 from pg_class c
@@ -75,8 +86,15 @@ export async function relationOf(run: Runner, name: string): Promise<Relation> {
       is_nullable: c.is_nullable === true,
       is_identity: c.is_identity === true,
       enums: Array.isArray(c.enums) ? c.enums.map(String) : [],
+      references: referenceOf(c.references),
     })),
   }
+}
+
+function referenceOf(value: unknown): ColumnReference | null {
+  if (typeof value !== 'object' || value === null) return null
+  const r = value as Record<string, unknown>
+  return { schema: String(r.schema), table: String(r.table), column: String(r.column), label: typeof r.label === 'string' ? r.label : null }
 }
 
 export const targetOf = (rel: { name: string }) => `${quoteIdent(SCHEMA)}.${quoteIdent(rel.name)}`
@@ -113,8 +131,11 @@ export interface RowsSelection {
 const COMPARISONS: Record<string, string> = { eq: '=', neq: '<>', gt: '>', gte: '>=', lt: '<', lte: '<=' }
 const IS_VALUES: Record<string, string> = { null: 'null', 'not null': 'not null', true: 'true', false: 'false' }
 
+/** A LIKE pattern matching the term anywhere, its own wildcards taken literally. */
+const containing = (term: string) => `%${term.replace(/[\\%_]/g, (c) => `\\${c}`)}%`
+
 /** The WHERE and ORDER BY of a page; `$1` and `$2` are left for the limit and offset. */
-export function selectionOf(rel: Relation, filters: RowFilter[], sort: RowSort[]): RowsSelection {
+export function selectionOf(rel: Relation, filters: RowFilter[], sort: RowSort[], search?: RowSearch): RowsSelection {
   const parameters: unknown[] = []
   const bind = (value: unknown) => {
     parameters.push(value)
@@ -140,6 +161,11 @@ export function selectionOf(rel: Relation, filters: RowFilter[], sort: RowSort[]
     if (list.length === 0) return 'false'
     return `t.${column} in (select p.${column} from ${populateSet(rel, bind(JSON.stringify(list.map((v) => ({ [f.column]: v })))))} p)`
   })
+  // A search is one condition over several columns (a foreign key's picker: the key or its label), as text.
+  if (search && search.term !== '') {
+    const pattern = bind(containing(search.term))
+    conditions.push(`(${search.columns.map((name) => `t.${quoteIdent(columnOf(rel, name, 'Search').name)}::text ilike ${pattern}::text`).join(' or ')})`)
+  }
   const orderBy = sort.map((s) => `t.${quoteIdent(columnOf(rel, s.column, 'Sort').name)} ${s.ascending ? 'asc' : 'desc'}`)
   // A stable order for paging: the primary key after the person's sort, else the row's position.
   for (const key of rel.primaryKey) if (!sort.some((s) => s.column === key)) orderBy.push(`t.${quoteIdent(key)}`)

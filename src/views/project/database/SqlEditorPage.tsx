@@ -4,7 +4,7 @@ import { Suspense, useEffect, useRef } from 'react'
 import { useLocation } from 'wouter'
 import type { ActorRefFrom } from 'xstate'
 import { selectProject } from '../../../../machines/projectStatus.machine'
-import { selectOrgPermissions } from '../../../../machines/session.machine'
+import { selectOrgPermissions, selectProfile } from '../../../../machines/session.machine'
 import { selectCanRun, selectSqlEditorView, type sqlEditorMachine, type SqlOutcome } from '../../../../machines/sqlEditor.machine'
 import { ROW_LIMIT_CHOICES, SqlRunRole } from '../../../contracts/sqlEditor'
 import { useShell } from '../../shell/contexts'
@@ -26,6 +26,7 @@ export function SqlEditorPage() {
   const { session } = useShell()
   const project = useSelector(useProjectActor(), selectProject)
   const permissions = useSelector(session, selectOrgPermissions(project?.organization_slug ?? null))
+  const accountId = useSelector(session, selectProfile)?.id ?? null
   const [path] = useLocation()
   return (
     <div className="mx-auto w-full max-w-7xl px-6 py-8">
@@ -36,16 +37,35 @@ export function SqlEditorPage() {
       />
       {project ? (
         <Suspense fallback={<Loading label="Loading query…" />}>
-          <SqlEditorHost key={project.ref} machine={logic.sqlEditor} snippetsMachine={logic.sqlSnippets} projectRef={project.ref} canWrite={permissions.includes('projects:write')} />
+          <SqlEditorHost
+            key={project.ref}
+            machine={logic.sqlEditor}
+            snippetsMachine={logic.sqlSnippets}
+            projectRef={project.ref}
+            accountId={accountId}
+            canWrite={permissions.includes('projects:write')}
+          />
         </Suspense>
       ) : null}
     </div>
   )
 }
 
-function SqlEditorHost({ machine, snippetsMachine, projectRef, canWrite }: { machine: AppLogic['sqlEditor']; snippetsMachine: AppLogic['sqlSnippets']; projectRef: string; canWrite: boolean }) {
+function SqlEditorHost({
+  machine,
+  snippetsMachine,
+  projectRef,
+  accountId,
+  canWrite,
+}: {
+  machine: AppLogic['sqlEditor']
+  snippetsMachine: AppLogic['sqlSnippets']
+  projectRef: string
+  accountId: number | null
+  canWrite: boolean
+}) {
   const actor = useActorRef(useLoaded(machine), { input: { ref: projectRef } })
-  const snippets = useActorRef(useLoaded(snippetsMachine), { input: { ref: projectRef } })
+  const snippets = useActorRef(useLoaded(snippetsMachine), { input: { ref: projectRef, accountId } })
   const query = useSelector(actor, (s) => s.context.query)
   // Each run adds to the history: the panel reads it again.
   useEffect(() => actor.on('ran', () => snippets.send({ type: 'history.refresh' })).unsubscribe, [actor, snippets])

@@ -57,23 +57,31 @@ export function SqlSnippetsPanel({ actor, query, onOpen }: { actor: SqlSnippetsA
                 </button>
                 <button type="button" onClick={() => onOpen(snippet.content.sql)} className="min-w-0 flex-1 truncate py-1 text-left text-sm" title={`Open ${snippet.name}`}>
                   {snippet.name}
-                  {snippet.visibility === 'project' ? <span className="ml-2 text-xs text-neutral-600 dark:text-neutral-400">shared</span> : null}
+                  {view.authored.has(snippet.id) ? (
+                    snippet.visibility === 'project' ? <span className="ml-2 text-xs text-neutral-600 dark:text-neutral-400">shared</span> : null
+                  ) : (
+                    <span className="ml-2 text-xs text-neutral-600 dark:text-neutral-400">by {snippet.owner.username}</span>
+                  )}
                 </button>
-                <button
-                  type="button"
-                  disabled={busy}
-                  aria-label={snippet.visibility === 'project' ? `Make ${snippet.name} private` : `Share ${snippet.name} with the project`}
-                  onClick={() => actor.send({ type: 'snippet.share', id: snippet.id, visibility: snippet.visibility === 'project' ? 'user' : 'project' })}
-                  className="px-1 text-xs text-neutral-700 dark:text-neutral-300"
-                >
-                  {snippet.visibility === 'project' ? 'Make private' : 'Share'}
-                </button>
-                <button type="button" disabled={busy} aria-label={`Rename ${snippet.name}`} onClick={() => actor.send({ type: 'rename.start', id: snippet.id })} className="px-1 text-xs text-neutral-700 dark:text-neutral-300">
-                  Rename
-                </button>
-                <button type="button" disabled={busy} aria-label={`Delete ${snippet.name}`} onClick={() => actor.send({ type: 'delete.start', id: snippet.id })} className="px-1 text-xs text-red-700 dark:text-red-400">
-                  Delete
-                </button>
+                {view.authored.has(snippet.id) ? (
+                  <>
+                    <button
+                      type="button"
+                      disabled={busy}
+                      aria-label={snippet.visibility === 'project' ? `Make ${snippet.name} private` : `Share ${snippet.name} with the project`}
+                      onClick={() => actor.send({ type: 'snippet.share', id: snippet.id, visibility: snippet.visibility === 'project' ? 'user' : 'project' })}
+                      className="px-1 text-xs text-neutral-700 dark:text-neutral-300"
+                    >
+                      {snippet.visibility === 'project' ? 'Make private' : 'Share'}
+                    </button>
+                    <button type="button" disabled={busy} aria-label={`Rename ${snippet.name}`} onClick={() => actor.send({ type: 'rename.start', id: snippet.id })} className="px-1 text-xs text-neutral-700 dark:text-neutral-300">
+                      Rename
+                    </button>
+                    <button type="button" disabled={busy} aria-label={`Delete ${snippet.name}`} onClick={() => actor.send({ type: 'delete.start', id: snippet.id })} className="px-1 text-xs text-red-700 dark:text-red-400">
+                      Delete
+                    </button>
+                  </>
+                ) : null}
               </li>
             ))}
           </ul>

@@ -10,7 +10,7 @@ import { useVirtualizer } from '@tanstack/react-virtual'
 import { useEffect, useId, useMemo, useRef, useState, type FormEvent, type KeyboardEvent } from 'react'
 import { Link, useLocation, useRoute, useSearch } from 'wouter'
 import type { ActorRefFrom } from 'xstate'
-import { gridQueryOf, gridSearchOf, rowKeyOf, selectTableGridView, type GridQuery, type Row, type TableGridView, type tableGridMachine } from '../../../../machines/tableGrid.machine'
+import { gridQueryOf, gridSearchOf, rowKeyOf, selectTableGridView, type GridQuery, type PickerView, type Row, type TableGridView, type tableGridMachine } from '../../../../machines/tableGrid.machine'
 import { selectTableImportView, type tableImportMachine } from '../../../../machines/tableImport.machine'
 import { FILTER_OPERATORS, PAGE_SIZES, type FilterOperator, type GridColumn, type RowFilter } from '../../../contracts/tableEditor'
 import { config } from '../../../config'
@@ -23,7 +23,7 @@ import { Modal } from '../../shell/Modal'
 import { useDocumentTitle } from '../../shell/useDocumentTitle'
 import { Button, ErrorPanel, InlineError, Loading, PageHeading, cx, inputClass } from '../../shell/ui'
 import { PAGE_CLASS, ProjectMachinePage } from '../ProjectMachinePage'
-import { CellEditor, cellText, editorKindOf, parseCell } from './cells'
+import { CellEditor, cellPreview, cellText, editorKindOf, parseCell } from './cells'
 
 export type TableGridActorRef = ActorRefFrom<typeof tableGridMachine>
 type ImportActorRef = ActorRefFrom<typeof tableImportMachine>
@@ -128,7 +128,9 @@ function ReadyGrid({
       {view.conflict ? (
         <div role="alert" className="space-y-2 rounded-md border border-amber-300 bg-amber-50 p-3 text-sm text-amber-900 dark:border-amber-800 dark:bg-amber-950/40 dark:text-amber-200">
           <p>{view.conflict.message}</p>
-          {view.conflict.current ? <pre className="overflow-x-auto text-xs">{JSON.stringify(view.conflict.current, null, 2)}</pre> : null}
+          {view.conflict.current ? (
+            <pre className="overflow-x-auto text-xs">{JSON.stringify(Object.fromEntries(Object.entries(view.conflict.current).map(([name, value]) => [name, typeof value === 'string' ? cellPreview(value) : value])), null, 2)}</pre>
+          ) : null}
           <div className="flex gap-2">
             <Button onClick={() => actor.send({ type: 'conflict.reload' })}>Reload rows</Button>
             <Button onClick={() => actor.send({ type: 'error.dismiss' })}>Keep my view</Button>
@@ -146,6 +148,7 @@ function ReadyGrid({
         keyOf={keyOf}
         label={`Rows of ${table}`}
         onSave={(row, column, value) => actor.send({ type: 'cell.save', edit: { key: keyValues(row), column, before: row[column], after: value } })}
+        onPick={(row, column) => actor.send({ type: 'picker.open', key: keyValues(row), column, before: row[column] })}
       />
       <div className="flex flex-wrap items-center gap-3 text-sm">
         <span role="status">
@@ -180,6 +183,7 @@ function ReadyGrid({
           </Button>
         </div>
       </Modal>
+      {view.picker ? <ReferencePicker actor={actor} picker={view.picker} /> : null}
       {view.insertOpen ? (
         <InsertPanel columns={page.columns} onClose={() => actor.send({ type: 'insert.cancel' })} onInsert={(values) => actor.send({ type: 'row.insert', values })} />
       ) : null}
@@ -242,9 +246,11 @@ interface GridProps {
   keyOf: (row: Row) => string
   label: string
   onSave: (row: Row, column: string, value: unknown) => void
+  /** A foreign key cell opens the picker of the table it references instead of a typed editor. */
+  onPick: (row: Row, column: string) => void
 }
 
-function Grid({ columns, rows, query, go, editable, selected, onSelect, keyOf, label, onSave }: GridProps) {
+function Grid({ columns, rows, query, go, editable, selected, onSelect, keyOf, label, onSave, onPick }: GridProps) {
   const [sizing, setSizing] = useState<ColumnSizingState>({})
   const [visibility, setVisibility] = useState<VisibilityState>({})
   const [editing, setEditing] = useState<{ row: number; column: string } | null>(null)
@@ -343,13 +349,17 @@ function Grid({ columns, rows, query, go, editable, selected, onSelect, keyOf, l
                     const column = visible[vc.index]
                     const meta = columnOf(column.id)
                     const isEditing = editing?.row === vr.index && editing.column === column.id
-                    const open = () => editable && setEditing({ row: vr.index, column: column.id })
+                    const open = () => {
+                      if (!editable) return
+                      if (meta.references?.schema === 'public') onPick(row, column.id)
+                      else setEditing({ row: vr.index, column: column.id })
+                    }
                     return (
                       <div
                         key={column.id}
                         role="gridcell"
                         tabIndex={0}
-                        aria-label={`${column.id}, row ${vr.index + 1}: ${cellText(row[column.id])}`}
+                        aria-label={`${column.id}, row ${vr.index + 1}: ${cellPreview(row[column.id])}`}
                         className="flex shrink-0 items-center overflow-hidden border-r border-neutral-100 px-2 font-mono text-xs dark:border-neutral-800"
                         style={{ width: column.getSize() }}
                         onDoubleClick={open}
@@ -368,7 +378,7 @@ function Grid({ columns, rows, query, go, editable, selected, onSelect, keyOf, l
                             }}
                           />
                         ) : (
-                          <span className={cx('truncate', row[column.id] === null && 'text-neutral-500 italic')}>{cellText(row[column.id])}</span>
+                          <span className={cx('truncate', row[column.id] === null && 'text-neutral-500 italic')}>{cellPreview(row[column.id])}</span>
                         )}
                       </div>
                     )
@@ -383,9 +393,75 @@ function Grid({ columns, rows, query, go, editable, selected, onSelect, keyOf, l
   )
 }
 
-/** The side panel of a new row: every column with its default shown; a column left untouched takes its default. */
+/** A foreign key cell's picker: the referenced table searched by its key or its first text column, a page at a time. */
+function ReferencePicker({ actor, picker }: { actor: TableGridActorRef; picker: PickerView }) {
+  const { reference } = picker
+  const close = () => actor.send({ type: 'picker.cancel' })
+  return (
+    <Modal open onClose={close} title={`Choose a row of ${reference.table}`} size="lg">
+      <div className="space-y-3 text-sm">
+        <p>
+          <span className="font-mono">{picker.column}</span> references <span className="font-mono">{reference.table}.{reference.column}</span>: the row chosen sets it.
+        </p>
+        <label className="block">
+          Search {reference.table} by {reference.label === null ? reference.column : `${reference.column} or ${reference.label}`}
+          <input type="search" className={inputClass} value={picker.term} autoFocus onChange={(e) => actor.send({ type: 'picker.search', term: e.target.value })} />
+        </label>
+        {picker.phase === 'searching' ? <Loading label={`Searching ${reference.table}…`} /> : null}
+        {picker.phase === 'failed' ? (
+          <div role="alert" className="flex items-center gap-3 text-red-800 dark:text-red-300">
+            <span>{picker.error}</span>
+            <Button onClick={() => actor.send({ type: 'picker.retry' })}>Try again</Button>
+          </div>
+        ) : null}
+        {picker.phase === 'found' ? (
+          <>
+            {picker.options.length === 0 ? (
+              <p>No rows of {reference.table} match.</p>
+            ) : (
+              <ul aria-label={`Rows of ${reference.table}`} className="divide-y divide-neutral-200 rounded-md border border-neutral-200 dark:divide-neutral-800 dark:border-neutral-800">
+                {picker.options.map((option) => (
+                  <li key={cellText(option.value)}>
+                    <button type="button" className="flex w-full gap-3 px-3 py-2 text-left hover:bg-neutral-100 dark:hover:bg-neutral-800" onClick={() => actor.send({ type: 'picker.choose', value: option.value })}>
+                      <span className="font-mono">{cellText(option.value)}</span>
+                      {option.label !== null ? <span className="truncate text-neutral-700 dark:text-neutral-300">{option.label}</span> : null}
+                    </button>
+                  </li>
+                ))}
+              </ul>
+            )}
+            <div className="flex flex-wrap items-center gap-3">
+              <span role="status">{picker.total === 0 ? 'No rows' : `Rows ${picker.from}–${picker.from + picker.options.length - 1} of ${picker.total.toLocaleString('en-US')}`}</span>
+              <Button disabled={picker.page === 0} onClick={() => actor.send({ type: 'picker.page', page: picker.page - 1 })}>
+                Previous
+              </Button>
+              <Button disabled={picker.page + 1 >= picker.pageCount} onClick={() => actor.send({ type: 'picker.page', page: picker.page + 1 })}>
+                Next
+              </Button>
+            </div>
+          </>
+        ) : null}
+        <div className="flex justify-end gap-2">
+          {picker.nullable ? (
+            <Button disabled={picker.phase !== 'found'} onClick={() => actor.send({ type: 'picker.choose', value: null })}>
+              Set to NULL
+            </Button>
+          ) : null}
+          <Button onClick={close}>Cancel</Button>
+        </div>
+      </div>
+    </Modal>
+  )
+}
+
+/**
+ * The side panel of a new row, at the window's right edge as the platform has it: every column with its default shown;
+ * a column left untouched takes its default.
+ */
 function InsertPanel({ columns, onClose, onInsert }: { columns: GridColumn[]; onClose: () => void; onInsert: (values: Row) => void }) {
   const [error, setError] = useState<string | null>(null)
+  // The panel opens on the first value a person writes: a generated key or a column with a default is left to the database.
+  const first = (columns.find((c) => !c.is_identity && c.default_value === null) ?? columns.find((c) => !c.is_identity) ?? columns[0])?.name
   const submit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault()
     const data = new FormData(event.currentTarget)
@@ -403,15 +479,21 @@ function InsertPanel({ columns, onClose, onInsert }: { columns: GridColumn[]; on
     onInsert(values)
   }
   return (
-    <Modal open onClose={onClose} title="Insert a row" size="lg">
+    <Modal open onClose={onClose} title="Insert a row" size="lg" placement="side">
       <form onSubmit={submit} className="space-y-3" aria-label="New row">
         {columns.map((column) => (
           <label key={column.name} className="block text-sm">
             <span className="font-mono">{column.name}</span> <span className="text-neutral-600 dark:text-neutral-400">{column.type}</span>
             {editorKindOf(column) === 'json' ? (
-              <textarea name={column.name} className={inputClass} placeholder={placeholderOf(column)} />
+              <textarea name={column.name} className={inputClass} placeholder={placeholderOf(column)} autoFocus={column.name === first} />
             ) : (
-              <input name={column.name} className={inputClass} placeholder={placeholderOf(column)} list={column.enums.length > 0 ? `enum-${column.name}` : undefined} />
+              <input
+                name={column.name}
+                className={inputClass}
+                placeholder={placeholderOf(column)}
+                list={column.enums.length > 0 ? `enum-${column.name}` : undefined}
+                autoFocus={column.name === first}
+              />
             )}
             {column.enums.length > 0 ? (
               <datalist id={`enum-${column.name}`}>
@@ -451,7 +533,7 @@ function ImportPanel({ machine, projectRef, table, onImported }: { machine: Retu
   return (
     <section aria-label="Import CSV" className="space-y-2 rounded-md border border-neutral-200 p-3 text-sm dark:border-neutral-800">
       <label className="block">
-        CSV file (a header row naming the columns, UTF-8)
+        CSV file (a header row naming the columns; UTF-8, or UTF-16 with its byte order mark)
         <input
           type="file"
           accept=".csv,text/csv"

@@ -23,6 +23,15 @@ export function editorKindOf(column: GridColumn): EditorKind {
   return 'text'
 }
 
+/** Characters of a value the grid shows in a cell (and names it by): a cell may hold megabytes. */
+export const CELL_PREVIEW_CHARS = 500
+
+/** A cell as the grid shows it: its text, cut after CELL_PREVIEW_CHARS with its full length said. */
+export function cellPreview(value: unknown): string {
+  const text = cellText(value)
+  return text.length > CELL_PREVIEW_CHARS ? `${text.slice(0, CELL_PREVIEW_CHARS)}… (${text.length.toLocaleString('en-US')} characters)` : text
+}
+
 /** A cell as text: null as NULL, objects and arrays as JSON. */
 export function cellText(value: unknown): string {
   if (value === null || value === undefined) return 'NULL'
@@ -96,7 +105,8 @@ export function CellEditor({ column, value, onSave, onCancel }: { column: GridCo
             <option key={label}>{label}</option>
           ))}
         </select>
-      ) : kind === 'json' ? (
+      ) : kind === 'json' || text.length > CELL_PREVIEW_CHARS ? (
+        // JSON, or text too long for one line (megabytes, even): a text area, which holds it whole.
         <textarea {...common} value={text} onChange={(e) => setText(e.target.value)} onBlur={save} />
       ) : (
         <input
