@@ -7,6 +7,8 @@
  *    later request (they are single use) → requests/s, p50/p99;
  *  - sign-in: `POST /p/{ref}/auth/v1/token?grant_type=password` for one confirmed user → requests/s, p50/p99
  *    (each answer costs a bcrypt comparison at the platform's cost 10, a session and a refresh token written);
+ *    meanwhile one client asks another project's auth settings (`GET /p/{other}/auth/v1/settings`) in a loop →
+ *    its p50/p99: what the sign-ins' hashing costs everyone else (it runs on the thread pool, not the event loop);
  *  - REST with a user's access token vs with the anon key: `GET /p/{ref}/rest/v1/recipes?select=*&limit=10`, the
  *    same clients, alternated → requests/s of each and the JWT's cost (the issue's budget: at most 10%).
  * The sign-in limits are raised first through the Management API (rate_limit_verify), so the figures are the
@@ -28,6 +30,30 @@ async function settle(url: string) {
   }
 }
 const CLIENTS = Number(process.env.BENCH_CLIENTS ?? 50)
+
+const percentile = (sorted: number[], p: number) => (sorted.length ? Math.round(sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))]) : Number.NaN)
+
+/** One client requesting `url` in a loop until stopped: the durations of its answers, sorted. */
+function probeWhile(url: string, headers: Record<string, string>) {
+  let running = true
+  const times: number[] = []
+  const loop = (async () => {
+    while (running) {
+      const started = performance.now()
+      const res = await fetch(url, { headers })
+      await res.arrayBuffer()
+      if (!res.ok) throw new Error(`the probe answered ${res.status}`)
+      times.push(performance.now() - started)
+    }
+  })()
+  return {
+    async stop() {
+      running = false
+      await loop
+      return times.sort((a, b) => a - b)
+    },
+  }
+}
 
 type Figures = LoadFigures
 
@@ -99,8 +125,15 @@ try {
   await settle(server.url)
 
   const signInUrl = `${auth}/token?grant_type=password`
+  const other = await demoProjectKeys(server.url, 'Acme Storefront')
+  const probe = probeWhile(`${server.url}/p/${other.ref}/auth/v1/settings`, { apikey: other.anon })
   const signIn = await load(signInUrl, { method: 'POST', headers: json, body: credentials }, SIGN_IN_SECONDS)
+  const probed = await probe.stop()
   console.log(`sign-in, ${CLIENTS} clients, ${SIGN_IN_SECONDS} s, POST /p/{ref}/auth/v1/token?grant_type=password: ${fmt(signIn)}`)
+  console.log(
+    `meanwhile another project's GET /p/{other}/auth/v1/settings, one client in a loop: ${probed.length} answers, ` +
+      `p50 ${percentile(probed, 0.5)} ms, p99 ${percentile(probed, 0.99)} ms`,
+  )
 
   const rest = `${server.url}/p/${ref}/rest/v1/recipes?select=*&limit=10`
   const asAnon = { apikey: anon }

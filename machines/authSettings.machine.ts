@@ -1,12 +1,12 @@
 /**
  * Settings › Authentication: the project's auth settings the service obeys (Site URL, redirect URLs, 'Allow new users
  * to sign up', 'Confirm email', JWT expiry, minimum password length, the leaked-password rule, the phone provider and
- * its confirmations, the rate limits), read from and saved through the Management API's config/auth. Invariants: one request at a time; only a member who may manage auth (input.canManage) edits
- * or saves — the others see the settings read-only, and the server refuses them too; what was typed survives a
- * failed save; a request unanswered after requestTimeout is abandoned and reported like a failure.
+ * its confirmations, the rate limits), read from and saved through the Management API's config/auth. The flow is the
+ * settings form (settingsForm.machine.ts); this file describes its draft and patch. Only a member who may manage
+ * auth edits or saves.
  */
-import { assign, fromPromise, setup, type SnapshotFrom } from 'xstate'
 import { UpdateAuthConfigBody, type AuthConfig } from '../src/contracts/auth'
+import { settingsFormMachine, settingsFormView, type SettingsFormDescription, type SettingsFormView } from './settingsForm.machine'
 
 /** The form as typed: switches as the page words them, numbers as text. */
 export interface AuthSettingsDraft {
@@ -107,125 +107,27 @@ export function patchOf(draft: AuthSettingsDraft): { ok: true; body: UpdateAuthC
   return { ok: false, errors }
 }
 
-interface Context {
-  ref: string
-  canManage: boolean
-  saved: AuthConfig | null
-  draft: AuthSettingsDraft | null
-  loadError: string | null
-  saveError: string | null
-  notice: string | null
-}
-
-type AuthSettingsEvent =
-  | { type: 'settings.retry' }
-  | { type: 'settings.edit'; draft: Partial<AuthSettingsDraft> }
-  | { type: 'settings.save' }
-  | { type: 'settings.reset' }
-
-const TIMED_OUT = 'The request timed out'
-const messageOf = (error: unknown, fallback: string) => (error instanceof Error && error.message ? error.message : fallback)
-
-export const authSettingsMachine = setup({
-  types: {
-    input: {} as { ref: string; canManage: boolean },
-    context: {} as Context,
-    events: {} as AuthSettingsEvent,
-    children: {} as { getAuthConfig: 'getAuthConfig'; updateAuthConfig: 'updateAuthConfig' },
-  },
-  actors: {
-    getAuthConfig: fromPromise<AuthConfig, { ref: string }>(async () => {
-      throw new Error('getAuthConfig not provided')
-    }),
-    updateAuthConfig: fromPromise<AuthConfig, { ref: string; body: UpdateAuthConfigBody }>(async () => {
-      throw new Error('updateAuthConfig not provided')
-    }),
-  },
-  actions: {
-    storeLoadError: assign((_, params: { error: string }) => ({ loadError: params.error })),
-    storeSaveError: assign((_, params: { error: string }) => ({ saveError: params.error })),
-  },
-  guards: {
-    canManage: ({ context }) => context.canManage,
-    isChangedAndValid: ({ context }) =>
-      context.canManage && context.draft !== null && context.saved !== null && patchOf(context.draft).ok && isChanged(context.saved, context.draft),
-    isChanged: ({ context }) => context.draft !== null && context.saved !== null && isChanged(context.saved, context.draft),
-  },
-  delays: {
-    requestTimeout: 10_000,
-  },
-}).createMachine({
-  id: 'authSettings',
-  context: ({ input }) => ({ ref: input.ref, canManage: input.canManage, saved: null, draft: null, loadError: null, saveError: null, notice: null }),
-  initial: 'loading',
-  states: {
-    loading: {
-      invoke: {
-        id: 'getAuthConfig',
-        src: 'getAuthConfig',
-        input: ({ context }) => ({ ref: context.ref }),
-        onDone: { target: 'ready', actions: assign(({ event }) => ({ saved: event.output, draft: draftOf(event.output), loadError: null })) },
-        onError: { target: 'failed', actions: { type: 'storeLoadError', params: ({ event }) => ({ error: messageOf(event.error, 'Failed to load the auth settings') }) } },
-      },
-      after: { requestTimeout: { target: 'failed', actions: { type: 'storeLoadError', params: { error: TIMED_OUT } } } },
-    },
-    failed: {
-      on: { 'settings.retry': 'loading' },
-    },
-    ready: {
-      initial: 'editing',
-      states: {
-        editing: {
-          on: {
-            'settings.edit': {
-              guard: 'canManage',
-              actions: assign(({ context, event }) => ({ draft: { ...context.draft!, ...event.draft }, notice: null, saveError: null })),
-            },
-            'settings.save': { guard: 'isChangedAndValid', target: 'saving', actions: assign({ saveError: null, notice: null }) },
-            'settings.reset': { guard: 'isChanged', actions: assign(({ context }) => ({ draft: draftOf(context.saved!), saveError: null })) },
-          },
-        },
-        saving: {
-          invoke: {
-            id: 'updateAuthConfig',
-            src: 'updateAuthConfig',
-            input: ({ context }) => {
-              const made = patchOf(context.draft!)
-              return { ref: context.ref, body: made.ok ? made.body : {} }
-            },
-            onDone: { target: 'editing', actions: assign(({ event }) => ({ saved: event.output, draft: draftOf(event.output), notice: 'Auth settings saved' })) },
-            onError: { target: 'editing', actions: { type: 'storeSaveError', params: ({ event }) => ({ error: messageOf(event.error, 'Failed to save the auth settings') }) } },
-          },
-          after: { requestTimeout: { target: 'editing', actions: { type: 'storeSaveError', params: { error: TIMED_OUT } } } },
-        },
-      },
-    },
-  },
-})
+/** A change to the draft: the fields typed or switched. */
+export type AuthSettingsChange = Partial<AuthSettingsDraft>
 
 function isChanged(saved: AuthConfig, draft: AuthSettingsDraft) {
   const before = draftOf(saved)
   return (Object.keys(before) as Array<keyof AuthSettingsDraft>).some((key) => before[key] !== draft[key])
 }
 
-export type AuthSettingsView =
-  | { phase: 'loading' }
-  | { phase: 'failed'; error: string }
-  | { phase: 'ready'; canManage: boolean; draft: AuthSettingsDraft; errors: SettingsErrors; changed: boolean; saving: boolean; error: string | null; notice: string | null }
+const description = {
+  id: 'authSettings',
+  load: 'getAuthConfig',
+  save: 'updateAuthConfig',
+  texts: { loadFailed: 'Failed to load the auth settings', saveFailed: 'Failed to save the auth settings', saved: 'Auth settings saved' },
+  draftOf,
+  applied: (draft, change) => ({ ...draft, ...change }),
+  patchOf,
+  isChanged,
+} satisfies SettingsFormDescription<AuthConfig, AuthSettingsDraft, AuthSettingsChange, UpdateAuthConfigBody, keyof AuthSettingsDraft, 'authSettings', 'getAuthConfig', 'updateAuthConfig'>
 
-export function selectAuthSettingsView(snapshot: SnapshotFrom<typeof authSettingsMachine>): AuthSettingsView {
-  const c = snapshot.context
-  if (snapshot.matches('loading')) return { phase: 'loading' }
-  if (snapshot.matches('failed') || !c.draft || !c.saved) return { phase: 'failed', error: c.loadError ?? 'Failed to load the auth settings' }
-  const made = patchOf(c.draft)
-  return {
-    phase: 'ready',
-    canManage: c.canManage,
-    draft: c.draft,
-    errors: made.ok ? {} : made.errors,
-    changed: isChanged(c.saved, c.draft),
-    saving: snapshot.matches({ ready: 'saving' }),
-    error: c.saveError,
-    notice: c.notice,
-  }
-}
+export const authSettingsMachine = settingsFormMachine(description)
+
+export type AuthSettingsView = SettingsFormView<AuthSettingsDraft, keyof AuthSettingsDraft>
+
+export const selectAuthSettingsView = settingsFormView(description)

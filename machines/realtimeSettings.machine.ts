@@ -1,13 +1,11 @@
 /**
  * Realtime › Settings: the project's realtime limits the service obeys (public channels allowed or not, presence on
  * or off, connections, channels per client, messages, bytes, joins and presence events per second, presence keys,
- * payload size), read from and saved through the Management API's config/realtime.
- * Invariants: one request at a time; only a member who may manage realtime (input.canManage, realtime:all) edits or
- * saves — the others see the limits read-only, and the server refuses them too; what was typed survives a failed
- * save; a request unanswered after requestTimeout is abandoned and reported like a failure.
+ * payload size), read from and saved through the Management API's config/realtime. The flow is the settings form
+ * (settingsForm.machine.ts); this file describes its draft and patch. Only a member with realtime:all edits or saves.
  */
-import { assign, fromPromise, setup, type SnapshotFrom } from 'xstate'
 import { RealtimeConfigUpdate, type RealtimeConfig } from '../src/contracts/realtime'
+import { settingsFormMachine, settingsFormView, type SettingsFormDescription, type SettingsFormView } from './settingsForm.machine'
 
 /** The numeric limits, in the order the page shows them. */
 export const LIMIT_KEYS = [
@@ -55,32 +53,10 @@ export function patchOf(draft: RealtimeSettingsDraft): { ok: true; body: Realtim
   return { ok: false, errors }
 }
 
-function isChanged(saved: RealtimeConfig, draft: RealtimeSettingsDraft) {
-  return JSON.stringify(draftOf(saved)) !== JSON.stringify(draft)
-}
-
 /** A change to the draft: a switch, or one limit's text. */
 export type DraftChange = { allowPublic?: boolean; presenceEnabled?: boolean; limit?: { key: LimitKey; text: string } }
 
-interface Context {
-  ref: string
-  canManage: boolean
-  saved: RealtimeConfig | null
-  draft: RealtimeSettingsDraft | null
-  loadError: string | null
-  saveError: string | null
-  notice: string | null
-}
-
-type RealtimeSettingsEvent =
-  | { type: 'settings.retry' }
-  | { type: 'settings.edit'; change: DraftChange }
-  | { type: 'settings.save' }
-  | { type: 'settings.reset' }
-
 export const SAVED_NOTICE = 'Realtime settings saved'
-const TIMED_OUT = 'The request timed out'
-const messageOf = (error: unknown, fallback: string) => (error instanceof Error && error.message ? error.message : fallback)
 
 function applied(draft: RealtimeSettingsDraft, change: DraftChange): RealtimeSettingsDraft {
   return {
@@ -90,111 +66,19 @@ function applied(draft: RealtimeSettingsDraft, change: DraftChange): RealtimeSet
   }
 }
 
-export const realtimeSettingsMachine = setup({
-  types: {
-    input: {} as { ref: string; canManage: boolean },
-    context: {} as Context,
-    events: {} as RealtimeSettingsEvent,
-    children: {} as { getRealtimeConfig: 'getRealtimeConfig'; saveRealtimeConfig: 'saveRealtimeConfig' },
-  },
-  actors: {
-    getRealtimeConfig: fromPromise<RealtimeConfig, { ref: string }>(async () => {
-      throw new Error('getRealtimeConfig not provided')
-    }),
-    /** Saves the change and answers the limits as the server then has them. */
-    saveRealtimeConfig: fromPromise<RealtimeConfig, { ref: string; body: RealtimeConfigUpdate }>(async () => {
-      throw new Error('saveRealtimeConfig not provided')
-    }),
-  },
-  actions: {
-    storeLoadError: assign((_, params: { error: string }) => ({ loadError: params.error })),
-    storeSaveError: assign((_, params: { error: string }) => ({ saveError: params.error })),
-  },
-  guards: {
-    canManage: ({ context }) => context.canManage,
-    isChangedAndValid: ({ context }) =>
-      context.canManage && context.draft !== null && context.saved !== null && patchOf(context.draft).ok && isChanged(context.saved, context.draft),
-    isChanged: ({ context }) => context.draft !== null && context.saved !== null && isChanged(context.saved, context.draft),
-  },
-  delays: {
-    requestTimeout: 10_000,
-  },
-}).createMachine({
+const description = {
   id: 'realtimeSettings',
-  context: ({ input }) => ({ ref: input.ref, canManage: input.canManage, saved: null, draft: null, loadError: null, saveError: null, notice: null }),
-  initial: 'loading',
-  states: {
-    loading: {
-      invoke: {
-        id: 'getRealtimeConfig',
-        src: 'getRealtimeConfig',
-        input: ({ context }) => ({ ref: context.ref }),
-        onDone: { target: 'ready', actions: assign(({ event }) => ({ saved: event.output, draft: draftOf(event.output), loadError: null })) },
-        onError: { target: 'failed', actions: { type: 'storeLoadError', params: ({ event }) => ({ error: messageOf(event.error, 'Failed to load the realtime settings') }) } },
-      },
-      after: { requestTimeout: { target: 'failed', actions: { type: 'storeLoadError', params: { error: TIMED_OUT } } } },
-    },
-    failed: {
-      on: { 'settings.retry': 'loading' },
-    },
-    ready: {
-      initial: 'editing',
-      states: {
-        editing: {
-          on: {
-            'settings.edit': {
-              guard: 'canManage',
-              actions: assign(({ context, event }) => ({ draft: applied(context.draft!, event.change), notice: null, saveError: null })),
-            },
-            'settings.save': { guard: 'isChangedAndValid', target: 'saving', actions: assign({ saveError: null, notice: null }) },
-            'settings.reset': { guard: 'isChanged', actions: assign(({ context }) => ({ draft: draftOf(context.saved!), saveError: null })) },
-          },
-        },
-        saving: {
-          invoke: {
-            id: 'saveRealtimeConfig',
-            src: 'saveRealtimeConfig',
-            input: ({ context }) => {
-              const made = patchOf(context.draft!)
-              return { ref: context.ref, body: made.ok ? made.body : {} }
-            },
-            onDone: { target: 'editing', actions: assign(({ event }) => ({ saved: event.output, draft: draftOf(event.output), notice: SAVED_NOTICE })) },
-            onError: { target: 'editing', actions: { type: 'storeSaveError', params: ({ event }) => ({ error: messageOf(event.error, 'Failed to save the realtime settings') }) } },
-          },
-          after: { requestTimeout: { target: 'editing', actions: { type: 'storeSaveError', params: { error: TIMED_OUT } } } },
-        },
-      },
-    },
-  },
-})
+  load: 'getRealtimeConfig',
+  save: 'saveRealtimeConfig',
+  texts: { loadFailed: 'Failed to load the realtime settings', saveFailed: 'Failed to save the realtime settings', saved: SAVED_NOTICE },
+  draftOf,
+  applied,
+  patchOf,
+  isChanged: (saved, draft) => JSON.stringify(draftOf(saved)) !== JSON.stringify(draft),
+} satisfies SettingsFormDescription<RealtimeConfig, RealtimeSettingsDraft, DraftChange, RealtimeConfigUpdate, LimitKey, 'realtimeSettings', 'getRealtimeConfig', 'saveRealtimeConfig'>
 
-export type RealtimeSettingsView =
-  | { phase: 'loading' }
-  | { phase: 'failed'; error: string }
-  | {
-      phase: 'ready'
-      canManage: boolean
-      draft: RealtimeSettingsDraft
-      errors: SettingsErrors
-      changed: boolean
-      saving: boolean
-      error: string | null
-      notice: string | null
-    }
+export const realtimeSettingsMachine = settingsFormMachine(description)
 
-export function selectRealtimeSettingsView(snapshot: SnapshotFrom<typeof realtimeSettingsMachine>): RealtimeSettingsView {
-  const c = snapshot.context
-  if (snapshot.matches('loading')) return { phase: 'loading' }
-  if (snapshot.matches('failed') || !c.draft || !c.saved) return { phase: 'failed', error: c.loadError ?? 'Failed to load the realtime settings' }
-  const made = patchOf(c.draft)
-  return {
-    phase: 'ready',
-    canManage: c.canManage,
-    draft: c.draft,
-    errors: made.ok ? {} : made.errors,
-    changed: isChanged(c.saved, c.draft),
-    saving: snapshot.matches({ ready: 'saving' }),
-    error: c.saveError,
-    notice: c.notice,
-  }
-}
+export type RealtimeSettingsView = SettingsFormView<RealtimeSettingsDraft, LimitKey>
+
+export const selectRealtimeSettingsView = settingsFormView(description)

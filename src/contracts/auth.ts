@@ -56,8 +56,8 @@ export const MailboxMessage = z.object({
   body: z.string(),
   link: z.nullable(z.string()),
   kind: z.string(),
-  /** An e-mail, or a text message to a phone (its recipient a phone number). */
-  channel: z.enum(['email', 'sms']),
+  /** An e-mail, or a text or WhatsApp message to a phone (its recipient a phone number). */
+  channel: z.enum(['email', 'sms', 'whatsapp']),
   sent_at: z.string(),
 })
 export type MailboxMessage = z.infer<typeof MailboxMessage>

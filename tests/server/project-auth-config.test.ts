@@ -143,6 +143,33 @@ describe('GET/PATCH /v1/projects/{ref}/config/auth', () => {
     expect((await patch({ external_phone_enabled: false })).status).toBe(200)
   })
 
+  it("the channel auth-js asks for: a code by WhatsApp is kept as a WhatsApp message and signs in; an unknown channel is refused", async () => {
+    expect((await patch({ external_phone_enabled: true, sms_autoconfirm: false })).status).toBe(200)
+    const client = env.client()
+    expect((await client.auth.signInWithOtp({ phone: '+15555550120', options: { channel: 'whatsapp' } })).error).toBeNull()
+    const message = (await env.mailbox()).find((m) => m.recipient === '+15555550120')!
+    expect(message).toMatchObject({ channel: 'whatsapp', subject: 'WhatsApp message', link: null })
+    const token = /Your code is (\d{6})/.exec(message.body)![1]
+    const verified = await client.auth.verifyOtp({ phone: '+15555550120', token, type: 'sms' })
+    expect(verified.error).toBeNull()
+    expect(verified.data.user?.phone).toBe('15555550120')
+
+    const signedUp = await client.auth.signUp({ phone: '+15555550121', password: 'a phone password', options: { channel: 'whatsapp' } })
+    expect(signedUp.error).toBeNull()
+    expect((await env.mailbox()).find((m) => m.recipient === '+15555550121')).toMatchObject({ channel: 'whatsapp', kind: 'phone_confirmation' })
+
+    const before = (await env.mailbox()).length
+    const unknown = await fetch(`${env.url}/auth/v1/otp`, {
+      method: 'POST',
+      headers: { apikey: env.keys.anon, 'content-type': 'application/json' },
+      body: JSON.stringify({ phone: '+15555550122', channel: 'pigeon' }),
+    })
+    expect(unknown.status).toBe(400)
+    expect(await unknown.json()).toEqual({ code: 400, error_code: 'validation_failed', msg: "Invalid channel, supported values are 'sms' or 'whatsapp'" })
+    expect(await env.mailbox()).toHaveLength(before)
+    expect((await patch({ external_phone_enabled: false })).status).toBe(200)
+  })
+
   it('a phone change: updateUser({ phone }) texts a code to the new number, verifyOtp({ type: phone_change }) makes it the user\'s', async () => {
     expect((await patch({ mailer_autoconfirm: true, password_min_length: 6, external_phone_enabled: false, sms_autoconfirm: false })).status).toBe(200)
     const client = env.client()

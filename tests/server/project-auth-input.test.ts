@@ -296,6 +296,18 @@ describe('what a real project brings along', () => {
     expect((await env.client().auth.signInWithPassword({ email: 'imported@example.com', password: 'not-it' })).error?.code).toBe('invalid_credentials')
   })
 
+  it("a new password is stored as the platform's bcrypt ($2b$, cost 10), which bcryptjs and the platform read back", async () => {
+    const { data, error } = await env.client().auth.signUp({ email: 'hashed@example.com', password: 'stored-as-bcrypt' })
+    expect(error).toBeNull()
+    const { rows } = await env.s.projectDbs.transaction(env.project.ref, { role: 'postgres', readOnly: true }, (tx) =>
+      tx.query<{ encrypted_password: string }>('select encrypted_password from auth.users where id = $1', [data.user!.id]),
+    )
+    const stored = rows[0].encrypted_password
+    expect(stored).toMatch(/^\$2b\$10\$[./A-Za-z0-9]{53}$/)
+    expect(bcrypt.compareSync('stored-as-bcrypt', stored)).toBe(true)
+    expect(bcrypt.compareSync('stored-as-bcryp', stored)).toBe(false)
+  })
+
   it('a project database made before the template carried schema auth gets it when its engine opens it, and again harmlessly', async () => {
     const other = await projectByName(env.s, 'Acme Storefront')
     const keys = (await findProjectKeys(env.s.db, other.id))!
@@ -354,7 +366,7 @@ describe('what a real project brings along', () => {
     expect(again.error?.status).toBeGreaterThanOrEqual(400)
   })
 
-  it('the admin list pages as auth-js reads it: total and the next and last pages from the headers', async () => {
+  it('the admin list pages as auth-js reads it: total and the next and last pages from the headers, each user with its identities', async () => {
     const admin = env.client(env.keys.service)
     const { data, error } = await admin.auth.admin.listUsers({ page: 1, perPage: 10 })
     expect(error).toBeNull()
@@ -362,6 +374,12 @@ describe('what a real project brings along', () => {
     const { total } = data as { total: number }
     expect(total).toBeGreaterThan(30)
     expect(data).toMatchObject({ nextPage: 2, lastPage: Math.ceil(total / 10) })
+    // Each listed user carries its own identities, as reading the user alone answers them.
+    for (const listed of data.users) {
+      const one = await admin.auth.admin.getUserById(listed.id)
+      expect(listed.identities, listed.email).toEqual(one.data.user!.identities)
+      expect(listed.identities!.length, listed.email).toBeGreaterThan(0)
+    }
     const raw = await fetch(`${env.url}/auth/v1/admin/users?page=3&per_page=10&filter=FLOOD`, { headers: { apikey: env.keys.service, authorization: `Bearer ${env.keys.service}` } })
     expect(raw.headers.get('x-total-count')).toBe('30')
     expect(raw.headers.get('link')).toBe('</admin/users?page=3&per_page=10>; rel="last"')

@@ -35,6 +35,8 @@ export async function startAuthServer(
   const server = await new Promise<ReturnType<typeof serve>>((resolve) => {
     const srv = serve({ fetch: s.app.fetch, port: 0, hostname: '127.0.0.1' }, () => resolve(srv))
   })
+  // WebSocket upgrades go through the app as start.ts hands them (realtime on the custom domain).
+  server.on('upgrade', s.upgrade)
   const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
   s.listeningOn(origin)
   const p = await projectByName(s, projectName)
@@ -57,6 +59,7 @@ export async function startAuthServer(
       env.keys = { anon: row.anon_key, service: row.service_role_key, secret: row.jwt_secret }
     },
     async close(closeOpts) {
+      ;(server as import('node:http').Server).closeAllConnections()
       await new Promise<void>((resolve) => server.close(() => resolve()))
       await s.close(closeOpts)
     },

@@ -3,6 +3,7 @@
  * input: sockets per project, channels per socket (1,000 joins on one socket), events per second (an error, the
  * socket kept), payload size, malformed frames, an unknown topic, a 10 MB frame, a reader that never reads (its buffer
  * bounded: the server closes it), a client that vanishes without closing; other clients unaffected throughout.
+ * Broadcasts over HTTP count against the same per-second limits as the sockets' messages.
  * And the usage page's realtime figures.
  */
 import { createClient, type RealtimeChannel, type SupabaseClient } from '@supabase/supabase-js'
@@ -56,25 +57,20 @@ interface PushLike {
   receive(status: 'ok' | 'error' | 'timeout', cb: (response?: { reason?: string }) => void): PushLike
 }
 
-/**
- * Tracks `meta` and answers 'ok' or the reason of the server's error reply (realtime-js' track() says only 'error'),
- * asking again while the per-second presence limit refuses it.
- */
-async function trackOutcome(channel: RealtimeChannel, meta: Record<string, unknown>): Promise<string> {
+/** Tracks `meta` and answers 'ok' or the reason of the server's error reply (realtime-js' track() says only 'error'). */
+function trackOutcome(channel: RealtimeChannel, meta: Record<string, unknown>): Promise<string> {
   const adapter = (channel as unknown as { channelAdapter: { push(event: string, payload: unknown, timeout: number): PushLike } }).channelAdapter
-  for (let i = 0; i < 30; i++) {
-    const outcome = await new Promise<string>((resolve) => {
-      adapter
-        .push('presence', { type: 'presence', event: 'track', payload: meta }, 5_000)
-        .receive('ok', () => resolve('ok'))
-        .receive('error', (r) => resolve(r?.reason ?? 'error'))
-        .receive('timeout', () => resolve('timeout'))
-    })
-    if (!outcome.startsWith('PresenceRateLimitReached')) return outcome
-    await sleep(100)
-  }
-  return 'still rate limited'
+  return new Promise<string>((resolve) => {
+    adapter
+      .push('presence', { type: 'presence', event: 'track', payload: meta }, 5_000)
+      .receive('ok', () => resolve('ok'))
+      .receive('error', (r) => resolve(r?.reason ?? 'error'))
+      .receive('timeout', () => resolve('timeout'))
+  })
 }
+
+/** The per-second limits count by the server's clock: the next second, without waiting for it. */
+const nextSecond = () => env.s.clock.advance(1_000)
 
 /** A broadcast a channel sends to itself (self + ack) arrives: the channel and its socket work. */
 async function echoes(channel: RealtimeChannel, got: ReturnType<typeof inbox<unknown>>): Promise<boolean> {
@@ -170,9 +166,11 @@ describe('realtime limits and bad input', () => {
       for (let i = 0; i < 20; i++) s.send(['1', `b${i}`, 'realtime:rate', 'broadcast', { type: 'broadcast', event: 'e', payload: { i } }])
       const replies = (await s.frames.waitFor(21)).slice(1)
       const errors = replies.filter((f) => (f[4] as { status: string }).status === 'error')
-      expect(errors.length).toBeGreaterThanOrEqual(10)
+      // The server's clock stands still meanwhile: one second's 5, whatever the machine's speed.
+      expect(errors).toHaveLength(15)
+      expect(replies.slice(0, 5).map((f) => (f[4] as { status: string }).status)).toEqual(Array(5).fill('ok'))
       expect(errors[0][4]).toMatchObject({ response: { reason: expect.stringMatching(/^TooManyEventsPerSecond/) } })
-      await sleep(1_100)
+      nextSecond()
       s.send(['1', 'big', 'realtime:rate', 'broadcast', { type: 'broadcast', event: 'e', payload: { text: 'x'.repeat(2048) } }])
       const big = (await s.frames.waitFor(22)).find((f) => f[1] === 'big')!
       expect(big[4]).toMatchObject({ status: 'error', response: { reason: expect.stringMatching(/^Payload too large/) } })
@@ -197,9 +195,7 @@ describe('realtime limits and bad input', () => {
       for (let i = 0; i < 10; i++) s.send(['1', `b${i}`, 'realtime:bytes', 'broadcast', { type: 'broadcast', event: 'e', payload: { text: 'x'.repeat(490) } }])
       const replies = (await s.frames.waitFor(11)).slice(1)
       const errors = replies.filter((f) => (f[4] as { status: string }).status === 'error')
-      // A burst within one second lets 3 through; one that crosses into the next second at most 3 more.
-      expect(errors.length).toBeGreaterThanOrEqual(4)
-      expect(errors.length).toBeLessThanOrEqual(7)
+      expect(errors).toHaveLength(7)
       expect(errors[0][4]).toMatchObject({ response: { reason: 'TooManyBytesPerSecond: the project allows 2000 bytes of messages per second' } })
       expect(await alive(s)).toBe(true)
       // Another project's messages count against its own limit.
@@ -207,6 +203,51 @@ describe('realtime limits and bad input', () => {
       s.ws.close()
     } finally {
       await patchConfig({ max_bytes_per_second: 100_000 })
+    }
+  })
+
+  it('counts broadcasts over HTTP (send before a join, httpSend) against the events and bytes per second, 429 past them; other projects unaffected', async () => {
+    const other = await otherProjectClient()
+    expect((await patchConfig({ max_events_per_second: 3, max_bytes_per_second: 2_000 })).status).toBe(204)
+    try {
+      const client = env.client()
+      // Never joined: supabase-js sends over the HTTP API.
+      const unjoined = client.channel('http-rate')
+      const statuses: string[] = []
+      for (let i = 0; i < 8; i++) statuses.push(await unjoined.send({ type: 'broadcast', event: 'e', payload: { i } }))
+      expect(statuses).toEqual([...Array(3).fill('ok'), ...Array(5).fill('error')])
+      await expect(unjoined.httpSend('e', { late: true })).rejects.toThrow('You have exceeded your rate limit')
+      // The next second of the server's clock sends again; its count is shared with the project's sockets.
+      nextSecond()
+      const got = inbox<unknown>()
+      const joined = await subscribed(client.channel('http-and-socket', { config: { broadcast: { self: true, ack: true } } }).on('broadcast', { event: 'echo' }, (m) => got.push(m)))
+      expect(await unjoined.httpSend('e', { i: 1 })).toEqual({ success: true })
+      expect(await unjoined.httpSend('e', { i: 2 })).toEqual({ success: true })
+      expect(await echoes(joined, got)).toBe(true)
+      expect(await joined.send({ type: 'broadcast', event: 'echo', payload: {} })).toBe('error')
+      await expect(unjoined.httpSend('e', { i: 3 })).rejects.toThrow('You have exceeded your rate limit')
+      nextSecond()
+      expect(await unjoined.httpSend('e', { i: 4 })).toEqual({ success: true })
+      await client.removeChannel(joined)
+
+      const post = (messages: unknown[]) =>
+        fetch(`${env.url}/realtime/v1/api/broadcast`, { method: 'POST', headers: { apikey: env.keys.anon, 'content-type': 'application/json' }, body: JSON.stringify({ messages }) })
+      // Saving the limits starts each count again: a batch of 4 is past 3 however the second falls.
+      expect((await patchConfig({ max_events_per_second: 3 })).status).toBe(204)
+      const batch = await post(Array.from({ length: 4 }, (_, i) => ({ topic: 'http-rate', event: 'e', payload: { i } })))
+      expect(batch.status).toBe(429)
+      expect(await batch.json()).toEqual({ message: 'Too many messages to broadcast, please reduce the batch size' })
+      expect((await patchConfig({ max_events_per_second: 100 })).status).toBe(204)
+      // Two payloads of 1,501 bytes: past the 2,000 bytes of a second together, refused together.
+      const heavy = await post([0, 1].map((i) => ({ topic: 'http-rate', event: 'e', payload: { text: 'x'.repeat(1490), i } })))
+      expect(heavy.status).toBe(429)
+      expect(await heavy.json()).toEqual({ message: 'Too many bytes to broadcast: the project allows 2000 bytes of messages per second' })
+
+      // Another project's messages are its own to count.
+      const elsewhere = other.channel('http-rate')
+      for (let i = 0; i < 5; i++) expect(await elsewhere.httpSend('e', { i })).toEqual({ success: true })
+    } finally {
+      await patchConfig({ max_events_per_second: 100, max_bytes_per_second: 100_000 })
     }
   })
 
@@ -226,9 +267,7 @@ describe('realtime limits and bad input', () => {
       const outcomes = await Promise.all(channels.map((c) => joinOutcome(c)))
       const otherOutcome = await joinOutcome(other.channel('joins-elsewhere'))
       const ok = outcomes.filter((o) => o === 'SUBSCRIBED').length
-      // A burst within one second lets 3 in; one that crosses into the next second at most 3 more.
-      expect(ok, outcomes.join('; ')).toBeGreaterThanOrEqual(3)
-      expect(ok).toBeLessThanOrEqual(6)
+      expect(ok, outcomes.join('; ')).toBe(3)
       expect(outcomes.filter((o) => o !== 'SUBSCRIBED')).toEqual(
         Array(10 - ok).fill('ClientJoinRateLimitReached: Too many joins per second (the project allows 3)'),
       )
@@ -253,20 +292,16 @@ describe('realtime limits and bad input', () => {
       const otherChannel = await subscribed(other.channel('rate-js', { config: { broadcast: { self: true, ack: true } } }).on('broadcast', { event: 'echo' }, (m) => otherGot.push(m)))
       const statuses = await Promise.all(Array.from({ length: 12 }, (_, i) => channel.send({ type: 'broadcast', event: 'burst', payload: { i } })))
       const ok = statuses.filter((st) => st === 'ok').length
-      expect(ok).toBeGreaterThanOrEqual(4)
-      expect(ok).toBeLessThanOrEqual(8)
+      expect(ok).toBe(4)
       expect(statuses.filter((st) => st !== 'ok')).toEqual(Array(12 - ok).fill('error'))
       // The other project's messages are its own to count.
       const otherStatuses = await Promise.all(Array.from({ length: 6 }, () => otherChannel.send({ type: 'broadcast', event: 'echo', payload: {} })))
       expect(otherStatuses).toEqual(Array(6).fill('ok'))
       expect(await otherGot.waitFor(6)).toHaveLength(6)
-      // Once a new second starts the channel sends again.
-      let again = false
-      for (let i = 0; i < 30 && !again; i++) {
-        again = await echoes(channel, got)
-        if (!again) await sleep(100)
-      }
-      expect(again).toBe(true)
+      // Once the server's clock starts a new second the channel sends again.
+      expect(await echoes(channel, got)).toBe(false)
+      nextSecond()
+      expect(await echoes(channel, got)).toBe(true)
       await client.removeAllChannels()
     } finally {
       await patchConfig({ max_events_per_second: 100 })
@@ -285,11 +320,11 @@ describe('realtime limits and bad input', () => {
       const channel = await subscribed(client.channel('presence-limits', { config: { presence: { key: 'me' } } }).on('presence', { event: 'sync' }, () => {}))
       const statuses = await Promise.all(Array.from({ length: 6 }, (_, i) => channel.track({ i })))
       const ok = statuses.filter((st) => st === 'ok').length
-      expect(ok).toBeGreaterThanOrEqual(2)
-      expect(ok).toBeLessThanOrEqual(4)
+      expect(ok).toBe(2)
       expect(statuses.filter((st) => st !== 'ok')).toEqual(Array(6 - ok).fill('error'))
 
-      // Keys of one object: 3 allowed, 4 refused.
+      // Keys of one object: 3 allowed, 4 refused (two presence events: the next second has room for them).
+      nextSecond()
       expect(await trackOutcome(channel, { a: 1, b: 2, c: 3, d: 4 })).toBe('PresenceKeysLimitReached: A presence object has 4 keys, the project allows 3')
       expect(await trackOutcome(channel, { a: 1, b: 2, c: 3 })).toBe('ok')
       const tracked = () => JSON.stringify(synced.items.at(-1) ?? {}).includes('"c":3')
@@ -347,6 +382,8 @@ describe('realtime limits and bad input', () => {
       for (let i = 0; i < 400 && !closedOnServer; i++) {
         await channel.send({ type: 'broadcast', event: 'big', payload: { text } })
         if (i % 20 === 19) {
+          // 20 messages of 100 KB a second of the server's clock: under its bytes per second.
+          nextSecond()
           const res = await env.s.request(`/platform/projects/${env.project.ref}/realtime/channels`, { headers: { cookie } })
           const body = (await res.json()) as { channels: { topic: string; clients: unknown[] }[] }
           closedOnServer = !(body.channels.find((c) => c.topic === 'firehose')?.clients.length === 2)

@@ -207,3 +207,114 @@ describe('image transformations: bad input', () => {
     expect(await ask('width=10', 'missing.png')).toEqual({ status: 404, body: { statusCode: '404', error: 'not_found', message: 'Object not found' } })
   })
 })
+
+describe('the /object/… form: ?width=&height=&resize=&quality=&format= on an object URL', () => {
+  const serviceHeaders = () => ({ apikey: serviceKey, authorization: `Bearer ${serviceKey}` })
+  const bytesOf = async (res: Response) => Buffer.from(await res.arrayBuffer())
+
+  it('transforms on /object/{bucket}/… and /object/authenticated/…, through the same cache as /render/image', async () => {
+    // Options no other test asks for, so the first answer cannot come from the cache.
+    const first = await fetch(storageUrl('/object/pictures/cat.png?width=123&height=77&resize=fill'), { headers: serviceHeaders() })
+    expect(first.status).toBe(200)
+    expect(first.headers.get('content-type')).toBe('image/png')
+    expect(first.headers.get('x-cache')).toBe('MISS')
+    const firstBytes = await bytesOf(first)
+    expect(await metaOf(firstBytes)).toMatchObject({ format: 'png', width: 123, height: 77 })
+
+    const rendered = await fetch(storageUrl('/render/image/authenticated/pictures/cat.png?width=123&height=77&resize=fill'), { headers: serviceHeaders() })
+    expect(rendered.headers.get('x-cache')).toBe('HIT')
+    expect((await bytesOf(rendered)).equals(firstBytes)).toBe(true)
+
+    const again = await fetch(storageUrl('/object/authenticated/pictures/cat.png?resize=fill&height=77&width=123'), { headers: serviceHeaders() })
+    expect(again.headers.get('x-cache')).toBe('HIT')
+    expect((await bytesOf(again)).equals(firstBytes)).toBe(true)
+
+    const wide = await fetch(storageUrl('/object/authenticated/pictures/cat.jpg?width=200&quality=60'), { headers: serviceHeaders() })
+    const wideBytes = await bytesOf(wide)
+    expect(await metaOf(wideBytes)).toMatchObject({ format: 'jpeg', width: 200, height: 150 })
+    const head = await fetch(storageUrl('/object/authenticated/pictures/cat.jpg?width=200&quality=60'), { method: 'HEAD', headers: serviceHeaders() })
+    expect(head.status).toBe(200)
+    expect(head.headers.get('content-length')).toBe(String(wideBytes.length))
+  })
+
+  it('without any option the URL serves the stored bytes as they are, ranges included', async () => {
+    const original = await photo('png')
+    const plain = await fetch(storageUrl('/object/pictures/cat.png?download='), { headers: serviceHeaders() })
+    expect(plain.status).toBe(200)
+    expect(plain.headers.get('x-cache')).toBeNull()
+    expect((await bytesOf(plain)).equals(original)).toBe(true)
+    const part = await fetch(storageUrl('/object/pictures/cat.png?width='), { headers: { ...serviceHeaders(), range: 'bytes=0-9' } })
+    expect(part.status).toBe(206)
+    expect((await bytesOf(part)).equals(original.subarray(0, 10))).toBe(true)
+  })
+
+  it('WebP when the request accepts it, unless format=origin; download= names the file', async () => {
+    const headers = { ...serviceHeaders(), accept: 'image/webp,image/*' }
+    const webp = await fetch(storageUrl('/object/pictures/cat.png?width=40'), { headers })
+    expect(webp.headers.get('content-type')).toBe('image/webp')
+    expect(await metaOf(await bytesOf(webp))).toMatchObject({ format: 'webp', width: 40 })
+    const kept = await fetch(storageUrl('/object/pictures/cat.png?width=40&format=origin&download=small.png'), { headers })
+    expect(kept.headers.get('content-type')).toBe('image/png')
+    expect(kept.headers.get('content-disposition')).toBe("attachment; filename*=UTF-8''small.png")
+  })
+
+  it('on /object/public/… without a key for a public bucket, never for a private one', async () => {
+    const res = await fetch(storageUrl('/object/public/shown/dog.jpg?width=64&height=64'))
+    expect(res.status).toBe(200)
+    expect(await metaOf(await bytesOf(res))).toMatchObject({ format: 'jpeg', width: 64, height: 64 })
+    const hidden = await fetch(storageUrl('/object/public/pictures/cat.png?width=64'))
+    expect(hidden.status).toBe(404)
+    expect(await hidden.json()).toEqual({ statusCode: '404', error: 'Bucket not found', message: 'Bucket not found' })
+  })
+
+  it('a signed object URL serves what its token says: the original, or the transformation the token carries', async () => {
+    const plain = await admin.storage.from('pictures').createSignedUrl('cat.png', 60)
+    const widened = await fetch(`${plain.data!.signedUrl}&width=50`)
+    expect(widened.status).toBe(200)
+    expect(await metaOf(await bytesOf(widened))).toMatchObject({ width: 400, height: 300 })
+
+    const shaped = await admin.storage.from('pictures').createSignedUrl('cat.png', 60, { transform: { width: 70, height: 70 } })
+    const asObject = shaped.data!.signedUrl.replace('/render/image/sign/', '/object/sign/')
+    expect(await metaOf(await bytesOf(await fetch(asObject)))).toMatchObject({ width: 70, height: 70 })
+  })
+
+  it('keys the cache by the object version: a new upload at the same path is transformed anew', async () => {
+    const files = admin.storage.from('pictures')
+    expect((await files.upload('swap.png', await photo('png'), { contentType: 'image/png' })).error).toBeNull()
+    const before = await fetch(storageUrl('/object/pictures/swap.png?width=100'), { headers: serviceHeaders() })
+    expect(await metaOf(await bytesOf(before))).toMatchObject({ width: 100, height: 75 })
+    const square = await sharp({ create: { width: 300, height: 300, channels: 3, background: '#aa3300' } }).png().toBuffer()
+    expect((await files.upload('swap.png', square, { contentType: 'image/png', upsert: true })).error).toBeNull()
+    const after = await fetch(storageUrl('/object/pictures/swap.png?width=100'), { headers: serviceHeaders() })
+    expect(after.headers.get('x-cache')).toBe('MISS')
+    expect(await metaOf(await bytesOf(after))).toMatchObject({ width: 100, height: 100 })
+  })
+
+  it('bad input: 400 for a bad option, 422 for what is not an image, 413 past the limits, 404 where RLS hides the row', async () => {
+    const ask = async (p: string, headers: Record<string, string> = serviceHeaders()) => {
+      const res = await fetch(storageUrl(p), { headers })
+      return { status: res.status, body: (await res.json()) as Record<string, unknown> }
+    }
+    expect(await ask('/object/pictures/cat.png?width=0')).toEqual({
+      status: 400,
+      body: { statusCode: '400', error: 'InvalidRequest', message: 'Invalid transformation: width must be at least 1' },
+    })
+    expect((await ask('/object/public/shown/dog.jpg?quality=101', {})).body.message).toBe('Invalid transformation: quality must be at most 100')
+    expect(await ask('/object/pictures/notes.txt?width=10')).toEqual({
+      status: 422,
+      body: { statusCode: '422', error: 'InvalidImage', message: 'The object is not an image that can be transformed' },
+    })
+    expect((await ask('/object/pictures/heavy.png?width=10')).status).toBe(413)
+    expect(await ask('/object/authenticated/pictures/huge.png?height=10')).toEqual({
+      status: 413,
+      body: { statusCode: '413', error: 'Payload too large', message: `The image has more than ${MAX_PIXELS} pixels: it is not transformed` },
+    })
+    expect(await ask('/object/pictures/cat.png?width=10', { apikey: anonKey, authorization: `Bearer ${anonKey}` })).toEqual({
+      status: 404,
+      body: { statusCode: '404', error: 'not_found', message: 'Object not found' },
+    })
+    // The text itself still downloads.
+    const text = await fetch(storageUrl('/object/pictures/notes.txt'), { headers: serviceHeaders() })
+    expect(await text.text()).toBe('not a picture')
+  })
+})

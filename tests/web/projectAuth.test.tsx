@@ -101,11 +101,12 @@ describe('Settings › Authentication', () => {
 })
 
 describe('Authentication › Emails', () => {
-  it('labels a text message as one, and an e-mail as an e-mail', async () => {
+  it('labels a text message and a WhatsApp message as what they are, and an e-mail as an e-mail', async () => {
     platformWith({}, (_, path) =>
       path === `/platform/projects/${REF}/auth/mailbox`
         ? json({
             messages: [
+              { id: 3, recipient: '+15555550101', subject: 'WhatsApp message', body: 'Your code is 654321', link: null, kind: 'phone_confirmation', channel: 'whatsapp', sent_at: '2026-11-26T10:00:00.000Z' },
               { id: 2, recipient: '+15555550100', subject: 'Text message', body: 'Your code is 123456', link: null, kind: 'sms_otp', channel: 'sms', sent_at: '2026-11-26T09:00:00.000Z' },
               { id: 1, recipient: 'ada@example.com', subject: 'Your Magic Link', body: 'Follow this link to login:', link: 'http://localhost/p/x/auth/v1/verify?token=abc&type=magiclink', kind: 'magiclink', channel: 'email', sent_at: '2026-11-26T08:00:00.000Z' },
             ],
@@ -114,7 +115,9 @@ describe('Authentication › Emails', () => {
     )
     renderApp(`/project/${REF}/auth/emails`)
     const list = await screen.findByRole('list', { name: 'Messages' })
-    const [text, mail] = within(list).getAllByRole('button')
+    const [whatsapp, text, mail] = within(list).getAllByRole('button')
+    expect(whatsapp).toHaveTextContent('WhatsApp message: Phone confirmation codeWhatsApp message to +15555550101')
+    expect(whatsapp).not.toHaveTextContent(/e-mail|text message/i)
     expect(text).toHaveTextContent('Text message: Sign-in codeText message to +15555550100')
     expect(text).not.toHaveTextContent(/e-mail/i)
     expect(mail).toHaveTextContent('Your Magic LinkE-mail to ada@example.com')

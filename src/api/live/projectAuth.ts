@@ -52,7 +52,7 @@ export const liveAuthEmailsMachine = authEmailsMachine.provide({
 
 export const liveAuthSettingsMachine = authSettingsMachine.provide({
   actors: {
-    getAuthConfig: fromPromise(({ input, signal }: Signal & { input: { ref: string } }) => getAuthConfig(input.ref, { signal })),
-    updateAuthConfig: fromPromise(({ input, signal }: Signal & { input: { ref: string; body: UpdateAuthConfigBody } }) => updateAuthConfig(input.ref, input.body, { signal })),
+    loadSettings: fromPromise(({ input, signal }: Signal & { input: { ref: string } }) => getAuthConfig(input.ref, { signal })),
+    saveSettings: fromPromise(({ input, signal }: Signal & { input: { ref: string; body: UpdateAuthConfigBody } }) => updateAuthConfig(input.ref, input.body, { signal })),
   },
 })

@@ -12,8 +12,8 @@ type Signal = { signal: AbortSignal }
 
 export const liveRealtimeSettingsMachine = realtimeSettingsMachine.provide({
   actors: {
-    getRealtimeConfig: fromPromise(({ input, signal }: Signal & { input: { ref: string } }) => calls.getRealtimeConfig(input.ref, { signal })),
-    saveRealtimeConfig: fromPromise(async ({ input, signal }: Signal & { input: { ref: string; body: RealtimeConfigUpdate } }) => {
+    loadSettings: fromPromise(({ input, signal }: Signal & { input: { ref: string } }) => calls.getRealtimeConfig(input.ref, { signal })),
+    saveSettings: fromPromise(async ({ input, signal }: Signal & { input: { ref: string; body: RealtimeConfigUpdate } }) => {
       await calls.updateRealtimeConfig(input.ref, input.body, { signal })
       return calls.getRealtimeConfig(input.ref, { signal })
     }),

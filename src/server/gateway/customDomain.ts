@@ -17,6 +17,13 @@ import { hostAllowed, splitHost } from '../core/guards'
 
 export const ACTIVE_HOSTNAME_STATUS = '5_services_reconfigured'
 
+/**
+ * Marks a request handed on from a custom domain, with the domain's origin: a key of the inner request's env, so only
+ * this middleware can set it (a header could be sent by anyone). The gateway reads it (`reachedAt`), so an answer
+ * that names a URL of the API (a resumable upload's Location) names the one the client used.
+ */
+export const VIA_CUSTOM_DOMAIN = Symbol('via custom domain')
+
 /** The ref of the one project whose active custom domain is `hostname`, if exactly one claims it. */
 export async function projectOfCustomDomain(db: Queryable, hostname: string): Promise<string | undefined> {
   const { rows } = await db.query<{ ref: string }>(
@@ -63,6 +70,11 @@ export function customDomains(
       // A streamed body (Node's fetch asks for it to be said).
       ...({ duplex: 'half' } as object),
     })
-    return dispatch(inner, c.env)
+    // The env is passed on: Node's request in it gives the client's address (throttles) and the socket's body and
+    // raw path (storage reads object keys from it undecoded), and a WebSocket upgrade's socket travels in it. Its
+    // raw path becomes the inner one, as a mounted app's is (Express does the same).
+    const incoming = (c.env as { incoming?: { url?: string } } | undefined)?.incoming
+    if (incoming?.url?.startsWith('/')) incoming.url = `/p/${ref}${incoming.url}`
+    return dispatch(inner, { ...(c.env as object), [VIA_CUSTOM_DOMAIN]: customDomainOrigin(deps.ownUrl, hostname!) })
   }
 }

@@ -14,7 +14,7 @@ import type { Deps } from '../core/deps'
 import { baseUrl, type AppEnv } from '../core/http'
 import type { UsageMeter } from '../core/meter'
 import type { ProjectTx, TransactionOptions } from '../projectdb/types'
-import { ACTIVE_HOSTNAME_STATUS, customDomainOrigin } from './customDomain'
+import { ACTIVE_HOSTNAME_STATUS, customDomainOrigin, VIA_CUSTOM_DOMAIN } from './customDomain'
 import { credentialsOf, GatewayRefusal, identify, type Caller } from './identity'
 
 export { credentialsOf, GatewayRefusal, identify, type Caller, type RefusalReason } from './identity'
@@ -34,6 +34,11 @@ export interface GatewayContext {
   projectUrl: string
   /** The project's API under its active custom domain (`{scheme}://{domain}[:port]`), when it has one (customDomain.ts). */
   customDomainUrl: string | undefined
+  /**
+   * The base the client reached the API at: the custom domain's origin when the request came through it, else the
+   * project URL. A URL the client is to call next (a resumable upload's Location) is built on it.
+   */
+  reachedAt: string
   /** A transaction on the project's database (as `opts.role`, with `opts.claims` as request.jwt.claims). */
   transaction<T>(opts: TransactionOptions, fn: (tx: ProjectTx) => Promise<T>): Promise<T>
   /**
@@ -149,10 +154,13 @@ function gate(deps: Deps, meter: UsageMeter | undefined, product: Product): Midd
         if (err instanceof GatewayRefusal) return (refused = await product.refuse(c, err))
         throw err
       }
+      const projectUrl = `${baseUrl(deps.ownUrl)}/p/${ref}`
+      const viaDomain = (c.env as Record<symbol, unknown> | undefined)?.[VIA_CUSTOM_DOMAIN]
       c.set('gateway', {
         project: { id: row.id, ref, jwtSecret },
         caller,
-        projectUrl: `${baseUrl(deps.ownUrl)}/p/${ref}`,
+        projectUrl,
+        reachedAt: typeof viaDomain === 'string' ? viaDomain : projectUrl,
         customDomainUrl: row.custom_hostname ? customDomainOrigin(deps.ownUrl, row.custom_hostname) : undefined,
         transaction: (opts, fn) => projectDbs.transaction(ref, opts, fn),
       })

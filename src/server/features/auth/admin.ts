@@ -10,7 +10,7 @@ import type { Mail } from './mail'
 import { body, optionalObject, optionalString, requireAdmin, type AuthService, type C } from './service'
 import * as store from './store'
 import { HOUR } from './throttle'
-import { checkPassword, hashPassword, normaliseEmail, withIdentities, type UserJson } from './users'
+import { checkPassword, hashPassword, normaliseEmail, userJson, withIdentities, type UserJson } from './users'
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
 
@@ -60,8 +60,9 @@ export function adminRoutes(app: Hono<GatewayEnv>, s: AuthService) {
     const filter = (c.req.query('filter') ?? '').trim().toLowerCase()
     const { users, total } = await s.tx(c, async (t) => {
       const { rows, total } = await store.listUsers(t, { limit: perPage, offset: (page - 1) * perPage, filter })
-      const users: UserJson[] = []
-      for (const row of rows) users.push(await withIdentities(t, row))
+      // One query for the page's identities, not one per user.
+      const identities = await store.identitiesOfUsers(t, rows.map((row) => row.id))
+      const users: UserJson[] = rows.map((row) => userJson(row, identities.get(row.id) ?? []))
       return { users, total }
     })
     const last = Math.max(1, Math.ceil(total / perPage))

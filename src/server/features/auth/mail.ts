@@ -5,7 +5,7 @@
  */
 import nodemailer, { type Transporter } from 'nodemailer'
 import type { Queryable } from '../../db'
-import { keepMail, listMail, type MailboxMessage } from './store'
+import { keepMail, listMail, type MailboxMessage, type PhoneChannel } from './store'
 
 export const MAILBOX_KEEP = 200
 
@@ -35,11 +35,17 @@ export async function sendMail(db: Queryable, projectId: number, mail: Mail): Pr
 }
 
 /**
- * A text message to a phone. There is no SMS provider here: every one goes to the project's local mailbox, kept with
- * the e-mails as channel 'sms'.
+ * A message to a phone, by text message or WhatsApp (the caller's `channel`). There is no messaging provider here:
+ * every one goes to the project's local mailbox, kept with the e-mails under its channel.
  */
-export async function sendSms(db: Queryable, projectId: number, sms: { to: string; body: string; kind: 'sms_otp' | 'phone_confirmation' | 'phone_change' }): Promise<void> {
-  await keepMail(db, projectId, { to: sms.to, subject: 'Text message', body: sms.body, link: null, kind: sms.kind, channel: 'sms' }, MAILBOX_KEEP)
+export async function sendSms(
+  db: Queryable,
+  projectId: number,
+  sms: { to: string; body: string; kind: 'sms_otp' | 'phone_confirmation' | 'phone_change'; channel?: PhoneChannel },
+): Promise<void> {
+  const channel = sms.channel ?? 'sms'
+  const subject = channel === 'whatsapp' ? 'WhatsApp message' : 'Text message'
+  await keepMail(db, projectId, { to: sms.to, subject, body: sms.body, link: null, kind: sms.kind, channel }, MAILBOX_KEEP)
 }
 
 export const readMailbox = (db: Queryable, projectId: number, limit = MAILBOX_KEEP): Promise<MailboxMessage[]> => listMail(db, projectId, limit)

@@ -2,7 +2,8 @@
  * Phone sign-up and sign-in, when the phone provider is on in the settings (external_phone_enabled): a six-digit code
  * by text message (POST /otp {phone}, checked by POST /verify {type: 'sms'}), and sign-up / sign-in with phone and
  * password, and a signed-in user's change of number (PUT /user {phone}, confirmed by POST /verify {type:
- * 'phone_change'}). There is no SMS provider here: messages go to the project's local mailbox (channel 'sms'). Phones are
+ * 'phone_change'}). There is no messaging provider here: messages go to the project's local mailbox, by the channel the
+ * caller asked for (auth-js' `channel`: 'sms', or 'whatsapp' for a code by /otp or a phone sign-up). Phones are
  * stored as the platform stores them, digits only (no '+'). Refused as the platform refuses them when the provider
  * is off: 400 phone_provider_disabled.
  */
@@ -27,11 +28,21 @@ export function normalisePhone(value: unknown): string {
   return digits
 }
 
+/**
+ * The channel a code is asked for by (`channel`, auth-js sends 'sms' unless told 'whatsapp'); anything else is
+ * refused as the platform refuses it.
+ */
+export function phoneChannel(value: unknown): store.PhoneChannel {
+  if (value === undefined || value === null || value === 'sms') return 'sms'
+  if (value === 'whatsapp') return 'whatsapp'
+  throw authError(400, 'validation_failed', "Invalid channel, supported values are 'sms' or 'whatsapp'")
+}
+
 export function phoneFlows(s: AuthService) {
   const { db, clock, throttle } = s
 
   /** Puts a fresh code on the user (confirmation for an unconfirmed phone, else sign-in) and texts it. */
-  async function textCode(c: C, t: ProjectTx, settings: AuthSettings, user: store.UserRow, phone: string) {
+  async function textCode(c: C, t: ProjectTx, settings: AuthSettings, user: store.UserRow, phone: string, channel: store.PhoneChannel) {
     await throttle.take(c.var.gateway.project.id, 'sms', settings.rate_limit_sms_sent, HOUR, 'over_sms_send_rate_limit')
     const otp = newOtp()
     const confirming = !user.phone_confirmed_at
@@ -40,6 +51,7 @@ export function phoneFlows(s: AuthService) {
       to: `+${phone}`,
       body: `Your code is ${otp}`,
       kind: confirming ? 'phone_confirmation' : 'sms_otp',
+      channel,
     })
   }
 
@@ -48,6 +60,7 @@ export function phoneFlows(s: AuthService) {
     requirePhoneProvider(settings, 'Phone signups are disabled')
     if (settings.disable_signup) throw authError(422, 'signup_disabled', 'Signups not allowed for this instance')
     const phone = normalisePhone(b.phone)
+    const channel = phoneChannel(b.channel)
     const password = checkPassword(b.password, settings)
     const data = optionalObject(b.data, 'data')
     await throttle.take(c.var.gateway.project.id, `verify:${s.address(c)}`, settings.rate_limit_verify)
@@ -58,7 +71,7 @@ export function phoneFlows(s: AuthService) {
       const user = await store.insertPhoneUser(t, { phone, passwordHash: hash, confirmedAt: settings.sms_autoconfirm ? now : null, userMeta: data, now })
       await store.audit(t, 'user_signedup', user, s.ip(c), now)
       if (settings.sms_autoconfirm) return { session: await s.startSession(c, t, user, 'login') }
-      await textCode(c, t, settings, user, phone)
+      await textCode(c, t, settings, user, phone, channel)
       return { user: (await store.userById(t, user.id))! }
     })
   }
@@ -90,6 +103,7 @@ export function phoneFlows(s: AuthService) {
   async function sendOtp(c: C, b: Record<string, unknown>, settings: AuthSettings) {
     requirePhoneProvider(settings)
     const phone = normalisePhone(b.phone)
+    const channel = phoneChannel(b.channel)
     const data = optionalObject(b.data, 'data')
     const createUser = b.create_user === undefined ? true : b.create_user === true
     await throttle.take(c.var.gateway.project.id, `otp:${s.address(c)}`, settings.rate_limit_otp)
@@ -101,7 +115,7 @@ export function phoneFlows(s: AuthService) {
         await store.audit(t, 'user_signedup', user, s.ip(c), clock.now())
       }
       s.bannedCheck(user)
-      await textCode(c, t, settings, user, phone)
+      await textCode(c, t, settings, user, phone, channel)
     })
   }
 

@@ -59,6 +59,9 @@ export interface IdentityRow {
 }
 
 /** The columns that hold a user's one-time tokens (a link's hash), each with the time it was sent. */
+/** How a code reaches a phone: a text message or a WhatsApp message (auth-js' `channel`). */
+export type PhoneChannel = 'sms' | 'whatsapp'
+
 export type TokenColumn = 'confirmation_token' | 'recovery_token' | 'email_change_token_new'
 
 // ---- users ---------------------------------------------------------------------------------------------------------
@@ -91,6 +94,15 @@ export async function userByToken(tx: ProjectTx, column: TokenColumn, hash: stri
 export async function identitiesOf(tx: ProjectTx, userId: string): Promise<IdentityRow[]> {
   const { rows } = await tx.query<IdentityRow>(`select * from auth.identities where user_id = $1 order by created_at`, [userId])
   return rows
+}
+
+/** The identities of several users in one query (a page of the users list), each user's in creation order. */
+export async function identitiesOfUsers(tx: ProjectTx, userIds: string[]): Promise<Map<string, IdentityRow[]>> {
+  const byUser = new Map<string, IdentityRow[]>(userIds.map((id) => [id, []]))
+  if (userIds.length === 0) return byUser
+  const { rows } = await tx.query<IdentityRow>(`select * from auth.identities where user_id = any($1::uuid[]) order by created_at`, [userIds])
+  for (const row of rows) byUser.get(row.user_id)?.push(row)
+  return byUser
 }
 
 /** One page of the users (newest first) whose e-mail contains `filter` (lower case), and how many match in all. */
@@ -440,7 +452,7 @@ export interface MailboxMessage {
   body: string
   link: string | null
   kind: string
-  channel: 'email' | 'sms'
+  channel: 'email' | PhoneChannel
   sent_at: string
 }
 
@@ -448,7 +460,7 @@ export interface MailboxMessage {
 export async function keepMail(
   db: Queryable,
   projectId: number,
-  mail: { to: string; subject: string; body: string; link: string | null; kind: string; channel?: 'email' | 'sms' },
+  mail: { to: string; subject: string; body: string; link: string | null; kind: string; channel?: 'email' | PhoneChannel },
   keep: number,
 ) {
   await db.query(

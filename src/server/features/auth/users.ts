@@ -3,7 +3,7 @@
  * codes and refresh tokens, and the JSON of a user as the platform's auth service writes it.
  */
 import { createHash, randomBytes, randomInt, timingSafeEqual } from 'node:crypto'
-import bcrypt from 'bcryptjs'
+import { hash as bcryptHash, verify as bcryptVerify } from '@node-rs/bcrypt'
 import type { ProjectTx } from '../../projectdb/types'
 import { authError } from './errors'
 import { isLeakedPassword } from './leaked'
@@ -49,7 +49,13 @@ export function checkPassword(password: unknown, settings: Pick<AuthSettings, 'p
   return password
 }
 
-export const hashPassword = (password: string) => bcrypt.hash(password, BCRYPT_COST)
+/**
+ * Hashing and comparing run natively on libuv's thread pool (@node-rs/bcrypt's async calls), never on the event
+ * loop: a sign-up or sign-in costs one bcrypt at cost 10, and in pure JS that blocked every other project's requests
+ * for its whole duration. The hashes are the platform's `$2b$10$` ones; `$2a$` hashes (bcryptjs', the platform's
+ * imported users) verify the same.
+ */
+export const hashPassword = (password: string) => bcryptHash(password, { cost: BCRYPT_COST })
 
 let dummyHash: Promise<string> | undefined
 /**
@@ -58,12 +64,13 @@ let dummyHash: Promise<string> | undefined
  */
 export async function passwordMatches(password: string, hash: string | null | undefined): Promise<boolean> {
   if (!hash) {
-    dummyHash ??= bcrypt.hash(randomBytes(16).toString('hex'), BCRYPT_COST)
-    await bcrypt.compare(password, await dummyHash)
+    dummyHash ??= hashPassword(randomBytes(16).toString('hex'))
+    await bcryptVerify(password, await dummyHash)
     return false
   }
   try {
-    return await bcrypt.compare(password, hash)
+    // A malformed stored hash is a mismatch (false), never an error.
+    return await bcryptVerify(password, hash)
   } catch {
     return false
   }

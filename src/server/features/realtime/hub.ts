@@ -22,13 +22,17 @@ import type { RealtimeConfig } from '../../../contracts/realtime'
 import type { Clock } from '../../config'
 import { GatewayRefusal, identify, type Caller } from '../../gateway'
 import type { ChangeFeedLike as ChangeFeed, ChangeSubscription, FeedProject } from './types'
+import { newWindows, type ProjectWindows } from './limits'
 import { decode, encode, reply, type Frame, type Vsn } from './protocol'
 import type { PresenceDiff, Relay, RelayMessage } from './relay'
 import { canUsePrivateChannel } from './rls'
 import type { GatewayContext } from '../../gateway'
 
 export interface HubOptions {
-  /** The server's clock (deps.clock): a token's and a channel's expiry are its time, as the gateway's are. */
+  /**
+   * The server's clock (deps.clock): a token's and a channel's expiry are its time, as the gateway's are, and so are
+   * the seconds the per-second limits count in.
+   */
   clock: Clock
   idleTimeoutMs: number
   sendBufferBytes: number
@@ -71,7 +75,6 @@ export class ProjectRealtime implements FeedProject {
   readonly remotePresence = new Map<string, Map<string, { origin: string; meta: Record<string, unknown> }[]>>()
   /** Routing keys whose presence this process asked the others for (while it has members there). */
   readonly askedPresence = new Set<string>()
-  private windows = newWindows()
   feed?: ChangeFeed
 
   constructor(
@@ -88,10 +91,9 @@ export class ProjectRealtime implements FeedProject {
     this.hub.options.onMessages?.(this.gateway.project.id, messages)
   }
 
-  /** New limits saved: they apply from now, each per-second count starting again. */
-  limitsChanged(config: RealtimeConfig) {
-    this.config = config
-    this.windows = newWindows()
+  /** The project's per-second counts, shared with its HTTP broadcasts (kept by the hub, not by the sockets). */
+  private get windows(): ProjectWindows {
+    return this.hub.windowsOf(this.ref)
   }
 
   /** One more client event this second; false when the project's events per second are spent. */
@@ -134,27 +136,6 @@ export class ProjectRealtime implements FeedProject {
   }
 }
 
-/**
- * A count per wall-clock second (a new second starts from zero), against a limit that may change meanwhile: of
- * events (one each) or of bytes (a message's size). What the limit refuses is not counted.
- */
-class RateWindow {
-  private second = 0
-  private count = 0
-  take(limit: number | null | undefined, amount = 1): boolean {
-    const second = Math.floor(Date.now() / 1000)
-    if (this.second !== second) {
-      this.second = second
-      this.count = 0
-    }
-    if (this.count + amount > (limit ?? Number.POSITIVE_INFINITY)) return false
-    this.count += amount
-    return true
-  }
-}
-
-const newWindows = () => ({ events: new RateWindow(), bytes: new RateWindow(), joins: new RateWindow(), presence: new RateWindow() })
-
 /** The size of a client message's payload, as the payload limit and the bytes per second count it. */
 function payloadBytes(frame: Frame): number {
   const inner = (frame.payload as { payload?: unknown }).payload
@@ -196,6 +177,11 @@ export class Hub {
   readonly projects = new Map<string, ProjectRealtime>()
   /** The other processes of the store (PostgreSQL), when there can be any. */
   relay?: Relay
+  /**
+   * Each project's per-second counts on this process, by ref: kept apart from `projects` because a project's HTTP
+   * broadcasts count too while none of its sockets is open here.
+   */
+  private readonly windows = new Map<string, ProjectWindows>()
 
   constructor(
     readonly options: HubOptions,
@@ -211,6 +197,26 @@ export class Hub {
       p.config = config
     }
     return p
+  }
+
+  windowsOf(ref: string): ProjectWindows {
+    let w = this.windows.get(ref)
+    if (!w) {
+      // Projects that only ever broadcast over HTTP would otherwise leave an entry each: past a few hundred, drop
+      // those whose counts are of an earlier second (they would start from zero anyway).
+      if (this.windows.size >= 256) {
+        for (const [key, old] of this.windows) if (Object.values(old).every((rate) => rate.stale())) this.windows.delete(key)
+      }
+      this.windows.set(ref, (w = newWindows(this.options.clock)))
+    }
+    return w
+  }
+
+  /** New limits saved: they apply from now, each per-second count starting again. */
+  limitsChanged(ref: string, config: RealtimeConfig) {
+    this.windows.delete(ref)
+    const open = this.projects.get(ref)
+    if (open) open.config = config
   }
 
   /** Sockets open now for a project on this process. */
@@ -253,6 +259,7 @@ export class Hub {
    */
   async removeProject(ref: string, relayed = false): Promise<void> {
     if (!relayed) this.relay?.publish({ kind: 'project_removed', ref })
+    this.windows.delete(ref)
     const project = this.projects.get(ref)
     if (!project) return
     this.projects.delete(ref)

@@ -3,6 +3,7 @@
  *   GET  /websocket?apikey=…&vsn=2.0.0      the Phoenix channel protocol over a WebSocket (hub.ts)
  *   POST /api/broadcast                      { messages: [{ topic, event, payload, private? }] } → 202
  *   POST /api/broadcast/{topic}/events/{event}   the payload as the body (realtime-js' httpSend) → 202
+ *   (both count against the project's events and bytes per second, as its sockets' messages do: 429 past them)
  * The WebSocket is the HTTP server's 'upgrade' event handed to the app like any request (`upgradeHandler`), so the
  * app's defences and the gateway (project, key from the `apikey` query parameter) run first; the route then takes
  * the socket over with `ws`. Errors are `{ message }` (and `error`, the platform's code, where it has one).
@@ -139,15 +140,26 @@ export function createRealtime(deps: Deps): Realtime {
     const config = await configOf(gateway.project.id)
     if (config.suspend) return realtimeError(c, 403, 'Realtime is disabled for this project', 'RealtimeDisabledForTenant')
     const limit = (config.max_payload_size_in_kb ?? Number.POSITIVE_INFINITY) * 1024
-    for (const m of messages) {
-      if (Buffer.byteLength(JSON.stringify(m.payload ?? null)) > limit) return realtimeError(c, 413, `Payload too large: the project allows ${limit} bytes`)
-    }
+    const sizes = messages.map((m) => Buffer.byteLength(JSON.stringify(m.payload ?? null)))
+    if (sizes.some((size) => size > limit)) return realtimeError(c, 413, `Payload too large: the project allows ${limit} bytes`)
     for (const m of messages) {
       if (m.private) {
         const rights = await canUsePrivateChannel(gateway, gateway.caller!, m.topic)
         if (!rights.write) return realtimeError(c, 403, `You do not have permissions to write to the Channel topic ${m.topic}`, 'Unauthorized')
       }
     }
+    // Counted after the awaits above, so no other request counts between the check and the take. The same
+    // per-second counts as the project's sockets; a batch is let through whole or refused whole.
+    const windows = hub.windowsOf(gateway.project.ref)
+    const events = config.max_events_per_second
+    if (!windows.events.fits(events, 1)) return realtimeError(c, 429, 'You have exceeded your rate limit')
+    if (!windows.events.fits(events, messages.length)) return realtimeError(c, 429, 'Too many messages to broadcast, please reduce the batch size')
+    const bytes = sizes.reduce((a, b) => a + b, 0)
+    if (!windows.bytes.fits(config.max_bytes_per_second, bytes)) {
+      return realtimeError(c, 429, `Too many bytes to broadcast: the project allows ${config.max_bytes_per_second} bytes of messages per second`)
+    }
+    windows.events.take(events, messages.length)
+    windows.bytes.take(config.max_bytes_per_second, bytes)
     for (const m of messages) {
       const topic = `realtime:${m.topic}`
       hub.broadcastFrom(gateway.project.ref, m.private ? `private:${topic}` : topic, topic, { type: 'broadcast', event: m.event, payload: m.payload ?? {} })
@@ -192,8 +204,7 @@ export function createRealtime(deps: Deps): Realtime {
     if (!can(c.var.project.role, 'realtime:all')) return errorJson(c, 403, "You need the realtime:all permission to change this project's realtime settings")
     await saveRealtimeConfig(db, c.var.project.id, c.req.valid('json'))
     configs.delete(c.var.project.id)
-    const open = hub.projects.get(c.var.project.ref)
-    if (open) open.limitsChanged(await configOf(c.var.project.id))
+    hub.limitsChanged(c.var.project.ref, await configOf(c.var.project.id))
     return c.body(null, 204)
   })
   routes.on(...at(endpoints.listRealtimeChannels), member, async (c) => {

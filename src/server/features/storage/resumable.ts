@@ -54,7 +54,7 @@ export function resumableUploads(hooks: ResumableHooks) {
     const server = new Server({
       path: `/p/${ref}/storage/v1/upload/resumable`,
       datastore: store,
-      generateUrl: (req, { id }) => `${contextOf(req).g.projectUrl}/storage/v1/upload/resumable/${id}`,
+      generateUrl: (req, { id }) => `${contextOf(req).g.reachedAt}/storage/v1/upload/resumable/${id}`,
       async onUploadCreate(req, upload) {
         const { g, upsert } = contextOf(req)
         if (upload.sizeIsDeferred || upload.size === undefined) {

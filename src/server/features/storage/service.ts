@@ -3,7 +3,9 @@
  * the platform's storage service:
  *   GET POST /bucket, GET PUT DELETE /bucket/{id}, POST /bucket/{id}/empty
  *   POST PUT /object/{bucket}/{path}              upload: raw body or multipart form, x-upsert, cache-control
- *   GET HEAD /object/{bucket}/{path}              download (also /object/authenticated/…), Range
+ *   GET HEAD /object/{bucket}/{path}              download (also /object/authenticated/…), Range; with
+ *                                                 ?width=&height=&resize=&quality=&format= the image transformed,
+ *                                                 as /render/image does it (also on /object/public/…)
  *   GET HEAD /object/public/{bucket}/{path}       a public bucket's object, no key needed
  *   POST /object/list/{bucket}                    one folder: prefix, limit, offset, sortBy, search
  *   POST /object/move, POST /object/copy, DELETE /object/{bucket} { prefixes }
@@ -50,8 +52,8 @@ import {
   type Received,
   type Target,
 } from './request'
-import { DEFAULT_IMAGE_LIMITS, RenderCache, renderImage, transformOf, transformQueryString, type ImageLimits } from './transform'
-import { deleteObjects, findBucket, findObject, listFolder, moveObject, putObject, visibleNames, type BucketInfo, type ObjectMetadata } from './store'
+import { DEFAULT_IMAGE_LIMITS, RenderCache, renderImage, transformAsked, transformOf, transformQueryString, type ImageLimits, type Transform } from './transform'
+import { deleteObjects, findBucket, findObject, listFolder, moveObject, putObject, visibleNames, type BucketInfo, type ObjectMetadata, type ObjectRow } from './store'
 
 /** The largest object any bucket takes (a bucket's own limit may be lower). */
 export const GLOBAL_FILE_SIZE_LIMIT = 5 * 1024 ** 3
@@ -81,6 +83,10 @@ export function storageProduct(deps: Pick<Deps, 'config' | 'clock'>, disk = new 
     return g.transaction({ role: who.role, claims: who.claims }, fn)
   }
   const asService = <T>(g: GatewayContext, fn: (tx: ProjectTx) => Promise<T>, role: DbRole = 'service_role') => g.transaction({ role }, fn)
+
+  /** The object's bytes, or its image transformed when `transform` is given: /render/image's path, limits and cache. */
+  const serveOrRender = (c: Context<GatewayEnv>, row: ObjectRow | undefined, transform: Transform | undefined) =>
+    transform ? renderImage(c, disk, row, c.var.gateway.project.ref, transform, imageLimits, rendered) : serveObject(c, disk, row, c.var.gateway.project.ref)
 
   const secretOf = (g: GatewayContext) => {
     if (!g.project.jwtSecret) throw new StorageError(503, 'Service unavailable', 'The project has no JWT secret yet')
@@ -268,12 +274,13 @@ export function storageProduct(deps: Pick<Deps, 'config' | 'clock'>, disk = new 
       // Objects: the fixed prefixes first, then /object/{bucket}/…
       if ((m = rest('/object/public/')) !== undefined && (method === 'GET' || method === 'HEAD')) {
         const t = target(m)
+        const transform = transformAsked(c.req.query())
         const row = await asService(g, async (tx) => {
           const bucket = await findBucket(tx, t.bucket)
           if (!bucket?.public) throw bucketNotFound()
           return findObject(tx, t.bucket, t.key)
         })
-        return await serveObject(c, disk, row, ref)
+        return await serveOrRender(c, row, transform)
       }
       if ((m = rest('/object/list/')) !== undefined && method === 'POST') {
         const bucket = decodePath(m.replace(/\/$/, ''))
@@ -340,8 +347,10 @@ export function storageProduct(deps: Pick<Deps, 'config' | 'clock'>, disk = new 
       if ((m = rest('/object/sign/')) !== undefined) {
         if (method === 'GET' || method === 'HEAD') {
           const t = target(m)
-          await verifyToken(g, c.req.query('token'), `${t.bucket}/${t.key}`)
-          return await serveObject(c, disk, await asService(g, (tx) => findObject(tx, t.bucket, t.key)), ref)
+          const claims = await verifyToken(g, c.req.query('token'), `${t.bucket}/${t.key}`)
+          // As on /render/image/sign: the token's transformation if it carries one, never one the URL adds.
+          const transform = typeof claims.transformations === 'string' ? transformAsked(Object.fromEntries(new URLSearchParams(claims.transformations))) : undefined
+          return await serveOrRender(c, await asService(g, (tx) => findObject(tx, t.bucket, t.key)), transform)
         }
         if (method === 'POST' && !m.replace(/\/$/, '').includes('/')) {
           const bucket = decodePath(m.replace(/\/$/, ''))
@@ -401,7 +410,8 @@ export function storageProduct(deps: Pick<Deps, 'config' | 'clock'>, disk = new 
         }
         const t = target(m.replace(/^authenticated\//, method === 'GET' || method === 'HEAD' ? '' : 'authenticated/'))
         if (method === 'GET' || method === 'HEAD') {
-          return await serveObject(c, disk, await asCaller(g, (tx) => findObject(tx, t.bucket, t.key)), ref)
+          const transform = transformAsked(c.req.query())
+          return await serveOrRender(c, await asCaller(g, (tx) => findObject(tx, t.bucket, t.key)), transform)
         }
         if (method === 'POST' || method === 'PUT') {
           const who = caller(g)

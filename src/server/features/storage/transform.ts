@@ -44,9 +44,12 @@ export const TransformQuery = z.object({
 })
 export type Transform = z.infer<typeof TransformQuery>
 
+/** The options of a transformation, as they appear in a query string. */
+const TRANSFORM_KEYS = ['width', 'height', 'resize', 'quality', 'format'] as const
+
 /** The transformation a query asks for, or a 400 in storage's shape naming what is wrong. */
 export function transformOf(query: Record<string, string | undefined>): Transform {
-  const picked = Object.fromEntries(['width', 'height', 'resize', 'quality', 'format'].filter((k) => query[k] !== undefined && query[k] !== '').map((k) => [k, query[k]]))
+  const picked = Object.fromEntries(TRANSFORM_KEYS.filter((k) => query[k] !== undefined && query[k] !== '').map((k) => [k, query[k]]))
   const parsed = TransformQuery.safeParse(picked)
   if (!parsed.success) {
     const issue = parsed.error.issues[0]
@@ -55,10 +58,18 @@ export function transformOf(query: Record<string, string | undefined>): Transfor
   return parsed.data
 }
 
+/**
+ * The transformation an object URL's query asks for (`/object/…?width=`), or undefined when it names none of the
+ * options, so that the URL serves the stored bytes as they are; a bad option is a 400, as on /render/image.
+ */
+export function transformAsked(query: Record<string, string | undefined>): Transform | undefined {
+  return TRANSFORM_KEYS.some((k) => query[k] !== undefined && query[k] !== '') ? transformOf(query) : undefined
+}
+
 /** A transformation as the query string of a signed URL's token (the order fixed, so equal ones compare equal). */
 export function transformQueryString(t: Partial<Transform>): string {
   const q = new URLSearchParams()
-  for (const key of ['width', 'height', 'resize', 'quality', 'format'] as const) if (t[key] !== undefined) q.set(key, String(t[key]))
+  for (const key of TRANSFORM_KEYS) if (t[key] !== undefined) q.set(key, String(t[key]))
   return q.toString()
 }
 
@@ -126,6 +137,7 @@ export async function renderImage(
   const webp = t.format === 'webp' || (t.format === undefined && (c.req.header('accept') ?? '').includes('image/webp'))
   const key = `${ref}/${row.version}?${transformQueryString({ ...t, format: webp ? 'webp' : 'origin' })}`
   let rendered = cache.get(key)
+  const hit = rendered !== undefined
   if (!rendered) {
     rendered = await transformFile(disk.file(ref, row.version), t, webp, limits)
     cache.set(key, rendered)
@@ -135,6 +147,8 @@ export async function renderImage(
     'content-length': String(rendered.body.length),
     'cache-control': row.metadata.cacheControl ?? 'no-cache',
     vary: 'Accept',
+    // Whether this answer came from the cache: what a CDN in front would say, and what shows the cache is shared.
+    'x-cache': hit ? 'HIT' : 'MISS',
   }
   if (row.metadata.lastModified) headers['last-modified'] = new Date(row.metadata.lastModified).toUTCString()
   const download = c.req.query('download')

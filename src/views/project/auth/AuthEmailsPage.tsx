@@ -12,11 +12,12 @@ export type AuthEmailsActorRef = ActorRefFrom<typeof authEmailsMachine>
 const HEADING = {
   title: 'Emails',
   description:
-    'The local mailbox: every e-mail the project’s auth service sent (sign-up confirmations, magic links, recoveries, invitations) and every text message with a phone code, newest first. The last 200 are kept.',
+    'The local mailbox: every e-mail the project’s auth service sent (sign-up confirmations, magic links, recoveries, invitations) and every text or WhatsApp message with a phone code, newest first. The last 200 are kept.',
 }
 
-/** How a message went out, in words: a text message is never called an e-mail. */
-const channelLabel = (m: MailboxMessage) => (m.channel === 'sms' ? 'Text message' : 'E-mail')
+/** How a message went out, in words: a text or WhatsApp message is never called an e-mail. */
+const CHANNEL_LABEL: Record<MailboxMessage['channel'], string> = { email: 'E-mail', sms: 'Text message', whatsapp: 'WhatsApp message' }
+const channelLabel = (m: MailboxMessage) => CHANNEL_LABEL[m.channel]
 
 /** What a text message's code is for (its subject is the same for all of them). */
 const SMS_PURPOSE: Record<string, string> = {
@@ -24,7 +25,7 @@ const SMS_PURPOSE: Record<string, string> = {
   phone_confirmation: 'Phone confirmation code',
   phone_change: 'Phone change code',
 }
-const titleOf = (m: MailboxMessage) => (m.channel === 'sms' ? `Text message: ${SMS_PURPOSE[m.kind] ?? 'code'}` : m.subject)
+const titleOf = (m: MailboxMessage) => (m.channel === 'email' ? m.subject : `${channelLabel(m)}: ${SMS_PURPOSE[m.kind] ?? 'code'}`)
 
 /** /project/{ref}/auth/emails */
 export function AuthEmailsPage() {

@@ -1,7 +1,7 @@
 import { useSelector } from '@xstate/react'
-import { useId, type FormEvent } from 'react'
+import { useId } from 'react'
 import type { ActorRefFrom } from 'xstate'
-import { selectAuthSettingsView, type AuthSettingsDraft, type authSettingsMachine } from '../../../../machines/authSettings.machine'
+import { selectAuthSettingsView, type AuthSettingsChange, type AuthSettingsDraft, type authSettingsMachine } from '../../../../machines/authSettings.machine'
 
 type SwitchKey = { [K in keyof AuthSettingsDraft]: AuthSettingsDraft[K] extends boolean ? K : never }[keyof AuthSettingsDraft]
 type RateLimitKey = 'rateLimitEmails' | 'rateLimitSms' | 'rateLimitSignIns' | 'rateLimitOtp' | 'rateLimitRefresh'
@@ -16,9 +16,9 @@ const RATE_LIMITS: Array<[RateLimitKey, string, string]> = [
 ]
 import { Field, fieldAria } from '../../shell/Field'
 import { useAppLogic } from '../../shell/logic'
-import { Button, Card, ErrorPanel, InlineError, Loading, PageHeading, inputClass } from '../../shell/ui'
-import { PAGE_CLASS } from '../ProjectMachinePage'
-import { AuthMachinePage, Notice } from './AuthMachinePage'
+import { Card, inputClass } from '../../shell/ui'
+import { SettingSwitch, SettingsForm, type SettingsFormTexts } from '../SettingsForm'
+import { AuthMachinePage } from './AuthMachinePage'
 
 export type AuthSettingsActorRef = ActorRefFrom<typeof authSettingsMachine>
 
@@ -38,109 +38,65 @@ export function AuthSettingsPage() {
   )
 }
 
+const TEXTS: SettingsFormTexts = {
+  heading: HEADING,
+  loading: 'Loading auth settings…',
+  loadFailed: 'Failed to load the auth settings',
+  form: 'Auth settings',
+  readOnly: 'Your role can see the auth settings but not change them.',
+}
+
 export function AuthSettings({ actor }: { actor: AuthSettingsActorRef }) {
   const view = useSelector(actor, selectAuthSettingsView)
   const canSave = useSelector(actor, (s) => s.can({ type: 'settings.save' }))
   const canReset = useSelector(actor, (s) => s.can({ type: 'settings.reset' }))
   const id = useId()
-  if (view.phase === 'loading') {
-    return (
-      <div className={PAGE_CLASS}>
-        <PageHeading {...HEADING} />
-        <Loading label="Loading auth settings…" />
-      </div>
-    )
-  }
-  if (view.phase === 'failed') {
-    return (
-      <div className={PAGE_CLASS}>
-        <PageHeading {...HEADING} />
-        <ErrorPanel title="Failed to load the auth settings" message={view.error} onRetry={() => actor.send({ type: 'settings.retry' })} />
-      </div>
-    )
-  }
-  const { draft, errors } = view
-  const readOnly = !view.canManage || view.saving
-  const edit = (change: Partial<AuthSettingsDraft>) => actor.send({ type: 'settings.edit', draft: change })
-  function submit(event: FormEvent) {
-    event.preventDefault()
-    actor.send({ type: 'settings.save' })
-  }
-  const toggle = (key: SwitchKey, label: string, hint: string, disabled = false) => (
-    <div className="flex items-start justify-between gap-4">
-      <div>
-        <label htmlFor={`${id}-${key}`} className="text-sm font-medium">
-          {label}
-        </label>
-        <p id={`${id}-${key}-hint`} className="text-xs text-neutral-600 dark:text-neutral-300">
-          {hint}
-        </p>
-      </div>
-      <input
-        id={`${id}-${key}`}
-        type="checkbox"
-        role="switch"
-        aria-checked={draft[key]}
-        aria-describedby={`${id}-${key}-hint`}
-        className="mt-1 h-4 w-4 accent-emerald-600"
-        checked={draft[key]}
-        disabled={readOnly || disabled}
-        onChange={(event) => edit({ [key]: event.target.checked })}
-      />
-    </div>
-  )
+  const edit = (change: AuthSettingsChange) => actor.send({ type: 'settings.edit', change })
   return (
-    <div className={PAGE_CLASS}>
-      <PageHeading {...HEADING} />
-      {!view.canManage ? <p className="mb-4 text-sm text-neutral-600 dark:text-neutral-300">Your role can see the auth settings but not change them.</p> : null}
-      <form aria-label="Auth settings" onSubmit={submit} className="space-y-6">
-        <Card className="space-y-5 p-5">
-          <h2 className="text-base font-semibold">User signups</h2>
-          {toggle('allowSignups', 'Allow new users to sign up', 'If this is disabled, new users will not be able to sign up to your application.')}
-          {toggle('confirmEmail', 'Confirm email', 'Users will need to confirm their email address before signing in for the first time.')}
-          <Field id={`${id}-minpw`} label="Minimum password length" hint="Passwords shorter than this are refused (6 to 72 characters)." error={errors.minPasswordLength}>
-            <input {...fieldAria(`${id}-minpw`, { hint: true, error: errors.minPasswordLength })} inputMode="numeric" className={inputClass} value={draft.minPasswordLength} readOnly={readOnly} onChange={(e) => edit({ minPasswordLength: e.target.value })} />
-          </Field>
-          <Field id={`${id}-jwt`} label="JWT expiry limit" hint="How long access tokens are valid for, in seconds (at least 30, at most 604,800 — one week)." error={errors.jwtExpiry}>
-            <input {...fieldAria(`${id}-jwt`, { hint: true, error: errors.jwtExpiry })} inputMode="numeric" className={inputClass} value={draft.jwtExpiry} readOnly={readOnly} onChange={(e) => edit({ jwtExpiry: e.target.value })} />
-          </Field>
-          {toggle('preventLeakedPasswords', 'Prevent use of leaked passwords', 'New passwords found among commonly breached passwords are refused (checked on this server against a list of about 49,000).')}
-        </Card>
-        <Card className="space-y-5 p-5">
-          <h2 className="text-base font-semibold">Phone provider</h2>
-          {toggle('phoneProvider', 'Enable Phone provider', 'Users can sign up and sign in with a phone number and a code sent by text message. Text messages land in Authentication › Emails: no SMS provider is connected.')}
-          {toggle('confirmPhone', 'Enable phone confirmations', 'Users will need to confirm a new phone number with the code sent to it before it is theirs.', !draft.phoneProvider)}
-        </Card>
-        <Card className="space-y-5 p-5">
-          <h2 className="text-base font-semibold">Rate limits</h2>
-          {RATE_LIMITS.map(([key, label, hint]) => (
-            <Field key={key} id={`${id}-${key}`} label={label} hint={hint} error={errors[key]}>
-              <input {...fieldAria(`${id}-${key}`, { hint: true, error: errors[key] })} inputMode="numeric" className={inputClass} value={draft[key]} readOnly={readOnly} onChange={(e) => edit({ [key]: e.target.value })} />
-            </Field>
-          ))}
-        </Card>
-        <Card className="space-y-5 p-5">
-          <h2 className="text-base font-semibold">URL Configuration</h2>
-          <Field id={`${id}-site`} label="Site URL" hint="The default URL e-mail links send your users back to." error={errors.siteUrl}>
-            <input {...fieldAria(`${id}-site`, { hint: true, error: errors.siteUrl })} type="url" className={inputClass} value={draft.siteUrl} readOnly={readOnly} onChange={(e) => edit({ siteUrl: e.target.value })} />
-          </Field>
-          <Field id={`${id}-redirects`} label="Redirect URLs" hint="Other URLs a link may send users back to, one per line; * matches within a path segment, ** across segments." error={errors.redirectUrls}>
-            <textarea {...fieldAria(`${id}-redirects`, { hint: true, error: errors.redirectUrls })} rows={4} className={inputClass} value={draft.redirectUrls} readOnly={readOnly} onChange={(e) => edit({ redirectUrls: e.target.value })} />
-          </Field>
-        </Card>
-        {view.notice ? <Notice>{view.notice}</Notice> : null}
-        {view.error ? <InlineError>{view.error}</InlineError> : null}
-        {view.canManage ? (
-          <div className="flex justify-end gap-2">
-            <Button disabled={!canReset} onClick={() => actor.send({ type: 'settings.reset' })}>
-              Cancel
-            </Button>
-            <Button type="submit" variant="primary" disabled={!canSave}>
-              {view.saving ? 'Saving…' : 'Save'}
-            </Button>
-          </div>
-        ) : null}
-      </form>
-    </div>
+    <SettingsForm view={view} texts={TEXTS} canSave={canSave} canReset={canReset} send={(event) => actor.send(event)}>
+      {({ draft, errors }, readOnly) => {
+        const toggle = (key: SwitchKey, label: string, hint: string, disabled = false) => (
+          <SettingSwitch id={`${id}-${key}`} label={label} hint={hint} checked={draft[key]} disabled={readOnly || disabled} onChange={(checked) => edit({ [key]: checked })} />
+        )
+        return (
+          <>
+            <Card className="space-y-5 p-5">
+              <h2 className="text-base font-semibold">User signups</h2>
+              {toggle('allowSignups', 'Allow new users to sign up', 'If this is disabled, new users will not be able to sign up to your application.')}
+              {toggle('confirmEmail', 'Confirm email', 'Users will need to confirm their email address before signing in for the first time.')}
+              <Field id={`${id}-minpw`} label="Minimum password length" hint="Passwords shorter than this are refused (6 to 72 characters)." error={errors.minPasswordLength}>
+                <input {...fieldAria(`${id}-minpw`, { hint: true, error: errors.minPasswordLength })} inputMode="numeric" className={inputClass} value={draft.minPasswordLength} readOnly={readOnly} onChange={(e) => edit({ minPasswordLength: e.target.value })} />
+              </Field>
+              <Field id={`${id}-jwt`} label="JWT expiry limit" hint="How long access tokens are valid for, in seconds (at least 30, at most 604,800 — one week)." error={errors.jwtExpiry}>
+                <input {...fieldAria(`${id}-jwt`, { hint: true, error: errors.jwtExpiry })} inputMode="numeric" className={inputClass} value={draft.jwtExpiry} readOnly={readOnly} onChange={(e) => edit({ jwtExpiry: e.target.value })} />
+              </Field>
+              {toggle('preventLeakedPasswords', 'Prevent use of leaked passwords', 'New passwords found among commonly breached passwords are refused (checked on this server against a list of about 49,000).')}
+            </Card>
+            <Card className="space-y-5 p-5">
+              <h2 className="text-base font-semibold">Phone provider</h2>
+              {toggle('phoneProvider', 'Enable Phone provider', 'Users can sign up and sign in with a phone number and a code sent by text message. Text messages land in Authentication › Emails: no SMS provider is connected.')}
+              {toggle('confirmPhone', 'Enable phone confirmations', 'Users will need to confirm a new phone number with the code sent to it before it is theirs.', !draft.phoneProvider)}
+            </Card>
+            <Card className="space-y-5 p-5">
+              <h2 className="text-base font-semibold">Rate limits</h2>
+              {RATE_LIMITS.map(([key, label, hint]) => (
+                <Field key={key} id={`${id}-${key}`} label={label} hint={hint} error={errors[key]}>
+                  <input {...fieldAria(`${id}-${key}`, { hint: true, error: errors[key] })} inputMode="numeric" className={inputClass} value={draft[key]} readOnly={readOnly} onChange={(e) => edit({ [key]: e.target.value })} />
+                </Field>
+              ))}
+            </Card>
+            <Card className="space-y-5 p-5">
+              <h2 className="text-base font-semibold">URL Configuration</h2>
+              <Field id={`${id}-site`} label="Site URL" hint="The default URL e-mail links send your users back to." error={errors.siteUrl}>
+                <input {...fieldAria(`${id}-site`, { hint: true, error: errors.siteUrl })} type="url" className={inputClass} value={draft.siteUrl} readOnly={readOnly} onChange={(e) => edit({ siteUrl: e.target.value })} />
+              </Field>
+              <Field id={`${id}-redirects`} label="Redirect URLs" hint="Other URLs a link may send users back to, one per line; * matches within a path segment, ** across segments." error={errors.redirectUrls}>
+                <textarea {...fieldAria(`${id}-redirects`, { hint: true, error: errors.redirectUrls })} rows={4} className={inputClass} value={draft.redirectUrls} readOnly={readOnly} onChange={(e) => edit({ redirectUrls: e.target.value })} />
+              </Field>
+            </Card>
+          </>
+        )
+      }}
+    </SettingsForm>
   )
 }

@@ -1,5 +1,5 @@
 import { useSelector } from '@xstate/react'
-import { useId, type FormEvent, type ReactNode } from 'react'
+import { useId } from 'react'
 import type { ActorRefFrom } from 'xstate'
 import { selectOrgPermissions } from '../../../../machines/session.machine'
 import { selectProject } from '../../../../machines/projectStatus.machine'
@@ -14,8 +14,9 @@ import { useShell } from '../../shell/contexts'
 import { Field, fieldAria } from '../../shell/Field'
 import { useAppLogic } from '../../shell/logic'
 import { useProjectActor } from '../../shell/projectActor'
-import { Button, Card, ErrorPanel, InlineError, Loading, PageHeading, inputClass } from '../../shell/ui'
-import { PAGE_CLASS, ProjectMachinePage } from '../ProjectMachinePage'
+import { Card, inputClass } from '../../shell/ui'
+import { ProjectMachinePage } from '../ProjectMachinePage'
+import { SettingSwitch, SettingsForm, type SettingsFormTexts } from '../SettingsForm'
 
 export type RealtimeSettingsActorRef = ActorRefFrom<typeof realtimeSettingsMachine>
 
@@ -52,12 +53,18 @@ export function RealtimeSettingsPage() {
   )
 }
 
-function Notice({ children }: { children: ReactNode }) {
-  return (
-    <p role="status" className="rounded-md border border-emerald-300 bg-emerald-50 px-3 py-2 text-sm text-emerald-900 dark:border-emerald-900 dark:bg-emerald-950/40 dark:text-emerald-200">
-      {children}
-    </p>
-  )
+/** The channel restrictions as the page words them. */
+const SWITCHES: Array<['allowPublic' | 'presenceEnabled', string, string]> = [
+  ['allowPublic', 'Allow public access', 'If disabled, only private channels will be allowed: a client must be authorized by the policies on realtime.messages.'],
+  ['presenceEnabled', 'Enable presence', 'If disabled, clients cannot track presence on the project’s channels.'],
+]
+
+const TEXTS: SettingsFormTexts = {
+  heading: HEADING,
+  loading: 'Loading realtime settings…',
+  loadFailed: 'Failed to load the realtime settings',
+  form: 'Realtime settings',
+  readOnly: 'Your role can see the realtime settings but not change them.',
 }
 
 export function RealtimeSettings({ actor }: { actor: RealtimeSettingsActorRef }) {
@@ -65,90 +72,34 @@ export function RealtimeSettings({ actor }: { actor: RealtimeSettingsActorRef })
   const canSave = useSelector(actor, (s) => s.can({ type: 'settings.save' }))
   const canReset = useSelector(actor, (s) => s.can({ type: 'settings.reset' }))
   const id = useId()
-  if (view.phase === 'loading') {
-    return (
-      <div className={PAGE_CLASS}>
-        <PageHeading {...HEADING} />
-        <Loading label="Loading realtime settings…" />
-      </div>
-    )
-  }
-  if (view.phase === 'failed') {
-    return (
-      <div className={PAGE_CLASS}>
-        <PageHeading {...HEADING} />
-        <ErrorPanel title="Failed to load the realtime settings" message={view.error} onRetry={() => actor.send({ type: 'settings.retry' })} />
-      </div>
-    )
-  }
-  const { draft, errors } = view
-  const readOnly = !view.canManage || view.saving
   const edit = (change: DraftChange) => actor.send({ type: 'settings.edit', change })
-  function submit(event: FormEvent) {
-    event.preventDefault()
-    actor.send({ type: 'settings.save' })
-  }
-  const toggle = (key: 'allowPublic' | 'presenceEnabled', label: string, hint: string) => (
-    <div className="flex items-start justify-between gap-4">
-      <div>
-        <label htmlFor={`${id}-${key}`} className="text-sm font-medium">
-          {label}
-        </label>
-        <p id={`${id}-${key}-hint`} className="text-xs text-neutral-600 dark:text-neutral-300">
-          {hint}
-        </p>
-      </div>
-      <input
-        id={`${id}-${key}`}
-        type="checkbox"
-        role="switch"
-        aria-checked={draft[key]}
-        aria-describedby={`${id}-${key}-hint`}
-        className="mt-1 h-4 w-4 accent-emerald-600"
-        checked={draft[key]}
-        disabled={readOnly}
-        onChange={(event) => edit({ [key]: event.target.checked })}
-      />
-    </div>
-  )
   return (
-    <div className={PAGE_CLASS}>
-      <PageHeading {...HEADING} />
-      {!view.canManage ? <p className="mb-4 text-sm text-neutral-600 dark:text-neutral-300">Your role can see the realtime settings but not change them.</p> : null}
-      <form aria-label="Realtime settings" onSubmit={submit} className="space-y-6">
-        <Card className="space-y-5 p-5">
-          <h2 className="text-base font-semibold">Channel restrictions</h2>
-          {toggle('allowPublic', 'Allow public access', 'If disabled, only private channels will be allowed: a client must be authorized by the policies on realtime.messages.')}
-          {toggle('presenceEnabled', 'Enable presence', 'If disabled, clients cannot track presence on the project’s channels.')}
-        </Card>
-        <Card className="grid gap-5 p-5 md:grid-cols-2">
-          <h2 className="text-base font-semibold md:col-span-2">Limits</h2>
-          {LIMIT_KEYS.map((key) => (
-            <Field key={key} id={`${id}-${key}`} label={LIMIT_TEXT[key].label} hint={LIMIT_TEXT[key].hint} error={errors[key]}>
-              <input
-                {...fieldAria(`${id}-${key}`, { hint: true, error: errors[key] })}
-                inputMode="numeric"
-                className={inputClass}
-                value={draft.limits[key]}
-                readOnly={readOnly}
-                onChange={(e) => edit({ limit: { key, text: e.target.value } })}
-              />
-            </Field>
-          ))}
-        </Card>
-        {view.notice ? <Notice>{view.notice}</Notice> : null}
-        {view.error ? <InlineError>{view.error}</InlineError> : null}
-        {view.canManage ? (
-          <div className="flex justify-end gap-2">
-            <Button disabled={!canReset} onClick={() => actor.send({ type: 'settings.reset' })}>
-              Cancel
-            </Button>
-            <Button type="submit" variant="primary" disabled={!canSave}>
-              {view.saving ? 'Saving…' : 'Save'}
-            </Button>
-          </div>
-        ) : null}
-      </form>
-    </div>
+    <SettingsForm view={view} texts={TEXTS} canSave={canSave} canReset={canReset} send={(event) => actor.send(event)}>
+      {({ draft, errors }, readOnly) => (
+        <>
+          <Card className="space-y-5 p-5">
+            <h2 className="text-base font-semibold">Channel restrictions</h2>
+            {SWITCHES.map(([key, label, hint]) => (
+              <SettingSwitch key={key} id={`${id}-${key}`} label={label} hint={hint} checked={draft[key]} disabled={readOnly} onChange={(checked) => edit({ [key]: checked })} />
+            ))}
+          </Card>
+          <Card className="grid gap-5 p-5 md:grid-cols-2">
+            <h2 className="text-base font-semibold md:col-span-2">Limits</h2>
+            {LIMIT_KEYS.map((key) => (
+              <Field key={key} id={`${id}-${key}`} label={LIMIT_TEXT[key].label} hint={LIMIT_TEXT[key].hint} error={errors[key]}>
+                <input
+                  {...fieldAria(`${id}-${key}`, { hint: true, error: errors[key] })}
+                  inputMode="numeric"
+                  className={inputClass}
+                  value={draft.limits[key]}
+                  readOnly={readOnly}
+                  onChange={(e) => edit({ limit: { key, text: e.target.value } })}
+                />
+              </Field>
+            ))}
+          </Card>
+        </>
+      )}
+    </SettingsForm>
   )
 }

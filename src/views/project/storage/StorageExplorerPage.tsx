@@ -1,6 +1,5 @@
 import { useSelector } from '@xstate/react'
-import { observeElementRect, useVirtualizer } from '@tanstack/react-virtual'
-import { useId, useRef, useState, type DragEvent, type FormEvent, type KeyboardEvent, type ReactNode } from 'react'
+import { memo, useId, useMemo, useRef, useState, type DragEvent, type FormEvent, type KeyboardEvent, type ReactNode } from 'react'
 import { Link, useRoute } from 'wouter'
 import type { ActorRefFrom } from 'xstate'
 import {
@@ -22,6 +21,7 @@ import { Modal } from '../../shell/Modal'
 import { useAppLogic } from '../../shell/logic'
 import { Button, Card, DataList, ErrorPanel, InlineError, Loading, PageHeading, cx, inputClass } from '../../shell/ui'
 import { PAGE_CLASS, ProjectMachinePage } from '../ProjectMachinePage'
+import { useVirtualRows } from './virtualRows'
 
 export type StorageExplorerActorRef = ActorRefFrom<typeof storageExplorerMachine>
 type UploadActorRef = ActorRefFrom<typeof storageUploadMachine>
@@ -223,9 +223,10 @@ function WriteTools({
 
 function Listing({ actor, view }: { actor: StorageExplorerActorRef; view: Browsing }) {
   const { listing } = view
+  // The view is made anew from each snapshot; the machine's array of items is the same until the folder changes.
+  const items = useMemo(() => listing.items.filter((item) => item.name !== FOLDER_PLACEHOLDER), [listing.items])
   if (listing.phase === 'loading') return <Loading label="Loading folder…" />
   if (listing.phase === 'failed') return <ErrorPanel title="Failed to list the folder" message={listing.error ?? ''} onRetry={() => actor.send({ type: 'listing.retry' })} />
-  const items = listing.items.filter((item) => item.name !== FOLDER_PLACEHOLDER)
   if (items.length === 0) {
     return (
       <p className="rounded-lg border border-dashed border-neutral-300 p-8 text-center text-sm text-neutral-600 dark:border-neutral-700 dark:text-neutral-400">
@@ -238,9 +239,9 @@ function Listing({ actor, view }: { actor: StorageExplorerActorRef; view: Browsi
 
 /**
  * The columns layout: the bucket's root, then each folder on the path, the open folder last. Every entry is a button
- * (Tab reaches each); the arrow keys move within a column (Up, Down, Home, End), Right opens a folder or steps into the
- * column it opened, Left steps back to the folder that opened this column. Only the document's focus moves here:
- * which folders are open is the machine's.
+ * (Tab reaches each); the keys move within a column (Up, Down, Page Up, Page Down, Home, End: the column's own, over
+ * its virtualised entries), Right opens a folder or steps into the column it opened, Left steps back to the folder
+ * that opened this column. Only the document's focus moves here: which folders are open is the machine's.
  */
 function Columns({ actor, view }: { actor: StorageExplorerActorRef; view: Browsing }) {
   const box = useRef<HTMLDivElement>(null)
@@ -250,18 +251,12 @@ function Columns({ actor, view }: { actor: StorageExplorerActorRef; view: Browsi
   function onKeyDown(event: KeyboardEvent<HTMLDivElement>) {
     const target = event.target as HTMLElement
     const column = target.closest<HTMLElement>('[data-column]')
-    if (!column || !box.current || !target.matches('button[data-entry]')) return
-    const entries = [...column.querySelectorAll<HTMLButtonElement>('button[data-entry]')]
+    if (!column || !box.current || !target.matches('button[data-entry-index]')) return
     const columns = [...box.current.querySelectorAll<HTMLElement>('[data-column]')]
-    const index = entries.indexOf(target as HTMLButtonElement)
     const at = columns.indexOf(column)
     let next: HTMLElement | null | undefined
-    if (event.key === 'ArrowDown') next = entries[index + 1]
-    else if (event.key === 'ArrowUp') next = entries[index - 1]
-    else if (event.key === 'Home') next = entries[0]
-    else if (event.key === 'End') next = entries[entries.length - 1]
-    else if (event.key === 'ArrowRight') {
-      if (target.getAttribute('aria-expanded') === 'true') next = columns[at + 1]?.querySelector<HTMLElement>('button[data-entry]')
+    if (event.key === 'ArrowRight') {
+      if (target.getAttribute('aria-expanded') === 'true') next = columns[at + 1]?.querySelector<HTMLElement>('button[data-entry-index]')
       else if (target.hasAttribute('aria-expanded')) target.click()
     } else if (event.key === 'ArrowLeft') next = columns[at - 1]?.querySelector<HTMLElement>('button[aria-expanded="true"]')
     else return
@@ -291,6 +286,9 @@ function Columns({ actor, view }: { actor: StorageExplorerActorRef; view: Browsi
   )
 }
 
+/** A column entry's height in px (py-1.5 around a line of text-sm): the estimate; a wrapped long name measures more. */
+const COLUMN_ENTRY_HEIGHT = 32
+
 function FolderColumnView({
   actor,
   path,
@@ -306,44 +304,68 @@ function FolderColumnView({
   open: string | null
   search?: string
 }) {
-  const shown = items.filter((item) => item.name !== FOLDER_PLACEHOLDER)
+  const shown = useMemo(() => items.filter((item) => item.name !== FOLDER_PLACEHOLDER), [items])
+  const openIndex = open === null ? -1 : shown.findIndex((item) => item.name === open)
+  const list = useVirtualRows({
+    entries: shown,
+    rowHeight: COLUMN_ENTRY_HEIGHT,
+    // The open folder stays rendered, so Left from the column it opened finds it however far this one scrolled.
+    keep: openIndex >= 0 ? [openIndex] : [],
+    measured: true,
+    // Beside an open folder a column's files are text, not buttons.
+    canFocus: (index) => open === null || shown[index].id === null,
+  })
   return (
-    <div data-column role="group" aria-label={`Folder ${label}`} className="w-64 shrink-0 overflow-y-auto border-r border-neutral-200 p-1 dark:border-neutral-800">
+    <div
+      ref={list.box}
+      data-column
+      role="group"
+      aria-label={`Folder ${label}`}
+      className="w-64 shrink-0 overflow-y-auto border-r border-neutral-200 p-1 dark:border-neutral-800"
+      onFocus={list.onFocus}
+      onKeyDown={(event) => {
+        if (list.onKeyDown(event)) event.stopPropagation()
+      }}
+    >
       {shown.length === 0 ? (
         <p className="p-2 text-sm text-neutral-600 dark:text-neutral-400">{search ? `Nothing in this folder matches '${search}'.` : 'This folder is empty.'}</p>
       ) : (
         <ul className="text-sm">
-          {shown.map((item) => (
-            <li key={item.name}>
-              {item.id === null ? (
-                <button
-                  type="button"
-                  data-entry
-                  aria-expanded={open === item.name}
-                  className={cx(
-                    'flex w-full items-center justify-between rounded px-2 py-1.5 text-left focus:outline-none focus-visible:ring-2 focus-visible:ring-emerald-600',
-                    open === item.name ? 'bg-emerald-100 font-medium text-emerald-950 dark:bg-emerald-900 dark:text-emerald-50' : 'hover:bg-neutral-100 dark:hover:bg-neutral-800',
-                  )}
-                  onClick={() => actor.send({ type: 'folder.open', path: path === '' ? item.name : `${path}/${item.name}` })}
-                >
-                  <span className="break-all">{item.name}/</span>
-                  <span aria-hidden="true">›</span>
-                </button>
-              ) : open === null ? (
-                <button
-                  type="button"
-                  data-entry
-                  className="flex w-full items-center justify-between gap-2 rounded px-2 py-1.5 text-left hover:bg-neutral-100 focus:outline-none focus-visible:ring-2 focus-visible:ring-emerald-600 dark:hover:bg-neutral-800"
-                  onClick={() => actor.send({ type: 'item.open', name: item.name })}
-                >
-                  <span className="break-all">{item.name}</span>
-                </button>
-              ) : (
-                // A file beside the open folder: its details open once its own folder is the open one again.
-                <span className="block break-all px-2 py-1.5 text-neutral-600 dark:text-neutral-400">{item.name}</span>
-              )}
-            </li>
-          ))}
+          {list.slots.map((slot) => {
+            if (slot.kind === 'spacer') return <li key={slot.key} aria-hidden="true" style={{ height: slot.height }} />
+            const item = shown[slot.index]
+            return (
+              <li key={slot.key} data-index={slot.index} ref={list.measure}>
+                {item.id === null ? (
+                  <button
+                    type="button"
+                    data-entry-index={slot.index}
+                    aria-expanded={open === item.name}
+                    className={cx(
+                      'flex w-full items-center justify-between rounded px-2 py-1.5 text-left focus:outline-none focus-visible:ring-2 focus-visible:ring-emerald-600',
+                      open === item.name ? 'bg-emerald-100 font-medium text-emerald-950 dark:bg-emerald-900 dark:text-emerald-50' : 'hover:bg-neutral-100 dark:hover:bg-neutral-800',
+                    )}
+                    onClick={() => actor.send({ type: 'folder.open', path: path === '' ? item.name : `${path}/${item.name}` })}
+                  >
+                    <span className="break-all">{item.name}/</span>
+                    <span aria-hidden="true">›</span>
+                  </button>
+                ) : open === null ? (
+                  <button
+                    type="button"
+                    data-entry-index={slot.index}
+                    className="flex w-full items-center justify-between gap-2 rounded px-2 py-1.5 text-left hover:bg-neutral-100 focus:outline-none focus-visible:ring-2 focus-visible:ring-emerald-600 dark:hover:bg-neutral-800"
+                    onClick={() => actor.send({ type: 'item.open', name: item.name })}
+                  >
+                    <span className="break-all">{item.name}</span>
+                  </button>
+                ) : (
+                  // A file beside the open folder: its details open once its own folder is the open one again.
+                  <span className="block break-all px-2 py-1.5 text-neutral-600 dark:text-neutral-400">{item.name}</span>
+                )}
+              </li>
+            )
+          })}
         </ul>
       )}
     </div>
@@ -352,31 +374,22 @@ function FolderColumnView({
 
 /** A row's height in px (py-2 around a ghost button), given rather than measured: rendering reads no layout. */
 const ROW_HEIGHT = 41
-/** Before the box is measured, and where nothing is laid out (a box of no height), a box's worth of rows is drawn. */
-const UNMEASURED = { width: 1000, height: 512 }
 
 /**
- * The folder's entries, virtualised: only the rows in view (and a few beyond) are in the document, with spacer rows
- * standing for the rest, so a folder of 10,000 objects scrolls as one of ten.
+ * The folder's entries as a table, virtualised (virtualRows.ts): only the rows in view (and a few beyond) are in the
+ * document, with spacer rows standing for the rest; each row tells its place in the whole (aria-rowindex), and the
+ * keys move between the rows' names over the whole folder.
  */
 function FileTable({ actor, view, items }: { actor: StorageExplorerActorRef; view: Browsing; items: StorageListItem[] }) {
-  const box = useRef<HTMLDivElement>(null)
-  const rows = useVirtualizer({
-    count: items.length,
-    getScrollElement: () => box.current,
-    estimateSize: () => ROW_HEIGHT,
-    getItemKey: (index) => items[index].name,
-    overscan: 10,
-    initialRect: UNMEASURED,
-    observeElementRect: (instance, callback) => observeElementRect(instance, (rect) => callback(rect.height > 0 ? rect : UNMEASURED)),
-  })
-  const shown = rows.getVirtualItems()
-  const before = shown[0]?.start ?? 0
-  const after = rows.getTotalSize() - (shown.at(-1)?.end ?? 0)
+  const list = useVirtualRows({ entries: items, rowHeight: ROW_HEIGHT })
+  const hintId = useId()
   return (
     <Card>
-      <div ref={box} className="max-h-[32rem] overflow-auto">
-        <table aria-label="Files" aria-rowcount={items.length + 1} className="min-w-full text-sm">
+      <p id={hintId} className="sr-only">
+        Up and Down move between the files, Page Up and Page Down a page at a time, Home and End to the first and the last.
+      </p>
+      <div ref={list.box} className="max-h-[32rem] overflow-auto" onFocus={list.onFocus} onKeyDown={list.onKeyDown}>
+        <table aria-label="Files" aria-describedby={hintId} aria-rowcount={items.length + 1} className="min-w-full text-sm">
           <thead className="sticky top-0 z-10 border-b border-neutral-200 bg-white text-left text-xs text-neutral-600 dark:border-neutral-800 dark:bg-neutral-900 dark:text-neutral-400">
             <tr aria-rowindex={1}>
               <th scope="col" className="px-3 py-2">
@@ -392,22 +405,21 @@ function FileTable({ actor, view, items }: { actor: StorageExplorerActorRef; vie
             </tr>
           </thead>
           <tbody className="divide-y divide-neutral-100 dark:divide-neutral-800">
-            {before > 0 ? <tr aria-hidden="true" style={{ height: before }} /> : null}
-            {shown.map((row) => {
-              const item = items[row.index]
+            {list.slots.map((slot) => {
+              if (slot.kind === 'spacer') return <tr key={slot.key} aria-hidden="true" style={{ height: slot.height }} />
+              const item = items[slot.index]
               return (
                 <Row
-                  key={item.name}
+                  key={slot.key}
                   actor={actor}
                   item={item}
-                  index={row.index}
+                  index={slot.index}
                   folder={view.path}
                   selected={view.selected.includes(item.name)}
                   writable={view.writable}
                 />
               )
             })}
-            {after > 0 ? <tr aria-hidden="true" style={{ height: after }} /> : null}
           </tbody>
         </table>
       </div>
@@ -415,7 +427,11 @@ function FileTable({ actor, view, items }: { actor: StorageExplorerActorRef; vie
   )
 }
 
-function Row({
+/** One formatter for every row: toLocaleString makes a formatter of its own at each call, too slow for a scroll frame. */
+const DATE_TIME = new Intl.DateTimeFormat(undefined, { dateStyle: 'short', timeStyle: 'medium' })
+
+/** A row renders again only when its own entry changes: a scroll frame renders just the rows it brings into view. */
+const Row = memo(function Row({
   actor,
   item,
   index,
@@ -452,18 +468,18 @@ function Row({
       </td>
       <th scope="row" className="whitespace-nowrap px-3 py-2 text-left font-normal">
         {isFolder ? (
-          <button type="button" className="font-medium text-emerald-800 underline dark:text-emerald-400" onClick={() => actor.send({ type: 'folder.open', path: folder === '' ? item.name : `${folder}/${item.name}` })}>
+          <button type="button" data-entry-index={index} className="font-medium text-emerald-800 underline dark:text-emerald-400" onClick={() => actor.send({ type: 'folder.open', path: folder === '' ? item.name : `${folder}/${item.name}` })}>
             {item.name}/
           </button>
         ) : (
-          <button type="button" className="text-left underline-offset-2 hover:underline" disabled={!canOpen} onClick={() => actor.send({ type: 'item.open', name: item.name })}>
+          <button type="button" data-entry-index={index} className="text-left underline-offset-2 hover:underline" disabled={!canOpen} onClick={() => actor.send({ type: 'item.open', name: item.name })}>
             {item.name}
           </button>
         )}
       </th>
       <td className="px-3 py-2">{item.metadata ? sizeLabel(item.metadata.size) : '—'}</td>
       <td className="px-3 py-2 font-mono text-xs">{item.metadata?.mimetype ?? 'Folder'}</td>
-      <td className="px-3 py-2">{item.updated_at ? new Date(item.updated_at).toLocaleString() : '—'}</td>
+      <td className="px-3 py-2">{item.updated_at ? DATE_TIME.format(new Date(item.updated_at)) : '—'}</td>
       <td className="whitespace-nowrap px-3 py-2 text-right">
         {isFolder ? null : (
           <Button variant="ghost" aria-label={`Get URL of ${item.name}`} disabled={!canUrl} onClick={() => actor.send({ type: 'url.open', name: item.name })}>
@@ -483,7 +499,8 @@ function Row({
       </td>
     </tr>
   )
-}
+})
+
 
 function DetailsPanel({ actor, panel }: { actor: StorageExplorerActorRef; panel: PanelView }) {
   if (panel.kind !== 'details') {

@@ -1,0 +1,107 @@
+/**
+ * The frame of a page made from the settings form machine (machines/settingsForm.machine.ts): the heading, loading
+ * and a failed load, the note to a member who may only read, the form with its notice, its error, Cancel and Save.
+ * The page gives only its fields.
+ */
+import type { FormEvent, ReactNode } from 'react'
+import type { SettingsFormView } from '../../../machines/settingsForm.machine'
+import { Button, ErrorPanel, InlineError, Loading, PageHeading } from '../shell/ui'
+import { PAGE_CLASS } from './ProjectMachinePage'
+
+export interface SettingsFormTexts {
+  heading: { title: string; description: string }
+  loading: string
+  loadFailed: string
+  /** The form's accessible name. */
+  form: string
+  readOnly: string
+}
+
+interface Props<Draft, Field extends string> {
+  view: SettingsFormView<Draft, Field>
+  texts: SettingsFormTexts
+  canSave: boolean
+  canReset: boolean
+  send(event: { type: 'settings.retry' } | { type: 'settings.save' } | { type: 'settings.reset' }): void
+  /** The fields, read-only while saving or for a member who may only read. */
+  children(ready: Extract<SettingsFormView<Draft, Field>, { phase: 'ready' }>, readOnly: boolean): ReactNode
+}
+
+function Notice({ children }: { children: ReactNode }) {
+  return (
+    <p role="status" className="rounded-md border border-emerald-300 bg-emerald-50 px-3 py-2 text-sm text-emerald-900 dark:border-emerald-900 dark:bg-emerald-950/40 dark:text-emerald-200">
+      {children}
+    </p>
+  )
+}
+
+export function SettingsForm<Draft, Field extends string>({ view, texts, canSave, canReset, send, children }: Props<Draft, Field>) {
+  if (view.phase === 'loading') {
+    return (
+      <div className={PAGE_CLASS}>
+        <PageHeading {...texts.heading} />
+        <Loading label={texts.loading} />
+      </div>
+    )
+  }
+  if (view.phase === 'failed') {
+    return (
+      <div className={PAGE_CLASS}>
+        <PageHeading {...texts.heading} />
+        <ErrorPanel title={texts.loadFailed} message={view.error} onRetry={() => send({ type: 'settings.retry' })} />
+      </div>
+    )
+  }
+  function submit(event: FormEvent) {
+    event.preventDefault()
+    send({ type: 'settings.save' })
+  }
+  return (
+    <div className={PAGE_CLASS}>
+      <PageHeading {...texts.heading} />
+      {!view.canManage ? <p className="mb-4 text-sm text-neutral-600 dark:text-neutral-300">{texts.readOnly}</p> : null}
+      <form aria-label={texts.form} onSubmit={submit} className="space-y-6">
+        {children(view, !view.canManage || view.saving)}
+        {view.notice ? <Notice>{view.notice}</Notice> : null}
+        {view.error ? <InlineError>{view.error}</InlineError> : null}
+        {view.canManage ? (
+          <div className="flex justify-end gap-2">
+            <Button disabled={!canReset} onClick={() => send({ type: 'settings.reset' })}>
+              Cancel
+            </Button>
+            <Button type="submit" variant="primary" disabled={!canSave}>
+              {view.saving ? 'Saving…' : 'Save'}
+            </Button>
+          </div>
+        ) : null}
+      </form>
+    </div>
+  )
+}
+
+/** A switch of a settings form, with its label and what it does. */
+export function SettingSwitch({ id, label, hint, checked, disabled, onChange }: { id: string; label: string; hint: string; checked: boolean; disabled: boolean; onChange(checked: boolean): void }) {
+  return (
+    <div className="flex items-start justify-between gap-4">
+      <div>
+        <label htmlFor={id} className="text-sm font-medium">
+          {label}
+        </label>
+        <p id={`${id}-hint`} className="text-xs text-neutral-600 dark:text-neutral-300">
+          {hint}
+        </p>
+      </div>
+      <input
+        id={id}
+        type="checkbox"
+        role="switch"
+        aria-checked={checked}
+        aria-describedby={`${id}-hint`}
+        className="mt-1 h-4 w-4 accent-emerald-600"
+        checked={checked}
+        disabled={disabled}
+        onChange={(event) => onChange(event.target.checked)}
+      />
+    </div>
+  )
+}
