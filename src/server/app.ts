@@ -65,6 +65,12 @@ import { upgradeDevRoutes, upgradeRoutes } from './features/upgrade/routes'
 import { registerUpgradeLifecycle } from './features/upgrade/transitions'
 import { usageDevRoutes, usageRoutes } from './features/usage/routes'
 import { wireRoutes } from './features/wire/routes'
+import { keysV1Routes } from './features/keys/v1'
+import { organizationV1Routes } from './features/organizations/v1'
+import { profileV1Routes } from './features/session/v1'
+import { storageV1Routes } from './features/storage/v1'
+import { databaseV1Routes } from './features/database/v1'
+import { wireV1Routes } from './features/wire/v1'
 import { wirePorts } from './features/wire/server'
 import { addDemoGitHub, addDemoStorageAndFunctions, assignDemoSchemas, creditDemoOwner, seedDemoData } from './seed'
 import { createUsageMeter } from './core/meter'
@@ -237,6 +243,13 @@ export async function createApp(options: CreateAppOptions): Promise<PlatformServ
   app.route('/', sqlEditorRoutes(deps))
   app.route('/', branchingRoutes(deps))
   app.route('/', wireRoutes(deps))
+  // The Management API's reads, one file each in their owning features.
+  app.route('/', profileV1Routes())
+  app.route('/', organizationV1Routes(deps))
+  app.route('/', keysV1Routes(deps))
+  app.route('/', storageV1Routes(deps))
+  app.route('/', databaseV1Routes(deps))
+  app.route('/', wireV1Routes(deps))
   if (config.devControls) {
     for (const routes of [devRoutes, pauseDevRoutes, keysDevRoutes, upgradeDevRoutes, usageDevRoutes]) {
       app.route('/', routes(deps))

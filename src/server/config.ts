@@ -1,6 +1,7 @@
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { MAX_ACCESS_TOKEN_DAYS } from '../contracts/session'
+import { PROCESS_LIVE_MS } from './core/processes'
 
 /** Repository root (src/server/ is two levels down). */
 export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..')
@@ -116,7 +117,7 @@ export interface ServerConfig {
   /**
    * Realtime overrides (features/realtime/limits.ts has the defaults): how long a socket may stay silent before it is
    * closed (a client that vanished without closing), how many bytes may wait unsent to a slow reader, and how long
-   * another process's presence outlives its last renewal (core/processes.ts, PROCESS_LIVE_MS).
+   * another process's presence outlives its last renewal (default: processLiveMs).
    */
   realtime?: { idleTimeoutMs?: number; sendBufferBytes?: number; newTablesRescanMs?: number; processLiveMs?: number }
   /**
@@ -182,12 +183,13 @@ export interface ServerConfig {
     startupTimeoutMs: number
     /** WIRE_MAX_MESSAGE_BYTES: the largest message a client may send after start-up. */
     maxMessageBytes: number
-    /**
-     * WIRE_LISTENER_LIVE_MS: a listener (a process's port) renews its entry in the store every third of this; one not
-     * renewed for this long is taken as gone (its process was killed) and its clients stop counting toward the limit.
-     */
-    listenerLiveMs: number
   }
+  /**
+   * PROCESS_LIVE_MS: each platform process renews its entries in the store (core/processes.ts: its Postgres port's
+   * listener; its realtime relay) every third of this; an entry not renewed for this long is taken as gone (its
+   * process was killed), and what the others kept for it stops counting (the port's clients, the relayed presence).
+   */
+  processLiveMs: number
 }
 
 export type WasmTier = 'optimizing' | 'baseline'
@@ -318,8 +320,8 @@ export function loadConfig(env: Env = process.env): ServerConfig {
       idleInTransactionMs: int(env, 'WIRE_IDLE_IN_TRANSACTION_MS', 30_000, 1),
       startupTimeoutMs: int(env, 'WIRE_STARTUP_TIMEOUT_MS', 10_000, 1),
       maxMessageBytes: int(env, 'WIRE_MAX_MESSAGE_BYTES', 64 * 1024 * 1024, 1024),
-      listenerLiveMs: int(env, 'WIRE_LISTENER_LIVE_MS', 30_000, 300),
     },
+    processLiveMs: int(env, 'PROCESS_LIVE_MS', PROCESS_LIVE_MS, 300),
   }
 }
 

@@ -12,7 +12,7 @@ import { isPostgres, OWNER, projectByName, startTestServer, type TestServer } fr
 
 const LIMIT = 3
 /**
- * How long a listener's store entry lives unrenewed (renewed every third of it). Short, so the killed listener's
+ * How long a listener's process entry lives unrenewed (renewed every third of it). Short, so the killed listener's
  * entry expires soon; long enough that a busy machine's live listeners never miss it.
  */
 const LIVE_MS = 3_000
@@ -28,7 +28,7 @@ const listen = (s: TestServer, db: Db = s.db) =>
   startWireServer({
     db,
     projectDbs: s.projectDbs,
-    config: { ...s.config, host: '127.0.0.1', wire: { ...s.config.wire, port: 0, maxClientsPerProject: LIMIT, listenerLiveMs: LIVE_MS } },
+    config: { ...s.config, host: '127.0.0.1', processLiveMs: LIVE_MS, wire: { ...s.config.wire, port: 0, maxClientsPerProject: LIMIT } },
   })
 
 /**
@@ -53,7 +53,7 @@ const clientsCounted = async (listenerId?: string) =>
     (
       await a.db.query<{ n: number }>(
         `select coalesce(sum(clients), 0)::int as n from wire_client_counts where project_id = (select id from projects where ref = $1)
-            and ($2::text is null or listener_id = $2)`,
+            and ($2::text is null or process_id = $2)`,
         [ref, listenerId ?? null],
       )
     ).rows[0].n,
@@ -127,10 +127,12 @@ it('a listener killed without closing stops counting toward the limit once its s
   await expect.poll(() => clientsCounted(), { timeout: 20_000 }).toBe(0)
 
   // A third listener (on PostgreSQL: of the second server, with its own store pool) whose process will die.
-  const before = new Set((await a.db.query<{ id: string }>('select id from wire_listeners')).rows.map((r) => r.id))
+  // Each listener is a process entry of its own (besides, on PostgreSQL, each server's realtime entry).
+  const listeners = async () => (await a.db.query<{ id: string }>(`select id from platform_processes where id like 'wire:%'`)).rows.map((r) => r.id)
+  const before = new Set(await listeners())
   const doomed = mortal((b ?? a).db)
   const wireC = await listen(b ?? a, doomed.db)
-  const listenerC = (await a.db.query<{ id: string }>('select id from wire_listeners')).rows.map((r) => r.id).find((id) => !before.has(id))
+  const listenerC = (await listeners()).find((id) => !before.has(id))
   expect(listenerC).toBeDefined()
   const onC = await Promise.all(Array.from({ length: LIMIT }, () => connect(wireC, 'second-password-2')))
   expect((await onC[0].query(`select to_regclass('pans') is not null as made`)).rows).toEqual([{ made: true }])

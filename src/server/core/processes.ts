@@ -2,16 +2,18 @@
  * A process's entry in the store (platform_processes): registered when it starts, renewed every third of `liveMs`,
  * removed when it stops. Another process reads which entries are live (renewed within `liveMs`, by the database's
  * clock, which every process shares) and forgets what it keeps for one that is not: a process killed without closing
- * stops renewing, and within `liveMs` the others notice. The same scheme as the Postgres port's listeners
- * (features/wire/store.ts), for any feature that keeps state on another process's behalf.
+ * stops renewing, and within `liveMs` the others notice. Any feature that keeps state on another process's behalf
+ * uses it: realtime's relayed presence, the Postgres port's client counts (which reference the entry, and go with it).
  */
-import type { Queryable } from '../db'
+import type { Queryable } from '../db/types'
 
 /** How long an entry counts as live without a renewal (a process renews three times within it). */
 export const PROCESS_LIVE_MS = 30_000
 
 export interface ProcessEntry {
   readonly id: string
+  /** The first registration reached the store (rejects if it failed): what references the entry may be written. */
+  readonly ready: Promise<void>
   /** The ids among `ids` whose entries are live now. */
   live(ids: Iterable<string>): Promise<Set<string>>
   /** Stops renewing and removes the entry (a process that stops cleanly). */
@@ -33,7 +35,8 @@ export function startProcessEntry(db: Queryable, id: string, opts: { liveMs?: nu
     // Entries of processes gone long ago are of no use to anyone.
     await db.query(`delete from platform_processes where seen_at < now() - interval '1 hour'`)
   }
-  let running: Promise<void> = renew().catch(() => {})
+  const ready = renew()
+  let running: Promise<void> = ready.catch(() => {})
   const timer = setInterval(() => {
     running = running
       .then(async () => {
@@ -46,6 +49,7 @@ export function startProcessEntry(db: Queryable, id: string, opts: { liveMs?: nu
   timer.unref()
   return {
     id,
+    ready,
     async live(ids) {
       const wanted = [...new Set(ids)]
       if (wanted.length === 0) return new Set()

@@ -28,6 +28,7 @@ import m027 from './migrations/027_realtime_presence_keys'
 import m028 from './migrations/028_postgres_settings'
 import m031 from './migrations/031_platform_processes'
 import m032 from './migrations/032_function_usage'
+import m033 from './migrations/033_wire_processes'
 import m035 from './migrations/035_auth_mailbox_whatsapp'
 import m037 from './migrations/037_demo_functions_fixed'
 
@@ -62,6 +63,7 @@ export const migrations: { id: string; sql: string }[] = [
   { id: '028_postgres_settings', sql: m028 },
   { id: '031_platform_processes', sql: m031 },
   { id: '032_function_usage', sql: m032 },
+  { id: '033_wire_processes', sql: m033 },
   { id: '035_auth_mailbox_whatsapp', sql: m035 },
   { id: '037_demo_functions_fixed', sql: m037 },
 ]

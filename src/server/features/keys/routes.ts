@@ -71,7 +71,7 @@ function toApiInfo(settings: ProjectSettings, mayReadSecrets: boolean): ProjectA
   }
 }
 
-function toV1Keys(keys: ProjectKeysRow | undefined, mayReadSecrets: boolean): V1ApiKey[] {
+export function toV1Keys(keys: ProjectKeysRow | undefined, mayReadSecrets: boolean): V1ApiKey[] {
   if (!keys) return []
   const common = {
     type: 'legacy' as const,

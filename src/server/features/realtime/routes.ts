@@ -88,7 +88,7 @@ export function createRealtime(deps: Deps): Realtime {
   // dropped for those whose entries are no longer renewed (killed without closing: they never sent its leaves).
   const processes = relay
     ? startProcessEntry(db, relay.origin, {
-        liveMs: deps.config.realtime?.processLiveMs,
+        liveMs: deps.config.realtime?.processLiveMs ?? deps.config.processLiveMs,
         onRenewed: async () => {
           const origins = hub.remoteOrigins()
           if (origins.size === 0) return

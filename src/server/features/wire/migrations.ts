@@ -47,3 +47,16 @@ export async function applyMigration(tx: ProjectTx, m: { query: string; name?: s
   ])
   return version
 }
+
+/** One recorded migration with its statements; undefined when there is no such version (or no history at all). */
+export async function findMigration(tx: ProjectTx, version: string): Promise<{ version: string; name?: string; statements: string[] } | undefined> {
+  const { rows: exists } = await tx.query<{ t: string | null }>(`select to_regclass('supabase_migrations.schema_migrations')::text as t`)
+  if (!exists[0].t) return undefined
+  const { rows } = await tx.query<{ version: string; name: string | null; statements: string[] | null }>(
+    `select version, name, statements from supabase_migrations.schema_migrations where version = $1`,
+    [version],
+  )
+  const row = rows[0]
+  if (!row) return undefined
+  return { version: row.version, ...(row.name === null ? {} : { name: row.name }), statements: row.statements ?? [] }
+}

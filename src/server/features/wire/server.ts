@@ -21,10 +21,11 @@ import { fromNodeSocket } from 'pg-gateway/node'
 import { BackendError, type PostgresConnection } from 'pg-gateway'
 import type { ServerConfig } from '../../config'
 import type { Db } from '../../db'
+import { startProcessEntry } from '../../core/processes'
 import type { ProjectDatabases } from '../../projectdb/types'
 import { CANCEL_REQUEST, errorResponse, GSSENC_REQUEST, MAX_STARTUP_BYTES, SSL_REQUEST, type PgErrorFields } from './messages'
 import { mockScramData, parseVerifier, proofHolds, type ScramData } from './scram'
-import { claimClient, findWireProject, registerListener, releaseClient, removeListener, renewListener, type WireProject } from './store'
+import { claimClient, findWireProject, releaseClient, type WireProject } from './store'
 import { FUNCTIONS_DB_LOGIN, functionsDbVerifier } from '../../projectdb/password'
 import { addressAllowed } from './cidr'
 import { wirePorts } from '../../core/wirePort'
@@ -34,7 +35,7 @@ import { PostgresWireSession } from './session.postgres'
 export interface WireDeps {
   db: Db
   projectDbs: ProjectDatabases
-  config: Pick<ServerConfig, 'databaseUrl' | 'host' | 'wire' | 'projectDb'>
+  config: Pick<ServerConfig, 'databaseUrl' | 'host' | 'wire' | 'projectDb' | 'processLiveMs'>
 }
 
 /** The port each platform's Postgres listener took, by its project databases (the pooler settings show it). */
@@ -79,11 +80,17 @@ export async function startWireServer(deps: WireDeps): Promise<WireServer> {
   const sockets = new Set<net.Socket>()
   const sessions = new Set<ServedSession>()
   // The per-project connection count is kept in the store, per listener, so the limit holds across the processes
-  // sharing it (store.ts: claimClient); a killed process's clients stop counting once its row is not renewed.
-  const listenerId = randomUUID()
-  await registerListener(deps.db, listenerId)
-  const renewal = setInterval(() => void renewListener(deps.db, listenerId).catch(() => {}), settings.listenerLiveMs / 3)
-  renewal.unref()
+  // sharing it (store.ts: claimClient). The listener is a process entry (core/processes.ts): a killed process's
+  // clients stop counting once its entry is not renewed.
+  const liveMs = deps.config.processLiveMs
+  const listener = startProcessEntry(deps.db, `wire:${randomUUID()}`, { liveMs })
+  const listenerId = listener.id
+  try {
+    await listener.ready
+  } catch (err) {
+    await listener.stop().catch(() => {})
+    throw err
+  }
   const cancels = new Map<number, CancelTarget>()
   /** The functions' verifier of each project with the secret it came from (deriving one costs a PBKDF2). */
   const functionVerifiers = new Map<string, { secret: string; verifier: string }>()
@@ -159,7 +166,7 @@ export async function startWireServer(deps: WireDeps): Promise<WireServer> {
         if (project.status !== 'ACTIVE_HEALTHY') {
           throw refusal('FATAL', '57P03', `project is not available while it is ${project.status}`)
         }
-        if (!(await claimClient(deps.db, listenerId, project.id, settings.maxClientsPerProject, settings.listenerLiveMs))) {
+        if (!(await claimClient(deps.db, listenerId, project.id, settings.maxClientsPerProject, liveMs))) {
           throw refusal('FATAL', '53300', `too many connections for project ${ref} (at most ${settings.maxClientsPerProject})`)
         }
         // The client may have left while the slot was claimed: 'close' has fired already, so it is given back here.
@@ -242,8 +249,7 @@ export async function startWireServer(deps: WireDeps): Promise<WireServer> {
       server.listen(settings.port, deps.config.host, () => resolve())
     })
   } catch (err) {
-    clearInterval(renewal)
-    await removeListener(deps.db, listenerId).catch(() => {})
+    await listener.stop().catch(() => {})
     throw err
   }
   const { port } = server.address() as net.AddressInfo
@@ -252,11 +258,10 @@ export async function startWireServer(deps: WireDeps): Promise<WireServer> {
     port,
     async close() {
       const closed = new Promise<void>((resolve) => server.close(() => resolve()))
-      clearInterval(renewal)
       for (const s of sessions) s.end()
       for (const socket of sockets) socket.destroy()
       await closed
-      await removeListener(deps.db, listenerId).catch(() => {})
+      await listener.stop().catch(() => {})
     },
   }
 }

@@ -116,36 +116,23 @@ export async function savePostgresSettings(db: Queryable, projectId: number, set
 
 /** Arbitrary constant (an int4, paired with the project's id): one claim of a project's connection slots at a time. */
 const CLIENTS_LOCK_CLASS = 72_620_250
-export async function registerListener(db: Queryable, id: string): Promise<void> {
-  await db.query('insert into wire_listeners (id, seen_at) values ($1, now())', [id])
-}
-
-/** Renews the listener, and forgets listeners gone long ago (their counts go with them). */
-export async function renewListener(db: Queryable, id: string): Promise<void> {
-  await db.query('update wire_listeners set seen_at = now() where id = $1', [id])
-  await db.query(`delete from wire_listeners where seen_at < now() - interval '1 hour'`)
-}
-
-export async function removeListener(db: Queryable, id: string): Promise<void> {
-  await db.query('delete from wire_listeners where id = $1', [id])
-}
-
 /**
- * Takes one of the project's connection slots for this listener, unless the live listeners hold `max` already. A
- * listener that has not renewed its row for `liveMs` is gone (its process was killed): its clients no longer count.
+ * Takes one of the project's connection slots for this listener (its process entry, core/processes.ts), unless the
+ * live listeners hold `max` already. A listener whose entry has not been renewed for `liveMs` is gone (its process was
+ * killed): its clients no longer count. Its counts go with its entry (removed on close, or swept an hour later).
  */
 export async function claimClient(db: Db, listenerId: string, projectId: number, max: number, liveMs: number): Promise<boolean> {
   return db.transaction(async (tx) => {
     await tx.query('select pg_advisory_xact_lock($1, $2)', [CLIENTS_LOCK_CLASS, projectId])
     const { rows } = await tx.query<{ n: number }>(
-      `select coalesce(sum(c.clients), 0)::int as n from wire_client_counts c join wire_listeners l on l.id = c.listener_id
-        where c.project_id = $1 and l.seen_at > now() - make_interval(secs => $2::int / 1000.0)`,
+      `select coalesce(sum(c.clients), 0)::int as n from wire_client_counts c join platform_processes p on p.id = c.process_id
+        where c.project_id = $1 and p.seen_at > now() - make_interval(secs => $2::int / 1000.0)`,
       [projectId, liveMs],
     )
     if (Number(rows[0].n) >= max) return false
     await tx.query(
-      `insert into wire_client_counts as w (listener_id, project_id, clients) values ($1, $2, 1)
-       on conflict (listener_id, project_id) do update set clients = w.clients + 1`,
+      `insert into wire_client_counts as w (process_id, project_id, clients) values ($1, $2, 1)
+       on conflict (process_id, project_id) do update set clients = w.clients + 1`,
       [listenerId, projectId],
     )
     return true
@@ -153,5 +140,5 @@ export async function claimClient(db: Db, listenerId: string, projectId: number,
 }
 
 export async function releaseClient(db: Queryable, listenerId: string, projectId: number): Promise<void> {
-  await db.query('update wire_client_counts set clients = greatest(clients - 1, 0) where listener_id = $1 and project_id = $2', [listenerId, projectId])
+  await db.query('update wire_client_counts set clients = greatest(clients - 1, 0) where process_id = $1 and project_id = $2', [listenerId, projectId])
 }
