@@ -1,6 +1,7 @@
 import { act, fireEvent, render, screen, within } from '@testing-library/react'
 import { describe, expect, it, vi } from 'vitest'
 import { createActor } from 'xstate'
+import { PROJECT_DATABASE_TIMEOUT_MS } from '../../machines/projectDatabaseTimeout'
 import { liveDatabaseTablesMachine } from '../../src/api/live/databaseTables'
 import { DatabaseTables } from '../../src/views/project/database/DatabaseTablesPage'
 import { REF } from '../fixtures'
@@ -27,7 +28,7 @@ function renderPage(answers: Answer[]) {
 describe('Database page under bad answers', () => {
   it.each(cases)('the first load: %s shows a clear error and Try again loads the tables', async (_, bad, message) => {
     const { actor } = renderPage([bad])
-    await act(() => vi.advanceTimersByTimeAsync(10_000))
+    await act(() => vi.advanceTimersByTimeAsync(PROJECT_DATABASE_TIMEOUT_MS))
     const alert = screen.getByRole('alert')
     expect(alert).toHaveTextContent('Failed to load tables')
     expect(alert).toHaveTextContent(message)
@@ -41,7 +42,7 @@ describe('Database page under bad answers', () => {
     const { actor } = renderPage([json(TABLES), bad])
     await act(() => vi.advanceTimersByTimeAsync(0))
     fireEvent.click(screen.getByRole('button', { name: 'Refresh' }))
-    await act(() => vi.advanceTimersByTimeAsync(10_000))
+    await act(() => vi.advanceTimersByTimeAsync(PROJECT_DATABASE_TIMEOUT_MS))
     expect(screen.getByRole('alert')).toHaveTextContent(message)
     expect(screen.getByRole('region', { name: 'orders' })).toBeInTheDocument()
     expect(screen.getByRole('region', { name: 'customers' })).toBeInTheDocument()
