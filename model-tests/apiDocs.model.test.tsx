@@ -23,7 +23,7 @@ import type { ApiDocsActorRef } from '../src/views/project/apiDocs/useApiDocsAct
 import { REF } from '../tests/fixtures'
 import { BUCKETS, EDGE_FUNCTIONS, REST_SCHEMA, TENANT_CONFIG_NOT_FOUND } from '../tests/fixtures.apiDocs'
 import { ANON_KEY, makeApiInfo } from '../tests/fixtures.keys'
-import { type InternalEvent, type ModelEvent, describePath, errorOf, eventFor, missingCoverage, modelOf, outputOf, sendEdge } from './harness'
+import { type InternalEvent, type ModelEvent, coveringWalks, describePath, errorOf, eventFor, missingCoverage, modelOf, outputOf, sendEdge } from './harness'
 import { deferredActor, usePathClock } from './fakes'
 
 /** The model's events, typed by the machine. */
@@ -183,7 +183,7 @@ const ownerModel = modelOf(apiDocsMachine, {
 })
 // A Read-only member: no Storage or Edge Functions section, so the buckets and functions are never read.
 const readOnlyModel = modelOf(apiDocsMachine, { input: READ_ONLY, events: () => [], serializeState: (s, e, p) => serializeState(s, e, p) })
-const paths = [...ownerModel.getShortestPaths().map((path) => ({ path, input: OWNER })), ...readOnlyModel.getShortestPaths().map((path) => ({ path, input: READ_ONLY }))]
+const paths = [...coveringWalks(ownerModel).map((path) => ({ path, input: OWNER })), ...coveringWalks(readOnlyModel).map((path) => ({ path, input: READ_ONLY }))]
 
 const runPath = usePathClock()
 
@@ -293,6 +293,9 @@ describe('API docs panel model', () => {
                 : ['Connect', 'User Management', 'Tables & Views', 'Stored Procedures', 'Storage', 'Edge Functions', 'Realtime'],
             )
             const c = ctxOf(snapshot)
+            // The panel renders the running actor; the model's state is what the walk expects of it: they agree.
+            const running = ctxOf(actor.getSnapshot())
+            expect({ section: running.section, item: running.item, language: running.language, url: running.url }).toEqual({ section: c.section, item: c.item, language: c.language, url: c.url })
             expect(nav().getByRole('button', { name: LABEL_OF[c.section] ?? '' })).toHaveAttribute('aria-current', 'page')
             expect(screen.getByRole('combobox', { name: 'Language' })).toHaveValue(c.language)
             if (c.item !== null) expect(screen.getByRole('button', { name: `Back to ${LABEL_OF[c.section]}` })).toBeInTheDocument()
@@ -389,6 +392,9 @@ describe('API docs panel model', () => {
             if (wasOpen && known !== null && sameUrl(known, reported)) expect(writes.slice(before)).toEqual([])
             else if (after.matches('open') && !sameUrl(reported, placeUrl(ctxOf(after)))) expect(writes.slice(before)).toEqual([placeUrl(ctxOf(after))])
             else expect(writes.slice(before)).toEqual([])
+            // Closed by the URL (Back): the reads under way were abandoned, as when Close is clicked; the next
+            // answers are the reopened panel's.
+            if (wasOpen && after.matches('closed')) for (const region of REGIONS) reads[region].pending.splice(0)
           },
           'panel.close': async () => {
             fireEvent.click(screen.getByRole('button', { name: 'Close' }))

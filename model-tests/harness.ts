@@ -8,8 +8,9 @@
  *   transition definitions (so a path set that misses one fails the test).
  * Every render of these suites runs under React's StrictMode (tests/setup.web.ts), as in `npm run dev`.
  */
+import { transition } from 'xstate'
 import type { AnyMachineSnapshot, AnyStateMachine, ActorLogic, EventFromLogic, EventObject, InputFrom, SnapshotFrom, StateNode, TransitionDefinition } from 'xstate'
-import { TestModel, type StatePath, type Step, type TestModelOptions, type TestPathResult } from 'xstate/graph'
+import { TestModel, type AdjacencyMap, type StatePath, type Step, type TestModelOptions, type TestPathResult } from 'xstate/graph'
 
 /** The edges the machine takes by itself: an invoked actor's answer or failure, a delay's end. */
 export type InternalEvent =
@@ -49,6 +50,81 @@ type Options<TMachine extends AnyStateMachine> = Partial<TestModelOptions<Snapsh
 export interface Model<TMachine extends AnyStateMachine> {
   getShortestPaths(options?: Options<TMachine>): Array<ModelPath<SnapshotFrom<TMachine>, ModelEvent<TMachine>>>
   getPathsFromEvents(events: Array<ModelEvent<TMachine>>, options?: Options<TMachine>): Array<ModelPath<SnapshotFrom<TMachine>, ModelEvent<TMachine>>>
+  getAdjacencyMap(): AdjacencyMap<SnapshotFrom<TMachine>, ModelEvent<TMachine>>
+}
+
+/** What `coveringWalks` reads of a TestModel besides its public methods: its options, and how it makes a path testable. */
+interface TestModelInternals<TSnapshot, TEvent> {
+  testLogic: AnyStateMachine
+  options: { serializeState(state: TSnapshot, event: TEvent | undefined, previous?: TSnapshot): string; events(state: TSnapshot): TEvent[] }
+  _toTestPath(path: { state: TSnapshot; steps: Array<{ state: TSnapshot; event: TEvent | { type: 'xstate.init' } }>; weight: number }): unknown
+}
+
+/**
+ * Walks that together reach every state of the model's graph (a state as the model's options serialize it: its value,
+ * the context that matters, and often the edge that led to it), for a model whose shortest paths repeat long
+ * prefixes: one shortest path per state walks the steps those paths share once per path. Each walk starts at the
+ * initial state and goes by the shortest way to the nearest state not yet reached, again and again, and ends when
+ * none is within reach or after `maxSteps` steps (a failing walk is still short enough to read). The walks reach every
+ * state the shortest paths reach, so the same transitions; `missingCoverage` checks the machine's.
+ */
+export function coveringWalks<TMachine extends AnyStateMachine>(model: Model<TMachine>, maxSteps = 40): Array<ModelPath<SnapshotFrom<TMachine>, ModelEvent<TMachine>>> {
+  type S = SnapshotFrom<TMachine>
+  type E = ModelEvent<TMachine>
+  const internals = model as unknown as TestModelInternals<S, E>
+  const { serializeState, events: eventsOf } = internals.options
+  const adjacency = model.getAdjacencyMap() as unknown as Record<string, { state: S }>
+  // The adjacency map is made breadth-first from the initial state: its first key.
+  const [start] = Object.keys(adjacency)
+  const unreached = new Set(Object.keys(adjacency))
+  unreached.delete(start)
+  // The graph keeps one snapshot per serialized state, but two snapshots with one key may differ where the key does
+  // not look (and the running actor, which the test checks, has the one the walk really reached): the ways forward
+  // are worked out from the walk's own snapshot.
+  const movesFrom = (state: S) =>
+    eventsOf(state).map((event) => {
+      const [next] = transition(internals.testLogic, state, event) as unknown as [S]
+      return { event, state: next, key: serializeState(next, event, state) }
+    })
+  /** The shortest way from `from` to a state not yet reached; null when none is within reach. */
+  const toNearestUnreached = (from: S, fromKey: string): Array<{ event: E; state: S; key: string }> | null => {
+    const cameBy = new Map<string, { event: E; state: S; key: string; previous: string } | null>([[fromKey, null]])
+    const queue: Array<{ key: string; state: S }> = [{ key: fromKey, state: from }]
+    for (const { key, state } of queue) {
+      for (const move of movesFrom(state)) {
+        if (cameBy.has(move.key)) continue
+        cameBy.set(move.key, { ...move, previous: key })
+        if (unreached.has(move.key)) {
+          const route: Array<{ event: E; state: S; key: string }> = []
+          for (let at = cameBy.get(move.key); at; at = cameBy.get(at.previous)) route.unshift(at)
+          return route
+        }
+        queue.push({ key: move.key, state: move.state })
+      }
+    }
+    return null
+  }
+  const walks: Array<ModelPath<S, E>> = []
+  while (unreached.size > 0) {
+    let key = start
+    let current = adjacency[start].state
+    const steps: Array<{ state: S; event: E | { type: 'xstate.init' } }> = [{ state: current, event: { type: 'xstate.init' } }]
+    for (;;) {
+      const route = toNearestUnreached(current, key)
+      if (!route || (steps.length > 1 && steps.length - 1 + route.length > maxSteps)) break
+      for (const move of route) {
+        unreached.delete(move.key)
+        steps.push({ state: move.state, event: move.event })
+        current = move.state
+        key = move.key
+      }
+    }
+    if (steps.length === 1) throw new Error(`${unreached.size} states of the model cannot be reached from its initial state`)
+    walks.push(internals._toTestPath({ state: current, steps, weight: steps.length - 1 }) as ModelPath<S, E>)
+  }
+  // A model with no moves at all still has its initial state to check.
+  if (walks.length === 0) walks.push(internals._toTestPath({ state: adjacency[start].state, steps: [{ state: adjacency[start].state, event: { type: 'xstate.init' } }], weight: 0 }) as ModelPath<S, E>)
+  return walks
 }
 
 /**
