@@ -5,7 +5,7 @@
  * The test DOM lays nothing out: elements are given a size here so the virtualised grid renders its rows.
  */
 import { act, fireEvent, render, screen, within } from '@testing-library/react'
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
+import { describe, expect, it, vi } from 'vitest'
 import { Router } from 'wouter'
 import { memoryLocation } from 'wouter/memory-location'
 import { createActor } from 'xstate'
@@ -15,6 +15,7 @@ import type { DeletedRows, RowsPage, WrittenRow } from '../src/contracts/tableEd
 import { TableGrid } from '../src/views/project/tableEditor/TableGridPage'
 import { preloadable } from '../src/views/shell/lazy'
 import { REF } from '../tests/fixtures'
+import { useElementSize } from '../tests/fakePlatform'
 import { describePath, errorOf, eventFor, keyByIncomingEdge, missingCoverage, modelOf, outputOf, sendEdge } from './harness'
 import { deferredActor, usePathClock } from './fakes'
 
@@ -147,20 +148,8 @@ const model = modelOf(tableGridMachine, {
 const paths = model.getShortestPaths()
 const runPath = usePathClock()
 
-// The virtualised grid renders the rows inside its scroller's size (its client size); the test DOM gives every element
-// none, so elements are given one for the walk and the prototype is restored after it.
-const sized = ['clientHeight', 'clientWidth'] as const
-const before = sized.map((name) => Object.getOwnPropertyDescriptor(HTMLElement.prototype, name))
-beforeAll(() => {
-  for (const name of sized) Object.defineProperty(HTMLElement.prototype, name, { configurable: true, get: () => (name === 'clientHeight' ? 448 : 1200) })
-})
-afterAll(() => {
-  sized.forEach((name, i) => {
-    const descriptor = before[i]
-    if (descriptor) Object.defineProperty(HTMLElement.prototype, name, descriptor)
-    else delete (HTMLElement.prototype as unknown as Record<string, unknown>)[name]
-  })
-})
+// The virtualised grid renders the rows inside its scroller's size.
+useElementSize(448, 1200)
 
 describe('table grid model', () => {
   it('the paths reach every state and every transition', () => {

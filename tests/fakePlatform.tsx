@@ -11,7 +11,7 @@
  * It also renders the real app on a memory location (`renderApp`).
  */
 import { render } from '@testing-library/react'
-import { afterEach, beforeEach, vi } from 'vitest'
+import { afterAll, afterEach, beforeAll, beforeEach, vi } from 'vitest'
 import { memoryLocation } from 'wouter/memory-location'
 import { App, type AppProps } from '../src/app/App'
 import type { AccessToken, OrganizationPermissions, Profile } from '../src/contracts/session'
@@ -214,6 +214,25 @@ export function useFakeClock(now = 0) {
   afterEach(() => {
     vi.unstubAllGlobals()
     vi.useRealTimers()
+  })
+}
+
+/**
+ * Every element the size of a viewport `height` × `width` for the file's tests, the prototype restored after them: a
+ * virtualised list renders the rows inside its scroller's client size, and the test DOM gives every element none.
+ */
+export function useElementSize(height: number, width: number) {
+  const sized = ['clientHeight', 'clientWidth'] as const
+  const before = sized.map((name) => Object.getOwnPropertyDescriptor(HTMLElement.prototype, name))
+  beforeAll(() => {
+    for (const name of sized) Object.defineProperty(HTMLElement.prototype, name, { configurable: true, get: () => (name === 'clientHeight' ? height : width) })
+  })
+  afterAll(() => {
+    sized.forEach((name, i) => {
+      const descriptor = before[i]
+      if (descriptor) Object.defineProperty(HTMLElement.prototype, name, descriptor)
+      else delete (HTMLElement.prototype as unknown as Record<string, unknown>)[name]
+    })
   })
 }
 

@@ -6,10 +6,10 @@
  */
 import { fireEvent, screen, waitFor, within } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest'
+import { afterEach, describe, expect, it, vi } from 'vitest'
 import type { RowsPage } from '../../src/contracts/tableEditor'
 import { REF } from '../fixtures'
-import { fakePlatform, renderApp } from '../fakePlatform'
+import { fakePlatform, renderApp, useElementSize } from '../fakePlatform'
 
 const json = (body: unknown, status = 200) => new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } })
 
@@ -56,19 +56,8 @@ function gridPlatform(members: RowsPage = MEMBERS) {
   return { reads, patches }
 }
 
-// The virtualised grid renders the rows inside its scroller's size; the test DOM gives elements none.
-const sized = ['clientHeight', 'clientWidth'] as const
-const before = sized.map((name) => Object.getOwnPropertyDescriptor(HTMLElement.prototype, name))
-beforeAll(() => {
-  for (const name of sized) Object.defineProperty(HTMLElement.prototype, name, { configurable: true, get: () => (name === 'clientHeight' ? 448 : 1200) })
-})
-afterAll(() => {
-  sized.forEach((name, i) => {
-    const descriptor = before[i]
-    if (descriptor) Object.defineProperty(HTMLElement.prototype, name, descriptor)
-    else delete (HTMLElement.prototype as unknown as Record<string, unknown>)[name]
-  })
-})
+// The virtualised grid renders the rows inside its scroller's size.
+useElementSize(448, 1200)
 afterEach(() => vi.unstubAllGlobals())
 
 describe('Table Editor: foreign key picker', () => {
