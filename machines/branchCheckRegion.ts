@@ -3,7 +3,8 @@
  * without a word until the field is first left; from then on every change is validated again — longer than 1
  * character, then the server's branch check —, and a branch that passed shows the dry run's plan of what creating it
  * will run. `found` is the valid flag Enable waits for: every change leaves it. Each request unanswered after
- * requestTimeout is abandoned (its signal aborted) and reported like a failure.
+ * requestTimeout (the dry run, which reads the project's database: projectDatabaseTimeout) is abandoned (its signal
+ * aborted) and reported like a failure.
  * The guards, actions and actors it names are the modal's (./branchingEnablement.machine.ts).
  */
 import { TIMED_OUT } from './loaderRegion'
@@ -55,7 +56,8 @@ export const branchCheckRegion = {
             onDone: { target: 'planned' as const, actions: { type: 'storeDryRun' as const, params: <TPlan>({ event }: { event: { output: TPlan } }) => ({ plan: event.output }) } },
             onError: { target: 'planFailed' as const, actions: { type: 'storeDryRunError' as const, params: errorMessage } },
           },
-          after: { requestTimeout: { target: 'planFailed' as const, actions: { type: 'storeDryRunError' as const, params: { error: TIMED_OUT } } } },
+          // The dry run reads the migrations the project's database has recorded: the wait of such reads.
+          after: { projectDatabaseTimeout: { target: 'planFailed' as const, actions: { type: 'storeDryRunError' as const, params: { error: TIMED_OUT } } } },
         },
         planned: {},
         planFailed: {},

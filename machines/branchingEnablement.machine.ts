@@ -14,6 +14,7 @@ import type { BranchingPlan, BranchResponse } from '../src/contracts/branching'
 import type { toastMachine, ToastTone } from './toast.machine'
 import { href } from '../src/href'
 import { branchCheckRegion } from './branchCheckRegion'
+import { PROJECT_DATABASE_TIMEOUT_MS } from './projectDatabaseTimeout'
 
 // ---------------------------------------------------------------------------------------------------------------
 // What the modal reads (shapes the live actors map the platform's answers to)
@@ -160,6 +161,7 @@ export const branchingEnablementMachine = setup({
   },
   delays: {
     requestTimeout: 10_000,
+    projectDatabaseTimeout: PROJECT_DATABASE_TIMEOUT_MS,
   },
 }).createMachine({
   id: 'branchingEnablement',

@@ -18,6 +18,7 @@ import { BranchingModal } from '../src/views/project/branches/BranchingModal'
 import { BRANCHING_PROJECT, CONNECTED, NOT_CONNECTED, PASSED, PLAN, REPO_NAME } from '../tests/fixtures.branching'
 import { type InternalEvent, type ModelEvent, describePath, errorOf, eventFor, keyByIncomingEdge, missingCoverage, modelOf, outputOf } from './harness'
 import { apiError, deferredActor, usePathClock } from './fakes'
+import { PROJECT_DATABASE_TIMEOUT_MS } from '../machines/projectDatabaseTimeout'
 
 /** The model's events, typed by the machine. */
 const ev = eventFor(branchingEnablementMachine)
@@ -43,6 +44,7 @@ const happy = (c: Context) => c.connection !== null && c.postgresVersion === '15
 const done = (id: string, output: unknown): InternalEvent => ({ type: `xstate.done.actor.${id}`, output })
 const failed = (id: string, error: unknown): InternalEvent => ({ type: `xstate.error.actor.${id}`, error })
 const timeout = (path: string): InternalEvent => ({ type: `xstate.after.requestTimeout.${M}.${path}` })
+const dryRunTimeout: InternalEvent = { type: `xstate.after.projectDatabaseTimeout.${M}.open.branch.found.planning` }
 
 // The graph is walked without a page to tell nor a toast region: those two actions are inert here (the paths' actor
 // has them; the test checks what they did).
@@ -85,7 +87,7 @@ const model = modelOf(branchingEnablementMachine.provide({ actions: { tellBranch
     } else if (snapshot.matches({ open: { branch: 'checking' } })) {
       events.push(done('checkBranch', null), failed('checkBranch', apiError('Branch not found', 404)), failed('checkBranch', apiError('Internal server error', 500)), timeout('open.branch.checking'))
     } else if (snapshot.matches({ open: { branch: { found: 'planning' } } })) {
-      events.push(done('fetchDryRun', PLAN), failed('fetchDryRun', apiError('Internal server error', 500)), timeout('open.branch.found.planning'))
+      events.push(done('fetchDryRun', PLAN), failed('fetchDryRun', apiError('Internal server error', 500)), dryRunTimeout)
     } else if (c.gitBranch === '') {
       events.push({ type: 'branch.change', name: 'main' })
     }
@@ -267,14 +269,14 @@ describe('branching enablement model', () => {
               ['open.subscription.loading', 'fetchSubscription'],
               ['open.pitr.loading', 'fetchAddons'],
               ['open.branch.checking', 'checkBranch'],
-              ['open.branch.found.planning', 'fetchDryRun'],
+              ['open.branch.found.planning', 'fetchDryRun', PROJECT_DATABASE_TIMEOUT_MS, 'projectDatabaseTimeout'],
               ['open.submission.creating', 'createBranch'],
-            ].map(([state, id]) => [
-              `xstate.after.requestTimeout.${M}.${state}`,
+            ].map(([state, id, wait = REQUEST_TIMEOUT, delay = 'requestTimeout']) => [
+              `xstate.after.${delay}.${M}.${state}`,
               async () => {
                 // Only this request is still out (the model offers a time-out then only), so only it times out.
                 for (const other of Object.values(actors)) if (other !== actors[id] && other.pending.length > 0) throw new Error('another request is pending')
-                await act(() => vi.advanceTimersByTimeAsync(REQUEST_TIMEOUT))
+                await act(() => vi.advanceTimersByTimeAsync(wait as number))
                 actors[id].pending.splice(0)
               },
             ]),
