@@ -24,6 +24,7 @@ import { copyButtonMachine } from './copyButton.machine'
 import { jwtSecretMachine, type JwtPhase } from './jwtSecret.machine'
 import { keyAccess, type JwtStatus } from './keyAccess'
 import { loaderRegions } from './loaderRegion'
+import { PROJECT_DATABASE_TIMEOUT_MS } from './projectDatabaseTimeout'
 import { docsFromRestSchema, type RestDocs } from './restDocs'
 
 export const DOCS_SECTIONS = ['introduction', 'user-management', 'tables-and-views', 'stored-procedures', 'storage', 'edge-functions', 'realtime'] as const
@@ -198,7 +199,7 @@ const readable = (docs: RestDocs | Error) => (docs instanceof Error ? null : doc
 const unreadable = (docs: RestDocs | Error) => (docs instanceof Error ? docs.message : null)
 
 /** The panel's reads, each a region of the open panel (./loaderRegion.ts). */
-const { read, readRetrying, onlyPermitted } = loaderRegions<ApiDocsEvent['type'], 'requestTimeout' | 'bucketRetryDelay'>()
+const { read, readRetrying, onlyPermitted } = loaderRegions<ApiDocsEvent['type'], 'requestTimeout' | 'projectDatabaseTimeout' | 'bucketRetryDelay'>()
 
 const COPIERS = { anon: 'copyAnonKey', service_role: 'copyServiceKey' } as const
 
@@ -303,8 +304,13 @@ export const apiDocsMachine = setup({
     ),
   },
   delays: {
-    /** The time-out of each read, as the other screens' reads (a schema of 1,000 tables takes a while). */
+    /** The time-out of the reads the platform answers from its own store (the keys, the functions). */
     requestTimeout: 10_000,
+    /**
+     * The time-out of the reads the platform answers from the project's own database (the REST schema, the buckets),
+     * which it may have to open first (./projectDatabaseTimeout.ts).
+     */
+    projectDatabaseTimeout: PROJECT_DATABASE_TIMEOUT_MS,
     /** Spec 8: the buckets are read again after 1 s, 2 s, 4 s (./bucketRetries.ts). */
     bucketRetryDelay: ({ context }) => bucketRetryDelay(context.bucketRetries),
   },
@@ -444,7 +450,7 @@ export const apiDocsMachine = setup({
         },
         // A JWT secret update ended updated: the REST schema is read again (a read under way is abandoned).
         schema: {
-          ...read({ src: 'fetchRestSchema', store: 'storeDocs', accepts: 'isReadableSchema', reject: 'storeUnreadableSchema', storeError: 'storeSchemaError', retryEvent: 'schema.retry', timeout: 'requestTimeout' }),
+          ...read({ src: 'fetchRestSchema', store: 'storeDocs', accepts: 'isReadableSchema', reject: 'storeUnreadableSchema', storeError: 'storeSchemaError', retryEvent: 'schema.retry', timeout: 'projectDatabaseTimeout' }),
           on: { 'docs.refresh': { target: '.loading', reenter: true } },
         },
         // A JWT secret update ended updated: its new keys are read.
@@ -460,7 +466,7 @@ export const apiDocsMachine = setup({
             store: 'storeBuckets',
             storeError: 'storeBucketsError',
             retryEvent: 'buckets.retry',
-            timeout: 'requestTimeout',
+            timeout: 'projectDatabaseTimeout',
             retry: { guard: 'shouldRetryBuckets', count: 'countBucketRetry', reset: 'resetBucketRetries', delay: 'bucketRetryDelay' },
           }),
         ),

@@ -78,7 +78,10 @@ const UNREADABLE_SCHEMA = { ...REST_SCHEMA, paths: { '/rpc/odd': { post: { param
 const url = (u: DocsUrl): Ev => ({ type: 'url.changed', url: u })
 const done = (id: string, output: unknown): InternalEvent => ({ type: `xstate.done.actor.${id}`, output })
 const failed = (id: string, error: Error): InternalEvent => ({ type: `xstate.error.actor.${id}`, error })
-const timeout = (region: Region): InternalEvent => ({ type: `xstate.after.requestTimeout.apiDocs.open.${region}.loading` })
+/** The delay each read gives up after: the reads of the project's database wait longer (machines/projectDatabaseTimeout.ts). */
+const TIMEOUT_OF = { schema: 'projectDatabaseTimeout', settings: 'requestTimeout', buckets: 'projectDatabaseTimeout', functions: 'requestTimeout' } as const
+const timeoutType = (region: Region) => `xstate.after.${TIMEOUT_OF[region]}.apiDocs.open.${region}.loading` as const
+const timeout = (region: Region): InternalEvent => ({ type: timeoutType(region) })
 const RETRY = { schema: 'schema.retry', settings: 'settings.retry', buckets: 'buckets.retry', functions: 'functions.retry' } as const
 /** The project URL of an active custom domain, as the host tells it once the custom domain answers. */
 const CUSTOM_URL = 'https://api.acme.test'
@@ -351,7 +354,7 @@ describe('API docs panel model', () => {
             REGIONS.flatMap((region) => [
               [`xstate.done.actor.${FETCH[region]}`, answer(region)],
               [`xstate.error.actor.${FETCH[region]}`, answer(region)],
-              [`xstate.after.requestTimeout.apiDocs.open.${region}.loading`, timer(region)],
+              [timeoutType(region), timer(region)],
               [`${region}.retry`, async () => fireEvent.click(within(screen.getByRole('alert')).getByRole('button', { name: 'Try again' }))],
             ]),
           ),

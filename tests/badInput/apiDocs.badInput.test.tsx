@@ -13,6 +13,7 @@ import { REF } from '../fixtures'
 import { BUCKETS, EDGE_FUNCTIONS, REST_SCHEMA } from '../fixtures.apiDocs'
 import { makeApiInfo } from '../fixtures.keys'
 import { ALL_PERMISSIONS, badAnswerCases, json, stubFetch, useFakeClock, type Answer } from '../fakePlatform'
+import { PROJECT_DATABASE_TIMEOUT_MS } from '../../machines/projectDatabaseTimeout'
 
 useFakeClock(0)
 
@@ -106,7 +107,8 @@ describe.each(CASES)('API docs panel under bad answers: $resource', ({ resource,
   it.each(cases)('%s shows a clear error where it shows, keeps the rest, and Try again loads it', async (_, bad, message) => {
     // The buckets are retried up to 3 times (spec 8): every try gets the bad answer.
     const { actor, fetch } = renderPanel(resource, resource === 'buckets' ? [bad, bad, bad, bad] : [bad], section)
-    await act(() => vi.advanceTimersByTimeAsync(60_000))
+    // Long enough for every try to time out: four reads of the project's database and the retries' 1 s, 2 s and 4 s.
+    await act(() => vi.advanceTimersByTimeAsync(4 * PROJECT_DATABASE_TIMEOUT_MS + 7_000))
     expect(fetch.calls).toHaveLength(resource === 'buckets' ? 4 : 1)
     const alert = within(panel()).getByRole('alert')
     expect(alert).toHaveTextContent(title)
