@@ -1,11 +1,11 @@
-import { render, screen, waitFor, within } from '@testing-library/react'
+import { act, render, screen, waitFor, within } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { createActor } from 'xstate'
 import { accessTokensMachine, type CreateTokenInput } from '../machines/accessTokens.machine'
 import type { AccessToken, CreatedAccessToken } from '../src/contracts/session'
 import { AccessTokens } from '../src/views/account/AccessTokens'
-import { describePath, errorOf, eventFor, keyByIncomingEdge, missingCoverage, modelOf, outputOf } from './harness'
+import { describePath, errorOf, eventFor, keyByIncomingEdge, missingCoverage, modelOf, outputOf, sendEdge } from './harness'
 import { apiError, deferredActor } from './fakes'
 
 /** The model's events, typed by the machine. */
@@ -82,7 +82,9 @@ describe('access tokens model', () => {
         accessTokensMachine.provide({
           actors: { listAccessTokens: list.logic, createAccessToken: create.logic, revokeAccessToken: revoke.logic },
           actions: { copyToClipboard: (_, params) => copyToClipboard(params.text) },
-          delays: { copiedDuration: 30 },
+          // The copied state's end is the model's edge, sent by the path: never by a real timer, which on a busy
+          // machine could end it before the path looked at it.
+          delays: { copiedDuration: 3_600_000 },
         }),
       ).start()
       stop = () => actor.stop()
@@ -154,8 +156,9 @@ describe('access tokens model', () => {
           'xstate.done.actor.createAccessToken': async (step) => create.resolve(outputOf<CreatedAccessToken>(step)),
           'xstate.error.actor.createAccessToken': async (step) => create.reject(errorOf(step)),
           'token.copy': async () => user.click(within(newToken()!).getByRole('button', { name: 'Copy' })),
-          'xstate.after.copiedDuration.accessTokens.showingToken.copied': async () => {
-            await waitFor(() => expect(within(newToken()!).getByRole('button', { name: 'Copy' })).toBeEnabled())
+          'xstate.after.copiedDuration.accessTokens.showingToken.copied': async (step) => {
+            await act(async () => sendEdge(actor, step.event))
+            expect(within(newToken()!).getByRole('button', { name: 'Copy' })).toBeEnabled()
           },
           'token.dismiss': async () => user.click(within(newToken()!).getByRole('button', { name: 'Done' })),
           'token.revoke': async () => user.click(screen.getByRole('button', { name: 'Revoke CI' })),

@@ -279,7 +279,8 @@ describe('API docs panel model', () => {
       }
       const timer = (region: Region) => async (step: { event: EventObject }) => {
         await act(async () => sendEdge(actor, step.event))
-        reads[region].pending.splice(0) // the abandoned read (its signal aborted)
+        // The read given up was abandoned (its signal aborted), so the next answer is its retry's.
+        expect(reads[region].pending).toHaveLength(0)
       }
 
       await path.test({
@@ -395,14 +396,14 @@ describe('API docs panel model', () => {
             if (wasOpen && known !== null && sameUrl(known, reported)) expect(writes.slice(before)).toEqual([])
             else if (after.matches('open') && !sameUrl(reported, placeUrl(ctxOf(after)))) expect(writes.slice(before)).toEqual([placeUrl(ctxOf(after))])
             else expect(writes.slice(before)).toEqual([])
-            // Closed by the URL (Back): the reads under way were abandoned, as when Close is clicked; the next
-            // answers are the reopened panel's.
-            if (wasOpen && after.matches('closed')) for (const region of REGIONS) reads[region].pending.splice(0)
+            // Closed by the URL (Back): the reads under way were abandoned, as when Close is clicked.
+            if (wasOpen && after.matches('closed')) for (const region of REGIONS) expect(reads[region].pending).toHaveLength(0)
           },
           'panel.close': async () => {
             fireEvent.click(screen.getByRole('button', { name: 'Close' }))
             expect(writes.at(-1)).toEqual(NO_DOCS_URL)
-            for (const region of REGIONS) reads[region].pending.splice(0)
+            // The reads under way were abandoned (their signals aborted).
+            for (const region of REGIONS) expect(reads[region].pending).toHaveLength(0)
           },
           'jwt.status.changed': async (step) => {
             await act(async () => actor.send(step.event))

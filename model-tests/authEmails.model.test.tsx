@@ -123,7 +123,6 @@ describe('auth e-mails model', () => {
           'xstate.error.actor.readMailbox': async (step) => read.reject(errorOf(step)),
           'xstate.after.requestTimeout.authEmails.loading': async () => {
             await act(() => vi.advanceTimersByTimeAsync(REQUEST_TIMEOUT))
-            read.pending.splice(0)
           },
           'emails.refresh': async () => {
             fireEvent.click(screen.getByRole('button', { name: 'Refresh' }))

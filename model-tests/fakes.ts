@@ -126,8 +126,10 @@ interface Pending<TOutput, TInput> {
 
 /**
  * A promise actor whose every run waits until the test resolves or rejects it. `resolve`/`reject` settle the oldest
- * pending run inside React's act (what a rendered view needs); `pending` holds every run not yet settled, with its
- * input and abort signal. `runs` holds every run in the order the machine started them, settled or not: a test with
+ * pending run inside React's act (what a rendered view needs); `pending` holds every run not yet settled and not
+ * abandoned, with its input and abort signal: a run whose invocation was stopped (its signal aborted: the machine left
+ * the state, a time-out fired) can no longer reach the machine, so an answer meant for the run that replaced it goes
+ * to that one. `runs` holds every run in the order the machine started them, settled, abandoned or not: a test with
  * no rendered view names a run by its number (`runs[1].signal.aborted`) and settles it directly (`runs[0].resolve`).
  */
 export function deferredActor<TOutput, TInput = unknown>(name: string) {
@@ -153,6 +155,7 @@ export function deferredActor<TOutput, TInput = unknown>(name: string) {
       }
       pending.push(run)
       runs.push(run)
+      signal.addEventListener('abort', settled, { once: true })
     })
   return {
     logic: fromPromise<TOutput, TInput>(({ input, signal }) => start(input, signal)),

@@ -245,7 +245,6 @@ describe('function page model', () => {
           'xstate.error.actor.fetchLogs': (step) => logs.reject(errorOf(step)),
           'xstate.after.logRequestTimeout.functionDetail.ready.logs.live.requesting': () => {
             sendEdge(actor, { type: 'xstate.after.logRequestTimeout.functionDetail.ready.logs.live.requesting' })
-            logs.pending.splice(0)
           },
           'xstate.after.logPollInterval.functionDetail.ready.logs.live': () => sendEdge(actor, { type: 'xstate.after.logPollInterval.functionDetail.ready.logs.live' }),
           'logs.refresh': () => fireEvent.click(region('Logs tab').getByRole('button', { name: 'Refresh' })),

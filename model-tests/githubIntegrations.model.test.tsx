@@ -124,7 +124,6 @@ describe('GitHub integrations model', () => {
           'xstate.error.actor.loadIntegrations': async (step) => load.reject(errorOf(step)),
           'xstate.after.requestTimeout.githubIntegrations.loading': async () => {
             await act(() => vi.advanceTimersByTimeAsync(REQUEST_TIMEOUT))
-            load.pending.splice(0)
           },
           'integrations.retry': async () => fireEvent.click(screen.getByRole('button', { name: 'Try again' })),
           // Sent by the repository linker after it linked a project.
@@ -137,7 +136,6 @@ describe('GitHub integrations model', () => {
           'xstate.error.actor.listConnections': async (step) => list.reject(errorOf(step)),
           'xstate.after.requestTimeout.githubIntegrations.loaded.refreshing': async () => {
             await act(() => vi.advanceTimersByTimeAsync(REQUEST_TIMEOUT))
-            list.pending.splice(0)
           },
           'xstate.done.actor.deleteConnection': async () => remove.resolve(undefined),
           'xstate.error.actor.deleteConnection': async (step) => {
@@ -146,7 +144,6 @@ describe('GitHub integrations model', () => {
           },
           'xstate.after.requestTimeout.githubIntegrations.loaded.deleting': async () => {
             await act(() => vi.advanceTimersByTimeAsync(REQUEST_TIMEOUT))
-            remove.pending.splice(0)
             expect(notifications()).toHaveTextContent('Failed to delete Github connection: The request timed out')
           },
         },

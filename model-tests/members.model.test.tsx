@@ -182,7 +182,6 @@ describe('members model', () => {
           'xstate.error.actor.getTeam': async (step) => getTeam.reject(errorOf(step)),
           'xstate.after.requestTimeout.members.loading': async () => {
             await act(() => vi.advanceTimersByTimeAsync(REQUEST_TIMEOUT))
-            getTeam.pending.splice(0)
           },
           'team.retry': async () => {
             fireEvent.click(within(screen.getByRole('alert')).getByRole('button', { name: 'Try again' }))
@@ -205,7 +204,6 @@ describe('members model', () => {
           'xstate.error.actor.inviteMember': async (step) => invite.reject(errorOf(step)),
           'xstate.after.requestTimeout.members.inviting.submitting': async () => {
             await act(() => vi.advanceTimersByTimeAsync(REQUEST_TIMEOUT))
-            invite.pending.splice(0)
           },
           'invite.dismiss': async () => {
             fireEvent.click(within(dialog('Invite a member')).getByRole('button', { name: 'Done' }))
@@ -217,7 +215,6 @@ describe('members model', () => {
           'xstate.error.actor.updateMember': async (step) => update.reject(errorOf(step)),
           'xstate.after.requestTimeout.members.changingRole': async () => {
             await act(() => vi.advanceTimersByTimeAsync(REQUEST_TIMEOUT))
-            update.pending.splice(0)
           },
           'member.remove': async () => {
             fireEvent.click(screen.getByRole('button', { name: 'Remove developer' }))
@@ -233,7 +230,6 @@ describe('members model', () => {
           'xstate.error.actor.removeMember': async (step) => remove.reject(errorOf(step)),
           'xstate.after.requestTimeout.members.removing.submitting': async () => {
             await act(() => vi.advanceTimersByTimeAsync(REQUEST_TIMEOUT))
-            remove.pending.splice(0)
           },
         },
       })

@@ -130,7 +130,6 @@ describe('new project model', () => {
           'xstate.error.actor.createProject': async (step) => create.reject(errorOf(step)),
           'xstate.after.createTimeout.newProject.creating': async () => {
             await act(() => vi.advanceTimersByTimeAsync(CREATE_TIMEOUT))
-            create.pending.splice(0)
           },
         },
       })

@@ -86,14 +86,11 @@ describe('orgUsage model', () => {
           'xstate.error.actor.fetchOrgUsage': async (step) => fetch.reject(errorOf(step)),
           'xstate.after.requestTimeout.orgUsage.loading': async () => {
             await act(() => vi.advanceTimersByTimeAsync(REQUEST_TIMEOUT))
-            fetch.pending.splice(0)
           },
           'usage.retry': async () => {
             fireEvent.click(within(screen.getByRole('alert')).getByRole('button', { name: 'Try again' }))
           },
           'project.select': async (step) => {
-            // A load still on its way is dropped (its actor stopped): the next answer is the new one's.
-            fetch.pending.splice(0)
             fireEvent.change(filter(), { target: { value: step.event.ref } })
           },
         },

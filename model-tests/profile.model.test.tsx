@@ -93,7 +93,6 @@ describe('profile model', () => {
           'xstate.error.actor.updateProfile': async (step) => update.reject(errorOf(step)),
           'xstate.after.requestTimeout.profile.saving': async () => {
             await act(() => vi.advanceTimersByTimeAsync(10_000))
-            update.pending.splice(0)
           },
         },
       })

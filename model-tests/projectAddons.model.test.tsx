@@ -105,7 +105,6 @@ describe('project add-ons model', () => {
           'xstate.error.actor.fetchAddons': async (step) => fetch.reject(errorOf(step)),
           'xstate.after.requestTimeout.projectAddons.loading': async () => {
             await act(() => vi.advanceTimersByTimeAsync(REQUEST_TIMEOUT))
-            fetch.pending.splice(0)
           },
           'addons.retry': async () => {
             fireEvent.click(within(screen.getByRole('alert')).getByRole('button', { name: 'Try again' }))
@@ -118,7 +117,6 @@ describe('project add-ons model', () => {
           'xstate.error.actor.changeAddon': async (step) => change.reject(errorOf(step)),
           'xstate.after.requestTimeout.projectAddons.saving': async () => {
             await act(() => vi.advanceTimersByTimeAsync(REQUEST_TIMEOUT))
-            change.pending.splice(0)
           },
         },
       })

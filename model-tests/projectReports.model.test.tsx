@@ -86,14 +86,12 @@ describe('projectReports model', () => {
           'xstate.error.actor.fetchProjectDailyUsage': async (step) => fetch.reject(errorOf(step)),
           'xstate.after.requestTimeout.projectReports.loading': async () => {
             await act(() => vi.advanceTimersByTimeAsync(REQUEST_TIMEOUT))
-            fetch.pending.splice(0)
           },
           'reports.refresh': async () => {
             const alert = screen.queryByRole('alert')
             fireEvent.click(alert ? within(alert).getByRole('button', { name: 'Try again' }) : screen.getByRole('button', { name: 'Refresh' }))
           },
           'range.select': async (step) => {
-            fetch.pending.splice(0)
             fireEvent.click(screen.getByRole('button', { name: `Last ${step.event.days} days` }))
           },
         },

@@ -245,7 +245,6 @@ describe('repository relink model', () => {
           'xstate.error.actor.loadLinker': async (step) => load.reject(errorOf(step)),
           'xstate.after.requestTimeout.repositoryRelink.open.loading': async () => {
             await act(() => vi.advanceTimersByTimeAsync(REQUEST_TIMEOUT))
-            load.pending.splice(0)
           },
           'xstate.after.installPollInterval.repositoryRelink.open.installing.waiting': async () => {
             await act(() => vi.advanceTimersByTimeAsync(INSTALL_POLL_INTERVAL))
@@ -254,13 +253,11 @@ describe('repository relink model', () => {
           'xstate.error.actor.checkInstallation': async (step) => check.reject(errorOf(step)),
           'xstate.after.requestTimeout.repositoryRelink.open.installing.checking': async () => {
             await act(() => vi.advanceTimersByTimeAsync(REQUEST_TIMEOUT))
-            check.pending.splice(0)
           },
           'xstate.done.actor.deleteConnection': async () => remove.resolve(undefined),
           'xstate.error.actor.deleteConnection': async (step) => remove.reject(errorOf(step)),
           'xstate.after.requestTimeout.repositoryRelink.open.connecting.removingPrevious': async () => {
             await act(() => vi.advanceTimersByTimeAsync(REQUEST_TIMEOUT))
-            remove.pending.splice(0)
           },
           'xstate.done.actor.createConnection': async (step) => {
             await create.resolve(outputOf<Connection | null>(step))
@@ -274,7 +271,6 @@ describe('repository relink model', () => {
           },
           'xstate.after.requestTimeout.repositoryRelink.open.connecting.creating': async () => {
             await act(() => vi.advanceTimersByTimeAsync(REQUEST_TIMEOUT))
-            create.pending.splice(0)
             expect(screen.getByRole('status', { name: 'Notifications', hidden: true })).toHaveTextContent('Failed to create Github connection: The request timed out')
           },
         },

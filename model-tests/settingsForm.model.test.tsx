@@ -303,7 +303,6 @@ function describePage<Saved, Draft, Change>(page: FormPage<Saved, Draft, Change>
             [`xstate.error.actor.${page.load}`]: async (step: { event: { type: string } }) => load.reject(errorOf(step)),
             [`xstate.after.requestTimeout.${page.id}.loading`]: async () => {
               await act(() => vi.advanceTimersByTimeAsync(REQUEST_TIMEOUT))
-              load.pending.splice(0)
             },
             'settings.retry': async () => {
               fireEvent.click(within(screen.getByRole('alert')).getByRole('button', { name: 'Try again' }))
@@ -321,7 +320,6 @@ function describePage<Saved, Draft, Change>(page: FormPage<Saved, Draft, Change>
             [`xstate.error.actor.${page.save}`]: async (step: { event: { type: string } }) => save.reject(errorOf(step)),
             [`xstate.after.requestTimeout.${page.id}.ready.saving`]: async () => {
               await act(() => vi.advanceTimersByTimeAsync(REQUEST_TIMEOUT))
-              save.pending.splice(0)
             },
           },
         })

@@ -75,7 +75,6 @@ describe('sign-up model', () => {
           'xstate.error.actor.signUp': async (step) => signUp.reject(errorOf(step)),
           'xstate.after.requestTimeout.signUp.submitting': async () => {
             await act(() => vi.advanceTimersByTimeAsync(15_000))
-            signUp.pending.splice(0)
           },
         },
       })

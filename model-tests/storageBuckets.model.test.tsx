@@ -244,7 +244,6 @@ describe('storage buckets model', () => {
           'xstate.error.actor.listBuckets': async (step) => list.reject(errorOf(step)),
           'xstate.after.requestTimeout.storageBuckets.loading': async () => {
             await act(() => vi.advanceTimersByTimeAsync(REQUEST_TIMEOUT))
-            list.pending.splice(0)
           },
           'xstate.after.retryDelay.storageBuckets.waitingToRetry': async () => {
             await act(() => vi.advanceTimersByTimeAsync(bucketRetryDelay(contextOf(actor.getSnapshot()).retries)))
@@ -274,7 +273,6 @@ describe('storage buckets model', () => {
           'xstate.error.actor.createBucket': async (step) => create.reject(errorOf(step)),
           'xstate.after.requestTimeout.storageBuckets.loaded.creating.submitting': async () => {
             await act(() => vi.advanceTimersByTimeAsync(REQUEST_TIMEOUT))
-            create.pending.splice(0)
           },
           'bucket.delete': async () => {
             fireEvent.click(screen.getByRole('button', { name: 'Delete bucket receipts' }))
@@ -289,7 +287,6 @@ describe('storage buckets model', () => {
           'xstate.error.actor.deleteBucket': async (step) => remove.reject(errorOf(step)),
           'xstate.after.requestTimeout.storageBuckets.loaded.deleting.submitting': async () => {
             await act(() => vi.advanceTimersByTimeAsync(REQUEST_TIMEOUT))
-            remove.pending.splice(0)
           },
         },
       })

@@ -91,7 +91,6 @@ describe('type generation model', () => {
           'xstate.after.generateTimeout.typeGeneration.generating': async () => {
             expected = { ...expected, toast: 'Failed to generate types: The request timed out' }
             await act(() => vi.advanceTimersByTimeAsync(GENERATE_TIMEOUT))
-            generate.pending.splice(0)
           },
         },
       })

@@ -28,7 +28,8 @@ describe('when the lifecycle flows load', () => {
   const open = async (status: ProjectStatus) => {
     vi.stubGlobal('fetch', async () => Response.json(makeProject({ status })))
     const actor = createActor(liveProjectStatusMachine, { input: { ref: REF, section: 'editor' } }).start()
-    await vi.waitFor(() => expect(actor.getSnapshot().value).not.toBe('loading'))
+    // The read and the lazy lifecycle chunk's import: a bound for a busy machine, not a speed claim.
+    await vi.waitFor(() => expect(actor.getSnapshot().value).not.toBe('loading'), { timeout: 15_000 })
     return actor
   }
 
