@@ -8,7 +8,7 @@ import { selectToast, toastMachine } from '../machines/toast.machine'
 import type { BranchResponse, MergePlan, MergeResponse } from '../src/contracts/branching'
 import { Branches } from '../src/views/project/branches/BranchesPage'
 import { BRANCHING_PROJECT, BUILDING, DETAIL, EMPTY_MERGE_PLAN, FAILED, MERGE_PLAN, PASSED, makeBranch } from '../tests/fixtures.branching'
-import { type InternalEvent, type ModelEvent, describePath, errorOf, eventFor, keyByIncomingEdge, missingCoverage, modelOf, outputOf } from './harness'
+import { type InternalEvent, type ModelEvent, coveringWalks, describePath, errorOf, eventFor, keyByIncomingEdge, missingCoverage, modelOf, outputOf } from './harness'
 import { apiError, deferredActor, usePathClock } from './fakes'
 
 /** The model's events, typed by the machine. */
@@ -114,7 +114,7 @@ const model = modelOf(branchStatusMachine.provide({ actions: { showToast: () => 
     )
   },
 })
-const paths = model.getShortestPaths()
+const paths = coveringWalks(model)
 const runPath = usePathClock()
 
 describe('branch status model', () => {

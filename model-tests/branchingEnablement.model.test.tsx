@@ -16,7 +16,7 @@ import { selectToast, toastMachine } from '../machines/toast.machine'
 import type { BranchingPlan, BranchResponse } from '../src/contracts/branching'
 import { BranchingModal } from '../src/views/project/branches/BranchingModal'
 import { BRANCHING_PROJECT, CONNECTED, NOT_CONNECTED, PASSED, PLAN, REPO_NAME } from '../tests/fixtures.branching'
-import { type InternalEvent, type ModelEvent, describePath, errorOf, eventFor, keyByIncomingEdge, missingCoverage, modelOf, outputOf } from './harness'
+import { type InternalEvent, type ModelEvent, coveringWalks, describePath, errorOf, eventFor, keyByIncomingEdge, missingCoverage, modelOf, outputOf } from './harness'
 import { apiError, deferredActor, usePathClock } from './fakes'
 import { PROJECT_DATABASE_TIMEOUT_MS } from '../machines/projectDatabaseTimeout'
 
@@ -103,7 +103,7 @@ const model = modelOf(branchingEnablementMachine.provide({ actions: { tellBranch
     )
   },
 })
-const paths = model.getShortestPaths()
+const paths = coveringWalks(model)
 const runPath = usePathClock()
 
 const dialog = () => screen.getByRole('dialog', { name: 'Enable database branching' })

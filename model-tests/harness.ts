@@ -60,6 +60,10 @@ interface TestModelInternals<TSnapshot, TEvent> {
   _toTestPath(path: { state: TSnapshot; steps: Array<{ state: TSnapshot; event: TEvent | { type: 'xstate.init' } }>; weight: number }): unknown
 }
 
+/** Events compared by their JSON, an error by its message (JSON writes every Error as `{}`). */
+const eventJson = (event: EventObject) => JSON.stringify(event, (_, value) => (value instanceof Error ? `Error: ${value.message}` : value))
+const sameEvent = (a: EventObject, b: EventObject) => a === b || eventJson(a) === eventJson(b)
+
 /**
  * Walks that together reach every state of the model's graph (a state as the model's options serialize it: its value,
  * the context that matters, and often the edge that led to it), for a model whose shortest paths repeat long
@@ -71,31 +75,54 @@ interface TestModelInternals<TSnapshot, TEvent> {
 export function coveringWalks<TMachine extends AnyStateMachine>(model: Model<TMachine>, maxSteps = 40): Array<ModelPath<SnapshotFrom<TMachine>, ModelEvent<TMachine>>> {
   type S = SnapshotFrom<TMachine>
   type E = ModelEvent<TMachine>
+  type Move = { event: E; state: S; key: string }
   const internals = model as unknown as TestModelInternals<S, E>
   const { serializeState, events: eventsOf } = internals.options
-  const adjacency = model.getAdjacencyMap() as unknown as Record<string, { state: S }>
+  const adjacency = model.getAdjacencyMap() as unknown as Record<string, { state: S; transitions: Record<string, { event: E; state: S }> }>
   // The adjacency map is made breadth-first from the initial state: its first key.
   const [start] = Object.keys(adjacency)
   const unreached = new Set(Object.keys(adjacency))
   unreached.delete(start)
-  // The graph keeps one snapshot per serialized state, but two snapshots with one key may differ where the key does
-  // not look (and the running actor, which the test checks, has the one the walk really reached): the ways forward
-  // are worked out from the walk's own snapshot.
-  const movesFrom = (state: S) =>
-    eventsOf(state).map((event) => {
-      const [next] = transition(internals.testLogic, state, event) as unknown as [S]
-      return { event, state: next, key: serializeState(next, event, state) }
-    })
-  /** The shortest way from `from` to a state not yet reached; null when none is within reach. */
-  const toNearestUnreached = (from: S, fromKey: string): Array<{ event: E; state: S; key: string }> | null => {
-    const cameBy = new Map<string, { event: E; state: S; key: string; previous: string } | null>([[fromKey, null]])
+  // The graph's edges by key, worked out once: routes are planned on them. The graph keeps one snapshot per serialized
+  // state, but two snapshots with one key may differ where the key does not look (and the running actor, which the
+  // test checks, has the one the walk really reached): each planned step is taken from the walk's own snapshot, and
+  // where it lands elsewhere than planned the rest of the walk is worked out from the snapshots themselves.
+  const edges = new Map<string, Array<{ event: E; key: string }>>()
+  for (const [key, { state, transitions }] of Object.entries(adjacency)) {
+    edges.set(key, Object.values(transitions).map(({ event, state: next }) => ({ event, key: serializeState(next, event, state) })))
+  }
+  const step = (state: S, event: E): Move => {
+    const [next] = transition(internals.testLogic, state, event) as unknown as [S]
+    return { event, state: next, key: serializeState(next, event, state) }
+  }
+  /** The shortest way on the graph's edges from `fromKey` to a state not yet reached, as events; null when none is within reach. */
+  const plannedRoute = (fromKey: string): E[] | null => {
+    const cameBy = new Map<string, { event: E; previous: string } | null>([[fromKey, null]])
+    const queue = [fromKey]
+    for (const key of queue) {
+      for (const edge of edges.get(key) ?? []) {
+        if (cameBy.has(edge.key)) continue
+        cameBy.set(edge.key, { event: edge.event, previous: key })
+        if (unreached.has(edge.key)) {
+          const route: E[] = []
+          for (let at = edge.key, by = cameBy.get(at); by; at = by.previous, by = cameBy.get(at)) route.unshift(by.event)
+          return route
+        }
+        queue.push(edge.key)
+      }
+    }
+    return null
+  }
+  /** The same, worked out from the walk's own snapshot (each state's events and transitions taken again). */
+  const exactRoute = (from: S, fromKey: string): Move[] | null => {
+    const cameBy = new Map<string, (Move & { previous: string }) | null>([[fromKey, null]])
     const queue: Array<{ key: string; state: S }> = [{ key: fromKey, state: from }]
     for (const { key, state } of queue) {
-      for (const move of movesFrom(state)) {
+      for (const move of eventsOf(state).map((event) => step(state, event))) {
         if (cameBy.has(move.key)) continue
         cameBy.set(move.key, { ...move, previous: key })
         if (unreached.has(move.key)) {
-          const route: Array<{ event: E; state: S; key: string }> = []
+          const route: Move[] = []
           for (let at = cameBy.get(move.key); at; at = cameBy.get(at.previous)) route.unshift(at)
           return route
         }
@@ -108,16 +135,39 @@ export function coveringWalks<TMachine extends AnyStateMachine>(model: Model<TMa
   while (unreached.size > 0) {
     let key = start
     let current = adjacency[start].state
+    let onGraph = true
     const steps: Array<{ state: S; event: E | { type: 'xstate.init' } }> = [{ state: current, event: { type: 'xstate.init' } }]
+    const take = (move: Move) => {
+      unreached.delete(move.key)
+      steps.push({ state: move.state, event: move.event })
+      current = move.state
+      key = move.key
+    }
     for (;;) {
-      const route = toNearestUnreached(current, key)
-      if (!route || (steps.length > 1 && steps.length - 1 + route.length > maxSteps)) break
-      for (const move of route) {
-        unreached.delete(move.key)
-        steps.push({ state: move.state, event: move.event })
-        current = move.state
-        key = move.key
+      if (onGraph) {
+        const route = plannedRoute(key)
+        if (!route || (steps.length > 1 && steps.length - 1 + route.length > maxSteps)) break
+        // The planned keys along the route, to see where the walk leaves the graph's snapshots.
+        let planned = key
+        for (const event of route) {
+          planned = edges.get(planned)!.find((edge) => edge.event === event)!.key
+          const offered = eventsOf(current).find((e) => sameEvent(e, event))
+          if (!offered) {
+            onGraph = false
+            break
+          }
+          const move = step(current, offered)
+          take(move)
+          if (move.key !== planned) {
+            onGraph = false
+            break
+          }
+        }
+        continue
       }
+      const route = exactRoute(current, key)
+      if (!route || (steps.length > 1 && steps.length - 1 + route.length > maxSteps)) break
+      for (const move of route) take(move)
     }
     if (steps.length === 1) throw new Error(`${unreached.size} states of the model cannot be reached from its initial state`)
     walks.push(internals._toTestPath({ state: current, steps, weight: steps.length - 1 }) as ModelPath<S, E>)

@@ -5,7 +5,7 @@ import { membersMachine } from '../machines/members.machine'
 import type { Role } from '../src/contracts/common'
 import type { CreatedInvitation, InviteMemberBody, Member, OrganizationTeam } from '../src/contracts/members'
 import { TeamPage } from '../src/views/org/TeamPage'
-import { describePath, errorOf, eventFor, keyByIncomingEdge, missingCoverage, modelOf, outputOf } from './harness'
+import { coveringWalks, describePath, errorOf, eventFor, keyByIncomingEdge, missingCoverage, modelOf, outputOf } from './harness'
 import { apiError, deferredActor, usePathClock } from './fakes'
 
 /** The model's events, typed by the machine. */
@@ -82,7 +82,7 @@ const model = modelOf(membersMachine, {
   },
   serializeState: (snapshot, event) => keyByIncomingEdge(snapshot, event, JSON.stringify(contextOf(snapshot))),
 })
-const paths = model.getShortestPaths()
+const paths = coveringWalks(model)
 const runPath = usePathClock()
 
 const dialog = (name: string) => screen.getByRole('dialog', { name })

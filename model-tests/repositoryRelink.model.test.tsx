@@ -13,7 +13,7 @@ import { toastMachine } from '../machines/toast.machine'
 import type { Connection } from '../src/contracts/github'
 import { GitHubIntegrations } from '../src/views/org/integrations/GitHubIntegrations'
 import { ACME, ACME_NOTES, INSTALLATION, LANDING_PAGE, LINKER_DATA, NOTES_APP, ORG, PORTAL, connection } from '../tests/fixtures.github'
-import { type ModelEvent, describePath, errorOf, eventFor, keyByIncomingEdge, missingCoverage, modelOf, outputOf } from './harness'
+import { type ModelEvent, coveringWalks, describePath, errorOf, eventFor, keyByIncomingEdge, missingCoverage, modelOf, outputOf } from './harness'
 import { apiError, deferredActor, usePathClock } from './fakes'
 
 /** The model's events, typed by the machine. */
@@ -100,7 +100,7 @@ const model = modelOf(repositoryRelinkMachine, {
     return keyByIncomingEdge(snapshot, event, JSON.stringify({ ...rest, loaded: data === null ? null : data.installed }))
   },
 })
-const paths = model.getShortestPaths()
+const paths = coveringWalks(model)
 
 const runPath = usePathClock()
 
