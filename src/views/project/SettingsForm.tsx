@@ -1,14 +1,15 @@
 /**
- * The frame of a page made from the settings form machine (machines/settingsForm.machine.ts): the heading, loading
+ * The frame of a form made from the settings form machine (machines/settingsForm.machine.ts): the heading, loading
  * and a failed load, the note to a member who may only read, the form with its notice, its error, Cancel and Save.
- * The page gives only its fields.
+ * The form is a whole page (SettingsForm) or a section of one (SettingsFormSection); the page gives only its fields.
  */
-import type { FormEvent, ReactNode } from 'react'
+import { useId, type FormEvent, type ReactNode } from 'react'
 import type { SettingsFormView } from '../../../machines/settingsForm.machine'
-import { Button, ErrorPanel, InlineError, Loading, PageHeading } from '../shell/ui'
+import { Button, Card, ErrorPanel, InlineError, Loading, PageHeading } from '../shell/ui'
 import { PAGE_CLASS } from './ProjectMachinePage'
 
 export interface SettingsFormTexts {
+  /** The page's heading (h1), or the section's (h2). */
   heading: { title: string; description: string }
   loading: string
   loadFailed: string
@@ -35,30 +36,16 @@ function Notice({ children }: { children: ReactNode }) {
   )
 }
 
-export function SettingsForm<Draft, Field extends string>({ view, texts, canSave, canReset, send, children }: Props<Draft, Field>) {
-  if (view.phase === 'loading') {
-    return (
-      <div className={PAGE_CLASS}>
-        <PageHeading {...texts.heading} />
-        <Loading label={texts.loading} />
-      </div>
-    )
-  }
-  if (view.phase === 'failed') {
-    return (
-      <div className={PAGE_CLASS}>
-        <PageHeading {...texts.heading} />
-        <ErrorPanel title={texts.loadFailed} message={view.error} onRetry={() => send({ type: 'settings.retry' })} />
-      </div>
-    )
-  }
+/** What the form shows in each phase, inside the page's or the section's frame. */
+function FormContent<Draft, Field extends string>({ view, texts, canSave, canReset, send, children }: Props<Draft, Field>) {
+  if (view.phase === 'loading') return <Loading label={texts.loading} />
+  if (view.phase === 'failed') return <ErrorPanel title={texts.loadFailed} message={view.error} onRetry={() => send({ type: 'settings.retry' })} />
   function submit(event: FormEvent) {
     event.preventDefault()
     send({ type: 'settings.save' })
   }
   return (
-    <div className={PAGE_CLASS}>
-      <PageHeading {...texts.heading} />
+    <>
       {!view.canManage ? <p className="mb-4 text-sm text-neutral-600 dark:text-neutral-300">{texts.readOnly}</p> : null}
       <form aria-label={texts.form} onSubmit={submit} className="space-y-6">
         {children(view, !view.canManage || view.saving)}
@@ -75,7 +62,44 @@ export function SettingsForm<Draft, Field extends string>({ view, texts, canSave
           </div>
         ) : null}
       </form>
+    </>
+  )
+}
+
+/** A settings form that is the whole page: the page's heading above it. */
+export function SettingsForm<Draft, Field extends string>(props: Props<Draft, Field>) {
+  return (
+    <div className={PAGE_CLASS}>
+      <PageHeading {...props.texts.heading} />
+      <FormContent {...props} />
     </div>
+  )
+}
+
+/** A settings form that is one section of a page: a card with the section's heading. */
+export function SettingsFormSection<Draft, Field extends string>(props: Props<Draft, Field>) {
+  return (
+    <SettingsSectionFrame heading={props.texts.heading}>
+      <FormContent {...props} />
+    </SettingsSectionFrame>
+  )
+}
+
+/** The card of a settings section, also shown while its code loads. */
+export function SettingsSectionFrame({ heading, children }: { heading: SettingsFormTexts['heading']; children: ReactNode }) {
+  const id = useId()
+  return (
+    <Card>
+      <section aria-labelledby={id} className="space-y-4 px-5 py-4">
+        <div>
+          <h2 id={id} className="font-semibold">
+            {heading.title}
+          </h2>
+          <p className="mt-1 text-sm text-neutral-500 dark:text-neutral-400">{heading.description}</p>
+        </div>
+        {children}
+      </section>
+    </Card>
   )
 }
 
