@@ -1,7 +1,7 @@
 /**
- * What the tests of the pages made from the settings form share (Settings › Authentication, Realtime › Settings):
- * the fake platform plus a page's own routes, a settings endpoint that keeps what a PATCH sends, and a member's
- * permissions without the one that manages the settings.
+ * What the tests of the pages made from the settings form share (Settings › Authentication, Realtime › Settings,
+ * Settings › API's Data API settings): the fake platform plus a page's own routes, a settings endpoint that keeps what
+ * a PATCH sends, and a member's permissions without the one that manages the settings.
  */
 import { vi } from 'vitest'
 import type { Permission } from '../src/contracts/common'
