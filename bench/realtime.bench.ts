@@ -5,7 +5,8 @@
  *    the answer arrives, less the round trip measured before (so the figure is an upper bound of COMMIT → callback);
  *  - broadcast messages per second through one process: one sender, one receiver, BROADCASTS messages with ack;
  *  - memory per idle connection: the server's RSS before and after opening IDLE sockets, divided;
- *  - the status API's p99 (GET /platform/projects/{ref}/status) while the subscribers receive changes;
+ *  - the status API's p99 (GET /platform/projects/{ref}/status) while the subscribers receive changes, against its
+ *    p50/p99 with no realtime traffic first (STATUS_REFERENCE_MS of calls every 50 ms, default 5,000);
  *  - broadcast fan-out: FANOUT sockets joined to one channel, one sender's broadcast timed from its send to each
  *    socket's arrival (p50/p99 over FANOUT_MESSAGES broadcasts, sent one after another), the status API's p99 meanwhile.
  * `npx tsx bench/realtime.bench.ts` — SUBSCRIBERS (default 1,100,1000; empty: none), CHANGES (default 50), BROADCASTS
@@ -23,6 +24,7 @@ const FANOUT_MESSAGES = Number(process.env.FANOUT_MESSAGES ?? 20)
 const CHANGES = Number(process.env.CHANGES ?? 50)
 const BROADCASTS = Number(process.env.BROADCASTS ?? 2000)
 const IDLE = Number(process.env.IDLE ?? 500)
+const STATUS_REFERENCE_MS = Number(process.env.STATUS_REFERENCE_MS ?? 5_000)
 
 const rssMb = (pid: number) => {
   const line = readFileSync(`/proc/${pid}/status`, 'utf8').split('\n').find((l) => l.startsWith('VmRSS:'))
@@ -77,6 +79,31 @@ try {
   }
   const trip = pct(trips, 50)
 
+  /** The status API timed every 50 ms until stopped. */
+  const pollStatus = () => {
+    const times: number[] = []
+    let polling = true
+    const done = (async () => {
+      while (polling) {
+        const t = performance.now()
+        await fetch(`${server.url}/platform/projects/${ref}/status`, { headers: { cookie } })
+        times.push(performance.now() - t)
+        await new Promise((r) => setTimeout(r, 50))
+      }
+    })()
+    return async () => {
+      polling = false
+      await done
+      return times
+    }
+  }
+
+  // The status API with no realtime traffic: the reference its figures under load are read against.
+  const stopReference = pollStatus()
+  await new Promise((r) => setTimeout(r, STATUS_REFERENCE_MS))
+  const reference = await stopReference()
+  console.log(`\nstatus API, no realtime traffic: p50 ${pct(reference, 50).toFixed(1)} ms, p99 ${pct(reference, 99).toFixed(1)} ms (${reference.length} calls)`)
+
   console.log('\nCOMMIT → callback (ms, the SQL round trip taken off), status API p99 meanwhile')
   for (const n of SUBSCRIBERS) {
     const sockets: WebSocket[] = []
@@ -98,16 +125,7 @@ try {
       sockets.push(ws)
     }
     const latencies: number[] = []
-    const statusTimes: number[] = []
-    let polling = true
-    const poller = (async () => {
-      while (polling) {
-        const t = performance.now()
-        await fetch(`${server.url}/platform/projects/${ref}/status`, { headers: { cookie } })
-        statusTimes.push(performance.now() - t)
-        await new Promise((r) => setTimeout(r, 50))
-      }
-    })()
+    const stopPolling = pollStatus()
     for (let c = 0; c < CHANGES; c++) {
       const res = await fetch(`${server.url}/v1/projects/${ref}/database/query`, {
         method: 'POST',
@@ -120,8 +138,7 @@ try {
       while ((arrivals.get(Number(id))?.length ?? 0) < n && Date.now() < deadline) await new Promise((r) => setTimeout(r, 2))
       for (const at of arrivals.get(Number(id)) ?? []) latencies.push(Math.max(0, at - committed))
     }
-    polling = false
-    await poller
+    const statusTimes = await stopPolling()
     const delivered = latencies.length / (CHANGES * n)
     console.log(
       `  ${String(n).padStart(5)} subscribers: p50 ${pct(latencies, 50).toFixed(1)} ms, p99 ${pct(latencies, 99).toFixed(1)} ms, ` +
@@ -129,25 +146,6 @@ try {
     )
     for (const ws of sockets) ws.close()
     await new Promise((r) => setTimeout(r, 500))
-  }
-
-  /** The status API timed every 50 ms until stopped. */
-  const pollStatus = () => {
-    const times: number[] = []
-    let polling = true
-    const done = (async () => {
-      while (polling) {
-        const t = performance.now()
-        await fetch(`${server.url}/platform/projects/${ref}/status`, { headers: { cookie } })
-        times.push(performance.now() - t)
-        await new Promise((r) => setTimeout(r, 50))
-      }
-    })()
-    return async () => {
-      polling = false
-      await done
-      return times
-    }
   }
 
   if (FANOUT > 0) {
