@@ -3,8 +3,10 @@
  * and a failed load, the note to a member who may only read, the form with its notice, its error, Cancel and Save.
  * The form is a whole page (SettingsForm) or a section of one (SettingsFormSection); the page gives only its fields.
  */
+import { useSelector } from '@xstate/react'
 import { useId, type FormEvent, type ReactNode } from 'react'
-import type { SettingsFormView } from '../../../machines/settingsForm.machine'
+import type { ActorRef, Snapshot } from 'xstate'
+import type { SettingsFormEvent, SettingsFormView } from '../../../machines/settingsForm.machine'
 import { Button, Card, ErrorPanel, InlineError, Loading, PageHeading } from '../shell/ui'
 import { PAGE_CLASS } from './ProjectMachinePage'
 
@@ -26,6 +28,27 @@ interface Props<Draft, Field extends string> {
   send(event: { type: 'settings.retry' } | { type: 'settings.save' } | { type: 'settings.reset' }): void
   /** The fields, read-only while saving or for a member who may only read. */
   children(ready: Extract<SettingsFormView<Draft, Field>, { phase: 'ready' }>, readOnly: boolean): ReactNode
+}
+
+/** A settings form machine's snapshot, as far as its page reads it. */
+type FormSnapshot = Snapshot<unknown> & { can(event: { type: 'settings.save' } | { type: 'settings.reset' }): boolean }
+
+/**
+ * What a page made from the settings form reads of its actor and sends it: the view (the page's selector), whether
+ * Save and Cancel do anything now, an edit of the draft, and the frame's events. Spread into SettingsForm or
+ * SettingsFormSection.
+ */
+export function useSettingsForm<S extends FormSnapshot, Change, Draft, Field extends string>(
+  actor: ActorRef<S, SettingsFormEvent<Change>>,
+  select: (snapshot: S) => SettingsFormView<Draft, Field>,
+) {
+  return {
+    view: useSelector(actor, select),
+    canSave: useSelector(actor, (s) => s.can({ type: 'settings.save' })),
+    canReset: useSelector(actor, (s) => s.can({ type: 'settings.reset' })),
+    edit: (change: Change) => actor.send({ type: 'settings.edit', change }),
+    send: (event: SettingsFormEvent<Change>) => actor.send(event),
+  }
 }
 
 function Notice({ children }: { children: ReactNode }) {

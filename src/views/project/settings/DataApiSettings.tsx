@@ -5,11 +5,7 @@
 import { useSelector } from '@xstate/react'
 import { useContext, useId } from 'react'
 import type { ActorRefFrom } from 'xstate'
-import {
-  selectPostgrestSettingsView,
-  type PostgrestSettingsChange,
-  type postgrestSettingsMachine,
-} from '../../../../machines/postgrestSettings.machine'
+import { selectPostgrestSettingsView, type postgrestSettingsMachine } from '../../../../machines/postgrestSettings.machine'
 import { selectProject } from '../../../../machines/projectStatus.machine'
 import { selectOrgPermissions } from '../../../../machines/session.machine'
 import { useShell } from '../../shell/contexts'
@@ -18,7 +14,7 @@ import { AppLogicContext, type AppLogic } from '../../shell/logic'
 import { ProjectActorContext, type ProjectActorRef } from '../../shell/projectActor'
 import { Loading, inputClass } from '../../shell/ui'
 import { ProjectMachinePage } from '../ProjectMachinePage'
-import { SettingsFormSection, SettingsSectionFrame, type SettingsFormTexts } from '../SettingsForm'
+import { SettingsFormSection, SettingsSectionFrame, useSettingsForm, type SettingsFormTexts } from '../SettingsForm'
 
 export type PostgrestSettingsActorRef = ActorRefFrom<typeof postgrestSettingsMachine>
 
@@ -70,13 +66,10 @@ function ProjectDataApiSection({ projectActor, logic }: { projectActor: ProjectA
 }
 
 export function DataApiSettings({ actor }: { actor: PostgrestSettingsActorRef }) {
-  const view = useSelector(actor, selectPostgrestSettingsView)
-  const canSave = useSelector(actor, (s) => s.can({ type: 'settings.save' }))
-  const canReset = useSelector(actor, (s) => s.can({ type: 'settings.reset' }))
+  const { edit, ...form } = useSettingsForm(actor, selectPostgrestSettingsView)
   const id = useId()
-  const edit = (change: PostgrestSettingsChange) => actor.send({ type: 'settings.edit', change })
   return (
-    <SettingsFormSection view={view} texts={TEXTS} canSave={canSave} canReset={canReset} send={(event) => actor.send(event)}>
+    <SettingsFormSection {...form} texts={TEXTS}>
       {({ draft, errors }, readOnly) => (
         <div className="grid gap-5 md:grid-cols-2">
           <Field id={`${id}-schemas`} label={DATA_API_FIELDS.schemas.label} hint={DATA_API_FIELDS.schemas.hint} error={errors.schemas}>
