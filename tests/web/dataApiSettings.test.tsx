@@ -1,7 +1,7 @@
 /**
  * Settings › API's 'Data API settings' in the app, on the fake platform: the exposed schemas and the row cap saved
  * through /v1/projects/{ref}/postgrest (the PATCH answers what the server kept), a refused save shown with the
- * server's message, and a member without projects:write seeing them read-only.
+ * server's message, a member without projects:write seeing them read-only, and an answer that breaks the contract.
  */
 import { fireEvent, screen, within } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
@@ -64,5 +64,18 @@ describe('Settings › API › Data API settings', () => {
     expect(form.getByLabelText('Exposed schemas')).toHaveAttribute('readonly')
     expect(form.getByLabelText('Max rows')).toHaveAttribute('readonly')
     expect(form.queryByRole('button', { name: 'Save' })).toBeNull()
+  })
+
+  it('an answer that breaks the contract is an error with Try again, in the section only', async () => {
+    let answer = json({ ...CONFIG, max_rows: 'all' })
+    platformWith({}, (_, path) => (path === PATH ? answer : undefined))
+    renderApp(`/project/${REF}/settings/api`)
+    const region = await screen.findByRole('region', { name: 'Data API settings' })
+    const alert = await within(region).findByRole('alert')
+    expect(alert).toHaveTextContent('Failed to load the Data API settings')
+    expect(screen.getByRole('heading', { level: 1, name: 'API settings' })).toBeInTheDocument()
+    answer = json(CONFIG)
+    await userEvent.click(within(alert).getByRole('button', { name: 'Try again' }))
+    expect((await section()).getByLabelText('Max rows')).toHaveValue('1000')
   })
 })
