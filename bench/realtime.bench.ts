@@ -5,7 +5,8 @@
  *    the answer arrives, less the round trip measured before (so the figure is an upper bound of COMMIT → callback);
  *  - broadcast messages per second through one process: one sender, one receiver, BROADCASTS messages with ack;
  *  - memory per idle connection: the server's RSS before and after opening IDLE sockets, divided;
- *  - the status API's p99 (GET /platform/projects/{ref}/status) while the subscribers receive changes;
+ *  - the status API's p99 (GET /platform/projects/{ref}/status) while the subscribers receive changes, against its
+ *    p50/p99 with no realtime traffic first (STATUS_REFERENCE_MS of calls every 50 ms, default 5,000);
  *  - broadcast fan-out: FANOUT sockets joined to one channel, one sender's broadcast timed from its send to each
  *    socket's arrival (p50/p99 over FANOUT_MESSAGES broadcasts, sent one after another), the status API's p99 meanwhile.
  * `npx tsx bench/realtime.bench.ts` — SUBSCRIBERS (default 1,100,1000; empty: none), CHANGES (default 50), BROADCASTS
@@ -23,6 +24,7 @@ const FANOUT_MESSAGES = Number(process.env.FANOUT_MESSAGES ?? 20)
 const CHANGES = Number(process.env.CHANGES ?? 50)
 const BROADCASTS = Number(process.env.BROADCASTS ?? 2000)
 const IDLE = Number(process.env.IDLE ?? 500)
+const STATUS_REFERENCE_MS = Number(process.env.STATUS_REFERENCE_MS ?? 5_000)
 
 const rssMb = (pid: number) => {
   const line = readFileSync(`/proc/${pid}/status`, 'utf8').split('\n').find((l) => l.startsWith('VmRSS:'))
@@ -33,14 +35,26 @@ const pct = (values: number[], p: number) => {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? Number.NaN
 }
 
-/** A socket speaking serializer 1.0.0 (JSON objects) to the project's realtime service. */
+/** realtime-js' heartbeat: the server closes a socket silent for its idle time-out (60 s). */
+const HEARTBEAT_MS = 25_000
+
+/**
+ * A socket speaking serializer 1.0.0 (JSON objects) to the project's realtime service, with realtime-js' heartbeat:
+ * joining a thousand sockets on a loaded machine takes longer than the idle time-out, which would close the first
+ * ones before the changes are sent (their heartbeat replies are not passed on).
+ */
 async function socket(url: string, onFrame: (frame: { topic: string; event: string; payload: Record<string, unknown>; ref: string | null }) => void) {
   const ws = new WebSocket(url)
-  ws.on('message', (data) => onFrame(JSON.parse(String(data))))
+  ws.on('message', (data) => {
+    const frame = JSON.parse(String(data))
+    if (frame.topic !== 'phoenix') onFrame(frame)
+  })
   await new Promise<void>((resolve, reject) => {
     ws.once('open', () => resolve())
     ws.once('error', reject)
   })
+  const beat = setInterval(() => ws.send(JSON.stringify({ topic: 'phoenix', event: 'heartbeat', payload: {}, ref: 'hb' })), HEARTBEAT_MS)
+  ws.once('close', () => clearInterval(beat))
   return ws
 }
 
@@ -77,60 +91,6 @@ try {
   }
   const trip = pct(trips, 50)
 
-  console.log('\nCOMMIT → callback (ms, the SQL round trip taken off), status API p99 meanwhile')
-  for (const n of SUBSCRIBERS) {
-    const sockets: WebSocket[] = []
-    const arrivals = new Map<number, number[]>()
-    for (let i = 0; i < n; i++) {
-      let joined: () => void = () => {}
-      const ready = new Promise<void>((r) => (joined = r))
-      const ws = await socket(wsUrl, (f) => {
-        if (f.event === 'phx_reply' && f.ref === 'j') joined()
-        if (f.event === 'postgres_changes') {
-          const id = Number((f.payload.data as { record: { id: number } }).record.id)
-          const list = arrivals.get(id) ?? []
-          list.push(performance.now())
-          arrivals.set(id, list)
-        }
-      })
-      ws.send(JSON.stringify({ topic: `realtime:bench-${i}`, event: 'phx_join', ref: 'j', join_ref: 'j', payload: { config: { postgres_changes: [{ event: 'INSERT', schema: 'public', table: 'bench_changes' }] } } }))
-      await ready
-      sockets.push(ws)
-    }
-    const latencies: number[] = []
-    const statusTimes: number[] = []
-    let polling = true
-    const poller = (async () => {
-      while (polling) {
-        const t = performance.now()
-        await fetch(`${server.url}/platform/projects/${ref}/status`, { headers: { cookie } })
-        statusTimes.push(performance.now() - t)
-        await new Promise((r) => setTimeout(r, 50))
-      }
-    })()
-    for (let c = 0; c < CHANGES; c++) {
-      const res = await fetch(`${server.url}/v1/projects/${ref}/database/query`, {
-        method: 'POST',
-        headers: { cookie, 'content-type': 'application/json', origin: server.url },
-        body: JSON.stringify({ query: `insert into public.bench_changes (sent) values (0) returning id` }),
-      })
-      const committed = performance.now() - trip / 2
-      const [{ id }] = (await res.json()) as { id: number }[]
-      const deadline = Date.now() + 10_000
-      while ((arrivals.get(Number(id))?.length ?? 0) < n && Date.now() < deadline) await new Promise((r) => setTimeout(r, 2))
-      for (const at of arrivals.get(Number(id)) ?? []) latencies.push(Math.max(0, at - committed))
-    }
-    polling = false
-    await poller
-    const delivered = latencies.length / (CHANGES * n)
-    console.log(
-      `  ${String(n).padStart(5)} subscribers: p50 ${pct(latencies, 50).toFixed(1)} ms, p99 ${pct(latencies, 99).toFixed(1)} ms, ` +
-        `delivered ${(delivered * 100).toFixed(1)}% · status p99 ${pct(statusTimes, 99).toFixed(1)} ms`,
-    )
-    for (const ws of sockets) ws.close()
-    await new Promise((r) => setTimeout(r, 500))
-  }
-
   /** The status API timed every 50 ms until stopped. */
   const pollStatus = () => {
     const times: number[] = []
@@ -148,6 +108,59 @@ try {
       await done
       return times
     }
+  }
+
+  // The status API with no realtime traffic: the reference its figures under load are read against.
+  const stopReference = pollStatus()
+  await new Promise((r) => setTimeout(r, STATUS_REFERENCE_MS))
+  const reference = await stopReference()
+  console.log(`\nstatus API, no realtime traffic: p50 ${pct(reference, 50).toFixed(1)} ms, p99 ${pct(reference, 99).toFixed(1)} ms (${reference.length} calls)`)
+
+  console.log('\nCOMMIT → callback (ms, the SQL round trip taken off), status API p99 meanwhile')
+  for (const n of SUBSCRIBERS) {
+    const sockets: WebSocket[] = []
+    const arrivals = new Map<number, number[]>()
+    /** Sockets the server closed before the bench did (idle, slow consumer): their changes never arrive. */
+    let closedEarly = 0
+    for (let i = 0; i < n; i++) {
+      let joined: () => void = () => {}
+      const ready = new Promise<void>((r) => (joined = r))
+      const ws = await socket(wsUrl, (f) => {
+        if (f.event === 'phx_reply' && f.ref === 'j') joined()
+        if (f.event === 'postgres_changes') {
+          const id = Number((f.payload.data as { record: { id: number } }).record.id)
+          const list = arrivals.get(id) ?? []
+          list.push(performance.now())
+          arrivals.set(id, list)
+        }
+      })
+      ws.send(JSON.stringify({ topic: `realtime:bench-${i}`, event: 'phx_join', ref: 'j', join_ref: 'j', payload: { config: { postgres_changes: [{ event: 'INSERT', schema: 'public', table: 'bench_changes' }] } } }))
+      await ready
+      ws.once('close', () => closedEarly++)
+      sockets.push(ws)
+    }
+    const latencies: number[] = []
+    const stopPolling = pollStatus()
+    for (let c = 0; c < CHANGES; c++) {
+      const res = await fetch(`${server.url}/v1/projects/${ref}/database/query`, {
+        method: 'POST',
+        headers: { cookie, 'content-type': 'application/json', origin: server.url },
+        body: JSON.stringify({ query: `insert into public.bench_changes (sent) values (0) returning id` }),
+      })
+      const committed = performance.now() - trip / 2
+      const [{ id }] = (await res.json()) as { id: number }[]
+      const deadline = Date.now() + 10_000
+      while ((arrivals.get(Number(id))?.length ?? 0) < n && Date.now() < deadline) await new Promise((r) => setTimeout(r, 2))
+      for (const at of arrivals.get(Number(id)) ?? []) latencies.push(Math.max(0, at - committed))
+    }
+    const statusTimes = await stopPolling()
+    const delivered = latencies.length / (CHANGES * n)
+    console.log(
+      `  ${String(n).padStart(5)} subscribers: p50 ${pct(latencies, 50).toFixed(1)} ms, p99 ${pct(latencies, 99).toFixed(1)} ms, ` +
+        `delivered ${(delivered * 100).toFixed(1)}%${closedEarly ? ` (${closedEarly} sockets closed by the server)` : ''} · status p99 ${pct(statusTimes, 99).toFixed(1)} ms`,
+    )
+    for (const ws of sockets) ws.close()
+    await new Promise((r) => setTimeout(r, 500))
   }
 
   if (FANOUT > 0) {

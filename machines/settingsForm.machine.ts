@@ -6,6 +6,8 @@
  * Invariants: one request at a time; only a member who may manage the settings (input.canManage) edits or saves — the
  * others see them read-only, and the server refuses them too; what was typed survives a failed save; a request
  * unanswered after requestTimeout is abandoned and reported like a failure.
+ * A page's form is the whole page (Auth, Realtime) or one section of it (the API page's Data API settings): the view's
+ * frame differs (SettingsForm.tsx), the flow does not.
  */
 import { assign, fromPromise, setup, type SnapshotFrom } from 'xstate'
 
@@ -21,6 +23,8 @@ export interface SettingsFormDescription<Saved, Draft, Change, Body, Field exten
   save: Save
   /** What the page says when a load or a save fails without a message of its own, and after a save. */
   texts: { loadFailed: string; saveFailed: string; saved: string }
+  /** How long a load or a save may go unanswered (default 10 s): longer where the server reads the project's database. */
+  requestTimeout?: number
   draftOf(saved: Saved): Draft
   applied(draft: Draft, change: Change): Draft
   /** The contract's bounds, so the server would refuse what this refuses. */
@@ -46,6 +50,7 @@ export type SettingsFormEvent<Change> =
   | { type: 'settings.reset' }
 
 const TIMED_OUT = 'The request timed out'
+const REQUEST_TIMEOUT_MS = 10_000
 const messageOf = (error: unknown, fallback: string) => (error instanceof Error && error.message ? error.message : fallback)
 
 /** The machine of one settings page, from its description. */
@@ -79,7 +84,7 @@ export function settingsFormMachine<Saved, Draft, Change, Body, Field extends st
       isChanged: ({ context }) => context.draft !== null && context.saved !== null && d.isChanged(context.saved, context.draft),
     },
     delays: {
-      requestTimeout: 10_000,
+      requestTimeout: d.requestTimeout ?? REQUEST_TIMEOUT_MS,
     },
   }).createMachine({
     id: d.id,

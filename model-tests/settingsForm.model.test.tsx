@@ -8,20 +8,21 @@ import type { ReactElement } from 'react'
 import { describe, expect, it, vi } from 'vitest'
 import { createActor, type ActorRefFrom } from 'xstate'
 import * as authForm from '../machines/authSettings.machine'
+import * as postgrestForm from '../machines/postgrestSettings.machine'
 import * as realtimeForm from '../machines/realtimeSettings.machine'
 import type { SettingsFormContext } from '../machines/settingsForm.machine'
 import type { AuthConfig } from '../src/contracts/auth'
 import type { RealtimeConfig } from '../src/contracts/realtime'
+import type { PostgrestConfig } from '../src/contracts/wire'
 import { AuthSettings } from '../src/views/project/auth/AuthSettingsPage'
+import { DATA_API_FIELDS, DataApiSettings } from '../src/views/project/settings/DataApiSettings'
 import { LIMIT_TEXT, RealtimeSettings } from '../src/views/project/realtime/RealtimeSettingsPage'
 import { REF } from '../tests/fixtures'
 import { AUTH_CONFIG } from '../tests/fixtures.projectAuth'
 import { describePath, errorOf, keyByIncomingEdge, missingCoverage, modelOf, outputOf, type ModelEvent } from './harness'
 import { apiError, deferredActor, usePathClock } from './fakes'
 
-const REQUEST_TIMEOUT = 10_000
-
-type FormMachine = typeof realtimeForm.realtimeSettingsMachine | typeof authForm.authSettingsMachine
+type FormMachine = typeof realtimeForm.realtimeSettingsMachine | typeof authForm.authSettingsMachine | typeof postgrestForm.postgrestSettingsMachine
 
 /** One page made from the settings form: its machine, what it reads and is changed to, and how its view shows it. */
 interface FormPage<Saved, Draft, Change> {
@@ -31,6 +32,8 @@ interface FormPage<Saved, Draft, Change> {
   id: string
   load: string
   save: string
+  /** How long its requests may go unanswered. */
+  timeout: number
   config: Saved
   /** What the server answers a save with. */
   saved: Saved
@@ -75,6 +78,7 @@ const realtimePage: FormPage<RealtimeConfig, realtimeForm.RealtimeSettingsDraft,
   id: 'realtimeSettings',
   load: 'getRealtimeConfig',
   save: 'saveRealtimeConfig',
+  timeout: 10_000,
   config: REALTIME_CONFIG,
   saved: { ...REALTIME_CONFIG, private_only: true, max_events_per_second: 20 },
   draftOf: realtimeForm.draftOf,
@@ -140,6 +144,7 @@ const authPage: FormPage<AuthConfig, authForm.AuthSettingsDraft, authForm.AuthSe
   id: 'authSettings',
   load: 'getAuthConfig',
   save: 'updateAuthConfig',
+  timeout: 10_000,
   config: AUTH,
   saved: { ...AUTH, disable_signup: true, jwt_exp: 120, password_hibp_enabled: true, external_phone_enabled: true, sms_autoconfirm: true, rate_limit_verify: 10 },
   draftOf: authForm.draftOf,
@@ -198,6 +203,46 @@ const authPage: FormPage<AuthConfig, authForm.AuthSettingsDraft, authForm.AuthSe
   }),
 }
 
+const POSTGREST: PostgrestConfig = { db_schema: 'public,graphql_public', max_rows: 1000, db_extra_search_path: '', db_pool: null }
+
+const postgrestPage: FormPage<PostgrestConfig, postgrestForm.PostgrestSettingsDraft, postgrestForm.PostgrestSettingsChange> = {
+  name: "API page's Data API settings",
+  machine: postgrestForm.postgrestSettingsMachine,
+  id: 'postgrestSettings',
+  load: 'getPostgrestConfig',
+  save: 'updatePostgrestConfig',
+  // The save checks the schemas in the project's database: it waits as the project database's other reads do.
+  timeout: 30_000,
+  config: POSTGREST,
+  saved: { ...POSTGREST, db_schema: 'public,api', max_rows: 250 },
+  draftOf: postgrestForm.draftOf,
+  // Another schema and fewer rows (the list typed with a repeat, kept once); or a row cap that is not a number.
+  change: { schemas: 'public, api, public', maxRows: '250' },
+  invalid: { change: { maxRows: 'many' }, label: DATA_API_FIELDS.maxRows.label, message: 'Enter a whole number' },
+  isInvalid: (draft) => draft.maxRows === 'many',
+  isChanged: (draft) => draft.maxRows === '250',
+  view: (actor) => <DataApiSettings actor={actor as ActorRefFrom<typeof postgrestForm.postgrestSettingsMachine>} />,
+  texts: {
+    loading: 'Loading Data API settings…',
+    loadFailed: 'Failed to load the Data API settings',
+    saved: postgrestForm.SAVED_NOTICE,
+    form: 'Data API settings',
+    readOnly: 'Your role can see the Data API settings but not change them.',
+  },
+  field: DATA_API_FIELDS.schemas.label,
+  expectDraft(draft) {
+    const f = form('Data API settings')
+    expect(f.getByLabelText(DATA_API_FIELDS.schemas.label)).toHaveValue(draft.schemas)
+    expect(f.getByLabelText(DATA_API_FIELDS.maxRows.label)).toHaveValue(draft.maxRows)
+  },
+  edit(change) {
+    const f = form('Data API settings')
+    if (change.schemas !== undefined) fireEvent.change(f.getByLabelText(DATA_API_FIELDS.schemas.label), { target: { value: change.schemas } })
+    if (change.maxRows !== undefined) fireEvent.change(f.getByLabelText(DATA_API_FIELDS.maxRows.label), { target: { value: change.maxRows } })
+  },
+  body: () => ({ db_schema: 'public,api', max_rows: 250 }),
+}
+
 const runPath = usePathClock()
 
 /** The machine of a page, with deferred load and save actors the path resolves. */
@@ -252,6 +297,12 @@ function describePage<Saved, Draft, Change>(page: FormPage<Saved, Draft, Change>
   })
   const paths = model.getShortestPaths()
   const f = () => form(page.texts.form)
+  /** The request is still awaited a moment before the page's time-out, and abandoned at it. */
+  const waitsItsTimeout = async (actor: ActorRefFrom<FormMachine>, state: 'loading' | { ready: 'saving' }) => {
+    await act(() => vi.advanceTimersByTimeAsync(page.timeout - 1))
+    expect(actor.getSnapshot().matches(state as never)).toBe(true)
+    await act(() => vi.advanceTimersByTimeAsync(1))
+  }
 
   describe(`the settings form on the ${page.name} page`, () => {
     it('the paths reach every state and every transition', () => {
@@ -302,7 +353,7 @@ function describePage<Saved, Draft, Change>(page: FormPage<Saved, Draft, Change>
             [`xstate.done.actor.${page.load}`]: async (step: { event: { type: string } }) => load.resolve(outputOf<Saved>(step)),
             [`xstate.error.actor.${page.load}`]: async (step: { event: { type: string } }) => load.reject(errorOf(step)),
             [`xstate.after.requestTimeout.${page.id}.loading`]: async () => {
-              await act(() => vi.advanceTimersByTimeAsync(REQUEST_TIMEOUT))
+              await waitsItsTimeout(actor, 'loading')
             },
             'settings.retry': async () => {
               fireEvent.click(within(screen.getByRole('alert')).getByRole('button', { name: 'Try again' }))
@@ -319,7 +370,7 @@ function describePage<Saved, Draft, Change>(page: FormPage<Saved, Draft, Change>
             [`xstate.done.actor.${page.save}`]: async (step: { event: { type: string } }) => save.resolve(outputOf<Saved>(step)),
             [`xstate.error.actor.${page.save}`]: async (step: { event: { type: string } }) => save.reject(errorOf(step)),
             [`xstate.after.requestTimeout.${page.id}.ready.saving`]: async () => {
-              await act(() => vi.advanceTimersByTimeAsync(REQUEST_TIMEOUT))
+              await waitsItsTimeout(actor, { ready: 'saving' })
             },
           },
         })
@@ -344,6 +395,7 @@ function describePage<Saved, Draft, Change>(page: FormPage<Saved, Draft, Change>
 
 describePage(realtimePage)
 describePage(authPage)
+describePage(postgrestPage)
 
 describe('the auth settings page', () => {
   it('refuses a rate limit that is not a whole number from 1 up, naming the field, and saves nothing', async () => {

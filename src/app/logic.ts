@@ -73,6 +73,7 @@ export const LIVE_LOGIC: AppLogic = {
   customDomain: preloadable(() => import('../api/live/settings').then((m) => m.liveCustomDomainMachine)),
   projectAddons: preloadable(() => import('../api/live/settings').then((m) => m.liveProjectAddonsMachine)),
   databaseSettings: preloadable(() => import('../api/live/settings').then((m) => m.liveDatabaseSettingsMachine)),
+  postgrestSettings: preloadable(() => import('../api/live/settings').then((m) => m.livePostgrestSettingsMachine)),
   connect: preloadable(() => import('../api/live/wire').then((m) => m.liveConnectMachine)),
   supportTicket: preloadable(() => import('../api/live/support').then((m) => m.liveSupportTicketMachine)),
   supportTickets: preloadable(() => import('../api/live/support').then((m) => m.liveSupportTicketsMachine)),

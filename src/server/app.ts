@@ -218,7 +218,7 @@ export async function createApp(options: CreateAppOptions): Promise<PlatformServ
   app.route('/', pauseRoutes(deps))
   app.route('/', upgradeRoutes(deps))
   app.route('/', keysRoutes(deps))
-  app.route('/', usageRoutes(deps, usageMeter, [functionRuntime.usage]))
+  app.route('/', usageRoutes(deps, usageMeter, [functionRuntime.usage, realtime.usage]))
   app.route('/', databaseRoutes(deps))
   app.route('/', databaseObjectRoutes(deps))
   app.route('/', tableEditorRoutes(deps))

@@ -117,9 +117,10 @@ export interface ServerConfig {
   /**
    * Realtime overrides (features/realtime/limits.ts has the defaults): how long a socket may stay silent before it is
    * closed (a client that vanished without closing), how many bytes may wait unsent to a slow reader, and how long
-   * another process's presence outlives its last renewal (default: processLiveMs).
+   * another process's presence outlives its last renewal (default: processLiveMs), and how often the usage figures
+   * counted in memory are written when nothing reads them (0: only when the usage page reads them, and on close).
    */
-  realtime?: { idleTimeoutMs?: number; sendBufferBytes?: number; newTablesRescanMs?: number; processLiveMs?: number }
+  realtime?: { idleTimeoutMs?: number; sendBufferBytes?: number; newTablesRescanMs?: number; processLiveMs?: number; usageFlushMs?: number }
   /**
    * Storage's image transformations (features/storage/transform.ts has the defaults): STORAGE_IMAGE_MAX_BYTES, the
    * largest stored image transformed; STORAGE_IMAGE_MAX_PIXELS, the most pixels it may have; STORAGE_IMAGE_CACHE_BYTES,

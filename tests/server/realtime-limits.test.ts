@@ -17,7 +17,7 @@ let env: RealtimeTestServer
 let cookie: string
 
 beforeAll(async () => {
-  env = await startRealtimeServer('Recipe Box', { realtime: { idleTimeoutMs: 8_000, sendBufferBytes: 256 * 1024 } })
+  env = await startRealtimeServer('Recipe Box', { realtime: { idleTimeoutMs: 8_000, sendBufferBytes: 256 * 1024, usageFlushMs: 0 } })
   cookie = await env.s.signIn(OWNER)
 }, 120_000)
 
@@ -413,17 +413,28 @@ describe('realtime limits and bad input', () => {
     expect(body.connections).toBeGreaterThanOrEqual(1)
   })
 
-  it('counts realtime messages and peak connections for the usage page', async () => {
+  it('shows the realtime messages and peak connections on the usage page as soon as they are counted', async () => {
     const { rows } = await env.s.db.query<{ slug: string }>(`select o.slug from organizations o join projects p on p.organization_id = o.id where p.id = $1`, [env.project.id])
     const day = env.s.clock.now().toISOString().slice(0, 10)
-    let usages: { metric: string; usage: number }[] = []
-    for (let i = 0; i < 40; i++) {
+    // One read, no waiting: this server writes its counts only when they are read (usageFlushMs 0).
+    const figures = async () => {
       const res = await env.s.request(`/platform/organizations/${rows[0].slug}/usage?project_ref=${env.project.ref}&start=${day}&end=${day}`, { headers: { cookie } })
-      usages = ((await res.json()) as { usages: { metric: string; usage: number }[] }).usages
-      if ((usages.find((u) => u.metric === 'REALTIME_MESSAGE_COUNT')?.usage ?? 0) > 0) break
-      await sleep(250)
+      expect(res.status).toBe(200)
+      const usages = ((await res.json()) as { usages: { metric: string; usage: number }[] }).usages
+      return {
+        messages: usages.find((u) => u.metric === 'REALTIME_MESSAGE_COUNT')!.usage,
+        peak: usages.find((u) => u.metric === 'REALTIME_PEAK_CONNECTIONS')!.usage,
+      }
     }
-    expect(usages.find((u) => u.metric === 'REALTIME_MESSAGE_COUNT')!.usage).toBeGreaterThan(0)
-    expect(usages.find((u) => u.metric === 'REALTIME_PEAK_CONNECTIONS')!.usage).toBeGreaterThanOrEqual(2)
+    const before = await figures()
+    const sender = await subscribed(env.client().channel('usage-counted', { config: { broadcast: { ack: true } } }))
+    const got = inbox<unknown>()
+    await subscribed(env.client().channel('usage-counted').on('broadcast', { event: 'counted' }, (m) => got.push(m)))
+    for (let n = 0; n < 3; n++) expect(await sender.send({ type: 'broadcast', event: 'counted', payload: { n } })).toBe('ok')
+    expect((await got.waitFor(3)).length).toBe(3)
+    const after = await figures()
+    // Each broadcast reached the one other member of the channel: three messages carried.
+    expect(after.messages).toBe(before.messages + 3)
+    expect(after.peak).toBeGreaterThanOrEqual(2)
   })
 })

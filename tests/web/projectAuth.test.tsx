@@ -5,53 +5,24 @@
 import { screen, waitFor, within } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import type { AuthConfig } from '../../src/contracts/auth'
 import type { AuthUserPage } from '../../src/contracts/projectAuth'
-import { ALL_PERMISSIONS, ORGS, fakePlatform, renderApp } from '../fakePlatform'
+import { renderApp } from '../fakePlatform'
 import { AUTH_CONFIG } from '../fixtures.projectAuth'
+import { json, platformKeepingSettings, platformWith, readOnlyWithout } from '../settingsPlatform'
 
 const REF = 'abcdefghijklmnopqrst'
 afterEach(() => vi.unstubAllGlobals())
-
-const json = (body: unknown, status = 200) => new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } })
 
 const PAGE: AuthUserPage = {
   total: 1,
   users: [{ id: '00000000-0000-4000-8000-000000000001', email: 'ada@example.com', created_at: '2026-11-20T10:00:00Z', last_sign_in_at: null, app_metadata: { provider: 'email' }, user_metadata: {} }],
 }
 
-const READ_ONLY = ORGS.map((org) => ({
-  organization_id: org.id,
-  organization_slug: org.slug,
-  role: 'Read-only' as const,
-  permissions: ALL_PERMISSIONS.filter((p) => p !== 'project_auth:all' && p !== 'projects:write' && p !== 'service_api_keys:read'),
-}))
-
-/** The fake platform plus the auth routes (undefined: the fake platform's answer). */
-function platformWith(options: Parameters<typeof fakePlatform>[0], routes: (method: string, path: string, body: unknown) => Response | undefined) {
-  const platform = fakePlatform(options)
-  const calls: Array<{ method: string; path: string; body: unknown }> = []
-  vi.stubGlobal('fetch', async (input: RequestInfo | URL, init?: RequestInit) => {
-    const request = input instanceof Request ? input : new Request(new URL(String(input), 'http://localhost'), init)
-    const path = new URL(request.url, 'http://localhost').pathname
-    const text = request.method === 'GET' ? '' : await request.clone().text()
-    const body = text ? JSON.parse(text) : undefined
-    const answer = routes(request.method, path, body)
-    if (answer === undefined) return platform.fetch(request)
-    calls.push({ method: request.method, path, body })
-    return answer
-  })
-  return calls
-}
+const READ_ONLY = readOnlyWithout('project_auth:all', 'projects:write', 'service_api_keys:read')
 
 describe('Settings › Authentication', () => {
   it('saves sign-ups off through config/auth and says so', async () => {
-    let saved = AUTH_CONFIG
-    const calls = platformWith({}, (method, path, body) => {
-      if (path !== `/v1/projects/${REF}/config/auth`) return undefined
-      if (method === 'PATCH') saved = { ...saved, ...(body as Partial<AuthConfig>) }
-      return json(saved)
-    })
+    const calls = platformKeepingSettings(`/v1/projects/${REF}/config/auth`, AUTH_CONFIG, 'settings')
     renderApp(`/project/${REF}/settings/auth`)
     const allow = await screen.findByRole('switch', { name: 'Allow new users to sign up' })
     expect(allow).toBeChecked()
@@ -66,12 +37,7 @@ describe('Settings › Authentication', () => {
   })
 
   it('saves the leaked-password rule, the phone provider and a rate limit through config/auth, and shows what the server kept', async () => {
-    let saved = AUTH_CONFIG
-    const calls = platformWith({}, (method, path, body) => {
-      if (path !== `/v1/projects/${REF}/config/auth`) return undefined
-      if (method === 'PATCH') saved = { ...saved, ...(body as Partial<AuthConfig>) }
-      return json(saved)
-    })
+    const calls = platformKeepingSettings(`/v1/projects/${REF}/config/auth`, AUTH_CONFIG, 'settings')
     renderApp(`/project/${REF}/settings/auth`)
     const phone = await screen.findByRole('switch', { name: 'Enable Phone provider' })
     expect(screen.getByRole('switch', { name: 'Enable phone confirmations' })).toBeDisabled()

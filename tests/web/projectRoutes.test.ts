@@ -180,7 +180,7 @@ describe('the project route table', () => {
       'api/graphiql': [],
       'settings/general': ['pauseProject', 'customDomain'],
       'settings/database': ['databaseSettings'],
-      'settings/api': ['apiKeys', 'customDomain'],
+      'settings/api': ['apiKeys', 'customDomain', 'postgrestSettings'],
       'settings/auth': ['authSettings'],
       'settings/storage': ['storageBuckets'],
       'settings/infrastructure': ['upgradeAction'],

@@ -7,12 +7,11 @@ import { fireEvent, screen, within } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import type { RealtimeChannels, RealtimeConfig } from '../../src/contracts/realtime'
-import { ALL_PERMISSIONS, ORGS, fakePlatform, renderApp } from '../fakePlatform'
+import { renderApp } from '../fakePlatform'
 import { REF } from '../fixtures'
+import { json, platformKeepingSettings, platformWith, readOnlyWithout } from '../settingsPlatform'
 
 afterEach(() => vi.unstubAllGlobals())
-
-const json = (body: unknown, status = 200) => new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } })
 
 const CONFIG: RealtimeConfig = {
   private_only: false,
@@ -29,41 +28,11 @@ const CONFIG: RealtimeConfig = {
   presence_enabled: true,
 }
 
-const WITHOUT_REALTIME = ORGS.map((org) => ({
-  organization_id: org.id,
-  organization_slug: org.slug,
-  role: 'Read-only' as const,
-  permissions: ALL_PERMISSIONS.filter((p) => p !== 'realtime:all'),
-}))
-
-/** The fake platform plus the realtime routes (undefined: the fake platform's answer). */
-function platformWith(options: Parameters<typeof fakePlatform>[0], routes: (method: string, path: string, body: unknown) => Response | undefined) {
-  const platform = fakePlatform(options)
-  const calls: Array<{ method: string; path: string; body: unknown }> = []
-  vi.stubGlobal('fetch', async (input: RequestInfo | URL, init?: RequestInit) => {
-    const request = input instanceof Request ? input : new Request(new URL(String(input), 'http://localhost'), init)
-    const path = new URL(request.url, 'http://localhost').pathname
-    const text = request.method === 'GET' ? '' : await request.clone().text()
-    const body = text ? JSON.parse(text) : undefined
-    const answer = routes(request.method, path, body)
-    if (answer === undefined) return platform.fetch(request)
-    calls.push({ method: request.method, path, body })
-    return answer
-  })
-  return calls
-}
+const WITHOUT_REALTIME = readOnlyWithout('realtime:all')
 
 describe('Realtime › Settings', () => {
   it('saves public channels off and a lower event limit through config/realtime, then shows the limits read back', async () => {
-    let saved = CONFIG
-    const calls = platformWith({}, (method, path, body) => {
-      if (path !== `/v1/projects/${REF}/config/realtime`) return undefined
-      if (method === 'PATCH') {
-        saved = { ...saved, ...(body as Partial<RealtimeConfig>) }
-        return new Response(null, { status: 204 })
-      }
-      return json(saved)
-    })
+    const calls = platformKeepingSettings(`/v1/projects/${REF}/config/realtime`, CONFIG, 'no content')
     renderApp(`/project/${REF}/realtime/settings`)
     expect(await screen.findByRole('heading', { level: 1, name: 'Realtime settings' })).toBeInTheDocument()
     const allow = await screen.findByRole('switch', { name: 'Allow public access' })

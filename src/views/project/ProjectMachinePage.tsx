@@ -21,6 +21,8 @@ export interface ProjectMachinePageProps<M extends AnyStateMachine> {
   /** The machine's input for the project (its ref). */
   input: (ref: string) => InputFrom<M>
   render: (actor: Actor<M>) => ReactNode
+  /** What shows while the machine's code loads, for a machine of one section of a page (default: the page's heading). */
+  fallback?: ReactNode
 }
 
 export function ProjectMachinePage<M extends AnyStateMachine>(props: ProjectMachinePageProps<M>) {
@@ -28,10 +30,12 @@ export function ProjectMachinePage<M extends AnyStateMachine>(props: ProjectMach
   return project ? (
     <Suspense
       fallback={
-        <div className={PAGE_CLASS}>
-          <PageHeading {...props.heading} />
-          <Loading label={props.loadingLabel} />
-        </div>
+        props.fallback ?? (
+          <div className={PAGE_CLASS}>
+            <PageHeading {...props.heading} />
+            <Loading label={props.loadingLabel} />
+          </div>
+        )
       }
     >
       <Host key={project.ref} {...props} projectRef={project.ref} />

@@ -1,14 +1,17 @@
 /**
- * The frame of a page made from the settings form machine (machines/settingsForm.machine.ts): the heading, loading
+ * The frame of a form made from the settings form machine (machines/settingsForm.machine.ts): the heading, loading
  * and a failed load, the note to a member who may only read, the form with its notice, its error, Cancel and Save.
- * The page gives only its fields.
+ * The form is a whole page (SettingsForm) or a section of one (SettingsFormSection); the page gives only its fields.
  */
-import type { FormEvent, ReactNode } from 'react'
-import type { SettingsFormView } from '../../../machines/settingsForm.machine'
-import { Button, ErrorPanel, InlineError, Loading, PageHeading } from '../shell/ui'
+import { useSelector } from '@xstate/react'
+import { useId, type FormEvent, type ReactNode } from 'react'
+import type { ActorRef, Snapshot } from 'xstate'
+import type { SettingsFormEvent, SettingsFormView } from '../../../machines/settingsForm.machine'
+import { Button, Card, ErrorPanel, InlineError, Loading, PageHeading } from '../shell/ui'
 import { PAGE_CLASS } from './ProjectMachinePage'
 
 export interface SettingsFormTexts {
+  /** The page's heading (h1), or the section's (h2). */
   heading: { title: string; description: string }
   loading: string
   loadFailed: string
@@ -27,6 +30,27 @@ interface Props<Draft, Field extends string> {
   children(ready: Extract<SettingsFormView<Draft, Field>, { phase: 'ready' }>, readOnly: boolean): ReactNode
 }
 
+/** A settings form machine's snapshot, as far as its page reads it. */
+type FormSnapshot = Snapshot<unknown> & { can(event: { type: 'settings.save' } | { type: 'settings.reset' }): boolean }
+
+/**
+ * What a page made from the settings form reads of its actor and sends it: the view (the page's selector), whether
+ * Save and Cancel do anything now, an edit of the draft, and the frame's events. Spread into SettingsForm or
+ * SettingsFormSection.
+ */
+export function useSettingsForm<S extends FormSnapshot, Change, Draft, Field extends string>(
+  actor: ActorRef<S, SettingsFormEvent<Change>>,
+  select: (snapshot: S) => SettingsFormView<Draft, Field>,
+) {
+  return {
+    view: useSelector(actor, select),
+    canSave: useSelector(actor, (s) => s.can({ type: 'settings.save' })),
+    canReset: useSelector(actor, (s) => s.can({ type: 'settings.reset' })),
+    edit: (change: Change) => actor.send({ type: 'settings.edit', change }),
+    send: (event: SettingsFormEvent<Change>) => actor.send(event),
+  }
+}
+
 function Notice({ children }: { children: ReactNode }) {
   return (
     <p role="status" className="rounded-md border border-emerald-300 bg-emerald-50 px-3 py-2 text-sm text-emerald-900 dark:border-emerald-900 dark:bg-emerald-950/40 dark:text-emerald-200">
@@ -35,30 +59,16 @@ function Notice({ children }: { children: ReactNode }) {
   )
 }
 
-export function SettingsForm<Draft, Field extends string>({ view, texts, canSave, canReset, send, children }: Props<Draft, Field>) {
-  if (view.phase === 'loading') {
-    return (
-      <div className={PAGE_CLASS}>
-        <PageHeading {...texts.heading} />
-        <Loading label={texts.loading} />
-      </div>
-    )
-  }
-  if (view.phase === 'failed') {
-    return (
-      <div className={PAGE_CLASS}>
-        <PageHeading {...texts.heading} />
-        <ErrorPanel title={texts.loadFailed} message={view.error} onRetry={() => send({ type: 'settings.retry' })} />
-      </div>
-    )
-  }
+/** What the form shows in each phase, inside the page's or the section's frame. */
+function FormContent<Draft, Field extends string>({ view, texts, canSave, canReset, send, children }: Props<Draft, Field>) {
+  if (view.phase === 'loading') return <Loading label={texts.loading} />
+  if (view.phase === 'failed') return <ErrorPanel title={texts.loadFailed} message={view.error} onRetry={() => send({ type: 'settings.retry' })} />
   function submit(event: FormEvent) {
     event.preventDefault()
     send({ type: 'settings.save' })
   }
   return (
-    <div className={PAGE_CLASS}>
-      <PageHeading {...texts.heading} />
+    <>
       {!view.canManage ? <p className="mb-4 text-sm text-neutral-600 dark:text-neutral-300">{texts.readOnly}</p> : null}
       <form aria-label={texts.form} onSubmit={submit} className="space-y-6">
         {children(view, !view.canManage || view.saving)}
@@ -75,7 +85,44 @@ export function SettingsForm<Draft, Field extends string>({ view, texts, canSave
           </div>
         ) : null}
       </form>
+    </>
+  )
+}
+
+/** A settings form that is the whole page: the page's heading above it. */
+export function SettingsForm<Draft, Field extends string>(props: Props<Draft, Field>) {
+  return (
+    <div className={PAGE_CLASS}>
+      <PageHeading {...props.texts.heading} />
+      <FormContent {...props} />
     </div>
+  )
+}
+
+/** A settings form that is one section of a page: a card with the section's heading. */
+export function SettingsFormSection<Draft, Field extends string>(props: Props<Draft, Field>) {
+  return (
+    <SettingsSectionFrame heading={props.texts.heading}>
+      <FormContent {...props} />
+    </SettingsSectionFrame>
+  )
+}
+
+/** The card of a settings section, also shown while its code loads. */
+export function SettingsSectionFrame({ heading, children }: { heading: SettingsFormTexts['heading']; children: ReactNode }) {
+  const id = useId()
+  return (
+    <Card>
+      <section aria-labelledby={id} className="space-y-4 px-5 py-4">
+        <div>
+          <h2 id={id} className="font-semibold">
+            {heading.title}
+          </h2>
+          <p className="mt-1 text-sm text-neutral-500 dark:text-neutral-400">{heading.description}</p>
+        </div>
+        {children}
+      </section>
+    </Card>
   )
 }
 

@@ -490,7 +490,7 @@ export const PROJECT_ROUTES: ProjectRoute[] = [
     side: 'settings',
     menuLabel: 'API',
     gate: true,
-    page: lazyPage(() => import('../project/settings/ApiSettingsPage').then((m) => m.ApiSettingsPage), (logic) => [logic.apiKeys, logic.customDomain]),
+    page: lazyPage(() => import('../project/settings/ApiSettingsPage').then((m) => m.ApiSettingsPage), (logic) => [logic.apiKeys, logic.customDomain, logic.postgrestSettings]),
   },
   {
     path: '/settings/auth',

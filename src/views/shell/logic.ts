@@ -34,6 +34,7 @@ import type { edgeFunctionsMachine } from '../../../machines/edgeFunctions.machi
 import type { realtimeInspectorMachine } from '../../../machines/realtimeInspector.machine'
 import type { realtimeChannelsMachine } from '../../../machines/realtimeChannels.machine'
 import type { realtimeSettingsMachine } from '../../../machines/realtimeSettings.machine'
+import type { postgrestSettingsMachine } from '../../../machines/postgrestSettings.machine'
 import type { storageBucketsMachine } from '../../../machines/storageBuckets.machine'
 import type { functionCreateMachine } from '../../../machines/functionCreate.machine'
 import type { functionDetailMachine } from '../../../machines/functionDetail.machine'
@@ -134,6 +135,8 @@ export interface AppLogic {
   customDomain: Loader<typeof customDomainMachine>
   projectAddons: Loader<typeof projectAddonsMachine>
   databaseSettings: Loader<typeof databaseSettingsMachine>
+  /** The API page's Data API settings (its PostgREST settings). */
+  postgrestSettings: Loader<typeof postgrestSettingsMachine>
   // The project home's 'Connect' dialog, loaded when it first opens.
   connect: Loader<typeof connectMachine>
   supportTicket: Loader<typeof supportTicketMachine>

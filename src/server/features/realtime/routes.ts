@@ -70,7 +70,7 @@ const realtimeError = (c: Context, status: 400 | 401 | 403 | 404 | 413 | 426 | 4
 
 export function createRealtime(deps: Deps): Realtime {
   const { db } = deps
-  const usage = createRealtimeUsage(db, deps.clock)
+  const usage = createRealtimeUsage(db, deps.clock, deps.config.realtime?.usageFlushMs)
   const hub = new Hub(
     {
       clock: deps.clock,

@@ -9,7 +9,8 @@
  *   POST /dev/projects/{ref}/usage                  set what is added to a metric's measured usage (e.g. over its limit)
  * Measured (core/meter.ts): EGRESS (REST answer bytes in the period) and DATABASE_SIZE (each project's database size
  * last measured up to the period's end), in GB; MONTHLY_ACTIVE_USERS, the realtime figures and FUNCTION_INVOCATIONS
- * (the function runtime's count, written every few seconds and before each read) from their services' daily tables.
+ * (the realtime service's and the function runtime's counts, written every few seconds and before each read) from
+ * their services' daily tables.
  */
 import { Hono } from 'hono'
 import type { PlanId } from '../../../contracts/common'
@@ -112,7 +113,7 @@ async function dailyUsage(db: Queryable, period: Period): Promise<DailyUsage[]> 
 
 const STATUS_RANGE: Record<StatusClass, [number, number]> = { '2xx': [200, 299], '3xx': [300, 399], '4xx': [400, 499], '5xx': [500, 599] }
 
-/** A service that counts in memory and writes its daily figures now and then (function invocations). */
+/** A service that counts in memory and writes its daily figures now and then (realtime, function invocations). */
 export interface PendingCounts {
   flush(): Promise<void>
 }

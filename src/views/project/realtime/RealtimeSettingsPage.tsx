@@ -6,7 +6,6 @@ import { selectProject } from '../../../../machines/projectStatus.machine'
 import {
   LIMIT_KEYS,
   selectRealtimeSettingsView,
-  type DraftChange,
   type LimitKey,
   type realtimeSettingsMachine,
 } from '../../../../machines/realtimeSettings.machine'
@@ -16,7 +15,7 @@ import { useAppLogic } from '../../shell/logic'
 import { useProjectActor } from '../../shell/projectActor'
 import { Card, inputClass } from '../../shell/ui'
 import { ProjectMachinePage } from '../ProjectMachinePage'
-import { SettingSwitch, SettingsForm, type SettingsFormTexts } from '../SettingsForm'
+import { SettingSwitch, SettingsForm, useSettingsForm, type SettingsFormTexts } from '../SettingsForm'
 
 export type RealtimeSettingsActorRef = ActorRefFrom<typeof realtimeSettingsMachine>
 
@@ -68,13 +67,10 @@ const TEXTS: SettingsFormTexts = {
 }
 
 export function RealtimeSettings({ actor }: { actor: RealtimeSettingsActorRef }) {
-  const view = useSelector(actor, selectRealtimeSettingsView)
-  const canSave = useSelector(actor, (s) => s.can({ type: 'settings.save' }))
-  const canReset = useSelector(actor, (s) => s.can({ type: 'settings.reset' }))
+  const { edit, ...form } = useSettingsForm(actor, selectRealtimeSettingsView)
   const id = useId()
-  const edit = (change: DraftChange) => actor.send({ type: 'settings.edit', change })
   return (
-    <SettingsForm view={view} texts={TEXTS} canSave={canSave} canReset={canReset} send={(event) => actor.send(event)}>
+    <SettingsForm {...form} texts={TEXTS}>
       {({ draft, errors }, readOnly) => (
         <>
           <Card className="space-y-5 p-5">

@@ -8,6 +8,7 @@ import { ApiKeysHost } from '../ApiKeysHost'
 import { ApiKeysPanel, ProjectConfigPanel, type ApiKeysActorRef } from '../ApiKeysPanels'
 import { GenerateTypesButton } from '../GenerateTypesButton'
 import { WithCustomDomainUrl } from '../CustomDomainUrl'
+import { DataApiSection } from './DataApiSettings'
 
 /** /project/{ref}/settings/api */
 export function ApiSettingsPage() {
@@ -23,6 +24,7 @@ export function ApiSettingsPage() {
           </>
         )}
       </ApiKeysHost>
+      <DataApiSection />
       <TypesSection />
     </div>
   )
