@@ -33,6 +33,11 @@ export interface ServerConfig {
   allowedHosts: string[]
   /** ALLOWED_ORIGINS (comma-separated): extra origins trusted for cookie-authenticated writes. */
   allowedOrigins: string[]
+  /**
+   * JWT_CACHE_ENTRIES: tokens (API keys, users' access tokens) the gateway keeps as verified, per process, so their
+   * signature is checked once (gateway/identity.ts); the least recently used goes first. 0: every request verified.
+   */
+  jwtCacheEntries: number
   /** LOG_REQUESTS=1: one line per request (method, path, status, ms; never headers or bodies). */
   logRequests: boolean
   /** Durations of the lifecycle engine; later issues add pause, restore, upgrade steps here. */
@@ -339,6 +344,7 @@ export function loadConfig(env: Env = process.env): ServerConfig {
       .map((s) => s.trim())
       .filter(Boolean),
     logRequests: env.LOG_REQUESTS === '1',
+    jwtCacheEntries: int(env, 'JWT_CACHE_ENTRIES', 10_000),
     lifecycle: {
       comingUpMs: int(env, 'LIFECYCLE_COMING_UP_MS', 15_000),
       tickMs: int(env, 'LIFECYCLE_TICK_MS', 250, 1),
