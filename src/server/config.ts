@@ -33,6 +33,11 @@ export interface ServerConfig {
   allowedHosts: string[]
   /** ALLOWED_ORIGINS (comma-separated): extra origins trusted for cookie-authenticated writes. */
   allowedOrigins: string[]
+  /**
+   * JWT_CACHE_ENTRIES: tokens (API keys, users' access tokens) the gateway keeps as verified, per process, so their
+   * signature is checked once (gateway/identity.ts); the least recently used goes first. 0: every request verified.
+   */
+  jwtCacheEntries: number
   /** LOG_REQUESTS=1: one line per request (method, path, status, ms; never headers or bodies). */
   logRequests: boolean
   /** Durations of the lifecycle engine; later issues add pause, restore, upgrade steps here. */
@@ -191,6 +196,30 @@ export interface ServerConfig {
    * process was killed), and what the others kept for it stops counting (the port's clients, the relayed presence).
    */
   processLiveMs: number
+  /**
+   * The auth service's e-mail: with SMTP_URL set, every project's messages go out through that server; without it,
+   * each goes to the project's local mailbox. The URL carries a password: nothing prints it (smtpDisplay leaves it out).
+   */
+  smtp?: SmtpConfig
+}
+
+/** SMTP_URL taken apart, with the sender and the time-out of a delivery. */
+export interface SmtpConfig {
+  /** SMTP_URL `smtp://user:pass@host:port` (STARTTLS when the server offers it) or `smtps://…` (TLS from the start). */
+  host: string
+  /** The URL's port; undefined: the protocol's (587, or 465 for smtps). */
+  port?: number
+  secure: boolean
+  /** The URL's user and password, percent-decoded; undefined when it names none. */
+  auth?: { user: string; pass: string }
+  /** SMTP_FROM: the sender of every message (default `noreply@localhost`). */
+  from: string
+  /**
+   * SMTP_TIMEOUT_MS: the longest one delivery may take, from the connection to the server's acceptance (default
+   * 10 s). A message is sent inside the transaction that wrote its token (so a message not sent leaves no token or
+   * user behind), which holds the project database: it must be shorter than PROJECT_DB_QUERY_TIMEOUT_MS.
+   */
+  timeoutMs: number
 }
 
 export type WasmTier = 'optimizing' | 'baseline'
@@ -248,6 +277,49 @@ function oneOf<T extends string>(env: Env, name: string, allowed: readonly T[], 
   return raw as T
 }
 
+/**
+ * SMTP_URL and its companions. The refusals never quote the URL: it carries a password, and a refusal is printed.
+ */
+function smtpOf(env: Env, queryTimeoutMs: number): SmtpConfig | undefined {
+  const raw = env.SMTP_URL?.trim()
+  if (!raw) return undefined
+  const shape = 'SMTP_URL must look like smtp://user:password@host:port (or smtps://…), percent-encoding reserved characters'
+  let url: URL
+  try {
+    url = new URL(raw)
+  } catch {
+    throw new Error(shape)
+  }
+  if ((url.protocol !== 'smtp:' && url.protocol !== 'smtps:') || !url.hostname) throw new Error(shape)
+  // The mail client reads options from a query (one of them runs a sendmail binary): none is taken.
+  if (url.search || url.hash || (url.pathname !== '' && url.pathname !== '/')) throw new Error('SMTP_URL takes no path, query or fragment')
+  let auth: SmtpConfig['auth']
+  try {
+    auth = url.username || url.password ? { user: decodeURIComponent(url.username), pass: decodeURIComponent(url.password) } : undefined
+  } catch {
+    throw new Error(shape)
+  }
+  const timeoutMs = int(env, 'SMTP_TIMEOUT_MS', Math.max(1, Math.min(10_000, queryTimeoutMs - 1)), 1)
+  if (timeoutMs >= queryTimeoutMs) {
+    throw new Error(`SMTP_TIMEOUT_MS must be shorter than PROJECT_DB_QUERY_TIMEOUT_MS (${queryTimeoutMs}), got ${timeoutMs}`)
+  }
+  return {
+    host: url.hostname.replace(/^\[(.*)\]$/, '$1'),
+    ...(url.port ? { port: Number(url.port) } : {}),
+    secure: url.protocol === 'smtps:',
+    ...(auth ? { auth } : {}),
+    from: env.SMTP_FROM?.trim() || 'noreply@localhost',
+    timeoutMs,
+  }
+}
+
+/** Where the e-mail goes, for a banner or a log: the SMTP server without its user or password, or the mailbox. */
+export function smtpDisplay(smtp: SmtpConfig | undefined): string {
+  if (!smtp) return "each project's local mailbox (no SMTP_URL)"
+  const host = smtp.host.includes(':') ? `[${smtp.host}]` : smtp.host
+  return `SMTP ${smtp.secure ? 'smtps' : 'smtp'}://${host}${smtp.port ? `:${smtp.port}` : ''}`
+}
+
 function port16(env: Env, name: string, fallback: number): number {
   const port = int(env, name, fallback)
   if (port > 65535) throw new Error(`${name} must be at most 65535, got ${port}`)
@@ -257,6 +329,8 @@ function port16(env: Env, name: string, fallback: number): number {
 export function loadConfig(env: Env = process.env): ServerConfig {
   const port = int(env, 'PORT', 8787)
   if (port > 65535) throw new Error(`PORT must be at most 65535, got ${port}`)
+  const queryTimeoutMs = int(env, 'PROJECT_DB_QUERY_TIMEOUT_MS', 15_000, 1)
+  const smtp = smtpOf(env, queryTimeoutMs)
   return {
     port,
     host: env.HOST?.trim() || '127.0.0.1',
@@ -271,6 +345,7 @@ export function loadConfig(env: Env = process.env): ServerConfig {
       .map((s) => s.trim())
       .filter(Boolean),
     logRequests: env.LOG_REQUESTS === '1',
+    jwtCacheEntries: int(env, 'JWT_CACHE_ENTRIES', 10_000),
     lifecycle: {
       comingUpMs: int(env, 'LIFECYCLE_COMING_UP_MS', 15_000),
       tickMs: int(env, 'LIFECYCLE_TICK_MS', 250, 1),
@@ -306,7 +381,7 @@ export function loadConfig(env: Env = process.env): ServerConfig {
     projectDb: {
       maxOpen: int(env, 'PROJECT_DB_MAX_OPEN', 4, 1),
       idleMs: int(env, 'PROJECT_DB_IDLE_MS', 5 * 60 * 1000, 100),
-      queryTimeoutMs: int(env, 'PROJECT_DB_QUERY_TIMEOUT_MS', 15_000, 1),
+      queryTimeoutMs,
       slotWaitMs: int(env, 'PROJECT_DB_SLOT_WAIT_MS', 10_000),
       minResidencyMs: int(env, 'PROJECT_DB_MIN_RESIDENCY_MS', 10_000),
       wasmTier: oneOf(env, 'PROJECT_DB_WASM_TIER', ['optimizing', 'baseline'] as const, 'optimizing'),
@@ -323,6 +398,7 @@ export function loadConfig(env: Env = process.env): ServerConfig {
       maxMessageBytes: int(env, 'WIRE_MAX_MESSAGE_BYTES', 64 * 1024 * 1024, 1024),
     },
     processLiveMs: int(env, 'PROCESS_LIVE_MS', PROCESS_LIVE_MS, 300),
+    ...(smtp ? { smtp } : {}),
   }
 }
 

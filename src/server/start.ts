@@ -6,7 +6,7 @@ import path from 'node:path'
 import { getRequestListener } from '@hono/node-server'
 import { createApp, type PlatformServer } from './app'
 import { ACCESS_TOKEN_PATTERN, sha256 } from './core/secrets'
-import type { ServerConfig } from './config'
+import { smtpDisplay, type ServerConfig } from './config'
 import { ensureProjectDatabase } from './projectdb'
 import { createAccessToken } from './features/session/auth'
 import { openDb, type Db } from './db'
@@ -172,6 +172,7 @@ export async function printBanner(server: RunningServer, label = 'Local platform
     `${label} listening on ${server.url}`,
     `  store: ${config.databaseUrl ? 'PostgreSQL (DATABASE_URL)' : `PGlite in ${config.dataDir}`}`,
     `  Postgres port (every project's database, user postgres.<ref>): ${server.wire.port}`,
+    `  auth e-mail: ${smtpDisplay(config.smtp)}`,
     `  demo accounts, password ${DEMO_PASSWORD}:`,
     ...demoAccounts.map((a) => `    ${a.email.padEnd(24)} ${a.role}`),
   ]

@@ -6,6 +6,7 @@
  * another project's ref is refused even if the secrets happened to match. No secret ever reaches a message.
  */
 import { errors as joseErrors, jwtVerify, type JWTPayload } from 'jose'
+import { LRUCache } from 'lru-cache'
 import { API_ROLES, type DbRole } from '../projectdb/types'
 
 export interface Caller {
@@ -52,10 +53,62 @@ export class GatewayRefusal extends Error {
 const unauthorized = (reason: RefusalReason, message: string, hint?: string) =>
   new GatewayRefusal(401, reason, message, { hint })
 
-async function verify(token: string, secret: Uint8Array, ref: string, now: Date): Promise<JWTPayload> {
-  let payload: JWTPayload
+/**
+ * Tokens that verified, each with the secret it verified with: an app sends the same anon key on every request and a
+ * signed-in user the same access token for its hour, and checking the signature again (an HMAC through WebCrypto, a
+ * key import and two hops to the thread pool) cost more than the rest of the gateway. A hit is a token string
+ * identical, signature included, to one that verified with this very secret: a rotation (another secret) finds
+ * nothing, a forged or altered token is another string. Its time claims are checked again at every use, against the
+ * request's `now`, as the verification would. Bounded: the least recently used goes first. Refused tokens are never
+ * kept, so a stream of bad tokens cannot push the good ones out faster than any other traffic.
+ */
+export class VerifiedTokens {
+  private readonly entries: LRUCache<string, { secret: string; payload: JWTPayload }> | undefined
+
+  /** `max` 0: no cache, every token verified at every use. */
+  constructor(readonly max: number) {
+    this.entries = max > 0 ? new LRUCache({ max }) : undefined
+  }
+
+  get size(): number {
+    return this.entries?.size ?? 0
+  }
+
+  /** The claims of `token` when it verified with `secret` before and its time claims still hold at `now`. */
+  get(token: string, secret: string, now: Date): JWTPayload | undefined {
+    const entry = this.entries?.get(token)
+    if (!entry || entry.secret !== secret) return undefined
+    // jose's checks (no clock tolerance): expired at exp, not yet valid before nbf.
+    const nowS = Math.floor(now.getTime() / 1000)
+    const { exp, nbf } = entry.payload
+    if ((typeof exp === 'number' && exp <= nowS) || (typeof nbf === 'number' && nbf > nowS)) {
+      this.entries!.delete(token)
+      return undefined
+    }
+    return entry.payload
+  }
+
+  set(token: string, secret: string, payload: JWTPayload): void {
+    // One object shared by every request that sends the token: nothing may change it.
+    this.entries?.set(token, { secret, payload: deepFreeze(payload) })
+  }
+}
+
+function deepFreeze<T>(value: T): T {
+  if (typeof value === 'object' && value !== null && !Object.isFrozen(value)) {
+    Object.freeze(value)
+    for (const v of Object.values(value)) deepFreeze(v)
+  }
+  return value
+}
+
+async function verify(token: string, secret: string, ref: string, now: Date, cache: VerifiedTokens | undefined): Promise<JWTPayload> {
+  let payload: JWTPayload | undefined = cache?.get(token, secret, now)
   try {
-    ;({ payload } = await jwtVerify(token, secret, { algorithms: ['HS256'], currentDate: now }))
+    if (!payload) {
+      ;({ payload } = await jwtVerify(token, new TextEncoder().encode(secret), { algorithms: ['HS256'], currentDate: now }))
+      cache?.set(token, secret, payload)
+    }
   } catch (err) {
     if (err instanceof joseErrors.JWTExpired) throw unauthorized('token_expired', 'JWT expired')
     throw unauthorized(
@@ -91,7 +144,8 @@ const BEARER = /^Bearer\s+(\S+)\s*$/i
  * no keys yet, so nothing can be authorized). Undefined when the request carries no credential at all and
  * `optional`: the product decides what an anonymous request may do (a public storage object, a function that does
  * not verify JWTs). `now` is the time a token's `exp` and `nbf` are checked against: the gateway gives its clock's
- * (deps.clock), the one the platform's tokens are signed with, so both agree under a test's clock too.
+ * (deps.clock), the one the platform's tokens are signed with, so both agree under a test's clock too. `cache`: the
+ * tokens verified before, which skip the signature check.
  */
 export async function identify(
   credentials: { apikey?: string; authorization?: string },
@@ -99,6 +153,7 @@ export async function identify(
   ref: string,
   optional = false,
   now: Date = new Date(),
+  cache?: VerifiedTokens,
 ): Promise<Caller | undefined> {
   const apikey = credentials.apikey?.trim() || undefined
   let bearer: string | undefined
@@ -116,11 +171,10 @@ export async function identify(
     )
   }
   if (secret === undefined) throw unauthorized('no_secret', 'The project has no JWT secret yet: it is still being set up')
-  const key = new TextEncoder().encode(secret)
   // The platform's gateway checks the apikey (a key of this project), then the product checks the bearer token's
   // role. Both are verified even when they are the same token: no comparison of tokens needed.
-  const fromApikey = apikey !== undefined ? await verify(apikey, key, ref, now) : undefined
-  const payload = bearer !== undefined ? await verify(bearer, key, ref, now) : (fromApikey as JWTPayload)
+  const fromApikey = apikey !== undefined ? await verify(apikey, secret, ref, now, cache) : undefined
+  const payload = bearer !== undefined ? await verify(bearer, secret, ref, now, cache) : (fromApikey as JWTPayload)
   const role = payload.role
   if (typeof role !== 'string' || !(API_ROLES as readonly string[]).includes(role)) {
     throw unauthorized('bad_role', `The JWT's role claim must be one of ${API_ROLES.join(', ')}`)

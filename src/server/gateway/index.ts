@@ -15,9 +15,9 @@ import { baseUrl, type AppEnv } from '../core/http'
 import type { UsageMeter } from '../core/meter'
 import type { ProjectTx, TransactionOptions } from '../projectdb/types'
 import { ACTIVE_HOSTNAME_STATUS, customDomainOrigin, VIA_CUSTOM_DOMAIN } from './customDomain'
-import { credentialsOf, GatewayRefusal, identify, type Caller } from './identity'
+import { credentialsOf, GatewayRefusal, identify, VerifiedTokens, type Caller } from './identity'
 
-export { credentialsOf, GatewayRefusal, identify, type Caller, type RefusalReason } from './identity'
+export { credentialsOf, GatewayRefusal, identify, VerifiedTokens, type Caller, type RefusalReason } from './identity'
 
 export interface GatewayProject {
   id: number
@@ -109,7 +109,7 @@ export function platformCall(gateway: Hono<GatewayEnv>): (path: string, init: Re
 
 const isPlatformCall = (c: Context<GatewayEnv>) => (c.env as Record<symbol, unknown> | undefined)?.[PLATFORM_CALL] === true
 
-function gate(deps: Deps, meter: UsageMeter | undefined, product: Product): MiddlewareHandler<GatewayEnv> {
+function gate(deps: Deps, meter: UsageMeter | undefined, product: Product, verified: VerifiedTokens): MiddlewareHandler<GatewayEnv> {
   const { db, projectDbs, clock } = deps
   return async (c, next) => {
     const ref = c.req.param('ref') ?? ''
@@ -149,6 +149,7 @@ function gate(deps: Deps, meter: UsageMeter | undefined, product: Product): Midd
           ref,
           product.keys === 'optional' || (product.keyless?.(c.req.method, c.req.path.slice(`/p/${ref}/${product.name}/v1`.length)) ?? false),
           clock.now(),
+          verified,
         )
       } catch (err) {
         if (err instanceof GatewayRefusal) return (refused = await product.refuse(c, err))
@@ -182,9 +183,11 @@ function gate(deps: Deps, meter: UsageMeter | undefined, product: Product): Midd
  */
 export function gatewayRoutes(deps: Deps, meter: UsageMeter | undefined, products: readonly Product[]): Hono<GatewayEnv> {
   const app = new Hono<GatewayEnv>()
+  // One for every product: an app's anon key is the same for its REST, auth and storage calls.
+  const verified = new VerifiedTokens(deps.config.jwtCacheEntries)
   for (const product of products) {
     const base = productBase(product.name)
-    const guard = gate(deps, meter, product)
+    const guard = gate(deps, meter, product, verified)
     // `base/*` matches the base itself too; the second mount serves the base with a trailing slash
     // (`/p/{ref}/rest/v1/`, where client libraries read the OpenAPI document).
     app.use(`${base}/*`, guard)

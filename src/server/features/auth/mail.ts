@@ -1,10 +1,11 @@
 /**
- * E-mail of the auth service. With SMTP_URL set (smtp://user:pass@host:port), real SMTP through nodemailer; without
+ * E-mail of the auth service. With SMTP set in the server config (SMTP_URL), real SMTP through nodemailer; without
  * it, every message goes to the project's local mailbox in the store (the last 200 kept), which the dashboard shows.
  * Links in messages are built on the project URL, never on a request's Host.
  */
-import nodemailer, { type Transporter } from 'nodemailer'
+import nodemailer from 'nodemailer'
 import type { Queryable } from '../../db'
+import type { SmtpConfig } from '../../config'
 import { keepMail, listMail, type MailboxMessage, type PhoneChannel } from './store'
 
 export const MAILBOX_KEEP = 200
@@ -17,21 +18,46 @@ export interface Mail {
   kind: 'confirmation' | 'magiclink' | 'recovery' | 'invite' | 'email_change'
 }
 
-let transporter: Transporter | undefined
-function smtp(): Transporter | undefined {
-  const url = process.env.SMTP_URL
-  if (!url) return undefined
-  transporter ??= nodemailer.createTransport(url)
-  return transporter
+/** A message the SMTP server did not take: what the log may say of it (never the URL's user or password). */
+export class MailNotSent extends Error {
+  constructor(
+    readonly kind: Mail['kind'],
+    /** nodemailer's code (ECONNECTION, EAUTH, EENVELOPE, ETIMEDOUT …) and the server's reply code, when it gave one. */
+    readonly reason: string,
+  ) {
+    super(`the SMTP server did not take the message: ${reason}`)
+    this.name = 'MailNotSent'
+  }
 }
 
-export async function sendMail(db: Queryable, projectId: number, mail: Mail): Promise<void> {
-  const transport = smtp()
-  if (transport) {
-    await transport.sendMail({ from: process.env.SMTP_FROM ?? 'noreply@localhost', to: mail.to, subject: mail.subject, text: mail.body })
-    return
+export interface Mailer {
+  send(db: Queryable, projectId: number, mail: Mail): Promise<void>
+}
+
+/** The mailer of a server config: its SMTP server, or each project's local mailbox. */
+export function createMailer(smtp: SmtpConfig | undefined): Mailer {
+  if (!smtp) return { send: (db, projectId, mail) => keepMail(db, projectId, mail, MAILBOX_KEEP).then(() => undefined) }
+  const transport = nodemailer.createTransport({
+    host: smtp.host,
+    ...(smtp.port ? { port: smtp.port } : {}),
+    secure: smtp.secure,
+    ...(smtp.auth ? { auth: smtp.auth } : {}),
+    // Each phase bounded too, so a server that stops answering frees its socket when the delivery gives up.
+    connectionTimeout: smtp.timeoutMs,
+    greetingTimeout: smtp.timeoutMs,
+    socketTimeout: smtp.timeoutMs,
+  })
+  return {
+    async send(_db, _projectId, mail) {
+      try {
+        await transport.sendMail({ from: smtp.from, to: mail.to, subject: mail.subject, text: mail.body, signal: AbortSignal.timeout(smtp.timeoutMs) })
+      } catch (err) {
+        const e = err as { code?: unknown; responseCode?: unknown; name?: unknown }
+        const code = typeof e.code === 'string' ? e.code : typeof e.name === 'string' ? e.name : 'error'
+        throw new MailNotSent(mail.kind, typeof e.responseCode === 'number' ? `${code} ${e.responseCode}` : code)
+      }
+    },
   }
-  await keepMail(db, projectId, mail, MAILBOX_KEEP)
 }
 
 /**

@@ -11,7 +11,8 @@ import type { GatewayContext, GatewayEnv } from '../../gateway'
 import type { ProjectTx } from '../../projectdb/types'
 import { clientAddress } from '../session/throttle'
 import { authError, noAuthorization, notAdmin, otpInvalid } from './errors'
-import { composeMail, sendMail, type Mail } from './mail'
+import { smtpDisplay } from '../../config'
+import { composeMail, createMailer, MailNotSent, type Mail } from './mail'
 import { redirectTarget, type AuthSettings } from './settings'
 import * as store from './store'
 import { AuthThrottle, HOUR } from './throttle'
@@ -39,7 +40,15 @@ const SENT_AT: Record<store.TokenColumn, 'confirmation_sent_at' | 'recovery_sent
   email_change_token_new: 'email_change_sent_at',
 }
 
-/** A digest of the secret a session began under (never the secret): a rotation makes it differ. */
+/** The platform's answers when its mail server did not take a message (a 500, the request's writes undone). */
+const NOT_SENT: Record<Mail['kind'], string> = {
+  confirmation: 'Error sending confirmation email',
+  magiclink: 'Error sending magic link email',
+  recovery: 'Error sending recovery email',
+  invite: 'Error sending invite email',
+  email_change: 'Error sending email change email',
+}
+
 /**
  * Where the project's auth service is reached, for the issuer of its tokens and the links of its e-mails: under the
  * project's custom domain once that is active (as the platform reconfigures auth when a domain is activated), else
@@ -47,6 +56,7 @@ const SENT_AT: Record<store.TokenColumn, 'confirmation_sent_at' | 'recovery_sent
  */
 export const authBase = (g: { projectUrl: string; customDomainUrl: string | undefined }) => `${g.customDomainUrl ?? g.projectUrl}/auth/v1`
 
+/** A digest of the secret a session began under (never the secret): a rotation makes it differ. */
 export const fingerprint = (secret: string) => createHash('sha256').update(`auth-session:${secret}`).digest('hex').slice(0, 32)
 
 /** The request's JSON body: an object, or {} when empty. */
@@ -98,6 +108,7 @@ export type AuthService = ReturnType<typeof authService>
 export function authService(deps: Pick<Deps, 'db' | 'clock' | 'config'>) {
   const { db, clock, config } = deps
   const throttle = new AuthThrottle(db, clock)
+  const mailer = createMailer(config.smtp)
 
   /** The client's address as the throttle counts it. */
   const address = (c: C) => clientAddress(c, config.trustProxy) ?? 'local'
@@ -197,11 +208,19 @@ export function authService(deps: Pick<Deps, 'db' | 'clock' | 'config'>) {
   /**
    * Puts a fresh one-time token of `kind` on the user and e-mails its link and code. The link is built on the
    * project URL and goes through GET /verify, which then sends the browser to `redirectTo` (or the Site URL).
+   * Sent inside `t`: a message the SMTP server does not take fails the request, and its token (and a new user) are
+   * rolled back with it.
    */
   async function mailToken(c: C, t: ProjectTx, settings: AuthSettings, user: UserRow, kind: Mail['kind'], redirectTo: string | undefined, to = user.email ?? '') {
     await throttle.take(c.var.gateway.project.id, 'email', settings.rate_limit_email_sent, HOUR, 'over_email_send_rate_limit')
     const { hash, otp, link } = await setToken(c, t, settings, user, kind, redirectTo, to)
-    await sendMail(db, c.var.gateway.project.id, composeMail(kind, to, link, otp))
+    try {
+      await mailer.send(db, c.var.gateway.project.id, composeMail(kind, to, link, otp))
+    } catch (err) {
+      if (!(err instanceof MailNotSent)) throw err
+      console.error(`auth e-mail (${kind}) of project ${c.var.gateway.project.ref} not sent through ${smtpDisplay(config.smtp)}: ${err.reason}`)
+      throw authError(500, 'unexpected_failure', NOT_SENT[kind])
+    }
     return hash
   }
 
