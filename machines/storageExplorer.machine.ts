@@ -15,6 +15,7 @@ import { and, assign, enqueueActions, fromPromise, raise, setup, type ActorRefFr
 import type { Bucket } from '../src/contracts/storage'
 import { publicObjectUrl } from '../src/contracts/endpoints/storageObjects'
 import type { BucketSettingsBody, ObjectInfo, StorageListItem } from '../src/contracts/storageObjects'
+import { PROJECT_DATABASE_TIMEOUT_MS } from './projectDatabaseTimeout'
 import { EMPTY_DRAFT, SIZE_UNITS, createBodyOf, type BucketDraft, type DraftErrors } from './storageBuckets.machine'
 import { storageUploadMachine, type UploadTarget } from './storageUpload.machine'
 
@@ -219,7 +220,7 @@ export const storageExplorerMachine = setup({
     isSettingsValid: ({ context }) => settingsBodyOf(context.settings).ok,
   },
   delays: {
-    requestTimeout: 30_000,
+    requestTimeout: PROJECT_DATABASE_TIMEOUT_MS,
     // Typing in the search box lists the folder once the typing pauses, not once per key.
     searchDebounce: 300,
   },

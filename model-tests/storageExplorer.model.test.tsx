@@ -3,6 +3,7 @@ import { describe, expect, it, vi } from 'vitest'
 import { createActor, fromCallback, type SnapshotFrom } from 'xstate'
 import { storageExplorerMachine, type Connection, type DeleteEntry, type Preview } from '../machines/storageExplorer.machine'
 import { storageUploadMachine, type UploadEvent, type UploadTarget } from '../machines/storageUpload.machine'
+import { PROJECT_DATABASE_TIMEOUT_MS } from '../machines/projectDatabaseTimeout'
 import type { Bucket } from '../src/contracts/storage'
 import type { BucketSettingsBody, StorageListItem } from '../src/contracts/storageObjects'
 import { StorageExplorer } from '../src/views/project/storage/StorageExplorerPage'
@@ -12,7 +13,6 @@ import { describePath, errorOf, eventFor, keyByIncomingEdge, missingCoverage, mo
 import { apiError, deferredActor, usePathClock } from './fakes'
 
 const ev = eventFor(storageExplorerMachine)
-const REQUEST_TIMEOUT = 30_000
 
 const CONNECTION: Connection = { url: `http://127.0.0.1:8787/p/${REF}/storage/v1`, key: 'service-role-key' }
 /** A member the platform does not give the service key: browse and download only. */
@@ -445,7 +445,7 @@ describe('storage explorer model', () => {
           'xstate.done.actor.connectStorage': async (step) => connect.resolve(outputOf<{ connection: Connection; bucket: Bucket }>(step)),
           'xstate.error.actor.connectStorage': async (step) => connect.reject(errorOf(step)),
           'xstate.after.requestTimeout.storageExplorer.connecting': async () => {
-            await act(() => vi.advanceTimersByTimeAsync(REQUEST_TIMEOUT))
+            await act(() => vi.advanceTimersByTimeAsync(PROJECT_DATABASE_TIMEOUT_MS))
             connect.pending.splice(0)
           },
           'explorer.retry': async () => {
@@ -454,7 +454,7 @@ describe('storage explorer model', () => {
           'xstate.done.actor.listFolder': async (step) => list.resolve(outputOf<StorageListItem[]>(step)),
           'xstate.error.actor.listFolder': async (step) => list.reject(errorOf(step)),
           'xstate.after.requestTimeout.storageExplorer.browsing.listing.loading': async () => {
-            await act(() => vi.advanceTimersByTimeAsync(REQUEST_TIMEOUT))
+            await act(() => vi.advanceTimersByTimeAsync(PROJECT_DATABASE_TIMEOUT_MS))
             list.pending.splice(0)
           },
           'listing.retry': async () => {
