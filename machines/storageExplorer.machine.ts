@@ -630,6 +630,31 @@ function panelOf(snapshot: ExplorerSnapshot): PanelView {
 
 export const selectUploads = (snapshot: ExplorerSnapshot) => snapshot.context.uploads
 
+/** What each row of the folder offers now. */
+export interface RowActions {
+  toggle: boolean
+  open: boolean
+  rename: boolean
+  delete: boolean
+  url: boolean
+}
+
+/**
+ * What the folder's rows offer, asked once for all of them: no guard of these events reads the entry named, so every
+ * row offers the same, and a scroll that brings rows into view asks the machine nothing.
+ */
+export const selectRowActions = (snapshot: ExplorerSnapshot): RowActions => ({
+  toggle: snapshot.can({ type: 'item.toggle', name: '' }),
+  open: snapshot.can({ type: 'item.open', name: '' }),
+  rename: snapshot.can({ type: 'item.rename', name: '' }),
+  delete: snapshot.can({ type: 'item.delete', name: '' }),
+  url: snapshot.can({ type: 'url.open', name: '' }),
+})
+
+/** The same offer (selectRowActions makes a new object each time): the rows keep theirs. */
+export const sameRowActions = (a: RowActions, b: RowActions) =>
+  a.toggle === b.toggle && a.open === b.open && a.rename === b.rename && a.delete === b.delete && a.url === b.url
+
 /** '1.5 MB' and the like (1024-based), for a file's size. */
 export function sizeLabel(bytes: number): string {
   if (bytes < 1024) return `${bytes} ${bytes === 1 ? 'byte' : 'bytes'}`

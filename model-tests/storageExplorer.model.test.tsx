@@ -1,7 +1,7 @@
 import { act, fireEvent, render, screen, within } from '@testing-library/react'
 import { describe, expect, it, vi } from 'vitest'
 import { createActor, fromCallback, type SnapshotFrom } from 'xstate'
-import { storageExplorerMachine, type Connection, type DeleteEntry, type Preview } from '../machines/storageExplorer.machine'
+import { selectRowActions, storageExplorerMachine, type Connection, type DeleteEntry, type Preview } from '../machines/storageExplorer.machine'
 import { storageUploadMachine, type UploadEvent, type UploadTarget } from '../machines/storageUpload.machine'
 import { PROJECT_DATABASE_TIMEOUT_MS } from '../machines/projectDatabaseTimeout'
 import type { Bucket } from '../src/contracts/storage'
@@ -217,6 +217,23 @@ const renameDialog = () => screen.getByRole('dialog', { name: /^Rename or move (
 describe('storage explorer model', () => {
   it('the paths reach every state and every transition', () => {
     expect(missingCoverage(storageExplorerMachine, paths)).toEqual({ states: [], transitions: [] })
+  })
+
+  it('what a row offers is the same for every entry, in every state the paths reach (the table asks once for all)', () => {
+    for (const path of paths) {
+      for (const { state } of path.steps) {
+        const names = ['', 'docs', 'hello.txt', ...state.context.items.map((item) => item.name)]
+        for (const name of names) {
+          expect({
+            toggle: state.can({ type: 'item.toggle', name }),
+            open: state.can({ type: 'item.open', name }),
+            rename: state.can({ type: 'item.rename', name }),
+            delete: state.can({ type: 'item.delete', name }),
+            url: state.can({ type: 'url.open', name }),
+          }).toEqual(selectRowActions(state))
+        }
+      }
+    }
   })
 
   for (const path of paths) {
