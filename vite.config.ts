@@ -10,8 +10,16 @@ const serverPort = Number(process.env.API_PORT ?? 8787)
  * it needs, not twice the same. The PGlite engine's own files and the pieces tested without a server run with PGlite;
  * the template race starts a PostgreSQL cluster of its own.
  */
-const WITHOUT_STORE = ['pglite-data-dir', 'projectdb-pglite-folders', 'domain-errors', 'git-units', 'storage-disk'].map((name) => `tests/server/${name}.test.ts`)
+const WITHOUT_STORE = ['pglite-data-dir', 'projectdb-pglite-folders', 'domain-errors', 'git-units', 'storage-bytes'].map((name) => `tests/server/${name}.test.ts`)
 const OWN_CLUSTER = ['tests/server/projectdb-template-race.test.ts']
+/**
+ * The storage tests that store objects' bytes: run again with the bytes in an S3-compatible server (server-s3), which
+ * alone runs the tests of the S3 settings themselves.
+ */
+const S3_ONLY = ['tests/server/storage-s3.test.ts']
+const STORAGE_BYTES = ['storage-bytes', 'storage-objects-api', 'storage-objects-bad-input', 'storage-objects-lifecycle', 'storage-objects-resumable', 'storage-image-transform'].map(
+  (name) => `tests/server/${name}.test.ts`,
+)
 
 export default defineConfig({
   plugins: [react(), tailwindcss()],
@@ -88,7 +96,7 @@ export default defineConfig({
           // servers of its own (own store, data folder, clock), so the modules' own caches are all a file shares.
           isolate: false,
           include: ['tests/server/**/*.test.ts'],
-          exclude: OWN_CLUSTER,
+          exclude: [...OWN_CLUSTER, ...S3_ONLY],
           env: { TEST_DB: 'pglite' },
           globalSetup: ['tests/server/pglite.globalSetup.ts', 'tests/server/denoCache.globalSetup.ts'],
           // The store's PGlite runs in the test process: V8's quick wasm compile only, as the project databases'
@@ -105,9 +113,25 @@ export default defineConfig({
           environment: 'node',
           isolate: false, // as server-pglite's
           include: ['tests/server/**/*.test.ts'],
-          exclude: WITHOUT_STORE,
+          exclude: [...WITHOUT_STORE, ...S3_ONLY],
           env: { TEST_DB: 'postgres' },
           globalSetup: ['tests/server/postgres.globalSetup.ts', 'tests/server/denoCache.globalSetup.ts'],
+          testTimeout: 30_000,
+          hookTimeout: 60_000,
+        },
+      },
+      {
+        extends: true,
+        test: {
+          // The same storage tests with objects' bytes in s3rver, an S3-compatible server in the vitest process
+          // (s3.globalSetup.ts): the metadata and its store as server-pglite's, only the bytes' backend differs.
+          name: 'server-s3',
+          environment: 'node',
+          isolate: false, // as server-pglite's
+          include: [...STORAGE_BYTES, ...S3_ONLY],
+          env: { TEST_DB: 'pglite' },
+          globalSetup: ['tests/server/pglite.globalSetup.ts', 'tests/server/s3.globalSetup.ts', 'tests/server/denoCache.globalSetup.ts'],
+          execArgv: ['--liftoff-only'],
           testTimeout: 30_000,
           hookTimeout: 60_000,
         },

@@ -111,7 +111,7 @@ async function meteringOverhead(store: 'pglite' | 'postgres') {
     const { rows } = await db.query<{ id: number; ref: string }>(`select id, ref from projects where name = 'Recipe Box'`)
     const { id, ref } = rows[0]
     const anon = (await findProjectKeys(db, id))?.anon_key ?? ''
-    const deps = { db, config, clock: systemClock, lifecycle: server.lifecycle, latency: { ms: 0 }, ownUrl: initialOwnUrl(config), projectDbs: server.projectDbs }
+    const deps = { db, config, clock: systemClock, lifecycle: server.lifecycle, latency: { ms: 0 }, ownUrl: initialOwnUrl(config), projectDbs: server.projectDbs, objects: server.objects }
     const meter = createUsageMeter({ db, clock: systemClock, projectDbs: server.projectDbs, flushMs: 0, logLimit: 1_000 })
     const plain = gatewayRoutes(deps, undefined, [restProduct(deps)])
     const metered = gatewayRoutes(deps, meter, [restProduct(deps)])

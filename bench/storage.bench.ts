@@ -1,11 +1,12 @@
 /**
- * The storage service of a project (/p/{ref}/storage/v1) on a running server (PGlite store, bytes on disk):
+ * The storage service of a project (/p/{ref}/storage/v1) on a running server (PGlite store; bytes on disk, or with
+ * BACKEND=s3 in an S3-compatible server, s3rver, that this bench runs in its own process on a free port):
  *  - a 200 MB file uploaded (raw body, streamed from disk) and downloaded (streamed, bytes counted, not kept):
  *    MB/s each way, and the server's resident memory (VmRSS) before and at its highest during each — streaming both
  *    ways, the growth stays a few MB whatever the file's size;
  *  - a folder of 10,000 objects listed (POST /object/list, limit 10,000; and the first page of 100): median ms of 5;
  *  - signed URLs made (POST /object/sign/{bucket}/{path}, service key): requests/s with 10 clients over LOAD_SECONDS.
- * `npx tsx bench/storage.bench.ts` — FILE_MB (default 200), LOAD_SECONDS (default 5).
+ * `npx tsx bench/storage.bench.ts` — FILE_MB (default 200), LOAD_SECONDS (default 5), BACKEND (disk or s3).
  */
 import autocannon from 'autocannon'
 import { createReadStream, createWriteStream, mkdtempSync, readFileSync, statSync } from 'node:fs'
@@ -13,7 +14,8 @@ import http from 'node:http'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { randomBytes } from 'node:crypto'
-import { demoProjectKeys, loadLine, median, ownerAccessToken, removeDir, startServer } from './support'
+import S3rver from 's3rver'
+import { insertObjectRows, loadLine, medianListMs, removeDir, startServer, storageBucket } from './support'
 
 const FILE_MB = Number(process.env.FILE_MB ?? 200)
 const LOAD_SECONDS = Number(process.env.LOAD_SECONDS ?? 5)
@@ -38,15 +40,17 @@ async function watched<T>(pid: number, fn: () => Promise<T>): Promise<{ result: 
 }
 
 const work = mkdtempSync(join(tmpdir(), 'storage-bench-'))
-const server = await startServer({ PROJECT_DB_QUERY_TIMEOUT_MS: '600000' })
+const BACKEND = process.env.BACKEND ?? 'disk'
+if (BACKEND !== 'disk' && BACKEND !== 's3') throw new Error(`BACKEND is disk or s3, not ${BACKEND}`)
+// s3rver's default key pair; its bucket made at start.
+const s3 = BACKEND === 's3' ? new S3rver({ address: '127.0.0.1', port: 0, silent: true, directory: join(work, 's3'), configureBuckets: [{ name: 'bench-objects', configs: [] }] }) : undefined
+const s3Url = s3 ? `http://S3RVER:S3RVER@127.0.0.1:${(await s3.run()).port}/bench-objects` : undefined
+const server = await startServer({ PROJECT_DB_QUERY_TIMEOUT_MS: '600000', ...(s3Url ? { STORAGE_S3_URL: s3Url } : {}) })
+console.log(`bytes ${BACKEND === 's3' ? 'in s3rver (an S3-compatible server in the bench process)' : 'on disk'}`)
 const pid = server.process.pid!
 try {
-  const { ref, service } = await demoProjectKeys(server.url)
-  const base = `${server.url}/p/${ref}/storage/v1`
-  const auth = { authorization: `Bearer ${service}` }
-  const json = { ...auth, 'content-type': 'application/json' }
-  const made = await fetch(`${base}/bucket`, { method: 'POST', headers: json, body: JSON.stringify({ name: 'bench' }) })
-  if (!made.ok) throw new Error(`bucket: ${made.status} ${await made.text()}`)
+  const storage = await storageBucket(server.url, 'bench')
+  const { ref, base, auth, json } = storage
 
   // The file, written once to disk so the upload streams from a file as a client would.
   const file = join(work, 'big.bin')
@@ -96,28 +100,10 @@ try {
   console.log(`upload ${FILE_MB} MB: ${(mb / (up.ms / 1000)).toFixed(1)} MB/s (${Math.round(up.ms)} ms); server RSS ${baseline.toFixed(0)} MB before, ${up.peakMb.toFixed(0)} MB at most (+${(up.peakMb - baseline).toFixed(1)} MB)`)
   console.log(`download ${FILE_MB} MB: ${(mb / (down.ms / 1000)).toFixed(1)} MB/s (${Math.round(down.ms)} ms); server RSS ${beforeDown.toFixed(0)} MB before, ${down.peakMb.toFixed(0)} MB at most (+${(down.peakMb - beforeDown).toFixed(1)} MB)`)
 
-  // 10,000 objects' rows in one folder, written with SQL through the Management API (the listing reads rows only).
-  const token = ownerAccessToken(server.dataDir)
-  const sql = `insert into storage.objects (bucket_id, name, version, metadata)
-    select 'bench', 'many/' || lpad(i::text, 5, '0') || '.txt', gen_random_uuid()::text,
-      jsonb_build_object('size', 1, 'mimetype', 'text/plain', 'eTag', '"x"', 'cacheControl', 'no-cache', 'lastModified', now(), 'contentLength', 1, 'httpStatusCode', 200)
-    from generate_series(1, ${OBJECTS}) i`
-  const inserted = await fetch(`${server.url}/v1/projects/${ref}/database/query`, {
-    method: 'POST',
-    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-    body: JSON.stringify({ query: sql }),
-  })
-  if (!inserted.ok) throw new Error(`inserting rows: ${inserted.status} ${await inserted.text()}`)
+  // 10,000 objects' rows in one folder (the listing reads rows only).
+  await insertObjectRows(server, ref, 'bench', OBJECTS, 'many/')
   for (const limit of [OBJECTS, 100]) {
-    const times: number[] = []
-    for (let run = 0; run < 5; run++) {
-      const started = performance.now()
-      const res = await fetch(`${base}/object/list/bench`, { method: 'POST', headers: json, body: JSON.stringify({ prefix: 'many', limit }) })
-      const listed = (await res.json()) as unknown[]
-      times.push(performance.now() - started)
-      if (listed.length !== limit) throw new Error(`listed ${listed.length} of ${limit}`)
-    }
-    console.log(`list a folder of ${OBJECTS} objects, limit ${limit}: median ${median(times).toFixed(1)} ms`)
+    console.log(`list a folder of ${OBJECTS} objects, limit ${limit}: median ${(await medianListMs(storage, 'bench', 'many', limit)).toFixed(1)} ms`)
   }
 
   await fetch(`${base}/object/bench/small.txt`, { method: 'POST', headers: { ...auth, 'content-type': 'text/plain' }, body: 'small' })
@@ -135,6 +121,7 @@ try {
   console.log(loadLine())
 } finally {
   await server.stop()
+  await s3?.close()
   removeDir(server.dataDir)
   removeDir(work)
 }

@@ -5,7 +5,7 @@ import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSyn
 import { createServer } from 'node:net'
 import { cpus, loadavg, tmpdir } from 'node:os'
 import { join } from 'node:path'
-import type { Page } from '@playwright/test'
+import { chromium, type Page } from '@playwright/test'
 import { RepositoryList } from '../src/contracts/github'
 
 export function freePort(): Promise<number> {
@@ -253,3 +253,89 @@ export const waitUntil = (page: Page, condition: string) =>
       check()
     })`,
   )
+
+/** Debian's Chromium as the benches drive it (a downloaded browser cannot be had here). */
+export const launchChromium = () =>
+  chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+  })
+
+/**
+ * Frame times (ms from one animation frame to the next) over `steps` frames, each moving the scroll container the
+ * CSS selector `scroller` names `step` px further from the top; 'fling': top to bottom over the frames (every row new
+ * each frame); 0: the list still, what the machine's load alone makes of a frame.
+ */
+export const scrollFrameTimes = (page: Page, scroller: string, step: number | 'fling', steps = 300) =>
+  page.evaluate(
+    async ({ scroller, step, steps }) => {
+      const element = document.querySelector(scroller) as HTMLElement
+      element.scrollTop = 0
+      const times: number[] = []
+      let last = performance.now()
+      for (let i = 1; i <= steps; i++) {
+        await new Promise<void>((resolve) =>
+          requestAnimationFrame(() => {
+            element.scrollTop = step === 'fling' ? (element.scrollHeight * i) / steps : step * i
+            const now = performance.now()
+            times.push(now - last)
+            last = now
+            resolve()
+          }),
+        )
+      }
+      return times.slice(1)
+    },
+    { scroller, step, steps },
+  )
+
+/** Frame times as the benches print them: how many, the share under 16.7 ms (60 frames a second), median and p95. */
+export function frameFigures(frames: number[]): string {
+  const sorted = [...frames].sort((a, b) => a - b)
+  const under = frames.filter((t) => t < 16.7).length
+  return (
+    `${frames.length} frames, ${((under / frames.length) * 100).toFixed(1)}% under 16.7 ms, ` +
+    `median ${sorted[Math.floor(sorted.length / 2)].toFixed(1)} ms, p95 ${sorted[Math.floor(sorted.length * 0.95)].toFixed(1)} ms`
+  )
+}
+
+/** A demo project's storage API as its service key reaches it, with a new bucket `bucket`. */
+export async function storageBucket(url: string, bucket: string) {
+  const { ref, service } = await demoProjectKeys(url)
+  const base = `${url}/p/${ref}/storage/v1`
+  const auth = { authorization: `Bearer ${service}` }
+  const json = { ...auth, 'content-type': 'application/json' }
+  const made = await fetch(`${base}/bucket`, { method: 'POST', headers: json, body: JSON.stringify({ name: bucket }) })
+  if (!made.ok) throw new Error(`bucket: ${made.status} ${await made.text()}`)
+  return { ref, base, auth, json }
+}
+
+/**
+ * `count` objects' rows in one folder of a bucket (`<folder>00001.txt` …), written with SQL through the Management
+ * API as the demo Owner: a listing reads rows only, so no bytes are stored.
+ */
+export async function insertObjectRows(server: RunningServer, ref: string, bucket: string, count: number, folder = '') {
+  const sql = `insert into storage.objects (bucket_id, name, version, metadata)
+    select '${bucket}', '${folder}' || lpad(i::text, 5, '0') || '.txt', gen_random_uuid()::text,
+      jsonb_build_object('size', i, 'mimetype', 'text/plain', 'eTag', '"x"', 'cacheControl', 'no-cache', 'lastModified', now(), 'contentLength', i, 'httpStatusCode', 200)
+    from generate_series(1, ${count}) i`
+  const inserted = await fetch(`${server.url}/v1/projects/${ref}/database/query`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${ownerAccessToken(server.dataDir)}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ query: sql }),
+  })
+  if (!inserted.ok) throw new Error(`inserting rows: ${inserted.status} ${await inserted.text()}`)
+}
+
+/** Median ms of `runs` listings of one folder (POST /object/list) with `limit`, each checked to list `limit` entries. */
+export async function medianListMs(storage: { base: string; json: Record<string, string> }, bucket: string, prefix: string, limit: number, runs = 5) {
+  const times: number[] = []
+  for (let run = 0; run < runs; run++) {
+    const started = performance.now()
+    const res = await fetch(`${storage.base}/object/list/${bucket}`, { method: 'POST', headers: storage.json, body: JSON.stringify({ prefix, limit }) })
+    const listed = (await res.json()) as unknown[]
+    times.push(performance.now() - started)
+    if (listed.length !== limit) throw new Error(`listed ${listed.length} of ${limit}`)
+  }
+  return median(times)
+}

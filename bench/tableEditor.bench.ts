@@ -6,9 +6,8 @@
  *    top to bottom in Chromium; frame times from requestAnimationFrame, the share of frames under 16 ms.
  * `npx vite build && npx tsx bench/tableEditor.bench.ts`
  */
-import { chromium } from '@playwright/test'
 import { readFileSync, readdirSync } from 'node:fs'
-import { ownerCookie, removeDir, startServer } from './support'
+import { frameFigures, launchChromium, ownerCookie, removeDir, scrollFrameTimes, startServer } from './support'
 
 const ROWS = 100_000
 
@@ -82,39 +81,15 @@ try {
   console.log(`CSV import of ${ROWS.toLocaleString('en-US')} rows (${(csv.length / 1024 / 1024).toFixed(1)} MB): ${seconds.toFixed(2)} s, ` +
     `server+workers RSS ${Math.round(before / 1024)} MB before, peak ${Math.round(peak / 1024)} MB (+${Math.round((peak - before) / 1024)} MB)`)
 
-  const browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-  })
+  const browser = await launchChromium()
   try {
     const context = await browser.newContext({ baseURL: server.url })
     await context.request.post('/platform/auth/sign-in', { data: { email: 'owner@example.com', password: 'demo1234' } })
     const page = await context.newPage()
     await page.goto(`/project/${ref}/editor/table/${encodeURIComponent(table)}?size=1000`)
     await page.getByRole('grid', { name: `Rows of ${table}` }).getByText('row 1, imported', { exact: true }).waitFor({ timeout: 60_000 })
-    const frames = await page.evaluate(async () => {
-      const scroller = document.querySelector('[data-testid="grid-scroller"]') as HTMLElement
-      const times: number[] = []
-      let last = performance.now()
-      const steps = 300
-      for (let i = 1; i <= steps; i++) {
-        await new Promise<void>((resolve) =>
-          requestAnimationFrame(() => {
-            scroller.scrollTop = (scroller.scrollHeight * i) / steps
-            const now = performance.now()
-            times.push(now - last)
-            last = now
-            resolve()
-          }),
-        )
-      }
-      return times.slice(1)
-    })
-    const sorted = [...frames].sort((a, b) => a - b)
-    const under = frames.filter((t) => t < 16.7).length
-    console.log(`grid scroll over a 1,000-row page of ${ROWS.toLocaleString('en-US')} rows: ${frames.length} frames, ` +
-      `${((under / frames.length) * 100).toFixed(1)}% under 16.7 ms, median ${sorted[Math.floor(sorted.length / 2)].toFixed(1)} ms, ` +
-      `p95 ${sorted[Math.floor(sorted.length * 0.95)].toFixed(1)} ms`)
+    const frames = await scrollFrameTimes(page, '[data-testid="grid-scroller"]', 'fling')
+    console.log(`grid scroll over a 1,000-row page of ${ROWS.toLocaleString('en-US')} rows: ${frameFigures(frames)}`)
   } finally {
     await browser.close()
   }

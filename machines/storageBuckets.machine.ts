@@ -12,6 +12,7 @@ import { assign, fromPromise, setup, type SnapshotFrom } from 'xstate'
 import type { Permission } from '../src/contracts/common'
 import { CreateBucketBody, isTenantConfigNotFound, type Bucket } from '../src/contracts/storage'
 import { bucketRetryDelay, shouldRetryBuckets } from './bucketRetries'
+import { PROJECT_DATABASE_TIMEOUT_MS } from './projectDatabaseTimeout'
 
 export const SIZE_UNITS = ['bytes', 'KB', 'MB', 'GB'] as const
 export type SizeUnit = (typeof SIZE_UNITS)[number]
@@ -124,7 +125,8 @@ export const storageBucketsMachine = setup({
     mayManage: ({ context }) => context.canManage,
   },
   delays: {
-    requestTimeout: 10_000,
+    // Buckets are rows of the project's own database, which the platform may have to open first.
+    requestTimeout: PROJECT_DATABASE_TIMEOUT_MS,
     retryDelay: ({ context }) => bucketRetryDelay(context.retries),
   },
 }).createMachine({

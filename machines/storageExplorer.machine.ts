@@ -15,6 +15,7 @@ import { and, assign, enqueueActions, fromPromise, raise, setup, type ActorRefFr
 import type { Bucket } from '../src/contracts/storage'
 import { publicObjectUrl } from '../src/contracts/endpoints/storageObjects'
 import type { BucketSettingsBody, ObjectInfo, StorageListItem } from '../src/contracts/storageObjects'
+import { PROJECT_DATABASE_TIMEOUT_MS } from './projectDatabaseTimeout'
 import { EMPTY_DRAFT, SIZE_UNITS, createBodyOf, type BucketDraft, type DraftErrors } from './storageBuckets.machine'
 import { storageUploadMachine, type UploadTarget } from './storageUpload.machine'
 
@@ -219,7 +220,7 @@ export const storageExplorerMachine = setup({
     isSettingsValid: ({ context }) => settingsBodyOf(context.settings).ok,
   },
   delays: {
-    requestTimeout: 30_000,
+    requestTimeout: PROJECT_DATABASE_TIMEOUT_MS,
     // Typing in the search box lists the folder once the typing pauses, not once per key.
     searchDebounce: 300,
   },
@@ -628,6 +629,31 @@ function panelOf(snapshot: ExplorerSnapshot): PanelView {
 }
 
 export const selectUploads = (snapshot: ExplorerSnapshot) => snapshot.context.uploads
+
+/** What each row of the folder offers now. */
+export interface RowActions {
+  toggle: boolean
+  open: boolean
+  rename: boolean
+  delete: boolean
+  url: boolean
+}
+
+/**
+ * What the folder's rows offer, asked once for all of them: no guard of these events reads the entry named, so every
+ * row offers the same, and a scroll that brings rows into view asks the machine nothing.
+ */
+export const selectRowActions = (snapshot: ExplorerSnapshot): RowActions => ({
+  toggle: snapshot.can({ type: 'item.toggle', name: '' }),
+  open: snapshot.can({ type: 'item.open', name: '' }),
+  rename: snapshot.can({ type: 'item.rename', name: '' }),
+  delete: snapshot.can({ type: 'item.delete', name: '' }),
+  url: snapshot.can({ type: 'url.open', name: '' }),
+})
+
+/** The same offer (selectRowActions makes a new object each time): the rows keep theirs. */
+export const sameRowActions = (a: RowActions, b: RowActions) =>
+  a.toggle === b.toggle && a.open === b.open && a.rename === b.rename && a.delete === b.delete && a.url === b.url
 
 /** '1.5 MB' and the like (1024-based), for a file's size. */
 export function sizeLabel(bytes: number): string {

@@ -3,6 +3,7 @@ import { describe, expect, it, vi } from 'vitest'
 import { createActor, type AnyMachineSnapshot, type SnapshotFrom } from 'xstate'
 import { bucketRetryDelay } from '../machines/bucketRetries'
 import { mimeTypesLabel, sizeLimitLabel, storageBucketsMachine, type BucketDraft } from '../machines/storageBuckets.machine'
+import { PROJECT_DATABASE_TIMEOUT_MS } from '../machines/projectDatabaseTimeout'
 import type { Bucket, CreateBucketBody } from '../src/contracts/storage'
 import { StorageBuckets } from '../src/views/project/storage/StorageBucketsPage'
 import { REF } from '../tests/fixtures'
@@ -12,8 +13,6 @@ import { apiError, deferredActor, usePathClock } from './fakes'
 
 /** The model's events, typed by the machine. */
 const ev = eventFor(storageBucketsMachine)
-
-const REQUEST_TIMEOUT = 10_000
 
 const contextOf = (snapshot: SnapshotFrom<typeof storageBucketsMachine>) => snapshot.context
 
@@ -243,7 +242,7 @@ describe('storage buckets model', () => {
           'xstate.done.actor.listBuckets': async (step) => list.resolve(outputOf<Bucket[]>(step)),
           'xstate.error.actor.listBuckets': async (step) => list.reject(errorOf(step)),
           'xstate.after.requestTimeout.storageBuckets.loading': async () => {
-            await act(() => vi.advanceTimersByTimeAsync(REQUEST_TIMEOUT))
+            await act(() => vi.advanceTimersByTimeAsync(PROJECT_DATABASE_TIMEOUT_MS))
           },
           'xstate.after.retryDelay.storageBuckets.waitingToRetry': async () => {
             await act(() => vi.advanceTimersByTimeAsync(bucketRetryDelay(contextOf(actor.getSnapshot()).retries)))
@@ -272,7 +271,7 @@ describe('storage buckets model', () => {
           'xstate.done.actor.createBucket': async () => create.resolve(PHOTOS),
           'xstate.error.actor.createBucket': async (step) => create.reject(errorOf(step)),
           'xstate.after.requestTimeout.storageBuckets.loaded.creating.submitting': async () => {
-            await act(() => vi.advanceTimersByTimeAsync(REQUEST_TIMEOUT))
+            await act(() => vi.advanceTimersByTimeAsync(PROJECT_DATABASE_TIMEOUT_MS))
           },
           'bucket.delete': async () => {
             fireEvent.click(screen.getByRole('button', { name: 'Delete bucket receipts' }))
@@ -286,7 +285,7 @@ describe('storage buckets model', () => {
           'xstate.done.actor.deleteBucket': async () => remove.resolve(undefined),
           'xstate.error.actor.deleteBucket': async (step) => remove.reject(errorOf(step)),
           'xstate.after.requestTimeout.storageBuckets.loaded.deleting.submitting': async () => {
-            await act(() => vi.advanceTimersByTimeAsync(REQUEST_TIMEOUT))
+            await act(() => vi.advanceTimersByTimeAsync(PROJECT_DATABASE_TIMEOUT_MS))
           },
         },
       })

@@ -1,8 +1,9 @@
 import { act, fireEvent, render, screen, within } from '@testing-library/react'
 import { describe, expect, it, vi } from 'vitest'
 import { createActor, fromCallback, type SnapshotFrom } from 'xstate'
-import { storageExplorerMachine, type Connection, type DeleteEntry, type Preview } from '../machines/storageExplorer.machine'
+import { selectRowActions, storageExplorerMachine, type Connection, type DeleteEntry, type Preview } from '../machines/storageExplorer.machine'
 import { storageUploadMachine, type UploadEvent, type UploadTarget } from '../machines/storageUpload.machine'
+import { PROJECT_DATABASE_TIMEOUT_MS } from '../machines/projectDatabaseTimeout'
 import type { Bucket } from '../src/contracts/storage'
 import type { BucketSettingsBody, StorageListItem } from '../src/contracts/storageObjects'
 import { StorageExplorer } from '../src/views/project/storage/StorageExplorerPage'
@@ -12,7 +13,6 @@ import { describePath, errorOf, eventFor, keyByIncomingEdge, missingCoverage, mo
 import { apiError, deferredActor, usePathClock } from './fakes'
 
 const ev = eventFor(storageExplorerMachine)
-const REQUEST_TIMEOUT = 30_000
 
 const CONNECTION: Connection = { url: `http://127.0.0.1:8787/p/${REF}/storage/v1`, key: 'service-role-key' }
 /** A member the platform does not give the service key: browse and download only. */
@@ -217,6 +217,23 @@ const renameDialog = () => screen.getByRole('dialog', { name: /^Rename or move (
 describe('storage explorer model', () => {
   it('the paths reach every state and every transition', () => {
     expect(missingCoverage(storageExplorerMachine, paths)).toEqual({ states: [], transitions: [] })
+  })
+
+  it('what a row offers is the same for every entry, in every state the paths reach (the table asks once for all)', () => {
+    for (const path of paths) {
+      for (const { state } of path.steps) {
+        const names = ['', 'docs', 'hello.txt', ...state.context.items.map((item) => item.name)]
+        for (const name of names) {
+          expect({
+            toggle: state.can({ type: 'item.toggle', name }),
+            open: state.can({ type: 'item.open', name }),
+            rename: state.can({ type: 'item.rename', name }),
+            delete: state.can({ type: 'item.delete', name }),
+            url: state.can({ type: 'url.open', name }),
+          }).toEqual(selectRowActions(state))
+        }
+      }
+    }
   })
 
   for (const path of paths) {
@@ -445,7 +462,7 @@ describe('storage explorer model', () => {
           'xstate.done.actor.connectStorage': async (step) => connect.resolve(outputOf<{ connection: Connection; bucket: Bucket }>(step)),
           'xstate.error.actor.connectStorage': async (step) => connect.reject(errorOf(step)),
           'xstate.after.requestTimeout.storageExplorer.connecting': async () => {
-            await act(() => vi.advanceTimersByTimeAsync(REQUEST_TIMEOUT))
+            await act(() => vi.advanceTimersByTimeAsync(PROJECT_DATABASE_TIMEOUT_MS))
           },
           'explorer.retry': async () => {
             fireEvent.click(within(screen.getByRole('alert')).getByRole('button', { name: 'Try again' }))
@@ -453,7 +470,7 @@ describe('storage explorer model', () => {
           'xstate.done.actor.listFolder': async (step) => list.resolve(outputOf<StorageListItem[]>(step)),
           'xstate.error.actor.listFolder': async (step) => list.reject(errorOf(step)),
           'xstate.after.requestTimeout.storageExplorer.browsing.listing.loading': async () => {
-            await act(() => vi.advanceTimersByTimeAsync(REQUEST_TIMEOUT))
+            await act(() => vi.advanceTimersByTimeAsync(PROJECT_DATABASE_TIMEOUT_MS))
           },
           'listing.retry': async () => {
             fireEvent.click(screen.getByRole('button', { name: 'Try again' }))

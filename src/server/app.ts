@@ -10,6 +10,7 @@ import { Hono, type MiddlewareHandler } from 'hono'
 import { systemClock, type Clock, type ServerConfig } from './config'
 import { addedLatency, logRequests, notFound, onError } from './core/defences'
 import type { Deps } from './core/deps'
+import type { ObjectBytes } from './core/objectBytes'
 import { customDomains } from './gateway/customDomain'
 import { hostAllowed, jsonOrNoBody, limitBodies, refuseNul, requireKnownHost, securityHeaders } from './core/guards'
 import { initialOwnUrl, type AppEnv } from './core/http'
@@ -54,6 +55,7 @@ import { gatewayRoutes, platformCall } from './gateway'
 import { projectCors } from './gateway/cors'
 import { createRealtime } from './features/realtime/routes'
 import { storageRoutes } from './features/storage/routes'
+import { objectBytesFor } from './features/storage/objects'
 import { storageProduct } from './features/storage/service'
 import { settingsDevRoutes, settingsRoutes } from './features/settings/routes'
 import { supportRoutes } from './features/support/routes'
@@ -91,6 +93,8 @@ export interface PlatformServer {
   projectDbs: ProjectDatabases
   /** The edge function runtime (its workers and logs). */
   functionRuntime: FunctionRuntime
+  /** Where stored objects keep their bytes. */
+  objects: ObjectBytes
   /**
    * Routes answered on Node's request before the app, each only when the app would answer the same (the status
    * poll: features/projects/statusPoll.ts); start.ts puts them in front of the app. `app.request` never uses them.
@@ -190,7 +194,8 @@ export async function createApp(options: CreateAppOptions): Promise<PlatformServ
   // waiting on migrations for a database to open.
   const concurrency = Math.max(1, Math.min(config.lifecycle.concurrency, config.projectDb.maxOpen - 1))
   const engine = createEngine({ db, clock, tickMs: config.lifecycle.tickMs, lifecycle, concurrency })
-  const deps: Deps = { db, config, clock, lifecycle, latency: { ms: 0 }, ownUrl: initialOwnUrl(config), projectDbs }
+  const objects = objectBytesFor(config)
+  const deps: Deps = { db, config, clock, lifecycle, latency: { ms: 0 }, ownUrl: initialOwnUrl(config), projectDbs, objects }
   // What each project's REST endpoint serves, counted in memory and written to the store periodically and on close.
   const usageMeter = createUsageMeter({ db, clock, projectDbs, flushMs: config.usageFlushMs, logLimit: REQUEST_LOG_LIMIT })
   const functionRuntime = createFunctionRuntime(deps, { databasePort: () => wirePorts.get(projectDbs) })
@@ -274,6 +279,7 @@ export async function createApp(options: CreateAppOptions): Promise<PlatformServ
     },
     projectDbs,
     functionRuntime,
+    objects,
     close: async () => {
       stopSweep()
       await realtime.close()

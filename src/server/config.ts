@@ -132,6 +132,11 @@ export interface ServerConfig {
    * the memory kept for results.
    */
   storage?: { maxBytes?: number; maxPixels?: number; cacheBytes?: number }
+  /**
+   * STORAGE_S3_URL: objects' bytes in an S3-compatible store instead of DATA_DIR/storage (features/storage/s3.ts);
+   * `http(s)://ACCESS_KEY_ID:SECRET_ACCESS_KEY@HOST[:PORT]/BUCKET[/PREFIX]?region=REGION[&style=virtual]`.
+   */
+  storageS3?: S3Settings
   functions?: {
     wallClockMs?: number
     paidWallClockMs?: number
@@ -234,6 +239,55 @@ export interface ScryptCost {
 export const OWASP_SCRYPT_COST: ScryptCost = { N: 2 ** 17, r: 8, p: 1 }
 
 type Env = Record<string, string | undefined>
+
+/** An S3-compatible store as STORAGE_S3_URL names it. */
+export interface S3Settings {
+  /** The store's origin, `http(s)://host[:port]`. */
+  endpoint: string
+  bucket: string
+  /** Prepended to every key ('' or ending with '/'): several platforms may share a bucket. */
+  prefix: string
+  region: string
+  accessKeyId: string
+  secretAccessKey: string
+  /** `bucket` in the path (the default: MinIO, Ceph, R2 and S3 all take it), or as a subdomain (`style=virtual`). */
+  forcePathStyle: boolean
+}
+
+const S3_URL_SHAPE = 'http(s)://ACCESS_KEY_ID:SECRET_ACCESS_KEY@HOST[:PORT]/BUCKET[/PREFIX]?region=REGION'
+
+/**
+ * STORAGE_S3_URL read into its parts. The credentials are the URL's user and password, percent-encoded as a URL
+ * needs (a secret key's `/` and `+` as %2F and %2B). A refusal says what is wrong and never repeats the URL: it holds
+ * the secret key.
+ */
+export function s3SettingsOf(raw: string): S3Settings {
+  function fail(why: string): never {
+    throw new Error(`STORAGE_S3_URL ${why}: it must look like ${S3_URL_SHAPE}`)
+  }
+  let url: URL
+  try {
+    url = new URL(raw.trim())
+  } catch {
+    return fail('is not a URL')
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') fail(`has the scheme '${url.protocol}'`)
+  if (!url.username || !url.password) fail('names no access key id and secret key (user:password@)')
+  const [bucket, ...rest] = url.pathname.split('/').filter(Boolean).map(decodeURIComponent)
+  if (!bucket) fail('names no bucket (the first segment of its path)')
+  const style = url.searchParams.get('style') ?? 'path'
+  if (style !== 'path' && style !== 'virtual') fail(`has style=${style} (path or virtual)`)
+  for (const key of url.searchParams.keys()) if (key !== 'region' && key !== 'style') fail(`has an unknown parameter '${key}'`)
+  return {
+    endpoint: url.origin,
+    bucket,
+    prefix: rest.length ? `${rest.join('/')}/` : '',
+    region: url.searchParams.get('region') || 'us-east-1',
+    accessKeyId: decodeURIComponent(url.username),
+    secretAccessKey: decodeURIComponent(url.password),
+    forcePathStyle: style === 'path',
+  }
+}
 
 function int(env: Env, name: string, fallback: number, min = 0): number {
   const raw = env[name]
@@ -366,6 +420,7 @@ export function loadConfig(env: Env = process.env): ServerConfig {
       ...(env.STORAGE_IMAGE_MAX_PIXELS ? { maxPixels: int(env, 'STORAGE_IMAGE_MAX_PIXELS', 0, 1) } : {}),
       ...(env.STORAGE_IMAGE_CACHE_BYTES ? { cacheBytes: int(env, 'STORAGE_IMAGE_CACHE_BYTES', 0, 0) } : {}),
     },
+    ...(env.STORAGE_S3_URL?.trim() ? { storageS3: s3SettingsOf(env.STORAGE_S3_URL) } : {}),
     sessionTtlMs: 7 * 24 * 60 * 60 * 1000,
     trustProxy: env.TRUST_PROXY === '1' || env.TRUST_PROXY === 'true',
     passwordHashCost: OWASP_SCRYPT_COST,

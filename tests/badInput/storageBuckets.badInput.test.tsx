@@ -6,6 +6,7 @@
 import { act, fireEvent, render, screen, within } from '@testing-library/react'
 import { describe, expect, it, vi } from 'vitest'
 import { createActor } from 'xstate'
+import { PROJECT_DATABASE_TIMEOUT_MS } from '../../machines/projectDatabaseTimeout'
 import { liveStorageBucketsMachine } from '../../src/api/live/storage'
 import { StorageBuckets } from '../../src/views/project/storage/StorageBucketsPage'
 import { REF } from '../fixtures'
@@ -35,9 +36,10 @@ describe('Storage page under bad answers: the list', () => {
   it.each(listCases)('%s: retried 3 times by the rule, then a clear error; Try again loads the buckets', async (name, bad, message) => {
     const fetch = stubFetch({ polled: BUCKETS_PATH, answers: [bad, bad, bad, bad], fallback: json(BUCKETS) })
     const actor = renderPage()
-    await advance(60_000)
-    // Each attempt starts when the previous one failed (at once, or after its 10 s time-out) plus 1 s, 2 s, 4 s.
-    const failsAfter = name === 'a time-out' ? 10_000 : 0
+    // Four attempts, each unanswered for the project database's time-out at worst, and the 1 s, 2 s, 4 s between.
+    await advance(4 * PROJECT_DATABASE_TIMEOUT_MS + 7000)
+    // Each attempt starts when the previous one failed (at once, or after its time-out) plus 1 s, 2 s, 4 s.
+    const failsAfter = name === 'a time-out' ? PROJECT_DATABASE_TIMEOUT_MS : 0
     expect(fetch.calls).toEqual([0, failsAfter + 1000, 2 * failsAfter + 3000, 3 * failsAfter + 7000])
     const alert = screen.getByRole('alert')
     expect(alert).toHaveTextContent('Failed to load buckets')
@@ -113,7 +115,7 @@ describe('Storage page under bad answers: create', () => {
       fireEvent.change(dialog.getByLabelText('Allowed MIME types'), { target: { value: 'image/png' } })
       fireEvent.change(dialog.getByLabelText('File size limit'), { target: { value: '3' } })
       fireEvent.click(dialog.getByRole('button', { name: 'Create bucket' }))
-      await advance(10_000)
+      await advance(PROJECT_DATABASE_TIMEOUT_MS)
       expect(dialog.getByRole('alert')).toHaveTextContent(message)
       expect(dialog.getByLabelText('Name')).toHaveValue('photos')
       expect(dialog.getByLabelText('Allowed MIME types')).toHaveValue('image/png')
@@ -135,7 +137,7 @@ describe('Storage page under bad answers: delete', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Delete bucket receipts' }))
     const dialog = within(screen.getByRole('dialog', { name: 'Delete bucket' }))
     fireEvent.click(dialog.getByRole('button', { name: 'Delete bucket' }))
-    await advance(10_000)
+    await advance(PROJECT_DATABASE_TIMEOUT_MS)
     expect(dialog.getByRole('alert')).toHaveTextContent(message)
     fireEvent.click(dialog.getByRole('button', { name: 'Cancel' }))
     await advance(0)

@@ -8,6 +8,7 @@ import {
   sizeLimitLabel,
   storageBucketsMachine,
 } from '../../machines/storageBuckets.machine'
+import { PROJECT_DATABASE_TIMEOUT_MS } from '../../machines/projectDatabaseTimeout'
 import type { Bucket, CreateBucketBody } from '../../src/contracts/storage'
 import { AVATARS, BUCKETS, LOCKED, RECEIPTS, TENANT_CONFIG_NOT_FOUND, createdBucket } from '../fixtures.storage'
 
@@ -105,15 +106,17 @@ describe('storage buckets machine: the list and its retry rule', () => {
     expect(view()).toMatchObject({ phase: 'failed', storageDisabled: true })
   })
 
-  it('a read unanswered for 10 s is abandoned and counts as a failure: retried by the rule', async () => {
+  it("a read unanswered for the project database's time-out is abandoned and counts as a failure: retried by the rule", async () => {
     const { lists, view } = start()
-    await vi.advanceTimersByTimeAsync(10_000)
+    await vi.advanceTimersByTimeAsync(PROJECT_DATABASE_TIMEOUT_MS - 1)
+    expect(lists[0].signal.aborted).toBe(false)
+    await vi.advanceTimersByTimeAsync(1)
     expect(lists[0].signal.aborted).toBe(true)
     expect(view()).toEqual({ phase: 'loading', retry: 1, lastError: 'The request timed out' })
     await vi.advanceTimersByTimeAsync(1000)
     expect(lists).toHaveLength(2)
     // Every attempt times out: four requests, then failed.
-    await vi.advanceTimersByTimeAsync(10_000 + 2000 + 10_000 + 4000 + 10_000)
+    await vi.advanceTimersByTimeAsync(PROJECT_DATABASE_TIMEOUT_MS + 2000 + PROJECT_DATABASE_TIMEOUT_MS + 4000 + PROJECT_DATABASE_TIMEOUT_MS)
     expect(lists).toHaveLength(4)
     expect(view()).toEqual({ phase: 'failed', error: 'The request timed out', storageDisabled: false })
   })
@@ -188,12 +191,12 @@ describe('storage buckets machine: create', () => {
     expect(creates[1].input.body).toMatchObject({ name: 'avatars-2', file_size_limit: 10_240 })
   })
 
-  it('a create unanswered for 10 s is abandoned; the dialog keeps the draft and says it timed out', async () => {
+  it('a create unanswered for the project database\'s time-out is abandoned; the dialog keeps the draft and says it timed out', async () => {
     const { actor, creates, loaded } = await startLoaded()
     actor.send({ type: 'create.open' })
     actor.send({ type: 'create.edit', draft: { name: 'slow' } })
     actor.send({ type: 'create.submit' })
-    await vi.advanceTimersByTimeAsync(10_000)
+    await vi.advanceTimersByTimeAsync(PROJECT_DATABASE_TIMEOUT_MS)
     expect(creates[0].signal.aborted).toBe(true)
     expect(loaded().create).toMatchObject({ draft: { name: 'slow' }, submitting: false, error: 'The request timed out' })
   })
@@ -244,11 +247,11 @@ describe('storage buckets machine: delete', () => {
     expect(loaded()).toEqual({ phase: 'loaded', buckets: BUCKETS, writable: true, create: null, remove: null })
   })
 
-  it('a delete unanswered for 10 s is abandoned and reported in the dialog', async () => {
+  it('a delete unanswered for the project database\'s time-out is abandoned and reported in the dialog', async () => {
     const { actor, deletes, loaded } = await startLoaded()
     actor.send({ type: 'bucket.delete', id: 'locked' })
     actor.send({ type: 'delete.confirm' })
-    await vi.advanceTimersByTimeAsync(10_000)
+    await vi.advanceTimersByTimeAsync(PROJECT_DATABASE_TIMEOUT_MS)
     expect(deletes[0].signal.aborted).toBe(true)
     expect(loaded().remove).toEqual({ bucket: LOCKED, submitting: false, error: 'The request timed out' })
   })

@@ -3,14 +3,11 @@
  * connected repository's migrations and seed on a database of their own, the refusals, the dry run, the failing
  * repository, reset and delete. Diff and merge: branching-merge.test.ts; a restart mid-build: branching-restart.test.ts.
  */
-import { existsSync } from 'node:fs'
-import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { BranchDetailResponse, BranchingPlan, BranchList, BranchMigrations, BranchResponse, BranchUpdateResponse } from '../../src/contracts/branching'
 import { ErrorBody } from '../../src/contracts/common'
 import { RepositoryList } from '../../src/contracts/github'
 import { Project, ProjectList } from '../../src/contracts/projects'
-import { storageRoot } from '../../src/server/core/storageDisk'
 import { findProjectKeys } from '../../src/server/features/keys/store'
 import { addProject, addRepository, connect, settle } from './branching-support'
 import { DEVELOPER, json, OWNER, projectByName, READONLY, startTestServer, type TestServer } from './helpers'
@@ -183,13 +180,12 @@ describe('a branch of the demo repository (Acme Storefront, notes-app)', () => {
       s.request(`/p/${branch.project_ref}/storage/v1${p}`, { ...init, headers: { authorization: `Bearer ${service_role_key}`, ...init.headers } })
     expect((await storage('/bucket', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ name: 'b' }) })).status).toBe(200)
     expect((await storage('/object/b/file.txt', { method: 'POST', headers: { 'content-type': 'text/plain' }, body: 'bytes' })).status).toBe(200)
-    const stored = path.join(storageRoot(s.config.dataDir), branch.project_ref)
-    expect(existsSync(stored)).toBe(true)
+    expect(await s.objects.stored(branch.project_ref)).toHaveLength(1)
     const res = await s.request(`/v1/branches/${branch.id}`, { method: 'DELETE', headers: { cookie: owner } })
     expect(res.status).toBe(200)
     expect(await res.json()).toEqual({ message: 'ok' })
     expect(await s.projectDbs.exists(branch.project_ref)).toBe(false)
-    expect(existsSync(stored)).toBe(false)
+    expect(await s.objects.stored(branch.project_ref)).toEqual([])
     expect((await s.db.query('select 1 from projects where ref = $1', [branch.project_ref])).rows).toEqual([])
     expect((await get(`/v1/branches/${branch.id}`)).status).toBe(404)
     expect((await s.request(`/v1/branches/${branch.id}`, { method: 'DELETE', headers: { cookie: owner } })).status).toBe(404)

@@ -50,7 +50,7 @@ beforeAll(async () => {
     measureDatabaseSizes: async () => {},
     stop: async () => {},
   }
-  const deps = { db: s.db, config: s.config, clock: s.clock, lifecycle: s.lifecycle, latency: { ms: 0 }, ownUrl: initialOwnUrl(s.config), projectDbs: s.projectDbs }
+  const deps = { db: s.db, config: s.config, clock: s.clock, lifecycle: s.lifecycle, latency: { ms: 0 }, ownUrl: initialOwnUrl(s.config), projectDbs: s.projectDbs, objects: s.objects }
   const linked = { ...probe('linked', 'required'), keyless: (method: string, path: string) => method === 'GET' && path === '/verify' }
   const socket = { ...probe('socket', 'required'), keyInQuery: true }
   const own = { ...probe('own', 'required'), servedWithoutApiServer: true }

@@ -2,9 +2,12 @@
  * Harness of the server tests. The same files run on PGlite (TEST_DB=pglite) and on PostgreSQL
  * (TEST_DB=postgres, server from postgres.globalSetup.ts). Each test file gets its own fresh database:
  * an in-memory PGlite (or a temp folder when a test restarts the server), or CREATE DATABASE on Postgres.
+ * Stored objects' bytes are on the test server's disk, or, in the server-s3 project (s3.globalSetup.ts), in the
+ * run's S3-compatible server under a prefix of the test server's own.
  */
 import { existsSync, readFileSync } from 'node:fs'
 import { mkdtemp, rm } from 'node:fs/promises'
+import { randomUUID } from 'node:crypto'
 import os from 'node:os'
 import path from 'node:path'
 import { PGlite } from '@electric-sql/pglite'
@@ -13,7 +16,7 @@ import { serve } from '@hono/node-server'
 import pg from 'pg'
 import { inject, vi } from 'vitest'
 import { createApp, type PlatformServer } from '../../src/server/app'
-import type { ServerConfig } from '../../src/server/config'
+import { s3SettingsOf, type ServerConfig } from '../../src/server/config'
 import type { Db } from '../../src/server/db'
 import { wrapPglite } from '../../src/server/db/pglite'
 import { openPostgres } from '../../src/server/db/postgres'
@@ -31,6 +34,26 @@ declare module 'vitest' {
 }
 
 export const isPostgres = process.env.TEST_DB === 'postgres'
+
+/**
+ * What a project's object store holds beyond its rows: writes not finished (disk: temporary files) and stored versions
+ * no row of storage.objects names. Empty after every request has answered, whichever way it went.
+ */
+export async function storageLeftovers(s: TestServer, ref: string): Promise<string[]> {
+  const { rows } = await s.projectDbs.transaction(ref, { role: 'service_role' }, (tx) => tx.query<{ version: string }>('select version from storage.objects'))
+  const named = new Set(rows.map((r) => r.version))
+  const orphans = (await s.objects.stored(ref)).filter((v) => !named.has(v.version)).map((v) => `orphan ${v.version}`)
+  return [...(await s.objects.unfinished(ref)), ...orphans]
+}
+
+/** STORAGE_S3_URL for one test server: the run's S3-compatible server (server-s3 project only), a prefix of its own. */
+function storageS3ForTest(): Pick<ServerConfig, 'storageS3'> {
+  const url = inject('storageS3Url')
+  if (!url) return {}
+  const own = new URL(url)
+  own.pathname = `${own.pathname.replace(/\/$/, '')}/test-${randomUUID()}`
+  return { storageS3: s3SettingsOf(own.toString()) }
+}
 export const DEMO_PASSWORD = 'demo1234'
 export const OWNER = 'owner@example.com'
 export const DEVELOPER = 'developer@example.com'
@@ -156,6 +179,7 @@ export async function startTestServer(
   const denoDir = inject('denoDir')
   const config = testConfig({
     ...store.placement,
+    ...storageS3ForTest(),
     ...opts.config,
     functions: { ...(denoDir ? { denoDir } : {}), ...opts.config?.functions },
   })

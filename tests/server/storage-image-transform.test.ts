@@ -6,14 +6,11 @@
  * byte or pixel limits (set small here, as settings), and row level security on the authenticated route.
  */
 import { randomBytes } from 'node:crypto'
-import { rm } from 'node:fs/promises'
-import path from 'node:path'
 import { createClient, type SupabaseClient } from '@supabase/supabase-js'
 import sharp from 'sharp'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import WebSocket from 'ws'
 import { findProjectKeys } from '../../src/server/features/keys/store'
-import { storageRoot } from '../../src/server/features/storage/service'
 import { projectByName, startTestServer, listenOnPort, type TestServer } from './helpers'
 
 /** The server's limits for this file: small, so an over-limit image is small too. */
@@ -85,7 +82,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await close?.()
-  if (ref) await rm(path.join(storageRoot(s.config.dataDir), ref), { recursive: true, force: true })
+  if (ref) await s?.objects.removeProject(ref)
   await s?.close()
 })
 

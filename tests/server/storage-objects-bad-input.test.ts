@@ -7,14 +7,11 @@
  * path as written (fetch would resolve dot segments before sending).
  */
 import http from 'node:http'
-import { readdir, rm } from 'node:fs/promises'
 import type { AddressInfo } from 'node:net'
-import path from 'node:path'
 import { serve } from '@hono/node-server'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { findProjectKeys } from '../../src/server/features/keys/store'
-import { storageRoot } from '../../src/server/features/storage/service'
-import { projectByName, startTestServer, type TestServer } from './helpers'
+import { projectByName, startTestServer, storageLeftovers, type TestServer } from './helpers'
 
 let s: TestServer
 let server: ReturnType<typeof serve>
@@ -58,8 +55,7 @@ function raw(method: string, rawPath: string, body?: string | Buffer, headers: R
 }
 
 const jsonHeaders = { 'content-type': 'application/json' }
-const projectDir = () => path.join(storageRoot(s.config.dataDir), ref)
-const tmpFiles = async () => readdir(path.join(projectDir(), 'tmp')).catch(() => [] as string[])
+const leftovers = () => storageLeftovers(s, ref)
 const names = async (bucket: string) =>
   (
     await s.projectDbs.transaction(ref, { role: 'service_role' }, (tx) =>
@@ -87,7 +83,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await new Promise<void>((resolve) => server?.close(() => resolve()))
-  if (ref) await rm(projectDir(), { recursive: true, force: true })
+  if (ref) await s.objects.removeProject(ref)
   await s?.close()
 })
 
@@ -109,7 +105,7 @@ describe('object keys', () => {
       expect(res.body).toMatchObject({ statusCode: '400', error: 'InvalidKey' })
       expect((res.body as { message: string }).message).toMatch(/^Invalid key: /)
       expect(await names('bad')).toEqual([])
-      expect(await tmpFiles()).toEqual([])
+      expect(await leftovers()).toEqual([])
     })
   }
 
@@ -166,7 +162,7 @@ describe('bucket limits', () => {
     expect(res.status).toBe(413)
     expect(res.body).toMatchObject({ statusCode: '413' })
     expect(await names('small')).toEqual([])
-    expect(await tmpFiles()).toEqual([])
+    expect(await leftovers()).toEqual([])
   })
 
   it('refuses a multipart file past the limit while it streams', async () => {
@@ -177,7 +173,7 @@ describe('bucket limits', () => {
     const res = await raw('POST', '/object/small/form.png', Buffer.from(await req.arrayBuffer()), { 'content-type': req.headers.get('content-type')! })
     expect(res.status).toBe(413)
     expect(await names('small')).toEqual([])
-    expect(await tmpFiles()).toEqual([])
+    expect(await leftovers()).toEqual([])
   })
 
   it('refuses a MIME type the bucket does not take (415), takes one its wildcard allows', async () => {
@@ -186,12 +182,12 @@ describe('bucket limits', () => {
     expect(res.body).toEqual({ statusCode: '415', error: 'invalid_mime_type', message: 'mime type application/pdf is not supported' })
     expect((await raw('POST', '/object/small/pic.webp', 'webp', { 'content-type': 'image/webp' })).status).toBe(200)
     expect(await names('small')).toEqual(['pic.webp'])
-    expect(await tmpFiles()).toEqual([])
+    expect(await leftovers()).toEqual([])
   })
 })
 
 describe('uploads that go wrong', () => {
-  it('an upload cut off half-way stores nothing and leaves no temporary file', async () => {
+  it('an upload cut off half-way stores nothing and leaves nothing behind', async () => {
     await new Promise<void>((resolve) => {
       const req = http.request({
         host: '127.0.0.1',
@@ -209,7 +205,7 @@ describe('uploads that go wrong', () => {
         }, 200)
       })
     })
-    await expect.poll(tmpFiles, { timeout: 15_000 }).toEqual([])
+    await expect.poll(leftovers, { timeout: 15_000 }).toEqual([])
     expect(await names('bad')).not.toContain('cut.bin')
   })
 
@@ -229,7 +225,7 @@ describe('uploads that go wrong', () => {
     ])
     expect(both.map((r) => r.status)).toEqual([200, 200])
     expect(['third', 'fourth']).toContain((await raw('GET', '/object/bad/race.txt')).body)
-    expect(await tmpFiles()).toEqual([])
+    expect(await leftovers()).toEqual([])
   })
 
   it('an upload to a bucket that does not exist: 404 Bucket not found', async () => {

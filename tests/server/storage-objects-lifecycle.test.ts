@@ -1,14 +1,13 @@
 /**
- * A project's objects through its lifecycle: pausing keeps every object (rows in the closed database, bytes on disk),
- * the storage API answers 503 in storage's shape while the project is paused, and a restore serves them again;
- * deleting the project removes every byte it stored.
+ * A project's objects through its lifecycle: pausing keeps every object (rows in the closed database, bytes in the
+ * object store), the storage API answers 503 in storage's shape while the project is paused, and a restore serves
+ * them again; deleting the project removes every byte it stored.
  */
 import { existsSync } from 'node:fs'
-import { mkdir, readdir, rm, writeFile } from 'node:fs/promises'
+import { mkdir, writeFile } from 'node:fs/promises'
 import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { findProjectKeys } from '../../src/server/features/keys/store'
-import { storageRoot } from '../../src/server/features/storage/service'
 import { DEVELOPER, json, OWNER, startTestServer, type TestServer } from './helpers'
 
 const lifecycle = { goingDownMs: 3_000, pausingMs: 4_000, restoringMs: 8_000, tickMs: 10 }
@@ -45,7 +44,7 @@ beforeAll(async () => {
 }, 120_000)
 
 afterAll(async () => {
-  if (ref) await rm(path.join(storageRoot(s.config.dataDir), ref), { recursive: true, force: true })
+  if (ref) await s?.objects.removeProject(ref)
   await s?.close()
 })
 
@@ -57,7 +56,7 @@ describe('objects through pause and restore', () => {
       const up = await storage(`/object/kept/${name}`, { method: 'POST', headers: { 'content-type': 'text/plain' }, body: `bytes of ${name}` })
       expect(up.status).toBe(200)
     }
-    const files = async () => (await readdir(path.join(storageRoot(s.config.dataDir), ref, 'objects'), { recursive: true })).filter((f) => f.includes('-'))
+    const files = () => s.objects.stored(ref)
 
     expect((await s.request(`/v1/projects/${ref}/pause`, { method: 'POST', headers: { cookie: owner } })).status).toBe(200)
     await advance(lifecycle.goingDownMs + lifecycle.pausingMs)
@@ -82,23 +81,25 @@ describe('deleting the project', () => {
     const made = await storage('/bucket', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ name: 'doomed' }) })
     expect(made.status).toBe(200)
     expect((await storage('/object/doomed/c.txt', { method: 'POST', headers: { 'content-type': 'text/plain' }, body: 'bytes of c' })).status).toBe(200)
-    const folder = path.join(storageRoot(s.config.dataDir), ref)
-    expect((await readdir(path.join(folder, 'objects'), { recursive: true })).filter((f) => f.includes('-')).length).toBeGreaterThan(0)
-    // What a crash mid-upload leaves behind goes too.
-    await mkdir(path.join(folder, 'tmp'), { recursive: true })
-    await writeFile(path.join(folder, 'tmp', 'left-by-a-crash.part'), 'half')
+    expect((await s.objects.stored(ref)).length).toBeGreaterThan(0)
+    // A resumable upload's partial bytes (on this machine's disk, whichever store keeps the objects) go too.
+    const partial = s.objects.resumableDir(ref)
+    await mkdir(partial, { recursive: true })
+    await writeFile(path.join(partial, 'an-upload-never-finished'), 'half')
 
     // A developer may not delete a project: nothing is removed.
     const developer = await s.signIn(DEVELOPER)
     const refused = await s.request(`/v1/projects/${ref}`, { method: 'DELETE', headers: { cookie: developer } })
     expect(refused.status).toBe(403)
-    expect(existsSync(folder)).toBe(true)
+    expect((await s.objects.stored(ref)).length).toBeGreaterThan(0)
+    expect(existsSync(partial)).toBe(true)
 
     const { id } = await projectByRef(ref)
     const deleted = await s.request(`/v1/projects/${ref}`, { method: 'DELETE', headers: { cookie: owner } })
     expect(deleted.status).toBe(200)
     expect(await deleted.json()).toEqual({ id, ref, name: expect.any(String) })
-    expect(existsSync(folder)).toBe(false)
+    expect(await s.objects.stored(ref)).toEqual([])
+    expect(existsSync(partial)).toBe(false)
     expect(await s.projectDbs.exists(ref)).toBe(false)
     expect(await projectByRef(ref)).toBeUndefined()
     expect((await s.request(`/v1/projects/${ref}`, { headers: { cookie: owner } })).status).toBe(404)

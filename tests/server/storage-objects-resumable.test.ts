@@ -4,15 +4,12 @@
  * refused when the upload is created; an upload is only continued by the caller that began it.
  */
 import { randomBytes } from 'node:crypto'
-import { rm } from 'node:fs/promises'
-import path from 'node:path'
 import { createClient } from '@supabase/supabase-js'
 import { SignJWT } from 'jose'
 import * as tus from 'tus-js-client'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import WebSocket from 'ws'
 import { findProjectKeys } from '../../src/server/features/keys/store'
-import { storageRoot } from '../../src/server/features/storage/service'
 import { projectByName, startTestServer, type TestServer, listenOnPort } from './helpers'
 
 let s: TestServer
@@ -37,7 +34,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await close?.()
-  if (ref) await rm(path.join(storageRoot(s.config.dataDir), ref), { recursive: true, force: true })
+  if (ref) await s?.objects.removeProject(ref)
   await s?.close()
 })
 

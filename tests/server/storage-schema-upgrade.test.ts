@@ -4,14 +4,11 @@
  * project's owner writes a policy on it, and supabase-js uploads, lists and downloads; opened again, nothing is made
  * twice and the rows stay.
  */
-import { rm } from 'node:fs/promises'
-import path from 'node:path'
 import { createClient, type SupabaseClient } from '@supabase/supabase-js'
 import pg from 'pg'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import WebSocket from 'ws'
 import { findProjectKeys } from '../../src/server/features/keys/store'
-import { storageRoot } from '../../src/server/features/storage/service'
 import { projectDbPrefix } from '../../src/server/projectdb/postgres'
 import { isPostgres, listenOnPort, projectByName, startTestServer, type TestServer } from './helpers'
 
@@ -64,7 +61,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await close?.()
-  if (ref) await rm(path.join(storageRoot(s.config.dataDir), ref), { recursive: true, force: true })
+  if (ref) await s?.objects.removeProject(ref)
   await s?.close()
 })
 

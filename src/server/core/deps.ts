@@ -2,6 +2,7 @@ import type { Clock, ServerConfig } from '../config'
 import type { Db } from '../db'
 import type { Lifecycle } from '../engine/lifecycle'
 import type { ProjectDatabases } from '../projectdb/types'
+import type { ObjectBytes } from './objectBytes'
 import type { OwnUrl } from './http'
 
 /** What every feature receives when the app builds its routes and registers its transitions. */
@@ -17,4 +18,6 @@ export interface Deps {
   ownUrl: OwnUrl
   /** Each project's own Postgres database (src/server/projectdb). */
   projectDbs: ProjectDatabases
+  /** Where stored objects keep their bytes (disk or an S3-compatible store). */
+  objects: ObjectBytes
 }

@@ -25,7 +25,6 @@ import type {
 import type { Role } from '../../../contracts/common'
 import * as endpoints from '../../../contracts/endpoints'
 import type { Deps } from '../../core/deps'
-import { removeProjectStorage } from '../../core/storageDisk'
 import { at, baseUrl, errorJson, validate, type AppEnv } from '../../core/http'
 import { can } from '../../core/permissions'
 import { newProjectRef } from '../../core/secrets'
@@ -247,7 +246,6 @@ export function branchingRoutes(deps: Deps) {
     await db.transaction((tx) => cancelPendingTransitions(tx, b.project_id, clock.now()))
     await deps.lifecycle.removing({ id: b.project_id, ref: b.project_ref })
     await projectDbs.drop(b.project_ref)
-    await removeProjectStorage(deps.config.dataDir, b.project_ref)
     await deleteBranchProject(db, b.project_id)
     return c.json({ message: 'ok' } satisfies BranchDeleteResponse)
   })

@@ -14,7 +14,6 @@ import type { Deps } from '../../core/deps'
 import { at, baseUrl, errorJson, validate, type AppEnv } from '../../core/http'
 import { can } from '../../core/permissions'
 import { newProjectRef } from '../../core/secrets'
-import { removeProjectStorage } from '../../core/storageDisk'
 import { cancelPendingTransitions } from '../../engine/lifecycle'
 import { findMemberOrganization } from '../organizations/access'
 import { memberProject, refParam } from './access'
@@ -84,7 +83,6 @@ export function projectRoutes(deps: Deps) {
       await db.transaction((tx) => cancelPendingTransitions(tx, doomed.id, clock.now()))
       await deps.lifecycle.removing(doomed)
       await deps.projectDbs.drop(doomed.ref)
-      await removeProjectStorage(config.dataDir, doomed.ref)
       await db.query('delete from projects where id = $1', [doomed.id])
     }
     return c.json({ id: row.id, ref: row.ref, name: row.name } satisfies V1ProjectRefResponse)

@@ -1,13 +1,13 @@
 /**
  * The storage API's bucket routes, as storage-js calls them: GET POST /bucket, GET PUT DELETE /bucket/{id}, POST
- * /bucket/{id}/empty. Each runs as the caller (row level security decides); an emptied bucket's bytes leave the disk
+ * /bucket/{id}/empty. Each runs as the caller (row level security decides); an emptied bucket's bytes leave the store
  * once its rows are gone.
  */
 import type { Context } from 'hono'
 import type { Bucket } from '../../../contracts/storage'
 import type { GatewayEnv } from '../../gateway'
 import type { ProjectTx } from '../../projectdb/types'
-import type { DiskObjects } from './disk'
+import type { ObjectBytes } from '../../core/objectBytes'
 import { bucketNotFound, duplicate, StorageError } from './errors'
 import { checkBucketName, decodePath, parseSizeLimit } from './paths'
 import { CreateBucketBody, json, jsonBody, UpdateBucketBody } from './request'
@@ -17,7 +17,7 @@ import { deleteBucket, emptyBucket, findBucket, insertBucket, listBuckets, updat
 export type AsCaller = <T>(fn: (tx: ProjectTx) => Promise<T>) => Promise<T>
 
 /** The answer of a bucket route; undefined when `tail` and the method name none. */
-export async function bucketAnswer(c: Context<GatewayEnv>, tail: string, asCaller: AsCaller, disk: DiskObjects): Promise<Response | undefined> {
+export async function bucketAnswer(c: Context<GatewayEnv>, tail: string, asCaller: AsCaller, objects: ObjectBytes): Promise<Response | undefined> {
   const ref = c.var.gateway.project.ref
   const method = c.req.method
   if (tail === '/bucket' || tail === '/bucket/') {
@@ -42,7 +42,7 @@ export async function bucketAnswer(c: Context<GatewayEnv>, tail: string, asCalle
         if (!(await findBucket(tx, id))) throw bucketNotFound()
         return emptyBucket(tx, id)
       })
-      await disk.remove(ref, versions)
+      await objects.remove(ref, versions)
       return json({ message: 'Successfully emptied' })
     }
     if (!empty && method === 'GET') {

@@ -1,6 +1,6 @@
 /**
  * What the storage API reads from a request and writes in an answer: the path after the product's base and the
- * `{bucket}/{key}` in it, JSON bodies (each route's schema), an upload's bytes (raw or multipart) received to disk,
+ * `{bucket}/{key}` in it, JSON bodies (each route's schema), an upload's bytes (raw or multipart) received into the object store,
  * and an object's bytes served with its headers and Range.
  */
 import type { IncomingMessage } from 'node:http'
@@ -8,7 +8,7 @@ import { Readable } from 'node:stream'
 import busboy from 'busboy'
 import type { Context } from 'hono'
 import * as z from 'zod'
-import type { DiskObjects, Written } from './disk'
+import type { ObjectBytes, Written } from '../../core/objectBytes'
 import { invalidRequest, objectNotFound, storageErrorResponse, tooLarge } from './errors'
 import { checkKey, decodePath } from './paths'
 import type { ObjectRow } from './store'
@@ -94,8 +94,8 @@ export function userMetadataOf(raw: string | undefined, base64: boolean): Record
   throw invalidRequest('metadata is not a JSON object')
 }
 
-/** Receives an upload's bytes (raw or the one file of a multipart form) into a new version on disk. */
-export async function receive(c: Context, disk: DiskObjects, ref: string, limit: number): Promise<Received> {
+/** Receives an upload's bytes (raw or the one file of a multipart form) into a new version. */
+export async function receive(c: Context, objects: ObjectBytes, ref: string, limit: number): Promise<Received> {
   const declared = Number(c.req.header('content-length') ?? Number.NaN)
   // A declared length past the limit is refused before a byte is read (a form's envelope adds a little, hence >).
   if (Number.isFinite(declared) && declared > limit + 64 * 1024) throw tooLarge()
@@ -103,7 +103,7 @@ export async function receive(c: Context, disk: DiskObjects, ref: string, limit:
   const source = bodyStream(c)
   if (!/^multipart\/form-data/i.test(contentType)) {
     if (Number.isFinite(declared) && declared > limit) throw tooLarge()
-    const written = await disk.write(ref, source, limit)
+    const written = await objects.write(ref, source, limit)
     return {
       written,
       mime: contentType || DEFAULT_MIME,
@@ -129,7 +129,7 @@ export async function receive(c: Context, disk: DiskObjects, ref: string, limit:
     })
     bb.on('file', (_name, stream, info) => {
       if (file) return void stream.resume()
-      file = disk.write(ref, stream, limit).then((written) => ({
+      file = objects.write(ref, stream, limit).then((written) => ({
         written,
         mime: fields.contentType || info.mimeType || DEFAULT_MIME,
         cacheControl: cacheControlOf(fields.cacheControl),
@@ -225,9 +225,9 @@ export const UpdateBucketBody = z.object({
 })
 
 /** Serves an object's bytes (GET) or headers (HEAD), with Range. */
-export async function serveObject(c: Context, disk: DiskObjects, row: ObjectRow | undefined, ref: string): Promise<Response> {
+export async function serveObject(c: Context, objects: ObjectBytes, row: ObjectRow | undefined, ref: string): Promise<Response> {
   if (!row) throw objectNotFound()
-  const size = await disk.size(ref, row.version)
+  const size = await objects.size(ref, row.version)
   if (size === undefined) throw objectNotFound()
   const headers = objectHeaders(row, size)
   const download = c.req.query('download')
@@ -245,6 +245,6 @@ export async function serveObject(c: Context, disk: DiskObjects, row: ObjectRow 
     headers['content-length'] = String(range.end - range.start + 1)
   }
   if (c.req.method === 'HEAD' || size === 0) return new Response(null, { status, headers })
-  const stream = disk.read(ref, row.version, range)
+  const stream = await objects.read(ref, row.version, range)
   return new Response(Readable.toWeb(stream) as ReadableStream, { status, headers })
 }

@@ -7,21 +7,21 @@
  * When an upload is created, the caller's right to write the object is asked at once (bucket, size limit, MIME type,
  * and the row inserted as the caller and rolled back, so policies and a taken name refuse it before any byte); the
  * caller is written into the upload, and every later request on it (PATCH, HEAD, GET, DELETE) must come from the same
- * role and user. The last byte adopts the file as an object version (a rename, same disk) and writes its row as
- * the caller; if that fails the bytes are removed.
+ * role and user. The last byte adopts the file as an object version (a rename on disk, a streamed upload to an
+ * S3-compatible store) and writes its row as the caller; if that fails the bytes are removed.
  */
 import fs from 'node:fs/promises'
 import path from 'node:path'
 import { FileStore } from '@tus/file-store'
 import { Server } from '@tus/server'
 import type { GatewayContext } from '../../gateway'
-import type { DiskObjects, Written } from './disk'
+import type { ObjectBytes, Written } from '../../core/objectBytes'
 import { answerError, StorageError } from './errors'
 
 type Meta = Record<string, string | null | undefined>
 
 export interface ResumableHooks {
-  disk: DiskObjects
+  objects: ObjectBytes
   /** Checks a new upload (throws a StorageError or a database error); what to remember of its caller. */
   begin(g: GatewayContext, meta: Meta, size: number): Promise<Record<string, string>>
   /** Throws unless the request comes from the caller that began the upload. */
@@ -49,7 +49,7 @@ export function resumableUploads(hooks: ResumableHooks) {
   function serverFor(ref: string) {
     let entry = servers.get(ref)
     if (entry) return entry
-    const directory = hooks.disk.resumableDir(ref)
+    const directory = hooks.objects.resumableDir(ref)
     const store = new FileStore({ directory })
     const server = new Server({
       path: `/p/${ref}/storage/v1/upload/resumable`,
@@ -88,7 +88,7 @@ export function resumableUploads(hooks: ResumableHooks) {
         const { g } = contextOf(req)
         const file = path.join(directory, upload.id)
         try {
-          const written = await hooks.disk.adopt(ref, file)
+          const written = await hooks.objects.adopt(ref, file)
           await fs.rm(`${file}.json`, { force: true })
           await hooks.finish(g, upload.metadata ?? {}, written)
         } catch (err) {

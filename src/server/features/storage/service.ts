@@ -17,19 +17,17 @@
  *                                                 `transform` leads there, its token carrying the transformation
  * Metadata is in the project's `storage` schema and every statement about it runs as the caller's role with its
  * claims, so the project's row level security policies decide; a bucket's settings (public, size limit, MIME
- * types) are read as service_role, as the platform's service reads them. Bytes are on disk (disk.ts), streamed both
- * ways. Keys are optional at the gateway for the public and signed routes; every other route refuses a request
- * without one here. Errors are `{ statusCode, error, message }` (errors.ts). The bucket routes are buckets.ts; what
+ * types) are read as service_role, as the platform's service reads them. Bytes are on disk (disk.ts) or in an
+ * S3-compatible store (s3.ts), streamed both ways. Keys are optional at the gateway for the public and signed
+ * routes; every other route refuses a request without one here. Errors are `{ statusCode, error, message }` (errors.ts). The bucket routes are buckets.ts; what
  * is read from a request and written in an answer (paths, bodies, uploads, ranges) is request.ts.
  */
-import { storageRoot } from '../../core/storageDisk'
 import { Hono, type Context } from 'hono'
 import { errors as joseErrors, jwtVerify, SignJWT } from 'jose'
 import type { Deps } from '../../core/deps'
 import type { Caller, GatewayContext, GatewayEnv, Product } from '../../gateway'
 import type { DbRole, ProjectTx } from '../../projectdb/types'
 import { bucketAnswer } from './buckets'
-import { DiskObjects } from './disk'
 import { answerError, bucketNotFound, invalidRequest, noCaller, objectNotFound, refuse, StorageError, storageErrorResponse, tooLarge } from './errors'
 import { resumableUploads } from './resumable'
 import { checkKey, decodePath, mimeAllowed } from './paths'
@@ -59,7 +57,6 @@ import { deleteObjects, findBucket, findObject, listFolder, moveObject, putObjec
 export const GLOBAL_FILE_SIZE_LIMIT = 5 * 1024 ** 3
 /** How long a signed upload URL stays valid (the platform's two hours). */
 const UPLOAD_URL_SECONDS = 2 * 60 * 60
-export { storageRoot }
 
 /** A token of the storage service's signed URLs: HS256 with the project's JWT secret, expiring after `seconds`. */
 export function signStorageToken(secret: string, claims: Record<string, unknown>, seconds: number, now: Date) {
@@ -68,8 +65,11 @@ export function signStorageToken(secret: string, claims: Record<string, unknown>
 }
 
 /** The storage service as a product of the gateway. */
-export function storageProduct(deps: Pick<Deps, 'config' | 'clock'>, disk = new DiskObjects(storageRoot(deps.config.dataDir))): Product {
+export function storageProduct(deps: Pick<Deps, 'config' | 'clock' | 'lifecycle' | 'objects'>): Product {
   const app = new Hono<GatewayEnv>()
+  const { objects } = deps
+  // A deleted project's (or branch's) bytes go with it.
+  deps.lifecycle.onRemoval(({ ref }) => objects.removeProject(ref))
   const imageLimits: ImageLimits = { ...DEFAULT_IMAGE_LIMITS, ...deps.config.storage }
   const rendered = new RenderCache(imageLimits.cacheBytes)
 
@@ -86,7 +86,7 @@ export function storageProduct(deps: Pick<Deps, 'config' | 'clock'>, disk = new 
 
   /** The object's bytes, or its image transformed when `transform` is given: /render/image's path, limits and cache. */
   const serveOrRender = (c: Context<GatewayEnv>, row: ObjectRow | undefined, transform: Transform | undefined) =>
-    transform ? renderImage(c, disk, row, c.var.gateway.project.ref, transform, imageLimits, rendered) : serveObject(c, disk, row, c.var.gateway.project.ref)
+    transform ? renderImage(c, objects, row, c.var.gateway.project.ref, transform, imageLimits, rendered) : serveObject(c, objects, row, c.var.gateway.project.ref)
 
   const secretOf = (g: GatewayContext) => {
     if (!g.project.jwtSecret) throw new StorageError(503, 'Service unavailable', 'The project has no JWT secret yet')
@@ -126,7 +126,7 @@ export function storageProduct(deps: Pick<Deps, 'config' | 'clock'>, disk = new 
     const limit = Math.min(bucket.file_size_limit ?? GLOBAL_FILE_SIZE_LIMIT, GLOBAL_FILE_SIZE_LIMIT)
     let got: Received
     try {
-      got = await receive(c, disk, ref, limit)
+      got = await receive(c, objects, ref, limit)
     } catch (err) {
       if (err instanceof StorageError) throw err
       // The client went away (or its stream broke) before the end of the body: nothing was stored.
@@ -136,7 +136,7 @@ export function storageProduct(deps: Pick<Deps, 'config' | 'clock'>, disk = new 
   }
 
   /**
-   * Writes the row of bytes already on disk (`got`) in `write`'s transaction; removes the bytes when it fails and
+   * Writes the row of bytes already stored (`got`) in `write`'s transaction; removes the bytes when it fails and
    * the version it replaced once it is committed. The answer's `{ Id, Key }`.
    */
   async function commit(
@@ -172,15 +172,15 @@ export function storageProduct(deps: Pick<Deps, 'config' | 'clock'>, disk = new 
         )
       })
       committed = true
-      if (replaced) await disk.remove(ref, [replaced])
+      if (replaced) await objects.remove(ref, [replaced])
       return { Id: id, Key: `${t.bucket}/${t.key}` }
     } finally {
-      if (!committed) await disk.remove(ref, [got.written.version])
+      if (!committed) await objects.remove(ref, [got.written.version])
     }
   }
 
   const resumable = resumableUploads({
-    disk,
+    objects,
     async begin(g, meta, size) {
       const who = caller(g)
       const t = { bucket: meta.bucketName ?? '', key: checkKey(meta.objectName ?? '') }
@@ -213,7 +213,7 @@ export function storageProduct(deps: Pick<Deps, 'config' | 'clock'>, disk = new 
       const t = { bucket: meta.bucketName ?? '', key: checkKey(meta.objectName ?? '') }
       const bucket = await asService(g, (tx) => findBucket(tx, t.bucket))
       if (!bucket) {
-        await disk.remove(g.project.ref, [written.version])
+        await objects.remove(g.project.ref, [written.version])
         throw bucketNotFound()
       }
       const got: Received = {
@@ -237,7 +237,7 @@ export function storageProduct(deps: Pick<Deps, 'config' | 'clock'>, disk = new 
     const rest = (prefix: string) => (tail.startsWith(prefix) ? tail.slice(prefix.length) : undefined)
     let m: string | undefined
     try {
-      const buckets = await bucketAnswer(c, tail, (fn) => asCaller(g, fn), disk)
+      const buckets = await bucketAnswer(c, tail, (fn) => asCaller(g, fn), objects)
       if (buckets) return buckets
 
       // Resumable uploads (TUS): the library answers in the protocol's terms; our refusals keep storage's shape.
@@ -252,7 +252,7 @@ export function storageProduct(deps: Pick<Deps, 'config' | 'clock'>, disk = new 
         const t = target(parts.join('/'))
         if (kind === 'authenticated') {
           const transform = transformOf(c.req.query())
-          return await renderImage(c, disk, await asCaller(g, (tx) => findObject(tx, t.bucket, t.key)), ref, transform, imageLimits, rendered)
+          return await renderImage(c, objects, await asCaller(g, (tx) => findObject(tx, t.bucket, t.key)), ref, transform, imageLimits, rendered)
         }
         if (kind === 'public') {
           const transform = transformOf(c.req.query())
@@ -261,13 +261,13 @@ export function storageProduct(deps: Pick<Deps, 'config' | 'clock'>, disk = new 
             if (!bucket?.public) throw bucketNotFound()
             return findObject(tx, t.bucket, t.key)
           })
-          return await renderImage(c, disk, row, ref, transform, imageLimits, rendered)
+          return await renderImage(c, objects, row, ref, transform, imageLimits, rendered)
         }
         if (kind === 'sign') {
           const claims = await verifyToken(g, c.req.query('token'), `${t.bucket}/${t.key}`)
           // The token's transformation, not one added to the URL afterwards.
           const transform = transformOf(Object.fromEntries(new URLSearchParams(typeof claims.transformations === 'string' ? claims.transformations : '')))
-          return await renderImage(c, disk, await asService(g, (tx) => findObject(tx, t.bucket, t.key)), ref, transform, imageLimits, rendered)
+          return await renderImage(c, objects, await asService(g, (tx) => findObject(tx, t.bucket, t.key)), ref, transform, imageLimits, rendered)
         }
       }
 
@@ -300,7 +300,7 @@ export function storageProduct(deps: Pick<Deps, 'config' | 'clock'>, disk = new 
         const upsert = c.req.header('x-upsert') === 'true'
         const source = await asCaller(g, (tx) => findObject(tx, body.bucketId, body.sourceKey))
         if (!source) throw objectNotFound()
-        const version = await disk.copy(ref, source.version)
+        const version = await objects.copy(ref, source.version)
         let committed = false
         try {
           let replaced: string | undefined
@@ -320,10 +320,10 @@ export function storageProduct(deps: Pick<Deps, 'config' | 'clock'>, disk = new 
             )
           })
           committed = true
-          if (replaced) await disk.remove(ref, [replaced])
+          if (replaced) await objects.remove(ref, [replaced])
           return json({ Id: id, Key: `${to.bucket}/${to.name}` })
         } finally {
-          if (!committed) await disk.remove(ref, [version])
+          if (!committed) await objects.remove(ref, [version])
         }
       }
       if ((m = rest('/object/upload/sign/')) !== undefined) {
@@ -405,7 +405,7 @@ export function storageProduct(deps: Pick<Deps, 'config' | 'clock'>, disk = new 
           const bucket = decodePath(m.replace(/\/$/, ''))
           const body = await jsonBody(c, RemoveBody)
           const rows = await asCaller(g, (tx) => deleteObjects(tx, bucket, body.prefixes))
-          await disk.remove(ref, rows.map((r) => r.version))
+          await objects.remove(ref, rows.map((r) => r.version))
           return json(rows.map(({ version: _v, ...r }) => r))
         }
         const t = target(m.replace(/^authenticated\//, method === 'GET' || method === 'HEAD' ? '' : 'authenticated/'))

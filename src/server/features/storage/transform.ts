@@ -13,7 +13,8 @@
 import sharp, { type FormatEnum } from 'sharp'
 import * as z from 'zod'
 import type { Context } from 'hono'
-import type { DiskObjects } from './disk'
+import { buffer } from 'node:stream/consumers'
+import type { ObjectBytes } from '../../core/objectBytes'
 import { objectNotFound, StorageError } from './errors'
 import type { ObjectRow } from './store'
 
@@ -121,7 +122,7 @@ export class RenderCache {
 /** The image of `row` transformed as `t` asks (HEAD: its headers only). */
 export async function renderImage(
   c: Context,
-  disk: DiskObjects,
+  objects: ObjectBytes,
   row: ObjectRow | undefined,
   ref: string,
   t: Transform,
@@ -129,7 +130,7 @@ export async function renderImage(
   cache: RenderCache,
 ): Promise<Response> {
   if (!row) throw objectNotFound()
-  const size = await disk.size(ref, row.version)
+  const size = await objects.size(ref, row.version)
   if (size === undefined) throw objectNotFound()
   if (size > limits.maxBytes) {
     throw new StorageError(413, 'Payload too large', `The image is ${size} bytes: images over ${limits.maxBytes} bytes are not transformed`)
@@ -139,7 +140,8 @@ export async function renderImage(
   let rendered = cache.get(key)
   const hit = rendered !== undefined
   if (!rendered) {
-    rendered = await transformFile(disk.file(ref, row.version), t, webp, limits)
+    // Read whole: sharp decodes the whole image anyway, and it is at most maxBytes.
+    rendered = await transformImage(await buffer(await objects.read(ref, row.version)), t, webp, limits)
     cache.set(key, rendered)
   }
   const headers: Record<string, string> = {
@@ -160,10 +162,10 @@ export async function renderImage(
   return new Response(new Uint8Array(rendered.body), { headers })
 }
 
-async function transformFile(file: string, t: Transform, webp: boolean, limits: ImageLimits): Promise<Rendered> {
+async function transformImage(input: Buffer, t: Transform, webp: boolean, limits: ImageLimits): Promise<Rendered> {
   try {
     // limitInputPixels refuses an image of too many pixels from its header, before decoding it.
-    let image = sharp(file, { limitInputPixels: limits.maxPixels, failOn: 'error' }).rotate()
+    let image = sharp(input, { limitInputPixels: limits.maxPixels, failOn: 'error' }).rotate()
     const { format } = await image.metadata()
     if (!format || !(format in OUTPUT_MIME)) throw notAnImage()
     // The platform's contain fits the image inside the box, keeping its ratio, with no padding: sharp's 'inside'.

@@ -24,7 +24,7 @@ import {
 } from '../../../contracts/usage'
 import { BYTES_PER_GB, daysBetween, REQUEST_LOG_LIMIT, utcDay, type DailyUsage, type RequestLogEntry, type StatusClass } from '../../../contracts/measured'
 import type { Deps } from '../../core/deps'
-import { projectStorageBytes } from '../../core/storageDisk'
+import { projectStorageBytes, type ObjectBytes } from '../../core/objectBytes'
 import { at, errorJson, validate, type AppEnv } from '../../core/http'
 import type { Queryable } from '../../db'
 import { memberOrganization, slugParam } from '../organizations/access'
@@ -87,10 +87,10 @@ async function measuredUsage(db: Queryable, period: Period): Promise<Partial<Rec
 }
 
 /** Bytes of the objects the period's projects keep on disk now (egress of the storage API is metered at the gateway). */
-async function storedBytes(db: Queryable, dataDir: string, period: Period): Promise<number> {
+async function storedBytes(db: Queryable, objects: ObjectBytes, period: Period): Promise<number> {
   const rows = await projectRefsOf(db, period.organizationId, period.projectId)
   let total = 0
-  for (const { ref } of rows) total += await projectStorageBytes(dataDir, ref)
+  for (const { ref } of rows) total += await projectStorageBytes(objects, ref)
   return total
 }
 
@@ -118,7 +118,7 @@ export interface PendingCounts {
   flush(): Promise<void>
 }
 
-export function usageRoutes({ db, config }: Deps, meter?: UsageMeter, pending: readonly PendingCounts[] = []) {
+export function usageRoutes({ db, objects }: Deps, meter?: UsageMeter, pending: readonly PendingCounts[] = []) {
   const app = new Hono<AppEnv>()
 
   app.on(...at(endpoints.getResourceWarnings), async (c) => {
@@ -155,7 +155,7 @@ export function usageRoutes({ db, config }: Deps, meter?: UsageMeter, pending: r
     const rows = await addedUsage(db, org.id, period.projectId)
     const added = Object.fromEntries(rows.map((r) => [r.metric, Number(r.usage)])) as Partial<Record<UsageMetric, number>>
     const measured = await measuredUsage(db, period)
-    measured.STORAGE_SIZE = (await storedBytes(db, config.dataDir, period)) / BYTES_PER_GB
+    measured.STORAGE_SIZE = (await storedBytes(db, objects, period)) / BYTES_PER_GB
     const usage = Object.fromEntries(USAGE_METRICS.map((metric) => [metric, (measured[metric] ?? 0) + (added[metric] ?? 0)]))
     return c.json({ usages: usageRecords(org.plan_id, usage) })
   })

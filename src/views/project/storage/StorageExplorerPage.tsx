@@ -4,11 +4,14 @@ import { Link, useRoute } from 'wouter'
 import type { ActorRefFrom } from 'xstate'
 import {
   URL_EXPIRIES,
+  sameRowActions,
   selectExplorerView,
+  selectRowActions,
   selectUploads,
   sizeLabel,
   type ExplorerView,
   type PanelView,
+  type RowActions,
   type storageExplorerMachine,
 } from '../../../../machines/storageExplorer.machine'
 import { mimeTypesLabel, sizeLimitLabel } from '../../../../machines/storageBuckets.machine'
@@ -382,6 +385,8 @@ const ROW_HEIGHT = 41
  */
 function FileTable({ actor, view, items }: { actor: StorageExplorerActorRef; view: Browsing; items: StorageListItem[] }) {
   const list = useVirtualRows({ entries: items, rowHeight: ROW_HEIGHT })
+  // Asked here once for every row: a row brought into view by a scroll mounts with no subscription of its own.
+  const actions = useSelector(actor, selectRowActions, sameRowActions)
   const hintId = useId()
   return (
     <Card>
@@ -417,6 +422,7 @@ function FileTable({ actor, view, items }: { actor: StorageExplorerActorRef; vie
                   folder={view.path}
                   selected={view.selected.includes(item.name)}
                   writable={view.writable}
+                  actions={actions}
                 />
               )
             })}
@@ -430,7 +436,10 @@ function FileTable({ actor, view, items }: { actor: StorageExplorerActorRef; vie
 /** One formatter for every row: toLocaleString makes a formatter of its own at each call, too slow for a scroll frame. */
 const DATE_TIME = new Intl.DateTimeFormat(undefined, { dateStyle: 'short', timeStyle: 'medium' })
 
-/** A row renders again only when its own entry changes: a scroll frame renders just the rows it brings into view. */
+/**
+ * A row renders again only when its own props change, and it has no hook: a scroll frame renders just the rows it
+ * brings into view, each from plain props (its entry, and what every row offers, asked once by the table).
+ */
 const Row = memo(function Row({
   actor,
   item,
@@ -438,6 +447,7 @@ const Row = memo(function Row({
   folder,
   selected,
   writable,
+  actions,
 }: {
   actor: StorageExplorerActorRef
   item: StorageListItem
@@ -445,13 +455,9 @@ const Row = memo(function Row({
   folder: string
   selected: boolean
   writable: boolean
+  actions: RowActions
 }) {
   const isFolder = item.id === null
-  const canToggle = useSelector(actor, (snapshot) => snapshot.can({ type: 'item.toggle', name: item.name }))
-  const canOpen = useSelector(actor, (snapshot) => snapshot.can({ type: 'item.open', name: item.name }))
-  const canRename = useSelector(actor, (snapshot) => snapshot.can({ type: 'item.rename', name: item.name }))
-  const canDelete = useSelector(actor, (snapshot) => snapshot.can({ type: 'item.delete', name: item.name }))
-  const canUrl = useSelector(actor, (snapshot) => snapshot.can({ type: 'url.open', name: item.name }))
   return (
     <tr aria-rowindex={index + 2} style={{ height: ROW_HEIGHT }}>
       <td className="px-3 py-2">
@@ -461,7 +467,7 @@ const Row = memo(function Row({
             className="h-4 w-4 accent-emerald-600"
             aria-label={`Select ${item.name}`}
             checked={selected}
-            disabled={!canToggle}
+            disabled={!actions.toggle}
             onChange={() => actor.send({ type: 'item.toggle', name: item.name })}
           />
         ) : null}
@@ -472,7 +478,7 @@ const Row = memo(function Row({
             {item.name}/
           </button>
         ) : (
-          <button type="button" data-entry-index={index} className="text-left underline-offset-2 hover:underline" disabled={!canOpen} onClick={() => actor.send({ type: 'item.open', name: item.name })}>
+          <button type="button" data-entry-index={index} className="text-left underline-offset-2 hover:underline" disabled={!actions.open} onClick={() => actor.send({ type: 'item.open', name: item.name })}>
             {item.name}
           </button>
         )}
@@ -482,16 +488,16 @@ const Row = memo(function Row({
       <td className="px-3 py-2">{item.updated_at ? DATE_TIME.format(new Date(item.updated_at)) : '—'}</td>
       <td className="whitespace-nowrap px-3 py-2 text-right">
         {isFolder ? null : (
-          <Button variant="ghost" aria-label={`Get URL of ${item.name}`} disabled={!canUrl} onClick={() => actor.send({ type: 'url.open', name: item.name })}>
+          <Button variant="ghost" aria-label={`Get URL of ${item.name}`} disabled={!actions.url} onClick={() => actor.send({ type: 'url.open', name: item.name })}>
             Get URL
           </Button>
         )}
         {writable ? (
           <>
-            <Button variant="ghost" aria-label={`Rename or move ${item.name}`} disabled={!canRename} onClick={() => actor.send({ type: 'item.rename', name: item.name })}>
+            <Button variant="ghost" aria-label={`Rename or move ${item.name}`} disabled={!actions.rename} onClick={() => actor.send({ type: 'item.rename', name: item.name })}>
               Rename
             </Button>
-            <Button variant="ghost" aria-label={`Delete ${item.name}`} disabled={!canDelete} onClick={() => actor.send({ type: 'item.delete', name: item.name })}>
+            <Button variant="ghost" aria-label={`Delete ${item.name}`} disabled={!actions.delete} onClick={() => actor.send({ type: 'item.delete', name: item.name })}>
               Delete
             </Button>
           </>
