@@ -15,7 +15,7 @@ import pg from 'pg'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { repoRoot } from '../../src/server/config'
 import { startWireServer, type WireServer } from '../../src/server/features/wire/server'
-import { listenOnPort, OWNER, projectByName, startTestServer, type TestServer } from './helpers'
+import { isPostgres, listenOnPort, OWNER, projectByName, startTestServer, type TestServer } from './helpers'
 
 const run = promisify(execFile)
 const PASSWORD = 'cli-db-password-1'
@@ -119,6 +119,31 @@ describe('the CLI on the Postgres port', () => {
     const stats = await cli(['inspect', 'db', 'table-stats', '--db-url', dbUrl])
     expect(stats.stdout).toMatch(/gadgets/)
   }, 300_000)
+
+  it('inspect db calls and outliers read the statements pg_stat_statements counted (PGlite; PostgreSQL needs it preloaded)', async () => {
+    const [pooler] = (await (await fetch(v1('/config/database/pooler'), { headers: bearer() })).json()) as { connection_string: string }[]
+    const dbUrl = pooler.connection_string.replace('[YOUR-PASSWORD]', encodeURIComponent(PASSWORD))
+    const client = new pg.Client({ connectionString: dbUrl })
+    await client.connect()
+    for (let i = 0; i < 7; i++) await client.query('select count(*) as inspected_recipes from public.recipes where servings > $1', [i])
+    await client.end()
+    const args = (command: string) => ['inspect', 'db', command, '--db-url', dbUrl]
+    if (isPostgres) {
+      // The test cluster starts without shared_preload_libraries = 'pg_stat_statements': the CLI says what is missing.
+      const refused = await cli(args('calls')).then(
+        () => 'exit 0',
+        (err: { stdout: string; stderr: string }) => `${err.stdout}${err.stderr}`,
+      )
+      expect(refused).toMatch(/pg_stat_statements/)
+      return
+    }
+    const calls = await cli(args('calls'))
+    const line = calls.stdout.split('\n').find((l) => l.includes('inspected_recipes'))
+    expect(line, calls.stdout).toBeDefined()
+    expect(line).toMatch(/\b7\b/)
+    const outliers = await cli(args('outliers'))
+    expect(outliers.stdout).toMatch(/inspected_recipes/)
+  }, 120_000)
 })
 
 describe('the CLI reads the database settings', () => {

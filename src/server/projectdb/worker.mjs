@@ -48,6 +48,13 @@ function privateModes() {
 privateModes()
 
 const { PGlite } = await import('@electric-sql/pglite')
+/**
+ * pg_stat_statements, PGlite's contrib build: every cluster preloads it (PGlite sets shared_preload_libraries from
+ * the extensions it is given), so the statistics the CLI's `inspect db outliers` and `calls` read are kept while the
+ * database is open. They live in memory and start over at each open, as a server's do at each restart.
+ */
+const { pg_stat_statements } = await import('@electric-sql/pglite/contrib/pg_stat_statements')
+const EXTENSIONS = { pg_stat_statements }
 
 /**
  * PGlite's start parameters without `-O` (allow_system_table_mods): with it, the catalog's owner may change the
@@ -83,7 +90,7 @@ async function sessionIsSuperuser(pg) {
 }
 
 async function initdb() {
-  const pg = await PGlite.create(workerData.dir)
+  const pg = await PGlite.create(workerData.dir, { extensions: EXTENSIONS })
   // ALTER SYSTEM cannot run in the implicit transaction of a multi-statement script: one call each.
   for (const statement of workerData.system ?? []) await pg.exec(statement)
   if (workerData.sql) await pg.exec(workerData.sql)
@@ -95,12 +102,12 @@ async function initdb() {
 
 /** Opens the folder with a session that is no superuser, locking down a folder made before that was the rule. */
 async function openLockedDown() {
-  let pg = await PGlite.create(workerData.dir, { startParams: START_PARAMS })
+  let pg = await PGlite.create(workerData.dir, { startParams: START_PARAMS, extensions: EXTENSIONS })
   if (await sessionIsSuperuser(pg)) {
     await pg.exec(workerData.lockdown)
     await pg.close()
     // A new session: the one that ran the lock-down started as a superuser and keeps traces of it.
-    pg = await PGlite.create(workerData.dir, { startParams: START_PARAMS })
+    pg = await PGlite.create(workerData.dir, { startParams: START_PARAMS, extensions: EXTENSIONS })
     if (await sessionIsSuperuser(pg)) {
       await pg.close()
       throw new Error('its session is still a superuser after the lock-down')
