@@ -227,3 +227,15 @@ export type V1SsoProviders = z.infer<typeof V1SsoProviders>
 /** GET /v1/projects/{ref}/database/jit/list: JitListAccessResponse (the platform grants no temporary access). */
 export const V1JitAccessList = z.object({ items: z.array(z.object({ user_id: z.string(), user_roles: z.array(z.object({ role: z.string() })) })) })
 export type V1JitAccessList = z.infer<typeof V1JitAccessList>
+
+/**
+ * GET /v1/projects/{ref}/functions/{slug}/body as JSON (the contract's object): the deployed version's files, by
+ * their path in the function's folder, and which of them is the entrypoint.
+ */
+export const V1FunctionBody = z.object({
+  slug: z.string(),
+  version: z.number(),
+  entrypoint_path: z.string(),
+  files: z.array(z.object({ name: z.string(), content: z.string() })),
+})
+export type V1FunctionBody = z.infer<typeof V1FunctionBody>

@@ -76,6 +76,7 @@ import { authV1Routes } from './features/auth/v1'
 import { restV1Routes } from './features/rest/v1'
 import { settingsV1Routes } from './features/settings/v1'
 import { usageV1Routes } from './features/usage/v1'
+import { functionV1Routes } from './features/functions/v1'
 import { wirePorts } from './features/wire/server'
 import { addDemoGitHub, addDemoStorageAndFunctions, assignDemoSchemas, creditDemoOwner, seedDemoData } from './seed'
 import { createUsageMeter } from './core/meter'
@@ -261,6 +262,7 @@ export async function createApp(options: CreateAppOptions): Promise<PlatformServ
   app.route('/', restV1Routes(deps))
   app.route('/', settingsV1Routes(deps))
   app.route('/', usageV1Routes(deps, usageMeter))
+  app.route('/', functionV1Routes(deps))
   if (config.devControls) {
     for (const routes of [devRoutes, pauseDevRoutes, keysDevRoutes, upgradeDevRoutes, usageDevRoutes]) {
       app.route('/', routes(deps))

@@ -14,6 +14,7 @@ import {
   V1DatabaseContext,
   V1DiskAutoscale,
   V1DiskConfig,
+  V1FunctionBody,
   V1JitAccessList,
   V1LegacyApiKeys,
   V1Migration,
@@ -507,5 +508,38 @@ describe('GET /v1/projects/{ref}/analytics/endpoints/usage.api-counts and usage.
     expect(later[3]).toEqual({ timestamp: later[3].timestamp, total_auth_requests: 0, total_realtime_requests: 0, total_rest_requests: 0, total_storage_requests: 0 })
     expect((await s.request(`/v1/projects/${ref}/analytics/endpoints/usage.api-counts?interval=2min`, { headers: owner })).status).toBe(400)
     expect((await s.request(`/v1/projects/${foreign.ref}/analytics/endpoints/usage.api-requests-count`, { headers: owner })).status).toBe(404)
+  })
+})
+
+describe('GET /v1/projects/{ref}/functions/{function_slug}/body', () => {
+  it("answers the deployed files as the contract's object, the entrypoint alone as text, and the CLI's multipart", async () => {
+    const { ref } = await projectByName(s, 'Acme Storefront')
+    const deployed = new FormData()
+    deployed.append('metadata', JSON.stringify({ entrypoint_path: 'index.ts', name: 'body-read' }))
+    deployed.append('file', new Blob([`import { hi } from './lib/hi.ts'\nDeno.serve(() => new Response(hi))`]), 'index.ts')
+    deployed.append('file', new Blob([`export const hi = 'héllo'`]), 'lib/hi.ts')
+    const made = await s.request(`/v1/projects/${ref}/functions/deploy?slug=body-read`, { method: 'POST', headers: owner, body: deployed })
+    expect(made.status, await made.clone().text()).toBe(201)
+    const path = '/v1/projects/{ref}/functions/{function_slug}/body'
+    const json = V1FunctionBody.parse(await read(`/v1/projects/${ref}/functions/body-read/body`, path, readonly))
+    expect(json).toEqual({
+      slug: 'body-read',
+      version: 1,
+      entrypoint_path: 'index.ts',
+      files: [
+        { name: 'index.ts', content: `import { hi } from './lib/hi.ts'\nDeno.serve(() => new Response(hi))` },
+        { name: 'lib/hi.ts', content: `export const hi = 'héllo'` },
+      ],
+    })
+    const text = await s.request(`/v1/projects/${ref}/functions/body-read/body`, { headers: { ...owner, accept: 'text/plain' } })
+    expect(await text.text()).toBe(json.files[0].content)
+    const multi = await s.request(`/v1/projects/${ref}/functions/body-read/body`, { headers: { ...owner, accept: 'multipart/form-data' } })
+    expect(multi.headers.get('content-type')).toMatch(/^multipart\/form-data; boundary=/)
+    const form = await new Response(await multi.arrayBuffer(), { headers: { 'content-type': multi.headers.get('content-type')! } }).formData()
+    expect(JSON.parse(String(form.get('metadata')))).toEqual({ entrypoint_path: 'index.ts' })
+    const files = form.getAll('file') as File[]
+    expect(await Promise.all(files.map((f) => f.text()))).toEqual(json.files.map((f) => f.content))
+    expect((await s.request(`/v1/projects/${ref}/functions/nothing-here/body`, { headers: owner })).status).toBe(404)
+    expect((await s.request(`/v1/projects/${foreign.ref}/functions/body-read/body`, { headers: owner })).status).toBe(404)
   })
 })

@@ -7,7 +7,7 @@
  * get, ssl-enforcement get, gen types typescript and projects api-keys each exit 0 with what the platform has.
  */
 import { execFile } from 'node:child_process'
-import { mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises'
+import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises'
 import os from 'node:os'
 import path from 'node:path'
 import { promisify } from 'node:util'
@@ -173,6 +173,19 @@ describe('the CLI on the Management API', () => {
     const after = await cli(['secrets', 'list', '--project-ref', ref])
     expect(after.stdout).not.toMatch(/CLI_GREETING/)
     expect(after.stdout).toMatch(/CLI_OTHER/)
+  }, 120_000)
+
+  it('functions download --use-api writes the deployed files, folders kept, from the multipart body', async () => {
+    const deployed = new FormData()
+    deployed.append('metadata', JSON.stringify({ entrypoint_path: 'index.ts', name: 'fetched' }))
+    deployed.append('file', new Blob([`import { word } from './shared/word.ts'\nDeno.serve(() => new Response(word))`]), 'index.ts')
+    deployed.append('file', new Blob([`export const word = 'fetched'`]), 'shared/word.ts')
+    const made = await fetch(`${v1('/functions/deploy')}?slug=fetched`, { method: 'POST', headers: bearer(), body: deployed })
+    expect(made.status).toBe(201)
+    await cli(['functions', 'download', 'fetched', '--use-api', '--project-ref', ref])
+    const folder = path.join(work, 'supabase/functions/fetched')
+    expect(await readFile(path.join(folder, 'index.ts'), 'utf8')).toBe(`import { word } from './shared/word.ts'\nDeno.serve(() => new Response(word))`)
+    expect(await readFile(path.join(folder, 'shared/word.ts'), 'utf8')).toBe(`export const word = 'fetched'`)
   }, 120_000)
 
   it('postgres-config get prints the settings the engine runs with', async () => {
