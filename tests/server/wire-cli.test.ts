@@ -125,7 +125,10 @@ describe('the CLI on the Postgres port', () => {
     const dbUrl = pooler.connection_string.replace('[YOUR-PASSWORD]', encodeURIComponent(PASSWORD))
     const client = new pg.Client({ connectionString: dbUrl })
     await client.connect()
-    for (let i = 0; i < 7; i++) await client.query('select count(*) as inspected_recipes from public.recipes where servings > $1', [i])
+    // Heavy enough to be among the ten slowest statements outliers lists, whatever ran before it.
+    const statement = 'select count(*) as inspected_recipes from public.recipes r, generate_series(1, 50000) g where r.servings > $1 and g > $1'
+    for (let i = 0; i < 7; i++) await client.query(statement, [i])
+    const { rows: settings } = await client.query<{ tz: string; lc: string }>(`select current_setting('TimeZone') as tz, current_setting('lc_messages') as lc`)
     await client.end()
     const args = (command: string) => ['inspect', 'db', command, '--db-url', dbUrl]
     if (isPostgres) {
@@ -137,6 +140,8 @@ describe('the CLI on the Postgres port', () => {
       expect(refused).toMatch(/pg_stat_statements/)
       return
     }
+    // Preloading it kept the cluster's own configuration (PGlite rewrites postgresql.conf when it preloads a library).
+    expect(settings).toEqual([{ tz: 'UTC', lc: 'C' }])
     const calls = await cli(args('calls'))
     const line = calls.stdout.split('\n').find((l) => l.includes('inspected_recipes'))
     expect(line, calls.stdout).toBeDefined()

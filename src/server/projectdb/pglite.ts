@@ -204,6 +204,7 @@ const SYSTEM_SETTINGS = [`alter system set shared_buffers = '16MB'`]
  * platform, so the owner may read every statement's figures and reset them.
  */
 const PGLITE_EXTENSIONS_SQL = `
+-- pg_stat_statements is preloaded by worker.mjs, which hands each folder's postgresql.conf back to PGlite.
 create schema if not exists extensions;
 grant usage on schema extensions to anon, authenticated, service_role;
 create extension if not exists pg_stat_statements with schema extensions;
