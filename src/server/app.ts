@@ -46,6 +46,7 @@ import type { ProjectDatabases } from './projectdb/types'
 import { pauseDevRoutes, pauseRoutes } from './features/pause/routes'
 import { registerPauseLifecycle } from './features/pause/transitions'
 import { projectRoutes } from './features/projects/routes'
+import { projectV1Routes } from './features/projects/v1'
 import { statusPollOnNode, type NodeRoute } from './features/projects/statusPoll'
 import { restProduct, restRoutes } from './features/rest/routes'
 import { authProduct } from './features/auth/routes'
@@ -73,6 +74,11 @@ import { profileV1Routes } from './features/session/v1'
 import { storageV1Routes } from './features/storage/v1'
 import { databaseV1Routes } from './features/database/v1'
 import { wireV1Routes } from './features/wire/v1'
+import { authV1Routes } from './features/auth/v1'
+import { restV1Routes } from './features/rest/v1'
+import { settingsV1Routes } from './features/settings/v1'
+import { usageV1Routes } from './features/usage/v1'
+import { functionV1Routes } from './features/functions/v1'
 import { wirePorts } from './features/wire/server'
 import { addDemoGitHub, addDemoStorageAndFunctions, assignDemoSchemas, creditDemoOwner, seedDemoData } from './seed'
 import { createUsageMeter } from './core/meter'
@@ -219,6 +225,8 @@ export async function createApp(options: CreateAppOptions): Promise<PlatformServ
   app.route('/', accountRoutes(deps))
   app.route('/', verificationRoutes(deps))
   app.route('/', memberRoutes(deps))
+  // Before the project routes: their `/v1/projects/:ref` would take `available-regions` for a ref.
+  app.route('/', projectV1Routes(deps))
   app.route('/', projectRoutes(deps))
   app.route('/', pauseRoutes(deps))
   app.route('/', upgradeRoutes(deps))
@@ -255,6 +263,11 @@ export async function createApp(options: CreateAppOptions): Promise<PlatformServ
   app.route('/', storageV1Routes(deps))
   app.route('/', databaseV1Routes(deps))
   app.route('/', wireV1Routes(deps))
+  app.route('/', authV1Routes(deps))
+  app.route('/', restV1Routes(deps))
+  app.route('/', settingsV1Routes(deps))
+  app.route('/', usageV1Routes(deps, usageMeter))
+  app.route('/', functionV1Routes(deps))
   if (config.devControls) {
     for (const routes of [devRoutes, pauseDevRoutes, keysDevRoutes, upgradeDevRoutes, usageDevRoutes]) {
       app.route('/', routes(deps))

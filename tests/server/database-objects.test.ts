@@ -276,8 +276,10 @@ describe('types, indexes, publications, extensions', () => {
     expect(extensions.find((e) => e.name === 'plpgsql')).toMatchObject({ installed_version: expect.any(String), can_enable: false })
     const citext = extensions.find((e) => e.name === 'citext')
     if (!isPostgres) {
-      // PGlite has plpgsql only: its lock-down leaves no superuser to run an extension's script.
-      expect(extensions.map((e) => e.name)).toEqual(['plpgsql'])
+      // PGlite has plpgsql and the pg_stat_statements its template made: its lock-down leaves no superuser to run
+      // another extension's script.
+      expect(extensions.map((e) => e.name)).toEqual(['pg_stat_statements', 'plpgsql'])
+      expect(extensions.find((e) => e.name === 'pg_stat_statements')).toMatchObject({ installed_version: expect.any(String), schema: 'extensions' })
     }
     // Each answer matches the engine: one the role may not create is refused by Postgres itself.
     const refusedOne = extensions.find((e) => !e.can_enable && !e.installed_version)

@@ -111,7 +111,7 @@ describe('the Management API', () => {
     })
     expect(res.status).toBe(201)
     expect(await res.json()).toMatchObject({ slug: 'api-fn', version: 1, verify_jwt: true, entrypoint_path: 'index.ts', status: 'ACTIVE' })
-    const body = await fetch(v1('/functions/api-fn/body'), { headers: bearer() })
+    const body = await fetch(v1('/functions/api-fn/body'), { headers: { ...bearer(), accept: 'text/plain' } })
     expect(await body.text()).toBe(`Deno.serve(() => new Response('v1'))`)
     expect((await fetch(`${origin}/p/${project.ref}/functions/v1/api-fn`)).status).toBe(401)
 

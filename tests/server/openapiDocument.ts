@@ -24,12 +24,21 @@ export interface OpenApiDocument {
   paths: Record<string, Record<string, OpenApiOperation>>
 }
 
-/** OpenAPI 3.0 → JSON Schema: `nullable: true` becomes a union with null. */
+/**
+ * OpenAPI 3.0 → JSON Schema: `nullable: true` becomes a union with null; the boolean `exclusiveMinimum` (and
+ * `exclusiveMaximum`) of draft 4 becomes the number it qualifies.
+ */
 function convert(node: unknown): unknown {
   if (Array.isArray(node)) return node.map(convert)
   if (!node || typeof node !== 'object') return node
   const out: Record<string, unknown> = {}
   for (const [k, v] of Object.entries(node)) if (k !== 'nullable') out[k] = convert(v)
+  for (const [exclusive, bound] of [['exclusiveMinimum', 'minimum'], ['exclusiveMaximum', 'maximum']] as const) {
+    if (typeof out[exclusive] !== 'boolean') continue
+    if (out[exclusive] === true) out[exclusive] = out[bound]
+    else delete out[exclusive]
+    if (out[exclusive] !== undefined) delete out[bound]
+  }
   if ((node as { nullable?: boolean }).nullable) {
     if (typeof out.type === 'string') out.type = [out.type, 'null']
     else return { anyOf: [out, { type: 'null' }] }

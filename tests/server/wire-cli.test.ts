@@ -7,7 +7,7 @@
  * get, ssl-enforcement get, gen types typescript and projects api-keys each exit 0 with what the platform has.
  */
 import { execFile } from 'node:child_process'
-import { mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises'
+import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises'
 import os from 'node:os'
 import path from 'node:path'
 import { promisify } from 'node:util'
@@ -15,7 +15,7 @@ import pg from 'pg'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { repoRoot } from '../../src/server/config'
 import { startWireServer, type WireServer } from '../../src/server/features/wire/server'
-import { listenOnPort, OWNER, projectByName, startTestServer, type TestServer } from './helpers'
+import { isPostgres, listenOnPort, OWNER, projectByName, startTestServer, type TestServer } from './helpers'
 
 const run = promisify(execFile)
 const PASSWORD = 'cli-db-password-1'
@@ -119,6 +119,36 @@ describe('the CLI on the Postgres port', () => {
     const stats = await cli(['inspect', 'db', 'table-stats', '--db-url', dbUrl])
     expect(stats.stdout).toMatch(/gadgets/)
   }, 300_000)
+
+  it('inspect db calls and outliers read the statements pg_stat_statements counted (PGlite; PostgreSQL needs it preloaded)', async () => {
+    const [pooler] = (await (await fetch(v1('/config/database/pooler'), { headers: bearer() })).json()) as { connection_string: string }[]
+    const dbUrl = pooler.connection_string.replace('[YOUR-PASSWORD]', encodeURIComponent(PASSWORD))
+    const client = new pg.Client({ connectionString: dbUrl })
+    await client.connect()
+    // Heavy enough to be among the ten slowest statements outliers lists, whatever ran before it.
+    const statement = 'select count(*) as inspected_recipes from public.recipes r, generate_series(1, 50000) g where r.servings > $1 and g > $1'
+    for (let i = 0; i < 7; i++) await client.query(statement, [i])
+    const { rows: settings } = await client.query<{ tz: string; lc: string }>(`select current_setting('TimeZone') as tz, current_setting('lc_messages') as lc`)
+    await client.end()
+    const args = (command: string) => ['inspect', 'db', command, '--db-url', dbUrl]
+    if (isPostgres) {
+      // The test cluster starts without shared_preload_libraries = 'pg_stat_statements': the CLI says what is missing.
+      const refused = await cli(args('calls')).then(
+        () => 'exit 0',
+        (err: { stdout: string; stderr: string }) => `${err.stdout}${err.stderr}`,
+      )
+      expect(refused).toMatch(/pg_stat_statements/)
+      return
+    }
+    // Preloading it kept the cluster's own configuration (PGlite rewrites postgresql.conf when it preloads a library).
+    expect(settings).toEqual([{ tz: 'UTC', lc: 'C' }])
+    const calls = await cli(args('calls'))
+    const line = calls.stdout.split('\n').find((l) => l.includes('inspected_recipes'))
+    expect(line, calls.stdout).toBeDefined()
+    expect(line).toMatch(/\b7\b/)
+    const outliers = await cli(args('outliers'))
+    expect(outliers.stdout).toMatch(/inspected_recipes/)
+  }, 120_000)
 })
 
 describe('the CLI reads the database settings', () => {
@@ -148,6 +178,19 @@ describe('the CLI on the Management API', () => {
     const after = await cli(['secrets', 'list', '--project-ref', ref])
     expect(after.stdout).not.toMatch(/CLI_GREETING/)
     expect(after.stdout).toMatch(/CLI_OTHER/)
+  }, 120_000)
+
+  it('functions download --use-api writes the deployed files, folders kept, from the multipart body', async () => {
+    const deployed = new FormData()
+    deployed.append('metadata', JSON.stringify({ entrypoint_path: 'index.ts', name: 'fetched' }))
+    deployed.append('file', new Blob([`import { word } from './shared/word.ts'\nDeno.serve(() => new Response(word))`]), 'index.ts')
+    deployed.append('file', new Blob([`export const word = 'fetched'`]), 'shared/word.ts')
+    const made = await fetch(`${v1('/functions/deploy')}?slug=fetched`, { method: 'POST', headers: bearer(), body: deployed })
+    expect(made.status).toBe(201)
+    await cli(['functions', 'download', 'fetched', '--use-api', '--project-ref', ref])
+    const folder = path.join(work, 'supabase/functions/fetched')
+    expect(await readFile(path.join(folder, 'index.ts'), 'utf8')).toBe(`import { word } from './shared/word.ts'\nDeno.serve(() => new Response(word))`)
+    expect(await readFile(path.join(folder, 'shared/word.ts'), 'utf8')).toBe(`export const word = 'fetched'`)
   }, 120_000)
 
   it('postgres-config get prints the settings the engine runs with', async () => {

@@ -1,7 +1,8 @@
 /**
  * The usage meter: what each project's REST endpoint served, counted in memory on the request path (a map update
  * and an array push, no I/O) and added to the store (migration 014) every `flushMs`, before a usage read, and on
- * close. Additive upserts: several server processes on one PostgreSQL each add their own counts.
+ * close. Every request the gateway serves is also counted per UTC hour and product (rest, auth, storage, realtime,
+ * functions: migration 039), which the Management API's usage counts read. Additive upserts: several server processes on one PostgreSQL each add their own counts.
  * Invariants: a failed flush puts what it took back, so nothing counted is lost while the process lives; the
  * request log keeps at most `logLimit` entries per project (in memory and in the store); it never holds a key
  * or token (`loggablePath`). Database sizes are read from the project's own database (pg_database_size) only
@@ -42,6 +43,19 @@ interface DayTotals {
   egress: number
   msTotal: number
   msMax: number
+}
+
+/** Requests of one project to one product in one UTC hour. */
+interface HourTotals {
+  projectId: number
+  hour: string
+  product: string
+  requests: number
+}
+
+/** The product a request of the project's API went to: `/p/{ref}/{product}/v1/…`. */
+function productOf(url: URL): string {
+  return /^\/p\/[^/]+\/([a-z]+)\//.exec(url.pathname)?.[1] ?? 'other'
 }
 
 interface LogEntry {
@@ -86,6 +100,7 @@ export interface UsageMeterOptions {
 
 export function createUsageMeter({ db, clock, projectDbs, flushMs, logLimit }: UsageMeterOptions): UsageMeter {
   let totals = new Map<string, DayTotals>()
+  let hours = new Map<string, HourTotals>()
   let log = new Map<number, LogEntry[]>()
   /** Projects written to since the last flush: their database is open and its size may have changed. */
   let written = new Map<number, string>()
@@ -105,6 +120,12 @@ export function createUsageMeter({ db, clock, projectDbs, flushMs, logLimit }: U
     t.egress += sample.bytes
     t.msTotal += sample.durationMs
     if (sample.durationMs > t.msMax) t.msMax = sample.durationMs
+    const hour = `${at.slice(0, 13)}:00:00.000Z`
+    const product = productOf(sample.url)
+    const hourKey = `${sample.projectId}:${hour}:${product}`
+    const h = hours.get(hourKey)
+    if (h) h.requests += 1
+    else hours.set(hourKey, { projectId: sample.projectId, hour, product, requests: 1 })
     let entries = log.get(sample.projectId)
     if (!entries) log.set(sample.projectId, (entries = []))
     entries.push({
@@ -121,9 +142,20 @@ export function createUsageMeter({ db, clock, projectDbs, flushMs, logLimit }: U
     if (sample.method !== 'GET' && sample.method !== 'HEAD' && sample.status < 400) written.set(sample.projectId, sample.ref)
   }
 
-  async function write(batch: Map<string, DayTotals>, entries: LogEntry[], projectIds: number[]) {
+  async function write(batch: Map<string, DayTotals>, hourBatch: Map<string, HourTotals>, entries: LogEntry[], projectIds: number[]) {
     const rows = [...batch.values()]
+    const hourRows = [...hourBatch.values()]
     await db.transaction(async (tx) => {
+      if (hourRows.length > 0) {
+        await tx.query(
+          `insert into project_usage_hourly (project_id, hour, product, requests)
+           select u.project_id, u.hour, u.product, u.requests
+           from unnest($1::int[], $2::timestamptz[], $3::text[], $4::bigint[]) as u(project_id, hour, product, requests)
+           join projects p on p.id = u.project_id
+           on conflict (project_id, hour, product) do update set requests = project_usage_hourly.requests + excluded.requests`,
+          [hourRows.map((r) => r.projectId), hourRows.map((r) => r.hour), hourRows.map((r) => r.product), hourRows.map((r) => r.requests)],
+        )
+      }
       if (rows.length > 0) {
         // Only projects that still exist (one deleted since its request is skipped, not a failed flush).
         await tx.query(
@@ -179,6 +211,8 @@ export function createUsageMeter({ db, clock, projectDbs, flushMs, logLimit }: U
   async function flushNow(): Promise<void> {
     if (totals.size === 0 && log.size === 0 && written.size === 0) return
     const batch = totals
+    const hourBatch = hours
+    hours = new Map()
     const taken = log
     const sizes = written
     totals = new Map()
@@ -186,7 +220,7 @@ export function createUsageMeter({ db, clock, projectDbs, flushMs, logLimit }: U
     written = new Map()
     const entries = [...taken.values()].flatMap((list) => (list.length > logLimit ? list.slice(-logLimit) : list))
     try {
-      await write(batch, entries, [...taken.keys()])
+      await write(batch, hourBatch, entries, [...taken.keys()])
     } catch (err) {
       // Put back what was taken (ahead of what arrived meanwhile), so the next flush writes it.
       for (const [key, t] of batch) {
@@ -198,6 +232,11 @@ export function createUsageMeter({ db, clock, projectDbs, flushMs, logLimit }: U
           now.msTotal += t.msTotal
           now.msMax = Math.max(now.msMax, t.msMax)
         }
+      }
+      for (const [key, h] of hourBatch) {
+        const now = hours.get(key)
+        if (!now) hours.set(key, h)
+        else now.requests += h.requests
       }
       for (const [projectId, list] of taken) log.set(projectId, [...list, ...(log.get(projectId) ?? [])].slice(-logLimit))
       for (const [id, ref] of sizes) written.set(id, ref)

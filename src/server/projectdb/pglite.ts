@@ -198,6 +198,18 @@ class ProcessSession implements Session {
  */
 const SYSTEM_SETTINGS = [`alter system set shared_buffers = '16MB'`]
 
+/**
+ * Made in the template while its session is still a superuser (the extension is no trusted one), where the platform
+ * keeps it and the CLI's inspect queries look for it: schema extensions. Its objects stay the owner's, as on the
+ * platform, so the owner may read every statement's figures and reset them.
+ */
+const PGLITE_EXTENSIONS_SQL = `
+-- pg_stat_statements is preloaded by worker.mjs, which hands each folder's postgresql.conf back to PGlite.
+create schema if not exists extensions;
+grant usage on schema extensions to anon, authenticated, service_role;
+create extension if not exists pg_stat_statements with schema extensions;
+`
+
 /** Runs initdb (the settings, then `sql`) into `dir` in a worker of its own, so the process keeps none of its memory. */
 function initdbInWorker(dir: string, sql: string): Promise<string> {
   return new Promise((resolve, reject) => {
@@ -216,7 +228,7 @@ function initdbInWorker(dir: string, sql: string): Promise<string> {
 
 /** The template folder's name in its cache folder: one per PGlite version, template SQL, settings and lock-down. */
 export const PGLITE_TEMPLATE_FOLDER = `.kp-projectdb-template-${pgliteVersion}-${createHash('sha256')
-  .update(`${TEMPLATE_HASH}\n${SYSTEM_SETTINGS.join('\n')}\n${PGLITE_LOCKDOWN_SQL}`)
+  .update(`${TEMPLATE_HASH}\n${SYSTEM_SETTINGS.join('\n')}\n${PGLITE_EXTENSIONS_SQL}\n${PGLITE_LOCKDOWN_SQL}`)
   .digest('hex')
   .slice(0, 12)}`
 
@@ -275,7 +287,7 @@ export function pgliteBackend(opts: PgliteOptions): Backend {
       await mkdir(cacheDir, { recursive: true, mode: 0o700 })
       const partial = `${templateDir}.partial-${process.pid}-${randomBytes(4).toString('hex')}`
       try {
-        const serverVersion = await initdbInWorker(partial, TEMPLATE_SQL)
+        const serverVersion = await initdbInWorker(partial, TEMPLATE_SQL + PGLITE_EXTENSIONS_SQL)
         await writeFile(path.join(partial, TEMPLATE_INFO), JSON.stringify({ serverVersion }))
         await restrictDataDir(partial)
         // Atomic: another process preparing the same template at once wins or loses as a whole.

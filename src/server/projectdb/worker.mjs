@@ -48,6 +48,22 @@ function privateModes() {
 privateModes()
 
 const { PGlite } = await import('@electric-sql/pglite')
+/**
+ * pg_stat_statements, PGlite's contrib build: every cluster preloads it (PGlite sets shared_preload_libraries from
+ * the extensions it is given), so the statistics the CLI's `inspect db outliers` and `calls` read are kept while the
+ * database is open. They live in memory and start over at each open, as a server's do at each restart.
+ */
+const { pg_stat_statements } = await import('@electric-sql/pglite/contrib/pg_stat_statements')
+
+/**
+ * PGlite's options for the folder: the extensions, and the folder's own postgresql.conf handed back to it. Given
+ * extensions, PGlite writes postgresql.conf itself (the preload line added to the text it is given): without the
+ * folder's text it would write that line alone, and the project's own settings appended there would be lost.
+ */
+function openOptions(dir, extra = {}) {
+  const conf = `${dir}/postgresql.conf`
+  return { ...extra, extensions: { pg_stat_statements }, ...(fs.existsSync(conf) ? { postgresqlconf: fs.readFileSync(conf, 'utf8') } : {}) }
+}
 
 /**
  * PGlite's start parameters without `-O` (allow_system_table_mods): with it, the catalog's owner may change the
@@ -83,9 +99,12 @@ async function sessionIsSuperuser(pg) {
 }
 
 async function initdb() {
-  const pg = await PGlite.create(workerData.dir)
+  // The cluster first without extensions: initdb writes the postgresql.conf that openOptions then hands back.
+  let pg = await PGlite.create(workerData.dir)
   // ALTER SYSTEM cannot run in the implicit transaction of a multi-statement script: one call each.
   for (const statement of workerData.system ?? []) await pg.exec(statement)
+  await pg.close()
+  pg = await PGlite.create(workerData.dir, openOptions(workerData.dir))
   if (workerData.sql) await pg.exec(workerData.sql)
   await pg.exec(workerData.lockdown)
   const { rows } = await pg.query('show server_version')
@@ -95,12 +114,12 @@ async function initdb() {
 
 /** Opens the folder with a session that is no superuser, locking down a folder made before that was the rule. */
 async function openLockedDown() {
-  let pg = await PGlite.create(workerData.dir, { startParams: START_PARAMS })
+  let pg = await PGlite.create(workerData.dir, openOptions(workerData.dir, { startParams: START_PARAMS }))
   if (await sessionIsSuperuser(pg)) {
     await pg.exec(workerData.lockdown)
     await pg.close()
     // A new session: the one that ran the lock-down started as a superuser and keeps traces of it.
-    pg = await PGlite.create(workerData.dir, { startParams: START_PARAMS })
+    pg = await PGlite.create(workerData.dir, openOptions(workerData.dir, { startParams: START_PARAMS }))
     if (await sessionIsSuperuser(pg)) {
       await pg.close()
       throw new Error('its session is still a superuser after the lock-down')

@@ -3,10 +3,15 @@
  *   GET /v1/projects/{ref}/database/context   GetProjectDbMetadataResponse: the database clients connect to
  *                                             (`postgres`, as the connection strings name it) and its schemas, by name,
  *                                             without Postgres's own (pg_*, information_schema)
+ *   GET /v1/projects/{ref}/config/disk        DiskResponse: the disk the database needs now, its size read from the
+ *                                             database (whole GB, at least 1, as the contract counts it); gp3 and its
+ *                                             baseline 3,000 IOPS are the contract's words for a disk nothing here
+ *                                             throttles
+ *   GET /v1/projects/{ref}/config/disk/autoscale   DiskAutoscaleConfig: null everywhere, the disk never grows on its own
  */
 import { Hono } from 'hono'
 import { endpoint } from '../../../contracts/endpoint'
-import { V1DatabaseContext } from '../../../contracts/v1Reads'
+import { V1DatabaseContext, V1DiskAutoscale, V1DiskConfig } from '../../../contracts/v1Reads'
 import type { Deps } from '../../core/deps'
 import { answerDatabaseFailure } from '../../core/domainErrors'
 import { at, type AppEnv } from '../../core/http'
@@ -14,6 +19,11 @@ import { ProjectDbError } from '../../projectdb/types'
 import { DATABASE_UNAVAILABLE, memberProject, refParam, refuseUnlessActive } from '../projects/access'
 
 const v1GetDatabaseContext = endpoint('GET', 'v1', '/projects/:ref/database/context', { response: V1DatabaseContext })
+const v1GetDisk = endpoint('GET', 'v1', '/projects/:ref/config/disk', { response: V1DiskConfig })
+const v1GetDiskAutoscale = endpoint('GET', 'v1', '/projects/:ref/config/disk/autoscale', { response: V1DiskAutoscale })
+const GB = 1024 ** 3
+/** gp3's baseline: the contract needs a positive figure, and no limit is set here. */
+const BASELINE_IOPS = 3_000
 
 export function databaseV1Routes({ db, projectDbs }: Deps) {
   const app = new Hono<AppEnv>()
@@ -35,6 +45,25 @@ export function databaseV1Routes({ db, projectDbs }: Deps) {
       return answerDatabaseFailure(c, err, "The project's database is not available right now")
     }
   })
+
+  app.on(...at(v1GetDisk), refParam, project, async (c) => {
+    const refused = refuseUnlessActive(c, DATABASE_UNAVAILABLE)
+    if (refused) return refused
+    try {
+      const { rows } = await projectDbs.transaction(c.var.project.ref, { readOnly: true }, (tx) =>
+        tx.query<{ bytes: number }>('select pg_database_size(current_database())::float8 as bytes'),
+      )
+      const sizeGb = Math.max(1, Math.ceil(Number(rows[0].bytes) / GB))
+      return c.json({ attributes: { type: 'gp3', size_gb: sizeGb, iops: BASELINE_IOPS } } satisfies V1DiskConfig)
+    } catch (err) {
+      if (!(err instanceof ProjectDbError)) throw err
+      return answerDatabaseFailure(c, err, "The project's database is not available right now")
+    }
+  })
+
+  app.on(...at(v1GetDiskAutoscale), refParam, project, (c) =>
+    c.json({ growth_percent: null, min_increment_gb: null, max_size_gb: null } satisfies V1DiskAutoscale),
+  )
 
   return app
 }

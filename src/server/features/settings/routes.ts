@@ -37,7 +37,7 @@ import { deleteAddon, deleteHostname, findHostname, listAddons, readDatabaseFact
 export const NOT_ALLOWED = 'This project is on the free plan: it is not allowed to set up custom domain (Pro plan and above)'
 export const NO_HOSTNAME = 'The project has no custom hostname configuration'
 
-const PITR_NAMES: Record<AddonVariantId, string> = { pitr_7: '7 days of recovery', pitr_14: '14 days of recovery', pitr_28: '28 days of recovery' }
+export const PITR_NAMES: Record<AddonVariantId, string> = { pitr_7: '7 days of recovery', pitr_14: '14 days of recovery', pitr_28: '28 days of recovery' }
 const PITR_VARIANT_LIST = PITR_VARIANTS.map((identifier) => ({ identifier, name: PITR_NAMES[identifier] }))
 
 /** The organization's plan; an unknown organization counts as free. */

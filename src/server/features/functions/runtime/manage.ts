@@ -3,7 +3,6 @@
  *   POST   /v1/projects/{ref}/functions/deploy?slug=   multipart: `metadata` (JSON) + `file` parts, as the CLI's
  *                                                      `functions deploy --use-api` sends them → 201 FunctionResponse
  *   PATCH  /v1/projects/{ref}/functions/{slug}         JSON { name?, body?, verify_jwt? } → FunctionResponse
- *   GET    /v1/projects/{ref}/functions/{slug}/body    the deployed entrypoint's source
  *   GET    /v1/projects/{ref}/secrets                  [{ name, value: sha256 hex of the value, updated_at }]
  *   POST   /v1/projects/{ref}/secrets                  [{ name, value }] → 201
  *   DELETE /v1/projects/{ref}/secrets                  [name] → 200
@@ -27,7 +26,7 @@ import { iso } from '../../../core/rows'
 import { memberProject, refParam, refuseUnlessActive, type MemberProjectEnv } from '../../projects/access'
 import { findFunction, toFunctionResponse } from '../store'
 import type { FunctionRuntime } from './index'
-import { deleteSecrets, findRunnable, functionFiles, secretRows, upsertSecrets } from './store'
+import { deleteSecrets, findRunnable, secretRows, upsertSecrets } from './store'
 
 const SlugParam = z.object({ ref: ProjectRef, slug: z.string().regex(/^[A-Za-z0-9_-]+$/, 'function_slug: letters, digits, - and _ only').max(128) })
 const DeployQuery = z.object({ slug: z.optional(FunctionSlug), bundleOnly: z.enum(['true', 'false']).optional() })
@@ -172,15 +171,6 @@ export function functionManageRoutes(deps: Deps, runtime: FunctionRuntime) {
     if (body.body !== undefined) await db.query('delete from edge_function_files where function_id = $1', [rows[0].id])
     await runtime.supervisor.retire(rows[0].id)
     return c.json(toFunctionResponse((await findFunction(db, c.var.project.id, slug))!) satisfies FunctionResponse)
-  })
-
-  app.on(...at(endpoints.getFunctionBody), validate('param', SlugParam), project, async (c) => {
-    const { slug } = c.req.valid('param')
-    const fn = await findRunnable(db, c.var.project.id, slug)
-    if (!fn) return errorJson(c, 404, `No edge function '${slug}' in this project`)
-    const files = await functionFiles(db, fn.id)
-    const entry = files.find((f) => f.name === fn.entrypoint_path)?.content ?? fn.body
-    return c.body(entry, 200, { 'content-type': 'text/plain; charset=utf-8' })
   })
 
   app.on(...at(endpoints.listSecrets), refParam, project, async (c) => {
