@@ -10,7 +10,8 @@ import { assign, fromPromise, setup, type SnapshotFrom } from 'xstate'
 import type { DailyUsage } from '../src/contracts/measured'
 import type { Project } from '../src/contracts/projects'
 import type { ResourceWarning, UsageMetric, UsageRecord } from '../src/contracts/usage'
-import { isUsageExceeded, resourceBannerFor, type ResourceBanner } from './resourceWarnings.machine'
+import { resourceBannerFor, type ResourceBanner } from './resourceBanner'
+import { isUsageExceeded } from './resourceWarnings.machine'
 import { href } from '../src/href'
 
 export interface OrgUsageData {

@@ -3,11 +3,12 @@
  * resource-exhaustion banner. Two regions run side by side: the resource warnings (stale after 30 minutes, then
  * read again) and the organization's usage with its subscription (read once the organization is known, and again
  * at the same staleness). A failed read hides what it would have shown and is retried when stale; neither region
- * ever blocks the page. The rules of spec sections 4 and 5 live in the selectors below.
+ * ever blocks the page. The rules of spec sections 4 and 5 live in the selectors below, the banner's texts and the pages
+ * it stays off in ./resourceBanner (loaded with the banner, which shows only once a warning is raised).
  */
 import { assign, fromPromise, setup, type SnapshotFrom } from 'xstate'
 import type { Subscription } from '../src/contracts/organizations'
-import { RESOURCES, type Resource, type ResourceWarning, type UsageRecord } from '../src/contracts/usage'
+import { RESOURCES, type ResourceWarning, type UsageRecord } from '../src/contracts/usage'
 import { href } from '../src/href'
 
 interface ResourceWarningsInput {
@@ -118,58 +119,15 @@ export function selectUsageBadge(snapshot: SnapshotFrom<typeof resourceWarningsM
   return { show, href: show ? href.org(organizationSlug, 'usage') : null }
 }
 
-export const RESOURCE_TEXT: Record<Resource, { name: string; anchor: string }> = {
-  disk_io_exhaustion: { name: 'Disk IO budget', anchor: 'disk_io' },
-  disk_space_exhaustion: { name: 'disk space', anchor: 'disk_space' },
-  cpu_exhaustion: { name: 'CPU', anchor: 'cpu' },
-  memory_and_swap_exhaustion: { name: 'memory and swap', anchor: 'ram' },
-}
+/** Whether the badge shows (its link needs the rest of selectUsageBadge's answer). */
+export const selectShowsUsageBadge = (snapshot: SnapshotFrom<typeof resourceWarningsMachine>) => selectUsageBadge(snapshot).show
 
-export type ResourceBanner =
-  | { show: false }
-  | { show: true; variant: 'destructive' | 'warning'; title: string; message: string; href: string; linkLabel: string }
+/** The resources a warning raises: at risk or exhausted. */
+export const raisedResources = (warning: ResourceWarning) => RESOURCES.filter((resource) => warning[resource] !== null)
 
-const isUsagePage = (pathname: string) => /^\/org\/[^/]+\/usage(\/|$)/.test(pathname)
-const isInfrastructurePage = (pathname: string) => /^\/project\/[^/]+\/settings\/infrastructure(\/|$)/.test(pathname)
-const isDatabaseSettingsPage = (pathname: string) => /^\/project\/[^/]+\/settings\/database(\/|$)/.test(pathname)
-
-/** The banner for the page at `pathname` (without query or hash), by the rules of spec section 4. */
-export function resourceBannerFor(warning: ResourceWarning | undefined, ref: string, pathname: string): ResourceBanner {
-  if (!warning) return { show: false }
-  const raised = RESOURCES.filter((resource) => warning[resource] !== null)
-  const readOnly = warning.is_readonly_mode_enabled
-  if (!readOnly && raised.length === 0) return { show: false }
-  if (!readOnly && (isUsagePage(pathname) || isInfrastructurePage(pathname))) return { show: false }
-  if (readOnly && isDatabaseSettingsPage(pathname)) return { show: false }
-  const critical = raised.some((resource) => warning[resource] === 'critical')
-  const variant = readOnly || critical ? 'destructive' : 'warning'
-  if (readOnly) {
-    return {
-      show: true,
-      variant,
-      title: 'Your project is in read-only mode',
-      message: 'The database ran out of disk space and now only accepts reads. Increase the disk size to accept writes again.',
-      href: href.project(ref, 'settings/database'),
-      linkLabel: 'Increase disk size',
-    }
-  }
-  const names = raised.map((resource) => RESOURCE_TEXT[resource].name)
-  const what = names.length === 1 ? names[0] : `${names.slice(0, -1).join(', ')} and ${names.at(-1)}`
-  return {
-    show: true,
-    variant,
-    title: critical ? `Your project has exhausted its ${what}` : `Your project is running out of ${what}`,
-    message: critical
-      ? 'Requests may fail or slow down until the load drops or the compute is upgraded.'
-      : 'Performance may degrade soon. Review the usage or upgrade the compute before it runs out.',
-    href: href.infrastructure(ref, RESOURCE_TEXT[raised[0]].anchor),
-    linkLabel: 'Check usage',
-  }
-}
-
-export function selectResourceBanner(pathname: string) {
-  return (snapshot: SnapshotFrom<typeof resourceWarningsMachine>): ResourceBanner => {
-    const { warnings, ref } = snapshot.context
-    return resourceBannerFor(warnings?.find((w) => w.project === ref), ref, pathname)
-  }
+/** Whether the open project's warning raises anything (a resource, or read-only mode): the banner may show. */
+export function selectWarningRaised(snapshot: SnapshotFrom<typeof resourceWarningsMachine>): boolean {
+  const { warnings, ref } = snapshot.context
+  const warning = warnings?.find((w) => w.project === ref)
+  return warning !== undefined && (warning.is_readonly_mode_enabled || raisedResources(warning).length > 0)
 }

@@ -13,6 +13,7 @@
  */
 import { assign, emit, fromPromise, raise, setup, type SnapshotFrom } from 'xstate'
 import { ROW_LIMIT_DEFAULT, type SqlCompletions, type SqlRunResult, type SqlRunRole, type SqlUsers, type StatementResult } from '../src/contracts/sqlEditor'
+import { PROJECT_DATABASE_TIMEOUT_MS } from './projectDatabaseTimeout'
 
 /** A failed run as the editor shows it: the Postgres error's fields when the server sent them. */
 export interface QueryFailure {
@@ -80,7 +81,9 @@ type SqlEditorEvent =
   | { type: 'catalog.retry' }
   | { type: 'catalog.refresh' }
 
-const QUERY_TIMEOUT_MS = 20_000
+// A statement may run up to the platform's query time-out after waiting for a database slot (and the database to
+// open): the editor waits as every other read of the project's database does, never less than the platform may take.
+const QUERY_TIMEOUT_MS = PROJECT_DATABASE_TIMEOUT_MS
 
 const optionalString = (value: unknown) => (typeof value === 'string' && value !== '' ? value : undefined)
 

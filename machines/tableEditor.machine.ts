@@ -8,6 +8,7 @@
 import { assign, fromPromise, setup, type SnapshotFrom } from 'xstate'
 import type { DatabaseTable, TableRows } from '../src/contracts/database'
 import { href } from '../src/href'
+import { PROJECT_DATABASE_TIMEOUT_MS } from './projectDatabaseTimeout'
 
 export const ROWS_PER_PAGE = 100
 
@@ -60,7 +61,7 @@ export const tableEditorMachine = setup({
     tableListed: ({ context }) => context.tables.some((table) => table.name === context.table),
   },
   delays: {
-    requestTimeout: 10_000,
+    requestTimeout: PROJECT_DATABASE_TIMEOUT_MS,
   },
 }).createMachine({
   id: 'tableEditor',

@@ -13,6 +13,7 @@
  */
 import { assign, fromPromise, setup, type SnapshotFrom } from 'xstate'
 import type { ColumnReference, RowFilter, RowSort, RowsPage, WrittenRow, DeletedRows } from '../src/contracts/tableEditor'
+import { PROJECT_DATABASE_TIMEOUT_MS } from './projectDatabaseTimeout'
 
 export type Row = Record<string, unknown>
 
@@ -251,7 +252,7 @@ export const tableGridMachine = setup({
     canBeNull: ({ context, event }) => event.type === 'picker.choose' && (event.value !== null || context.picker?.nullable === true),
   },
   delays: {
-    requestTimeout: 15_000,
+    requestTimeout: PROJECT_DATABASE_TIMEOUT_MS,
   },
 }).createMachine({
   id: 'tableGrid',

@@ -2,6 +2,7 @@ import { act, fireEvent, render, screen, within } from '@testing-library/react'
 import { EditorView } from '@codemirror/view'
 import { describe, expect, it, vi } from 'vitest'
 import { createActor, toPromise, type AnyMachineSnapshot, type EventObject, type PromiseActorLogic } from 'xstate'
+import { PROJECT_DATABASE_TIMEOUT_MS } from '../machines/projectDatabaseTimeout'
 import { sqlEditorMachine, type FormattedSql, type RunInput, type SqlCatalog } from '../machines/sqlEditor.machine'
 import { liveSqlEditorMachine } from '../src/api/live/sqlEditor'
 import type { SqlRunResult } from '../src/contracts/sqlEditor'
@@ -21,7 +22,7 @@ const DROP = 'drop table customers'
 const FORMATTED = 'select\n  1 as n,\n  doc\nfrom\n  t'
 /** What the live actor throws for a 400 QueryError: the Postgres fields on the Error. */
 const SYNTAX_ERROR = Object.assign(new Error('syntax error at or near "selec"'), { code: '42601', position: 11, hint: 'Check the spelling' })
-const QUERY_TIMEOUT = 20_000
+const QUERY_TIMEOUT = PROJECT_DATABASE_TIMEOUT_MS
 /** Events that leave the state as it was: the key keeps their type, so a path takes each of them. */
 const SELF_LOOPS = new Set(['rowLimit.change', 'result.select', 'result.copy', 'result.export', 'catalog.refresh'])
 
@@ -280,7 +281,7 @@ describe('SQL editor model', () => {
             textKept(snapshot)
             const alert = results().getByRole('alert')
             if (snapshot.context.failure?.code === 'client_timeout') {
-              expect(alert).toHaveTextContent('did not answer within 20 s')
+              expect(alert).toHaveTextContent(`did not answer within ${QUERY_TIMEOUT / 1_000} s`)
             } else {
               expect(alert).toHaveTextContent('ERROR: 42601: syntax error at or near "selec"')
               expect(alert).toHaveTextContent('Hint: Check the spelling')

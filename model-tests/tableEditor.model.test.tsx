@@ -3,6 +3,7 @@ import { describe, expect, it, vi } from 'vitest'
 import { Router } from 'wouter'
 import { memoryLocation } from 'wouter/memory-location'
 import { createActor, type AnyMachineSnapshot, type SnapshotFrom } from 'xstate'
+import { PROJECT_DATABASE_TIMEOUT_MS } from '../machines/projectDatabaseTimeout'
 import { ROWS_PER_PAGE, tableEditorHref, tableEditorMachine, type RowsRequest, type TableSelection } from '../machines/tableEditor.machine'
 import type { DatabaseTable, TableRows } from '../src/contracts/database'
 import { TableEditor } from '../src/views/project/database/TableEditorPage'
@@ -14,7 +15,7 @@ import { deferredActor, usePathClock } from './fakes'
 /** The model's events, typed by the machine. */
 const ev = eventFor(tableEditorMachine)
 
-const REQUEST_TIMEOUT = 10_000
+const REQUEST_TIMEOUT = PROJECT_DATABASE_TIMEOUT_MS
 /** orders has 250 rows (3 pages), customers 2 (1 page). */
 const rowsFor = ({ table, page }: TableSelection): TableRows =>
   table === 'orders' ? ordersPage(page * ROWS_PER_PAGE) : { ...ordersPage(0, ROWS_PER_PAGE, 2), columns: [{ name: 'id', type: 'bigint' }] }

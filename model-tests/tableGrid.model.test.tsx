@@ -11,6 +11,7 @@ import { memoryLocation } from 'wouter/memory-location'
 import { createActor } from 'xstate'
 import { PICKER_PAGE_SIZE, gridQueryOf, gridSearchOf, selectTableGridView, tableGridMachine, updateOf, type CellEdit, type ReferenceSearch, type GridQuery, type Row, type RowsRequest, type UpdateRequest } from '../machines/tableGrid.machine'
 import { tableImportMachine } from '../machines/tableImport.machine'
+import { PROJECT_DATABASE_TIMEOUT_MS } from '../machines/projectDatabaseTimeout'
 import type { DeletedRows, RowsPage, WrittenRow } from '../src/contracts/tableEditor'
 import { TableGrid } from '../src/views/project/tableEditor/TableGridPage'
 import { preloadable } from '../src/views/shell/lazy'
@@ -324,12 +325,28 @@ describe('table grid model', () => {
           'xstate.error.actor.deleteRows': async (step) => remove.reject(errorOf(step)),
           'xstate.done.actor.searchReference': async (step) => search.resolve(outputOf<RowsPage>(step)),
           'xstate.error.actor.searchReference': async (step) => search.reject(errorOf(step)),
+          // A request unanswered: the clock moves by the project database time-out, and the abandoned run is dropped.
           ...Object.fromEntries(
-            [
-              'xstate.after.requestTimeout.tableGrid.rows.loading', 'xstate.after.requestTimeout.tableGrid.rows.saving',
-              'xstate.after.requestTimeout.tableGrid.rows.undoing', 'xstate.after.requestTimeout.tableGrid.rows.inserting',
-              'xstate.after.requestTimeout.tableGrid.rows.deleting', 'xstate.after.requestTimeout.tableGrid.rows.picking.searching', 'query.changed', 'cell.save', 'rows.reload', 'error.dismiss',
-            ].map((type) => [type, async (step: { event: { type: string } }) => act(() => sendEdge(actor, step.event))]),
+            (
+              [
+                ['rows.loading', rows],
+                ['rows.saving', update],
+                ['rows.undoing', update],
+                ['rows.inserting', insert],
+                ['rows.deleting', remove],
+                ['rows.picking.searching', search],
+              ] as const
+            ).map(([state, request]) => [
+              `xstate.after.requestTimeout.tableGrid.${state}`,
+              async () => {
+                await act(() => vi.advanceTimersByTimeAsync(PROJECT_DATABASE_TIMEOUT_MS))
+                expect(request.runs.at(-1)?.signal.aborted).toBe(true)
+                request.pending.splice(0)
+              },
+            ]),
+          ),
+          ...Object.fromEntries(
+            ['query.changed', 'cell.save', 'rows.reload', 'error.dismiss'].map((type) => [type, async (step: { event: { type: string } }) => act(() => sendEdge(actor, step.event))]),
           ),
           // What the person does on screen.
           'rows.retry': async () => fireEvent.click(button('Try again')),

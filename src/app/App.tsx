@@ -4,9 +4,9 @@ import { Redirect, Route, Router, Switch, type BaseLocationHook, type BaseSearch
 import { selectSessionPhase } from '../../machines/session.machine'
 import { config } from '../config'
 import { SessionCheckFailed, SessionChecking } from '../views/auth/SessionScreens'
-import { NotFound } from '../views/NotFound'
 import type { SignInPage as SignInPageView } from '../views/auth/SignInPage'
 import { lazyComponent } from '../views/shell/lazy'
+import { LazyNotFound } from '../views/routes/LazyNotFound'
 import { LoadFailed } from '../views/shell/LoadFailed'
 import { Loading } from '../views/shell/ui'
 import { BuildFlagsContext, useShell, type BuildFlags } from '../views/shell/contexts'
@@ -14,7 +14,6 @@ import { AppLogicContext, type AppLogic } from '../views/shell/logic'
 import { LIVE_LOGIC } from './logic'
 import { ShellProviders } from './ShellProviders'
 import { SignedIn } from './SignedIn'
-import { SignUpScreen } from './SignUpScreen'
 import { href } from '../href'
 
 // The sign-in page loads when shown: a signed-in first load never needs it.
@@ -22,6 +21,8 @@ const SignInPage = lazyComponent<ComponentProps<typeof SignInPageView>>(
   () => import('../views/auth/SignInPage').then((m) => ({ default: m.SignInPage })),
   <Loading label="Loading page…" />,
 )
+// Nor the sign-up page (its machine loads beside it), nor the page of an address that leads nowhere.
+const SignUpScreen = lazyComponent(() => import('./SignUpScreen'), <Loading label="Loading page…" />, (logic) => [logic.signUp])
 
 /** Paths served by the signed-in area; anything else is a 404 whatever the session. */
 const SIGNED_IN_ROUTES = /^\/(projects|account|new|org|project|support|join)(\/.*)?$/
@@ -69,7 +70,7 @@ function AppRoutes() {
       </Route>
       <Route>
         <Centered>
-          <NotFound />
+          <LazyNotFound />
         </Centered>
       </Route>
     </Switch>

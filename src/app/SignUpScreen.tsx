@@ -1,23 +1,19 @@
 import { useActorRef } from '@xstate/react'
-import { Suspense, useState, type ComponentProps } from 'react'
-import type { SignUpPage as SignUpPageView } from '../views/auth/SignUpPage'
+import { Suspense, useState } from 'react'
+import { SignUpPage } from '../views/auth/SignUpPage'
 import { useShell } from '../views/shell/contexts'
-import { lazyComponent, useLoaded } from '../views/shell/lazy'
+import { useLoaded } from '../views/shell/lazy'
 import { useAppLogic } from '../views/shell/logic'
 import { Loading } from '../views/shell/ui'
 import { inspectOption } from './inspector'
 
-const pageLoading = <Loading label="Loading page…" />
-const SignUpPage = lazyComponent<ComponentProps<typeof SignUpPageView>>(
-  () => import('../views/auth/SignUpPage').then((m) => ({ default: m.SignUpPage })),
-  pageLoading,
-)
-
-/** /sign-up while signed out: the page and its machine load on demand; a new account's session goes to the session machine. */
-export function SignUpScreen() {
-  void SignUpPage.preload()
+/**
+ * /sign-up while signed out, loaded with its page in one chunk (App starts its machine's load beside it); a new
+ * account's session goes to the session machine.
+ */
+export default function SignUpScreen() {
   return (
-    <Suspense fallback={pageLoading}>
+    <Suspense fallback={<Loading label="Loading page…" />}>
       <SignUpMachine />
     </Suspense>
   )

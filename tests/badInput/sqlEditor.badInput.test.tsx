@@ -2,6 +2,7 @@ import { EditorView } from '@codemirror/view'
 import { act, fireEvent, render, screen, within } from '@testing-library/react'
 import { beforeEach, describe, expect, it, vi } from 'vitest'
 import { createActor } from 'xstate'
+import { PROJECT_DATABASE_TIMEOUT_MS } from '../../machines/projectDatabaseTimeout'
 import { liveSqlEditorMachine } from '../../src/api/live/sqlEditor'
 import { SqlEditor } from '../../src/views/project/database/SqlEditorPage'
 import { REF } from '../fixtures'
@@ -39,7 +40,7 @@ const cases: Array<[string, Answer, RegExp]> = [
       'a 500': /Internal server error/,
       'a 500 that is not JSON': /Request failed with status 500/,
       'a network failure': /Unable to reach the server/,
-      'a time-out': /did not answer within 20 s/,
+      'a time-out': new RegExp(`did not answer within ${PROJECT_DATABASE_TIMEOUT_MS / 1_000} s`),
     }[name]!,
   ]),
   ['an answer without its results', json({ ...SELECT_RESULT, results: undefined }), /Malformed response from \/platform\/projects\/[a-z]{20}\/sql\/run at results/],
@@ -51,7 +52,7 @@ const cases: Array<[string, Answer, RegExp]> = [
 describe('SQL Editor under bad answers', () => {
   it.each(cases)('%s shows a clear error, keeps the text, and the next run works', async (_, bad, message) => {
     const { actor, fetch, results } = await typeAndRun([bad])
-    await act(() => vi.advanceTimersByTimeAsync(20_000))
+    await act(() => vi.advanceTimersByTimeAsync(PROJECT_DATABASE_TIMEOUT_MS))
     expect(results().getByRole('alert')).toHaveTextContent(message)
     expect(results().getByRole('alert')).not.toHaveTextContent('Line')
     expect(editorText()).toBe(TYPED)
@@ -84,13 +85,24 @@ describe('SQL Editor under bad answers', () => {
     actor.stop()
   })
 
-  it('a run unanswered for 20 s is abandoned: its request aborted, nothing arrives late', async () => {
-    const late: Answer = () => new Promise((resolve) => setTimeout(() => resolve(new Response(JSON.stringify(SELECT_RESULT))), 25_000))
+  it('a run answered after a slot wait and a statement up to the query time-out (25 s) is shown, not abandoned', async () => {
+    const slow: Answer = () => new Promise((resolve) => setTimeout(() => resolve(new Response(JSON.stringify(SELECT_RESULT))), 25_000))
+    const { actor, results } = await typeAndRun([slow])
+    await act(() => vi.advanceTimersByTimeAsync(24_999))
+    expect(results().getByRole('status')).toHaveTextContent('Running query…')
+    await act(() => vi.advanceTimersByTimeAsync(1))
+    expect(results().getByRole('table', { name: 'Query results' })).toBeInTheDocument()
+    expect(results().queryByRole('alert')).toBeNull()
+    actor.stop()
+  })
+
+  it('a run unanswered for the project database time-out is abandoned: its request aborted, nothing arrives late', async () => {
+    const late: Answer = () => new Promise((resolve) => setTimeout(() => resolve(new Response(JSON.stringify(SELECT_RESULT))), PROJECT_DATABASE_TIMEOUT_MS + 5_000))
     const { actor, results } = await typeAndRun([late])
-    await act(() => vi.advanceTimersByTimeAsync(19_999))
+    await act(() => vi.advanceTimersByTimeAsync(PROJECT_DATABASE_TIMEOUT_MS - 1))
     expect(results().getByRole('status')).toHaveTextContent('Running query…')
     await act(() => vi.advanceTimersByTimeAsync(10_000))
-    expect(results().getByRole('alert')).toHaveTextContent('did not answer within 20 s')
+    expect(results().getByRole('alert')).toHaveTextContent(`did not answer within ${PROJECT_DATABASE_TIMEOUT_MS / 1_000} s`)
     expect(results().queryByRole('table')).toBeNull()
     actor.stop()
   })

@@ -3,6 +3,7 @@ import { describe, expect, it, vi } from 'vitest'
 import { Router } from 'wouter'
 import { memoryLocation } from 'wouter/memory-location'
 import { createActor } from 'xstate'
+import { PROJECT_DATABASE_TIMEOUT_MS } from '../../machines/projectDatabaseTimeout'
 import { liveTableEditorMachine } from '../../src/api/live/tableEditor'
 import { TableEditor } from '../../src/views/project/database/TableEditorPage'
 import { REF } from '../fixtures'
@@ -41,7 +42,7 @@ describe('Table Editor under bad answers', () => {
   it.each(listCases)('the table list: %s shows a clear error and Try again loads it', async (_, bad, message) => {
     stubFetch({ polled: TABLES_PATH, answers: [bad], fallback: json(TABLES), fixed: [[ROWS_PATH, json(ordersPage(0))]] })
     const actor = renderEditor()
-    await act(() => vi.advanceTimersByTimeAsync(10_000))
+    await act(() => vi.advanceTimersByTimeAsync(PROJECT_DATABASE_TIMEOUT_MS))
     const alert = screen.getByRole('alert')
     expect(alert).toHaveTextContent('Failed to load tables')
     expect(alert).toHaveTextContent(message)
@@ -54,7 +55,7 @@ describe('Table Editor under bad answers', () => {
   it.each(rowsCases)("the rows: %s shows a clear error, keeps the table list, and Try again loads them", async (_, bad, message) => {
     const rows = stubFetch({ polled: ROWS_PATH, answers: [bad], fallback: json(ordersPage(0)), fixed: [[TABLES_PATH, json(TABLES)]] })
     const actor = renderEditor()
-    await act(() => vi.advanceTimersByTimeAsync(10_000))
+    await act(() => vi.advanceTimersByTimeAsync(PROJECT_DATABASE_TIMEOUT_MS))
     const region = within(screen.getByRole('region', { name: 'Rows of orders' }))
     expect(region.getByRole('alert')).toHaveTextContent('Failed to load rows')
     expect(region.getByRole('alert')).toHaveTextContent(message)
@@ -62,8 +63,8 @@ describe('Table Editor under bad answers', () => {
     fireEvent.click(region.getByRole('button', { name: 'Try again' }))
     await act(() => vi.advanceTimersByTimeAsync(0))
     expect(screen.getByRole('table', { name: 'Rows of orders' })).toBeInTheDocument()
-    // One request, then the retry (made once the 10 s had passed).
-    expect(rows.calls).toEqual([0, 10_000])
+    // One request, then the retry (made once the time-out had passed).
+    expect(rows.calls).toEqual([0, PROJECT_DATABASE_TIMEOUT_MS])
     actor.stop()
   })
 })

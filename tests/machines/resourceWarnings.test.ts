@@ -1,11 +1,11 @@
 import { describe, expect, it, vi } from 'vitest'
 import { createActor } from 'xstate'
+import { resourceBannerFor, selectResourceBanner } from '../../machines/resourceBanner'
 import {
   isUsageExceeded,
-  resourceBannerFor,
   resourceWarningsMachine,
-  selectResourceBanner,
   selectUsageBadge,
+  selectWarningRaised,
   showsUsageBadge,
   type UsageSummary,
 } from '../../machines/resourceWarnings.machine'
@@ -89,6 +89,22 @@ describe('resource banner (spec section 4)', () => {
     expect(resourceBannerFor(readOnly, REF, database).show).toBe(false)
   })
 
+  it("is raised (the frame loads the banner) exactly when some page shows it: a resource raised or read-only mode", () => {
+    const withWarning = (w: ResourceWarning | undefined) =>
+      selectWarningRaised(
+        resourceWarningsMachine.resolveState({
+          value: { warnings: 'fresh', usage: 'awaitingOrganization' },
+          context: { ref: REF, organizationSlug: null, warnings: w ? [w] : [], usage: null },
+        }),
+      )
+    const cases = [undefined, warning(), warning({ cpu_exhaustion: 'warning' }), warning({ disk_space_exhaustion: 'critical' }), warning({ is_readonly_mode_enabled: true })]
+    for (const w of cases) {
+      const shownSomewhere = [editor, infra, database, usage].some((page) => resourceBannerFor(w, REF, page).show)
+      expect(withWarning(w)).toBe(shownSomewhere)
+    }
+    expect(withWarning({ ...warning({ cpu_exhaustion: 'warning' }), project: 'anotherprojectrefxxx' })).toBe(false)
+  })
+
   it('names the resources raised', () => {
     expect(resourceBannerFor(warning({ cpu_exhaustion: 'warning', disk_space_exhaustion: 'warning' }), REF, editor)).toMatchObject({
       title: 'Your project is running out of disk space and CPU',
@@ -113,14 +129,17 @@ function start(organizationSlug: string | null) {
 describe('resource warnings machine', () => {
   it('reads the warnings at once and again after 30 minutes (stale), also after a failure', async () => {
     const { actor, warningReads } = start('demo-free')
+    expect(selectWarningRaised(actor.getSnapshot())).toBe(false)
     await vi.advanceTimersByTimeAsync(0)
     expect(selectResourceBanner(`/project/${REF}/editor`)(actor.getSnapshot()).show).toBe(true)
+    expect(selectWarningRaised(actor.getSnapshot())).toBe(true)
     await vi.advanceTimersByTimeAsync(1_799_999)
     expect(warningReads).toEqual([0])
     await vi.advanceTimersByTimeAsync(1)
     expect(warningReads).toEqual([0, 1_800_000])
     // The failed read hides the banner until the next one.
     expect(selectResourceBanner(`/project/${REF}/editor`)(actor.getSnapshot()).show).toBe(false)
+    expect(selectWarningRaised(actor.getSnapshot())).toBe(false)
     await vi.advanceTimersByTimeAsync(1_800_000)
     expect(warningReads).toEqual([0, 1_800_000, 3_600_000])
     expect(selectResourceBanner(`/project/${REF}/editor`)(actor.getSnapshot()).show).toBe(true)

@@ -1,5 +1,6 @@
 import { describe, expect, it, vi } from 'vitest'
 import { createActor, type PromiseActorLogic } from 'xstate'
+import { PROJECT_DATABASE_TIMEOUT_MS } from '../../machines/projectDatabaseTimeout'
 import { csvOf, destructiveStatement, failureOf, locate, selectCanRun, selectSqlEditorView, sqlEditorMachine, statementAt, statementsOf, type FormattedSql, type RunInput, type SqlCatalog } from '../../machines/sqlEditor.machine'
 import type { SqlRunResult } from '../../src/contracts/sqlEditor'
 import { deferredActor, scriptedEndpoint, usePathClock } from '../../model-tests/fakes'
@@ -99,7 +100,7 @@ describe('SQL editor machine', () => {
     const { actor, runs, view } = start('select pg_sleep(60)')
     await vi.advanceTimersByTimeAsync(0)
     actor.send({ type: 'query.run', text: 'select pg_sleep(60)' })
-    await vi.advanceTimersByTimeAsync(20_000)
+    await vi.advanceTimersByTimeAsync(PROJECT_DATABASE_TIMEOUT_MS)
     expect(runs[0].signal.aborted).toBe(true)
     expect(view()).toMatchObject({ query: 'select pg_sleep(60)', outcome: { kind: 'error', failure: { code: 'client_timeout' } } })
   })

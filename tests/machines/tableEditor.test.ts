@@ -1,5 +1,6 @@
 import { describe, expect, it, vi } from 'vitest'
 import { createActor } from 'xstate'
+import { PROJECT_DATABASE_TIMEOUT_MS } from '../../machines/projectDatabaseTimeout'
 import { selectTableEditorView, selectionOf, tableEditorHref, tableEditorMachine, type RowsRequest, type TableSelection } from '../../machines/tableEditor.machine'
 import type { DatabaseTable, TableRows } from '../../src/contracts/database'
 import { deferredActor, usePathClock } from '../../model-tests/fakes'
@@ -111,11 +112,21 @@ describe('table editor machine', () => {
     expect(loads).toHaveLength(0)
   })
 
-  it('rows unanswered for 10 s are abandoned and reported; a retry loads them; the table list stays', async () => {
+  it('rows the platform answers after 25 s (a slot wait, then a query up to its time-out) are shown, not abandoned', async () => {
+    const { lists, loads, view } = start({ table: 'orders', page: 0 })
+    lists[0].resolve(TABLES)
+    await vi.advanceTimersByTimeAsync(25_000)
+    expect(loads[0].signal.aborted).toBe(false)
+    loads[0].resolve(rowsOf(loads[0].input))
+    await vi.advanceTimersByTimeAsync(0)
+    expect(view()).toMatchObject({ content: { kind: 'rows' } })
+  })
+
+  it('rows unanswered for the project database time-out are abandoned and reported; a retry loads them; the table list stays', async () => {
     const { actor, lists, loads, view } = start({ table: 'orders', page: 0 })
     lists[0].resolve(TABLES)
     await vi.advanceTimersByTimeAsync(0)
-    await vi.advanceTimersByTimeAsync(10_000)
+    await vi.advanceTimersByTimeAsync(PROJECT_DATABASE_TIMEOUT_MS)
     expect(loads[0].signal.aborted).toBe(true)
     expect(view()).toMatchObject({ tables: TABLES, content: { kind: 'failed', error: 'The request timed out' } })
     actor.send({ type: 'rows.retry' })
@@ -124,13 +135,13 @@ describe('table editor machine', () => {
     expect(view()).toMatchObject({ content: { kind: 'rows' } })
   })
 
-  it('a failed list shows the message and retries; so does a list unanswered for 10 s', async () => {
+  it('a failed list shows the message and retries; so does a list unanswered for the project database time-out', async () => {
     const { actor, lists, view } = start({ table: null, page: 0 })
     lists[0].reject(new Error('Internal server error'))
     await vi.advanceTimersByTimeAsync(0)
     expect(view()).toEqual({ phase: 'failed', error: 'Internal server error' })
     actor.send({ type: 'tables.retry' })
-    await vi.advanceTimersByTimeAsync(10_000)
+    await vi.advanceTimersByTimeAsync(PROJECT_DATABASE_TIMEOUT_MS)
     expect(lists[1].signal.aborted).toBe(true)
     expect(view()).toEqual({ phase: 'failed', error: 'The request timed out' })
   })

@@ -1,6 +1,6 @@
 import { screen, within } from '@testing-library/react'
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import { RESOURCE_TEXT } from '../../machines/resourceWarnings.machine'
+import { RESOURCE_TEXT } from '../../machines/resourceBanner'
 import { fakePlatform, renderApp } from '../fakePlatform'
 
 const REF = 'abcdefghijklmnopqrst'

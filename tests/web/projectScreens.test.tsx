@@ -9,6 +9,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest'
 import type { ProjectAddons } from '../../src/contracts/settings'
 import { PLAIN_PAGES } from '../../src/views/project/placeholders/PlainPages'
 import { fakePlatform, renderApp } from '../fakePlatform'
+import { USAGES, WARNINGS } from '../fixtures.usage'
 
 const REF = 'abcdefghijklmnopqrst'
 afterEach(() => vi.unstubAllGlobals())
@@ -133,6 +134,34 @@ describe('project screens', () => {
     expect(screen.queryByRole('button', { name: 'Try again' })).toBeNull()
     expect(screen.queryByRole('link', { name: 'Table Editor' })).toBeNull()
     expect(document.title).toBe('Project not found | Supabase')
+  })
+
+  it("a raised warning shows its banner above the page, and usage over the plan's quota the header's badge", async () => {
+    platformWith((_, path) => {
+      if (path === '/platform/projects-resource-warnings') return json(WARNINGS)
+      if (path === '/platform/organizations/demo-pro/usage') return json({ usages: USAGES })
+      return undefined
+    })
+    renderApp(`/project/${REF}`)
+    const banner = (await screen.findByText('Your project is running out of CPU')).closest('[role="status"]')
+    expect(banner).toHaveAttribute('data-variant', 'warning')
+    expect(within(banner as HTMLElement).getByRole('link', { name: 'Check usage' })).toHaveAttribute('href', `/project/${REF}/settings/infrastructure#cpu`)
+    // The page's header: the one with the breadcrumbs (the navigation bar has a header of its own).
+    const header = screen.getByRole('navigation', { name: 'Breadcrumb' }).closest('header') as HTMLElement
+    expect(await within(header).findByRole('link', { name: 'Exceeding usage limits' })).toHaveAttribute('href', '/org/demo-pro/usage')
+  })
+
+  it('no warning and usage within the quota: neither the banner nor the badge', async () => {
+    const calls = platformWith((_, path) => {
+      if (path === '/platform/projects-resource-warnings') return json([])
+      if (path === '/platform/organizations/demo-pro/usage') return json({ usages: [] })
+      return undefined
+    })
+    renderApp(`/project/${REF}`)
+    await waitFor(() => expect(calls.map((call) => call.path)).toEqual(expect.arrayContaining(['/platform/projects-resource-warnings', '/platform/organizations/demo-pro/usage'])))
+    expect(await screen.findByRole('heading', { level: 1, name: 'Analytics' })).toBeInTheDocument()
+    expect(screen.queryByText(/Your project (is|has)/)).toBeNull()
+    expect(screen.queryByRole('link', { name: 'Exceeding usage limits' })).toBeNull()
   })
 
   it("project home shows a skeleton while the project loads", async () => {

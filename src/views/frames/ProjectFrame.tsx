@@ -4,7 +4,7 @@ import { useRouter } from 'wouter'
 import { selectOrganizationBySlug } from '../../../machines/projectList.machine'
 import { projectLink, selectProject, selectProjectNotFound } from '../../../machines/projectStatus.machine'
 import { href } from '../../href'
-import { NotFound } from '../NotFound'
+import { LazyNotFound } from '../routes/LazyNotFound'
 import { ApiDocsDialog } from '../layout/ApiDocsDialog'
 import { AppFrame, type Crumb } from '../layout/AppFrame'
 import { CommandMenu } from '../layout/CommandMenu'
@@ -78,7 +78,7 @@ export function ProjectFrame({ projectRef, section, navBar }: { projectRef: stri
       }
     >
       {route === null ? (
-        <NotFound />
+        <LazyNotFound />
       ) : route.gate ? (
         <ProjectStatusGate skeleton={section === '' ? <ProjectHomeSkeleton /> : undefined}>
           <route.page.Page />
