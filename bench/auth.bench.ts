@@ -163,6 +163,7 @@ async function restInProcess() {
       latency: { ms: 0 },
       ownUrl: initialOwnUrl(config),
       projectDbs: app.projectDbs,
+      objects: app.objects,
     })
     const gateways = { cached: gatewayRoutes(deps(config.jwtCacheEntries), undefined, [restProduct(deps(config.jwtCacheEntries))]), uncached: gatewayRoutes(deps(0), undefined, [restProduct(deps(0))]) }
     const path = `http://127.0.0.1/p/${ref}/rest/v1/recipes?select=*&published=eq.true&limit=10`

@@ -341,7 +341,6 @@ describe('table grid model', () => {
               async () => {
                 await act(() => vi.advanceTimersByTimeAsync(PROJECT_DATABASE_TIMEOUT_MS))
                 expect(request.runs.at(-1)?.signal.aborted).toBe(true)
-                request.pending.splice(0)
               },
             ]),
           ),
