@@ -6,7 +6,7 @@ import type { PoolerConfig } from '../src/contracts/wire'
 import { Connect } from '../src/views/project/home/ConnectDialog'
 import { REF } from '../tests/fixtures'
 import { POOLER } from '../tests/fixtures.wire'
-import { describePath, errorOf, eventFor, keyByIncomingEdge, missingCoverage, modelOf, outputOf } from './harness'
+import { coveringWalks, describePath, errorOf, eventFor, keyByIncomingEdge, missingCoverage, modelOf, outputOf } from './harness'
 import { deferredActor, usePathClock } from './fakes'
 
 const REQUEST_TIMEOUT = 10_000
@@ -48,7 +48,7 @@ const model = modelOf(connectMachine, {
       snapshot.matches('ready') ? `${snapshot.context.method}|${snapshot.context.client}` : `${snapshot.context.error ?? ''}|${snapshot.context.pooler ? 'loaded once' : ''}`,
     ),
 })
-const paths = model.getShortestPaths()
+const paths = coveringWalks(model)
 const runPath = usePathClock()
 
 beforeAll(async () => {
