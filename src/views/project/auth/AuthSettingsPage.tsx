@@ -1,7 +1,6 @@
-import { useSelector } from '@xstate/react'
 import { useId } from 'react'
 import type { ActorRefFrom } from 'xstate'
-import { selectAuthSettingsView, type AuthSettingsChange, type AuthSettingsDraft, type authSettingsMachine } from '../../../../machines/authSettings.machine'
+import { selectAuthSettingsView, type AuthSettingsDraft, type authSettingsMachine } from '../../../../machines/authSettings.machine'
 
 type SwitchKey = { [K in keyof AuthSettingsDraft]: AuthSettingsDraft[K] extends boolean ? K : never }[keyof AuthSettingsDraft]
 type RateLimitKey = 'rateLimitEmails' | 'rateLimitSms' | 'rateLimitSignIns' | 'rateLimitOtp' | 'rateLimitRefresh'
@@ -17,7 +16,7 @@ const RATE_LIMITS: Array<[RateLimitKey, string, string]> = [
 import { Field, fieldAria } from '../../shell/Field'
 import { useAppLogic } from '../../shell/logic'
 import { Card, inputClass } from '../../shell/ui'
-import { SettingSwitch, SettingsForm, type SettingsFormTexts } from '../SettingsForm'
+import { SettingSwitch, SettingsForm, useSettingsForm, type SettingsFormTexts } from '../SettingsForm'
 import { AuthMachinePage } from './AuthMachinePage'
 
 export type AuthSettingsActorRef = ActorRefFrom<typeof authSettingsMachine>
@@ -47,13 +46,10 @@ const TEXTS: SettingsFormTexts = {
 }
 
 export function AuthSettings({ actor }: { actor: AuthSettingsActorRef }) {
-  const view = useSelector(actor, selectAuthSettingsView)
-  const canSave = useSelector(actor, (s) => s.can({ type: 'settings.save' }))
-  const canReset = useSelector(actor, (s) => s.can({ type: 'settings.reset' }))
+  const { edit, ...form } = useSettingsForm(actor, selectAuthSettingsView)
   const id = useId()
-  const edit = (change: AuthSettingsChange) => actor.send({ type: 'settings.edit', change })
   return (
-    <SettingsForm view={view} texts={TEXTS} canSave={canSave} canReset={canReset} send={(event) => actor.send(event)}>
+    <SettingsForm {...form} texts={TEXTS}>
       {({ draft, errors }, readOnly) => {
         const toggle = (key: SwitchKey, label: string, hint: string, disabled = false) => (
           <SettingSwitch id={`${id}-${key}`} label={label} hint={hint} checked={draft[key]} disabled={readOnly || disabled} onChange={(checked) => edit({ [key]: checked })} />
