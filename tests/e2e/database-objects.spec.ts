@@ -77,9 +77,11 @@ test('a policy added from a template on the Policies page is what REST obeys; th
   const extensions = page.getByRole('table', { name: 'Extensions' })
   await expect(extensions.getByRole('rowheader', { name: 'plpgsql' })).toBeVisible({ timeout: 20_000 })
   await expectAccessible(page, 'Extensions', extensions.getByRole('rowheader', { name: 'plpgsql' }))
-  // The walks' servers run PGlite, whose lock-down leaves no superuser to run an extension's script: plpgsql is its
-  // only extension and none is offered to enable (the server tests enable citext on PostgreSQL).
-  await expect(extensions.getByRole('row')).toHaveCount(2)
+  // The walks' servers run PGlite, whose lock-down leaves no superuser to run an extension's script: its extensions are
+  // plpgsql and pg_stat_statements (preloaded and created by the template, in schema extensions), and none is offered
+  // to enable (the server tests enable citext on PostgreSQL).
+  await expect(extensions.getByRole('rowheader', { name: 'pg_stat_statements' })).toBeVisible()
+  await expect(extensions.getByRole('row')).toHaveCount(3)
   await expect(extensions.getByRole('button', { name: /^Enable extension / })).toHaveCount(0)
 
   // Functions and triggers of schema public.
