@@ -87,6 +87,11 @@ export const FunctionLogEntry = z.object({
   version: z.optional(z.number()),
   status: z.optional(z.number()),
   duration_ms: z.optional(z.number()),
+  /** CPU time the worker used during an invocation (ms), and its memory when it answered (MB). */
+  cpu_time_ms: z.optional(z.number()),
+  memory_mb: z.optional(z.number()),
+  heap_memory_mb: z.optional(z.number()),
+  external_memory_mb: z.optional(z.number()),
 })
 export const FunctionLogs = z.object({ result: z.array(FunctionLogEntry) })
 export type FunctionLogs = z.infer<typeof FunctionLogs>
@@ -117,6 +122,16 @@ export const CombinedStatsRow = z.object({
   /** Milliseconds, of the bucket's invocations. */
   avg_execution_time: z.number(),
   max_execution_time: z.number(),
+  /**
+   * Milliseconds of CPU time (user + system) of the worker during the bucket's invocations; the kernel counts it in
+   * 10 ms ticks, so a short call reads 0 or 10 and the average is what to read.
+   */
+  avg_cpu_time_used: z.number(),
+  max_cpu_time_used: z.number(),
+  /** Megabytes the worker held when it answered: resident, V8 heap in use, and outside the heap. */
+  avg_memory_used: z.number(),
+  avg_heap_memory_used: z.number(),
+  avg_external_memory_used: z.number(),
   log_count: z.number(),
   log_info_count: z.number(),
   log_error_count: z.number(),

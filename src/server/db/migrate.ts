@@ -31,6 +31,7 @@ import m032 from './migrations/032_function_usage'
 import m033 from './migrations/033_wire_processes'
 import m035 from './migrations/035_auth_mailbox_whatsapp'
 import m037 from './migrations/037_demo_functions_fixed'
+import m042 from './migrations/042_function_logs'
 
 /** Ordered; never edit an applied one, add the next. */
 export const migrations: { id: string; sql: string }[] = [
@@ -66,6 +67,7 @@ export const migrations: { id: string; sql: string }[] = [
   { id: '033_wire_processes', sql: m033 },
   { id: '035_auth_mailbox_whatsapp', sql: m035 },
   { id: '037_demo_functions_fixed', sql: m037 },
+  { id: '042_function_logs', sql: m042 },
 ]
 
 /** Arbitrary constant: serialises concurrent starts of several processes on one database. */
