@@ -316,33 +316,3 @@ export function selectFunctionLogsView(snapshot: FunctionDetailSnapshot): Functi
     invocations: { count: invocations.length, failed: invocations.filter((entry) => (entry.status ?? 0) >= 400).length, last: invocations.at(-1) ?? null },
   }
 }
-
-/** The overview's chart: invocations per minute (answered, and failed with a status of 400 or more). */
-export const CHART_MINUTES = 30
-const MINUTE = 60_000
-
-export interface InvocationBucket {
-  /** The minute's start (ms since the epoch, UTC). */
-  start: number
-  ok: number
-  failed: number
-}
-
-/**
- * The last CHART_MINUTES minutes of the kept log, up to the minute of its newest invocation (the log is the record,
- * so the chart reads no clock); empty before the first invocation.
- */
-export function selectInvocationChart(snapshot: FunctionDetailSnapshot): InvocationBucket[] {
-  const invocations = snapshot.context.logs.filter((entry) => entry.kind === 'invocation')
-  const newest = invocations.at(-1)
-  if (!newest) return []
-  const end = Math.floor(newest.timestamp / MINUTE) * MINUTE
-  const buckets = Array.from({ length: CHART_MINUTES }, (_, i) => ({ start: end - (CHART_MINUTES - 1 - i) * MINUTE, ok: 0, failed: 0 }))
-  for (const entry of invocations) {
-    const index = CHART_MINUTES - 1 - (end - Math.floor(entry.timestamp / MINUTE) * MINUTE) / MINUTE
-    if (index < 0 || index >= CHART_MINUTES) continue
-    if ((entry.status ?? 0) >= 400) buckets[index].failed++
-    else buckets[index].ok++
-  }
-  return buckets
-}

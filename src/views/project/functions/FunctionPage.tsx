@@ -1,15 +1,17 @@
 /**
  * /project/{ref}/functions/{slug}[/code|/logs]: a function's page (its machine loads with it) and, on its overview,
- * the Test panel (its own machine, loaded beside it).
+ * its figures for a period and the Test panel (their own machines, loaded beside it; the figures' once the function,
+ * whose id they are asked by, has loaded).
  */
-import { useActorRef } from '@xstate/react'
+import { useActorRef, useSelector } from '@xstate/react'
 import { Suspense } from 'react'
 import { useLocation } from 'wouter'
 import { useLoaded } from '../../shell/lazy'
 import { useAppLogic } from '../../shell/logic'
 import { Loading } from '../../shell/ui'
 import { ProjectMachinePage } from '../ProjectMachinePage'
-import { FunctionDetail, type FunctionTab } from './FunctionDetail'
+import { FunctionDetail, type FunctionDetailActorRef, type FunctionTab } from './FunctionDetail'
+import { FunctionStats } from './FunctionStats'
 import { FunctionTestPanel } from './FunctionTestPanel'
 
 /** The page's address (the project's pages see the whole path: links inside stay absolute). */
@@ -32,6 +34,11 @@ export function FunctionPage() {
         <FunctionDetail
           actor={actor}
           tab={tab}
+          stats={
+            <Suspense fallback={<Loading label="Loading the figures…" />}>
+              <StatsHost detail={actor} />
+            </Suspense>
+          }
           aside={
             <Suspense fallback={<Loading label="Loading the Test panel…" />}>
               <TestHost projectRef={actor.getSnapshot().context.ref} slug={slug} />
@@ -46,4 +53,15 @@ export function FunctionPage() {
 function TestHost({ projectRef, slug }: { projectRef: string; slug: string }) {
   const actor = useActorRef(useLoaded(useAppLogic().functionTest), { input: { ref: projectRef, slug } })
   return <FunctionTestPanel actor={actor} />
+}
+
+function StatsHost({ detail }: { detail: FunctionDetailActorRef }) {
+  const ref = useSelector(detail, (s) => s.context.ref)
+  const functionId = useSelector(detail, (s) => s.context.fn?.id)
+  return functionId ? <StatsActor key={functionId} projectRef={ref} functionId={functionId} /> : null
+}
+
+function StatsActor({ projectRef, functionId }: { projectRef: string; functionId: string }) {
+  const actor = useActorRef(useLoaded(useAppLogic().functionStats), { input: { ref: projectRef, functionId } })
+  return <FunctionStats actor={actor} />
 }
