@@ -4,6 +4,8 @@
  * through the project's gateway with the anon key, 'Deploy a new function' from a template, and Edge Function Secrets
  * (digests only; several added in one request; one deleted).
  */
+import { language, syntaxTree } from '@codemirror/language'
+import { EditorView } from '@codemirror/view'
 import { act, fireEvent, screen, within } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import { afterEach, describe, expect, it, vi } from 'vitest'
@@ -232,6 +234,14 @@ describe('Deploy a new function', () => {
     await user.click(await screen.findByRole('link', { name: 'Deploy a new function' }))
     await user.type(await screen.findByLabelText('Function name'), 'greet')
     await user.selectOptions(screen.getByLabelText('Template'), 'secret-reader')
+    // The code editor (the SQL Editor's) reads the code as TypeScript: a type annotation is parsed as one.
+    const editor = EditorView.findFromDOM(screen.getByRole('textbox', { name: 'Code of index.ts' }))!
+    expect(editor.state.facet(language)?.name).toBe('typescript')
+    expect(editor.state.doc.toString()).toContain("Deno.env.get('GREETING')")
+    await act(async () => editor.dispatch({ changes: { from: 0, insert: 'const greeting: string = "hi"\n' } }))
+    const annotations: string[] = []
+    syntaxTree(editor.state).iterate({ enter: (node) => void (node.name === 'TypeAnnotation' && annotations.push(editor.state.sliceDoc(node.from, node.to))) })
+    expect(annotations).toContain(': string')
     await user.click(screen.getByRole('button', { name: 'Deploy function' }))
     expect(await screen.findByText(`http://localhost/p/${REF}/functions/v1/greet`)).toBeInTheDocument()
     const create = seen.find((r) => r.path === `/v1/projects/${REF}/functions` && r.method === 'POST')!
@@ -239,6 +249,7 @@ describe('Deploy a new function', () => {
     expect(sent.slug).toBe('greet')
     expect(sent.verify_jwt).toBe(true)
     expect(sent.body).toContain("Deno.env.get('GREETING')")
+    expect(sent.body.startsWith('const greeting: string = "hi"\n')).toBe(true)
   })
 })
 
