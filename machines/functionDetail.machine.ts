@@ -1,6 +1,6 @@
 /**
  * A function's page (/project/{ref}/functions/{slug}: overview, code, logs): the function and its deployed files
- * load together; then three regions run side by side — its settings (the verify_jwt switch, and deleting the function
+ * load together; then four regions run side by side — its figures (./functionStats.machine, a child), its settings (the verify_jwt switch, and deleting the function
  * after a confirmation, which ends the page), its code (viewed, edited
  * as a draft of its files, deployed as a new version) and its logs (polled on a fixed beat, filtered by level and text).
  * Invariants: a failed or timed-out change keeps what was typed and says why; a deploy replaces the shown files only
@@ -9,6 +9,7 @@
 import { assign, fromPromise, setup, type SnapshotFrom } from 'xstate'
 import type { FunctionFile, FunctionFiles } from '../src/contracts/functionRuntime'
 import type { FunctionLogs, FunctionResponse } from '../src/contracts/functions'
+import { functionStatsMachine } from './functionStats.machine'
 import { onBeat, slot } from './polling'
 
 export type LogEntry = FunctionLogs['result'][number]
@@ -63,7 +64,14 @@ export const functionDetailMachine = setup({
     input: {} as { ref: string; slug: string },
     context: {} as Context,
     events: {} as FunctionDetailEvent,
-    children: {} as { loadFunction: 'loadFunction'; setVerifyJwt: 'setVerifyJwt'; deleteFunction: 'deleteFunction'; deployFunction: 'deployFunction'; fetchLogs: 'fetchLogs' },
+    children: {} as {
+      loadFunction: 'loadFunction'
+      setVerifyJwt: 'setVerifyJwt'
+      deleteFunction: 'deleteFunction'
+      deployFunction: 'deployFunction'
+      fetchLogs: 'fetchLogs'
+      functionStats: 'functionStats'
+    },
   },
   actors: {
     loadFunction: fromPromise<FunctionDetail, { ref: string; slug: string }>(async () => {
@@ -81,6 +89,8 @@ export const functionDetailMachine = setup({
     fetchLogs: fromPromise<LogEntry[], { ref: string; slug: string }>(async () => {
       throw new Error('fetchLogs not provided')
     }),
+    /** The overview's figures: a machine of their own, started once the function (whose id they are asked by) is here. */
+    functionStats: functionStatsMachine,
   },
   actions: {
     storeLoadError: assign((_, params: { error: string }) => ({ loadError: params.error })),
@@ -209,6 +219,9 @@ export const functionDetailMachine = setup({
               after: { deployTimeout: { target: 'editing', actions: { type: 'storeDeployError', params: { error: TIMED_OUT } } } },
             },
           },
+        },
+        stats: {
+          invoke: { id: 'functionStats', src: 'functionStats', input: ({ context }) => ({ ref: context.ref, functionId: context.fn?.id ?? '' }) },
         },
         // The live tail, which the person may pause (to read without the list moving) and resume (a poll at once).
         logs: {

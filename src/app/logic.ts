@@ -51,7 +51,6 @@ export const LIVE_LOGIC: AppLogic = {
   edgeFunctions: preloadable(() => import('../api/live/functions').then((m) => m.liveEdgeFunctionsMachine)),
   functionDetail: preloadable(() => import('../api/live/functionRuntime').then((m) => m.liveFunctionDetailMachine)),
   functionTest: preloadable(() => import('../api/live/functionRuntime').then((m) => m.liveFunctionTestMachine)),
-  functionStats: preloadable(() => import('../api/live/functionRuntime').then((m) => m.liveFunctionStatsMachine)),
   functionCreate: preloadable(() => import('../api/live/functionRuntime').then((m) => m.liveFunctionCreateMachine)),
   functionSecrets: preloadable(() => import('../api/live/functionRuntime').then((m) => m.liveFunctionSecretsMachine)),
   realtimeInspector: preloadable(() => import('../api/live/realtimeInspector').then((m) => m.liveRealtimeInspectorMachine)),

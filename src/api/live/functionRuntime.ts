@@ -32,6 +32,15 @@ type Signal = { signal: AbortSignal }
 const projectUrlOf = (service: { protocol: string; endpoint: string }) => `${service.protocol}://${service.endpoint}`
 const TEST_USERS_SHOWN = 50
 
+export const liveFunctionStatsMachine = functionStatsMachine.provide({
+  actors: {
+    fetchStats: fromPromise(
+      async ({ input, signal }: Signal & { input: { ref: string; functionId: string; interval: StatsInterval } }) =>
+        (await getFunctionStats(input.ref, input.functionId, input.interval, { signal })).result,
+    ),
+  },
+})
+
 export const liveFunctionDetailMachine = functionDetailMachine.provide({
   actors: {
     loadFunction: fromPromise(async ({ input, signal }: Signal & { input: { ref: string; slug: string } }) => {
@@ -50,15 +59,7 @@ export const liveFunctionDetailMachine = functionDetailMachine.provide({
       deployFunction(input.ref, { slug: input.slug, entrypoint_path: input.entrypoint_path, files: input.files }, { signal }),
     ),
     fetchLogs: fromPromise(async ({ input, signal }: Signal & { input: { ref: string; slug: string } }) => (await getFunctionLogs(input.ref, input.slug, { signal })).result),
-  },
-})
-
-export const liveFunctionStatsMachine = functionStatsMachine.provide({
-  actors: {
-    fetchStats: fromPromise(
-      async ({ input, signal }: Signal & { input: { ref: string; functionId: string; interval: StatsInterval } }) =>
-        (await getFunctionStats(input.ref, input.functionId, input.interval, { signal })).result,
-    ),
+    functionStats: liveFunctionStatsMachine,
   },
 })
 

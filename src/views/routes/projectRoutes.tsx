@@ -383,7 +383,7 @@ export const PROJECT_ROUTES: ProjectRoute[] = [
     product: 'functions',
     side: 'functions',
     gate: true,
-    page: lazyPage(() => import('../project/functions/FunctionPage').then((m) => m.FunctionPage), (logic) => [logic.functionDetail, logic.functionTest, logic.functionStats]),
+    page: lazyPage(() => import('../project/functions/FunctionPage').then((m) => m.FunctionPage), (logic) => [logic.functionDetail, logic.functionTest]),
     command: false,
   },
   {

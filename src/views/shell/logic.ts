@@ -38,7 +38,6 @@ import type { storageBucketsMachine } from '../../../machines/storageBuckets.mac
 import type { functionCreateMachine } from '../../../machines/functionCreate.machine'
 import type { functionDetailMachine } from '../../../machines/functionDetail.machine'
 import type { functionSecretsMachine } from '../../../machines/functionSecrets.machine'
-import type { functionStatsMachine } from '../../../machines/functionStats.machine'
 import type { functionTestMachine } from '../../../machines/functionTest.machine'
 import type { storageExplorerMachine } from '../../../machines/storageExplorer.machine'
 import type { authUsersMachine } from '../../../machines/authUsers.machine'
@@ -107,7 +106,6 @@ export interface AppLogic {
   // A function's page with its Test panel, 'Deploy a new function' and Edge Function Secrets.
   functionDetail: Loader<typeof functionDetailMachine>
   functionTest: Loader<typeof functionTestMachine>
-  functionStats: Loader<typeof functionStatsMachine>
   functionCreate: Loader<typeof functionCreateMachine>
   functionSecrets: Loader<typeof functionSecretsMachine>
   realtimeInspector: Loader<typeof realtimeInspectorMachine>

@@ -1,7 +1,6 @@
 /**
  * /project/{ref}/functions/{slug}[/code|/logs]: a function's page (its machine loads with it) and, on its overview,
- * its figures for a period and the Test panel (their own machines, loaded beside it; the figures' once the function,
- * whose id they are asked by, has loaded).
+ * its figures for a period (a child of the page's machine) and the Test panel (its own machine, loaded beside it).
  */
 import { useActorRef, useSelector } from '@xstate/react'
 import { Suspense } from 'react'
@@ -34,11 +33,7 @@ export function FunctionPage() {
         <FunctionDetail
           actor={actor}
           tab={tab}
-          stats={
-            <Suspense fallback={<Loading label="Loading the figures…" />}>
-              <StatsHost detail={actor} />
-            </Suspense>
-          }
+          stats={<StatsHost detail={actor} />}
           aside={
             <Suspense fallback={<Loading label="Loading the Test panel…" />}>
               <TestHost projectRef={actor.getSnapshot().context.ref} slug={slug} />
@@ -55,13 +50,8 @@ function TestHost({ projectRef, slug }: { projectRef: string; slug: string }) {
   return <FunctionTestPanel actor={actor} />
 }
 
+/** The figures' machine runs as a child of the page's (started once the function is here). */
 function StatsHost({ detail }: { detail: FunctionDetailActorRef }) {
-  const ref = useSelector(detail, (s) => s.context.ref)
-  const functionId = useSelector(detail, (s) => s.context.fn?.id)
-  return functionId ? <StatsActor key={functionId} projectRef={ref} functionId={functionId} /> : null
-}
-
-function StatsActor({ projectRef, functionId }: { projectRef: string; functionId: string }) {
-  const actor = useActorRef(useLoaded(useAppLogic().functionStats), { input: { ref: projectRef, functionId } })
-  return <FunctionStats actor={actor} />
+  const stats = useSelector(detail, (s) => s.children.functionStats)
+  return stats ? <FunctionStats actor={stats} /> : null
 }
