@@ -5,7 +5,7 @@
 import type { FunctionDetail, LogEntry } from '../machines/functionDetail.machine'
 import type { ProjectKeys } from '../machines/functionTest.machine'
 import type { FunctionTestResult } from '../src/contracts/functionRuntime'
-import type { CombinedStatsRow, SecretList } from '../src/contracts/functions'
+import { emptyCombinedStatsRow, type CombinedStatsRow, type SecretList } from '../src/contracts/functions'
 import { HELLO_WORLD } from './fixtures.storage'
 
 export const PROJECT_URL = 'http://127.0.0.1:8787/p/abcdefghijklmnopqrst'
@@ -42,25 +42,7 @@ export const LOGS: LogEntry[] = [
   entry(5, { kind: 'invocation', level: 'error', event_message: 'POST /hello-world 500', method: 'POST', status: 500, duration_ms: 7 }),
 ]
 
-const statsRow = (timestamp: string, fields: Partial<CombinedStatsRow>): CombinedStatsRow => ({
-  timestamp,
-  requests_count: 0,
-  success_count: 0,
-  redirect_count: 0,
-  client_err_count: 0,
-  server_err_count: 0,
-  avg_execution_time: 0,
-  max_execution_time: 0,
-  avg_cpu_time_used: 0,
-  max_cpu_time_used: 0,
-  avg_memory_used: 0,
-  avg_heap_memory_used: 0,
-  avg_external_memory_used: 0,
-  log_count: 0,
-  log_info_count: 0,
-  log_error_count: 0,
-  ...fields,
-})
+const statsRow = (timestamp: string, fields: Partial<CombinedStatsRow>): CombinedStatsRow => ({ ...emptyCombinedStatsRow(timestamp), ...fields })
 
 /** Three calls in one minute (one failed) and one two minutes later: the platform's answer has only these minutes. */
 export const STATS: CombinedStatsRow[] = [

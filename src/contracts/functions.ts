@@ -137,6 +137,26 @@ export const CombinedStatsRow = z.object({
   log_error_count: z.number(),
 })
 export type CombinedStatsRow = z.infer<typeof CombinedStatsRow>
+
+/** A bucket with nothing in it yet (the server fills it as it counts). */
+export const emptyCombinedStatsRow = (timestamp: string): CombinedStatsRow => ({
+  timestamp,
+  requests_count: 0,
+  success_count: 0,
+  redirect_count: 0,
+  client_err_count: 0,
+  server_err_count: 0,
+  avg_execution_time: 0,
+  max_execution_time: 0,
+  avg_cpu_time_used: 0,
+  max_cpu_time_used: 0,
+  avg_memory_used: 0,
+  avg_heap_memory_used: 0,
+  avg_external_memory_used: 0,
+  log_count: 0,
+  log_info_count: 0,
+  log_error_count: 0,
+})
 export const CombinedStats = z.object({ result: z.array(CombinedStatsRow) })
 export type CombinedStats = z.infer<typeof CombinedStats>
 

@@ -15,7 +15,7 @@
  */
 import { Hono } from 'hono'
 import * as endpoints from '../../../../contracts/endpoints'
-import type { AnalyticsResponse, CombinedStats, CombinedStatsRow } from '../../../../contracts/functions'
+import { emptyCombinedStatsRow, type AnalyticsResponse, type CombinedStats, type CombinedStatsRow } from '../../../../contracts/functions'
 import type { Deps } from '../../../core/deps'
 import { at, validate, type AppEnv } from '../../../core/http'
 import { memberProject, refParam } from '../../projects/access'
@@ -48,24 +48,7 @@ interface Totals {
   memoryCount: number
 }
 
-const emptyRow = (start: number): CombinedStatsRow => ({
-  timestamp: new Date(start).toISOString(),
-  requests_count: 0,
-  success_count: 0,
-  redirect_count: 0,
-  client_err_count: 0,
-  server_err_count: 0,
-  avg_execution_time: 0,
-  max_execution_time: 0,
-  avg_cpu_time_used: 0,
-  max_cpu_time_used: 0,
-  avg_memory_used: 0,
-  avg_heap_memory_used: 0,
-  avg_external_memory_used: 0,
-  log_count: 0,
-  log_info_count: 0,
-  log_error_count: 0,
-})
+const emptyRow = (start: number): CombinedStatsRow => emptyCombinedStatsRow(new Date(start).toISOString())
 
 /** The bucket rows of one function's entries from `since` on. */
 export function combinedStats(entries: FunctionLogEntry[], since: number, bucket: number): CombinedStatsRow[] {
