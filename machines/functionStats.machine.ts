@@ -39,8 +39,8 @@ export const functionStatsMachine = setup({
     storeError: assign((_, params: { error: string }) => ({ error: params.error })),
   },
   delays: {
-    statsPollInterval: 10_000,
-    statsRequestTimeout: 8_000,
+    statsPollInterval: 5_000,
+    statsRequestTimeout: 4_000,
   },
 }).createMachine({
   id: 'functionStats',

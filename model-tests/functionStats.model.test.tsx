@@ -11,8 +11,8 @@ import { apiError, deferredActor, usePathClock } from './fakes'
 
 const ev = eventFor(functionStatsMachine)
 const INPUT = { ref: REF, functionId: '9f0c1c2e-5d5e-4a47-9d55-3c1b6a0a8f01' }
-const POLL = 10_000
-const TIMEOUT = 8_000
+const POLL = 5_000
+const TIMEOUT = 4_000
 
 const contextOf = (snapshot: SnapshotFrom<typeof functionStatsMachine>) => snapshot.context
 
