@@ -17,7 +17,7 @@ import { spawn } from 'node:child_process'
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
 import os from 'node:os'
 import path from 'node:path'
-import { FunctionLogs } from '../src/server/features/functions/runtime/logs'
+import type { LogSink } from '../src/server/features/functions/runtime/logs'
 import { demoProjectKeys, formatFigures, isHealthy, loadFigures, loadLine, removeDir, startServer, waitForIdle } from './support'
 import { denoBinary, FunctionSupervisor, type FunctionBundle } from '../src/server/features/functions/runtime/supervisor'
 
@@ -29,7 +29,9 @@ const STATUS_SECONDS = Number(process.env.STATUS_SECONDS ?? 10)
 const HELLO = `Deno.serve(() => new Response(JSON.stringify({ message: 'Hello world!' }), { headers: { 'content-type': 'application/json' } }))`
 
 const dir = await mkdtemp(path.join(os.tmpdir(), 'kp-fn-bench-'))
-const supervisor = new FunctionSupervisor({ bundlesDir: path.join(dir, 'bundles'), denoDir: path.join(dir, 'deno'), logs: new FunctionLogs() })
+// The supervisor alone: its log entries (with each call's CPU reading) are made and dropped, not written to a store.
+const discard: LogSink = { add: () => undefined, track: (adding) => void adding }
+const supervisor = new FunctionSupervisor({ bundlesDir: path.join(dir, 'bundles'), denoDir: path.join(dir, 'deno'), logs: discard })
 const bundle = (id: string): FunctionBundle => ({ projectId: 0, functionId: id, version: 1, entrypoint: 'index.ts', files: [{ name: 'index.ts', content: HELLO }], env: {} })
 const call = async (b: FunctionBundle) => {
   const res = await supervisor.invoke(b, { method: 'GET', pathAndQuery: '/hello', publicUrl: 'http://localhost/hello', headers: new Headers(), body: null })

@@ -1,6 +1,6 @@
 /**
  * A function's page (/project/{ref}/functions/{slug}: overview, code, logs): the function and its deployed files
- * load together; then three regions run side by side — its settings (the verify_jwt switch, and deleting the function
+ * load together; then four regions run side by side — its figures (./functionStats.machine, a child), its settings (the verify_jwt switch, and deleting the function
  * after a confirmation, which ends the page), its code (viewed, edited
  * as a draft of its files, deployed as a new version) and its logs (polled on a fixed beat, filtered by level and text).
  * Invariants: a failed or timed-out change keeps what was typed and says why; a deploy replaces the shown files only
@@ -9,6 +9,7 @@
 import { assign, fromPromise, setup, type SnapshotFrom } from 'xstate'
 import type { FunctionFile, FunctionFiles } from '../src/contracts/functionRuntime'
 import type { FunctionLogs, FunctionResponse } from '../src/contracts/functions'
+import { functionStatsMachine } from './functionStats.machine'
 import { onBeat, slot } from './polling'
 
 export type LogEntry = FunctionLogs['result'][number]
@@ -63,7 +64,14 @@ export const functionDetailMachine = setup({
     input: {} as { ref: string; slug: string },
     context: {} as Context,
     events: {} as FunctionDetailEvent,
-    children: {} as { loadFunction: 'loadFunction'; setVerifyJwt: 'setVerifyJwt'; deleteFunction: 'deleteFunction'; deployFunction: 'deployFunction'; fetchLogs: 'fetchLogs' },
+    children: {} as {
+      loadFunction: 'loadFunction'
+      setVerifyJwt: 'setVerifyJwt'
+      deleteFunction: 'deleteFunction'
+      deployFunction: 'deployFunction'
+      fetchLogs: 'fetchLogs'
+      functionStats: 'functionStats'
+    },
   },
   actors: {
     loadFunction: fromPromise<FunctionDetail, { ref: string; slug: string }>(async () => {
@@ -81,6 +89,8 @@ export const functionDetailMachine = setup({
     fetchLogs: fromPromise<LogEntry[], { ref: string; slug: string }>(async () => {
       throw new Error('fetchLogs not provided')
     }),
+    /** The overview's figures: a machine of their own, started once the function (whose id they are asked by) is here. */
+    functionStats: functionStatsMachine,
   },
   actions: {
     storeLoadError: assign((_, params: { error: string }) => ({ loadError: params.error })),
@@ -210,6 +220,9 @@ export const functionDetailMachine = setup({
             },
           },
         },
+        stats: {
+          invoke: { id: 'functionStats', src: 'functionStats', input: ({ context }) => ({ ref: context.ref, functionId: context.fn?.id ?? '' }) },
+        },
         // The live tail, which the person may pause (to read without the list moving) and resume (a poll at once).
         logs: {
           initial: 'live',
@@ -315,34 +328,4 @@ export function selectFunctionLogsView(snapshot: FunctionDetailSnapshot): Functi
     error: logsError,
     invocations: { count: invocations.length, failed: invocations.filter((entry) => (entry.status ?? 0) >= 400).length, last: invocations.at(-1) ?? null },
   }
-}
-
-/** The overview's chart: invocations per minute (answered, and failed with a status of 400 or more). */
-export const CHART_MINUTES = 30
-const MINUTE = 60_000
-
-export interface InvocationBucket {
-  /** The minute's start (ms since the epoch, UTC). */
-  start: number
-  ok: number
-  failed: number
-}
-
-/**
- * The last CHART_MINUTES minutes of the kept log, up to the minute of its newest invocation (the log is the record,
- * so the chart reads no clock); empty before the first invocation.
- */
-export function selectInvocationChart(snapshot: FunctionDetailSnapshot): InvocationBucket[] {
-  const invocations = snapshot.context.logs.filter((entry) => entry.kind === 'invocation')
-  const newest = invocations.at(-1)
-  if (!newest) return []
-  const end = Math.floor(newest.timestamp / MINUTE) * MINUTE
-  const buckets = Array.from({ length: CHART_MINUTES }, (_, i) => ({ start: end - (CHART_MINUTES - 1 - i) * MINUTE, ok: 0, failed: 0 }))
-  for (const entry of invocations) {
-    const index = CHART_MINUTES - 1 - (end - Math.floor(entry.timestamp / MINUTE) * MINUTE) / MINUTE
-    if (index < 0 || index >= CHART_MINUTES) continue
-    if ((entry.status ?? 0) >= 400) buckets[index].failed++
-    else buckets[index].ok++
-  }
-  return buckets
 }

@@ -1,3 +1,4 @@
+import { EditorView } from '@codemirror/view'
 import { fireEvent, render, screen } from '@testing-library/react'
 import { Router } from 'wouter'
 import { memoryLocation } from 'wouter/memory-location'
@@ -65,7 +66,8 @@ describe('deploy a new function model', () => {
             expect(screen.getByRole('heading', { level: 1, name: 'Deploy a new function' })).toBeInTheDocument()
             expect(screen.getByLabelText('Function name')).toHaveValue(draft.slug)
             expect(screen.getByLabelText('Template')).toHaveValue(draft.template)
-            expect(screen.getByLabelText('Code of index.ts')).toHaveValue(draft.code)
+            // The code editor's text, as CodeMirror holds it (the element shows only the lines in view).
+            expect(EditorView.findFromDOM(screen.getByRole('textbox', { name: 'Code of index.ts' }))?.state.doc.toString()).toBe(draft.code)
             expect(screen.getByLabelText('Enforce JWT verification')).toHaveProperty('checked', draft.verifyJwt)
             expect(screen.getByRole('button', { name: 'Deploy function' })).toHaveProperty('disabled', draft.slug !== 'greet')
             if (draft.slug === '9lives') expect(screen.getByText('A function slug starts with a letter and holds only letters, digits, - and _')).toBeInTheDocument()

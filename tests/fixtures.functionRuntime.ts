@@ -1,8 +1,11 @@
-/** Fixtures of a function's pages: its files, its log, the project's secrets and keys, an answer of the Test panel. */
+/**
+ * Fixtures of a function's pages: its files, its log, its figures (functions.combined-stats), the project's secrets
+ * and keys, an answer of the Test panel.
+ */
 import type { FunctionDetail, LogEntry } from '../machines/functionDetail.machine'
 import type { ProjectKeys } from '../machines/functionTest.machine'
 import type { FunctionTestResult } from '../src/contracts/functionRuntime'
-import type { SecretList } from '../src/contracts/functions'
+import { emptyCombinedStatsRow, type CombinedStatsRow, type SecretList } from '../src/contracts/functions'
 import { HELLO_WORLD } from './fixtures.storage'
 
 export const PROJECT_URL = 'http://127.0.0.1:8787/p/abcdefghijklmnopqrst'
@@ -37,6 +40,35 @@ export const LOGS: LogEntry[] = [
   entry(3, { kind: 'invocation', level: 'info', event_message: 'POST /hello-world 200', method: 'POST', status: 200, duration_ms: 12 }),
   entry(4, { level: 'error', event_message: 'TypeError: boom' }),
   entry(5, { kind: 'invocation', level: 'error', event_message: 'POST /hello-world 500', method: 'POST', status: 500, duration_ms: 7 }),
+]
+
+const statsRow = (timestamp: string, fields: Partial<CombinedStatsRow>): CombinedStatsRow => ({ ...emptyCombinedStatsRow(timestamp), ...fields })
+
+/** Three calls in one minute (one failed) and one two minutes later: the platform's answer has only these minutes. */
+export const STATS: CombinedStatsRow[] = [
+  statsRow('2026-11-26T08:00:00.000Z', {
+    requests_count: 3,
+    success_count: 2,
+    client_err_count: 1,
+    avg_execution_time: 20,
+    max_execution_time: 40,
+    avg_cpu_time_used: 10,
+    max_cpu_time_used: 20,
+    avg_memory_used: 40,
+    avg_heap_memory_used: 8,
+    avg_external_memory_used: 2,
+  }),
+  statsRow('2026-11-26T08:02:00.000Z', {
+    requests_count: 1,
+    success_count: 1,
+    avg_execution_time: 100,
+    max_execution_time: 100,
+    avg_cpu_time_used: 50,
+    max_cpu_time_used: 50,
+    avg_memory_used: 60,
+    avg_heap_memory_used: 12,
+    avg_external_memory_used: 6,
+  }),
 ]
 
 export const SECRETS: SecretList = [

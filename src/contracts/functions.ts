@@ -87,6 +87,11 @@ export const FunctionLogEntry = z.object({
   version: z.optional(z.number()),
   status: z.optional(z.number()),
   duration_ms: z.optional(z.number()),
+  /** CPU time the worker used during an invocation (ms), and its memory when it answered (MB). */
+  cpu_time_ms: z.optional(z.number()),
+  memory_mb: z.optional(z.number()),
+  heap_memory_mb: z.optional(z.number()),
+  external_memory_mb: z.optional(z.number()),
 })
 export const FunctionLogs = z.object({ result: z.array(FunctionLogEntry) })
 export type FunctionLogs = z.infer<typeof FunctionLogs>
@@ -117,11 +122,41 @@ export const CombinedStatsRow = z.object({
   /** Milliseconds, of the bucket's invocations. */
   avg_execution_time: z.number(),
   max_execution_time: z.number(),
+  /**
+   * Milliseconds of CPU time (user + system) of the worker during the bucket's invocations; the kernel counts it in
+   * 10 ms ticks, so a short call reads 0 or 10 and the average is what to read.
+   */
+  avg_cpu_time_used: z.number(),
+  max_cpu_time_used: z.number(),
+  /** Megabytes the worker held when it answered: resident, V8 heap in use, and outside the heap. */
+  avg_memory_used: z.number(),
+  avg_heap_memory_used: z.number(),
+  avg_external_memory_used: z.number(),
   log_count: z.number(),
   log_info_count: z.number(),
   log_error_count: z.number(),
 })
 export type CombinedStatsRow = z.infer<typeof CombinedStatsRow>
+
+/** A bucket with nothing in it yet (the server fills it as it counts). */
+export const emptyCombinedStatsRow = (timestamp: string): CombinedStatsRow => ({
+  timestamp,
+  requests_count: 0,
+  success_count: 0,
+  redirect_count: 0,
+  client_err_count: 0,
+  server_err_count: 0,
+  avg_execution_time: 0,
+  max_execution_time: 0,
+  avg_cpu_time_used: 0,
+  max_cpu_time_used: 0,
+  avg_memory_used: 0,
+  avg_heap_memory_used: 0,
+  avg_external_memory_used: 0,
+  log_count: 0,
+  log_info_count: 0,
+  log_error_count: 0,
+})
 export const CombinedStats = z.object({ result: z.array(CombinedStatsRow) })
 export type CombinedStats = z.infer<typeof CombinedStats>
 

@@ -26,7 +26,7 @@ test('a function deployed from a template answers the Test panel, shows its call
   await expect(name).toBeVisible()
   await expectAccessible(page, 'Deploy a new function', name)
   await name.fill(slug)
-  await expect(page.getByLabel('Code of index.ts')).toHaveValue(/Deno\.serve/)
+  await expect(page.getByRole('textbox', { name: 'Code of index.ts' })).toContainText(/Deno\.serve/)
   await page.getByRole('button', { name: 'Deploy function' }).click()
 
   // Its page: the URL under the project's URL, version 1, verify_jwt on.

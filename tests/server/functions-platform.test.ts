@@ -97,13 +97,13 @@ describe('the analytics endpoints', () => {
         return new Response('done', { status })
       })`,
     )
-    const logged = (kind: string) => s.functionRuntime.logs.list(fn.id).filter((e) => e.kind === kind).length
+    const logged = async (kind: string) => (await s.functionRuntime.logs.list(fn.id)).filter((e) => e.kind === kind).length
     for (const [i, status] of statuses.entries()) {
       const res = await fetch(`${origin}/p/${recipes.ref}/functions/v1/stats-probe?status=${status}`)
       expect(res.status).toBe(status)
       await res.arrayBuffer()
       // The console lines come through the worker's output, apart from the answer: wait until this call's are in.
-      await vi.waitFor(() => expect([logged('invocation'), logged('console')]).toEqual([i + 1, 2 * (i + 1)]), { timeout: 20_000, interval: 20 })
+      await vi.waitFor(async () => expect([await logged('invocation'), await logged('console')]).toEqual([i + 1, 2 * (i + 1)]), { timeout: 20_000, interval: 20 })
       // One second apart by the platform's clock, so the log has an order to read.
       s.clock.advance(1_000)
     }
@@ -118,7 +118,7 @@ describe('the analytics endpoints', () => {
     expect([sum('success_count'), sum('redirect_count'), sum('client_err_count'), sum('server_err_count')]).toEqual([1, 0, 1, 1])
     // Three console.error lines; three console.log lines and the worker's boot line.
     expect([sum('log_error_count'), sum('log_info_count'), sum('log_count')]).toEqual([3, 4, 7])
-    const durations = s.functionRuntime.logs.list(fn.id).flatMap((e) => (e.kind === 'invocation' ? [e.duration_ms!] : []))
+    const durations = (await s.functionRuntime.logs.list(fn.id)).flatMap((e) => (e.kind === 'invocation' ? [e.duration_ms!] : []))
     expect(Math.max(...result.map((r) => r.max_execution_time))).toBe(Math.max(...durations))
     // Buckets are minutes, oldest first.
     const times = result.map((r) => Date.parse(r.timestamp))
@@ -162,7 +162,7 @@ describe('the analytics endpoints', () => {
       deployment_id: `${recipes.ref}_${fn.id}_1`,
       version: '1',
     })
-    const newest = s.functionRuntime.logs.list(fn.id).filter((e) => e.kind === 'invocation').at(-1)!
+    const newest = (await s.functionRuntime.logs.list(fn.id)).filter((e) => e.kind === 'invocation').at(-1)!
     expect(result[0].timestamp).toBe(newest.timestamp * 1_000)
   })
 

@@ -361,7 +361,7 @@ describe('faults and limits', () => {
     const again = await fetch(url('spinner'))
     expect(again.status).toBe(546)
     const spinner = await s.db.query<{ id: string }>('select id::text as id from edge_functions where project_id = $1 and slug = $2', [project.id, 'spinner'])
-    const kinds = s.functionRuntime.logs.list(spinner.rows[0].id).map((e) => e.kind)
+    const kinds = (await s.functionRuntime.logs.list(spinner.rows[0].id)).map((e) => e.kind)
     expect(kinds.filter((k) => k === 'boot')).toHaveLength(2)
     expect(kinds.filter((k) => k === 'shutdown')).toHaveLength(2)
   }, 120_000)
@@ -386,9 +386,9 @@ describe('faults and limits', () => {
     expect(await onFree.json()).toMatchObject({ code: 'WORKER_LIMIT' })
     expect(onPaid.status).toBe(200)
     expect(await onPaid.text()).toBe('late')
-    const ended = s.functionRuntime.logs.list(free.id).filter((e) => e.kind === 'shutdown').map((e) => e.event_message)
+    const ended = (await s.functionRuntime.logs.list(free.id)).filter((e) => e.kind === 'shutdown').map((e) => e.event_message)
     expect(ended).toEqual(['Worker ended: it ran past the wall clock limit of 4000 ms'])
-    expect(s.functionRuntime.logs.list(paid!.id).filter((e) => e.kind === 'shutdown')).toEqual([])
+    expect((await s.functionRuntime.logs.list(paid!.id)).filter((e) => e.kind === 'shutdown')).toEqual([])
   }, 60_000)
 
   it('refuses a request body past the limit with 413 and a response past it with 546', async () => {
@@ -408,7 +408,7 @@ describe('faults and limits', () => {
     expect(res.status).toBe(201)
     await res.text()
     const row = await s.db.query<{ id: string }>('select id::text as id from edge_functions where project_id = $1 and slug = $2', [project.id, 'logger'])
-    const entries = s.functionRuntime.logs.list(row.rows[0].id)
+    const entries = await s.functionRuntime.logs.list(row.rows[0].id)
     expect(entries.filter((e) => e.kind === 'console').map((e) => [e.level, e.event_message])).toEqual([
       ['log', 'hello from the function'],
       ['error', 'and an error'],
@@ -456,7 +456,7 @@ describe('removal', () => {
     const [worker] = workersOf(fn!.id)
     expect(worker.pid).toBeGreaterThan(0)
     expect(bundleFolders(fn!.id)).toHaveLength(1)
-    expect(s.functionRuntime.logs.list(fn!.id).length).toBeGreaterThan(0)
+    expect((await s.functionRuntime.logs.list(fn!.id)).length).toBeGreaterThan(0)
     // A warm worker of another project.
     expect((await client(keys.anon).functions.invoke('hello-world', { body: { name: 'Kay' } })).data).toEqual({ message: 'Hello Kay!' })
     const [otherWorker] = s.functionRuntime.supervisor.workerList().filter((w) => w.functionId !== fn!.id)
@@ -467,7 +467,7 @@ describe('removal', () => {
     expect(workersOf(fn!.id)).toEqual([])
     expect(alive(worker.pid!)).toBe(false)
     expect(bundleFolders(fn!.id)).toEqual([])
-    expect(s.functionRuntime.logs.list(fn!.id)).toEqual([])
+    expect(await s.functionRuntime.logs.list(fn!.id)).toEqual([])
     const left = await s.db.query<{ functions: number; files: number; secrets: number }>(
       `select (select count(*)::int from edge_functions where project_id = $1) as functions,
               (select count(*)::int from edge_function_files where function_id = $2) as files,
@@ -496,7 +496,7 @@ describe('removal', () => {
     expect(workersOf(row.id)).toEqual([])
     expect(alive(worker.pid!)).toBe(false)
     expect(bundleFolders(row.id)).toEqual([])
-    expect(s.functionRuntime.logs.list(row.id)).toEqual([])
+    expect(await s.functionRuntime.logs.list(row.id)).toEqual([])
     const gone = await fetch(url('short-lived'))
     expect(gone.status).toBe(404)
     await gone.arrayBuffer()

@@ -242,10 +242,10 @@ describe('the demo data of migration 010 in a data folder made before it', () =>
       const first = await createApp({ db, config, clock: new FakeClock() })
       await first.close()
       // Back to the data folder as it was before migration 010.
-      // (021's function files hang off edge_functions: it goes too, as it would not be there yet either.)
-      await db.exec(`drop table edge_function_files; drop table project_secrets;
+      // (021's function files and 042's logs hang off edge_functions: they go too, as they would not be there yet either.)
+      await db.exec(`drop table edge_function_logs; drop table edge_function_files; drop table project_secrets;
         drop table edge_functions; alter table projects drop column storage_enabled;
-        delete from schema_migrations where id in ('010_storage_functions', '021_function_runtime')`)
+        delete from schema_migrations where id in ('010_storage_functions', '021_function_runtime', '042_function_logs')`)
       const again = await createApp({ db, config, clock: new FakeClock() })
       await again.close()
       const { rows } = await db.query<{ name: string; storage_enabled: boolean; functions: string | null }>(

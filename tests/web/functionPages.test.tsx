@@ -4,11 +4,13 @@
  * through the project's gateway with the anon key, 'Deploy a new function' from a template, and Edge Function Secrets
  * (digests only; several added in one request; one deleted).
  */
+import { language, syntaxTree } from '@codemirror/language'
+import { EditorView } from '@codemirror/view'
 import { act, fireEvent, screen, within } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { REF } from '../fixtures'
-import { HELLO_DETAIL, LOGS, SECRETS, TEST_USER } from '../fixtures.functionRuntime'
+import { HELLO_DETAIL, LOGS, SECRETS, STATS, TEST_USER } from '../fixtures.functionRuntime'
 import { FUNCTIONS, HELLO_WORLD } from '../fixtures.storage'
 import { fakePlatform, renderApp } from '../fakePlatform'
 
@@ -46,6 +48,9 @@ function functionPlatform(opts: { owner?: boolean } = {}) {
       if (path === `${fn}/deploy`) return json({ ...HELLO_WORLD, version: 4 }, 201)
       if (/^\/platform\/projects\/[^/]+\/functions\/[^/]+\/files$/.test(path)) return json(HELLO_DETAIL.files)
       if (/^\/platform\/projects\/[^/]+\/functions\/[^/]+\/logs$/.test(path)) return json({ result: LOGS })
+      if (path === `/v1/projects/${REF}/analytics/endpoints/functions.combined-stats`) {
+        return json({ result: url.searchParams.get('interval') === '1day' ? [{ ...STATS[0], timestamp: '2026-11-26T08:00:00.000Z', requests_count: 4, success_count: 3 }] : STATS })
+      }
       if (path === `/platform/props/project/${REF}/api`) {
         return json(opts.owner ? { autoApiService: { ...API_INFO.autoApiService, serviceApiKey: 'service.jwt.key' } } : API_INFO)
       }
@@ -88,11 +93,19 @@ describe("a function's page", () => {
     expect(await screen.findByText(`http://localhost/p/${REF}/functions/v1/hello-world`)).toBeInTheDocument()
     expect(screen.getByRole('heading', { level: 1, name: 'hello-world' })).toBeInTheDocument()
     expect(await screen.findByText('2 (of the last 5 log entries)')).toBeInTheDocument()
-    // The chart: both calls in the minute of the newest, one of them failed.
-    const chart = screen.getByRole('figure', { name: 'Invocations per minute' })
-    expect(within(chart).getByRole('img')).toHaveAccessibleName('Invocations per minute from 07:31 to 08:00 UTC: 2 calls, 1 failed, at most 2 in a minute')
+    // The chart and figures: functions.combined-stats of the last hour, its minutes up to the newest with calls.
+    const chart = await screen.findByRole('figure', { name: 'Invocations per minute' })
+    expect(within(chart).getByRole('img')).toHaveAccessibleName('Invocations per minute from 07:03 to 08:02 UTC: 4 calls, 1 failed, at most 3 in a minute')
     const rows = within(within(chart).getByRole('table', { name: 'Invocations per minute (table)', hidden: true })).getAllByRole('row', { hidden: true })
-    expect(rows.map((row) => row.textContent)).toEqual(['Minute (UTC)AnsweredFailed', '08:0011'])
+    expect(rows.map((row) => row.textContent)).toEqual(['Minute (UTC)AnsweredFailed', '08:0021', '08:0210'])
+    expect(screen.getByText('20 ms on average, 50 ms at most')).toBeInTheDocument()
+    expect(screen.getByText('45.0 MB on average (heap 9.0 MB, external 3.0 MB)')).toBeInTheDocument()
+    const stats = seen.filter((r) => r.path.endsWith('/functions.combined-stats'))
+    expect(new Set(stats.map((r) => r.search))).toEqual(new Set([`?interval=1hr&function_id=${HELLO_WORLD.id}`]))
+    await user.click(screen.getByRole('button', { name: 'Last 1 day' }))
+    const hourly = await screen.findByRole('figure', { name: 'Invocations per hour' })
+    expect(within(hourly).getByRole('img')).toHaveAccessibleName('Invocations per hour from 09:00 to 08:00 UTC: 4 calls, 1 failed, at most 4 in an hour')
+    expect(seen.filter((r) => r.path.endsWith('/functions.combined-stats')).at(-1)!.search).toBe(`?interval=1day&function_id=${HELLO_WORLD.id}`)
     const toggle = screen.getByRole('switch', { name: 'Enforce JWT verification' })
     expect(toggle).toHaveAttribute('aria-checked', 'true')
     await user.click(toggle)
@@ -221,6 +234,14 @@ describe('Deploy a new function', () => {
     await user.click(await screen.findByRole('link', { name: 'Deploy a new function' }))
     await user.type(await screen.findByLabelText('Function name'), 'greet')
     await user.selectOptions(screen.getByLabelText('Template'), 'secret-reader')
+    // The code editor (the SQL Editor's) reads the code as TypeScript: a type annotation is parsed as one.
+    const editor = EditorView.findFromDOM(screen.getByRole('textbox', { name: 'Code of index.ts' }))!
+    expect(editor.state.facet(language)?.name).toBe('typescript')
+    expect(editor.state.doc.toString()).toContain("Deno.env.get('GREETING')")
+    await act(async () => editor.dispatch({ changes: { from: 0, insert: 'const greeting: string = "hi"\n' } }))
+    const annotations: string[] = []
+    syntaxTree(editor.state).iterate({ enter: (node) => void (node.name === 'TypeAnnotation' && annotations.push(editor.state.sliceDoc(node.from, node.to))) })
+    expect(annotations).toContain(': string')
     await user.click(screen.getByRole('button', { name: 'Deploy function' }))
     expect(await screen.findByText(`http://localhost/p/${REF}/functions/v1/greet`)).toBeInTheDocument()
     const create = seen.find((r) => r.path === `/v1/projects/${REF}/functions` && r.method === 'POST')!
@@ -228,6 +249,7 @@ describe('Deploy a new function', () => {
     expect(sent.slug).toBe('greet')
     expect(sent.verify_jwt).toBe(true)
     expect(sent.body).toContain("Deno.env.get('GREETING')")
+    expect(sent.body.startsWith('const greeting: string = "hi"\n')).toBe(true)
   })
 })
 

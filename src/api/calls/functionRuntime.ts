@@ -6,13 +6,17 @@
 import * as functionEndpoints from '../../contracts/endpoints/functions'
 import * as endpoints from '../../contracts/endpoints/functionRuntime'
 import { FunctionTestResult, TEST_BODY_LIMIT, type FunctionTestRequest } from '../../contracts/functionRuntime'
-import type { CreateSecretsBody } from '../../contracts/functions'
+import type { CombinedStatsQuery, CreateSecretsBody } from '../../contracts/functions'
 import type * as z from 'zod/mini'
 import { call, type CallOptions } from '../http'
+
+type StatsInterval = z.infer<typeof CombinedStatsQuery>['interval']
 
 export const getFunction = (ref: string, slug: string, options?: CallOptions) => call(functionEndpoints.getFunction, { ref, slug }, options)
 export const getFunctionFiles = (ref: string, slug: string, options?: CallOptions) => call(endpoints.getFunctionFiles, { ref, slug }, options)
 export const getFunctionLogs = (ref: string, slug: string, options?: CallOptions) => call(functionEndpoints.functionLogs, { ref, slug }, options)
+export const getFunctionStats = (ref: string, functionId: string, interval: StatsInterval, options?: CallOptions) =>
+  call(functionEndpoints.functionCombinedStats, { ref }, { ...options, query: { interval, function_id: functionId } })
 export const setVerifyJwt = (ref: string, slug: string, verifyJwt: boolean, options?: CallOptions) =>
   call(functionEndpoints.updateFunction, { ref, slug }, { ...options, body: { verify_jwt: verifyJwt } })
 export const deleteFunction = (ref: string, slug: string, options?: CallOptions) => call(functionEndpoints.deleteFunction, { ref, slug }, options)

@@ -1,11 +1,12 @@
 /**
  * The live actors of a function's pages: its page (function, files, verify_jwt, deploy, logs), its Test panel (the
- * project's URL and keys, then the request through the gateway), 'Deploy a new function', and Edge Function Secrets.
+ * project's URL and keys, then the request through the gateway), its figures (functions.combined-stats), 'Deploy a new function', and Edge Function Secrets.
  */
 import { fromPromise } from 'xstate'
 import { functionCreateMachine } from '../../../machines/functionCreate.machine'
 import { functionDetailMachine } from '../../../machines/functionDetail.machine'
 import { functionSecretsMachine, type SecretDraft } from '../../../machines/functionSecrets.machine'
+import { functionStatsMachine, type StatsInterval } from '../../../machines/functionStats.machine'
 import { functionTestMachine } from '../../../machines/functionTest.machine'
 import type { FunctionFile, FunctionTestRequest } from '../../contracts/functionRuntime'
 import { getProjectApiInfo } from '../calls/keys'
@@ -19,6 +20,7 @@ import {
   getFunction,
   getFunctionFiles,
   getFunctionLogs,
+  getFunctionStats,
   createTestToken,
   invokeFunction,
   listSecrets,
@@ -29,6 +31,15 @@ type Signal = { signal: AbortSignal }
 
 const projectUrlOf = (service: { protocol: string; endpoint: string }) => `${service.protocol}://${service.endpoint}`
 const TEST_USERS_SHOWN = 50
+
+export const liveFunctionStatsMachine = functionStatsMachine.provide({
+  actors: {
+    fetchStats: fromPromise(
+      async ({ input, signal }: Signal & { input: { ref: string; functionId: string; interval: StatsInterval } }) =>
+        (await getFunctionStats(input.ref, input.functionId, input.interval, { signal })).result,
+    ),
+  },
+})
 
 export const liveFunctionDetailMachine = functionDetailMachine.provide({
   actors: {
@@ -48,6 +59,7 @@ export const liveFunctionDetailMachine = functionDetailMachine.provide({
       deployFunction(input.ref, { slug: input.slug, entrypoint_path: input.entrypoint_path, files: input.files }, { signal }),
     ),
     fetchLogs: fromPromise(async ({ input, signal }: Signal & { input: { ref: string; slug: string } }) => (await getFunctionLogs(input.ref, input.slug, { signal })).result),
+    functionStats: liveFunctionStatsMachine,
   },
 })
 

@@ -32,6 +32,7 @@ import m033 from './migrations/033_wire_processes'
 import m035 from './migrations/035_auth_mailbox_whatsapp'
 import m037 from './migrations/037_demo_functions_fixed'
 import m039 from './migrations/039_usage_hourly'
+import m042 from './migrations/042_function_logs'
 
 /** Ordered; never edit an applied one, add the next. */
 export const migrations: { id: string; sql: string }[] = [
@@ -68,6 +69,7 @@ export const migrations: { id: string; sql: string }[] = [
   { id: '035_auth_mailbox_whatsapp', sql: m035 },
   { id: '037_demo_functions_fixed', sql: m037 },
   { id: '039_usage_hourly', sql: m039 },
+  { id: '042_function_logs', sql: m042 },
 ]
 
 /** Arbitrary constant: serialises concurrent starts of several processes on one database. */

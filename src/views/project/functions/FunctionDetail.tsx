@@ -9,13 +9,11 @@ import {
   selectFunctionCodeView,
   selectFunctionDetailView,
   selectFunctionLogsView,
-  selectInvocationChart,
   type functionDetailMachine,
   type LogEntry,
   type LogLevelFilter,
 } from '../../../../machines/functionDetail.machine'
 import { href } from '../../../href'
-import { InvocationsChart } from './InvocationsChart'
 import { SettingSwitch } from '../../shell/SettingSwitch'
 import { Button, Card, DataList, ErrorPanel, InlineError, Loading, PageHeading, cx, inputClass } from '../../shell/ui'
 import { Link, Redirect } from 'wouter'
@@ -37,7 +35,8 @@ export function formatTime(ms: number): string {
 }
 
 /** The heading, the tabs and the panel of `tab` (or the loading line, or why it failed). */
-export function FunctionDetail({ actor, tab, aside }: { actor: FunctionDetailActorRef; tab: FunctionTab; aside?: ReactNode }) {
+/** `aside`: what the overview puts beside the function's facts (the Test panel); `stats`: its figures for a period. */
+export function FunctionDetail({ actor, tab, aside, stats }: { actor: FunctionDetailActorRef; tab: FunctionTab; aside?: ReactNode; stats?: ReactNode }) {
   const view = useSelector(actor, selectFunctionDetailView)
   const { ref, slug } = useSelector(actor, (snapshot) => snapshot.context)
   if (view.phase === 'deleted') return <Redirect to={href.project(ref, 'functions')} />
@@ -63,7 +62,7 @@ export function FunctionDetail({ actor, tab, aside }: { actor: FunctionDetailAct
       {view.phase === 'failed' ? <ErrorPanel title="Failed to load the function" message={view.error} onRetry={() => actor.send({ type: 'function.retry' })} /> : null}
       {view.phase === 'ready' ? (
         <>
-          {tab === 'overview' ? <FunctionOverview actor={actor} aside={aside} /> : null}
+          {tab === 'overview' ? <FunctionOverview actor={actor} aside={aside} stats={stats} /> : null}
           {tab === 'code' ? <FunctionCode actor={actor} /> : null}
           {tab === 'logs' ? <FunctionLogs actor={actor} /> : null}
         </>
@@ -73,10 +72,9 @@ export function FunctionDetail({ actor, tab, aside }: { actor: FunctionDetailAct
 }
 
 /** The function's facts, its verify_jwt switch, its invocations, and what the page puts beside them (the Test panel). */
-export function FunctionOverview({ actor, aside }: { actor: FunctionDetailActorRef; aside?: ReactNode }) {
+export function FunctionOverview({ actor, aside, stats }: { actor: FunctionDetailActorRef; aside?: ReactNode; stats?: ReactNode }) {
   const view = useSelector(actor, selectFunctionDetailView)
   const logs = useSelector(actor, selectFunctionLogsView)
-  const chart = useSelector(actor, selectInvocationChart)
   if (view.phase !== 'ready') return null
   const { fn } = view
   const verifyJwt = fn.verify_jwt !== false
@@ -116,7 +114,7 @@ export function FunctionOverview({ actor, aside }: { actor: FunctionDetailActorR
           ]}
         />
         <div className="border-t border-neutral-200 px-5 py-4 dark:border-neutral-800">
-          <InvocationsChart buckets={chart} />
+          {stats}
         </div>
       </Card>
       {aside}

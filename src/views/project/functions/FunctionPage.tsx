@@ -1,15 +1,16 @@
 /**
  * /project/{ref}/functions/{slug}[/code|/logs]: a function's page (its machine loads with it) and, on its overview,
- * the Test panel (its own machine, loaded beside it).
+ * its figures for a period (a child of the page's machine) and the Test panel (its own machine, loaded beside it).
  */
-import { useActorRef } from '@xstate/react'
+import { useActorRef, useSelector } from '@xstate/react'
 import { Suspense } from 'react'
 import { useLocation } from 'wouter'
 import { useLoaded } from '../../shell/lazy'
 import { useAppLogic } from '../../shell/logic'
 import { Loading } from '../../shell/ui'
 import { ProjectMachinePage } from '../ProjectMachinePage'
-import { FunctionDetail, type FunctionTab } from './FunctionDetail'
+import { FunctionDetail, type FunctionDetailActorRef, type FunctionTab } from './FunctionDetail'
+import { FunctionStats } from './FunctionStats'
 import { FunctionTestPanel } from './FunctionTestPanel'
 
 /** The page's address (the project's pages see the whole path: links inside stay absolute). */
@@ -32,6 +33,7 @@ export function FunctionPage() {
         <FunctionDetail
           actor={actor}
           tab={tab}
+          stats={<StatsHost detail={actor} />}
           aside={
             <Suspense fallback={<Loading label="Loading the Test panel…" />}>
               <TestHost projectRef={actor.getSnapshot().context.ref} slug={slug} />
@@ -46,4 +48,10 @@ export function FunctionPage() {
 function TestHost({ projectRef, slug }: { projectRef: string; slug: string }) {
   const actor = useActorRef(useLoaded(useAppLogic().functionTest), { input: { ref: projectRef, slug } })
   return <FunctionTestPanel actor={actor} />
+}
+
+/** The figures' machine runs as a child of the page's (started once the function is here). */
+function StatsHost({ detail }: { detail: FunctionDetailActorRef }) {
+  const stats = useSelector(detail, (s) => s.children.functionStats)
+  return stats ? <FunctionStats actor={stats} /> : null
 }

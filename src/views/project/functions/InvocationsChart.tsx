@@ -1,10 +1,10 @@
 /**
- * The overview's invocations per minute, drawn as SVG: answered calls and failed ones (status 400 or more) stacked in
- * each minute's bar. The SVG is an image whose label sums it up, and a table of the same figures follows for those
+ * The overview's invocations per minute or per hour (functions.combined-stats' buckets), drawn as SVG: answered calls
+ * and failed ones (status 400 or more) stacked in each bucket's bar. The SVG is an image whose label sums it up, and a table of the same figures follows for those
  * who cannot see the bars.
  */
 import { useId } from 'react'
-import type { InvocationBucket } from '../../../../machines/functionDetail.machine'
+import type { InvocationBucket } from '../../../../machines/functionStats.machine'
 
 const WIDTH = 600
 const HEIGHT = 120
@@ -14,17 +14,17 @@ const PAD_BOTTOM = 18
 /** HH:mm in UTC. */
 const minuteOf = (ms: number) => new Date(ms).toISOString().slice(11, 16)
 
-export function InvocationsChart({ buckets }: { buckets: InvocationBucket[] }) {
+export function InvocationsChart({ buckets, unit }: { buckets: InvocationBucket[]; unit: 'minute' | 'hour' }) {
   const id = useId()
-  const title = 'Invocations per minute'
-  if (buckets.length === 0) return <p className="text-sm text-neutral-600 dark:text-neutral-300">No invocations yet: the chart fills as the function is called.</p>
+  const title = `Invocations per ${unit}`
+  if (buckets.length === 0) return <p className="text-sm text-neutral-600 dark:text-neutral-300">No invocations in this period: the chart fills as the function is called.</p>
   const totals = buckets.map((b) => b.ok + b.failed)
   const max = Math.max(1, ...totals)
   const calls = totals.reduce((a, b) => a + b, 0)
   const failed = buckets.reduce((a, b) => a + b.failed, 0)
   const first = minuteOf(buckets[0].start)
   const last = minuteOf(buckets.at(-1)!.start)
-  const summary = `${title} from ${first} to ${last} UTC: ${calls} calls, ${failed} failed, at most ${Math.max(...totals)} in a minute`
+  const summary = `${title} from ${first} to ${last} UTC: ${calls} calls, ${failed} failed, at most ${Math.max(...totals)} in ${unit === 'hour' ? 'an' : 'a'} ${unit}`
   const slot = WIDTH / buckets.length
   const barWidth = Math.max(1, slot * 0.7)
   const plot = HEIGHT - PAD_TOP - PAD_BOTTOM
@@ -59,7 +59,7 @@ export function InvocationsChart({ buckets }: { buckets: InvocationBucket[] }) {
         <table aria-label={`${title} (table)`} className="mt-2 min-w-64 text-left">
           <thead>
             <tr>
-              <th scope="col" className="pr-6 font-medium">Minute (UTC)</th>
+              <th scope="col" className="pr-6 font-medium">{unit === 'minute' ? 'Minute (UTC)' : 'Hour (UTC)'}</th>
               <th scope="col" className="pr-6 font-medium">Answered</th>
               <th scope="col" className="font-medium">Failed</th>
             </tr>

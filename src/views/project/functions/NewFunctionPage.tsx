@@ -1,4 +1,8 @@
-/** /project/{ref}/functions/new: 'Deploy a new function' from a template, edited in the browser. */
+/**
+ * /project/{ref}/functions/new: 'Deploy a new function' from a template, edited in the browser in the dashboard's code
+ * editor with TypeScript highlighting and completion (it loads with this page).
+ */
+import { javascript } from '@codemirror/lang-javascript'
 import { useSelector } from '@xstate/react'
 import { useId, type FormEvent } from 'react'
 import { Redirect } from 'wouter'
@@ -6,12 +10,16 @@ import type { ActorRefFrom } from 'xstate'
 import { selectFunctionCreateView, type functionCreateMachine } from '../../../../machines/functionCreate.machine'
 import { FUNCTION_TEMPLATES } from '../../../../machines/functionTemplates'
 import { href } from '../../../href'
+import { CodeEditor } from '../../shell/CodeEditor'
 import { Field, fieldAria } from '../../shell/Field'
 import { useAppLogic } from '../../shell/logic'
-import { Button, Card, InlineError, PageHeading, cx, inputClass } from '../../shell/ui'
+import { Button, Card, InlineError, PageHeading, inputClass } from '../../shell/ui'
 import { PAGE_CLASS, ProjectMachinePage } from '../ProjectMachinePage'
 
 export type FunctionCreateActorRef = ActorRefFrom<typeof functionCreateMachine>
+
+/** A function's entrypoint is TypeScript run by Deno. */
+const TYPESCRIPT = javascript({ typescript: true })
 
 const HEADING = { title: 'Deploy a new function', description: 'Start from a template, edit its code here, and deploy it as version 1.' }
 
@@ -61,17 +69,17 @@ export function FunctionCreate({ actor }: { actor: FunctionCreateActorRef }) {
               ))}
             </select>
           </Field>
-          <Field id={ids.code} label="Code of index.ts">
-            <textarea
-              id={ids.code}
-              rows={16}
-              spellCheck={false}
-              className={cx(inputClass, 'font-mono text-xs leading-5')}
+          <div className="space-y-1.5">
+            {/* A label names a form control; the editor's text is an editable element named by this one. */}
+            <span id={ids.code} className="block text-sm font-medium">Code of index.ts</span>
+            <CodeEditor
+              labelledBy={ids.code}
               value={view.draft.code}
-              disabled={busy}
-              onChange={(e) => actor.send({ type: 'create.edit', draft: { code: e.target.value } })}
+              language={TYPESCRIPT}
+              readOnly={busy}
+              onChange={(code) => actor.send({ type: 'create.edit', draft: { code } })}
             />
-          </Field>
+          </div>
           <div className="flex items-center gap-2">
             <input id={ids.verify} type="checkbox" checked={view.draft.verifyJwt} disabled={busy} onChange={(e) => actor.send({ type: 'create.edit', draft: { verifyJwt: e.target.checked } })} />
             <label htmlFor={ids.verify} className="text-sm">Enforce JWT verification</label>

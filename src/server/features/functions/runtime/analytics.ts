@@ -1,8 +1,9 @@
 /**
  * The Management API's analytics endpoints, as far as functions go, answered from the invocations and console lines
- * the runtime records (logs.ts: the last 1,000 entries per function, in memory):
+ * the runtime records (logs.ts: the last 1,000 entries per function, in the platform's store):
  *   GET /v1/projects/{ref}/analytics/endpoints/functions.combined-stats?interval=&function_id=
- *        → { result: [{ timestamp, requests_count, success_count, …, avg_execution_time, log_count, … }] }, one row
+ *        → { result: [{ timestamp, requests_count, success_count, …, avg_execution_time, avg_cpu_time_used (ms),
+ *          avg_memory_used (MB), log_count, … }] }, one row
  *          per minute (15min, 1hr) or hour (3hr, 1day) that has something, oldest first (the dashboard fills gaps)
  *   GET /v1/projects/{ref}/analytics/endpoints/logs.all?sql=&iso_timestamp_start=&iso_timestamp_end=
  *        → { result: rows } of the platform's query form (logQuery.ts) over the sources function_edge_logs (one row
@@ -14,7 +15,7 @@
  */
 import { Hono } from 'hono'
 import * as endpoints from '../../../../contracts/endpoints'
-import type { AnalyticsResponse, CombinedStats, CombinedStatsRow } from '../../../../contracts/functions'
+import { emptyCombinedStatsRow, type AnalyticsResponse, type CombinedStats, type CombinedStatsRow } from '../../../../contracts/functions'
 import type { Deps } from '../../../core/deps'
 import { at, validate, type AppEnv } from '../../../core/http'
 import { memberProject, refParam } from '../../projects/access'
@@ -36,30 +37,28 @@ const INTERVALS = {
 const MAX_RANGE = 24 * HOUR
 const DEFAULT_RANGE = MINUTE
 
+/** Sums of a bucket's measured invocations, for its averages (an invocation refused before a worker has none). */
+interface Totals {
+  time: number
+  cpu: number
+  cpuCount: number
+  memory: number
+  heap: number
+  external: number
+  memoryCount: number
+}
+
+const emptyRow = (start: number): CombinedStatsRow => emptyCombinedStatsRow(new Date(start).toISOString())
+
 /** The bucket rows of one function's entries from `since` on. */
 export function combinedStats(entries: FunctionLogEntry[], since: number, bucket: number): CombinedStatsRow[] {
-  const rows = new Map<number, CombinedStatsRow & { time_total: number }>()
+  const rows = new Map<number, { row: CombinedStatsRow; totals: Totals }>()
   for (const e of entries) {
     if (e.timestamp < since) continue
     const start = Math.floor(e.timestamp / bucket) * bucket
-    let row = rows.get(start)
-    if (!row) {
-      row = {
-        timestamp: new Date(start).toISOString(),
-        requests_count: 0,
-        success_count: 0,
-        redirect_count: 0,
-        client_err_count: 0,
-        server_err_count: 0,
-        avg_execution_time: 0,
-        max_execution_time: 0,
-        log_count: 0,
-        log_info_count: 0,
-        log_error_count: 0,
-        time_total: 0,
-      }
-      rows.set(start, row)
-    }
+    let slot = rows.get(start)
+    if (!slot) rows.set(start, (slot = { row: emptyRow(start), totals: { time: 0, cpu: 0, cpuCount: 0, memory: 0, heap: 0, external: 0, memoryCount: 0 } }))
+    const { row, totals } = slot
     if (e.kind === 'invocation') {
       const status = e.status ?? 0
       row.requests_count++
@@ -68,16 +67,31 @@ export function combinedStats(entries: FunctionLogEntry[], since: number, bucket
       else if (status >= 300) row.redirect_count++
       else row.success_count++
       const ms = e.duration_ms ?? 0
-      row.time_total += ms
+      totals.time += ms
       row.max_execution_time = Math.max(row.max_execution_time, ms)
-      row.avg_execution_time = row.time_total / row.requests_count
+      row.avg_execution_time = totals.time / row.requests_count
+      if (e.cpu_time_ms !== undefined) {
+        totals.cpu += e.cpu_time_ms
+        totals.cpuCount++
+        row.max_cpu_time_used = Math.max(row.max_cpu_time_used, e.cpu_time_ms)
+        row.avg_cpu_time_used = totals.cpu / totals.cpuCount
+      }
+      if (e.memory_mb !== undefined) {
+        totals.memory += e.memory_mb
+        totals.heap += e.heap_memory_mb ?? 0
+        totals.external += e.external_memory_mb ?? 0
+        totals.memoryCount++
+        row.avg_memory_used = totals.memory / totals.memoryCount
+        row.avg_heap_memory_used = totals.heap / totals.memoryCount
+        row.avg_external_memory_used = totals.external / totals.memoryCount
+      }
     } else {
       row.log_count++
       if (e.level === 'error') row.log_error_count++
       else row.log_info_count++
     }
   }
-  return [...rows.entries()].sort(([a], [b]) => a - b).map(([, { time_total: _, ...row }]) => row)
+  return [...rows.entries()].sort(([a], [b]) => a - b).map(([, { row }]) => row)
 }
 
 interface FunctionMeta {
@@ -132,7 +146,7 @@ export function functionAnalyticsRoutes({ db, clock }: Pick<Deps, 'db' | 'clock'
     const { span, bucket } = INTERVALS[interval]
     const since = Math.floor((clock.now().getTime() - span) / bucket) * bucket
     c.header('cache-control', 'no-store')
-    return c.json({ result: combinedStats(runtime.logs.list(fn.id), since, bucket) } satisfies CombinedStats)
+    return c.json({ result: combinedStats(await runtime.logs.list(fn.id, { since }), since, bucket) } satisfies CombinedStats)
   })
 
   app.on(...at(endpoints.projectLogs), refParam, validate('query', endpoints.projectLogs.query), project, async (c) => {
@@ -147,9 +161,10 @@ export function functionAnalyticsRoutes({ db, clock }: Pick<Deps, 'db' | 'clock'
     }
     const edge: LogRecord[] = []
     const logs: LogRecord[] = []
-    for (const fn of await functionsOf(c.var.project.id)) {
-      const entries = runtime.logs.list(fn.id).filter((e) => e.timestamp >= start && e.timestamp <= end)
-      const sources = asSources(c.var.project.ref, fn, entries)
+    const functions = await functionsOf(c.var.project.id)
+    const kept = await runtime.logs.listMany(functions.map((fn) => fn.id), { since: start, until: end })
+    for (const fn of functions) {
+      const sources = asSources(c.var.project.ref, fn, kept.get(fn.id) ?? [])
       edge.push(...sources.edge)
       logs.push(...sources.logs)
     }

@@ -6,6 +6,8 @@
  * Kept as a string: it is Deno code, not part of the Node server's program.
  */
 export const BOOTSTRAP_FILE = '.kp-bootstrap.js'
+/** The header the bootstrap puts on each answer with the process's memory (`rss,heapUsed,external`, bytes). */
+export const MEMORY_HEADER = 'x-kp-memory'
 
 export const BOOTSTRAP_SOURCE = `// Started by the platform's function supervisor; not part of the function.
 const [token, entry, marker] = Deno.args
@@ -23,6 +25,21 @@ Deno.serve = (a, b) => {
     unref() {},
     shutdown: async () => {},
     [Symbol.asyncDispose]: async () => {},
+  }
+}
+// The process's memory as the answer leaves, for the call's log entry (the supervisor takes the header off). An
+// answer whose headers cannot change (one from fetch) is copied; a WebSocket upgrade (101) is left as it is.
+const withMemory = (res) => {
+  if (!(res instanceof Response) || res.status === 101) return res
+  const { rss, heapUsed, external } = Deno.memoryUsage()
+  const value = rss + ',' + heapUsed + ',' + external
+  try {
+    res.headers.set('${MEMORY_HEADER}', value)
+    return res
+  } catch {
+    const copy = new Response(res.body, res)
+    copy.headers.set('${MEMORY_HEADER}', value)
+    return copy
   }
 }
 const mod = await import(entry)
@@ -51,7 +68,7 @@ realServe(
     const url = headers.get('x-kp-url') ?? req.url
     headers.delete('x-kp-url')
     const body = req.method === 'GET' || req.method === 'HEAD' ? undefined : req.body
-    return handler(new Request(url, { method: req.method, headers, body, signal: req.signal, duplex: 'half' }), info)
+    return Promise.resolve(handler(new Request(url, { method: req.method, headers, body, signal: req.signal, duplex: 'half' }), info)).then(withMemory)
   },
 )
 `

@@ -20,11 +20,11 @@ export interface FunctionRuntime {
   usage: FunctionUsage
   bundleFor(projectId: number, ref: string, projectUrl: string, fn: RunnableFunction): Promise<FunctionBundle>
   /**
-   * A project is being deleted: ends its functions' workers, deletes their bundle folders and forgets their logs.
-   * Its functions, their files and its secrets are rows that go with the project's (by cascade).
+   * A project is being deleted: ends its functions' workers, deletes their bundle folders and drops their queued log
+   * entries. Its functions, their files, logs and its secrets are rows that go with the project's (by cascade).
    */
   removeProject(projectId: number): Promise<void>
-  /** A function is deleted: ends its workers and forgets its log. */
+  /** A function is deleted: ends its workers and drops its queued log entries (its kept ones go with its row). */
   removeFunction(functionId: string): Promise<void>
   close(): Promise<void>
 }
@@ -38,7 +38,7 @@ export interface RuntimeOptions {
 export function createFunctionRuntime(deps: Pick<Deps, 'db' | 'config' | 'clock'>, opts: RuntimeOptions = {}): FunctionRuntime {
   const { limits } = opts
   const { db, config, clock } = deps
-  const logs = new FunctionLogs(() => clock.now().getTime())
+  const logs = new FunctionLogs(db, () => clock.now().getTime())
   const usage = createFunctionUsage(db, clock)
   const supervisor = new FunctionSupervisor({
     bundlesDir: path.join(config.dataDir, 'functions', `bundles-${process.pid}`),
@@ -91,7 +91,7 @@ export function createFunctionRuntime(deps: Pick<Deps, 'db' | 'config' | 'clock'
     },
     async close() {
       await supervisor.close()
-      await usage.stop()
+      await Promise.all([usage.stop(), logs.close()])
     },
   }
 }

@@ -200,7 +200,7 @@ export function functionManageRoutes(deps: Deps, runtime: FunctionRuntime) {
     const { slug } = c.req.valid('param')
     const fn = await findRunnable(db, c.var.project.id, slug)
     if (!fn) return errorJson(c, 404, `No edge function '${slug}' in this project`)
-    return c.json({ result: runtime.logs.list(fn.id) } satisfies FunctionLogs)
+    return c.json({ result: await runtime.logs.list(fn.id) } satisfies FunctionLogs)
   })
 
   return app

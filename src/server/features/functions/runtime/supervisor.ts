@@ -11,7 +11,9 @@
  *  - A worker stays warm for `idleMs` after its last request and is reused; a new version (or new secrets) gets a new
  *    worker and the old one is retired.
  *  - Limits: wall clock per request, CPU time while busy (read from /proc), heap (V8's max-old-space-size), request
- *    and response bytes, console output per request. Past one, the worker is killed (its requests end with 546
+ *    and response bytes, console output per request.
+ *  - Each invocation's log entry carries the worker's CPU time during it (from /proc, read once the answer has ended)
+ *    and its memory when it answered (the bootstrap's reading, on a header the caller never sees). Past one, the worker is killed (its requests end with 546
  *    WORKER_LIMIT) and the next request starts a fresh one.
  */
 import { spawn, type ChildProcess } from 'node:child_process'
@@ -20,8 +22,8 @@ import { existsSync } from 'node:fs'
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises'
 import { createRequire } from 'node:module'
 import path from 'node:path'
-import { BOOTSTRAP_FILE, BOOTSTRAP_SOURCE } from './bootstrap'
-import type { FunctionLogs } from './logs'
+import { BOOTSTRAP_FILE, BOOTSTRAP_SOURCE, MEMORY_HEADER } from './bootstrap'
+import type { FunctionLogEntry, LogSink } from './logs'
 
 export interface FunctionLimits {
   /** Wall clock of one request, from its arrival to the end of its answer's body, on the free plan (platform: 150 s). */
@@ -126,6 +128,19 @@ function fetchSettings(): Record<string, string> {
   return out
 }
 
+/** What the runtime measured of one invocation (logs.ts). */
+type Measured = Pick<FunctionLogEntry, 'cpu_time_ms' | 'memory_mb' | 'heap_memory_mb' | 'external_memory_mb'>
+
+const MB = 1024 * 1024
+
+/** The worker's memory when it answered, as the bootstrap reports it on the answer: `rss,heapUsed,external` in bytes. */
+function memoryOf(header: string | null): Measured {
+  const [rss, heap, external] = (header ?? '').split(',').map(Number)
+  if (![rss, heap, external].every((n) => Number.isFinite(n) && n >= 0)) return {}
+  const mb = (n: number) => Math.round((n / MB) * 100) / 100
+  return { memory_mb: mb(rss), heap_memory_mb: mb(heap), external_memory_mb: mb(external) }
+}
+
 /** Answers up to this size with a Content-Length are relayed whole. */
 const SMALL_ANSWER = 64 * 1024
 
@@ -157,7 +172,7 @@ class Worker {
     args: string[],
     entry: string,
     env: Record<string, string>,
-    private readonly logs: FunctionLogs,
+    private readonly logs: LogSink,
     bootMs: number,
     deno: string,
   ) {
@@ -244,7 +259,7 @@ export interface SupervisorOptions {
   /** Deno's module cache (DENO_DIR): npm:/jsr: imports are fetched once, then served from here. */
   denoDir: string
   limits?: Partial<FunctionLimits>
-  logs: FunctionLogs
+  logs: LogSink
   deno?: string
 }
 
@@ -281,6 +296,7 @@ export class FunctionSupervisor {
         continue
       }
       const cpu = await worker.cpuMs()
+      if (cpu > 0) worker.lastCpu = cpu
       if (cpu - worker.cpuAtBusy > this.limits.cpuMs) this.end(worker, `used more than ${this.limits.cpuMs} ms of CPU time`)
     }
   }
@@ -392,7 +408,7 @@ export class FunctionSupervisor {
   async invoke(bundle: FunctionBundle, req: InvokeRequest): Promise<Response> {
     if (this.closed) return failureResponse('WORKER_ERROR', 'The platform is shutting down')
     const started = performance.now()
-    const log = (status: number) =>
+    const log = (status: number, measured: Measured = {}, ended = performance.now()) =>
       this.opts.logs.add(bundle.functionId, {
         kind: 'invocation',
         level: status >= 500 ? 'error' : 'info',
@@ -401,7 +417,8 @@ export class FunctionSupervisor {
         path: req.pathAndQuery.split('?')[0],
         version: bundle.version,
         status,
-        duration_ms: Math.round(performance.now() - started),
+        duration_ms: Math.round(ended - started),
+        ...measured,
       })
     const declared = Number(req.headers.get('content-length') ?? Number.NaN)
     if (Number.isFinite(declared) && declared > this.limits.maxRequestBytes) {
@@ -420,6 +437,10 @@ export class FunctionSupervisor {
       worker.cpuAtBusy = worker.lastCpu
       worker.outputAtBusy = worker.output
     }
+    // The watcher's reading: while the worker was idle it is this call's start; with calls in flight it is at most
+    // 100 ms old, and the CPU time of calls that overlap is counted in each of them (one process serves them all).
+    const cpuAtStart = worker.lastCpu
+    let memory: Measured = {}
     worker.inflight++
     clearTimeout(worker.idleTimer)
     let finished = false
@@ -428,7 +449,9 @@ export class FunctionSupervisor {
       finished = true
       clearTimeout(wallClock)
       worker.inflight--
-      log(status)
+      const ended = performance.now()
+      // Read after the answer, never before it: the call does not wait for the measurement.
+      this.opts.logs.track(worker.cpuMs().then((cpu) => log(status, { cpu_time_ms: Math.max(0, (cpu > 0 ? cpu : worker.lastCpu) - cpuAtStart), ...memory }, ended)))
       if (worker.inflight === 0 && !worker.dead) {
         worker.idleTimer = setTimeout(() => {
           if (worker.inflight === 0) {
@@ -485,6 +508,8 @@ export class FunctionSupervisor {
     }
     const out = new Headers(answer.headers)
     for (const name of HOP_BY_HOP) if (name !== 'content-length') out.delete(name)
+    memory = memoryOf(out.get(MEMORY_HEADER))
+    out.delete(MEMORY_HEADER)
     if (answer.body === null) {
       finish(answer.status)
       return new Response(null, { status: answer.status, headers: out })
