@@ -5,7 +5,7 @@
  * 'database_busy' with a retry time, and gets its slot once the other's database has gone cold; the platform's own
  * work waits as long as it takes.
  */
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest'
 import { createEngineDatabases } from '../../src/server/projectdb'
 import type { DatabaseManager } from '../../src/server/projectdb/manager'
 import { ProjectDbError } from '../../src/server/projectdb/types'
@@ -113,5 +113,20 @@ describe('fair slots', () => {
     await use(dbs, CYCLED[0], 'solo')
     await use(dbs, CYCLED[2], 'solo')
     expect(dbs.openRefs().sort()).toEqual([CYCLED[0], CYCLED[2]].sort())
+  }, 60_000)
+
+  it('uses within one millisecond keep least-recently-used order', async () => {
+    // The clock stands still (only Date is faked; the engine's timers run): every use has the same time.
+    vi.useFakeTimers({ toFake: ['Date'], now: Date.now() })
+    try {
+      const dbs = engine({ maxOpen: 2, slotWaitMs: 100, minResidencyMs: 0 })
+      await use(dbs, CYCLED[0], 'solo')
+      await use(dbs, CYCLED[1], 'solo')
+      await use(dbs, CYCLED[0], 'solo')
+      await use(dbs, CYCLED[2], 'solo')
+      expect(dbs.openRefs().sort()).toEqual([CYCLED[0], CYCLED[2]].sort())
+    } finally {
+      vi.useRealTimers()
+    }
   }, 60_000)
 })

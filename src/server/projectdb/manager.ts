@@ -75,6 +75,11 @@ interface OpenDb {
   ref: string
   session: Session
   lastUsed: number
+  /**
+   * When it was last used, in the order of uses: two uses within one millisecond have one `lastUsed`, and the
+   * least-recently-used choice must still tell them apart.
+   */
+  useOrder: number
   busy: number
   tenant: string
   /** The Postgres port's client that used the session last (undefined: the platform's own transactions). */
@@ -122,6 +127,8 @@ export class DatabaseManager implements ProjectDatabases {
   private readonly closing = new Map<string, Promise<void>>()
   /** Slots taken by opens (and schema runs) in progress. */
   private reserved = 0
+  /** The last `useOrder` given. */
+  private uses = 0
   private waiters: Waiter[] = []
   /** Each ref's tenant as last told; the platform's own work on a ref names none and counts for it. */
   private readonly tenants = new Map<string, string>()
@@ -296,7 +303,7 @@ export class DatabaseManager implements ProjectDatabases {
           if (!gaveUp) reject(toProjectDbError(err))
         } finally {
           open.busy--
-          open.lastUsed = Date.now()
+          this.touch(open)
           this.wake()
         }
       })
@@ -362,7 +369,7 @@ export class DatabaseManager implements ProjectDatabases {
     const contenders = new Set([tenant, ...byTenant.keys(), ...this.waiters.map((w) => w.tenant)])
     const share = Math.max(1, Math.floor(this.opts.maxOpen / contenders.size))
     for (const list of byTenant.values()) {
-      list.sort((a, b) => (b.busy > 0 ? 1 : 0) - (a.busy > 0 ? 1 : 0) || b.lastUsed - a.lastUsed)
+      list.sort((a, b) => (b.busy > 0 ? 1 : 0) - (a.busy > 0 ? 1 : 0) || b.useOrder - a.useOrder)
       for (const o of list.slice(0, share)) {
         const left = o.lastUsed + residency - now
         if (o.busy > 0 || left > 0) {
@@ -391,7 +398,7 @@ export class DatabaseManager implements ProjectDatabases {
       const { shielded, firstExpiry } = this.protectedFrom(tenant, now)
       const victim = [...this.opens.values()]
         .filter((o) => o.busy === 0 && (o.tenant === tenant || !shielded.has(o)))
-        .sort((a, b) => a.lastUsed - b.lastUsed)[0]
+        .sort((a, b) => a.useOrder - b.useOrder)[0]
       if (victim) {
         // The slot it frees is this caller's at once: no other waiter takes it while the session closes.
         this.reserved++
@@ -450,7 +457,7 @@ export class DatabaseManager implements ProjectDatabases {
             ? cause
             : new ProjectDbError(`the project's database could not be opened: ${cause.message}`, { code: 'database_unavailable' })
         })
-        open = { ref, session, lastUsed: Date.now(), busy: 0, tenant }
+        open = { ref, session, lastUsed: Date.now(), useOrder: ++this.uses, busy: 0, tenant }
         this.opens.set(ref, open)
       } finally {
         this.reserved--
@@ -458,8 +465,13 @@ export class DatabaseManager implements ProjectDatabases {
       }
     }
     open.busy++
-    open.lastUsed = Date.now()
+    this.touch(open)
     return open
+  }
+
+  private touch(open: OpenDb) {
+    open.lastUsed = Date.now()
+    open.useOrder = ++this.uses
   }
 
   /** Takes the database out of the open set at once; its session closes in the background of `closing`. */
@@ -543,7 +555,7 @@ export class DatabaseManager implements ProjectDatabases {
       finished = true
       clearTimeout(timer)
       open.busy--
-      open.lastUsed = Date.now()
+      this.touch(open)
       this.wake()
     }
   }
