@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { CombinedStats } from '../../src/contracts/functions'
 import type { Db, Queryable } from '../../src/server/db'
-import { insertFunction } from '../../src/server/features/functions/store'
+import { deployFunction } from './functions-support'
 import { FunctionLogs, LOG_LIMIT } from '../../src/server/features/functions/runtime/logs'
 import { createTestStore, FakeClock, OWNER, projectByName, startTestServer, type TestServer, type TestStore, listenOnPort } from './helpers'
 
@@ -19,20 +19,7 @@ let stopListening: () => Promise<void>
 let project: { id: number; ref: string }
 
 async function deploy(slug: string, body: string) {
-  await s.db.query('delete from edge_functions where project_id = $1 and slug = $2', [project.id, slug])
-  const row = await insertFunction(s.db, {
-    projectId: project.id,
-    slug,
-    name: slug,
-    body,
-    verifyJwt: false,
-    importMap: false,
-    entrypointPath: 'index.ts',
-    importMapPath: null,
-    now: s.clock.now(),
-  })
-  if (!row) throw new Error(`could not insert ${slug}`)
-  return row
+  return deployFunction(s.db, project.id, slug, body, { now: s.clock.now() })
 }
 
 const stored = async (functionId: string) =>

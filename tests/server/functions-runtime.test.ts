@@ -14,6 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import WebSocket from 'ws'
 import { OrgUsageResponse } from '../../src/contracts/usage'
 import { insertFunction } from '../../src/server/features/functions/store'
+import { deployFunction } from './functions-support'
 import { secretBoxFor } from '../../src/server/core/sealed'
 import { upsertSecrets } from '../../src/server/features/functions/runtime/store'
 import { findProjectKeys } from '../../src/server/features/keys/store'
@@ -28,20 +29,7 @@ let project: { id: number; ref: string }
 let keys: { anon: string; service: string }
 
 async function deploy(slug: string, body: string, verifyJwt = false) {
-  await s.db.query('delete from edge_functions where project_id = $1 and slug = $2', [project.id, slug])
-  const row = await insertFunction(s.db, {
-    projectId: project.id,
-    slug,
-    name: slug,
-    body,
-    verifyJwt,
-    importMap: false,
-    entrypointPath: 'index.ts',
-    importMapPath: null,
-    now: new Date(),
-  })
-  if (!row) throw new Error(`could not insert ${slug}`)
-  return row
+  return deployFunction(s.db, project.id, slug, body, { verifyJwt })
 }
 
 const client = (key: string) =>
