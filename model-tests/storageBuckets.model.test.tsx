@@ -8,7 +8,7 @@ import type { Bucket, CreateBucketBody } from '../src/contracts/storage'
 import { StorageBuckets } from '../src/views/project/storage/StorageBucketsPage'
 import { REF } from '../tests/fixtures'
 import { BUCKETS, TENANT_CONFIG_NOT_FOUND, createdBucket } from '../tests/fixtures.storage'
-import { describePath, errorOf, eventFor, keyByIncomingEdge, missingCoverage, modelOf, outputOf } from './harness'
+import { coveringWalks, describePath, errorOf, eventFor, keyByIncomingEdge, missingCoverage, modelOf, outputOf } from './harness'
 import { apiError, deferredActor, usePathClock } from './fakes'
 
 /** The model's events, typed by the machine. */
@@ -71,7 +71,7 @@ const model = modelOf(storageBucketsMachine, {
     return keyByIncomingEdge(snapshot, event, JSON.stringify({ ...rest, buckets: buckets.map((b) => b.id) }))
   },
 })
-const paths = model.getShortestPaths()
+const paths = coveringWalks(model)
 
 /**
  * A member who may not manage storage (Read-only, or a Developer without the service key): the same list, and at the

@@ -9,7 +9,7 @@ import type { DatabaseTable, TableRows } from '../src/contracts/database'
 import { TableEditor } from '../src/views/project/database/TableEditorPage'
 import { REF } from '../tests/fixtures'
 import { TABLES, ordersPage } from '../tests/fixtures.database'
-import { describePath, errorOf, eventFor, keyByIncomingEdge, missingCoverage, modelOf, outputOf } from './harness'
+import { coveringWalks, describePath, errorOf, eventFor, keyByIncomingEdge, missingCoverage, modelOf, outputOf } from './harness'
 import { deferredActor, usePathClock } from './fakes'
 
 /** The model's events, typed by the machine. */
@@ -63,7 +63,7 @@ const model = modelOf(tableEditorMachine, {
     return keyByIncomingEdge(snapshot, event, `${JSON.stringify(previous?.value ?? null)}|${table}|${page}`)
   },
 })
-const paths = model.getShortestPaths()
+const paths = coveringWalks(model)
 
 const runPath = usePathClock()
 
