@@ -24,7 +24,7 @@ import { makeProject } from './fixtures'
 /** One answer of the platform, made when the request arrives. */
 export type Answer = () => Promise<Response>
 
-const jsonResponse = (body: unknown, status = 200) =>
+export const jsonResponse = (body: unknown, status = 200) =>
   new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } })
 
 export const json = (body: unknown, status = 200): Answer => () => Promise.resolve(jsonResponse(body, status))
@@ -155,6 +155,34 @@ export function fakePlatform(options: PlatformOptions = {}) {
     return () => Promise.resolve(response)
   })
   return { state, calls, fetch: fetchImpl }
+}
+
+/** A request a page's own route answered, as `platformWith` records it: its signal tells a read StrictMode's second mount abandoned. */
+export interface RecordedCall {
+  method: string
+  path: string
+  body: unknown
+  signal: AbortSignal
+}
+
+/**
+ * The fake platform plus a page's own routes: each request goes to `routes` first (undefined: the fake platform's
+ * answer). Returns the requests the routes answered, in order.
+ */
+export function platformWith(options: PlatformOptions, routes: (method: string, path: string, body: unknown) => Response | Promise<Response> | undefined): RecordedCall[] {
+  const platform = fakePlatform(options)
+  const calls: RecordedCall[] = []
+  vi.stubGlobal('fetch', async (input: RequestInfo | URL, init?: RequestInit) => {
+    const request = input instanceof Request ? input : new Request(new URL(String(input), 'http://localhost'), init)
+    const path = new URL(request.url, 'http://localhost').pathname
+    const text = request.method === 'GET' ? '' : await request.clone().text()
+    const body = text ? JSON.parse(text) : undefined
+    const answer = routes(request.method, path, body)
+    if (answer === undefined) return platform.fetch(request)
+    calls.push({ method: request.method, path, body, signal: request.signal })
+    return answer
+  })
+  return calls
 }
 
 // The scripted platform of the bad-input tests.

@@ -1,39 +1,12 @@
 /**
  * What the tests of the pages made from the settings form share (Settings › Authentication, Realtime › Settings,
- * Settings › API's Data API settings): the fake platform plus a page's own routes, a settings endpoint that keeps what
- * a PATCH sends, and a member's permissions without the one that manages the settings.
+ * Settings › API's Data API settings): a settings endpoint on the fake platform (`platformWith`) that keeps what a
+ * PATCH sends, and a member's permissions without the one that manages the settings.
  */
-import { vi } from 'vitest'
 import type { Permission } from '../src/contracts/common'
-import { ALL_PERMISSIONS, ORGS, fakePlatform } from './fakePlatform'
+import { ALL_PERMISSIONS, ORGS, jsonResponse, platformWith, type RecordedCall } from './fakePlatform'
 
-export const json = (body: unknown, status = 200) => new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } })
-
-export interface RecordedCall {
-  method: string
-  path: string
-  body: unknown
-}
-
-/**
- * The fake platform plus a page's routes (undefined: the fake platform's answer). Returns the requests the routes
- * answered, in order.
- */
-export function platformWith(options: Parameters<typeof fakePlatform>[0], routes: (method: string, path: string, body: unknown) => Response | undefined): RecordedCall[] {
-  const platform = fakePlatform(options)
-  const calls: RecordedCall[] = []
-  vi.stubGlobal('fetch', async (input: RequestInfo | URL, init?: RequestInit) => {
-    const request = input instanceof Request ? input : new Request(new URL(String(input), 'http://localhost'), init)
-    const path = new URL(request.url, 'http://localhost').pathname
-    const text = request.method === 'GET' ? '' : await request.clone().text()
-    const body = text ? JSON.parse(text) : undefined
-    const answer = routes(request.method, path, body)
-    if (answer === undefined) return platform.fetch(request)
-    calls.push({ method: request.method, path, body })
-    return answer
-  })
-  return calls
-}
+export const json = jsonResponse
 
 /**
  * The fake platform with a settings endpoint at `path` that starts at `initial` and keeps what each PATCH sends; a

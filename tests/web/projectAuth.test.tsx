@@ -6,9 +6,9 @@ import { screen, waitFor, within } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import type { AuthUserPage } from '../../src/contracts/projectAuth'
-import { renderApp } from '../fakePlatform'
+import { platformWith, renderApp } from '../fakePlatform'
 import { AUTH_CONFIG } from '../fixtures.projectAuth'
-import { json, platformKeepingSettings, platformWith, readOnlyWithout } from '../settingsPlatform'
+import { json, platformKeepingSettings, readOnlyWithout } from '../settingsPlatform'
 
 const REF = 'abcdefghijklmnopqrst'
 afterEach(() => vi.unstubAllGlobals())

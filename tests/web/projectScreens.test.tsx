@@ -8,32 +8,13 @@ import userEvent from '@testing-library/user-event'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import type { ProjectAddons } from '../../src/contracts/settings'
 import { PLAIN_PAGES } from '../../src/views/project/placeholders/PlainPages'
-import { fakePlatform, renderApp } from '../fakePlatform'
+import { fakePlatform, platformWith, renderApp } from '../fakePlatform'
 import { USAGES, WARNINGS } from '../fixtures.usage'
 
 const REF = 'abcdefghijklmnopqrst'
 afterEach(() => vi.unstubAllGlobals())
 
 const json = (body: unknown, status = 200) => new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } })
-
-/** The fake platform, plus the routes of these screens (answers by path; undefined: the fake platform's). */
-function platformWith(routes: (method: string, path: string, body: unknown) => Response | Promise<Response> | undefined) {
-  const platform = fakePlatform()
-  const base = platform.fetch
-  /** `signal`: the request's, so a read abandoned by StrictMode's second mount can be told apart. */
-  const calls: Array<{ method: string; path: string; body: unknown; signal: AbortSignal }> = []
-  vi.stubGlobal('fetch', async (input: RequestInfo | URL, init?: RequestInit) => {
-    const request = input instanceof Request ? input : new Request(new URL(String(input), 'http://localhost'), init)
-    const path = new URL(request.url, 'http://localhost').pathname
-    const text = request.method === 'GET' ? '' : await request.clone().text()
-    const body = text ? JSON.parse(text) : undefined
-    const answer = routes(request.method, path, body)
-    if (answer === undefined) return base(request)
-    calls.push({ method: request.method, path, body, signal: request.signal })
-    return answer
-  })
-  return calls
-}
 
 const addons = (pitr: boolean): ProjectAddons => ({
   ref: REF,
@@ -53,7 +34,7 @@ const addons = (pitr: boolean): ProjectAddons => ({
 describe('project screens', () => {
   it('settings/addons?panel=pitr opens the PITR panel; enabling it asks the platform and says so', async () => {
     let enabled = false
-    const calls = platformWith((method, path) => {
+    const calls = platformWith({}, (method, path) => {
       if (path !== `/platform/projects/${REF}/billing/addons`) return undefined
       if (method === 'POST') enabled = true
       return json(addons(enabled))
@@ -69,7 +50,7 @@ describe('project screens', () => {
   })
 
   it("settings/general maps the free plan's refusal to 'not allowed'", async () => {
-    platformWith((_, path) =>
+    platformWith({}, (_, path) =>
       path === `/v1/projects/${REF}/custom-hostname` ? json({ message: 'This project is not allowed to set up custom domain' }, 400) : undefined,
     )
     renderApp(`/project/${REF}/settings/general`)
@@ -79,7 +60,7 @@ describe('project screens', () => {
   })
 
   it("settings/api shows an active custom domain's URL, told to the running keys panel (the settings are read once)", async () => {
-    const calls = platformWith((_, path) => {
+    const calls = platformWith({}, (_, path) => {
       if (path === `/v1/projects/${REF}/custom-hostname`) {
         return json({
           status: '5_services_reconfigured',
@@ -137,7 +118,7 @@ describe('project screens', () => {
   })
 
   it("a raised warning shows its banner above the page, and usage over the plan's quota the header's badge", async () => {
-    platformWith((_, path) => {
+    platformWith({}, (_, path) => {
       if (path === '/platform/projects-resource-warnings') return json(WARNINGS)
       if (path === '/platform/organizations/demo-pro/usage') return json({ usages: USAGES })
       return undefined
@@ -152,7 +133,7 @@ describe('project screens', () => {
   })
 
   it('no warning and usage within the quota: neither the banner nor the badge', async () => {
-    const calls = platformWith((_, path) => {
+    const calls = platformWith({}, (_, path) => {
       if (path === '/platform/projects-resource-warnings') return json([])
       if (path === '/platform/organizations/demo-pro/usage') return json({ usages: [] })
       return undefined
@@ -165,14 +146,14 @@ describe('project screens', () => {
   })
 
   it("project home shows a skeleton while the project loads", async () => {
-    platformWith((_, path) => (path === `/platform/projects/${REF}` ? new Promise<Response>(() => {}) : undefined))
+    platformWith({}, (_, path) => (path === `/platform/projects/${REF}` ? new Promise<Response>(() => {}) : undefined))
     renderApp(`/project/${REF}`)
     expect(await screen.findByRole('status', { name: 'Loading project…' })).toBeInTheDocument()
   })
 
   it('the support form sends the ticket; a malformed answer says so and keeps what was typed', async () => {
     let answer = json({ unexpected: true })
-    const calls = platformWith((method, path) => (path === '/platform/support/tickets' && method === 'POST' ? answer : undefined))
+    const calls = platformWith({}, (method, path) => (path === '/platform/support/tickets' && method === 'POST' ? answer : undefined))
     renderApp(`/support/new?category=Database_unresponsive&ref=${REF}&subject=Slow`)
     await userEvent.type(await screen.findByLabelText('Message'), 'Every query times out')
     await userEvent.click(screen.getByRole('button', { name: 'Send support request' }))

@@ -7,9 +7,9 @@ import { fireEvent, screen, within } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import type { RealtimeChannels, RealtimeConfig } from '../../src/contracts/realtime'
-import { renderApp } from '../fakePlatform'
+import { platformWith, renderApp } from '../fakePlatform'
 import { REF } from '../fixtures'
-import { json, platformKeepingSettings, platformWith, readOnlyWithout } from '../settingsPlatform'
+import { json, platformKeepingSettings, readOnlyWithout } from '../settingsPlatform'
 
 afterEach(() => vi.unstubAllGlobals())
 
