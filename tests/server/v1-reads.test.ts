@@ -36,7 +36,7 @@ import {
   V1UsageRequestCount,
   V1VanitySubdomain,
 } from '../../src/contracts/v1Reads'
-import { insertForeignOrganization, OWNER, projectByName, READONLY, startTestServer, type TestServer } from './helpers'
+import { insertForeignOrganization, OWNER, projectByName, READONLY, signUpVerified, startTestServer, type TestServer } from './helpers'
 import { expectValid, responseValidator } from './openapi'
 
 let s: TestServer
@@ -44,8 +44,8 @@ let owner: Record<string, string>
 let readonly: Record<string, string>
 let foreign: { slug: string; ref: string }
 
-async function tokenOf(email: string) {
-  const cookie = await s.signIn(email)
+async function tokenOf(email: string, password?: string) {
+  const cookie = await s.signIn(email, password)
   const res = await s.request('/platform/profile/access-tokens', {
     method: 'POST',
     headers: { cookie, 'content-type': 'application/json' },
@@ -432,6 +432,34 @@ describe('GET /v1/organizations/{slug}/entitlements', () => {
     expect(await access('demo-free')).toEqual(pro)
     await s.db.query(`update organizations set plan_id = 'free' where slug = 'demo-free'`)
     expect((await s.request(`/v1/organizations/${foreign.slug}/entitlements`, { headers: owner })).status).toBe(404)
+  })
+})
+
+describe('GET /v1/branches/{branch_id_or_ref} and /v1/projects/{ref}/branches/{name}', () => {
+  it("answer a preview branch in the contract's shape, for members of its organization only", async () => {
+    // Acme Storefront is a Pro organization's project connected to a repository: it may have branches.
+    const acme = await projectByName(s, 'Acme Storefront')
+    const made = await s.request(`/v1/projects/${acme.ref}/branches`, {
+      method: 'POST',
+      headers: { ...owner, 'content-type': 'application/json' },
+      body: JSON.stringify({ branch_name: 'read-me', git_branch: 'main' }),
+    })
+    expect(made.status, await made.clone().text()).toBe(201)
+    const { id, project_ref: branchRef } = (await made.json()) as { id: string; project_ref: string }
+    const listed = (await read(`/v1/projects/${acme.ref}/branches`, '/v1/projects/{ref}/branches', readonly)) as { id: string }[]
+    const byName = await read(`/v1/projects/${acme.ref}/branches/read-me`, '/v1/projects/{ref}/branches/{name}', readonly)
+    expect(byName).toEqual(listed.find((b) => b.id === id))
+    const detail = await read(`/v1/branches/${id}`, '/v1/branches/{branch_id_or_ref}', readonly)
+    expect(detail).toMatchObject({ ref: branchRef, db_port: 5432, db_user: 'postgres' })
+    expect(await read(`/v1/branches/${branchRef}`, '/v1/branches/{branch_id_or_ref}')).toEqual(detail)
+    expect((await s.request(`/v1/projects/${acme.ref}/branches/no-such-branch`, { headers: owner })).status).toBe(404)
+    expect((await s.request(`/v1/projects/${foreign.ref}/branches/read-me`, { headers: owner })).status).toBe(404)
+    // Someone outside the organization learns nothing of it.
+    await signUpVerified(s, 'stranger@example.com', 'long enough')
+    const stranger = await tokenOf('stranger@example.com', 'long enough')
+    const hidden = await s.request(`/v1/branches/${id}`, { headers: stranger })
+    expect(hidden.status).toBe(404)
+    expect(await hidden.json()).toEqual({ message: 'Branch not found' })
   })
 })
 
