@@ -6,35 +6,12 @@
  *  - PostgreSQL without the package, and PGlite (no build of the extension): the CLI fails with PostgreSQL's own
  *    error naming the extension.
  */
-import { execFile } from 'node:child_process'
-import { mkdir, mkdtemp, rm } from 'node:fs/promises'
-import os from 'node:os'
-import path from 'node:path'
-import { promisify } from 'node:util'
 import pg from 'pg'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { repoRoot } from '../../src/server/config'
-import { startWireServer, type WireServer } from '../../src/server/features/wire/server'
-import { isPostgres, listenOnPort, OWNER, projectByName, startTestServer, type TestServer } from './helpers'
+import { startCliRig, type CliRig } from './cli-support'
+import { isPostgres } from './helpers'
 
-const run = promisify(execFile)
-const PASSWORD = 'lint-db-password-1'
-
-let s: TestServer
-let wire: WireServer
-let close: () => Promise<void>
-let home: string
-let dbUrl: string
-
-function cli(args: string[]) {
-  const running = run(path.join(repoRoot, 'node_modules/@supabase/cli-linux-x64/bin/supabase'), args, {
-    cwd: path.join(home, 'app'),
-    env: { PATH: process.env.PATH, HOME: home, SUPABASE_TELEMETRY_DISABLED: '1', DO_NOT_TRACK: '1' },
-    timeout: 90_000,
-  })
-  running.child.stdin?.end()
-  return running
-}
+let rig: CliRig
 
 /** The CLI's output when it fails, or 'exit 0'. */
 const failure = (p: Promise<{ stdout: string; stderr: string }>) =>
@@ -44,7 +21,7 @@ const failure = (p: Promise<{ stdout: string; stderr: string }>) =>
   )
 
 async function onTheWire<T>(fn: (c: pg.Client) => Promise<T>): Promise<T> {
-  const c = new pg.Client({ connectionString: dbUrl })
+  const c = new pg.Client({ connectionString: rig.dbUrl })
   await c.connect()
   try {
     return await fn(c)
@@ -54,38 +31,11 @@ async function onTheWire<T>(fn: (c: pg.Client) => Promise<T>): Promise<T> {
 }
 
 beforeAll(async () => {
-  s = await startTestServer()
-  let origin: string
-  ;({ origin, close } = await listenOnPort(s))
-  wire = await startWireServer({ db: s.db, projectDbs: s.projectDbs, config: { ...s.config, wire: { ...s.config.wire, port: 0 } } })
-  const ref = (await projectByName(s, 'Recipe Box')).ref
-  const cookie = await s.signIn(OWNER)
-  const made = await s.request('/platform/profile/access-tokens', {
-    method: 'POST',
-    headers: { cookie, 'content-type': 'application/json' },
-    body: JSON.stringify({ name: 'lint' }),
-  })
-  const { token } = (await made.json()) as { token: string }
-  const reset = await fetch(`${origin}/v1/projects/${ref}/database/password`, {
-    method: 'PATCH',
-    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-    body: JSON.stringify({ password: PASSWORD }),
-  })
-  expect(reset.status).toBe(200)
-  dbUrl = `postgresql://postgres.${ref}:${PASSWORD}@127.0.0.1:${wire.port}/postgres?sslmode=disable`
-  // The project's database is made on its first use: before the CLI's connect time-out runs.
-  await onTheWire((c) => c.query('select 1'))
-  home = await mkdtemp(path.join(os.tmpdir(), 'kp-wire-lint-'))
-  await mkdir(path.join(home, 'app'), { recursive: true })
-  await cli(['init'])
+  rig = await startCliRig('lint-db-password-1')
+  await rig.cli(['init'])
 }, 120_000)
 
-afterAll(async () => {
-  await wire?.close()
-  await close?.()
-  await s?.close()
-  if (home) await rm(home, { recursive: true, force: true })
-})
+afterAll(() => rig?.close())
 
 describe('supabase db lint on the Postgres port', () => {
   it('reports a function with an error where the server has plpgsql_check, and names the extension where not', async () => {
@@ -110,11 +60,11 @@ describe('supabase db lint on the Postgres port', () => {
     // PGlite has no build of it; on PostgreSQL the package is .ci/run's (a server without it still passes, so say so).
     if (isPostgres && !installed) console.warn('db lint: this PostgreSQL server has no plpgsql_check (apt-get install postgresql-15-plpgsql-check): checking the CLI names it')
     if (!installed) {
-      const refused = await failure(cli(['db', 'lint', '--db-url', dbUrl, '--schema', 'public']))
+      const refused = await failure(rig.cli(['db', 'lint', '--db-url', rig.dbUrl, '--schema', 'public']))
       expect(refused).toMatch(/extension "plpgsql_check" is not available/)
       return
     }
-    const linted = await cli(['db', 'lint', '--db-url', dbUrl, '--schema', 'public', '--level', 'error'])
+    const linted = await rig.cli(['db', 'lint', '--db-url', rig.dbUrl, '--schema', 'public', '--level', 'error'])
     const report = JSON.parse(linted.stdout) as { function: string; issues: { level: string; message: string }[] }[]
     expect(report.map((r) => r.function)).toEqual(['public.lint_broken'])
     expect(report[0].issues).toContainEqual(expect.objectContaining({ level: 'error', message: expect.stringMatching(/missing_column/) }))
