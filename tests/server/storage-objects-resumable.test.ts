@@ -1,16 +1,23 @@
 /**
  * Resumable uploads (TUS, /p/{ref}/storage/v1/upload/resumable) with a real TUS client, tus-js-client: an upload cut
  * off after its first chunk resumes from the server's offset and ends as the object; a caller the policies refuse is
- * refused when the upload is created; an upload is only continued by the caller that began it.
+ * refused when the upload is created; an upload is only continued by the caller that began it. On disk the partial
+ * upload is in DATA_DIR/storage/<ref>/resumable; with an S3-compatible store (server-s3) it is in the store, and
+ * nothing of it on this machine's disk.
  */
 import { randomBytes } from 'node:crypto'
+import { readdir } from 'node:fs/promises'
+import path from 'node:path'
+import { ListObjectsV2Command } from '@aws-sdk/client-s3'
 import { createClient } from '@supabase/supabase-js'
 import { SignJWT } from 'jose'
 import * as tus from 'tus-js-client'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import WebSocket from 'ws'
 import { findProjectKeys } from '../../src/server/features/keys/store'
+import { PART_BYTES, S3Objects } from '../../src/server/features/storage/s3'
 import { projectByName, startTestServer, type TestServer, listenOnPort } from './helpers'
+import { recordCommands } from './s3Commands'
 
 let s: TestServer
 let close: () => Promise<void>
@@ -53,6 +60,35 @@ function options(objectName: string, bearer: string, extra: Partial<tus.UploadOp
 const head = (url: string, bearer: string) =>
   fetch(url, { method: 'HEAD', headers: { 'tus-resumable': '1.0.0', authorization: `Bearer ${bearer}` } })
 
+/** The project's files on this machine's disk (DATA_DIR/storage/<ref>), by path inside it. */
+async function localFiles(): Promise<string[]> {
+  const dir = path.join(s.config.dataDir, 'storage', ref)
+  try {
+    const entries = await readdir(dir, { recursive: true, withFileTypes: true })
+    return entries.filter((e) => e.isFile()).map((e) => path.relative(dir, path.join(e.parentPath, e.name))).sort()
+  } catch {
+    return []
+  }
+}
+
+/** S3 only: the keys under the project's resumable uploads' prefix in the store, by name inside it. */
+async function resumableKeys(): Promise<string[]> {
+  const prefix = `${s.config.storageS3!.prefix}${ref}/resumable/`
+  const listed = await (s.objects as S3Objects).client.send(new ListObjectsV2Command({ Bucket: s.config.storageS3!.bucket, Prefix: prefix }))
+  return (listed.Contents ?? []).map((o) => o.Key!.slice(prefix.length)).sort()
+}
+
+/** Where a partial upload is: in the store with S3 (nothing on this disk), else in the resumable folder. */
+async function partialUploadAt(id: string | undefined) {
+  const ours = (await localFiles()).filter((f) => f.startsWith(`resumable${path.sep}`))
+  if (s.objects.kind === 's3') {
+    expect(await localFiles()).toEqual([])
+    expect(await resumableKeys()).toEqual(id ? [`${id}.info`, `${id}.pending`] : [])
+  } else {
+    expect(ours).toEqual(id ? [path.join('resumable', id), path.join('resumable', `${id}.json`)] : [])
+  }
+}
+
 describe('resumable uploads', () => {
   it('resumes an upload cut off after its first chunk and stores the whole file', async () => {
     const data = randomBytes(CHUNK * 3 + 1000)
@@ -73,6 +109,7 @@ describe('resumable uploads', () => {
     expect(offset.status).toBe(200)
     expect(Number(offset.headers.get('upload-offset'))).toBe(CHUNK)
     expect(Number(offset.headers.get('upload-length'))).toBe(data.length)
+    await partialUploadAt(url.split('/').pop())
 
     // Second attempt: the same upload URL, from where the server is.
     const started: number[] = []
@@ -94,6 +131,76 @@ describe('resumable uploads', () => {
     expect(Buffer.from(await res.arrayBuffer()).equals(data)).toBe(true)
     const info = await fetch(`${origin}/p/${ref}/storage/v1/object/info/big/videos/clip.bin`, { headers: { authorization: `Bearer ${keys.service}` } })
     expect(await info.json()).toMatchObject({ size: data.length, cache_control: 'max-age=3600', content_type: 'application/octet-stream' })
+    await partialUploadAt(undefined)
+  })
+
+  it('resumes an upload of several parts cut off after its second chunk (in S3: parts of the store multipart upload)', async () => {
+    const data = randomBytes(2 * PART_BYTES + 1000)
+    const recorder = s.objects instanceof S3Objects ? recordCommands(s.objects.client) : undefined
+    const chunkSize = 3 * 1024 * 1024
+    try {
+      let chunks = 0
+      const url = await new Promise<string>((resolve, reject) => {
+        const first: tus.Upload = new tus.Upload(
+          data,
+          options('videos/long.bin', keys.service, {
+            chunkSize,
+            onChunkComplete: () => {
+              if (++chunks === 2) void first.abort().then(() => resolve(first.url!))
+            },
+            onError: reject,
+          }),
+        )
+        first.start()
+      })
+      expect(Number((await head(url, keys.service)).headers.get('upload-offset'))).toBe(2 * chunkSize)
+      await partialUploadAt(url.split('/').pop())
+      await new Promise<void>((resolve, reject) => {
+        new tus.Upload(data, options('videos/long.bin', keys.service, { chunkSize, uploadUrl: url, onSuccess: () => resolve(), onError: reject })).start()
+      })
+      const res = await fetch(`${origin}/p/${ref}/storage/v1/object/big/videos/long.bin`, { headers: { authorization: `Bearer ${keys.service}` } })
+      expect(Buffer.from(await res.arrayBuffer()).equals(data)).toBe(true)
+      await partialUploadAt(undefined)
+      if (recorder) {
+        // Two full parts and the last, completed once at the key of the object's version.
+        const parts = recorder.sent.filter((c) => c.command === 'UploadPartCommand')
+        expect(parts.map((c) => c.input.PartNumber)).toEqual([1, 2, 3])
+        expect(parts.map((c) => c.input.ContentLength)).toEqual([PART_BYTES, PART_BYTES, 1000])
+        const completed = recorder.sent.filter((c) => c.command === 'CompleteMultipartUploadCommand')
+        expect(completed).toHaveLength(1)
+        expect(completed[0].input.Key).toBe(parts[0].input.Key)
+      }
+    } finally {
+      recorder?.stop()
+    }
+  })
+
+  it('ends an unfinished upload on DELETE: its bytes go (in S3 its multipart upload is aborted) and it is not found after', async () => {
+    const recorder = s.objects instanceof S3Objects ? recordCommands(s.objects.client) : undefined
+    try {
+      const url = await new Promise<string>((resolve, reject) => {
+        const first: tus.Upload = new tus.Upload(
+          randomBytes(CHUNK * 2),
+          options('videos/dropped.bin', keys.service, {
+            onChunkComplete: () => void first.abort().then(() => resolve(first.url!)),
+            onError: reject,
+          }),
+        )
+        first.start()
+      })
+      await partialUploadAt(url.split('/').pop())
+      const ended = await fetch(url, { method: 'DELETE', headers: { 'tus-resumable': '1.0.0', authorization: `Bearer ${keys.service}` } })
+      expect(ended.status).toBe(204)
+      expect((await head(url, keys.service)).status).toBe(404)
+      await partialUploadAt(undefined)
+      if (recorder) {
+        const begun = recorder.sent.find((c) => c.command === 'CreateMultipartUploadCommand')!
+        const aborted = recorder.sent.filter((c) => c.command === 'AbortMultipartUploadCommand').map((c) => c.input)
+        expect(aborted).toEqual([{ Bucket: begun.input.Bucket, Key: begun.input.Key, UploadId: expect.any(String) }])
+      }
+    } finally {
+      recorder?.stop()
+    }
   })
 
   it('refuses the creation when the caller may not write the object, or the name is taken without upsert', async () => {
