@@ -175,6 +175,23 @@ describe('resumable uploads', () => {
     }
   })
 
+  it('stores an empty file whose upload ends at its creation', async () => {
+    const created = await fetch(endpoint(), {
+      method: 'POST',
+      headers: {
+        'tus-resumable': '1.0.0',
+        'upload-length': '0',
+        'upload-metadata': `bucketName ${Buffer.from('big').toString('base64')},objectName ${Buffer.from('empty.bin').toString('base64')}`,
+        authorization: `Bearer ${keys.service}`,
+      },
+    })
+    expect(created.status).toBe(201)
+    const got = await fetch(`${origin}/p/${ref}/storage/v1/object/big/empty.bin`, { headers: { authorization: `Bearer ${keys.service}` } })
+    expect(got.status).toBe(200)
+    expect((await got.arrayBuffer()).byteLength).toBe(0)
+    await partialUploadAt(undefined)
+  })
+
   it('ends an unfinished upload on DELETE: its bytes go (in S3 its multipart upload is aborted) and it is not found after', async () => {
     const recorder = s.objects instanceof S3Objects ? recordCommands(s.objects.client) : undefined
     try {
