@@ -425,7 +425,7 @@ function FileTable({ actor, view, items }: { actor: StorageExplorerActorRef; vie
               <th scope="col" className="px-3 py-2 font-medium">Size</th>
               <th scope="col" className="px-3 py-2 font-medium">Type</th>
               <th scope="col" className="px-3 py-2 font-medium">Last modified</th>
-              <th scope="col" className="px-3 py-2 font-medium">
+              <th scope="col" className={cx('px-3 py-2 font-medium', STICKY_RIGHT)}>
                 <span className="sr-only">Actions</span>
               </th>
             </tr>
@@ -453,6 +453,12 @@ function FileTable({ actor, view, items }: { actor: StorageExplorerActorRef; vie
     </Card>
   )
 }
+
+/**
+ * The actions column stays at the right edge of the list where the columns are wider than the card (the table scrolls
+ * sideways rather than wrapping, which would change a row's height), over an opaque background.
+ */
+const STICKY_RIGHT = 'sticky right-0 bg-white dark:bg-neutral-900'
 
 /** One formatter for every row: toLocaleString makes a formatter of its own at each call, too slow for a scroll frame. */
 const DATE_TIME = new Intl.DateTimeFormat(undefined, { dateStyle: 'short', timeStyle: 'medium' })
@@ -507,7 +513,7 @@ const Row = memo(function Row({
       <td className="truncate px-3 py-2">{item.metadata ? sizeLabel(item.metadata.size) : '—'}</td>
       <td className="truncate px-3 py-2 font-mono text-xs">{item.metadata?.mimetype ?? 'Folder'}</td>
       <td className="truncate px-3 py-2">{item.updated_at ? DATE_TIME.format(new Date(item.updated_at)) : '—'}</td>
-      <td className="whitespace-nowrap px-3 py-2 text-right">
+      <td className={cx('whitespace-nowrap px-3 py-2 text-right', STICKY_RIGHT)}>
         {isFolder ? null : (
           <Button variant="ghost" aria-label={`Get URL of ${item.name}`} disabled={!actions.url} onClick={() => actor.send({ type: 'url.open', name: item.name })}>
             Get URL
