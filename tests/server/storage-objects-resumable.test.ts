@@ -89,22 +89,41 @@ async function partialUploadAt(id: string | undefined) {
   }
 }
 
+/** An upload begun with tus-js-client and stopped once `chunks` chunks are on the server: its URL. */
+function cutAfter(data: Buffer, objectName: string, chunks: number, extra: Partial<tus.UploadOptions> = {}): Promise<string> {
+  let done = 0
+  return new Promise<string>((resolve, reject) => {
+    const first: tus.Upload = new tus.Upload(
+      data,
+      options(objectName, keys.service, {
+        ...extra,
+        onChunkComplete: () => {
+          if (++done === chunks) void first.abort().then(() => resolve(first.url!))
+        },
+        onError: reject,
+      }),
+    )
+    first.start()
+  })
+}
+
+/** POST of a new upload of `length` bytes to the bucket 'big', as the service role. */
+const begin = (objectName: string, length: number) =>
+  fetch(endpoint(), {
+    method: 'POST',
+    headers: {
+      'tus-resumable': '1.0.0',
+      'upload-length': String(length),
+      'upload-metadata': `bucketName ${Buffer.from('big').toString('base64')},objectName ${Buffer.from(objectName).toString('base64')}`,
+      authorization: `Bearer ${keys.service}`,
+    },
+  })
+
 describe('resumable uploads', () => {
   it('resumes an upload cut off after its first chunk and stores the whole file', async () => {
     const data = randomBytes(CHUNK * 3 + 1000)
     // First attempt: stopped once one chunk is on the server.
-    const url = await new Promise<string>((resolve, reject) => {
-      const first: tus.Upload = new tus.Upload(
-        data,
-        options('videos/clip.bin', keys.service, {
-          onChunkComplete: () => {
-            void first.abort().then(() => resolve(first.url!))
-          },
-          onError: reject,
-        }),
-      )
-      first.start()
-    })
+    const url = await cutAfter(data, 'videos/clip.bin', 1)
     const offset = await head(url, keys.service)
     expect(offset.status).toBe(200)
     expect(Number(offset.headers.get('upload-offset'))).toBe(CHUNK)
@@ -139,20 +158,7 @@ describe('resumable uploads', () => {
     const recorder = s.objects instanceof S3Objects ? recordCommands(s.objects.client) : undefined
     const chunkSize = 3 * 1024 * 1024
     try {
-      let chunks = 0
-      const url = await new Promise<string>((resolve, reject) => {
-        const first: tus.Upload = new tus.Upload(
-          data,
-          options('videos/long.bin', keys.service, {
-            chunkSize,
-            onChunkComplete: () => {
-              if (++chunks === 2) void first.abort().then(() => resolve(first.url!))
-            },
-            onError: reject,
-          }),
-        )
-        first.start()
-      })
+      const url = await cutAfter(data, 'videos/long.bin', 2, { chunkSize })
       expect(Number((await head(url, keys.service)).headers.get('upload-offset'))).toBe(2 * chunkSize)
       await partialUploadAt(url.split('/').pop())
       await new Promise<void>((resolve, reject) => {
@@ -176,15 +182,7 @@ describe('resumable uploads', () => {
   })
 
   it('stores an empty file whose upload ends at its creation', async () => {
-    const created = await fetch(endpoint(), {
-      method: 'POST',
-      headers: {
-        'tus-resumable': '1.0.0',
-        'upload-length': '0',
-        'upload-metadata': `bucketName ${Buffer.from('big').toString('base64')},objectName ${Buffer.from('empty.bin').toString('base64')}`,
-        authorization: `Bearer ${keys.service}`,
-      },
-    })
+    const created = await begin('empty.bin', 0)
     expect(created.status).toBe(201)
     const got = await fetch(`${origin}/p/${ref}/storage/v1/object/big/empty.bin`, { headers: { authorization: `Bearer ${keys.service}` } })
     expect(got.status).toBe(200)
@@ -195,16 +193,7 @@ describe('resumable uploads', () => {
   it('ends an unfinished upload on DELETE: its bytes go (in S3 its multipart upload is aborted) and it is not found after', async () => {
     const recorder = s.objects instanceof S3Objects ? recordCommands(s.objects.client) : undefined
     try {
-      const url = await new Promise<string>((resolve, reject) => {
-        const first: tus.Upload = new tus.Upload(
-          randomBytes(CHUNK * 2),
-          options('videos/dropped.bin', keys.service, {
-            onChunkComplete: () => void first.abort().then(() => resolve(first.url!)),
-            onError: reject,
-          }),
-        )
-        first.start()
-      })
+      const url = await cutAfter(randomBytes(CHUNK * 2), 'videos/dropped.bin', 1)
       await partialUploadAt(url.split('/').pop())
       const ended = await fetch(url, { method: 'DELETE', headers: { 'tus-resumable': '1.0.0', authorization: `Bearer ${keys.service}` } })
       expect(ended.status).toBe(204)
@@ -235,15 +224,7 @@ describe('resumable uploads', () => {
   it('lets only the caller that began an upload continue it', async () => {
     const sign = (sub: string) =>
       new SignJWT({ role: 'authenticated', sub, ref }).setProtectedHeader({ alg: 'HS256' }).setIssuedAt(s.clock.epoch()).setExpirationTime(s.clock.epoch(3600)).sign(new TextEncoder().encode(keys.secret))
-    const create = await fetch(endpoint(), {
-      method: 'POST',
-      headers: {
-        'tus-resumable': '1.0.0',
-        'upload-length': '10',
-        'upload-metadata': `bucketName ${Buffer.from('big').toString('base64')},objectName ${Buffer.from('owned.bin').toString('base64')}`,
-        authorization: `Bearer ${keys.service}`,
-      },
-    })
+    const create = await begin('owned.bin', 10)
     expect(create.status).toBe(201)
     const url = create.headers.get('location')!
     expect(url.startsWith(endpoint())).toBe(true)
