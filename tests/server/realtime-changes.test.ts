@@ -8,8 +8,10 @@
  */
 import type { SupabaseClient } from '@supabase/supabase-js'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import pg from 'pg'
 import WebSocket from 'ws'
 import { findProjectKeys } from '../../src/server/features/keys/store'
+import { startWireServer } from '../../src/server/features/wire/server'
 import { OWNER, projectByName } from './helpers'
 import type { DocTable } from '../../machines/restDocs'
 import { realtimeSnippets, tableSnippets } from '../../src/views/project/apiDocs/snippets'
@@ -272,6 +274,39 @@ describe('postgres_changes', () => {
     await sleep(300)
     expect(got.items).toEqual([])
     expect(await env.sql(`select to_regclass('public.notes')::text as t`)).toEqual([{ t: 'notes' }])
+  })
+})
+
+describe('a client of the Postgres port', () => {
+  it("neither misses nor stops the change feed: its own changes arrive, and so do later ones, after its UNLISTEN too", async () => {
+    const wire = await startWireServer({ db: env.s.db, projectDbs: env.s.projectDbs, config: { ...env.s.config, wire: { ...env.s.config.wire, port: 0 } } })
+    try {
+      const password = 'wire-and-realtime-1'
+      const cookie = await env.s.signIn(OWNER)
+      const set = await env.s.request(`/v1/projects/${env.project.ref}/database/password`, {
+        method: 'PATCH',
+        headers: { cookie, 'content-type': 'application/json' },
+        body: JSON.stringify({ password }),
+      })
+      expect(set.status).toBe(200)
+      const got = inbox<Change>()
+      await subscribed(env.client().channel('wire-feed').on('postgres_changes', { event: 'INSERT', schema: 'public', table: 'notes' }, (p) => got.push(p as never)))
+      const c = new pg.Client({ connectionString: `postgresql://postgres.${env.project.ref}:${password}@127.0.0.1:${wire.port}/postgres` })
+      await c.connect()
+      try {
+        await c.query(`insert into notes (owner, body) values ('public', 'over the wire')`)
+        expect((await got.waitFor(1)).at(-1)).toMatchObject({ new: { body: 'over the wire' } })
+        // What the client may do in its own session does not reach the platform's.
+        await c.query('unlisten *')
+        await c.query('discard all')
+      } finally {
+        await c.end()
+      }
+      await env.sql(`insert into notes (owner, body) values ('public', 'after the client')`)
+      expect((await got.waitFor(2)).at(-1)).toMatchObject({ new: { body: 'after the client' } })
+    } finally {
+      await wire.close()
+    }
   })
 })
 

@@ -55,6 +55,12 @@ export interface Backend {
   readonly killGraceMs: number
   /** NOTIFY on `channel` of a project's database (ProjectDatabases.listen). */
   listen?(ref: string, channel: string, onPayload: (payload: string) => void): Promise<() => Promise<void>>
+  /**
+   * Where the platform LISTENs in the session the Postgres port's clients share (PGlite: realtime's change capture):
+   * the LISTEN statements run again each time a client's state is discarded, since `discard all` (and a client's own
+   * UNLISTEN) drops them with the client's.
+   */
+  readonly sessionListenSql?: string
   /** Releases what the engine holds besides sessions (admin connections). */
   end(): Promise<void>
   /** ProjectDatabases.setDatabaseSettings, with the database closed. */
@@ -262,7 +268,8 @@ export class DatabaseManager implements ProjectDatabases {
           if (!session.raw) throw new ProjectDbError('this engine has no wire-protocol session', { code: 'database_unavailable' })
           if (gaveUp) return
           if (open.lastOwner !== opts.owner) {
-            await session.exec(`${DISCARD_SESSION};${opts.prelude ? ` ${opts.prelude}` : ''}`)
+            await this.discardClientState(session)
+            if (opts.prelude) await session.exec(opts.prelude)
             open.lastOwner = opts.owner
           }
           clearTimeout(timer)
@@ -438,6 +445,12 @@ export class DatabaseManager implements ProjectDatabases {
     )
   }
 
+  /** What a Postgres-port client left in the session goes; the platform's own LISTENs come back. */
+  private async discardClientState(session: Session): Promise<void> {
+    await session.exec(DISCARD_SESSION)
+    if (this.backend.sessionListenSql) await session.exec(this.backend.sessionListenSql)
+  }
+
   private async acquire(ref: string, opts: TransactionOptions = {}): Promise<OpenDb> {
     if (this.ended) throw new ProjectDbError('the project databases are shut down', { code: 'database_unavailable' })
     const tenant = this.tenantFor(ref, opts.tenant)
@@ -535,7 +548,7 @@ export class DatabaseManager implements ProjectDatabases {
     }
     try {
       if (open.lastOwner) {
-        await guard(session.exec(DISCARD_SESSION))
+        await guard(this.discardClientState(session))
         open.lastOwner = undefined
       }
       const role = opts.role ?? 'postgres'

@@ -372,6 +372,8 @@ export function pgliteBackend(opts: PgliteOptions): Backend {
   return {
     kind: 'pglite',
     killGraceMs: 0,
+    // The worker's LISTENs (worker.mjs), in the one session the Postgres port's clients share.
+    sessionListenSql: NOTIFY_CHANNELS.map((channel) => `listen ${channel};`).join(' '),
     prepare: async () => {
       await ensureTemplate()
     },
