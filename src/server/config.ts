@@ -59,6 +59,11 @@ export interface ServerConfig {
     /** LIFECYCLE_BRANCH_STEP_MS: the pause before each step of a preview branch's build (database, each migration, seed). */
     branchStepMs: number
     /**
+     * LIFECYCLE_ADVANCE_WAIT_MS: how long the development control that makes a project's next transition due now
+     * waits for the engine to record it (a new database on a busy machine takes seconds) before answering 504.
+     */
+    advanceWaitMs: number
+    /**
      * LIFECYCLE_CONCURRENCY: projects whose transition work (a branch's migration, a new database) runs at once in
      * this process; a project's own rows always run one at a time. The app keeps it below PROJECT_DB_MAX_OPEN, so
      * requests always find a database slot.
@@ -409,6 +414,7 @@ export function loadConfig(env: Env = process.env): ServerConfig {
       restoringMs: int(env, 'LIFECYCLE_RESTORING_MS', 8_000),
       upgradeStepMs: int(env, 'LIFECYCLE_UPGRADE_STEP_MS', 4_000),
       branchStepMs: int(env, 'LIFECYCLE_BRANCH_STEP_MS', 500),
+      advanceWaitMs: int(env, 'LIFECYCLE_ADVANCE_WAIT_MS', 60_000),
       concurrency: int(env, 'LIFECYCLE_CONCURRENCY', 2, 1),
     },
     freeProjectLimit: int(env, 'FREE_PROJECT_LIMIT', 2),
