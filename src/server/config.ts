@@ -169,7 +169,11 @@ export interface ServerConfig {
      * is kept from other organizations (manager.ts: the fairness rule).
      */
     minResidencyMs: number
-    /** PGlite: where the template folder is cached (default DATA_DIR/projects; no variable: the tests share one). */
+    /**
+     * PROJECT_DB_TEMPLATE_CACHE_DIR (PGlite): where the template folder is cached (default DATA_DIR/projects). Servers
+     * may share one: its folders are named by PGlite version and template SQL, and each is built aside and renamed into
+     * place whole, so a process that finds one finds it complete (the tests and the walks' servers share the temp folder).
+     */
     templateCacheDir?: string
     /**
      * PROJECT_DB_WASM_TIER (PGlite): 'optimizing' lets V8 recompile a project process's hot Postgres code with its
@@ -446,6 +450,7 @@ export function loadConfig(env: Env = process.env): ServerConfig {
       slotWaitMs: int(env, 'PROJECT_DB_SLOT_WAIT_MS', 10_000),
       minResidencyMs: int(env, 'PROJECT_DB_MIN_RESIDENCY_MS', 10_000),
       wasmTier: oneOf(env, 'PROJECT_DB_WASM_TIER', ['optimizing', 'baseline'] as const, 'optimizing'),
+      ...(env.PROJECT_DB_TEMPLATE_CACHE_DIR?.trim() ? { templateCacheDir: path.resolve(env.PROJECT_DB_TEMPLATE_CACHE_DIR.trim()) } : {}),
     },
     usageFlushMs: int(env, 'USAGE_FLUSH_MS', 10_000),
     restMaxRows: int(env, 'REST_MAX_ROWS', 1_000),
