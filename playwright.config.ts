@@ -76,16 +76,12 @@ const dataDir = (name: string) => {
   return dir
 }
 
+// DB_PORT=0: the servers start together, so each takes a free Postgres port instead of the one default.
+// The project database template (an initdb) is made once in the temp folder, where the tests make theirs, and shared.
+// The walks' queries are light: their project databases start on V8's quick compile, half the CPU.
 const server = (name: string, serverPort: number, env: Record<string, string>) => ({
-  command: 'npx tsx src/server/main.ts',
-  url: `http://127.0.0.1:${serverPort}/platform/health`,
-  reuseExistingServer: false,
-  // A fresh data folder makes the demo data first; the servers start together, on a machine that may be busy.
-  timeout: 300_000,
-  stdout: 'pipe' as const,
-  // DB_PORT=0: the servers start together, so each takes a free Postgres port instead of the one default.
-  // The project database template (an initdb) is made once in the temp folder, where the tests make theirs, and
-  // shared. The walks' queries are light: their project databases start on V8's quick compile, half the CPU.
+  name,
+  port: serverPort,
   env: {
     PORT: String(serverPort),
     DB_PORT: '0',
@@ -96,6 +92,11 @@ const server = (name: string, serverPort: number, env: Record<string, string>) =
     ...env,
   },
 })
+const SERVERS = [
+  ...GROUPS.map((group) => server(group.name, group.port, group.lifecycle)),
+  // tests/e2e/self-hosted.spec.ts: the rules the spec gives the self-hosted build, checked on that build itself.
+  server('self-hosted', port + 1, { DIST_DIR: 'dist-self-hosted' }),
+]
 
 export default defineConfig({
   testDir: 'tests/e2e',
@@ -118,9 +119,14 @@ export default defineConfig({
     use: { baseURL: `http://127.0.0.1:${group.port}` },
     ...(index === GROUPS.length - 1 ? { testIgnore: named.map(specOf) } : { testMatch: group.files.map(specOf) }),
   })),
-  webServer: [
-    ...GROUPS.map((group) => server(group.name, group.port, group.lifecycle)),
-    // tests/e2e/self-hosted.spec.ts: the rules the spec gives the self-hosted build, checked on that build itself.
-    server('self-hosted', port + 1, { DIST_DIR: 'dist-self-hosted' }),
-  ],
+  // Every server started at once by tests/e2e/servers.ts, which answers on the next port once all of them do.
+  webServer: {
+    command: 'npx tsx tests/e2e/servers.ts',
+    url: `http://127.0.0.1:${port + SERVERS.length}/`,
+    reuseExistingServer: false,
+    // A fresh data folder makes the demo data first, in every server at once, on a machine that may be busy.
+    timeout: 300_000,
+    stdout: 'pipe',
+    env: { E2E_SERVERS: JSON.stringify(SERVERS), E2E_SERVERS_READY_PORT: String(port + SERVERS.length) },
+  },
 })
