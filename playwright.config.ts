@@ -50,14 +50,14 @@ export const SELF_HOSTED_URL = `http://127.0.0.1:${port + 1}`
  * of them did on one server before. The beat walks' group runs beside the others (their beats are on the page's clock,
  * not the machine's), with walks that wait on no lifecycle step. The groups are balanced by their walks' times in a
  * full run. The last group takes every spec file the others do not name: api-keys, org-ai, database, table-editor,
- * a11y-screens, auth, realtime and usage. (self-hosted walks the self-hosted build's own server, whichever group has it.)
+ * a11y-screens, auth, realtime, usage and connect. (self-hosted walks the self-hosted build's own server, whichever group has it.)
  */
 const GROUPS = [
   {
     name: 'clocked',
     port,
     lifecycle: DRIVEN_LIFECYCLE,
-    files: ['building', 'pause-restore', 'upgrade-connect', 'functions', 'github', 'connect', 'sql-editor', 'self-hosted', 'axe'],
+    files: ['building', 'pause-restore', 'upgrade-connect', 'functions', 'github', 'sql-editor', 'self-hosted', 'axe'],
   },
   {
     name: 'walks-1',
