@@ -78,7 +78,6 @@ const dataDir = (name: string) => {
 
 // DB_PORT=0: the servers start together, so each takes a free Postgres port instead of the one default.
 // The project database template (an initdb) is made once in the temp folder, where the tests make theirs, and shared.
-// The walks' queries are light: their project databases start on V8's quick compile, half the CPU.
 const server = (name: string, serverPort: number, env: Record<string, string>) => ({
   name,
   port: serverPort,
@@ -88,7 +87,6 @@ const server = (name: string, serverPort: number, env: Record<string, string>) =
     DATA_DIR: dataDir(name),
     DEV_CONTROLS: '1',
     PROJECT_DB_TEMPLATE_CACHE_DIR: tmpdir(),
-    PROJECT_DB_WASM_TIER: 'baseline',
     ...env,
   },
 })
