@@ -60,6 +60,12 @@ try {
     fetch(`${server.url}${path}`, { method: 'POST', headers: { ...headers, 'content-type': 'application/json' }, body: JSON.stringify(body) })
   await post(`${p}/database/migrations`, { query: 'create table v1_reads_probe (id int)', name: 'probe' }, { authorization: `Bearer ${token}` })
   await post(`/platform/projects/${ref}/snippets`, { name: 'probe', sql: 'select 1' }, { cookie })
+  // A preview branch for the branch reads, the demo having none: made on the first project whose plan and connected
+  // repository allow one (the others refuse).
+  for (const other of projects) {
+    const made = await post(`/v1/projects/${other.ref}/branches`, { branch_name: 'v1-reads', git_branch: 'main' }, { authorization: `Bearer ${token}` })
+    if (made.status === 201) break
+  }
   // The first project that has a branch, for the branch reads.
   let branches: { id: string; name: string }[] = []
   for (const other of projects) {
@@ -68,6 +74,12 @@ try {
       values.branchRef = other.ref
       break
     }
+  }
+  // The branch's database built (the diff compares it with its parent's), within two minutes.
+  for (let waited = 0; branches[0] && waited < 120_000; waited += 1_000) {
+    const status = await first(`/v1/branches/${branches[0].id}`, (b) => b.status as string)
+    if (status === 'ACTIVE_HEALTHY') break
+    await new Promise((r) => setTimeout(r, 1_000))
   }
   Object.assign(values, {
     ref,

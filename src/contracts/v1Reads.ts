@@ -239,3 +239,38 @@ export const V1FunctionBody = z.object({
   files: z.array(z.object({ name: z.string(), content: z.string() })),
 })
 export type V1FunctionBody = z.infer<typeof V1FunctionBody>
+
+/** GET /v1/projects/{ref}/config/disk/util: DiskUtilMetricsResponse. */
+export const V1DiskUtil = z.object({
+  timestamp: z.string(),
+  metrics: z.object({ fs_size_bytes: z.number(), fs_avail_bytes: z.number(), fs_used_bytes: z.number() }),
+})
+export type V1DiskUtil = z.infer<typeof V1DiskUtil>
+
+/** GET /v1/projects/{ref}/jit-access: the project's temporary access configuration (the platform grants none). */
+export const V1JitAccessConfig = z.object({ state: z.enum(['enabled', 'disabled']), appliedSuccessfully: z.optional(z.boolean()) })
+export type V1JitAccessConfig = z.infer<typeof V1JitAccessConfig>
+
+/** The Postgres engines the contract names for a restore. */
+export const V1RestoreEngine = z.enum(['13', '14', '15', '17', '17-oriole'])
+/** GET /v1/projects/{ref}/restore: the versions a paused project may be restored onto. */
+export const V1RestoreVersions = z.object({
+  available_versions: z.array(
+    z.object({
+      version: z.string(),
+      release_channel: z.enum(['internal', 'alpha', 'beta', 'ga', 'withdrawn', 'preview']),
+      postgres_engine: V1RestoreEngine,
+    }),
+  ),
+})
+export type V1RestoreVersions = z.infer<typeof V1RestoreVersions>
+
+/** GET /v1/organizations/{slug}/entitlements: the features the organization's plan opens, of those the platform decides on (boolean ones). */
+export const V1Entitlement = z.object({
+  feature: z.object({ key: z.string(), type: z.literal('boolean') }),
+  hasAccess: z.boolean(),
+  type: z.literal('boolean'),
+  config: z.object({ enabled: z.boolean() }),
+})
+export const V1Entitlements = z.object({ entitlements: z.array(V1Entitlement) })
+export type V1Entitlements = z.infer<typeof V1Entitlements>

@@ -44,6 +44,7 @@ import { createProjectDatabases } from './projectdb'
 import { registerProjectDbLifecycle } from './projectdb/lifecycle'
 import type { ProjectDatabases } from './projectdb/types'
 import { pauseDevRoutes, pauseRoutes } from './features/pause/routes'
+import { pauseV1Routes } from './features/pause/v1'
 import { registerPauseLifecycle } from './features/pause/transitions'
 import { projectRoutes } from './features/projects/routes'
 import { projectV1Routes } from './features/projects/v1'
@@ -268,6 +269,7 @@ export async function createApp(options: CreateAppOptions): Promise<PlatformServ
   app.route('/', settingsV1Routes(deps))
   app.route('/', usageV1Routes(deps, usageMeter))
   app.route('/', functionV1Routes(deps))
+  app.route('/', pauseV1Routes(deps))
   if (config.devControls) {
     for (const routes of [devRoutes, pauseDevRoutes, keysDevRoutes, upgradeDevRoutes, usageDevRoutes]) {
       app.route('/', routes(deps))

@@ -5,7 +5,7 @@
  * Stored objects' bytes are on the test server's disk, or, in the server-s3 project (s3.globalSetup.ts), in the
  * run's S3-compatible server under a prefix of the test server's own.
  */
-import { existsSync, readFileSync } from 'node:fs'
+import { existsSync } from 'node:fs'
 import { mkdtemp, rm } from 'node:fs/promises'
 import { randomUUID } from 'node:crypto'
 import os from 'node:os'
@@ -18,7 +18,7 @@ import { inject, vi } from 'vitest'
 import { createApp, type PlatformServer } from '../../src/server/app'
 import { s3SettingsOf, type ServerConfig } from '../../src/server/config'
 import type { Db } from '../../src/server/db'
-import { wrapPglite } from '../../src/server/db/pglite'
+import { copyDataDir, wrapPglite } from '../../src/server/db/pglite'
 import { openPostgres } from '../../src/server/db/postgres'
 import { projectDbPrefix } from '../../src/server/projectdb/postgres'
 import { snapshotKey, type StoreSnapshot } from './storeSnapshot'
@@ -59,9 +59,18 @@ export const OWNER = 'owner@example.com'
 export const DEVELOPER = 'developer@example.com'
 export const READONLY = 'readonly@example.com'
 
+/**
+ * A PGlite store: the folder `dataDir` opened again, or made there as a copy of the run's seeded store (or from the
+ * empty cluster's dump, for a file whose settings differ from the seed's). Without `dataDir`, an empty cluster in
+ * memory.
+ */
 async function openTemplatedPglite(dataDir?: string, snapshot?: StoreSnapshot): Promise<Db> {
-  const loadDataDir = snapshot?.file ? new Blob([readFileSync(snapshot.file)]) : await pgliteTemplate()
   if (dataDir && existsSync(dataDir)) return wrapPglite(await PGlite.create(dataDir))
+  if (dataDir && snapshot?.folder) {
+    await copyDataDir(snapshot.folder, dataDir)
+    return wrapPglite(await PGlite.create(dataDir))
+  }
+  const loadDataDir = await pgliteTemplate()
   return wrapPglite(dataDir ? await PGlite.create(dataDir, { loadDataDir }) : await PGlite.create({ loadDataDir }))
 }
 
@@ -126,8 +135,9 @@ export async function createTestStore(opts: { durable?: boolean; snapshot?: Stor
     return {
       placement: { dataDir },
       async open() {
-        if (db) throw new Error('an in-memory store cannot be reopened: use createTestStore({ durable: true })')
-        db = await openTemplatedPglite(undefined, opts.snapshot)
+        if (db) throw new Error('a store that is not durable cannot be reopened: use createTestStore({ durable: true })')
+        // The seeded store is copied into a folder of its own, deleted with the store.
+        db = await openTemplatedPglite(opts.snapshot?.folder ? path.join(dataDir, 'test-store') : undefined, opts.snapshot)
         return db
       },
       async destroy() {

@@ -14,6 +14,7 @@ import { s3SettingsOf } from '../../src/server/config'
 import type { ObjectBytes } from '../../src/server/core/objectBytes'
 import { DiskObjects } from '../../src/server/features/storage/disk'
 import { PART_BYTES, S3Objects } from '../../src/server/features/storage/s3'
+import { recordCommands } from './s3Commands'
 
 let root: string
 let objects: ObjectBytes
@@ -22,7 +23,7 @@ const ref = 'abcdefghijklmnopqrst'
 beforeAll(async () => {
   root = await mkdtemp(path.join(os.tmpdir(), 'storage-bytes-'))
   const s3Url = inject('storageS3Url')
-  objects = s3Url ? new S3Objects(s3SettingsOf(`${s3Url.replace('?', `/bytes-${randomUUID()}?`)}`), root) : new DiskObjects(root)
+  objects = s3Url ? new S3Objects(s3SettingsOf(`${s3Url.replace("?", `/bytes-${randomUUID()}?`)}`)) : new DiskObjects(root)
 })
 afterAll(() => rm(root, { recursive: true, force: true }))
 
@@ -61,6 +62,58 @@ describe(`object bytes (${inject('storageS3Url') ? 'an S3-compatible store' : 'd
     expect(await objects.unfinished(ref)).toEqual([])
     expect(await objects.stored(ref)).toEqual([])
   })
+
+  if (inject('storageS3Url')) {
+    it('a body cut off, or past its limit, once a part was sent: the client aborts the multipart upload it began', async () => {
+      const s3 = objects as S3Objects
+      const part = Buffer.alloc(PART_BYTES, 2)
+      const recorder = recordCommands(s3.client)
+      /** Two parts, then, once the store was sent a part of this write, `last` (a failure, or bytes past the limit). */
+      const afterAPart = (last: () => Buffer) => {
+        const from = recorder.sent.length
+        const sentAPart = () => recorder.sent.slice(from).some((c) => c.command === 'UploadPartCommand')
+        return Readable.from(
+          (async function* () {
+            yield part
+            yield part
+            const until = Date.now() + 20_000
+            while (!sentAPart() && Date.now() < until) await new Promise((r) => setTimeout(r, 10))
+            yield last()
+          })(),
+        )
+      }
+      try {
+        await expect(
+          s3.write(
+            ref,
+            afterAPart(() => {
+              throw new Error('aborted')
+            }),
+            4 * PART_BYTES,
+          ),
+        ).rejects.toThrow('aborted')
+        const firstParts = recorder.sent.length
+        await expect(s3.write(ref, afterAPart(() => part), 2 * PART_BYTES + 10)).rejects.toMatchObject({ status: 413 })
+        expect(recorder.sent.slice(firstParts).some((c) => c.command === 'UploadPartCommand')).toBe(true)
+      } finally {
+        recorder.stop()
+      }
+      const begun = recorder.sent.filter((c) => c.command === 'CreateMultipartUploadCommand')
+      expect(begun).toHaveLength(2)
+      // Each write's multipart upload is aborted by its own key and the UploadId its parts were sent with
+      // (s3rver answers the abort 405 and keeps the parts in its folder: the request is what this side owes).
+      const aborted = recorder.sent.filter((c) => c.command === 'AbortMultipartUploadCommand').map((c) => c.input)
+      expect(aborted.map((a) => a.Key)).toEqual(begun.map((c) => c.input.Key))
+      for (const a of aborted) {
+        const parts = recorder.sent.filter((c) => c.command === 'UploadPartCommand' && c.input.Key === a.Key)
+        expect(parts.length).toBeGreaterThan(0)
+        for (const p of parts) expect(p.input.UploadId).toBe(a.UploadId)
+      }
+      expect(recorder.sent.map((c) => c.command)).not.toContain('CompleteMultipartUploadCommand')
+      expect(await s3.unfinished(ref)).toEqual([])
+      expect(await s3.stored(ref)).toEqual([])
+    })
+  }
 
   it('streams a body of several parts in, and reads it back whole and by Range', async () => {
     const body = Buffer.alloc(2 * PART_BYTES + 12_345)

@@ -4,7 +4,6 @@
  * them again; deleting the project removes every byte it stored.
  */
 import { existsSync } from 'node:fs'
-import { mkdir, writeFile } from 'node:fs/promises'
 import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { findProjectKeys } from '../../src/server/features/keys/store'
@@ -82,24 +81,39 @@ describe('deleting the project', () => {
     expect(made.status).toBe(200)
     expect((await storage('/object/doomed/c.txt', { method: 'POST', headers: { 'content-type': 'text/plain' }, body: 'bytes of c' })).status).toBe(200)
     expect((await s.objects.stored(ref)).length).toBeGreaterThan(0)
-    // A resumable upload's partial bytes (on this machine's disk, whichever store keeps the objects) go too.
-    const partial = s.objects.resumableDir(ref)
-    await mkdir(partial, { recursive: true })
-    await writeFile(path.join(partial, 'an-upload-never-finished'), 'half')
+    // A resumable upload never finished (half of its bytes in, wherever the store keeps them) goes too.
+    const b64 = (text: string) => Buffer.from(text).toString('base64')
+    const tus = { 'tus-resumable': '1.0.0' }
+    const begun = await storage('/upload/resumable', {
+      method: 'POST',
+      headers: { ...tus, 'upload-length': '10', 'upload-metadata': `bucketName ${b64('doomed')},objectName ${b64('never.bin')}` },
+    })
+    expect(begun.status).toBe(201)
+    const upload = begun.headers.get('location')!.split('/').pop()!
+    const half = await storage(`/upload/resumable/${upload}`, {
+      method: 'PATCH',
+      headers: { ...tus, 'upload-offset': '0', 'content-type': 'application/offset+octet-stream' },
+      body: 'half ',
+    })
+    expect(half.status).toBe(204)
+    expect((await s.objects.resumableStore(ref).getUpload(upload)).offset).toBe(5)
+    const local = path.join(s.config.dataDir, 'storage', ref)
 
     // A developer may not delete a project: nothing is removed.
     const developer = await s.signIn(DEVELOPER)
     const refused = await s.request(`/v1/projects/${ref}`, { method: 'DELETE', headers: { cookie: developer } })
     expect(refused.status).toBe(403)
     expect((await s.objects.stored(ref)).length).toBeGreaterThan(0)
-    expect(existsSync(partial)).toBe(true)
+    expect((await s.objects.resumableStore(ref).getUpload(upload)).offset).toBe(5)
 
     const { id } = await projectByRef(ref)
     const deleted = await s.request(`/v1/projects/${ref}`, { method: 'DELETE', headers: { cookie: owner } })
     expect(deleted.status).toBe(200)
     expect(await deleted.json()).toEqual({ id, ref, name: expect.any(String) })
     expect(await s.objects.stored(ref)).toEqual([])
-    expect(existsSync(partial)).toBe(false)
+    expect(existsSync(local)).toBe(false)
+    // Asked after the disk was looked at: the file store makes its folder when it is made.
+    await expect(s.objects.resumableStore(ref).getUpload(upload)).rejects.toMatchObject({ status_code: 404 })
     expect(await s.projectDbs.exists(ref)).toBe(false)
     expect(await projectByRef(ref)).toBeUndefined()
     expect((await s.request(`/v1/projects/${ref}`, { headers: { cookie: owner } })).status).toBe(404)

@@ -58,9 +58,10 @@ export function testConfig(overrides: ConfigOverrides = {}): ServerConfig {
     ...base,
     devControls: true,
     distDir: path.join(os.tmpdir(), 'kp-no-dist'),
-    // The OWASP cost (N=2^17, ~0.5 s and 128 MiB a hash) would make every sign-in of every test slow; tests that
-    // are about the cost set it themselves.
-    passwordHashCost: { N: 2 ** 14, r: 8, p: 1 },
+    // The OWASP cost (N=2^17, ~0.5 s and 128 MiB a hash) would make every sign-in of every test slow, and so did
+    // N=2^14 (60–200 ms of a core each, and every test server signs in): the cheapest cost scrypt is still scrypt
+    // at. Tests that are about the cost set it themselves.
+    passwordHashCost: { N: 2 ** 10, r: 8, p: 1 },
     // Project databases of an app made straight with createApp land in the temp folder, never in the repository;
     // the template folder (one initdb) is shared by every test process.
     dataDir: path.join(os.tmpdir(), `kp-test-data-${process.pid}`),

@@ -1,7 +1,7 @@
 /**
  * The Management API's reads a client and the CLI use (profile, an organization's members and projects, a project's
- * buckets and storage settings, one API key, the regions, add-ons, disk, advisors, REST document, signing keys and
- * measured requests), called with access tokens as they are, each answer validated against
+ * buckets and storage settings, one API key, the regions, add-ons, disk and its use, restore versions, an
+ * organization's entitlements, advisors, REST document, signing keys, temporary access and measured requests), called with access tokens as they are, each answer validated against
  * the operation's response schema in the contract (shared/reference/management-api.openapi.json) and parsed by its
  * zod contract; other organizations' and projects' data is never reachable.
  */
@@ -14,7 +14,10 @@ import {
   V1DatabaseContext,
   V1DiskAutoscale,
   V1DiskConfig,
+  V1DiskUtil,
+  V1Entitlements,
   V1FunctionBody,
+  V1JitAccessConfig,
   V1JitAccessList,
   V1LegacyApiKeys,
   V1Migration,
@@ -22,6 +25,7 @@ import {
   V1OrganizationProjects,
   V1Profile,
   V1ProjectAddons,
+  V1RestoreVersions,
   V1SigningKey,
   V1SigningKeys,
   V1SsoProviders,
@@ -32,7 +36,7 @@ import {
   V1UsageRequestCount,
   V1VanitySubdomain,
 } from '../../src/contracts/v1Reads'
-import { insertForeignOrganization, OWNER, projectByName, READONLY, startTestServer, type TestServer } from './helpers'
+import { insertForeignOrganization, OWNER, projectByName, READONLY, signUpVerified, startTestServer, type TestServer } from './helpers'
 import { expectValid, responseValidator } from './openapi'
 
 let s: TestServer
@@ -40,8 +44,8 @@ let owner: Record<string, string>
 let readonly: Record<string, string>
 let foreign: { slug: string; ref: string }
 
-async function tokenOf(email: string) {
-  const cookie = await s.signIn(email)
+async function tokenOf(email: string, password?: string) {
+  const cookie = await s.signIn(email, password)
   const res = await s.request('/platform/profile/access-tokens', {
     method: 'POST',
     headers: { cookie, 'content-type': 'application/json' },
@@ -349,6 +353,116 @@ describe('GET /v1/projects/{ref}/config/disk and disk/autoscale', () => {
   })
 })
 
+describe('GET /v1/projects/{ref}/config/disk/util', () => {
+  it("answers the disk's use: the database's size used, the rest of the disk config/disk reports available", async () => {
+    const { ref } = await projectByName(s, 'Recipe Box')
+    const path = '/v1/projects/{ref}/config/disk/util'
+    const before = V1DiskUtil.parse(await read(`/v1/projects/${ref}/config/disk/util`, path, readonly))
+    const disk = V1DiskConfig.parse(await read(`/v1/projects/${ref}/config/disk`, '/v1/projects/{ref}/config/disk'))
+    expect(before.metrics.fs_size_bytes).toBe(disk.attributes.size_gb * 1024 ** 3)
+    expect(before.metrics.fs_used_bytes + before.metrics.fs_avail_bytes).toBe(before.metrics.fs_size_bytes)
+    expect(new Date(before.timestamp).toISOString()).toBe(before.timestamp)
+    // Measured when asked: a megabyte more in a table shows as more used.
+    await sql(ref, `create table disk_filler as select repeat('x', 1000) as pad from generate_series(1, 2000)`)
+    const [{ bytes }] = (await sql(ref, 'select pg_database_size(current_database())::float8 as bytes')) as { bytes: number }[]
+    const after = V1DiskUtil.parse(await read(`/v1/projects/${ref}/config/disk/util`, path))
+    expect(after.metrics.fs_used_bytes).toBe(bytes)
+    expect(after.metrics.fs_used_bytes).toBeGreaterThan(before.metrics.fs_used_bytes + 1_000_000)
+    await sql(ref, 'drop table disk_filler')
+    const inactive = await projectByName(s, 'Weekend Hackathon')
+    expect((await s.request(`/v1/projects/${inactive.ref}/config/disk/util`, { headers: owner })).status).toBe(409)
+    expect((await s.request(`/v1/projects/${foreign.ref}/config/disk/util`, { headers: owner })).status).toBe(404)
+  })
+})
+
+describe('GET /v1/projects/{ref}/restore', () => {
+  it('offers a paused project its own Postgres version when the contract can name the engine; nothing otherwise', async () => {
+    const path = '/v1/projects/{ref}/restore'
+    const paused = await projectByName(s, 'Weekend Hackathon')
+    const { rows } = await s.db.query<{ status: string; db_version: string }>('select status, db_version from projects where id = $1', [paused.id])
+    expect(rows[0].status).toBe('INACTIVE')
+    const engine = rows[0].db_version.split('.')[0]
+    const versions = V1RestoreVersions.parse(await read(`/v1/projects/${paused.ref}/restore`, path, readonly))
+    // The store's engine: PostgreSQL 15 (named by the contract), PGlite's 18 (not).
+    expect(versions).toEqual({
+      available_versions: ['13', '14', '15', '17'].includes(engine) ? [{ version: rows[0].db_version, release_channel: 'ga', postgres_engine: engine }] : [],
+    })
+    await s.db.query(`update projects set db_version = '15.6' where id = $1`, [paused.id])
+    expect(V1RestoreVersions.parse(await read(`/v1/projects/${paused.ref}/restore`, path))).toEqual({
+      available_versions: [{ version: '15.6', release_channel: 'ga', postgres_engine: '15' }],
+    })
+    await s.db.query('update projects set db_version = $2 where id = $1', [paused.id, rows[0].db_version])
+    const active = await projectByName(s, 'Recipe Box')
+    expect(V1RestoreVersions.parse(await read(`/v1/projects/${active.ref}/restore`, path))).toEqual({ available_versions: [] })
+    expect((await s.request(`/v1/projects/${foreign.ref}/restore`, { headers: owner })).status).toBe(404)
+  })
+})
+
+describe('GET /v1/organizations/{slug}/entitlements', () => {
+  it("says what the plan opens, as the platform's own refusals decide it", async () => {
+    const path = '/v1/organizations/{slug}/entitlements'
+    const access = async (slug: string, headers = owner) => {
+      const { entitlements } = V1Entitlements.parse(await read(`/v1/organizations/${slug}/entitlements`, path, headers))
+      return Object.fromEntries(entitlements.map((e) => [e.feature.key, e.hasAccess]))
+    }
+    const free = await access('demo-free', readonly)
+    const pro = await access('demo-pro')
+    expect(free).toEqual({ custom_domain: false, branching_persistent: false, 'storage.image_transformations': true, project_pausing: true })
+    expect(pro).toEqual({ custom_domain: true, branching_persistent: true, 'storage.image_transformations': true, project_pausing: true })
+
+    // The refusals behind them: a free project's custom domain and branches, which a Pro one's are not refused.
+    const recipes = await projectByName(s, 'Recipe Box')
+    const acme = await projectByName(s, 'Acme Storefront')
+    const hostname = async (ref: string) => (await (await s.request(`/v1/projects/${ref}/custom-hostname`, { headers: owner })).json()) as { message: string }
+    expect((await hostname(recipes.ref)).message).toMatch(/free plan/)
+    expect((await hostname(acme.ref)).message).not.toMatch(/free plan/)
+    const branch = (ref: string) =>
+      s.request(`/v1/projects/${ref}/branches`, {
+        method: 'POST',
+        headers: { ...owner, 'content-type': 'application/json' },
+        body: JSON.stringify({ branch_name: 'entitled', git_branch: 'no-such-branch', persistent: true }),
+      })
+    expect(await (await branch(recipes.ref)).json()).toMatchObject({ message: expect.stringMatching(/Pro plan/) })
+    const proBranch = await branch(acme.ref)
+    expect(proBranch.status).not.toBe(403)
+    expect(await proBranch.json()).not.toMatchObject({ message: expect.stringMatching(/Pro plan/) })
+
+    // The plan is read on each request.
+    await s.db.query(`update organizations set plan_id = 'pro' where slug = 'demo-free'`)
+    expect(await access('demo-free')).toEqual(pro)
+    await s.db.query(`update organizations set plan_id = 'free' where slug = 'demo-free'`)
+    expect((await s.request(`/v1/organizations/${foreign.slug}/entitlements`, { headers: owner })).status).toBe(404)
+  })
+})
+
+describe('GET /v1/branches/{branch_id_or_ref} and /v1/projects/{ref}/branches/{name}', () => {
+  it("answer a preview branch in the contract's shape, for members of its organization only", async () => {
+    // Acme Storefront is a Pro organization's project connected to a repository: it may have branches.
+    const acme = await projectByName(s, 'Acme Storefront')
+    const made = await s.request(`/v1/projects/${acme.ref}/branches`, {
+      method: 'POST',
+      headers: { ...owner, 'content-type': 'application/json' },
+      body: JSON.stringify({ branch_name: 'read-me', git_branch: 'main' }),
+    })
+    expect(made.status, await made.clone().text()).toBe(201)
+    const { id, project_ref: branchRef } = (await made.json()) as { id: string; project_ref: string }
+    const listed = (await read(`/v1/projects/${acme.ref}/branches`, '/v1/projects/{ref}/branches', readonly)) as { id: string }[]
+    const byName = await read(`/v1/projects/${acme.ref}/branches/read-me`, '/v1/projects/{ref}/branches/{name}', readonly)
+    expect(byName).toEqual(listed.find((b) => b.id === id))
+    const detail = await read(`/v1/branches/${id}`, '/v1/branches/{branch_id_or_ref}', readonly)
+    expect(detail).toMatchObject({ ref: branchRef, db_port: 5432, db_user: 'postgres' })
+    expect(await read(`/v1/branches/${branchRef}`, '/v1/branches/{branch_id_or_ref}')).toEqual(detail)
+    expect((await s.request(`/v1/projects/${acme.ref}/branches/no-such-branch`, { headers: owner })).status).toBe(404)
+    expect((await s.request(`/v1/projects/${foreign.ref}/branches/read-me`, { headers: owner })).status).toBe(404)
+    // Someone outside the organization learns nothing of it.
+    await signUpVerified(s, 'stranger@example.com', 'long enough')
+    const stranger = await tokenOf('stranger@example.com', 'long enough')
+    const hidden = await s.request(`/v1/branches/${id}`, { headers: stranger })
+    expect(hidden.status).toBe(404)
+    expect(await hidden.json()).toEqual({ message: 'Branch not found' })
+  })
+})
+
 describe('GET /v1/projects/{ref}/advisors/security and advisors/performance', () => {
   const lintsOf = async (ref: string, kind: 'security' | 'performance') =>
     V1Advisors.parse(await read(`/v1/projects/${ref}/advisors/${kind}`, `/v1/projects/{ref}/advisors/${kind}`, readonly)).lints
@@ -440,7 +554,7 @@ describe('GET /v1/projects/{ref}/database/openapi', () => {
   })
 })
 
-describe('GET /v1/projects/{ref}/config/auth/signing-keys, third-party-auth, sso/providers and database/jit/list', () => {
+describe('GET /v1/projects/{ref}/config/auth/signing-keys, third-party-auth, sso/providers, database/jit/list and jit-access', () => {
   it("answers the project's JWT secret as its one signing key, without the secret", async () => {
     const recipes = await projectByName(s, 'Recipe Box')
     const list = V1SigningKeys.parse(await read(`/v1/projects/${recipes.ref}/config/auth/signing-keys`, '/v1/projects/{ref}/config/auth/signing-keys', readonly))
@@ -464,6 +578,8 @@ describe('GET /v1/projects/{ref}/config/auth/signing-keys, third-party-auth, sso
     expect(V1ThirdPartyAuthList.parse(await read(`/v1/projects/${ref}/config/auth/third-party-auth`, '/v1/projects/{ref}/config/auth/third-party-auth', readonly))).toEqual([])
     expect(V1SsoProviders.parse(await read(`/v1/projects/${ref}/config/auth/sso/providers`, '/v1/projects/{ref}/config/auth/sso/providers'))).toEqual({ items: [] })
     expect(V1JitAccessList.parse(await read(`/v1/projects/${ref}/database/jit/list`, '/v1/projects/{ref}/database/jit/list'))).toEqual({ items: [] })
+    expect(V1JitAccessConfig.parse(await read(`/v1/projects/${ref}/jit-access`, '/v1/projects/{ref}/jit-access'))).toEqual({ state: 'disabled' })
+    expect((await s.request(`/v1/projects/${foreign.ref}/jit-access`, { headers: owner })).status).toBe(404)
     const uuid = '88888888-8888-4888-8888-888888888888'
     expect((await s.request(`/v1/projects/${ref}/config/auth/third-party-auth/${uuid}`, { headers: owner })).status).toBe(404)
     expect((await s.request(`/v1/projects/${ref}/config/auth/sso/providers/${uuid}`, { headers: owner })).status).toBe(404)

@@ -6,88 +6,33 @@
  * commands on the Management API: secrets set/list/unset, backups list, postgres-config get, network-restrictions
  * get, ssl-enforcement get, gen types typescript and projects api-keys each exit 0 with what the platform has.
  */
-import { execFile } from 'node:child_process'
-import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises'
-import os from 'node:os'
+import { readdir, readFile } from 'node:fs/promises'
 import path from 'node:path'
-import { promisify } from 'node:util'
 import pg from 'pg'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { repoRoot } from '../../src/server/config'
-import { startWireServer, type WireServer } from '../../src/server/features/wire/server'
-import { isPostgres, listenOnPort, OWNER, projectByName, startTestServer, type TestServer } from './helpers'
+import type { WireServer } from '../../src/server/features/wire/server'
+import { startCliRig, type CliRig } from './cli-support'
+import { isPostgres } from './helpers'
 
-const run = promisify(execFile)
 const PASSWORD = 'cli-db-password-1'
 
-let s: TestServer
+let rig: CliRig
 let wire: WireServer
 let origin: string
-let close: () => Promise<void>
 let ref: string
 let token: string
-let home: string
 let work: string
 
 const v1 = (p: string) => `${origin}/v1/projects/${ref}${p}`
 const bearer = () => ({ authorization: `Bearer ${token}` })
-
-/** Runs the CLI with `input` on its standard input (closed at once without: `migration new` reads a pipe to its end). */
-function cli(args: string[], input = '') {
-  const running = run(path.join(repoRoot, 'node_modules/@supabase/cli-linux-x64/bin/supabase'), [...args, '--profile', path.join(home, 'profile.yaml')], {
-    cwd: work,
-    env: {
-      PATH: process.env.PATH,
-      HOME: home,
-      SUPABASE_ACCESS_TOKEN: token,
-      SUPABASE_DB_PASSWORD: PASSWORD,
-      SUPABASE_TELEMETRY_DISABLED: '1',
-      DO_NOT_TRACK: '1',
-    },
-    timeout: 90_000,
-  })
-  running.child.stdin?.end(input)
-  return running
-}
+const cli = (args: string[], input?: string) => rig.cli(args, input)
 
 beforeAll(async () => {
-  s = await startTestServer()
-  ;({ origin, close } = await listenOnPort(s))
-  wire = await startWireServer({ db: s.db, projectDbs: s.projectDbs, config: { ...s.config, wire: { ...s.config.wire, port: 0 } } })
-  ref = (await projectByName(s, 'Recipe Box')).ref
-  const cookie = await s.signIn(OWNER)
-  const res = await s.request('/platform/profile/access-tokens', {
-    method: 'POST',
-    headers: { cookie, 'content-type': 'application/json' },
-    body: JSON.stringify({ name: 'cli' }),
-  })
-  token = ((await res.json()) as { token: string }).token
-  const reset = await fetch(v1('/database/password'), {
-    method: 'PATCH',
-    headers: { ...bearer(), 'content-type': 'application/json' },
-    body: JSON.stringify({ password: PASSWORD }),
-  })
-  expect(reset.status).toBe(200)
-  // The project's database is made on its first use (seconds on PGlite): before the CLI's 10 s connect time-out runs.
-  const warm = new pg.Client({ connectionString: `postgresql://postgres.${ref}:${PASSWORD}@127.0.0.1:${wire.port}/postgres` })
-  await warm.connect()
-  await warm.query('select 1')
-  await warm.end()
-  home = await mkdtemp(path.join(os.tmpdir(), 'kp-wire-cli-'))
-  work = path.join(home, 'app')
-  await mkdir(work, { recursive: true })
-  await writeFile(
-    path.join(home, 'profile.yaml'),
-    `name: local\napi_url: ${origin}\ndashboard_url: ${origin}\nproject_host: localhost\npooler_host: localhost\n`,
-  )
+  rig = await startCliRig(PASSWORD)
+  ;({ wire, origin, ref, token, work } = rig)
 }, 120_000)
 
-afterAll(async () => {
-  await wire?.close()
-  await close?.()
-  await s?.close()
-  if (home) await rm(home, { recursive: true, force: true })
-})
+afterAll(() => rig?.close())
 
 describe('the CLI on the Postgres port', () => {
   it('links, pushes a new migration once, lists it, and inspects the tables', async () => {

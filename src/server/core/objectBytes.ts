@@ -6,6 +6,7 @@
  * project keeps through this, and a deleted project's bytes go through it.
  */
 import type { Readable } from 'node:stream'
+import type { DataStore } from '@tus/utils'
 
 export interface Written {
   version: string
@@ -22,10 +23,15 @@ export interface ObjectBytes {
    * bytes (413, refused while it streams) leaves nothing behind.
    */
   write(ref: string, source: Readable, limit: number): Promise<Written>
-  /** The folder of this machine where a project's resumable uploads gather their bytes until they are complete. */
-  resumableDir(ref: string): string
-  /** Takes a finished file of resumableDir (a resumable upload's) as a new version; the file is gone afterwards. */
-  adopt(ref: string, file: string): Promise<Written>
+  /**
+   * The TUS data store where a project's resumable uploads gather their bytes until they are complete: a folder of
+   * this machine's disk, or the S3-compatible store itself (nothing of them on this disk).
+   */
+  resumableStore(ref: string): DataStore
+  /** Takes a complete resumable upload (by its id) as a new version; the upload itself is gone afterwards. */
+  adopt(ref: string, uploadId: string): Promise<Written>
+  /** Removes a resumable upload, complete or not, and its bytes: one that could not become an object. */
+  discard(ref: string, uploadId: string): Promise<void>
   /** A copy of a version under a new one. */
   copy(ref: string, from: string): Promise<string>
   /** The bytes of a version, or of `[start, end]` (inclusive) of it. */
@@ -38,7 +44,7 @@ export interface ObjectBytes {
   stored(ref: string): Promise<Array<{ version: string; size: number }>>
   /** Writes begun and not finished: what a crash or a write in flight leaves (disk: its temporary files). */
   unfinished(ref: string): Promise<string[]>
-  /** Removes every byte the project stored (its objects, partial uploads, temporary files): it is deleted. */
+  /** Removes every byte the project stored (its objects, unfinished resumable uploads, temporary files): it is deleted. */
   removeProject(ref: string): Promise<void>
 }
 

@@ -32,7 +32,7 @@ import { quoteIdent as ident } from '../core/sql'
 import type { Backend, Session } from './manager'
 import { DATABASE_SQL, ROLES_SQL, TEMPLATE_HASH } from './template'
 import { ProjectDbError, type ProjectQueryResult } from './types'
-import { missingUpgrades, upgradeScript } from './upgrades'
+import { missingUpgrades, PLPGSQL_CHECK_UPGRADE, PROJECT_UPGRADES, upgradeScript } from './upgrades'
 
 /**
  * SQLSTATEs of a rename onto a database that exists (another store's process finished the template first): 42P04, or
@@ -496,7 +496,9 @@ export function postgresBackend(databaseUrl: string): Backend {
       const session = new ClientSession(client, lost)
       try {
         // A database made before the template carried a schema gets it now (upgrades.ts).
-        for (const upgrade of await missingUpgrades(session)) await runIn(database, upgradeScript(upgrade, login.role))
+        // Only a superuser may create an untrusted extension such as plpgsql_check.
+        const upgrades = superuser ? [...PROJECT_UPGRADES, PLPGSQL_CHECK_UPGRADE] : PROJECT_UPGRADES
+        for (const upgrade of await missingUpgrades(session, upgrades)) await runIn(database, upgradeScript(upgrade, login.role))
       } catch (err) {
         await session.close().catch(() => {})
         throw err

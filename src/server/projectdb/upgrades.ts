@@ -71,10 +71,36 @@ interface Queries {
   query<R = Record<string, unknown>>(sql: string, params?: unknown[]): Promise<{ rows: R[] }>
 }
 
-/** The upgrades the database behind `session` lacks. */
-export async function missingUpgrades(session: Queries): Promise<SchemaUpgrade[]> {
+/**
+ * PostgreSQL with a superuser DATABASE_URL only (the extension is no trusted one, and PGlite has no build of it):
+ * plpgsql_check, which the CLI's `db lint` enables with a bare `CREATE EXTENSION IF NOT EXISTS` and calls by its bare
+ * name. The project's role may not create it, so the platform does, in schema extensions as the platform keeps its
+ * extensions, and puts that schema on the database's search path after public, as the platform's `postgres` role
+ * has it. A server without the extension's package (Debian's postgresql-15-plpgsql-check) gets neither: the CLI
+ * then shows PostgreSQL's own "extension is not available".
+ */
+export const PLPGSQL_CHECK_UPGRADE: SchemaUpgrade = {
+  name: 'plpgsql_check',
+  presentSql: `select exists (select from pg_extension where extname = 'plpgsql_check')
+    or not exists (select from pg_available_extensions where name = 'plpgsql_check') as present`,
+  sql: `
+create schema if not exists extensions;
+grant usage on schema extensions to anon, authenticated, service_role;
+create extension if not exists plpgsql_check with schema extensions;
+do $$
+begin
+  execute format('alter database %I set search_path = "$user", public, extensions', current_database());
+end
+$$;
+`,
+  ownerGrantsSql: (role) => `grant usage on schema extensions to ${ident(role)};
+`,
+}
+
+/** The upgrades the database behind `session` lacks, among `upgrades`. */
+export async function missingUpgrades(session: Queries, upgrades: SchemaUpgrade[] = PROJECT_UPGRADES): Promise<SchemaUpgrade[]> {
   const missing: SchemaUpgrade[] = []
-  for (const upgrade of PROJECT_UPGRADES) {
+  for (const upgrade of upgrades) {
     const { rows } = await session.query<{ present: boolean }>(upgrade.presentSql)
     if (!rows[0]?.present) missing.push(upgrade)
   }

@@ -6,17 +6,21 @@
  *   GET /v1/organizations/{slug}/projects   OrganizationProjectsResponse: offset, limit (1–100, default 100), search
  *                                           (in the name, any case), sort (name_asc default, name_desc, created_asc,
  *                                           created_desc) and statuses (comma-separated), with the count of all that match
+ *   GET /v1/organizations/{slug}/entitlements   V1ListEntitlementsResponse: the contract's features the platform
+ *                                           decides by the organization's plan, as it decides them (entitlementsOf)
  */
 import { Hono } from 'hono'
 import { endpoint } from '../../../contracts/endpoint'
 import { V1ProjectStatus } from '../../../contracts/v1'
-import { V1OrganizationMemberList, V1OrganizationProjects, V1OrganizationProjectsQuery } from '../../../contracts/v1Reads'
+import type { PlanId } from '../../../contracts/common'
+import { V1Entitlements, V1OrganizationMemberList, V1OrganizationProjects, V1OrganizationProjectsQuery } from '../../../contracts/v1Reads'
 import type { Deps } from '../../core/deps'
 import { at, errorJson, validate, type AppEnv } from '../../core/http'
 import { iso } from '../../core/rows'
 import { memberOrganization, slugParam } from './access'
 
 const v1ListMembers = endpoint('GET', 'v1', '/organizations/:slug/members', { response: V1OrganizationMemberList })
+const v1ListEntitlements = endpoint('GET', 'v1', '/organizations/:slug/entitlements', { response: V1Entitlements })
 const v1ListProjects = endpoint('GET', 'v1', '/organizations/:slug/projects', { query: V1OrganizationProjectsQuery, response: V1OrganizationProjects })
 
 /** The project's status as the contract spells it; a database has no status of its own here: the project's. */
@@ -32,6 +36,27 @@ const ORDER = {
   created_desc: 'p.inserted_at desc, p.id desc',
 } as const
 
+type Entitlement = V1Entitlements['entitlements'][number]
+const flag = (key: string, hasAccess: boolean): Entitlement => ({ feature: { key, type: 'boolean' }, hasAccess, type: 'boolean', config: { enabled: hasAccess } })
+
+/**
+ * What the plan opens among the contract's features, as the platform's own refusals decide it (tested against them):
+ * custom domains and preview branches (persistent or not) need a paid plan; image transformations and pausing work
+ * on every plan. The contract's other features are not offered here at all, and its numeric ones (branching_limit,
+ * function.max_count …) have no limit here to report: they are left out rather than given figures the platform does
+ * not enforce. Point-in-time recovery (paid plans too) is a `set` feature, which the contract cannot carry: its
+ * config is oneOf three objects of which the boolean one, having no other required property, matches every set too.
+ */
+export function entitlementsOf(plan: PlanId): Entitlement[] {
+  const paid = plan !== 'free'
+  return [
+    flag('custom_domain', paid),
+    flag('branching_persistent', paid),
+    flag('storage.image_transformations', true),
+    flag('project_pausing', true),
+  ]
+}
+
 export function organizationV1Routes({ db }: Deps) {
   const app = new Hono<AppEnv>()
   const organization = memberOrganization(db)
@@ -46,6 +71,8 @@ export function organizationV1Routes({ db }: Deps) {
       rows.map((r) => ({ user_id: String(r.id), user_name: r.username, email: r.primary_email, role_name: r.role, mfa_enabled: false })) satisfies V1OrganizationMemberList,
     )
   })
+
+  app.on(...at(v1ListEntitlements), organization, (c) => c.json({ entitlements: entitlementsOf(c.var.organization.plan_id) } satisfies V1Entitlements))
 
   app.on(...at(v1ListProjects), slugParam, validate('query', V1OrganizationProjectsQuery), organization, async (c) => {
     const q = c.req.valid('query')

@@ -2,7 +2,8 @@
  * Object bytes on local disk: DATA_DIR/storage/<ref>/objects/<v[0..2]>/<version>, one file per object version. A
  * write streams into DATA_DIR/storage/<ref>/tmp/ and is renamed into place only when complete: a crash or a cut-off
  * request never leaves half an object, and a body past the limit is stopped while it streams, its temporary file
- * removed.
+ * removed. Resumable uploads gather their bytes in DATA_DIR/storage/<ref>/resumable (@tus/file-store), and a complete
+ * one is renamed into place.
  */
 import { randomUUID } from 'node:crypto'
 import { createReadStream } from 'node:fs'
@@ -10,6 +11,7 @@ import fs from 'node:fs/promises'
 import path from 'node:path'
 import type { Readable } from 'node:stream'
 import { pipeline } from 'node:stream/promises'
+import { FileStore } from '@tus/file-store'
 import type { ObjectBytes, Written } from '../../core/objectBytes'
 import { metered } from './metered'
 
@@ -69,18 +71,35 @@ export class DiskObjects implements ObjectBytes {
     return meter.written(version)
   }
 
-  async adopt(ref: string, file: string): Promise<Written> {
+  private resumableDir(ref: string) {
+    return path.join(this.projectDir(ref), 'resumable')
+  }
+
+  resumableStore(ref: string) {
+    return new FileStore({ directory: this.resumableDir(ref) })
+  }
+
+  /** An upload's file in resumableDir, its id checked (the store's own ids: UUIDs). */
+  private uploadFile(ref: string, uploadId: string) {
+    return path.join(this.resumableDir(ref), checkVersion(uploadId))
+  }
+
+  async adopt(ref: string, uploadId: string): Promise<Written> {
+    const file = this.uploadFile(ref, uploadId)
     const meter = metered(Number.POSITIVE_INFINITY)
     await pipeline(createReadStream(file), meter.stream, async (chunks: AsyncIterable<Buffer>) => {
       for await (const _ of chunks);
     })
     const version = randomUUID()
     await this.place(ref, version, file)
+    await fs.rm(`${file}.json`, { force: true })
     return meter.written(version)
   }
 
-  resumableDir(ref: string) {
-    return path.join(this.projectDir(ref), 'resumable')
+  async discard(ref: string, uploadId: string): Promise<void> {
+    const file = this.uploadFile(ref, uploadId)
+    await fs.rm(file, { force: true })
+    await fs.rm(`${file}.json`, { force: true })
   }
 
   async copy(ref: string, from: string): Promise<string> {

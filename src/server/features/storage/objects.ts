@@ -5,6 +5,5 @@ import { DiskObjects, storageRoot } from './disk'
 import { S3Objects } from './s3'
 
 export function objectBytesFor(config: Pick<ServerConfig, 'dataDir' | 'storageS3'>): ObjectBytes {
-  const local = storageRoot(config.dataDir)
-  return config.storageS3 ? new S3Objects(config.storageS3, local) : new DiskObjects(local)
+  return config.storageS3 ? new S3Objects(config.storageS3) : new DiskObjects(storageRoot(config.dataDir))
 }

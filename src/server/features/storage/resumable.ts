@@ -1,19 +1,18 @@
 /**
  * Resumable uploads, `/p/{ref}/storage/v1/upload/resumable`, with the TUS protocol as the platform offers them
- * (its clients: tus-js-client, Uppy), served by @tus/server with @tus/file-store: one TUS server per project, its
- * partial uploads in DATA_DIR/storage/<ref>/resumable. Upload-Metadata names `bucketName`, `objectName`,
+ * (its clients: tus-js-client, Uppy), served by @tus/server: one TUS server per project, its partial uploads in the
+ * data store the objects' bytes give (a folder of this disk, or the S3-compatible store itself). Upload-Metadata names `bucketName`, `objectName`,
  * `contentType`, `cacheControl` and `metadata` (JSON), as storage's TUS endpoint reads them; `x-upsert: true` on the
  * creation replaces an existing object.
  * When an upload is created, the caller's right to write the object is asked at once (bucket, size limit, MIME type,
  * and the row inserted as the caller and rolled back, so policies and a taken name refuse it before any byte); the
  * caller is written into the upload, and every later request on it (PATCH, HEAD, GET, DELETE) must come from the same
- * role and user. The last byte adopts the file as an object version (a rename on disk, a streamed upload to an
- * S3-compatible store) and writes its row as the caller; if that fails the bytes are removed.
+ * role and user. The last byte adopts the upload as an object version (a rename on disk; in an S3-compatible store
+ * the completed multipart upload already is one) and writes its row as the caller; if that fails the bytes are removed.
  */
-import fs from 'node:fs/promises'
-import path from 'node:path'
-import { FileStore } from '@tus/file-store'
+import { randomUUID } from 'node:crypto'
 import { Server } from '@tus/server'
+import type { DataStore } from '@tus/utils'
 import type { GatewayContext } from '../../gateway'
 import type { ObjectBytes, Written } from '../../core/objectBytes'
 import { answerError, StorageError } from './errors'
@@ -37,7 +36,7 @@ async function tusError(err: unknown): Promise<{ status_code: number; body: stri
 }
 
 export function resumableUploads(hooks: ResumableHooks) {
-  const servers = new Map<string, { server: Server; store: FileStore }>()
+  const servers = new Map<string, { server: Server; store: DataStore }>()
   const requests = new WeakMap<Request, { g: GatewayContext; upsert: boolean }>()
 
   const contextOf = (req: unknown) => {
@@ -49,11 +48,12 @@ export function resumableUploads(hooks: ResumableHooks) {
   function serverFor(ref: string) {
     let entry = servers.get(ref)
     if (entry) return entry
-    const directory = hooks.objects.resumableDir(ref)
-    const store = new FileStore({ directory })
+    const store = hooks.objects.resumableStore(ref)
     const server = new Server({
       path: `/p/${ref}/storage/v1/upload/resumable`,
       datastore: store,
+      // The stores take UUIDs (in S3 the id is the object version the upload becomes).
+      namingFunction: () => randomUUID(),
       generateUrl: (req, { id }) => `${contextOf(req).g.reachedAt}/storage/v1/upload/resumable/${id}`,
       async onUploadCreate(req, upload) {
         const { g, upsert } = contextOf(req)
@@ -86,14 +86,17 @@ export function resumableUploads(hooks: ResumableHooks) {
       },
       async onUploadFinish(req, upload) {
         const { g } = contextOf(req)
-        const file = path.join(directory, upload.id)
+        let written: Written
         try {
-          const written = await hooks.objects.adopt(ref, file)
-          await fs.rm(`${file}.json`, { force: true })
+          written = await hooks.objects.adopt(ref, upload.id)
+        } catch (err) {
+          await hooks.objects.discard(ref, upload.id).catch(() => {})
+          throw await tusError(err)
+        }
+        try {
+          // The version is the object's from here: finish removes it when its row is not written.
           await hooks.finish(g, upload.metadata ?? {}, written)
         } catch (err) {
-          await fs.rm(file, { force: true })
-          await fs.rm(`${file}.json`, { force: true })
           throw await tusError(err)
         }
         return {}

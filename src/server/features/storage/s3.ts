@@ -5,13 +5,11 @@
  * (PART_BYTES) of it is in memory. S3 makes an object visible only once its PutObject or its multipart upload is
  * complete, so a body cut off or refused past its limit never shows as an object; the Upload aborts the multipart
  * upload it began. Reads are GetObject's body streamed as it arrives, Range passed on; a copy is the store's own
- * CopyObject. Resumable uploads gather their bytes on this machine's disk (the TUS server's file store) and are sent
- * to the store once complete. The secret key is only ever handed to the SDK's client.
+ * CopyObject. Resumable uploads are multipart uploads of the store itself (s3Resumable.ts), under
+ * `<prefix><ref>/resumable/` until their last byte makes them the object version their id names: nothing of them is
+ * on this machine's disk. The secret key is only ever handed to the SDK's client.
  */
 import { randomUUID } from 'node:crypto'
-import { createReadStream } from 'node:fs'
-import fs from 'node:fs/promises'
-import path from 'node:path'
 import { PassThrough, type Readable } from 'node:stream'
 import { pipeline } from 'node:stream/promises'
 import {
@@ -29,6 +27,7 @@ import type { ObjectBytes, Written } from '../../core/objectBytes'
 import { checkVersion } from './disk'
 import { objectNotFound, StorageError } from './errors'
 import { metered } from './metered'
+import { S3ResumableStore } from './s3Resumable'
 
 /** The size of one part of a multipart upload: S3's smallest (every part but the last must be at least 5 MiB). */
 export const PART_BYTES = 5 * 1024 * 1024
@@ -44,17 +43,17 @@ function storeError(err: unknown): never {
 
 const isMissing = (err: unknown) => err instanceof S3ServiceException && (err.name === 'NoSuchKey' || err.name === 'NotFound' || err.$metadata?.httpStatusCode === 404)
 
+/** A key's last segment names an object version (a UUID), not a resumable upload's state under `resumable/`. */
+const VERSION = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/
+
 export class S3Objects implements ObjectBytes {
   readonly kind = 's3'
-  private readonly client: S3Client
+  /** The SDK's client: every request to the store goes through it (tests watch its middleware stack). */
+  readonly client: S3Client
   /** Writes under way, by project: what `unfinished` reports. */
   private readonly writing = new Map<string, Set<string>>()
 
-  /** `localRoot`: this machine's folder for resumable uploads' partial bytes (DATA_DIR/storage). */
-  constructor(
-    private readonly settings: S3Settings,
-    private readonly localRoot: string,
-  ) {
+  constructor(private readonly settings: S3Settings) {
     this.client = new S3Client({
       endpoint: settings.endpoint,
       region: settings.region,
@@ -115,16 +114,38 @@ export class S3Objects implements ObjectBytes {
     return this.send(ref, source, limit)
   }
 
-  resumableDir(ref: string) {
-    return path.join(this.localRoot, ref, 'resumable')
+  private resumablePrefix(ref: string) {
+    return `${this.projectPrefix(ref)}resumable/`
   }
 
-  async adopt(ref: string, file: string): Promise<Written> {
+  resumableStore(ref: string): S3ResumableStore {
+    return new S3ResumableStore(
+      this.client,
+      this.settings.bucket,
+      (id) => this.key(ref, id),
+      (id) => `${this.resumablePrefix(ref)}${id}`,
+      PART_BYTES,
+    )
+  }
+
+  /** The upload's bytes are already the object version its id names: only its state goes. */
+  async adopt(ref: string, uploadId: string): Promise<Written> {
     try {
-      return await this.send(ref, createReadStream(file), Number.POSITIVE_INFINITY)
-    } finally {
-      await fs.rm(file, { force: true })
+      const { size, etag } = await this.resumableStore(ref).adopt(uploadId)
+      return { version: checkVersion(uploadId), size, etag }
+    } catch (err) {
+      return storeError(err)
     }
+  }
+
+  async discard(ref: string, uploadId: string): Promise<void> {
+    try {
+      await this.resumableStore(ref).remove(uploadId)
+    } catch (err) {
+      // Anything but the store's own error is the library's 404: the state is gone, the bytes may still be an object.
+      if (err instanceof S3ServiceException) storeError(err)
+    }
+    await this.remove(ref, [checkVersion(uploadId)])
   }
 
   async copy(ref: string, from: string): Promise<string> {
@@ -179,14 +200,14 @@ export class S3Objects implements ObjectBytes {
     await this.deleteKeys(versions.map((v) => this.key(ref, v)))
   }
 
-  /** Every S3 object under the project's prefix. */
-  private async list(ref: string): Promise<Array<{ key: string; size: number }>> {
+  /** Every S3 object under the project's prefix (or `prefix`). */
+  private async list(ref: string, prefix = this.projectPrefix(ref)): Promise<Array<{ key: string; size: number }>> {
     const out: Array<{ key: string; size: number }> = []
     let token: string | undefined
     do {
       let page
       try {
-        page = await this.client.send(new ListObjectsV2Command({ Bucket: this.settings.bucket, Prefix: this.projectPrefix(ref), ContinuationToken: token }))
+        page = await this.client.send(new ListObjectsV2Command({ Bucket: this.settings.bucket, Prefix: prefix, ContinuationToken: token }))
       } catch (err) {
         return storeError(err)
       }
@@ -198,7 +219,7 @@ export class S3Objects implements ObjectBytes {
 
   async stored(ref: string): Promise<Array<{ version: string; size: number }>> {
     const prefix = this.projectPrefix(ref)
-    return (await this.list(ref)).map((o) => ({ version: o.key.slice(prefix.length), size: o.size }))
+    return (await this.list(ref)).map((o) => ({ version: o.key.slice(prefix.length), size: o.size })).filter((o) => VERSION.test(o.version))
   }
 
   /** The writes of this process still sending bytes (the store shows none of them as objects until complete). */
@@ -206,8 +227,17 @@ export class S3Objects implements ObjectBytes {
     return [...(this.writing.get(ref) ?? [])]
   }
 
+  /** Its unfinished resumable uploads aborted first (their parts are no objects: a listing does not find them). */
   async removeProject(ref: string): Promise<void> {
+    const store = this.resumableStore(ref)
+    const states = (await this.list(ref, this.resumablePrefix(ref))).map((o) => o.key.slice(this.resumablePrefix(ref).length)).filter((name) => name.endsWith('.info'))
+    for (const name of states) {
+      try {
+        await store.remove(name.slice(0, -'.info'.length))
+      } catch (err) {
+        if (err instanceof S3ServiceException) storeError(err)
+      }
+    }
     await this.deleteKeys((await this.list(ref)).map((o) => o.key))
-    await fs.rm(path.join(this.localRoot, ref), { recursive: true, force: true })
   }
 }

@@ -5,12 +5,13 @@
  *   GET /v1/projects/{ref}/database/jit/list               JitListAccessResponse: the Postgres port grants no
  *                                                          temporary access (its logins are the project's own roles,
  *                                                          by the database password), so there is none to list
+ *   GET /v1/projects/{ref}/jit-access                      JitAccessResponse: `disabled`, for the same reason
  */
 import { Hono } from 'hono'
 import * as z from 'zod'
 import { ProjectRef } from '../../../contracts/common'
 import { endpoint } from '../../../contracts/endpoint'
-import { V1JitAccessList, V1Migration } from '../../../contracts/v1Reads'
+import { V1JitAccessConfig, V1JitAccessList, V1Migration } from '../../../contracts/v1Reads'
 import type { Deps } from '../../core/deps'
 import { answerDatabaseFailure } from '../../core/domainErrors'
 import { at, errorJson, validate, type AppEnv } from '../../core/http'
@@ -20,6 +21,7 @@ import { findMigration } from './migrations'
 
 const v1GetMigration = endpoint('GET', 'v1', '/projects/:ref/database/migrations/:version', { response: V1Migration })
 const v1ListJitAccess = endpoint('GET', 'v1', '/projects/:ref/database/jit/list', { response: V1JitAccessList })
+const v1GetJitAccess = endpoint('GET', 'v1', '/projects/:ref/jit-access', { response: V1JitAccessConfig })
 const VersionParam = z.object({ ref: ProjectRef, version: z.string().regex(/^\d{1,32}$/, 'version must be digits (the CLI writes yyyymmddhhmmss)') })
 
 export function wireV1Routes({ db, projectDbs }: Deps) {
@@ -41,6 +43,7 @@ export function wireV1Routes({ db, projectDbs }: Deps) {
   })
 
   app.on(...at(v1ListJitAccess), refParam, project, (c) => c.json({ items: [] } satisfies V1JitAccessList))
+  app.on(...at(v1GetJitAccess), refParam, project, (c) => c.json({ state: 'disabled' } satisfies V1JitAccessConfig))
 
   return app
 }

@@ -289,7 +289,10 @@ function Columns({ actor, view }: { actor: StorageExplorerActorRef; view: Browsi
   )
 }
 
-/** A column entry's height in px (py-1.5 around a line of text-sm): the estimate; a wrapped long name measures more. */
+/**
+ * A column entry's height in px (py-1.5 around a line of text-sm), given rather than measured: a long name is cut with
+ * an ellipsis (its whole text is the entry's name and title), so every entry is one line and rendering reads no layout.
+ */
 const COLUMN_ENTRY_HEIGHT = 32
 
 function FolderColumnView({
@@ -314,7 +317,6 @@ function FolderColumnView({
     rowHeight: COLUMN_ENTRY_HEIGHT,
     // The open folder stays rendered, so Left from the column it opened finds it however far this one scrolled.
     keep: openIndex >= 0 ? [openIndex] : [],
-    measured: true,
     // Beside an open folder a column's files are text, not buttons.
     canFocus: (index) => open === null || shown[index].id === null,
   })
@@ -338,7 +340,7 @@ function FolderColumnView({
             if (slot.kind === 'spacer') return <li key={slot.key} aria-hidden="true" style={{ height: slot.height }} />
             const item = shown[slot.index]
             return (
-              <li key={slot.key} data-index={slot.index} ref={list.measure}>
+              <li key={slot.key} style={{ height: COLUMN_ENTRY_HEIGHT }}>
                 {item.id === null ? (
                   <button
                     type="button"
@@ -348,9 +350,10 @@ function FolderColumnView({
                       'flex w-full items-center justify-between rounded px-2 py-1.5 text-left focus:outline-none focus-visible:ring-2 focus-visible:ring-emerald-600',
                       open === item.name ? 'bg-emerald-100 font-medium text-emerald-950 dark:bg-emerald-900 dark:text-emerald-50' : 'hover:bg-neutral-100 dark:hover:bg-neutral-800',
                     )}
+                    title={`${item.name}/`}
                     onClick={() => actor.send({ type: 'folder.open', path: path === '' ? item.name : `${path}/${item.name}` })}
                   >
-                    <span className="break-all">{item.name}/</span>
+                    <span className="min-w-0 truncate">{item.name}/</span>
                     <span aria-hidden="true">›</span>
                   </button>
                 ) : open === null ? (
@@ -358,13 +361,16 @@ function FolderColumnView({
                     type="button"
                     data-entry-index={slot.index}
                     className="flex w-full items-center justify-between gap-2 rounded px-2 py-1.5 text-left hover:bg-neutral-100 focus:outline-none focus-visible:ring-2 focus-visible:ring-emerald-600 dark:hover:bg-neutral-800"
+                    title={item.name}
                     onClick={() => actor.send({ type: 'item.open', name: item.name })}
                   >
-                    <span className="break-all">{item.name}</span>
+                    <span className="min-w-0 truncate">{item.name}</span>
                   </button>
                 ) : (
                   // A file beside the open folder: its details open once its own folder is the open one again.
-                  <span className="block break-all px-2 py-1.5 text-neutral-600 dark:text-neutral-400">{item.name}</span>
+                  <span className="block truncate px-2 py-1.5 text-neutral-600 dark:text-neutral-400" title={item.name}>
+                    {item.name}
+                  </span>
                 )}
               </li>
             )
@@ -375,8 +381,11 @@ function FolderColumnView({
   )
 }
 
-/** A row's height in px (py-2 around a ghost button), given rather than measured: rendering reads no layout. */
-const ROW_HEIGHT = 41
+/**
+ * A row's height in px, given rather than measured (rendering reads no layout): a ghost button (32) within py-2 (16),
+ * and the border between rows (1). The listing bench prints the height the rows are drawn at.
+ */
+const ROW_HEIGHT = 49
 
 /**
  * The folder's entries as a table, virtualised (virtualRows.ts): only the rows in view (and a few beyond) are in the
@@ -393,8 +402,20 @@ function FileTable({ actor, view, items }: { actor: StorageExplorerActorRef; vie
       <p id={hintId} className="sr-only">
         Up and Down move between the files, Page Up and Page Down a page at a time, Home and End to the first and the last.
       </p>
-      <div ref={list.box} className="max-h-[32rem] overflow-auto" onFocus={list.onFocus} onKeyDown={list.onKeyDown}>
-        <table aria-label="Files" aria-describedby={hintId} aria-rowcount={items.length + 1} className="min-w-full text-sm">
+      {/* Laid out on its own (contain): rows coming and going in a scroll frame do not lay out the page around it. */}
+      <div ref={list.box} className="max-h-[32rem] overflow-auto [contain:content]" onFocus={list.onFocus} onKeyDown={list.onKeyDown}>
+        {/* A fixed layout: the columns' widths are the colgroup's, so a new row is laid out alone rather than every
+            row measured again for the widest cell. A long name is cut with an ellipsis (its whole text is the button's
+            name and title). */}
+        <table aria-label="Files" aria-describedby={hintId} aria-rowcount={items.length + 1} className="w-full min-w-[64rem] table-fixed text-sm">
+          <colgroup>
+            <col className="w-10" />
+            <col />
+            <col className="w-24" />
+            <col className="w-52" />
+            <col className="w-48" />
+            <col className="w-72" />
+          </colgroup>
           <thead className="sticky top-0 z-10 border-b border-neutral-200 bg-white text-left text-xs text-neutral-600 dark:border-neutral-800 dark:bg-neutral-900 dark:text-neutral-400">
             <tr aria-rowindex={1}>
               <th scope="col" className="px-3 py-2">
@@ -404,7 +425,7 @@ function FileTable({ actor, view, items }: { actor: StorageExplorerActorRef; vie
               <th scope="col" className="px-3 py-2 font-medium">Size</th>
               <th scope="col" className="px-3 py-2 font-medium">Type</th>
               <th scope="col" className="px-3 py-2 font-medium">Last modified</th>
-              <th scope="col" className="px-3 py-2 font-medium">
+              <th scope="col" className={cx('px-3 py-2 font-medium', STICKY_RIGHT)}>
                 <span className="sr-only">Actions</span>
               </th>
             </tr>
@@ -432,6 +453,12 @@ function FileTable({ actor, view, items }: { actor: StorageExplorerActorRef; vie
     </Card>
   )
 }
+
+/**
+ * The actions column stays at the right edge of the list where the columns are wider than the card (the table scrolls
+ * sideways rather than wrapping, which would change a row's height), over an opaque background.
+ */
+const STICKY_RIGHT = 'sticky right-0 bg-white dark:bg-neutral-900'
 
 /** One formatter for every row: toLocaleString makes a formatter of its own at each call, too slow for a scroll frame. */
 const DATE_TIME = new Intl.DateTimeFormat(undefined, { dateStyle: 'short', timeStyle: 'medium' })
@@ -472,21 +499,21 @@ const Row = memo(function Row({
           />
         ) : null}
       </td>
-      <th scope="row" className="whitespace-nowrap px-3 py-2 text-left font-normal">
+      <th scope="row" className="truncate px-3 py-2 text-left font-normal">
         {isFolder ? (
-          <button type="button" data-entry-index={index} className="font-medium text-emerald-800 underline dark:text-emerald-400" onClick={() => actor.send({ type: 'folder.open', path: folder === '' ? item.name : `${folder}/${item.name}` })}>
+          <button type="button" data-entry-index={index} title={`${item.name}/`} className="max-w-full truncate font-medium text-emerald-800 underline dark:text-emerald-400" onClick={() => actor.send({ type: 'folder.open', path: folder === '' ? item.name : `${folder}/${item.name}` })}>
             {item.name}/
           </button>
         ) : (
-          <button type="button" data-entry-index={index} className="text-left underline-offset-2 hover:underline" disabled={!actions.open} onClick={() => actor.send({ type: 'item.open', name: item.name })}>
+          <button type="button" data-entry-index={index} title={item.name} className="max-w-full truncate text-left underline-offset-2 hover:underline" disabled={!actions.open} onClick={() => actor.send({ type: 'item.open', name: item.name })}>
             {item.name}
           </button>
         )}
       </th>
-      <td className="px-3 py-2">{item.metadata ? sizeLabel(item.metadata.size) : '—'}</td>
-      <td className="px-3 py-2 font-mono text-xs">{item.metadata?.mimetype ?? 'Folder'}</td>
-      <td className="px-3 py-2">{item.updated_at ? DATE_TIME.format(new Date(item.updated_at)) : '—'}</td>
-      <td className="whitespace-nowrap px-3 py-2 text-right">
+      <td className="truncate px-3 py-2">{item.metadata ? sizeLabel(item.metadata.size) : '—'}</td>
+      <td className="truncate px-3 py-2 font-mono text-xs">{item.metadata?.mimetype ?? 'Folder'}</td>
+      <td className="truncate px-3 py-2">{item.updated_at ? DATE_TIME.format(new Date(item.updated_at)) : '—'}</td>
+      <td className={cx('whitespace-nowrap px-3 py-2 text-right', STICKY_RIGHT)}>
         {isFolder ? null : (
           <Button variant="ghost" aria-label={`Get URL of ${item.name}`} disabled={!actions.url} onClick={() => actor.send({ type: 'url.open', name: item.name })}>
             Get URL

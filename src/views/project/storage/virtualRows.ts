@@ -14,8 +14,11 @@ import { useCallback, useLayoutEffect, useRef, useState, type FocusEvent, type K
 
 /** Before the box is measured, and where nothing is laid out (a box of no height), a box's worth of rows is drawn. */
 const UNMEASURED = { width: 1000, height: 512 }
-/** Entries rendered beyond each edge of the view, so a fast scroll or Tab does not outrun them. */
-const OVERSCAN = 10
+/**
+ * Entries rendered beyond each edge of the view, so a wheel's step or Tab finds the next one already there. Few: in a
+ * fling every rendered entry is new each frame, and each one beyond the view is paid for without being seen.
+ */
+const OVERSCAN = 4
 
 /** What to render, in order: an entry by its index, or a spacer of the height of the entries between. */
 export type Slot = { kind: 'entry'; index: number; key: string | number } | { kind: 'spacer'; height: number; key: string }
@@ -24,23 +27,20 @@ export function useVirtualRows({
   entries,
   rowHeight,
   keep = [],
-  measured = false,
   canFocus = () => true,
 }: {
-  /** The entries, by name (a new array only when they change: the virtualiser's measurements follow its keys). */
+  /** The entries, by name (a new array only when they change: the virtualiser's keys follow them). */
   entries: readonly { name: string }[]
-  /** An entry's height in px: its height when `measured` is false, its first estimate otherwise. */
+  /** Every entry's height in px: given, never measured, so rendering an entry reads no layout. */
   rowHeight: number
   /** Entries kept rendered wherever the view is. */
   keep?: number[]
-  /** Entries of varying height (a wrapped name) measure themselves: their element takes `measure` as its ref. */
-  measured?: boolean
   /** Whether an entry takes the focus (a column's files beside its open folder do not): moves pass over the others. */
   canFocus?: (index: number) => boolean
 }) {
   const box = useRef<HTMLDivElement>(null)
   const count = entries.length
-  // The same function while the entries are the same: a new one makes the virtualiser measure every entry again.
+  // The same function while the entries are the same: a new one makes the virtualiser place every entry again.
   const getItemKey = useCallback((index: number) => entries[index].name, [entries])
   const [held, setHeld] = useState<number | null>(null)
   const focusNext = useRef<number | null>(null)
@@ -63,8 +63,6 @@ export function useVirtualRows({
     rangeExtractor,
     initialRect: UNMEASURED,
     observeElementRect: (instance, callback) => observeElementRect(instance, (rect) => callback(rect.height > 0 ? rect : UNMEASURED)),
-    // Where nothing is laid out an entry measures 0: its estimate stands.
-    measureElement: (element) => element.getBoundingClientRect().height || rowHeight,
   })
 
   const entryAt = (index: number) => box.current?.querySelector<HTMLElement>(`[data-entry-index="${index}"]`)
@@ -118,5 +116,5 @@ export function useVirtualRows({
   }
   if (rows.getTotalSize() > end) slots.push({ kind: 'spacer', height: rows.getTotalSize() - end, key: 'gap-end' })
 
-  return { box, slots, onKeyDown, onFocus, measure: measured ? rows.measureElement : undefined }
+  return { box, slots, onKeyDown, onFocus }
 }
