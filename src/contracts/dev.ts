@@ -7,6 +7,7 @@ import { OrgSlug, PostgrestStatus, ProjectStatus } from './common'
  *   POST /dev/projects/{ref}/status          DevSetStatusBody     -> Project
  *   POST /dev/projects/{ref}/postgrest       DevSetPostgrestBody  -> Project
  *   POST /dev/latency                        DevLatencyBody       -> { ms }
+ *   POST /dev/projects/{ref}/advance         (no body)            -> DevAdvanceResponse
  */
 export const DevCreateProjectBody = z.object({
   organization_slug: OrgSlug,
@@ -18,3 +19,5 @@ export const DevSetStatusBody = z.object({ status: ProjectStatus })
 export const DevSetPostgrestBody = z.object({ postgrestStatus: PostgrestStatus })
 export const DevLatencyBody = z.object({ ms: z.number().check(z.int(), z.gte(0), z.lte(60_000)) })
 export const DevLatencyResponse = z.object({ ms: z.number().check(z.int()) })
+/** The transition the advance control made due now, as the engine recorded it ('applied', 'skipped: …', 'failed: …'). */
+export const DevAdvanceResponse = z.object({ kind: z.string(), outcome: z.nullable(z.string()), cancelled: z.boolean() })

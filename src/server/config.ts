@@ -59,6 +59,11 @@ export interface ServerConfig {
     /** LIFECYCLE_BRANCH_STEP_MS: the pause before each step of a preview branch's build (database, each migration, seed). */
     branchStepMs: number
     /**
+     * LIFECYCLE_ADVANCE_WAIT_MS: how long the development control that makes a project's next transition due now
+     * waits for the engine to record it (a new database on a busy machine takes seconds) before answering 504.
+     */
+    advanceWaitMs: number
+    /**
      * LIFECYCLE_CONCURRENCY: projects whose transition work (a branch's migration, a new database) runs at once in
      * this process; a project's own rows always run one at a time. The app keeps it below PROJECT_DB_MAX_OPEN, so
      * requests always find a database slot.
@@ -164,7 +169,11 @@ export interface ServerConfig {
      * is kept from other organizations (manager.ts: the fairness rule).
      */
     minResidencyMs: number
-    /** PGlite: where the template folder is cached (default DATA_DIR/projects; no variable: the tests share one). */
+    /**
+     * PROJECT_DB_TEMPLATE_CACHE_DIR (PGlite): where the template folder is cached (default DATA_DIR/projects). Servers
+     * may share one: its folders are named by PGlite version and template SQL, and each is built aside and renamed into
+     * place whole, so a process that finds one finds it complete (the tests and the walks' servers share the temp folder).
+     */
     templateCacheDir?: string
     /**
      * PROJECT_DB_WASM_TIER (PGlite): 'optimizing' lets V8 recompile a project process's hot Postgres code with its
@@ -409,6 +418,7 @@ export function loadConfig(env: Env = process.env): ServerConfig {
       restoringMs: int(env, 'LIFECYCLE_RESTORING_MS', 8_000),
       upgradeStepMs: int(env, 'LIFECYCLE_UPGRADE_STEP_MS', 4_000),
       branchStepMs: int(env, 'LIFECYCLE_BRANCH_STEP_MS', 500),
+      advanceWaitMs: int(env, 'LIFECYCLE_ADVANCE_WAIT_MS', 60_000),
       concurrency: int(env, 'LIFECYCLE_CONCURRENCY', 2, 1),
     },
     freeProjectLimit: int(env, 'FREE_PROJECT_LIMIT', 2),
@@ -440,6 +450,7 @@ export function loadConfig(env: Env = process.env): ServerConfig {
       slotWaitMs: int(env, 'PROJECT_DB_SLOT_WAIT_MS', 10_000),
       minResidencyMs: int(env, 'PROJECT_DB_MIN_RESIDENCY_MS', 10_000),
       wasmTier: oneOf(env, 'PROJECT_DB_WASM_TIER', ['optimizing', 'baseline'] as const, 'optimizing'),
+      ...(env.PROJECT_DB_TEMPLATE_CACHE_DIR?.trim() ? { templateCacheDir: path.resolve(env.PROJECT_DB_TEMPLATE_CACHE_DIR.trim()) } : {}),
     },
     usageFlushMs: int(env, 'USAGE_FLUSH_MS', 10_000),
     restMaxRows: int(env, 'REST_MAX_ROWS', 1_000),

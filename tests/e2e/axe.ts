@@ -9,7 +9,18 @@ import { createRequire } from 'node:module'
  * newest release of the wrapper that installs on Node 20). 4.13's engine reads no oklch() colour — every colour
  * Tailwind 4 writes — so its contrast rule only ever answered "incomplete", never a violation.
  */
-const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8')
+const AXE_ENGINE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8')
+
+/**
+ * The engine on the page's real timers: a walk that checks polling beats pauses the page's clock (support.ts
+ * installClock, which keeps the real timers first), and axe waits on timers between its steps, so on the paused
+ * clock a scan would never end. Elsewhere the page's own timers are the real ones.
+ */
+const AXE_SOURCE = `(function (setTimeout, clearTimeout, setImmediate) {
+${AXE_ENGINE}
+}).call(window, ...(function (timers) {
+  return [timers.setTimeout, timers.clearTimeout, undefined]
+})(window.__realTimers || { setTimeout: window.setTimeout.bind(window), clearTimeout: window.clearTimeout.bind(window) }))`
 
 /** Every WCAG 2.x level A and AA success criterion axe checks. */
 export const WCAG_TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa']

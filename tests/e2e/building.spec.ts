@@ -1,59 +1,74 @@
 import { expect, test } from '@playwright/test'
-import { COMING_UP_MS } from '../../playwright.config'
 import { expectAccessible } from './axe'
-import { createProject, requestStarts, signIn } from './support'
+import { advance, advanceServer, clockNow, clockedRequests, createProject, installClock, signIn, startBeats } from './support'
 
 const STATUS_PATH = /\/platform\/projects\/[a-z]{20}\/status$/
+const BEAT_MS = 4_000
+
+/** Consecutive requests exactly one beat apart on the page's clock. */
+function expectBeat(starts: number[], beat: number) {
+  for (let i = 1; i < starts.length; i++) expect(starts[i] - starts[i - 1], `gap ${i} of ${starts.join(', ')}`).toBe(beat)
+}
 
 test('a project coming up shows "Setting up project", polls every 4 s, and opens when the server turns it healthy', async ({ page, request }) => {
+  await installClock(page)
   await signIn(page)
+  // The server's coming up lasts longer than the walk (playwright.config.ts): the walk ends it (advanceServer).
   const project = await createProject(request, { organization_slug: 'demo-pro', name: 'E2E coming up', status: 'COMING_UP' })
-  const healthyAt = Date.now() + COMING_UP_MS
-
-  const statusRequests = requestStarts(page, STATUS_PATH)
 
   await page.goto(`/project/${project.ref}`)
   const building = page.getByRole('heading', { level: 1, name: 'Setting up project' })
   await expect(building).toBeVisible()
+  await startBeats(page)
   // While coming up, every tool link leads to the building page.
   await expect(page.getByLabel('Table Editor', { exact: true })).toHaveAttribute('href', `/project/${project.ref}/building`)
   await expectAccessible(page, 'building (coming up)', building)
 
-  await expect(building).toBeHidden({ timeout: COMING_UP_MS + 10_000 })
-  const shownAt = Date.now()
+  // Three beats while the project is coming up: one status request each, 4 s apart on the page's clock.
+  const first = (await clockedRequests(page, STATUS_PATH)).length
+  await advance(page, 3 * BEAT_MS)
+  expect((await clockedRequests(page, STATUS_PATH)).length).toBe(first + 3)
+  await expect(building).toBeVisible()
+
+  await advanceServer(request, project.ref)
+  const healthyAt = await clockNow(page)
+  // The next beat reads the healthy status: the page opens the project then, with no more time passing.
+  await advance(page, BEAT_MS)
+  await expect(building).toBeHidden()
   await expect(page.getByRole('heading', { level: 1, name: 'E2E coming up' })).toBeVisible()
   await expect(page.getByLabel('Table Editor', { exact: true })).toHaveAttribute('href', `/project/${project.ref}/editor`)
   await expectAccessible(page, 'project home', page.getByRole('heading', { level: 1, name: 'E2E coming up' }))
 
-  // The page shows the healthy project within one poll interval of the server's transition (plus the
-  // engine's tick and the refetch).
-  expect(shownAt - healthyAt).toBeLessThan(4_000 + 1_500)
-  // One status request per 4 s on a fixed beat: consecutive requests 4 s apart, counted from each request's start
-  // (a little slack for a real browser's timers and the recording of requests).
-  expect(statusRequests.length).toBeGreaterThanOrEqual(2)
-  for (let i = 1; i < statusRequests.length; i++) {
-    const gap = statusRequests[i] - statusRequests[i - 1]
-    expect(gap).toBeGreaterThan(3_800)
-    expect(gap).toBeLessThan(4_300)
-  }
-  const before = statusRequests.length
-  await page.waitForTimeout(5_000)
-  expect(statusRequests.length).toBe(before)
+  const starts = await clockedRequests(page, STATUS_PATH)
+  // The page showed the healthy project on the first beat after the server's transition.
+  expect(starts.at(-1)! - healthyAt).toBeGreaterThan(0)
+  expect(starts.at(-1)! - healthyAt).toBeLessThanOrEqual(BEAT_MS)
+  // One status request per 4 s on a fixed beat, counted from each request's start.
+  expect(starts.length).toBeGreaterThanOrEqual(4)
+  expectBeat(starts, BEAT_MS)
+  // Healthy: the polling has stopped.
+  await advance(page, 5_000)
+  expect(await clockedRequests(page, STATUS_PATH)).toHaveLength(starts.length)
 })
 
 test('leaving the building page stops the status polling', async ({ page, request }) => {
+  await installClock(page)
   await signIn(page)
   const project = await createProject(request, { organization_slug: 'demo-pro', name: 'E2E leave building', status: 'UNKNOWN' })
-  const statusRequests = requestStarts(page, STATUS_PATH)
   await page.goto(`/project/${project.ref}/editor`)
   await expect(page.getByRole('heading', { level: 1, name: 'Initiating project set up' })).toBeVisible()
+  await startBeats(page)
   await expectAccessible(page, 'building (initiating)', page.getByRole('heading', { level: 1, name: 'Initiating project set up' }))
-  await expect.poll(() => statusRequests.length, { timeout: 10_000 }).toBeGreaterThanOrEqual(2)
+  const first = (await clockedRequests(page, STATUS_PATH)).length
+  await advance(page, 2 * BEAT_MS)
+  const polled = await clockedRequests(page, STATUS_PATH)
+  expect(polled.length).toBe(first + 2)
+  expectBeat(polled, BEAT_MS)
 
   // Settings pages render normally for a project coming up: the poll stops there.
   await page.getByRole('link', { name: 'Project Settings' }).click()
   await expect(page.getByRole('heading', { level: 1, name: 'Initiating project set up' })).toBeHidden()
-  const left = statusRequests.length
-  await page.waitForTimeout(9_000)
-  expect(statusRequests.length).toBe(left)
+  const left = (await clockedRequests(page, STATUS_PATH)).length
+  await advance(page, 9_000)
+  expect(await clockedRequests(page, STATUS_PATH)).toHaveLength(left)
 })

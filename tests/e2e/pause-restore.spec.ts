@@ -1,17 +1,15 @@
-import { expect, test, type Page } from '@playwright/test'
+import { expect, test } from '@playwright/test'
 import { expectAccessible } from './axe'
-import { createProject, requestStarts, signIn } from './support'
+import { advance, advanceServer, advanceUntilVisible, clockNow, clockedRequests, createProject, installClock, settle, signIn, startBeats } from './support'
 
-// The durations playwright.config.ts gives the server (webServer.env).
-const GOING_DOWN_MS = 2_000
-const PAUSING_MS = 3_000
-const RESTORING_MS = 5_000
-
+// The server's pause and restore steps last longer than these walks (playwright.config.ts): each walk ends them
+// itself (advanceServer), with the page on a clock it drives (installClock), so the beats are exact at any load.
 const STATUS_PATH = /\/platform\/projects\/[a-z]{20}\/status$/
-
-const countStatusRequests = (page: Page) => requestStarts(page, STATUS_PATH)
+/** The restoring screen's status poll. */
+const RESTORE_BEAT_MS = 4_000
 
 test('pausing a project from its settings shows "Pausing project" until it is paused, then the paused page', async ({ page, request }) => {
+  await installClock(page)
   await signIn(page)
   const project = await createProject(request, { organization_slug: 'demo-pro', name: 'E2E pause me', status: 'ACTIVE_HEALTHY' })
   await page.goto(`/project/${project.ref}/settings/general`)
@@ -22,24 +20,36 @@ test('pausing a project from its settings shows "Pausing project" until it is pa
   // Headless UI's dialog element has no box of its own; its panel (title and buttons) is what shows.
   await expect(dialog.getByRole('heading', { name: 'Pause this project' })).toBeVisible()
   await expectAccessible(page, 'pause dialog', dialog.getByRole('heading', { name: 'Pause this project' }))
-  const requests = countStatusRequests(page)
+  await startBeats(page)
   await dialog.getByRole('button', { name: 'Confirm pause' }).click()
-  const startedAt = Date.now()
-
-  await expect(page.getByRole('heading', { level: 1, name: 'Pausing project' })).toBeVisible()
+  // The pause is answered with the clock where it was at the click: the dashboard is pausing from this time on (its
+  // pausing screen then shows once its code is in, which takes React's Suspense a timer of its own).
+  await settle(page)
+  const startedAt = await clockNow(page)
+  const pausing = page.getByRole('heading', { level: 1, name: 'Pausing project' })
+  await advanceUntilVisible(page, pausing)
   await expect(page.getByText(/Running for \d+ s/)).toBeVisible()
-  // Right away, well before the first poll (4 s after the page opened): axe's time on the page is not in a gap.
   await expectAccessible(page, 'pausing', page.getByText(/Running for \d+ s/))
+
+  // GOING_DOWN for two polls, PAUSING for one, then INACTIVE: the poll after it leaves the pausing page.
+  await advance(page, 4_000)
+  expect(await clockedRequests(page, STATUS_PATH)).toHaveLength(1)
+  await advance(page, 2_000)
+  expect(await clockedRequests(page, STATUS_PATH)).toHaveLength(2)
+  expect((await advanceServer(request, project.ref)).outcome).toBe('applied')
+  await advance(page, 2_000)
+  await expect(pausing).toBeVisible()
+  expect((await advanceServer(request, project.ref)).outcome).toBe('applied')
+  await advance(page, 2_000)
   // Settings render normally for a paused project: the pausing page gives way to the settings page.
-  await expect(page.getByRole('heading', { level: 1, name: 'Pausing project' })).toBeHidden({ timeout: GOING_DOWN_MS + PAUSING_MS + 8_000 })
+  await expect(pausing).toBeHidden()
   await expect(page.getByRole('heading', { level: 1, name: 'General settings' })).toBeVisible()
   await expect(page.getByText('Paused', { exact: true })).toBeVisible()
   // The first status poll comes 4 s after the page opened, then every 2 s on a fixed beat.
-  expect(requests[0] - startedAt).toBeGreaterThan(3_500)
-  for (let i = 1; i < requests.length; i++) {
-    expect(requests[i] - requests[i - 1]).toBeGreaterThan(1_800)
-    expect(requests[i] - requests[i - 1]).toBeLessThan(2_300)
-  }
+  const requests = await clockedRequests(page, STATUS_PATH)
+  expect(requests).toHaveLength(4)
+  expect(requests[0] - startedAt).toBe(4_000)
+  for (let i = 1; i < requests.length; i++) expect(requests[i] - requests[i - 1], `gap ${i} of ${requests.join(', ')}`).toBe(2_000)
 
   await page.getByRole('link', { name: 'Table Editor' }).first().click()
   await expect(page.getByRole('heading', { level: 1, name: 'Project is paused' })).toBeVisible()
@@ -48,6 +58,7 @@ test('pausing a project from its settings shows "Pausing project" until it is pa
 })
 
 test('restoring a paused project shows "Restoration in progress", then "Restoration complete!" and returns to it', async ({ page, request }) => {
+  await installClock(page)
   await signIn(page)
   const project = await createProject(request, { organization_slug: 'demo-pro', name: 'E2E restore me', status: 'INACTIVE' })
   await page.goto(`/project/${project.ref}/editor`)
@@ -60,26 +71,37 @@ test('restoring a paused project shows "Restoration in progress", then "Restorat
   const dialog = page.getByRole('dialog', { name: 'Restore this project' })
   await expect(dialog.getByRole('button', { name: 'Confirm restore' })).toBeVisible()
   await expectAccessible(page, 'restore dialog', dialog.getByRole('button', { name: 'Confirm restore' }))
+  await startBeats(page)
   await dialog.getByRole('button', { name: 'Confirm restore' }).click()
   await expect(page.getByRole('status', { name: 'Notifications' })).toContainText('Restoring project')
-  await expect(page.getByRole('heading', { level: 1, name: 'Restoration in progress' })).toBeVisible()
+  await advanceUntilVisible(page, page.getByRole('heading', { level: 1, name: 'Restoration in progress' }))
   await expectAccessible(page, 'restoring', page.getByRole('heading', { level: 1, name: 'Restoration in progress' }))
-  await expect(page.getByRole('heading', { level: 1, name: 'Restoration complete!' })).toBeVisible({ timeout: RESTORING_MS + 8_000 })
+  // Still restoring after a beat; the beat after the server has restored it shows it complete.
+  await advance(page, RESTORE_BEAT_MS)
+  await expect(page.getByRole('heading', { level: 1, name: 'Restoration in progress' })).toBeVisible()
+  expect((await advanceServer(request, project.ref)).outcome).toBe('applied')
+  await advance(page, RESTORE_BEAT_MS)
+  await expect(page.getByRole('heading', { level: 1, name: 'Restoration complete!' })).toBeVisible()
   await expectAccessible(page, 'restoration complete', page.getByRole('heading', { level: 1, name: 'Restoration complete!' }))
   await page.getByRole('button', { name: 'Return to project' }).click()
-  await expect(page.getByRole('heading', { level: 1, name: 'Table Editor' })).toBeVisible()
+  await advanceUntilVisible(page, page.getByRole('heading', { level: 1, name: 'Table Editor' }))
   await expectAccessible(page, 'project page (Table Editor)', page.getByRole('heading', { level: 1, name: 'Table Editor' }))
 })
 
 test('a failed restore shows the recorded error with a Contact support link', async ({ page, request }) => {
+  await installClock(page)
   await signIn(page)
   const project = await createProject(request, { organization_slug: 'demo-pro', name: 'E2E failing restore', status: 'INACTIVE' })
   const fail = await request.post(`/dev/projects/${project.ref}/fail-next-restore`, { data: { fail: true } })
   expect(fail.status()).toBe(200)
   await page.goto(`/project/${project.ref}/editor`)
   await page.getByRole('button', { name: 'Restore project' }).click()
+  await startBeats(page)
   await page.getByRole('dialog', { name: 'Restore this project' }).getByRole('button', { name: 'Confirm restore' }).click()
-  await expect(page.getByRole('heading', { level: 1, name: 'Restoration failed' })).toBeVisible({ timeout: RESTORING_MS + 8_000 })
+  await advanceUntilVisible(page, page.getByRole('heading', { level: 1, name: 'Restoration in progress' }))
+  await advanceServer(request, project.ref)
+  await advance(page, RESTORE_BEAT_MS)
+  await expect(page.getByRole('heading', { level: 1, name: 'Restoration failed' })).toBeVisible()
   await expect(page.getByRole('alert')).toContainText('could not be restored')
   await expectAccessible(page, 'restoration failed', page.getByRole('alert'))
   const support = page.getByRole('link', { name: 'Contact support' })
@@ -88,6 +110,7 @@ test('a failed restore shows the recorded error with a Contact support link', as
   expect(href.searchParams.get('category')).toBe('Database_unresponsive')
   expect(href.searchParams.get('ref')).toBe(project.ref)
   await support.click()
+  await advanceUntilVisible(page, page.getByLabel('Project reference'))
   await expect(page.getByLabel('Project reference')).toHaveValue(project.ref)
   await expectAccessible(page, 'support form', page.getByLabel('Project reference'))
 })

@@ -1,10 +1,19 @@
 import { expect, test, type Page } from '@playwright/test'
 import { expectAccessible } from './axe'
-import { createProject, requestStarts, signIn } from './support'
+import { advance, advanceServer, advanceUntilVisible, clockNow, clockedRequests, createProject, installClock, requestStarts, signIn, startBeats } from './support'
 
-/** playwright.config.ts webServer.env LIFECYCLE_UPGRADE_STEP_MS. */
-const UPGRADE_STEP_MS = 2_500
+// The server's upgrade steps last longer than these walks (playwright.config.ts): each walk runs them itself
+// (advanceServer), with the page on a clock it drives (installClock), so the beats are exact at any load.
 const STATUS_PATH = /\/v1\/projects\/[a-z]{20}\/upgrade\/status$/
+const LIVE_PATH = /\/platform\/projects\/[a-z]{20}\/live$/
+/** The upgrading screen's status poll, and the connecting screen's test of the API server. */
+const UPGRADE_BEAT_MS = 5_000
+const LIVE_BEAT_MS = 4_000
+
+/** Consecutive requests exactly one beat apart on the page's clock. */
+function expectBeat(starts: number[], beat: number) {
+  for (let i = 1; i < starts.length; i++) expect(starts[i] - starts[i - 1], `gap ${i} of ${starts.join(', ')}`).toBe(beat)
+}
 
 const STEP_LABELS = [
   'Prepare new server',
@@ -20,9 +29,9 @@ const STEP_LABELS = [
 const countRequests = (page: Page, path: RegExp) => requestStarts(page, path)
 
 test('an upgrade started from settings/infrastructure runs its eight steps to "Upgrade completed!"', async ({ page, request }) => {
+  await installClock(page)
   await signIn(page)
   const project = await createProject(request, { organization_slug: 'demo-pro', name: 'E2E upgrade' })
-  const polls = countRequests(page, STATUS_PATH)
 
   await page.goto(`/project/${project.ref}/settings/infrastructure`)
   await expect(page.getByText('Postgres 17 is available for this project.')).toBeVisible()
@@ -31,38 +40,43 @@ test('an upgrade started from settings/infrastructure runs its eight steps to "U
   const dialog = page.getByRole('dialog', { name: 'Upgrade Postgres' })
   await expect(dialog.getByLabel('Target version')).toHaveValue('17')
   await expectAccessible(page, 'upgrade dialog', dialog.getByLabel('Target version'))
+  await startBeats(page)
   await dialog.getByRole('button', { name: 'Confirm upgrade' }).click()
 
-  await expect(page.getByRole('heading', { level: 1, name: 'Upgrading project' })).toBeVisible()
+  await advanceUntilVisible(page, page.getByRole('heading', { level: 1, name: 'Upgrading project' }))
   const steps = page.getByRole('list', { name: 'Upgrade steps' }).getByRole('listitem')
   await expect(steps).toHaveCount(8)
   for (const [i, label] of STEP_LABELS.entries()) await expect(steps.nth(i)).toContainText(label)
-  // What the first read shows, checked before the accessibility scan: under load the scan can take seconds of the run.
   await expect(page.getByText(/Started at \d{2} [A-Z][a-z]{2} \d{4} \d{2}:\d{2}:\d{2} \(UTC\)/)).toBeVisible()
   await expect(page.getByText(/Running for \d+ s/)).toBeVisible()
-  // Right after the first read: axe's time on the page is not in a poll gap's end.
   await expectAccessible(page, 'upgrading', page.getByText(/Running for \d+ s/))
-  // Somewhere along the way, a step is completed while a later one is in progress.
-  await expect(steps.first()).toContainText('Completed', { timeout: 12_000 })
-
-  await expect(page.getByRole('heading', { level: 1, name: 'Upgrade completed!' })).toBeVisible({ timeout: 8 * UPGRADE_STEP_MS + 10_000 })
+  // The first step done, the beat after it shows it completed while a later one is in progress.
+  expect((await advanceServer(request, project.ref)).outcome).toMatch(/^applied/)
+  await advance(page, UPGRADE_BEAT_MS)
+  await expect(steps.first()).toContainText('Completed')
+  await expect(page.getByRole('heading', { level: 1, name: 'Upgrading project' })).toBeVisible()
+  // The other seven steps, a beat after each; the beat after the last shows the upgrade completed.
+  for (let step = 2; step <= 8; step++) {
+    expect((await advanceServer(request, project.ref)).outcome).toMatch(/^applied/)
+    await advance(page, UPGRADE_BEAT_MS)
+  }
+  await expect(page.getByRole('heading', { level: 1, name: 'Upgrade completed!' })).toBeVisible()
   await expect(page.getByText(/upgraded to Postgres 17/)).toBeVisible()
   await expectAccessible(page, 'upgrade completed', page.getByText(/upgraded to Postgres 17/))
   // The poll ran every 5 s on a fixed beat, counted from each read's start.
-  for (let i = 1; i < polls.length; i++) {
-    expect(polls[i] - polls[i - 1]).toBeGreaterThan(4_800)
-    expect(polls[i] - polls[i - 1]).toBeLessThan(5_300)
-  }
+  const polls = await clockedRequests(page, STATUS_PATH)
+  expect(polls.length).toBeGreaterThanOrEqual(8)
+  expectBeat(polls, UPGRADE_BEAT_MS)
   await page.getByRole('button', { name: 'Return to project' }).click()
-  await expect(page.getByRole('heading', { level: 1, name: 'Infrastructure' })).toBeVisible()
+  await advanceUntilVisible(page, page.getByRole('heading', { level: 1, name: 'Infrastructure' }))
   await expect(page.getByText('Your project is on the latest Postgres version.')).toBeVisible()
   await expect(page.getByText('Postgres 17.4')).toBeVisible()
-  const after = polls.length
-  await page.waitForTimeout(6_000)
-  expect(polls.length).toBe(after)
+  await advance(page, 6_000)
+  expect(await clockedRequests(page, STATUS_PATH)).toHaveLength(polls.length)
 })
 
 test('a failing upgrade shows the failure page with a prefilled Contact support link', async ({ page, request }) => {
+  await installClock(page)
   await signIn(page)
   const project = await createProject(request, { organization_slug: 'demo-pro', name: 'E2E failing upgrade' })
   expect((await request.post(`/dev/projects/${project.ref}/fail-next-upgrade`, { data: { at_step: 3 } })).ok()).toBe(true)
@@ -71,7 +85,11 @@ test('a failing upgrade shows the failure page with a prefilled Contact support 
 
   await page.goto(`/project/${project.ref}`)
   await expect(page.getByRole('heading', { level: 1, name: 'Upgrading project' })).toBeVisible()
-  await expect(page.getByRole('heading', { level: 1, name: 'We ran into an issue while upgrading your project' })).toBeVisible({ timeout: 15_000 })
+  await startBeats(page)
+  // Steps 1 and 2 pass, step 3 fails: the beat after it shows the failure.
+  for (let step = 1; step <= 3; step++) expect((await advanceServer(request, project.ref)).outcome).toMatch(/^applied/)
+  await advance(page, UPGRADE_BEAT_MS)
+  await expect(page.getByRole('heading', { level: 1, name: 'We ran into an issue while upgrading your project' })).toBeVisible()
   await expect(page.getByText('Your project is back online and its data is unaffected', { exact: false })).toBeVisible()
   const initiated = page.locator('time')
   await expect(initiated).toHaveText(/^\d{2} [A-Z][a-z]{2} \d{4} \d{2}:\d{2}:\d{2} \(UTC\)$/)
@@ -90,15 +108,16 @@ test('a failing upgrade shows the failure page with a prefilled Contact support 
   expect(href.searchParams.get('message')).toMatch(/Initiated at: \d{2} [A-Z][a-z]{2} \d{4} \d{2}:\d{2}:\d{2} \(UTC\)/)
   await support.click()
   await expect(page).toHaveURL(/\/support\/new\?/)
+  await advanceUntilVisible(page, page.getByLabel('Subject'))
   await expect(page.getByLabel('Subject')).toHaveValue('Upgrade failed for project')
   await expect(page.getByLabel('Message')).toHaveValue(/Target Postgres version: 17/)
   await expectAccessible(page, 'support form (prefilled)', page.getByLabel('Message'))
 })
 
 test('a project whose API server goes offline shows "Connecting to project", tests /live every 4 s and recovers', async ({ page, request }) => {
+  await installClock(page)
   await signIn(page)
   const project = await createProject(request, { organization_slug: 'demo-pro', name: 'E2E connecting' })
-  const live = countRequests(page, /\/platform\/projects\/[a-z]{20}\/live$/)
   await page.goto(`/project/${project.ref}/editor`)
   await expect(page.getByRole('heading', { level: 1, name: 'Table Editor' })).toBeVisible()
 
@@ -107,22 +126,27 @@ test('a project whose API server goes offline shows "Connecting to project", tes
   const connecting = page.getByRole('heading', { level: 1, name: 'Connecting to project' })
   await expect(connecting).toBeVisible()
   await expect(page.getByText('please wait 2 minutes before opening a support ticket', { exact: false })).toBeVisible()
+  await startBeats(page)
   await expectAccessible(page, 'connecting', connecting)
-  await expect.poll(() => live.length, { timeout: 12_000 }).toBeGreaterThanOrEqual(2)
+  const first = (await clockedRequests(page, LIVE_PATH)).length
+  await advance(page, 2 * LIVE_BEAT_MS)
+  const offline = await clockedRequests(page, LIVE_PATH)
+  expect(offline.length).toBe(first + 2)
   // Still offline: the screen stays.
   await expect(connecting).toBeVisible()
-  for (let i = 1; i < live.length; i++) {
-    expect(live[i] - live[i - 1]).toBeGreaterThan(3_800)
-    expect(live[i] - live[i - 1]).toBeLessThan(4_300)
-  }
+  expectBeat(offline, LIVE_BEAT_MS)
 
-  const onlineAt = Date.now()
   await request.post(`/dev/projects/${project.ref}/postgrest`, { data: { postgrestStatus: 'ONLINE' } })
-  await expect(page.getByRole('heading', { level: 1, name: 'Table Editor' })).toBeVisible({ timeout: 6_000 })
-  expect(Date.now() - onlineAt).toBeLessThan(4_000 + 1_500)
-  const after = live.length
-  await page.waitForTimeout(5_000)
-  expect(live.length).toBe(after)
+  const onlineAt = await clockNow(page)
+  // The next test finds it online: the project's page shows, with no more time passing.
+  await advance(page, LIVE_BEAT_MS)
+  await expect(page.getByRole('heading', { level: 1, name: 'Table Editor' })).toBeVisible()
+  const live = await clockedRequests(page, LIVE_PATH)
+  expect(live.at(-1)! - onlineAt).toBeGreaterThan(0)
+  expect(live.at(-1)! - onlineAt).toBeLessThanOrEqual(LIVE_BEAT_MS)
+  expectBeat(live, LIVE_BEAT_MS)
+  await advance(page, 5_000)
+  expect(await clockedRequests(page, LIVE_PATH)).toHaveLength(live.length)
 })
 
 test('an older gateway (kps-v3.1.0) is tested with the REST schema endpoint', async ({ page, request }) => {

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { DevAdvanceResponse } from '../../src/contracts/dev'
 import { Project } from '../../src/contracts/projects'
 import { createApp } from '../../src/server/app'
 import { FakeClock, OWNER, json, projectByName, startTestServer, testConfig, type TestServer } from './helpers'
@@ -18,6 +19,7 @@ describe('with DEV_CONTROLS off', () => {
       [`/dev/projects/${ref}/status`, { status: 'INACTIVE' }],
       [`/dev/projects/${ref}/postgrest`, { postgrestStatus: 'OFFLINE' }],
       ['/dev/latency', { ms: 10 }],
+      [`/dev/projects/${ref}/advance`, {}],
     ] as const) {
       const res = await off.app.request(path, json(body))
       expect(res.status, path).toBe(404)
@@ -62,6 +64,40 @@ describe('with DEV_CONTROLS on', () => {
     expect(res.status).toBe(200)
     expect(Project.parse(await res.json()).postgrestStatus).toBe('ONLINE')
     expect(s.projectDbs.openRefs()).not.toContain(pausedRef)
+  })
+
+  it("makes a project's next transition due now and answers once the engine has recorded it", async () => {
+    const created = await s.request('/dev/projects', json({ organization_slug: 'demo-pro', name: 'Advanced One', status: 'COMING_UP' }))
+    const { ref } = Project.parse(await created.json())
+    // Coming up lasts comingUpMs on the server's clock, which does not move here: only the control brings it on.
+    s.engine.start()
+    try {
+      const res = await s.request(`/dev/projects/${ref}/advance`, json({}))
+      expect(res.status).toBe(200)
+      expect(DevAdvanceResponse.parse(await res.json())).toEqual({ kind: 'project.status', outcome: 'applied', cancelled: false })
+      expect((await projectByName(s, 'Advanced One')).status).toBe('ACTIVE_HEALTHY')
+      // Nothing left pending.
+      const none = await s.request(`/dev/projects/${ref}/advance`, json({}))
+      expect(none.status).toBe(404)
+      expect((await none.json()).message).toMatch(/no pending transition/)
+    } finally {
+      await s.engine.stop()
+    }
+  })
+
+  it('answers 504 when the engine has not recorded the transition within LIFECYCLE_ADVANCE_WAIT_MS', async () => {
+    const created = await s.request('/dev/projects', json({ organization_slug: 'demo-pro', name: 'Unadvanced One', status: 'COMING_UP' }))
+    const { ref } = Project.parse(await created.json())
+    // The engine is not running: the row is due but nothing takes it.
+    const short = await createApp({ db: s.db, config: testConfig({ devControls: true, lifecycle: { advanceWaitMs: 100 } }), clock: s.clock })
+    try {
+      const res = await short.app.request(`/dev/projects/${ref}/advance`, json({}))
+      expect(res.status).toBe(504)
+      expect((await res.json()).message).toMatch(/not recorded within 100 ms/)
+    } finally {
+      await short.close()
+    }
+    expect((await projectByName(s, 'Unadvanced One')).status).toBe('COMING_UP')
   })
 
   it('slows /platform and /v1 responses, not health', async () => {

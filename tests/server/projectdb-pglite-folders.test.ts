@@ -143,6 +143,13 @@ describe('what a stopped start or creation left', () => {
   }, 180_000)
 })
 
+describe('the template cache', () => {
+  it('is the projects folder unless PROJECT_DB_TEMPLATE_CACHE_DIR names one, which several servers may share', () => {
+    expect(loadConfig({}).projectDb.templateCacheDir).toBeUndefined()
+    expect(loadConfig({ PROJECT_DB_TEMPLATE_CACHE_DIR: ' shared-cache ' }).projectDb.templateCacheDir).toBe(path.resolve('shared-cache'))
+  })
+})
+
 describe('the process a project database runs in', () => {
   it("compiles Postgres with V8's optimizing tier unless PROJECT_DB_WASM_TIER=baseline", () => {
     expect(loadConfig({}).projectDb.wasmTier).toBe('optimizing')

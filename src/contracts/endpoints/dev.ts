@@ -1,4 +1,4 @@
-import { DevCreateProjectBody, DevLatencyBody, DevLatencyResponse, DevSetPostgrestBody, DevSetStatusBody } from '../dev'
+import { DevAdvanceResponse, DevCreateProjectBody, DevLatencyBody, DevLatencyResponse, DevSetPostgrestBody, DevSetStatusBody } from '../dev'
 import { endpoint } from '../endpoint'
 import { DevFailNextJwtUpdateResponse } from '../keys'
 import { DevFailNextRestoreBody, DevFailNextRestoreResponse } from '../pause'
@@ -10,6 +10,7 @@ import { DevReadOnlyBody, DevResourceWarningBody, DevUsageBody, DevUsageResponse
 export const devCreateProject = /* @__PURE__ */ endpoint('POST', 'dev', '/projects', { body: DevCreateProjectBody, response: Project })
 export const devSetStatus = /* @__PURE__ */ endpoint('POST', 'dev', '/projects/:ref/status', { body: DevSetStatusBody, response: Project })
 export const devSetPostgrest = /* @__PURE__ */ endpoint('POST', 'dev', '/projects/:ref/postgrest', { body: DevSetPostgrestBody, response: Project })
+export const devAdvance = /* @__PURE__ */ endpoint('POST', 'dev', '/projects/:ref/advance', { response: DevAdvanceResponse })
 export const devSetLatency = /* @__PURE__ */ endpoint('POST', 'dev', '/latency', { body: DevLatencyBody, response: DevLatencyResponse })
 export const devFailNextRestore = /* @__PURE__ */ endpoint('POST', 'dev', '/projects/:ref/fail-next-restore', {
   body: DevFailNextRestoreBody,

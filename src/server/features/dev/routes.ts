@@ -1,7 +1,7 @@
 /**
  * Development controls: mounted only with DEV_CONTROLS=1 (otherwise every /dev path is 404).
  * No session needed (a local developer tool); input is validated like everywhere else.
- * This feature holds the controls of any project (create, status, API server, latency); the controls of one
+ * This feature holds the controls of any project (create, status, API server, latency, advancing its lifecycle); the controls of one
  * feature (fail the next restore, JWT update or upgrade; warnings, usage) live in that feature's routes.
  */
 import { Hono } from 'hono'
@@ -11,7 +11,7 @@ import { at, baseUrl, errorJson, validate } from '../../core/http'
 import { newProjectRef } from '../../core/secrets'
 import { ProjectDbError } from '../../projectdb'
 import { anyProject, findProjectByRef, insertProject, refParam, toProject } from '../projects/access'
-import { organizationIdOf, setPostgrestStatus, touchDatabase } from './store'
+import { makeNextTransitionDue, organizationIdOf, setPostgrestStatus, touchDatabase, transitionRecord } from './store'
 
 export function devRoutes(deps: Deps) {
   const { db, clock, lifecycle } = deps
@@ -64,6 +64,21 @@ export function devRoutes(deps: Deps) {
     }
     await setPostgrestStatus(db, id, postgrestStatus, clock.now())
     return c.json(toProject((await findProjectByRef(db, ref))!, baseUrl(deps.ownUrl)))
+  })
+
+  // The project's next timed transition (the end of coming up, a pause or restore step, an upgrade step …) made due now,
+  // answered once the engine has recorded it: a walk that checks a screen on a clock of its own drives the server's
+  // steps with this instead of waiting the real durations (its server's durations set long enough never to come).
+  app.on(...at(endpoints.devAdvance), refParam, project, async (c) => {
+    const due = await makeNextTransitionDue(db, c.var.project.id, clock.now())
+    if (!due) return errorJson(c, 404, `Project ${c.var.project.ref} has no pending transition`)
+    const deadline = Date.now() + deps.config.lifecycle.advanceWaitMs
+    for (;;) {
+      const record = await transitionRecord(db, due.id)
+      if (record.finished) return c.json({ kind: due.kind, outcome: record.outcome, cancelled: record.cancelled })
+      if (Date.now() >= deadline) return errorJson(c, 504, `The ${due.kind} transition was not recorded within ${deps.config.lifecycle.advanceWaitMs} ms`)
+      await new Promise((resolve) => setTimeout(resolve, 25))
+    }
   })
 
   app.on(...at(endpoints.devSetLatency), validate('json', endpoints.devSetLatency.body), (c) => {

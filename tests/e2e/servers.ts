@@ -1,0 +1,56 @@
+/**
+ * The walks' servers, started at once: Playwright starts its webServer entries one after another, each once the one
+ * before answers, so four servers making their demo data took four starts' time in a row. This starts every server
+ * in E2E_SERVERS (a JSON list of { name, port, env }) together, passes their output on, and answers 200 on
+ * E2E_SERVERS_READY_PORT once every one answers its health URL — the one URL Playwright waits for. A server that ends
+ * ends this (and so the run); when this is stopped, it stops them.
+ */
+import { spawn, type ChildProcess } from 'node:child_process'
+import { createServer } from 'node:http'
+
+interface ServerSpec {
+  name: string
+  port: number
+  env: Record<string, string>
+}
+
+const specs = JSON.parse(process.env.E2E_SERVERS ?? '[]') as ServerSpec[]
+const readyPort = Number(process.env.E2E_SERVERS_READY_PORT)
+if (specs.length === 0 || !Number.isInteger(readyPort)) throw new Error('E2E_SERVERS and E2E_SERVERS_READY_PORT are required')
+
+const children: ChildProcess[] = []
+let stopping = false
+
+function stopAll(code: number) {
+  stopping = true
+  for (const child of children) if (child.exitCode === null) child.kill('SIGTERM')
+  process.exitCode = code
+  setTimeout(() => process.exit(code), 10_000).unref()
+}
+process.on('SIGTERM', () => stopAll(0))
+process.on('SIGINT', () => stopAll(0))
+
+for (const spec of specs) {
+  const child = spawn('npx', ['tsx', 'src/server/main.ts'], { env: { ...process.env, ...spec.env }, stdio: ['ignore', 'inherit', 'inherit'] })
+  child.on('exit', (code, signal) => {
+    if (stopping) return
+    console.error(`e2e server ${spec.name} (port ${spec.port}) ended (${signal ?? code})`)
+    stopAll(1)
+  })
+  children.push(child)
+}
+
+async function healthy(port: number): Promise<boolean> {
+  try {
+    return (await fetch(`http://127.0.0.1:${port}/platform/health`)).ok
+  } catch {
+    return false
+  }
+}
+
+const waiting = new Set(specs.map((spec) => spec.port))
+while (waiting.size > 0 && !stopping) {
+  for (const port of [...waiting]) if (await healthy(port)) waiting.delete(port)
+  if (waiting.size > 0) await new Promise((resolve) => setTimeout(resolve, 250))
+}
+if (!stopping) createServer((_req, res) => res.end('ready')).listen(readyPort, '127.0.0.1')
