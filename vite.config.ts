@@ -75,9 +75,11 @@ export default defineConfig({
   },
   test: {
     // Vitest's default for a run is one worker fewer than the cores: one worker on a 2-core machine (CI's), and every
-    // file one after the other. The main process mostly waits once the files are transformed, and the server files
-    // spend much of their time waiting on their databases: a worker per core (`--maxWorkers` still overrides it).
-    maxWorkers: availableParallelism(),
+    // file one after the other. The server files spend much of their time waiting on their databases, processes and
+    // timers: with a worker per core, a whole run kept the cores busy 54% of the time (765 s of CPU in 710 s on 2
+    // cores, beside other runs; 631 s on a quiet machine before); with two per core, 75% (749 s of CPU in 496 s, load
+    // 4–5). `--maxWorkers` still overrides it.
+    maxWorkers: availableParallelism() * 2,
     projects: [
       {
         extends: true,
