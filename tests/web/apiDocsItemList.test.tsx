@@ -75,6 +75,18 @@ describe('API docs lists', () => {
     expect(onOpen).toHaveBeenCalledWith('t999')
   })
 
+  it('keeps the rows after the focused one rendered before any scroll, so Tab never outruns them', async () => {
+    const { list } = renderList(rowsOf(1_000))
+    const last = within(list()).getAllByRole('listitem').at(-1)!
+    const lastPlace = Number(last.getAttribute('aria-posinset'))
+    // Tab reaches the last rendered row; the browser's scroll to it has not been handled yet.
+    await act(async () => within(last).getByRole('button').focus())
+    expect(names(list()).at(-1)).toBe(`t${lastPlace - 1 + 12}`)
+    // Leaving the list lets the range follow the scroll alone again.
+    await act(async () => (document.activeElement as HTMLElement).blur())
+    expect(within(list()).getAllByRole('listitem').at(-1)).toHaveAttribute('aria-posinset', String(lastPlace))
+  })
+
   it('an empty list says so', () => {
     renderList([])
     expect(screen.getByText('No tables.')).toBeInTheDocument()

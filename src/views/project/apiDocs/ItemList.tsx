@@ -5,8 +5,8 @@
  * place in the whole (aria-posinset / aria-setsize), and the list keeps the height of all its rows, so the scroll bar,
  * scrolling and keyboard focus behave as over the whole list. A short list renders every row.
  */
-import { useVirtualizer } from '@tanstack/react-virtual'
-import { createContext, memo, useContext, useLayoutEffect, useRef, useState } from 'react'
+import { defaultRangeExtractor, useVirtualizer, type Range } from '@tanstack/react-virtual'
+import { createContext, memo, useCallback, useContext, useLayoutEffect, useRef, useState, type FocusEvent } from 'react'
 import { cx } from '../../shell/ui'
 
 export const NO_DESCRIPTION = 'No description available'
@@ -71,6 +71,20 @@ function VirtualList({ label, rows, onOpen }: ItemListProps) {
     setOffset(list.getBoundingClientRect().top - root.getBoundingClientRect().top + root.scrollTop)
   }, [root])
   const [rowHeight] = useState(() => ROW_REM * (parseFloat(getComputedStyle(document.documentElement).fontSize) || 16))
+  // The row that has the keyboard focus, with OVERSCAN rows each side, stays rendered whatever the scroll position
+  // says: Tab moves the focus to the next row before the scroll it causes has re-rendered the range, and on a busy
+  // machine that re-render came after the next Tab, which then left the list.
+  const [focused, setFocused] = useState<number>()
+  const rangeExtractor = useCallback(
+    (range: Range) => {
+      const shown = defaultRangeExtractor(range)
+      if (focused === undefined) return shown
+      const near = new Set(shown)
+      for (let i = Math.max(0, focused - OVERSCAN); i <= Math.min(range.count - 1, focused + OVERSCAN); i++) near.add(i)
+      return [...near].sort((a, b) => a - b)
+    },
+    [focused],
+  )
   const virtualizer = useVirtualizer({
     count: rows.length,
     getScrollElement: () => root,
@@ -78,9 +92,17 @@ function VirtualList({ label, rows, onOpen }: ItemListProps) {
     getItemKey: (index) => rows[index].name,
     overscan: OVERSCAN,
     scrollMargin: offset,
+    rangeExtractor,
   })
+  const onFocus = (event: FocusEvent<HTMLUListElement>) => {
+    const place = Number(event.target.closest('li')?.getAttribute('aria-posinset'))
+    if (place > 0) setFocused(place - 1)
+  }
+  const onBlur = (event: FocusEvent<HTMLUListElement>) => {
+    if (!event.currentTarget.contains(event.relatedTarget as Node | null)) setFocused(undefined)
+  }
   return (
-    <ul ref={listRef} aria-label={label} className={cx(LIST_CLASS, 'relative')} style={{ height: virtualizer.getTotalSize() + 2 }}>
+    <ul ref={listRef} aria-label={label} className={cx(LIST_CLASS, 'relative')} style={{ height: virtualizer.getTotalSize() + 2 }} onFocus={onFocus} onBlur={onBlur}>
       {virtualizer.getVirtualItems().map((item) => {
         const row = rows[item.index]
         return (
