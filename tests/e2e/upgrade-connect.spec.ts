@@ -1,11 +1,13 @@
-import { expect, test, type Page } from '@playwright/test'
+import { expect, test } from '@playwright/test'
 import { expectAccessible } from './axe'
-import { advance, advanceServer, advanceUntilVisible, clockNow, clockedRequests, createProject, installClock, requestStarts, signIn, startBeats } from './support'
+import { advance, advanceServer, advanceUntilVisible, clockNow, clockedRequests, createProject, installClock, signIn, startBeats } from './support'
 
 // The server's upgrade steps last longer than these walks (playwright.config.ts): each walk runs them itself
 // (advanceServer), with the page on a clock it drives (installClock), so the beats are exact at any load.
 const STATUS_PATH = /\/v1\/projects\/[a-z]{20}\/upgrade\/status$/
 const LIVE_PATH = /\/platform\/projects\/[a-z]{20}\/live$/
+/** An older gateway's test of the API server: its REST schema endpoint. */
+const REST_PATH = /\/platform\/projects\/[a-z]{20}\/api\/rest$/
 /** The upgrading screen's status poll, and the connecting screen's test of the API server. */
 const UPGRADE_BEAT_MS = 5_000
 const LIVE_BEAT_MS = 4_000
@@ -25,8 +27,6 @@ const STEP_LABELS = [
   'Detach storage from current server',
   'Optimize database',
 ]
-
-const countRequests = (page: Page, path: RegExp) => requestStarts(page, path)
 
 test('an upgrade started from settings/infrastructure runs its eight steps to "Upgrade completed!"', async ({ page, request }) => {
   await installClock(page)
@@ -150,18 +150,33 @@ test('a project whose API server goes offline shows "Connecting to project", tes
 })
 
 test('an older gateway (kps-v3.1.0) is tested with the REST schema endpoint', async ({ page, request }) => {
+  await installClock(page)
   await signIn(page)
   const projects = (await (await page.request.get('/platform/projects')).json()) as Array<{ ref: string; name: string }>
   const legacy = projects.find((p) => p.name === 'Legacy Blog')!
-  const rest = countRequests(page, /\/platform\/projects\/[a-z]{20}\/api\/rest$/)
-  const live = countRequests(page, /\/platform\/projects\/[a-z]{20}\/live$/)
   try {
     await page.goto(`/project/${legacy.ref}/api`)
-    await expect(page.getByRole('heading', { level: 1, name: 'Connecting to project' })).toBeVisible()
-    await expect.poll(() => rest.length, { timeout: 10_000 }).toBeGreaterThanOrEqual(1)
+    const connecting = page.getByRole('heading', { level: 1, name: 'Connecting to project' })
+    await expect(connecting).toBeVisible()
+    await startBeats(page)
+    const first = (await clockedRequests(page, REST_PATH)).length
+    await advance(page, LIVE_BEAT_MS)
+    const offline = await clockedRequests(page, REST_PATH)
+    expect(offline.length).toBe(first + 1)
+    expect(offline.length).toBeGreaterThanOrEqual(2)
+    expectBeat(offline.slice(-2), LIVE_BEAT_MS)
+    await expect(connecting).toBeVisible()
+
     await request.post(`/dev/projects/${legacy.ref}/postgrest`, { data: { postgrestStatus: 'ONLINE' } })
-    await expect(page.getByRole('heading', { level: 1, name: 'API Docs' })).toBeVisible({ timeout: 6_000 })
-    expect(live).toHaveLength(0)
+    const onlineAt = await clockNow(page)
+    // The next test of the REST schema endpoint finds it online: the page shows, with no more time passing.
+    await advance(page, LIVE_BEAT_MS)
+    await expect(page.getByRole('heading', { level: 1, name: 'API Docs' })).toBeVisible()
+    const rest = await clockedRequests(page, REST_PATH)
+    expect(rest.at(-1)! - onlineAt).toBeGreaterThan(0)
+    expect(rest.at(-1)! - onlineAt).toBeLessThanOrEqual(LIVE_BEAT_MS)
+    // The older gateway is never asked for /live.
+    expect(await clockedRequests(page, LIVE_PATH)).toHaveLength(0)
   } finally {
     await request.post(`/dev/projects/${legacy.ref}/postgrest`, { data: { postgrestStatus: 'OFFLINE' } })
   }
