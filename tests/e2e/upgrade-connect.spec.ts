@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test'
+import { expect, test, type APIRequestContext, type Locator, type Page } from '@playwright/test'
 import { expectAccessible } from './axe'
 import { advance, advanceServer, advanceUntilVisible, clockNow, clockedRequests, createProject, installClock, signIn, startBeats } from './support'
 
@@ -15,6 +15,30 @@ const LIVE_BEAT_MS = 4_000
 /** Consecutive requests exactly one beat apart on the page's clock. */
 function expectBeat(starts: number[], beat: number) {
   for (let i = 1; i < starts.length; i++) expect(starts[i] - starts[i - 1], `gap ${i} of ${starts.join(', ')}`).toBe(beat)
+}
+
+/**
+ * The connecting screen, from its first beat on: two tests of the API server 4 s apart while it is offline (the screen
+ * stays), then the server comes online and the page shows `opened` on the next beat, with no more time passing.
+ * Answers the tests' times (the page's clock).
+ */
+async function connectsOnNextBeat(page: Page, request: APIRequestContext, ref: string, path: RegExp, connecting: Locator, opened: Locator) {
+  const first = (await clockedRequests(page, path)).length
+  await advance(page, 2 * LIVE_BEAT_MS)
+  const offline = await clockedRequests(page, path)
+  expect(offline.length).toBe(first + 2)
+  expectBeat(offline, LIVE_BEAT_MS)
+  // Still offline: the screen stays.
+  await expect(connecting).toBeVisible()
+
+  await request.post(`/dev/projects/${ref}/postgrest`, { data: { postgrestStatus: 'ONLINE' } })
+  const onlineAt = await clockNow(page)
+  await advance(page, LIVE_BEAT_MS)
+  await expect(opened).toBeVisible()
+  const tests = await clockedRequests(page, path)
+  expect(tests.at(-1)! - onlineAt).toBeGreaterThan(0)
+  expect(tests.at(-1)! - onlineAt).toBeLessThanOrEqual(LIVE_BEAT_MS)
+  return tests
 }
 
 const STEP_LABELS = [
@@ -128,22 +152,7 @@ test('a project whose API server goes offline shows "Connecting to project", tes
   await expect(page.getByText('please wait 2 minutes before opening a support ticket', { exact: false })).toBeVisible()
   await startBeats(page)
   await expectAccessible(page, 'connecting', connecting)
-  const first = (await clockedRequests(page, LIVE_PATH)).length
-  await advance(page, 2 * LIVE_BEAT_MS)
-  const offline = await clockedRequests(page, LIVE_PATH)
-  expect(offline.length).toBe(first + 2)
-  // Still offline: the screen stays.
-  await expect(connecting).toBeVisible()
-  expectBeat(offline, LIVE_BEAT_MS)
-
-  await request.post(`/dev/projects/${project.ref}/postgrest`, { data: { postgrestStatus: 'ONLINE' } })
-  const onlineAt = await clockNow(page)
-  // The next test finds it online: the project's page shows, with no more time passing.
-  await advance(page, LIVE_BEAT_MS)
-  await expect(page.getByRole('heading', { level: 1, name: 'Table Editor' })).toBeVisible()
-  const live = await clockedRequests(page, LIVE_PATH)
-  expect(live.at(-1)! - onlineAt).toBeGreaterThan(0)
-  expect(live.at(-1)! - onlineAt).toBeLessThanOrEqual(LIVE_BEAT_MS)
+  const live = await connectsOnNextBeat(page, request, project.ref, LIVE_PATH, connecting, page.getByRole('heading', { level: 1, name: 'Table Editor' }))
   expectBeat(live, LIVE_BEAT_MS)
   await advance(page, 5_000)
   expect(await clockedRequests(page, LIVE_PATH)).toHaveLength(live.length)
@@ -159,22 +168,7 @@ test('an older gateway (kps-v3.1.0) is tested with the REST schema endpoint', as
     const connecting = page.getByRole('heading', { level: 1, name: 'Connecting to project' })
     await expect(connecting).toBeVisible()
     await startBeats(page)
-    const first = (await clockedRequests(page, REST_PATH)).length
-    await advance(page, 2 * LIVE_BEAT_MS)
-    const offline = await clockedRequests(page, REST_PATH)
-    expect(offline.length).toBe(first + 2)
-    expectBeat(offline, LIVE_BEAT_MS)
-    // Still offline: the screen stays.
-    await expect(connecting).toBeVisible()
-
-    await request.post(`/dev/projects/${legacy.ref}/postgrest`, { data: { postgrestStatus: 'ONLINE' } })
-    const onlineAt = await clockNow(page)
-    // The next test of the REST schema endpoint finds it online: the page shows, with no more time passing.
-    await advance(page, LIVE_BEAT_MS)
-    await expect(page.getByRole('heading', { level: 1, name: 'API Docs' })).toBeVisible()
-    const rest = await clockedRequests(page, REST_PATH)
-    expect(rest.at(-1)! - onlineAt).toBeGreaterThan(0)
-    expect(rest.at(-1)! - onlineAt).toBeLessThanOrEqual(LIVE_BEAT_MS)
+    await connectsOnNextBeat(page, request, legacy.ref, REST_PATH, connecting, page.getByRole('heading', { level: 1, name: 'API Docs' }))
     // The older gateway is never asked for /live.
     expect(await clockedRequests(page, LIVE_PATH)).toHaveLength(0)
   } finally {
