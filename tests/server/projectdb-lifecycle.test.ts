@@ -262,8 +262,10 @@ describe('durable creation', () => {
       const r = await second.projectDbs.transaction(ref, { role: 'anon' }, (tx) => tx.query(`select current_user as who`))
       expect(r.rows).toEqual([{ who: 'anon' }])
       if (isPostgres) {
+        // This store's databases only: the cluster is shared with the other test files, whose creations run now.
         const { rows: left } = await second.db.query<{ n: number }>(
-          `select count(*)::int as n from pg_database where datname like '%\\_partial'`,
+          `select count(*)::int as n from pg_database where datname like $1 || '%\\_partial'`,
+          [projectDbPrefix(store.placement.databaseUrl!).replace(/_/g, '\\_')],
         )
         expect(left).toEqual([{ n: 0 }])
       } else {
