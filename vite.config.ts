@@ -1,5 +1,6 @@
 import { availableParallelism } from 'node:os'
 import { defineConfig } from 'vitest/config'
+import type { InlineConfig } from 'vitest/node'
 import react from '@vitejs/plugin-react'
 import tailwindcss from '@tailwindcss/vite'
 
@@ -17,9 +18,29 @@ const OWN_CLUSTER = ['tests/server/projectdb-template-race.test.ts']
  * alone runs the tests of the S3 settings themselves.
  */
 const S3_ONLY = ['tests/server/storage-s3.test.ts']
+/**
+ * Web test files about what a fresh page has loaded (a chunk not loaded yet): each needs a module graph of its own,
+ * which the other web files share within a worker.
+ */
+const FRESH_MODULES = ['tests/machines/lifecycleChunk.test.ts']
 const STORAGE_BYTES = ['storage-bytes', 'storage-objects-api', 'storage-objects-bad-input', 'storage-objects-lifecycle', 'storage-objects-resumable', 'storage-image-transform'].map(
   (name) => `tests/server/${name}.test.ts`,
 )
+
+/** The web tests' settings: views and machines in a DOM, in worker threads (cheaper to start than processes). */
+const WEB = {
+  environment: 'happy-dom',
+  pool: 'threads',
+  include: ['tests/**/*.test.{ts,tsx}', 'model-tests/**/*.test.{ts,tsx}'],
+  exclude: ['tests/server/**', 'tests/e2e/**'],
+  setupFiles: ['tests/setup.web.ts'],
+  // The setup loads every lazy screen the modules register before a file's first test; on a busy machine that
+  // outlasts the default 10 s.
+  hookTimeout: 60_000,
+  // A bound for a busy machine, not a speed claim: a model path renders its view dozens of times, and under a load of
+  // 15 a 4 s path took 6 s.
+  testTimeout: 30_000,
+} satisfies InlineConfig
 
 export default defineConfig({
   plugins: [react(), tailwindcss()],
@@ -84,23 +105,17 @@ export default defineConfig({
       {
         extends: true,
         test: {
+          ...WEB,
           name: 'web',
-          environment: 'happy-dom',
-          // Each file still gets a fresh module graph and DOM; a worker thread starts cheaper than a process (the whole
-          // project at load 18–20, one after the other: 301 s of CPU and 708 s in all with threads, 317 s and 818 s
-          // with processes).
-          pool: 'threads',
-          include: ['tests/**/*.test.{ts,tsx}', 'model-tests/**/*.test.{ts,tsx}'],
-          exclude: ['tests/server/**', 'tests/e2e/**'],
-          setupFiles: ['tests/setup.web.ts'],
-          // The setup loads every lazy screen a file's modules register before its first test, in each file (each has
-          // its own modules); on a busy machine that outlasts the default 10 s.
-          hookTimeout: 60_000,
-          // A bound for a busy machine, not a speed claim: a model path renders its view dozens of times, and under
-          // a load of 15 a 4 s path took 6 s.
-          testTimeout: 30_000,
+          // A worker runs its files one after the other in one module graph (each file still gets a fresh DOM):
+          // importing React, the views and their machines again for every file was most of the project's CPU. The
+          // whole project on a quiet machine, one run after the other: 131 s of CPU and 67 s in all, against 320 s and
+          // 163 s with a module graph per file.
+          isolate: false,
+          exclude: [...WEB.exclude, ...FRESH_MODULES],
         },
       },
+      { extends: true, test: { ...WEB, name: 'web-fresh-modules', include: FRESH_MODULES } },
       {
         extends: true,
         test: {

@@ -101,14 +101,16 @@ const isCredentials = (body: unknown): body is { email: string; password: string
   typeof body === 'object' && body !== null && 'email' in body && 'password' in body
 
 export function fakePlatform(options: PlatformOptions = {}) {
+  // The shared fixtures are copied: a platform's state changes (a project created, renamed), and the web test files of
+  // a worker share these modules.
   const state = {
     signedIn: options.signedIn ?? true,
-    profile: options.profile ?? OWNER,
+    profile: options.profile ?? structuredClone(OWNER),
     permissions:
       options.permissions ??
-      (options.organizations ?? ORGS).map((org) => ({ organization_id: org.id, organization_slug: org.slug, role: 'Owner' as const, permissions: ALL_PERMISSIONS })),
-    organizations: options.organizations ?? ORGS,
-    projects: options.projects ?? PROJECTS,
+      (options.organizations ?? ORGS).map((org) => ({ organization_id: org.id, organization_slug: org.slug, role: 'Owner' as const, permissions: [...ALL_PERMISSIONS] })),
+    organizations: options.organizations ?? structuredClone(ORGS),
+    projects: options.projects ?? structuredClone(PROJECTS),
     tokens: options.tokens ?? [],
   }
   const calls: PlatformRequest[] = []

@@ -103,7 +103,22 @@ export function preloadable<T>(load: Loader<T>): Loader<T> {
   return load
 }
 
-/** Loads every lazy component and preloadable loader declared so far (view tests render them synchronously after this). */
+/**
+ * Loads every lazy component and preloadable loader declared so far (view tests render them synchronously after this).
+ * One that fails to load is left to show its failure where it renders (LoadFailed), not to fail the others' loading.
+ */
 export async function preloadLazyComponents() {
-  await Promise.all(preloaders.map((preload) => preload()))
+  await Promise.allSettled(preloaders.map((preload) => preload()))
+}
+
+/**
+ * For view tests that share one module graph across files: returns a function that forgets the lazy components
+ * and loaders declared since, so a test's own (a chunk that never loads, one that fails) is not preloaded for the
+ * next file. What the modules declare when imported stays.
+ */
+export function lazyDeclarationMark(): () => void {
+  const mark = preloaders.length
+  return () => {
+    preloaders.length = Math.min(preloaders.length, mark)
+  }
 }
