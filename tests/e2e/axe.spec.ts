@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test'
-import { blockingViolations } from './axe'
+import { blockingViolations, expectAccessible } from './axe'
 
 // The helper itself: what a person's scan with the current axe-core finds, it finds — on markup written as the
 // dashboard writes it (Tailwind 4's oklch() colours), with no server behind the page.
@@ -18,4 +18,15 @@ test('the scan finds an accessible name that does not contain the visible label 
   await page.setContent(`<!doctype html><html lang="en"><head><title>t</title></head><body><main><h1>Cards</h1>
     <a href="/project/abc" aria-label="Recipe Box">Recipe Box Healthy eu-west-2 abc</a></main></body></html>`)
   expect((await blockingViolations(page)).join('\n')).toContain('label-content-name-mismatch')
+})
+
+test('the screen is scanned once its transitions have ended, not while a label fades in', async ({ page }) => {
+  // Dark grey text fading in from nothing: mid-fade it is too light on white; once in, 10:1.
+  await page.setContent(`<!doctype html><html lang="en"><head><title>t</title><style>
+    span { color: #444; opacity: 0.3; transition: opacity 1.5s linear } span.in { opacity: 1 }</style></head>
+    <body><main><h1>Nav</h1><a href="/home"><span>Home</span></a></main></body></html>`)
+  await page.locator('span').evaluate((span) => span.classList.add('in'))
+  expect((await blockingViolations(page)).join('\n')).toMatch(/^serious color-contrast:/)
+  await expectAccessible(page, 'nav fading in', page.getByRole('heading', { name: 'Nav' }))
+  expect(await blockingViolations(page)).toEqual([])
 })

@@ -46,8 +46,26 @@ const BLOCKING = new Set(['serious', 'critical'])
  */
 export async function expectAccessible(page: Page, screen: string, content: Locator) {
   await expect(content, `${screen}: its content before the scan`).toBeVisible()
+  await transitionsSettled(page)
   const blocking = await blockingViolations(page)
   expect.soft(blocking, `axe on ${screen}:\n${blocking.join('\n')}`).toEqual([])
+}
+
+/**
+ * Waits for the page's finite CSS transitions and animations to end: the scan reads computed styles, and a label
+ * caught fading in (the nav's, when the pointer rests on the sidebar) has a contrast it never keeps. Endless ones (a
+ * spinner) are left running.
+ */
+async function transitionsSettled(page: Page) {
+  await page.evaluate(() => {
+    // The real timers where a walk drives the page's clock (support.ts installClock); a paused animation never ends.
+    const timers = (window as unknown as { __realTimers?: { setTimeout: typeof setTimeout } }).__realTimers ?? window
+    const finite = document.getAnimations().filter((animation) => animation.effect?.getComputedTiming().endTime !== Infinity)
+    return Promise.race([
+      Promise.all(finite.map((animation) => animation.finished.catch(() => undefined))),
+      new Promise((resolve) => timers.setTimeout(resolve, 5_000)),
+    ])
+  })
 }
 
 /** The serious and critical violations on the page as it is now, one line of text each (with its elements). */
