@@ -47,6 +47,11 @@ export const pauseProjectMachine = setup({
   actions: {
     /** Provided by the page: the project status machine refetches the project. */
     refreshProject: () => {},
+    /**
+     * Provided by the app: the pausing page's code starts loading while the person confirms, so the page shows as soon
+     * as the pause is answered, and its polling beat counts from then.
+     */
+    prepareForPausing: () => {},
   },
   guards: {
     mayPause: ({ context }) => context.permissions.includes(PAUSE_PERMISSION) && context.status === 'ACTIVE_HEALTHY',
@@ -72,6 +77,7 @@ export const pauseProjectMachine = setup({
       on: { 'pause.request': { guard: 'mayPause', target: 'confirming' } },
     },
     confirming: {
+      entry: 'prepareForPausing',
       on: {
         'pause.confirm': { target: 'pausing', actions: assign({ error: null }) },
         'pause.cancel': { target: 'idle', actions: assign({ error: null }) },

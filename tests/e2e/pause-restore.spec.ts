@@ -22,8 +22,10 @@ test('pausing a project from its settings shows "Pausing project" until it is pa
   await expectAccessible(page, 'pause dialog', dialog.getByRole('heading', { name: 'Pause this project' }))
   await startBeats(page)
   await dialog.getByRole('button', { name: 'Confirm pause' }).click()
-  // The pause is answered with the clock where it was at the click: the dashboard is pausing from this time on (its
-  // pausing screen then shows once its code is in, which takes React's Suspense a timer of its own).
+  // The pause is answered with the clock where it was at the click: the dashboard is pausing from this time on. The
+  // pausing page's code was asked for when the dialog opened, so its flow starts with the answer (a flow that started
+  // with its code, after the walk had moved the clock on, polled 100 ms late); the screen shows after React's
+  // Suspense timer.
   await settle(page)
   const startedAt = await clockNow(page)
   const pausing = page.getByRole('heading', { level: 1, name: 'Pausing project' })
