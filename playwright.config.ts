@@ -48,7 +48,7 @@ export const SELF_HOSTED_URL = `http://127.0.0.1:${port + 1}`
  * what a walk changes (an organization's plan, the demo projects' data and usage, development controls) is never seen
  * by a walk running at the same time; within a group the files run in order, one after the other. The beat walks'
  * group (their beats are on the page's clock, not the machine's) also takes the walks that wait on no lifecycle step.
- * The groups are balanced by their walks' times in a full run (about 430 s each at load 10). The second group takes
+ * The groups are balanced by their walks' times in a full run (about 240 s each, quiet). The second group takes
  * every spec file the first does not name: accounts, api-docs, api-keys, branching, csp, database, database-objects,
  * org-ai, project-screens and storage-objects. (self-hosted walks the self-hosted build's own server.)
  */
