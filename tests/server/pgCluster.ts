@@ -7,6 +7,7 @@ import { execFileSync } from 'node:child_process'
 import { chownSync, existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
 import { createServer } from 'node:net'
+import pg from 'pg'
 
 export const PG_BIN = process.env.PG_BIN ?? '/usr/lib/postgresql/15/bin'
 
@@ -24,6 +25,17 @@ function freePort(): Promise<number> {
 export interface PgCluster {
   url: string
   stop(): void
+}
+
+/** One client of the database at `url` for the length of `fn`, ended whatever `fn` does. */
+export async function withPgClient<T>(url: string, fn: (client: pg.Client) => Promise<T>): Promise<T> {
+  const client = new pg.Client({ connectionString: url })
+  await client.connect()
+  try {
+    return await fn(client)
+  } finally {
+    await client.end()
+  }
 }
 
 export function hasPostgres(): boolean {

@@ -7,7 +7,7 @@
 import pg from 'pg'
 import { afterAll, beforeAll, expect, it } from 'vitest'
 import { POSTGRES_TEMPLATE_NAME, postgresBackend } from '../../src/server/projectdb/postgres'
-import { startPgCluster, type PgCluster } from './pgCluster'
+import { startPgCluster, withPgClient, type PgCluster } from './pgCluster'
 
 let cluster: PgCluster
 
@@ -17,15 +17,7 @@ const urlOf = (database: string) => {
   return url.toString()
 }
 
-async function admin<T>(fn: (client: pg.Client) => Promise<T>): Promise<T> {
-  const client = new pg.Client({ connectionString: cluster.url })
-  await client.connect()
-  try {
-    return await fn(client)
-  } finally {
-    await client.end()
-  }
-}
+const admin = <T>(fn: (client: pg.Client) => Promise<T>) => withPgClient(cluster.url, fn)
 
 beforeAll(async () => {
   cluster = await startPgCluster()

@@ -10,6 +10,7 @@ import pg from 'pg'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startCliRig, type CliRig } from './cli-support'
 import { isPostgres } from './helpers'
+import { withPgClient } from './pgCluster'
 
 let rig: CliRig
 
@@ -20,15 +21,7 @@ const failure = (p: Promise<{ stdout: string; stderr: string }>) =>
     (err: { stdout: string; stderr: string }) => `${err.stdout}${err.stderr}`,
   )
 
-async function onTheWire<T>(fn: (c: pg.Client) => Promise<T>): Promise<T> {
-  const c = new pg.Client({ connectionString: rig.dbUrl })
-  await c.connect()
-  try {
-    return await fn(c)
-  } finally {
-    await c.end()
-  }
-}
+const onTheWire = <T>(fn: (c: pg.Client) => Promise<T>) => withPgClient(rig.dbUrl, fn)
 
 beforeAll(async () => {
   rig = await startCliRig('lint-db-password-1')
