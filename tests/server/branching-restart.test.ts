@@ -7,7 +7,7 @@ import { afterAll, describe, expect, it } from 'vitest'
 import { BranchMigrations, BranchResponse } from '../../src/contracts/branching'
 import { applyMigration } from '../../src/server/features/branching/history'
 import { settle } from './branching-support'
-import { createTestStore, FakeClock, json, OWNER, projectByName, startTestServer, type TestServer, type TestStore } from './helpers'
+import { createSeededStore, json, OWNER, projectByName, startTestServer, type TestServer, type TestStore } from './helpers'
 
 const STEP_MS = 1_000
 let s: TestServer | undefined
@@ -21,9 +21,10 @@ afterAll(async () => {
 // store and the branch's database afresh), about 18 s on PGlite on an idle machine.
 describe('a restart during RUNNING_MIGRATIONS', { timeout: 90_000 }, () => {
   it('resumes the build and runs no migration twice', async () => {
-    store = await createTestStore({ durable: true })
-    const clock = new FakeClock()
     const config = { lifecycle: { branchStepMs: STEP_MS } }
+    const seededStore = await createSeededStore(config)
+    store = seededStore.store
+    const clock = seededStore.clock
     s = await startTestServer({ store, clock, config })
     const cookie = await s.signIn(OWNER)
     const acme = await projectByName(s, 'Acme Storefront')

@@ -13,7 +13,7 @@ import type { Db } from '../../src/server/db'
 import { createEngine, projectWork, scheduleTransition } from '../../src/server/engine/lifecycle'
 import { findProjectKeys } from '../../src/server/features/keys/store'
 import { addProject, addRepository, connect, settle } from './branching-support'
-import { createTestStore, FakeClock, json, OWNER, projectByName, startTestServer, type TestServer, type TestStore } from './helpers'
+import { createSeededStore, json, OWNER, projectByName, startTestServer, type TestServer, type TestStore } from './helpers'
 
 /** The migration's sleep: long enough that "did not wait for it" is plain, short enough for a quick test. */
 const SLEEP_MS = 5_000
@@ -146,8 +146,9 @@ describe('a server stopped between running a migration and recording it', { time
   })
 
   it('resumes the build once the claim has lapsed, without running the migration again', async () => {
-    store = await createTestStore({ durable: true })
-    const clock = new FakeClock()
+    const seededStore = await createSeededStore(config)
+    store = seededStore.store
+    const clock = seededStore.clock
     // The store as the first server sees it: cut off on demand, as if its process had died.
     const real = await store.open()
     let cut = false

@@ -9,7 +9,7 @@ import { CombinedStats } from '../../src/contracts/functions'
 import type { Db, Queryable } from '../../src/server/db'
 import { deployFunction } from './functions-support'
 import { FunctionLogs, LOG_LIMIT } from '../../src/server/features/functions/runtime/logs'
-import { createTestStore, FakeClock, OWNER, projectByName, startTestServer, type TestServer, type TestStore, listenOnPort } from './helpers'
+import { createSeededStore, FakeClock, OWNER, projectByName, startTestServer, type TestServer, type TestStore, listenOnPort } from './helpers'
 
 let store: TestStore
 let clock: FakeClock
@@ -32,8 +32,7 @@ async function start() {
 }
 
 beforeAll(async () => {
-  store = await createTestStore({ durable: true })
-  clock = new FakeClock()
+  ;({ store, clock } = await createSeededStore())
   await start()
 }, 120_000)
 

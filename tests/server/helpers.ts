@@ -162,6 +162,22 @@ export async function createTestStore(opts: { durable?: boolean; snapshot?: Stor
   }
 }
 
+/** The run's seeded store when settings `config` agree with it on what the seed reads (storeSnapshot.ts). */
+function snapshotFor(config?: ConfigOverrides): StoreSnapshot | undefined {
+  const snapshot = inject('storeSnapshot')
+  return snapshot && snapshotKey(testConfig(config)) === snapshot.key ? snapshot : undefined
+}
+
+/**
+ * A store that outlives its servers (restart tests) and the clock to run them on: a copy of the run's seeded store and
+ * the clock the seed had, when settings `config` agree with the seed's; else an empty store (the first server seeds it)
+ * and a clock at now.
+ */
+export async function createSeededStore(config?: ConfigOverrides): Promise<{ store: TestStore; clock: FakeClock }> {
+  const snapshot = snapshotFor(config)
+  return { store: await createTestStore({ durable: true, snapshot }), clock: new FakeClock(snapshot?.seededAt) }
+}
+
 export interface TestServer extends PlatformServer {
   db: Db
   clock: FakeClock
@@ -179,9 +195,7 @@ export async function startTestServer(
 ): Promise<TestServer> {
   // A file that brings nothing of its own and whose settings match the seed's starts from the run's seeded store,
   // with the clock the seed had.
-  const snapshot = inject('storeSnapshot')
-  const fromSnapshot =
-    !opts.store && !opts.db && !opts.clock && snapshot && snapshotKey(testConfig(opts.config)) === snapshot.key ? snapshot : undefined
+  const fromSnapshot = !opts.store && !opts.db && !opts.clock ? snapshotFor(opts.config) : undefined
   const store = opts.store ?? (await createTestStore({ snapshot: fromSnapshot }))
   const db = opts.db ?? (await store.open())
   const clock = opts.clock ?? new FakeClock(fromSnapshot?.seededAt)

@@ -19,10 +19,9 @@ import { responseValidator } from './openapi'
 import { secretsEqual } from '../../src/server/features/keys/store'
 import {
   DEVELOPER,
-  FakeClock,
   OWNER,
   READONLY,
-  createTestStore,
+  createSeededStore,
   json,
   projectByName,
   startTestServer,
@@ -342,8 +341,7 @@ describe('JWT secret rotation', () => {
 
 describe('restart durability', () => {
   it('an update requested before a restart is applied after it', async () => {
-    const store = await createTestStore({ durable: true })
-    const clock = new FakeClock()
+    const { store, clock } = await createSeededStore({ lifecycle })
     try {
       const first = await startTestServer({ store, clock, config: { lifecycle } })
       const owner = await first.signIn(OWNER)
@@ -368,13 +366,13 @@ describe('restart durability', () => {
   })
 
   it('projects that existed before the keys migration get keys at start', async () => {
-    const store = await createTestStore({ durable: true })
+    const { store, clock } = await createSeededStore()
     try {
-      const first = await startTestServer({ store })
+      const first = await startTestServer({ store, clock })
       const { ref } = await projectByName(first, 'Legacy Blog')
       await first.db.query('delete from project_api_keys')
       await first.close({ destroy: false })
-      const second = await startTestServer({ store })
+      const second = await startTestServer({ store, clock })
       const stored = await storedKeys(second, ref)
       await expectValidKey(stored.service_role_key, stored.jwt_secret, ref, 'service_role')
       expect(await storedKeys(second, (await projectByName(second, 'Habit Tracker')).ref)).toBeUndefined()

@@ -2,9 +2,8 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { Project } from '../../src/contracts/projects'
 import { createEngine, scheduleTransition } from '../../src/server/engine/lifecycle'
 import {
-  FakeClock,
   OWNER,
-  createTestStore,
+  createSeededStore,
   json,
   projectByName,
   startTestServer,
@@ -116,9 +115,8 @@ describe('COMING_UP → ACTIVE_HEALTHY', () => {
 
 describe('restart durability', () => {
   it('a project coming up when the server stops still becomes healthy after a restart; nothing else changes', async () => {
-    const store = await createTestStore({ durable: true })
-    const clock = new FakeClock()
     const config = { lifecycle: { comingUpMs: COMING_UP_MS, tickMs: 10 } }
+    const { store, clock } = await createSeededStore(config)
     try {
       const first = await startTestServer({ store, clock, config })
       const p = await devCreate(first, { organization_slug: 'demo-pro', name: 'Survivor', status: 'COMING_UP' })

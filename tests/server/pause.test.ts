@@ -9,10 +9,9 @@ import { Project } from '../../src/contracts/projects'
 import { RESTORE_FAILURE_MESSAGE } from '../../src/server/features/pause/transitions'
 import {
   DEVELOPER,
-  FakeClock,
   OWNER,
   READONLY,
-  createTestStore,
+  createSeededStore,
   insertForeignOrganization,
   json,
   projectByName,
@@ -357,8 +356,7 @@ describe('the server holds the free project limit too', () => {
 
 describe('restart durability', () => {
   it('a pause and a restore under way when the server stops finish after a restart, each once', async () => {
-    const store = await createTestStore({ durable: true })
-    const clock = new FakeClock()
+    const { store, clock } = await createSeededStore({ lifecycle })
     try {
       const first = await startTestServer({ store, clock, config: { lifecycle } })
       const cookie = await first.signIn(OWNER)
@@ -398,8 +396,7 @@ describe('restart durability', () => {
   })
 
   it('a restore set to fail still fails after a restart (the switch is stored)', async () => {
-    const store = await createTestStore({ durable: true })
-    const clock = new FakeClock()
+    const { store, clock } = await createSeededStore({ lifecycle })
     try {
       const first = await startTestServer({ store, clock, config: { lifecycle } })
       const cookie = await first.signIn(OWNER)

@@ -4,15 +4,15 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { AuthThrottle } from '../../src/server/features/auth/throttle'
-import { createTestStore, FakeClock, isPostgres, type TestStore } from './helpers'
+import { createSeededStore, FakeClock, isPostgres, type TestStore } from './helpers'
 import { startAuthServer, type AuthTestServer } from './project-auth-support'
 
 let store: TestStore
-const clock = new FakeClock()
+let clock: FakeClock
 let env: AuthTestServer | undefined
 
 beforeAll(async () => {
-  store = await createTestStore({ durable: true })
+  ;({ store, clock } = await createSeededStore())
   env = await startAuthServer('Recipe Box', {}, { store, clock })
   await env.settings({ mailer_autoconfirm: true })
 }, 120_000)

@@ -17,9 +17,9 @@ import { createProjectDatabases } from '../../src/server/projectdb'
 import { projectDbPrefix } from '../../src/server/projectdb/postgres'
 import type { ProjectDatabases } from '../../src/server/projectdb/types'
 import {
+  createSeededStore,
   createTestStore,
   DEVELOPER,
-  FakeClock,
   isPostgres,
   json,
   OWNER,
@@ -191,10 +191,9 @@ describe('demo schemas, pause and restore, restart', () => {
 
 describe('durable creation', () => {
   it('a server stopped while creating a database at the end of COMING_UP finishes it after a restart', async () => {
-    const store = await createTestStore({ durable: true })
-    const stores: TestStore[] = []
-    const clock = new FakeClock()
     const config = { lifecycle: { comingUpMs: COMING_UP_MS } }
+    const { store, clock } = await createSeededStore(config)
+    const stores: TestStore[] = []
     // A Postgres connection the test kills must not take the test process down with it (pg emits 'error' on a
     // checked-out client that loses its connection): the first server's clients get a listener.
     const connect = pg.Client.prototype.connect

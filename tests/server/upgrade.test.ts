@@ -8,10 +8,9 @@ import {
   UpgradeProgress,
 } from '../../src/contracts/upgrade'
 import {
-  FakeClock,
   OWNER,
   READONLY,
-  createTestStore,
+  createSeededStore,
   json,
   startTestServer,
   type TestServer,
@@ -189,9 +188,8 @@ describe('an upgrade', () => {
 
 describe('restart durability', () => {
   it('an upgrade in progress when the server stops resumes after a restart and completes in order', async () => {
-    const store = await createTestStore({ durable: true })
-    const clock = new FakeClock()
     const config = { lifecycle: { upgradeStepMs: STEP_MS } as never }
+    const { store, clock } = await createSeededStore(config)
     try {
       const first = await startTestServer({ store, clock, config })
       const cookie = await first.signIn(OWNER)
