@@ -7,7 +7,8 @@ import { mkdtemp, rm } from 'node:fs/promises'
 import os from 'node:os'
 import path from 'node:path'
 import type { TestProject } from 'vitest/node'
-import { pgliteSnapshot, type StoreSnapshot } from './storeSnapshot'
+import { snapshotBuilders } from './snapshotBuilders'
+import type { StoreSnapshot } from './storeSnapshot'
 
 interface Shared {
   snapshot: Promise<StoreSnapshot>
@@ -19,7 +20,7 @@ const run = globalThis as { kpPgliteSnapshot?: Shared }
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
   if (!run.kpPgliteSnapshot) {
     const dir = await mkdtemp(path.join(os.tmpdir(), 'kp-store-snapshot-'))
-    run.kpPgliteSnapshot = { snapshot: pgliteSnapshot(dir), dir, users: 0 }
+    run.kpPgliteSnapshot = { snapshot: snapshotBuilders().then(({ pgliteSnapshot }) => pgliteSnapshot(dir)), dir, users: 0 }
   }
   const shared = run.kpPgliteSnapshot
   shared.users++

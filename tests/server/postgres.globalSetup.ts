@@ -7,7 +7,7 @@
 import pg from 'pg'
 import type { TestProject } from 'vitest/node'
 import { hasPostgres, PG_BIN, startPgCluster } from './pgCluster'
-import { postgresSnapshot } from './storeSnapshot'
+import { snapshotBuilders } from './snapshotBuilders'
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -19,6 +19,7 @@ export default async function setup(project: TestProject): Promise<(() => Promis
   if (process.env.DATABASE_URL) {
     const url = process.env.DATABASE_URL
     project.provide('databaseUrl', url)
+    const { postgresSnapshot } = await snapshotBuilders()
     const snapshot = await postgresSnapshot(url)
     project.provide('storeSnapshot', snapshot)
     return async () => {
@@ -34,9 +35,13 @@ export default async function setup(project: TestProject): Promise<(() => Promis
         'Install them (apt-get install -y postgresql-15) or set DATABASE_URL to a server where the user may CREATE DATABASE.',
     )
   }
-  const cluster = await startPgCluster().catch((err: Error) => {
-    throw new Error(`server-postgres: ${err.message}`)
-  })
+  // The cluster starts (its own processes) while this process loads the builders, if no other setup has yet.
+  const [cluster, { postgresSnapshot }] = await Promise.all([
+    startPgCluster().catch((err: Error) => {
+      throw new Error(`server-postgres: ${err.message}`)
+    }),
+    snapshotBuilders(),
+  ])
   project.provide('databaseUrl', cluster.url)
   project.provide('storeSnapshot', await postgresSnapshot(cluster.url))
   return async () => cluster.stop()
