@@ -18,7 +18,7 @@ import { inject, vi } from 'vitest'
 import { createApp, type PlatformServer } from '../../src/server/app'
 import { s3SettingsOf, type ServerConfig } from '../../src/server/config'
 import type { Db } from '../../src/server/db'
-import { copyDataDir, wrapPglite } from '../../src/server/db/pglite'
+import { copyDataDir, STORE_START_PARAMS, wrapPglite } from '../../src/server/db/pglite'
 import { openPostgres } from '../../src/server/db/postgres'
 import { projectDbPrefix } from '../../src/server/projectdb/postgres'
 import { snapshotKey, type StoreSnapshot } from './storeSnapshot'
@@ -65,13 +65,17 @@ export const READONLY = 'readonly@example.com'
  * memory.
  */
 async function openTemplatedPglite(dataDir?: string, snapshot?: StoreSnapshot): Promise<Db> {
-  if (dataDir && existsSync(dataDir)) return wrapPglite(await PGlite.create(dataDir))
+  // The settings the platform's own store runs with (openPglite).
+  const startParams = [...STORE_START_PARAMS]
+  if (dataDir && existsSync(dataDir)) return wrapPglite(await PGlite.create(dataDir, { startParams }))
   if (dataDir && snapshot?.folder) {
     await copyDataDir(snapshot.folder, dataDir)
-    return wrapPglite(await PGlite.create(dataDir))
+    return wrapPglite(await PGlite.create(dataDir, { startParams }))
   }
   const loadDataDir = await pgliteTemplate()
-  return wrapPglite(dataDir ? await PGlite.create(dataDir, { loadDataDir }) : await PGlite.create({ loadDataDir }))
+  return wrapPglite(
+    dataDir ? await PGlite.create(dataDir, { loadDataDir, startParams }) : await PGlite.create({ loadDataDir, startParams }),
+  )
 }
 
 /** A database that can be opened again after closing (restart tests). */
