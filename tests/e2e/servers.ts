@@ -31,7 +31,11 @@ process.on('SIGTERM', () => stopAll(0))
 process.on('SIGINT', () => stopAll(0))
 
 for (const spec of specs) {
-  const child = spawn('npx', ['tsx', 'src/server/main.ts'], { env: { ...process.env, ...spec.env }, stdio: ['ignore', 'inherit', 'inherit'] })
+  // Node with tsx's loader: one process per server, where `npx tsx` ran npx, tsx's command and then Node.
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/server/main.ts'], {
+    env: { ...process.env, ...spec.env },
+    stdio: ['ignore', 'inherit', 'inherit'],
+  })
   child.on('exit', (code, signal) => {
     if (stopping) return
     console.error(`e2e server ${spec.name} (port ${spec.port}) ended (${signal ?? code})`)
