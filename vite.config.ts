@@ -22,7 +22,7 @@ const S3_ONLY = ['tests/server/storage-s3.test.ts']
  * Web test files about what a fresh page has loaded (a chunk not loaded yet): each needs a module graph of its own,
  * which the other web files share within a worker.
  */
-const FRESH_MODULES = ['tests/machines/lifecycleChunk.test.ts', 'tests/machines/pausePreload.test.ts']
+const FRESH_MODULES = ['tests/machines/lifecycleChunk.test.ts', 'tests/machines/pausePreload.test.ts', 'tests/machines/upgradePreload.test.ts']
 const STORAGE_BYTES = ['storage-bytes', 'storage-objects-api', 'storage-objects-bad-input', 'storage-objects-lifecycle', 'storage-objects-resumable', 'storage-image-transform'].map(
   (name) => `tests/server/${name}.test.ts`,
 )

@@ -51,6 +51,11 @@ export const upgradeActionMachine = setup({
   actions: {
     /** Provided by the view: the project status actor refetches the project. */
     refreshProject: () => {},
+    /**
+     * Provided by the app: the upgrading page's code starts loading while the person confirms, so the page shows as
+     * soon as the upgrade is answered, and its polling beat counts from then.
+     */
+    prepareForUpgrading: () => {},
   },
   guards: {
     mayUpgrade: ({ context }) => context.canUpgrade && context.eligibility !== null && context.eligibility.eligible,
@@ -95,6 +100,7 @@ export const upgradeActionMachine = setup({
       },
     },
     confirming: {
+      entry: 'prepareForUpgrading',
       on: {
         'upgrade.cancel': 'ready',
         'upgrade.target': {
