@@ -306,6 +306,19 @@ function int(env: Env, name: string, fallback: number, min = 0): number {
   return n
 }
 
+/**
+ * PASSWORD_SCRYPT_N: scrypt's N for the password hashes the platform makes from now on (r=8, p=1), a power of 2 from
+ * 2^10 to 2^20 (the most a stored hash may name); the OWASP minimum, 2^17, by default. A hash made at a lower N than
+ * the setting is made again at the next sign-in; one made at a higher N is kept.
+ */
+function scryptCost(env: Env): ScryptCost {
+  const n = int(env, 'PASSWORD_SCRYPT_N', OWASP_SCRYPT_COST.N, 2 ** 10)
+  if (n > 2 ** 20 || (n & (n - 1)) !== 0) {
+    throw new Error(`PASSWORD_SCRYPT_N must be a power of 2 from 1024 to 1048576, got '${env.PASSWORD_SCRYPT_N}'`)
+  }
+  return { ...OWASP_SCRYPT_COST, N: n }
+}
+
 function list(env: Env, name: string): string[] {
   return (env[name] ?? '')
     .split(',')
@@ -433,7 +446,7 @@ export function loadConfig(env: Env = process.env): ServerConfig {
     ...(env.STORAGE_S3_URL?.trim() ? { storageS3: s3SettingsOf(env.STORAGE_S3_URL) } : {}),
     sessionTtlMs: 7 * 24 * 60 * 60 * 1000,
     trustProxy: env.TRUST_PROXY === '1' || env.TRUST_PROXY === 'true',
-    passwordHashCost: OWASP_SCRYPT_COST,
+    passwordHashCost: scryptCost(env),
     signInThrottle: {
       windowMs: int(env, 'SIGN_IN_WINDOW_SECONDS', 15 * 60, 1) * 1000,
       maxPerPair: int(env, 'SIGN_IN_MAX_FAILURES_PER_ACCOUNT_ADDRESS', 5, 1),

@@ -120,6 +120,14 @@ describe('password hashes', () => {
     expect(loadConfig({}).passwordHashCost).toEqual({ N: 2 ** 17, r: 8, p: 1 })
   })
 
+  it('PASSWORD_SCRYPT_N sets N, a power of 2 from 2^10 to 2^20; anything else stops the start', () => {
+    expect(loadConfig({ PASSWORD_SCRYPT_N: '1024' }).passwordHashCost).toEqual({ N: 2 ** 10, r: 8, p: 1 })
+    expect(loadConfig({ PASSWORD_SCRYPT_N: String(2 ** 20) }).passwordHashCost).toEqual({ N: 2 ** 20, r: 8, p: 1 })
+    for (const bad of ['512', '3000', String(2 ** 21), 'many', '-1024']) {
+      expect(() => loadConfig({ PASSWORD_SCRYPT_N: bad }), bad).toThrow(/PASSWORD_SCRYPT_N must be/)
+    }
+  })
+
   it('a hash at the OWASP cost can be made and verified (scrypt needs more than the default memory)', async () => {
     const hash = await hashPassword('correct horse', { N: 2 ** 17, r: 8, p: 1 })
     expect(hash).toMatch(/^scrypt\$131072\$8\$1\$[\w+/=]+\$[\w+/=]+$/)
