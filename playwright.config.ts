@@ -75,6 +75,9 @@ const dataDir = (name: string) => {
 
 // DB_PORT=0: the servers start together, so each takes a free Postgres port instead of the one default.
 // The project database template (an initdb) is made once in the temp folder, where the tests make theirs, and shared.
+// PASSWORD_SCRYPT_N=1024: every sign-in and sign-up of the walks hashes a password, and at the default cost (2^17, the
+// OWASP minimum: 128 MiB and 0.4 s of a core each on an idle machine) the walks' 50-odd sign-ins waited on it; the cost
+// itself is the server tests' (tests/server/accounts-hardening.test.ts).
 const server = (name: string, serverPort: number, env: Record<string, string>) => ({
   name,
   port: serverPort,
@@ -84,6 +87,7 @@ const server = (name: string, serverPort: number, env: Record<string, string>) =
     DATA_DIR: dataDir(name),
     DEV_CONTROLS: '1',
     PROJECT_DB_TEMPLATE_CACHE_DIR: tmpdir(),
+    PASSWORD_SCRYPT_N: '1024',
     ...env,
   },
 })
