@@ -35,14 +35,20 @@ export default async function setup(project: TestProject): Promise<(() => Promis
         'Install them (apt-get install -y postgresql-15) or set DATABASE_URL to a server where the user may CREATE DATABASE.',
     )
   }
-  // The cluster starts (its own processes) while this process loads the builders, if no other setup has yet.
-  const [cluster, { postgresSnapshot }] = await Promise.all([
-    startPgCluster().catch((err: Error) => {
-      throw new Error(`server-postgres: ${err.message}`)
-    }),
-    snapshotBuilders(),
-  ])
-  project.provide('databaseUrl', cluster.url)
-  project.provide('storeSnapshot', await postgresSnapshot(cluster.url))
+  // The builders load (if no other setup has loaded them yet) while the cluster starts in processes of its own.
+  const builders = snapshotBuilders()
+  builders.catch(() => {}) // awaited below, once the cluster is up
+  const cluster = await startPgCluster().catch((err: Error) => {
+    throw new Error(`server-postgres: ${err.message}`)
+  })
+  try {
+    const { postgresSnapshot } = await builders
+    project.provide('databaseUrl', cluster.url)
+    project.provide('storeSnapshot', await postgresSnapshot(cluster.url))
+  } catch (err) {
+    // No teardown is registered for a setup that failed: the cluster's processes would outlive the run.
+    await cluster.stop()
+    throw err
+  }
   return async () => cluster.stop()
 }
