@@ -21,7 +21,7 @@ export async function signIn(page: Page, email = 'owner@example.com') {
   await page.getByLabel(/e-?mail/i).fill(email)
   await page.getByLabel(/password/i).fill(DEMO_PASSWORD)
   await page.getByRole('button', { name: /sign in/i }).click()
-  // Signing in hashes the password: seconds on a loaded machine, as the accounts walk allows.
+  // The bound the accounts walk allows too: a server at the default hash cost takes seconds on a loaded machine.
   await expect(page).toHaveURL(/\/projects$/, { timeout: 20_000 })
   await expect(page.getByRole('searchbox', { name: 'Search for a project' })).toBeVisible()
   if (firstTime) await expectAccessible(page, 'projects list', page.getByRole('searchbox', { name: 'Search for a project' }))

@@ -3,14 +3,13 @@ import { fromPromise } from 'xstate'
 import { pauseProjectMachine } from '../../../machines/pauseProject.machine'
 import { pauseProject } from '../calls/pause'
 import { getOrganizationPermissions } from '../calls/session'
-import { loadLifecycleFlows } from './projects'
+import { preloadLifecycleFlows } from './projects'
 
 type Signal = { signal: AbortSignal }
 
 export const livePauseProjectMachine = pauseProjectMachine.provide({
   actions: {
-    // A failed load is tried again by the project read, which shows the failure if it persists.
-    prepareForPausing: () => void loadLifecycleFlows().catch(() => {}),
+    prepareForPausing: preloadLifecycleFlows,
   },
   actors: {
     fetchPermissions: fromPromise(({ input, signal }: Signal & { input: { organizationSlug: string } }) =>

@@ -40,6 +40,14 @@ export function loadLifecycleFlows(): Promise<LifecycleChildren> {
   return loading
 }
 
+/**
+ * Starts loading the lifecycle flows' code ahead of the answer that will need it (a dialog about to pause or upgrade
+ * the project). A failed load is tried again by the project read, which shows the failure if it persists.
+ */
+export function preloadLifecycleFlows(): void {
+  loadLifecycleFlows().catch(() => {})
+}
+
 /** A flow's logic that forwards everything to the loaded one (the machine invokes it only once it is loaded). */
 function onceLoaded<K extends keyof LifecycleChildren>(name: K): LifecycleChildren[K] {
   const logic = () => {

@@ -3,14 +3,13 @@ import { fromPromise } from 'xstate'
 import { upgradeActionMachine, type UpgradeContext } from '../../../machines/upgradeAction.machine'
 import { getUpgradeEligibility, startUpgrade } from '../calls/upgrade'
 import { getOrganizationPermissions } from '../calls/session'
-import { loadLifecycleFlows } from './projects'
+import { preloadLifecycleFlows } from './projects'
 
 type Signal = { signal: AbortSignal }
 
 export const liveUpgradeActionMachine = upgradeActionMachine.provide({
   actions: {
-    // A failed load is tried again by the project read, which shows the failure if it persists.
-    prepareForUpgrading: () => void loadLifecycleFlows().catch(() => {}),
+    prepareForUpgrading: preloadLifecycleFlows,
   },
   actors: {
     fetchUpgradeContext: fromPromise(
