@@ -30,3 +30,11 @@ test('the screen is scanned once its transitions have ended, not while a label f
   await expectAccessible(page, 'nav fading in', page.getByRole('heading', { name: 'Nav' }))
   expect(await blockingViolations(page)).toEqual([])
 })
+
+test('the scan refuses a page with a frame of another origin, which it would not read', async ({ page }) => {
+  await page.route('http://elsewhere.test/**', (route) => route.fulfill({ contentType: 'text/html', body: '<!doctype html><html lang="en"><title>f</title><p>framed</p></html>' }))
+  await page.setContent(`<!doctype html><html lang="en"><head><title>t</title></head><body><main><h1>Framed</h1>
+    <iframe title="elsewhere" src="http://elsewhere.test/"></iframe></main></body></html>`)
+  await expect(page.frameLocator('iframe').getByText('framed')).toBeVisible()
+  await expect(blockingViolations(page)).rejects.toThrow(/frames of the page's own origin only, not http:\/\/elsewhere\.test\//)
+})

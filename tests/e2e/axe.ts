@@ -68,10 +68,31 @@ async function transitionsSettled(page: Page) {
   })
 }
 
-/** The serious and critical violations on the page as it is now, one line of text each (with its elements). */
+/**
+ * The serious and critical violations on the page as it is now, one line of text each (with its elements).
+ *
+ * The scan runs in the page itself (the wrapper's legacy mode) and reports its violations only. By default the wrapper
+ * runs axe in pieces, opens a blank page in the context to put the pieces together there, and has every rule report
+ * the elements it passed too: the walks' 138 scans took 119 s of their time in a run, and 46 s this way, finding the
+ * same violations (the two ways compared on four screens). The blank page is for frames of other origins, which the
+ * dashboard has none of: a scan refuses a page that has one instead of leaving it out unseen.
+ */
 export async function blockingViolations(page: Page) {
-  const results = await new AxeBuilder({ page, axeSource: AXE_SOURCE }).withRules(RULES).analyze()
+  const main = page.mainFrame()
+  const foreign = page.frames().filter((frame) => frame !== main && !sameOrigin(frame.url(), main.url()))
+  if (foreign.length > 0) throw new Error(`the scan reads frames of the page's own origin only, not ${foreign.map((frame) => frame.url()).join(', ')}`)
+  const results = await new AxeBuilder({ page, axeSource: AXE_SOURCE })
+    // Before withRules, which adds to the options where this one replaces them.
+    .options({ resultTypes: ['violations'] })
+    .withRules(RULES)
+    .setLegacyMode(true)
+    .analyze()
   return results.violations
     .filter((violation) => BLOCKING.has(violation.impact ?? ''))
     .map((violation) => `${violation.impact} ${violation.id}: ${violation.help}\n${violation.nodes.map((node) => `    ${node.target.join(' ')}  ${node.failureSummary?.replace(/\n/g, ' ') ?? ''}`).join('\n')}`)
+}
+
+/** A frame not yet navigated (about:blank, about:srcdoc) has its parent's origin. */
+function sameOrigin(frameUrl: string, pageUrl: string) {
+  return frameUrl.startsWith('about:') || new URL(frameUrl).origin === new URL(pageUrl).origin
 }
