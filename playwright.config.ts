@@ -132,6 +132,9 @@ export default defineConfig({
     // A fresh data folder makes the demo data first, in every server at once, on a machine that may be busy.
     timeout: 300_000,
     stdout: 'pipe',
+    // SIGTERM to the servers' process group, where Playwright's default is SIGKILL: tests/e2e/servers.ts then waits
+    // for the servers to stop and deletes their data folders.
+    gracefulShutdown: { signal: 'SIGTERM', timeout: 20_000 },
     env: { E2E_SERVERS: JSON.stringify(SERVERS), E2E_SERVERS_READY_PORT: String(port + SERVERS.length) },
   },
 })
