@@ -4,7 +4,7 @@
  * in E2E_SERVERS (a JSON list of { name, port, env }) together, passes their output on, and answers 200 on
  * E2E_SERVERS_READY_PORT once every one answers its health URL — the one URL Playwright waits for. A server that ends
  * ends this (and so the run); when this is stopped, it stops them, and once they have ended deletes their data folders
- * (the demo data and every project's database: about 1.4 GB a run, which no run reads again).
+ * (the demo data and every project's database: about 1.4 GB a run, which no run reads again) unless one ended by itself.
  */
 import { spawn, type ChildProcess } from 'node:child_process'
 import { rmdirSync, rmSync } from 'node:fs'
@@ -47,7 +47,9 @@ function stopAll(code: number) {
   ready?.close()
   for (const child of children) if (child.exitCode === null) child.kill('SIGTERM')
   const exit = () => {
-    removeDataFolders()
+    // A server that ended by itself leaves its data behind to be looked at.
+    if (code === 0) removeDataFolders()
+    else console.error(`e2e servers' data folders kept: ${specs.map((spec) => spec.env.DATA_DIR).join(', ')}`)
     process.exit(code)
   }
   // A server that has not ended by then is left to Playwright's SIGKILL; its folder goes all the same.
