@@ -1,20 +1,12 @@
-import { expect, test, type Page } from '@playwright/test'
-import { ProjectList } from '../../src/contracts/projects'
+import { expect, test } from '@playwright/test'
 import { expectAccessible } from './axe'
-import { signIn } from './support'
+import { refOf, signIn } from './support'
 
 /**
  * The screens an outside accessibility audit scanned by hand once their data had rendered, each scanned the same way
  * here: the project list (its cards and primary buttons), and the screens with a primary button — branches, storage
  * buckets, the project's and the organization's integrations, the organization's team and the account's tokens.
  */
-
-async function refOf(page: Page, name: string) {
-  const res = await page.request.get('/platform/projects')
-  const project = ProjectList.parse(await res.json()).find((p) => p.name === name)
-  expect(project, name).toBeTruthy()
-  return project!.ref
-}
 
 test('the project list, its cards and the screens with a primary button pass axe once their content has rendered', async ({ page }) => {
   test.setTimeout(120_000)

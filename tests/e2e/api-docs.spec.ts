@@ -2,16 +2,8 @@ import { expect, test, type Page } from '@playwright/test'
 import { spawnSync } from 'node:child_process'
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { ProjectList } from '../../src/contracts/projects'
 import { expectAccessible } from './axe'
-import { createProject, signIn } from './support'
-
-async function refOf(page: Page, name: string) {
-  const res = await page.request.get('/platform/projects')
-  const project = ProjectList.parse(await res.json()).find((p) => p.name === name)
-  expect(project, name).toBeTruthy()
-  return project!.ref
-}
+import { createProject, refOf, signIn } from './support'
 
 /** Turns the 'API docs panel' feature preview on, as the Feature previews dialog would (this device's storage). */
 async function enablePanelPreview(page: Page) {

@@ -1,8 +1,7 @@
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test'
 import { ProjectSettings } from '../../src/contracts/keys'
-import { ProjectList } from '../../src/contracts/projects'
 import { expectAccessible } from './axe'
-import { DEMO_PASSWORD, createProject, signIn } from './support'
+import { createProject, DEMO_PASSWORD, refOf, signIn } from './support'
 
 const PERMISSION_TEXT = 'You need additional permissions to view API keys'
 
@@ -15,13 +14,6 @@ async function ownerSettings(request: APIRequestContext, ref: string) {
   const settings = ProjectSettings.parse(await res.json())
   const key = (tag: string) => settings.services[0].service_api_keys.find((k) => k.tags === tag)!.api_key
   return { anon: key('anon'), serviceRole: key('service_role'), secret: settings.project.jwt_secret! }
-}
-
-async function refOf(page: Page, name: string) {
-  const res = await page.request.get('/platform/projects')
-  const project = ProjectList.parse(await res.json()).find((p) => p.name === name)
-  expect(project, name).toBeTruthy()
-  return project!.ref
 }
 
 const row = (page: Page, name: string) => page.getByRole('group', { name })

@@ -1,14 +1,6 @@
-import { expect, test, type Page } from '@playwright/test'
-import { ProjectList } from '../../src/contracts/projects'
+import { expect, test } from '@playwright/test'
 import { expectAccessible } from './axe'
-import { signIn } from './support'
-
-async function refOf(page: Page, name: string) {
-  const res = await page.request.get('/platform/projects')
-  const project = ProjectList.parse(await res.json()).find((p) => p.name === name)
-  expect(project, name).toBeTruthy()
-  return project!.ref
-}
+import { refOf, signIn } from './support'
 
 test('a user added in Authentication is found by search, gets a magic link read in Emails; sign-ups turned off are refused', async ({ page }) => {
   // Six screens scanned by axe, and the project's database opened on first use: longer than one screen's walk.

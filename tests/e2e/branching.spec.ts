@@ -4,19 +4,11 @@
  * SQL Editor reads the seeded rows of its own database; and the broken-migrations repository's branch naming the
  * failing file, statement and Postgres error. Each page is checked with axe.
  */
-import { expect, test, type Page } from '@playwright/test'
+import { expect, test } from '@playwright/test'
 import { BranchList } from '../../src/contracts/branching'
 import { RepositoryList } from '../../src/contracts/github'
-import { ProjectList, type Project } from '../../src/contracts/projects'
 import { expectAccessible } from './axe'
-import { createProject, signIn } from './support'
-
-async function projectNamed(page: Page, name: string): Promise<Project> {
-  const res = await page.request.get('/platform/projects')
-  const project = ProjectList.parse(await res.json()).find((p) => p.name === name)
-  expect(project, name).toBeTruthy()
-  return project!
-}
+import { createProject, projectNamed, signIn } from './support'
 
 // Each branch is a project database built step by step (LIFECYCLE_BRANCH_STEP_MS, 0.5 s by default), the first one
 // from a fresh template: give the builds time.

@@ -1,20 +1,12 @@
 import { execFile } from 'node:child_process'
 import { promisify } from 'node:util'
-import { expect, test, type Page } from '@playwright/test'
-import { ProjectList } from '../../src/contracts/projects'
+import { expect, test } from '@playwright/test'
 import { expectAccessible } from './axe'
-import { signIn } from './support'
+import { refOf, signIn } from './support'
 
 const run = promisify(execFile)
 const PSQL = '/usr/lib/postgresql/15/bin/psql'
 const PASSWORD = 'Kitchen-Drawer-42'
-
-async function refOf(page: Page, name: string) {
-  const res = await page.request.get('/platform/projects')
-  const project = ProjectList.parse(await res.json()).find((p) => p.name === name)
-  expect(project, name).toBeTruthy()
-  return project!.ref
-}
 
 test('the database password is reset in Settings › Database, and the psql string copied from Connect connects with it', async ({ page, context }) => {
   await context.grantPermissions(['clipboard-read', 'clipboard-write'])

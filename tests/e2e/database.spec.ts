@@ -1,14 +1,6 @@
-import { expect, test, type Page } from '@playwright/test'
-import { ProjectList } from '../../src/contracts/projects'
+import { expect, test } from '@playwright/test'
 import { expectAccessible } from './axe'
-import { signIn } from './support'
-
-async function refOf(page: Page, name: string) {
-  const res = await page.request.get('/platform/projects')
-  const project = ProjectList.parse(await res.json()).find((p) => p.name === name)
-  expect(project, name).toBeTruthy()
-  return project!.ref
-}
+import { refOf, signIn } from './support'
 
 test('a table made in the SQL Editor shows in the Table Editor and the Database page, and takes a row through the REST URL shown in settings', async ({ page }) => {
   await signIn(page)

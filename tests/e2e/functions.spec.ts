@@ -1,15 +1,7 @@
 import { createHash } from 'node:crypto'
-import { expect, test, type Page } from '@playwright/test'
-import { ProjectList } from '../../src/contracts/projects'
+import { expect, test } from '@playwright/test'
 import { expectAccessible } from './axe'
-import { signIn } from './support'
-
-async function refOf(page: Page, name: string) {
-  const res = await page.request.get('/platform/projects')
-  const project = ProjectList.parse(await res.json()).find((p) => p.name === name)
-  expect(project, name).toBeTruthy()
-  return project!.ref
-}
+import { refOf, signIn } from './support'
 
 test('a function deployed from a template answers the Test panel, shows its call in the logs, and takes a new version from the code editor', async ({ page }) => {
   // The first call starts a Deno worker (a cold start), and a new version another.

@@ -1,7 +1,6 @@
 import { expect as baseExpect, test, type Page } from '@playwright/test'
-import { ProjectList } from '../../src/contracts/projects'
 import { expectAccessible } from './axe'
-import { DEMO_PASSWORD } from './support'
+import { DEMO_PASSWORD, refOf } from './support'
 
 // The walk waits on a shared, busy machine: a longer wait per step than the default 5 s, never a fixed sleep.
 const expect = baseExpect.configure({ timeout: 20_000 })
@@ -17,13 +16,6 @@ async function signIn(page: Page, email = 'owner@example.com') {
 }
 
 const LINKED = 'Successfully linked project to repository!'
-
-async function refOf(page: Page, name: string) {
-  const res = await page.request.get('/platform/projects')
-  const project = ProjectList.parse(await res.json()).find((p) => p.name === name)
-  expect(project, name).toBeTruthy()
-  return project!.ref
-}
 
 const panel = (page: Page) => page.getByRole('dialog', { name: 'Add GitHub repository' })
 const connections = (page: Page) => page.getByRole('list', { name: 'Connections' })

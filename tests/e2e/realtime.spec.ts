@@ -1,14 +1,6 @@
 import { expect, test, type Page } from '@playwright/test'
-import { ProjectList } from '../../src/contracts/projects'
 import { expectAccessible } from './axe'
-import { signIn } from './support'
-
-async function refOf(page: Page, name: string) {
-  const res = await page.request.get('/platform/projects')
-  const project = ProjectList.parse(await res.json()).find((p) => p.name === name)
-  expect(project, name).toBeTruthy()
-  return project!.ref
-}
+import { refOf, signIn } from './support'
 
 async function runSql(page: Page, ref: string, sql: string, expectText: string) {
   await page.goto(`/project/${ref}/sql/new`)

@@ -1,14 +1,6 @@
-import { expect, test, type Page } from '@playwright/test'
-import { ProjectList } from '../../src/contracts/projects'
+import { expect, test } from '@playwright/test'
 import { expectAccessible } from './axe'
-import { signIn } from './support'
-
-async function refOf(page: Page, name: string) {
-  const res = await page.request.get('/platform/projects')
-  const project = ProjectList.parse(await res.json()).find((p) => p.name === name)
-  expect(project, name).toBeTruthy()
-  return project!.ref
-}
+import { refOf, signIn } from './support'
 
 test('the SQL Editor completes a table it just made, saves the query, finds it after a reload and runs it', async ({ page }) => {
   await signIn(page)

@@ -1,18 +1,10 @@
 import { expect, test, type Page } from '@playwright/test'
-import { ProjectList } from '../../src/contracts/projects'
 import { expectAccessible } from './axe'
-import { signIn } from './support'
+import { refOf, signIn } from './support'
 
 /** A 1×1 PNG: small, but a real image the browser decodes. */
 const PNG_BASE64 = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg=='
 const NOTES = '{"hello":"storage","from":"the e2e walk"}'
-
-async function refOf(page: Page, name: string) {
-  const res = await page.request.get('/platform/projects')
-  const project = ProjectList.parse(await res.json()).find((p) => p.name === name)
-  expect(project, name).toBeTruthy()
-  return project!.ref
-}
 
 /** Creates a private bucket on the bucket list and opens it from there: an empty folder. */
 async function openNewBucket(page: Page, ref: string, bucket: string) {

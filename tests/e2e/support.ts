@@ -1,5 +1,5 @@
 import { expect, type APIRequestContext, type Locator, type Page, type Request } from '@playwright/test'
-import type { Project } from '../../src/contracts/projects'
+import { ProjectList, type Project } from '../../src/contracts/projects'
 import { expectAccessible } from './axe'
 
 export const DEMO_PASSWORD = 'demo1234'
@@ -161,3 +161,13 @@ export async function advanceServer(request: APIRequestContext, ref: string) {
   expect(response.status(), await response.text()).toBe(200)
   return (await response.json()) as { kind: string; outcome: string | null; cancelled: boolean }
 }
+
+/** The project named `name` among the signed-in person's projects (the list the dashboard reads). */
+export async function projectNamed(page: Page, name: string): Promise<Project> {
+  const res = await page.request.get('/platform/projects')
+  const project = ProjectList.parse(await res.json()).find((p) => p.name === name)
+  expect(project, name).toBeTruthy()
+  return project!
+}
+
+export const refOf = async (page: Page, name: string) => (await projectNamed(page, name)).ref
