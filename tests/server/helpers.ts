@@ -10,7 +10,6 @@ import { mkdtemp, rm } from 'node:fs/promises'
 import { randomUUID } from 'node:crypto'
 import os from 'node:os'
 import path from 'node:path'
-import { PGlite } from '@electric-sql/pglite'
 import type { AddressInfo } from 'node:net'
 import { serve } from '@hono/node-server'
 import pg from 'pg'
@@ -18,7 +17,7 @@ import { inject, vi } from 'vitest'
 import { createApp, type PlatformServer } from '../../src/server/app'
 import { s3SettingsOf, type ServerConfig } from '../../src/server/config'
 import type { Db } from '../../src/server/db'
-import { copyDataDir, STORE_START_PARAMS, wrapPglite } from '../../src/server/db/pglite'
+import { copyDataDir, createStorePglite, wrapPglite } from '../../src/server/db/pglite'
 import { openPostgres } from '../../src/server/db/postgres'
 import { projectDbPrefix } from '../../src/server/projectdb/postgres'
 import { snapshotKey, type StoreSnapshot } from './storeSnapshot'
@@ -66,16 +65,12 @@ export const READONLY = 'readonly@example.com'
  */
 async function openTemplatedPglite(dataDir?: string, snapshot?: StoreSnapshot): Promise<Db> {
   // The settings the platform's own store runs with (openPglite).
-  const startParams = [...STORE_START_PARAMS]
-  if (dataDir && existsSync(dataDir)) return wrapPglite(await PGlite.create(dataDir, { startParams }))
+  if (dataDir && existsSync(dataDir)) return wrapPglite(await createStorePglite(dataDir))
   if (dataDir && snapshot?.folder) {
     await copyDataDir(snapshot.folder, dataDir)
-    return wrapPglite(await PGlite.create(dataDir, { startParams }))
+    return wrapPglite(await createStorePglite(dataDir))
   }
-  const loadDataDir = await pgliteTemplate()
-  return wrapPglite(
-    dataDir ? await PGlite.create(dataDir, { loadDataDir, startParams }) : await PGlite.create({ loadDataDir, startParams }),
-  )
+  return wrapPglite(await createStorePglite(dataDir, { loadDataDir: await pgliteTemplate() }))
 }
 
 /** A database that can be opened again after closing (restart tests). */

@@ -45,7 +45,7 @@ it('a new data folder is 0700 and every file in it 0600, WAL included; a loosene
   try {
     expectPrivate(dataDir)
     expect((await reopened.query<{ value: string }>('select value from secrets')).rows).toEqual([{ value: 'jwt-secret' }])
-    // The store's own buffer pool, not PGlite's 128MB default (STORE_START_PARAMS).
+    // The store's own buffer pool, not PGlite's 128MB default (createStorePglite).
     expect((await reopened.query<{ shared_buffers: string }>('show shared_buffers')).rows).toEqual([{ shared_buffers: '16MB' }])
   } finally {
     await reopened.close()

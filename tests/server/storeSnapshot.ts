@@ -17,12 +17,11 @@ import { createHash } from 'node:crypto'
 import { mkdtemp, rm } from 'node:fs/promises'
 import os from 'node:os'
 import path from 'node:path'
-import { PGlite } from '@electric-sql/pglite'
 import pg from 'pg'
 import { createApp } from '../../src/server/app'
 import type { ServerConfig } from '../../src/server/config'
 import type { Db } from '../../src/server/db'
-import { STORE_START_PARAMS, wrapPglite } from '../../src/server/db/pglite'
+import { createStorePglite, wrapPglite } from '../../src/server/db/pglite'
 import { openPostgres } from '../../src/server/db/postgres'
 import { FakeClock, pgliteTemplate, testConfig } from './testConfig'
 
@@ -66,7 +65,7 @@ export async function pgliteSnapshot(dir: string): Promise<StoreSnapshot> {
   const dataDir = await mkdtemp(path.join(os.tmpdir(), 'kp-snapshot-'))
   try {
     const folder = path.join(dir, 'store')
-    const pglite = await PGlite.create(folder, { loadDataDir: await pgliteTemplate(), startParams: [...STORE_START_PARAMS] })
+    const pglite = await createStorePglite(folder, { loadDataDir: await pgliteTemplate() })
     const { clock, config } = await seed(async () => wrapPglite(pglite), dataDir)
     await pglite.close()
     return { key: snapshotKey(config), seededAt: clock.ms, folder }

@@ -1,6 +1,6 @@
 import { chmod, copyFile, mkdir, readdir } from 'node:fs/promises'
 import path from 'node:path'
-import { PGlite } from '@electric-sql/pglite'
+import { PGlite, type PGliteOptions } from '@electric-sql/pglite'
 import { CHANGES_CHANNEL, type Db, type Queryable } from './types'
 
 /** The data folder holds JWT secrets (tables and WAL): only the server's own user may read it. */
@@ -62,18 +62,26 @@ export async function copyDataDir(from: string, to: string): Promise<void> {
  * cache of the same files (the store's tables are small: accounts, projects, usage figures, logs). The project
  * databases run with the same 16MB.
  */
-export const STORE_START_PARAMS: readonly string[] = [...PGlite.defaultStartParams, '-c', 'shared_buffers=16MB']
+const STORE_START_PARAMS: readonly string[] = [...PGlite.defaultStartParams, '-c', 'shared_buffers=16MB']
+
+/**
+ * A PGlite with the store's settings, in `dataDir` (undefined: in memory), given PGlite's other options (the tests'
+ * stores start from a dump of a cluster this way).
+ */
+export function createStorePglite(dataDir: string | undefined, options: Omit<PGliteOptions, 'startParams'> = {}): Promise<PGlite> {
+  const withParams = { ...options, startParams: [...STORE_START_PARAMS] }
+  return dataDir ? PGlite.create(dataDir, withParams) : PGlite.create(withParams)
+}
 
 /**
  * PGlite store. `dataDir` undefined = in memory (tests). PGlite creates its folder non-recursively,
  * so the parent is made first.
  */
 export async function openPglite(dataDir?: string): Promise<Db> {
-  const startParams = [...STORE_START_PARAMS]
-  if (!dataDir) return wrapPglite(await PGlite.create({ startParams }))
+  if (!dataDir) return wrapPglite(await createStorePglite(undefined))
   const dir = path.resolve(dataDir)
   await mkdir(path.dirname(dir), { recursive: true })
-  const pg = await PGlite.create(dir, { startParams })
+  const pg = await createStorePglite(dir)
   await restrictDataDir(dir)
   return wrapPglite(pg, () => restrictDataDir(dir))
 }
