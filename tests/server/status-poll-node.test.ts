@@ -7,7 +7,8 @@
  */
 import http from 'node:http'
 import type { AddressInfo } from 'node:net'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
+import { cacheFor } from '../../src/server/core/cache'
 import { hostAllowed } from '../../src/server/core/guards'
 import { middlewaresUnaccounted, STANDS_IN_FOR, statusPollOnNode, type NodeRoute } from '../../src/server/features/projects/statusPoll'
 import { SESSION_TOUCH_MS } from '../../src/server/features/session/auth'
@@ -28,6 +29,9 @@ let appPort: number
 
 beforeAll(async () => {
   s = await startTestServer()
+  // The Node route answers only once the store delivers change notifications (src/server/core/cache.ts): on
+  // PostgreSQL the listening connection opens after the app starts, and on a busy machine after the first polls.
+  await vi.waitFor(() => expect(cacheFor(s.db)?.enabled).toBe(true), { timeout: 10_000 })
   const counted: NodeRoute[] = s.nodeRoutes.map((route) => (req, res) => {
     const done = route(req, res)
     if (done) answered++
